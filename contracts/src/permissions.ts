@@ -1,0 +1,39 @@
+import type { Profile } from "./constants.js";
+
+/**
+ * The spec's permission keys and who holds them: one table, read by the server's policies and by
+ * the web app to show or hide controls. The server is the authority; the UI only mirrors it.
+ */
+export const PERMISSIONS = {
+  "tickets-manager:showall": ["admin"],
+  "tickets-manager:closeAll": ["admin"],
+  "ticket-options:deleteTicket": ["admin"],
+  "ticket-options:spy": ["admin"],
+  "ticket-search:userFilter": ["admin"],
+  "user-modal:editProfile": ["admin"],
+  "user-modal:editQueues": ["admin"],
+  "users-page:manage": ["admin"],
+  "contacts-page:deleteContact": ["admin"],
+  "connections-page:addConnection": ["admin"],
+  "connections-page:actionButtons": ["admin"],
+  "connections-page:editOrDeleteConnection": ["admin"],
+  "simulator:use": ["admin"],
+  "drawer-admin-items:view": ["admin"],
+  "dashboard:view": ["admin"],
+  "settings:edit": ["admin"],
+  "tags:kanbanSwitch": ["admin", "supervisor"],
+  "quick-messages:editAny": ["admin", "supervisor"],
+  "quick-messages:global": ["admin"],
+} as const satisfies Record<string, readonly Profile[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export interface Actor {
+  profile: Profile;
+  super?: boolean;
+}
+
+export function can(actor: Actor | null | undefined, permission: Permission): boolean {
+  if (!actor) return false;
+  return (PERMISSIONS[permission] as readonly Profile[]).includes(actor.profile);
+}

@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { ALL_TICKET, LIMITS, PROFILES } from "./constants.js";
+import { dbId, emailField, sizedText } from "./validation.js";
+
+export const loginSchema = z.object({
+  email: emailField,
+  password: z
+    .string({ error: "validation.required" })
+    .min(1, { error: "validation.required", abort: true })
+    .max(200),
+});
+export type LoginInput = z.infer<typeof loginSchema>;
+
+const password = z
+  .string({ error: "validation.required" })
+  .min(1, { error: "validation.required", abort: true })
+  .min(LIMITS.userPassword.min, "validation.tooShort")
+  .max(LIMITS.userPassword.max, "validation.tooLong");
+
+/** An empty password field in an edit form means "keep the current one". */
+const optionalPassword = z.preprocess((v) => (v === "" || v === null ? undefined : v), password.optional());
+
+const userFields = {
+  name: sizedText(LIMITS.userName.min, LIMITS.userName.max),
+  email: emailField,
+  profile: z.enum(PROFILES, "validation.invalid"),
+  queueIds: z.array(dbId).max(200),
+  whatsappId: dbId.nullable(),
+  allTicket: z.enum(ALL_TICKET, "validation.invalid"),
+};
+
+export const userCreateSchema = z.object({
+  name: userFields.name,
+  email: userFields.email,
+  password,
+  profile: userFields.profile.default("user"),
+  queueIds: userFields.queueIds.default([]),
+  whatsappId: userFields.whatsappId.optional(),
+  allTicket: userFields.allTicket.default("desabled"),
+});
+export type UserCreateInput = z.infer<typeof userCreateSchema>;
+
+export const userUpdateSchema = z.object({
+  name: userFields.name.optional(),
+  email: userFields.email.optional(),
+  password: optionalPassword,
+  profile: userFields.profile.optional(),
+  queueIds: userFields.queueIds.optional(),
+  whatsappId: userFields.whatsappId.optional(),
+  allTicket: userFields.allTicket.optional(),
+});
+export type UserUpdateInput = z.infer<typeof userUpdateSchema>;
+
+export const listQuerySchema = z.object({
+  searchParam: z
+    .string()
+    .transform((v) => v.replaceAll("\u0000", "").trim())
+    .pipe(z.string().max(100, "validation.tooLong"))
+    .optional()
+    .default(""),
+  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+});
+export type ListQuery = z.infer<typeof listQuerySchema>;

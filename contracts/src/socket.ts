@@ -1,0 +1,46 @@
+import type { SimulatorPhoneMessage, WhatsappDTO, WhatsappSessionDTO } from "./channels.js";
+import type { ContactDTO, MessageDTO, TicketDTO } from "./conversations.js";
+import type { UserDTO } from "./entities.js";
+
+/**
+ * The live channel: the spec's event names (`company-{id}-user`, ...) and their payloads. Server
+ * events are named per company; `companyEvent` builds the name so a typo cannot slip in.
+ */
+export interface CompanyEventPayloads {
+  user: { action: "create" | "update"; user: UserDTO } | { action: "delete"; userId: number };
+  /** A login of `user` elsewhere: older sessions of that user log out. */
+  auth: { action: "update"; user: { id: number } };
+  whatsapp: { action: "update"; whatsapp: WhatsappDTO } | { action: "delete"; whatsappId: number };
+  whatsappSession: { action: "update"; session: WhatsappSessionDTO };
+  appMessage: { action: "create" | "update"; message: MessageDTO; ticket: TicketDTO; contact: ContactDTO };
+  ticket:
+    | { action: "update"; ticket: TicketDTO }
+    | { action: "delete"; ticketId: number }
+    | { action: "updateUnread"; ticketId: number };
+  contact: { action: "create" | "update"; contact: ContactDTO } | { action: "delete"; contactId: number };
+  presence: { ticketId: number; presence: "composing" | "recording" | "available" };
+  /** A simulated phone received a message, or an ack on it changed (admins only). */
+  simulator: { whatsappId: number; number: string; message: SimulatorPhoneMessage };
+}
+export type CompanyEventName = keyof CompanyEventPayloads;
+
+export function companyEvent<N extends CompanyEventName>(
+  companyId: number,
+  name: N,
+): `company-${number}-${N}` {
+  return `company-${companyId}-${name}` as `company-${number}-${N}`;
+}
+
+/** Events the client sends. Joins answer through the ack with `{ ok }` or `{ ok: false, error }`. */
+export interface ClientToServerEvents {
+  joinNotification: (ack?: (res: JoinAck) => void) => void;
+  joinTickets: (status: string, ack?: (res: JoinAck) => void) => void;
+  leaveTickets: (status: string) => void;
+  joinChatBox: (ticketId: string | number, ack?: (res: JoinAck) => void) => void;
+  leaveChatBox: (ticketId: string | number) => void;
+  userStatus: () => void;
+}
+
+export type JoinAck = { ok: true } | { ok: false; error: string };
+
+export const TICKET_STATUSES = ["pending", "open", "closed"] as const;

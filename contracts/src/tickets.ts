@@ -1,0 +1,149 @@
+import { z } from "zod";
+import type { MessageDTO, TicketDTO } from "./conversations.js";
+import { MAX_DB_ID, dbId } from "./validation.js";
+
+/** Lists of ids arrive as JSON ("[1,2]", as clients of this API family send them) or comma-separated. */
+const idList = z.preprocess(
+  (v) => {
+    if (v === undefined || v === null || v === "") return [];
+    if (Array.isArray(v)) return v;
+    if (typeof v === "string") {
+      const text = v.trim();
+      if (text.startsWith("[")) {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          return [text];
+        }
+      }
+      return text
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean);
+    }
+    return [v];
+  },
+  z
+    .array(
+      z.coerce
+        .number("validation.invalid")
+        .int("validation.invalid")
+        .positive("validation.invalid")
+        .max(MAX_DB_ID, "validation.invalid"),
+    )
+    .max(500),
+);
+
+const flag = z.preprocess((v) => v === true || v === "true" || v === "1", z.boolean());
+
+export const TICKET_PAGE_SIZE = 40;
+export const MESSAGE_PAGE_SIZE = 20;
+
+export const ticketListQuerySchema = z.object({
+  searchParam: z
+    .string()
+    .transform((v) => v.replaceAll("\u0000", "").trim())
+    .pipe(z.string().max(200, "validation.tooLong"))
+    .optional()
+    .default(""),
+  pageNumber: z.coerce.number("validation.invalid").int().min(1).max(100_000).optional().default(1),
+  status: z.enum(["pending", "open", "closed"], "validation.invalid").optional(),
+  tags: idList.optional().default([]),
+  users: idList.optional().default([]),
+  queueIds: idList.optional().default([]),
+  showAll: flag.optional().default(false),
+  withUnreadMessages: flag.optional().default(false),
+  /** A calendar day (YYYY-MM-DD): tickets created that day. */
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "validation.invalid")
+    .optional(),
+  /** A calendar day (YYYY-MM-DD): tickets updated that day. */
+  updatedAt: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "validation.invalid")
+    .optional(),
+});
+export type TicketListQuery = z.infer<typeof ticketListQuerySchema>;
+
+export interface TicketsPage {
+  tickets: TicketDTO[];
+  count: number;
+  hasMore: boolean;
+}
+
+export const ticketCreateSchema = z.object({
+  contactId: dbId,
+  queueId: dbId.nullable().optional(),
+  whatsappId: dbId.nullable().optional(),
+  userId: dbId.nullable().optional(),
+  status: z.enum(["open", "pending"]).optional().default("open"),
+});
+export type TicketCreateInput = z.infer<typeof ticketCreateSchema>;
+
+/**
+ * PUT /tickets/{id}: the spec's actions are combinations of these fields —
+ * accept {status:"open", userId:me}, resolve {status:"closed"}, return {status:"pending", userId:null},
+ * reopen {status:"open"} on a closed ticket, transfer {queueId, userId?, whatsappId?}.
+ */
+export const ticketUpdateSchema = z.object({
+  status: z.enum(["pending", "open", "closed"], "validation.invalid").optional(),
+  userId: dbId.nullable().optional(),
+  queueId: dbId.nullable().optional(),
+  whatsappId: dbId.nullable().optional(),
+  useIntegration: z.boolean().optional(),
+  promptId: dbId.nullable().optional(),
+  integrationId: dbId.nullable().optional(),
+});
+export type TicketUpdateInput = z.infer<typeof ticketUpdateSchema>;
+
+export const closeAllSchema = z.object({
+  status: z.enum(["pending", "open"], "validation.invalid"),
+  selectedQueueIds: idList,
+});
+
+export interface MessagesPage {
+  messages: MessageDTO[];
+  ticket: TicketDTO;
+  count: number;
+  hasMore: boolean;
+}
+
+export const messageSendSchema = z.object({
+  body: z.string().max(65_536, "validation.tooLong").default(""),
+  /** The message replied to: its id (or the message itself, as some clients send it). */
+  quotedMsg: z
+    .union([
+      z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) }).passthrough(),
+      z.null(),
+    ])
+    .optional(),
+  /** Prefix the agent's name ('*Name:*' line). */
+  signMessage: z.preprocess(
+    (v) => (v === undefined ? undefined : v === true || v === "true"),
+    z.boolean().optional(),
+  ),
+  read: z.unknown().optional(),
+  fromMe: z.unknown().optional(),
+  mediaUrl: z.unknown().optional(),
+});
+export type MessageSendInput = z.infer<typeof messageSendSchema>;
+
+export const messageEditSchema = z.object({
+  body: z.string().trim().min(1, "validation.required").max(65_536, "validation.tooLong"),
+});
+export const reactionSchema = z.object({ type: z.string().max(16, "validation.tooLong") });
+export const forwardSchema = z.object({
+  messageId: z.coerce.number("validation.invalid").int().positive().max(Number.MAX_SAFE_INTEGER),
+  contactId: dbId,
+  signMessage: z.boolean().optional().default(false),
+});
+
+/** ERR_OTHER_OPEN_TICKET carries who holds the contact's open ticket. */
+export interface OtherOpenTicketError {
+  error: "ERR_OTHER_OPEN_TICKET";
+  message: string;
+  ticketId: number;
+  userName: string | null;
+  queueName: string | null;
+}

@@ -1,0 +1,39 @@
+import { z } from "zod";
+
+/** PostgreSQL refuses the NUL character in text; refuse it here with a field error instead. */
+export const noNul = (v: string) => !v.includes("\u0000");
+
+/** A required trimmed string between min and max characters, with the spec's messages. */
+export function sizedText(min: number, max: number) {
+  return z
+    .string({ error: "validation.required" })
+    .trim()
+    .min(1, { error: "validation.required", abort: true })
+    .min(min, "validation.tooShort")
+    .max(max, "validation.tooLong")
+    .refine(noNul, "validation.invalid");
+}
+
+export const emailField = z
+  .string({ error: "validation.required" })
+  .trim()
+  .toLowerCase()
+  .min(1, { error: "validation.required", abort: true })
+  .max(254, "validation.tooLong")
+  .pipe(z.email("validation.invalidEmail"));
+
+/** The largest id a PostgreSQL integer column holds: anything above is refused, not sent to the database. */
+export const MAX_DB_ID = 2_147_483_647;
+export const dbId = z
+  .number("validation.invalid")
+  .int("validation.invalid")
+  .positive("validation.invalid")
+  .max(MAX_DB_ID, "validation.invalid");
+
+export const idParam = z.object({
+  id: z.coerce
+    .number("validation.invalid")
+    .int("validation.invalid")
+    .positive("validation.invalid")
+    .max(MAX_DB_ID, "validation.invalid"),
+});

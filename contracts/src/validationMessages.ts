@@ -1,0 +1,27 @@
+import type { Lang } from "./errors.js";
+
+/**
+ * Validation messages are keys, so one schema serves the server (which answers the field errors
+ * in the caller's language) and the web forms (which show them in the user's language). The
+ * Portuguese texts are the spec's own wording.
+ */
+export const VALIDATION_MESSAGES = {
+  "validation.required": { pt: "Required", en: "Required", es: "Obligatorio" },
+  "validation.obrigatorio": { pt: "Obrigatório", en: "Required", es: "Obligatorio" },
+  "validation.tooShort": { pt: "Too Short!", en: "Too Short!", es: "¡Demasiado corto!" },
+  "validation.tooLong": { pt: "Too Long!", en: "Too Long!", es: "¡Demasiado largo!" },
+  "validation.invalidEmail": { pt: "Invalid email", en: "Invalid email", es: "Correo inválido" },
+  "validation.invalid": { pt: "Valor inválido", en: "Invalid value", es: "Valor inválido" },
+  "validation.messageTooShort": {
+    pt: "Mensagem muito curta",
+    en: "Message too short",
+    es: "Mensaje demasiado corto",
+  },
+} as const satisfies Record<string, Record<Lang, string>>;
+
+export type ValidationKey = keyof typeof VALIDATION_MESSAGES;
+
+export function validationMessage(key: string, lang: Lang): string {
+  const entry = (VALIDATION_MESSAGES as Record<string, Record<Lang, string>>)[key];
+  return entry ? entry[lang] : key;
+}
