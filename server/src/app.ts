@@ -1,0 +1,222 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import cookie from "@fastify/cookie";
+import cors from "@fastify/cors";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { baileysProvider } from "./channels/baileys/provider.js";
+import { createGraphClient } from "./channels/cloud/graph.js";
+import { cloudProvider } from "./channels/cloud/provider.js";
+import { CLOUD_WEBHOOK_JOB, cloudWebhookJob, cloudWebhookRoutes } from "./channels/cloud/webhook.js";
+import { type Inbound, createInbound } from "./channels/inbound.js";
+import type { ProviderRegistry } from "./channels/registry.js";
+import { SessionManager } from "./channels/sessions.js";
+import { PhoneBook } from "./channels/simulator/phones.js";
+import { simulatorProvider } from "./channels/simulator/provider.js";
+import type { Deps } from "./deps.js";
+import { JobRunner } from "./jobs/runner.js";
+import { mediaRoutes } from "./modules/media/routes.js";
+import { CHANNEL_ACTION_JOB, channelActionJob } from "./modules/messages/actions.js";
+import { SEND_MESSAGE_JOB, sendMessageJob } from "./modules/messages/outbound.js";
+import { messagesRoutes } from "./modules/messages/routes.js";
+import { createMessagesService } from "./modules/messages/service.js";
+import { ticketsRoutes } from "./modules/tickets/routes.js";
+import { createTicketsService } from "./modules/tickets/service.js";
+import { simulatorRoutes } from "./modules/simulator/routes.js";
+import { createSimulatorService } from "./modules/simulator/service.js";
+import { whatsappRoutes } from "./modules/whatsapps/routes.js";
+import { createWhatsappsService } from "./modules/whatsapps/service.js";
+import { makeRequireAuth } from "./http/auth.js";
+import { registerErrorHandler, sendError } from "./http/errors.js";
+import { authRoutes } from "./modules/auth/routes.js";
+import { createAuthService } from "./modules/auth/service.js";
+import { healthRoutes } from "./modules/health/routes.js";
+import { queuesRoutes } from "./modules/queues/routes.js";
+import { publicSettingsRoutes, settingsRoutes } from "./modules/settings/routes.js";
+import { usersRoutes } from "./modules/users/routes.js";
+import { createUsersService } from "./modules/users/service.js";
+import { type Realtime, createRealtime } from "./realtime/index.js";
+
+const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
+
+export interface Channels {
+  inbound: Inbound;
+  sessions: SessionManager;
+  jobs: JobRunner;
+  phones: PhoneBook;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  realtime: Realtime;
+  channels: Channels;
+  services: {
+    auth: ReturnType<typeof createAuthService>;
+    users: ReturnType<typeof createUsersService>;
+    whatsapps: ReturnType<typeof createWhatsappsService>;
+    tickets: ReturnType<typeof createTicketsService>;
+    messages: ReturnType<typeof createMessagesService>;
+  };
+  /** Starts what runs in the background: connection sessions and the job runner. */
+  startBackground(): void;
+}
+
+/** Builds the whole HTTP + realtime app from its dependencies; opens no port and touches no disk. */
+export async function buildApp(
+  deps: Deps,
+  opts: {
+    logger?: FastifyServerOptions["logger"];
+    authOptions?: Parameters<typeof createAuthService>[1];
+    /** Providers besides the simulator (Baileys, Cloud); tests pass fakes of the network, not of our code. */
+    providers?: ProviderRegistry;
+  } = {},
+): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: opts.logger ?? { level: deps.config.LOG_LEVEL },
+    genReqId: (req) =>
+      (req.headers["x-request-id"] as string | undefined)?.slice(0, 64) || crypto.randomUUID(),
+    trustProxy: true,
+    bodyLimit: 2 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.decorateRequest("auth", null);
+  app.addHook("onSend", async (req, reply) => {
+    reply.header("x-request-id", req.id);
+  });
+  registerErrorHandler(app);
+
+  await app.register(cookie);
+  if (deps.config.corsOrigins.length) {
+    await app.register(cors, { origin: deps.config.corsOrigins, credentials: true });
+  }
+
+  const realtime = await createRealtime(app.server, deps, app.log);
+  const channels = buildChannels(deps, app, opts.providers ?? {});
+  app.addHook("preClose", async () => {
+    await channels.jobs.stop();
+    await channels.sessions.stop();
+    await realtime.close();
+  });
+
+  const requireAuth = makeRequireAuth(deps.db, deps.tokens);
+  const auth = createAuthService(deps, opts.authOptions);
+  const users = createUsersService(deps);
+  const whatsapps = createWhatsappsService({ ...deps, sessions: channels.sessions });
+  const simulator = createSimulatorService({ ...deps, inbound: channels.inbound, phones: channels.phones });
+  const tickets = createTicketsService({ ...deps, jobs: channels.jobs });
+  const messages = createMessagesService({ ...deps, jobs: channels.jobs, tickets });
+
+  healthRoutes(app, deps.database);
+  publicSettingsRoutes(app, deps.db);
+  authRoutes(app, { auth, config: deps.config, db: deps.db, tokens: deps.tokens, requireAuth });
+  await cloudWebhookRoutes(app, {
+    db: deps.db,
+    inbound: channels.inbound,
+    jobs: channels.jobs,
+    now: deps.now,
+  });
+
+  await app.register(async (priv) => {
+    priv.addHook("preHandler", requireAuth);
+    usersRoutes(priv, users);
+    queuesRoutes(priv, deps.db);
+    settingsRoutes(priv, deps.db);
+    whatsappRoutes(priv, whatsapps);
+    simulatorRoutes(priv, simulator);
+    mediaRoutes(priv, deps.media);
+    ticketsRoutes(priv, tickets);
+    await messagesRoutes(priv, messages, deps.config.MEDIA_MAX_BYTES);
+  });
+
+  await serveWebApp(app, deps.config.WEB_DIST ?? defaultWebDist);
+  return {
+    app,
+    realtime,
+    channels,
+    services: { auth, users, whatsapps, tickets, messages },
+    startBackground() {
+      channels.sessions.start();
+      channels.jobs.start();
+    },
+  };
+}
+
+/** The inbound pipeline, the sessions this instance runs, and the job runner, wired together. */
+function buildChannels(deps: Deps, app: FastifyInstance, extraProviders: ProviderRegistry): Channels {
+  const { db, bus, now, media, config } = deps;
+  const phones = new PhoneBook(db, bus);
+  let sessions: SessionManager | null = null;
+  const inbound = createInbound({
+    db,
+    bus,
+    media,
+    now,
+    log: app.log,
+    profilePicture: async (connection, address) =>
+      (await sessions?.session(connection.id)?.profilePicture(address)) ?? null,
+  });
+  const providers: ProviderRegistry = {
+    simulator: simulatorProvider({ phones, media, now }),
+    beta: baileysProvider({ logger: app.log.child({ provider: "baileys" }, { level: "warn" }) as never }),
+    cloud: cloudProvider({ graphUrl: config.GRAPH_API_URL }),
+    ...extraProviders,
+  };
+  sessions = new SessionManager({
+    db,
+    inbound,
+    providers,
+    now,
+    log: app.log,
+    leaseSeconds: config.SESSION_LEASE_SECONDS,
+  });
+  const owned = sessions;
+  const jobs = new JobRunner({ db, now, log: app.log, lanes: () => owned.lanes() });
+  jobs.register(SEND_MESSAGE_JOB, sendMessageJob({ db, bus, sessions: owned, media, now }));
+  jobs.register(CHANNEL_ACTION_JOB, channelActionJob({ db, sessions: owned }));
+  jobs.register(
+    CLOUD_WEBHOOK_JOB,
+    cloudWebhookJob({ db, inbound, graph: createGraphClient({ baseUrl: config.GRAPH_API_URL }) }),
+  );
+  // A message queued for sending is picked up at once rather than at the next poll.
+  bus.on((event) => {
+    if (
+      event.type === "message.saved" &&
+      event.action === "create" &&
+      event.message.fromMe &&
+      event.message.ack === 0
+    ) {
+      jobs.poke();
+    }
+  });
+  return { inbound, sessions: owned, jobs, phones };
+}
+
+const NOT_PAGES = new Set(["/health", "/version"]);
+
+/**
+ * Serves the built web app. Page routes share paths with the API (/users, /settings, ...): a browser
+ * navigation (GET, Accept text/html, no bearer token) gets the SPA's index.html; API calls get JSON.
+ */
+async function serveWebApp(app: FastifyInstance, dist: string) {
+  if (!fs.existsSync(path.join(dist, "index.html"))) {
+    app.setNotFoundHandler((req, reply) => sendError(reply, req, "ERR_ROUTE_NOT_FOUND"));
+    return;
+  }
+  await app.register(fastifyStatic, { root: dist, index: false });
+  app.addHook("onRequest", async (req, reply) => {
+    const pathname = req.url.split("?")[0] ?? "/";
+    const isNavigation =
+      req.method === "GET" &&
+      (req.headers.accept ?? "").includes("text/html") &&
+      !req.headers.authorization &&
+      !pathname.startsWith("/socket.io") &&
+      !pathname.startsWith("/webhooks/") &&
+      !NOT_PAGES.has(pathname) &&
+      !path.extname(pathname);
+    if (isNavigation)
+      return reply.header("cache-control", "no-cache").type("text/html").sendFile("index.html");
+  });
+  app.setNotFoundHandler((req, reply) => sendError(reply, req, "ERR_ROUTE_NOT_FOUND"));
+}

@@ -1,0 +1,100 @@
+import {
+  BufferJSON,
+  initAuthCreds,
+  makeCacheableSignalKeyStore,
+  proto,
+  type AuthenticationCreds,
+  type AuthenticationState,
+  type SignalDataSet,
+  type SignalDataTypeMap,
+  type SignalKeyStore,
+} from "@whiskeysockets/baileys";
+import type { AuthStore } from "../provider.js";
+import type { BaileysLogger } from "./logger.js";
+
+/** Where the credentials live in the store; every signal key lives under its own type. */
+const CREDS = { category: "creds", id: "creds" } as const;
+
+export interface DbAuthState {
+  state: AuthenticationState;
+  /** Writes the credentials; Baileys asks for it on every `creds.update`. */
+  saveCreds(): Promise<void>;
+}
+
+/**
+ * Baileys' authentication state kept in the database through an AuthStore: the credentials as one
+ * row, each signal key (pre-key, session, sender-key, app-state-sync-key, lid-mapping, ...) as one
+ * row of its own, so a key change writes that key and nothing else.
+ */
+export async function useDbAuthState(
+  store: AuthStore,
+  options: { logger?: BaileysLogger; cache?: boolean } = {},
+): Promise<DbAuthState> {
+  const stored = await store.get(CREDS.category, [CREDS.id]);
+  const creds: AuthenticationCreds =
+    stored[CREDS.id] !== undefined ? fromStored<AuthenticationCreds>(stored[CREDS.id]) : initAuthCreds();
+
+  const keys = dbSignalKeyStore(store);
+  // Sessions and sender keys are read for every message sent or received; the cache saves the round trips.
+  const cached = options.cache === false ? keys : makeCacheableSignalKeyStore(keys, options.logger);
+
+  // Credentials are written whole: chain the writes so an older snapshot never lands after a newer one.
+  let lastSave: Promise<void> = Promise.resolve();
+  const saveCreds = (): Promise<void> => {
+    const value = toStored(creds);
+    lastSave = lastSave.catch(() => undefined).then(() => store.set([{ ...CREDS, value }]));
+    return lastSave;
+  };
+
+  return { state: { creds, keys: cached }, saveCreds };
+}
+
+/** The signal key store over an AuthStore, without cache: category = key type, id = key id. */
+export function dbSignalKeyStore(store: AuthStore): SignalKeyStore {
+  return {
+    async get<T extends keyof SignalDataTypeMap>(type: T, ids: string[]) {
+      const rows = await store.get(type, ids);
+      const found: { [id: string]: SignalDataTypeMap[T] } = {};
+      for (const [id, raw] of Object.entries(rows)) {
+        if (raw === null || raw === undefined) continue;
+        found[id] = reviveKey(type, raw);
+      }
+      return found;
+    },
+    async set(data: SignalDataSet) {
+      const entries: { category: string; id: string; value: unknown }[] = [];
+      for (const type of Object.keys(data) as (keyof SignalDataSet)[]) {
+        for (const [id, value] of Object.entries(data[type] ?? {})) {
+          entries.push({
+            category: type,
+            id,
+            value: value === null || value === undefined ? null : toStored(value),
+          });
+        }
+      }
+      await store.set(entries);
+    },
+    async clear() {
+      await store.clear();
+    },
+  };
+}
+
+function reviveKey<T extends keyof SignalDataTypeMap>(type: T, raw: unknown): SignalDataTypeMap[T] {
+  const value = fromStored<SignalDataTypeMap[T]>(raw);
+  if (type === "app-state-sync-key") {
+    // Baileys reads these as protobuf objects (it calls methods on them), not plain JSON.
+    return proto.Message.AppStateSyncKeyData.fromObject(value as object) as unknown as SignalDataTypeMap[T];
+  }
+  return value;
+}
+
+/** A JSON value the store can keep (jsonb): Buffers and Uint8Arrays become `{type:"Buffer", data:<base64>}`. */
+export function toStored(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value, BufferJSON.replacer)) as unknown;
+}
+
+/** The reverse of toStored: Buffers come back as Buffers. */
+export function fromStored<T>(stored: unknown): T {
+  return JSON.parse(JSON.stringify(stored), BufferJSON.reviver) as T;
+}

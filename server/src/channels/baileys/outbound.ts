@@ -1,0 +1,43 @@
+import type { AnyMessageContent, MiscMessageGenerationOptions, WAMessage } from "@whiskeysockets/baileys";
+import type { OutboundMessage } from "../provider.js";
+
+/** WhatsApp plays voice notes only as Opus in Ogg; the pipeline converts recordings before sending. */
+export const VOICE_NOTE_MIMETYPE = "audio/ogg; codecs=opus";
+
+/** What `sock.sendMessage` is given for an outbound message. */
+export function outboundContent(message: OutboundMessage): AnyMessageContent {
+  const { media, body } = message;
+  const caption = body || undefined;
+  if (!media) return { text: body };
+  switch (media.kind) {
+    case "image":
+      return { image: media.data, caption, mimetype: media.mimetype };
+    case "video":
+      return { video: media.data, caption, mimetype: media.mimetype };
+    case "audio":
+      // An audio has no caption: a text typed with it is the pipeline's to send apart.
+      return media.voiceNote
+        ? { audio: media.data, ptt: true, mimetype: VOICE_NOTE_MIMETYPE }
+        : { audio: media.data, mimetype: media.mimetype };
+    case "sticker":
+      return { sticker: media.data, mimetype: media.mimetype };
+    case "document":
+      return { document: media.data, mimetype: media.mimetype, fileName: media.filename, caption };
+  }
+}
+
+/**
+ * The send options: a reply quotes the original. Baileys builds the quote from a message, so one
+ * is rebuilt from what Atende kept (id, author side, text); without the text the quote still
+ * points at the right message, it only previews empty.
+ */
+export function sendOptions(jid: string, message: OutboundMessage): MiscMessageGenerationOptions {
+  const quoted =
+    message.quoted ?? (message.quotedId ? { id: message.quotedId, fromMe: false, body: "" } : undefined);
+  if (!quoted) return {};
+  const quotedMessage: WAMessage = {
+    key: { remoteJid: jid, id: quoted.id, fromMe: quoted.fromMe },
+    message: { conversation: quoted.body },
+  };
+  return { quoted: quotedMessage };
+}

@@ -1,0 +1,45 @@
+import { makeWASocket } from "@whiskeysockets/baileys";
+import type { ChannelProvider } from "../provider.js";
+import { useDbAuthState } from "./authState.js";
+import { consoleLogger, type BaileysLogger } from "./logger.js";
+import type { MediaDownloader } from "./mapping.js";
+import { baileysSession } from "./session.js";
+import { exponentialBackoff, SocketSupervisor, type SocketMaker } from "./supervisor.js";
+
+export interface BaileysProviderOptions {
+  /** Builds the socket; tests pass a fake. Defaults to Baileys' makeWASocket. */
+  makeSocket?: SocketMaker;
+  logger?: BaileysLogger;
+  /** Milliseconds before reconnect attempt n; defaults to 1 s, 2 s, 4 s ... 60 s, jittered. */
+  backoff?: (attempt: number) => number;
+  /** QR refreshes offered before giving up (DISCONNECTED). Default 5. */
+  maxQrRefreshes?: number;
+  /** Failed connects in a row before giving up (TIMEOUT). Default 6. */
+  maxFailures?: number;
+  /** Fetches media bytes; defaults to Baileys' downloadMediaMessage. */
+  downloadMedia?: MediaDownloader;
+}
+
+/**
+ * WhatsApp Web multi-device through Baileys: the spec's provider "beta". The session state lives
+ * in the AuthStore (the database), so any instance holding the lease can resume it.
+ */
+export function baileysProvider(options: BaileysProviderOptions = {}): ChannelProvider {
+  return {
+    name: "beta",
+    async start(connection, sink, store) {
+      const logger = (options.logger ?? consoleLogger()).child({ whatsappId: connection.id });
+      const auth = await useDbAuthState(store, { logger });
+      const supervisor = new SocketSupervisor(auth, store, sink, {
+        makeSocket: options.makeSocket ?? makeWASocket,
+        logger,
+        backoff: options.backoff ?? exponentialBackoff,
+        maxQrRefreshes: options.maxQrRefreshes ?? 5,
+        maxFailures: options.maxFailures ?? 6,
+        downloadMedia: options.downloadMedia,
+      });
+      supervisor.connect();
+      return baileysSession(supervisor);
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import type { WAMessageKey } from "@whiskeysockets/baileys";
+import { normalizeNumber } from "../numbers.js";
+import { ChannelError, type ChannelAddress, type ChannelSession } from "../provider.js";
+import { toChannelError } from "./errors.js";
+import { addressToJid, jidToAddress, NumberDirectory } from "./jid.js";
+import { outboundContent, sendOptions } from "./outbound.js";
+import type { SocketSupervisor } from "./supervisor.js";
+
+/** The ChannelSession of a Baileys connection: every call goes to the supervisor's open socket. */
+export function baileysSession(supervisor: SocketSupervisor): ChannelSession {
+  const directory = new NumberDirectory((numbers) => supervisor.openSocket().onWhatsApp(...numbers));
+
+  /** Runs a socket call; its failure becomes a ChannelError the outbound queue can act on. */
+  async function attempt<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      throw toChannelError(err);
+    }
+  }
+
+  const key = (jid: string, id: string, fromMe: boolean): WAMessageKey => ({ remoteJid: jid, id, fromMe });
+
+  return {
+    async send(message) {
+      return attempt(async () => {
+        const socket = supervisor.openSocket();
+        const jid = await directory.jidFor(message.to);
+        const sent = await socket.sendMessage(jid, outboundContent(message), sendOptions(jid, message));
+        const id = sent?.key.id;
+        if (!id) throw new ChannelError("WhatsApp answered no message id", false);
+        return { id };
+      });
+    },
+
+    async react(to, targetId, targetFromMe, emoji) {
+      await attempt(async () => {
+        const jid = await directory.jidFor(to);
+        await supervisor
+          .openSocket()
+          .sendMessage(jid, { react: { text: emoji, key: key(jid, targetId, targetFromMe) } });
+      });
+    },
+
+    async edit(to, targetId, body) {
+      await attempt(async () => {
+        const jid = await directory.jidFor(to);
+        await supervisor.openSocket().sendMessage(jid, { text: body, edit: key(jid, targetId, true) });
+      });
+    },
+
+    async deleteForEveryone(to, targetId, targetFromMe) {
+      await attempt(async () => {
+        const jid = await directory.jidFor(to);
+        await supervisor.openSocket().sendMessage(jid, { delete: key(jid, targetId, targetFromMe) });
+      });
+    },
+
+    async markRead(chat, ids) {
+      if (ids.length === 0) return;
+      await attempt(async () => {
+        const jid = await directory.jidFor(chat);
+        await supervisor.openSocket().readMessages(ids.map((id) => key(jid, id, false)));
+      });
+    },
+
+    async checkNumber(number): Promise<ChannelAddress | null> {
+      const normalized = normalizeNumber(number);
+      if (!normalized) return null;
+      try {
+        const jid = await directory.resolve(normalized);
+        return jid ? jidToAddress(jid) : null;
+      } catch (err) {
+        throw toChannelError(err, "ERR_WAPP_CHECK_CONTACT");
+      }
+    },
+
+    async profilePicture(address) {
+      try {
+        return (await supervisor.openSocket().profilePictureUrl(addressToJid(address), "image")) ?? null;
+      } catch {
+        return null; // no picture, hidden by privacy settings, or not connected: all the same to the inbox
+      }
+    },
+
+    stop: () => supervisor.stop(),
+    logout: () => supervisor.logout(),
+  };
+}

@@ -1,0 +1,171 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { useDbAuthState } from "./authState.js";
+import { closeWith, settle, startProvider, statuses } from "./fixtures/harness.js";
+import { memoryAuthStore } from "./fixtures/memoryAuthStore.js";
+import { exponentialBackoff } from "./supervisor.js";
+
+describe("Baileys connection: connecting", () => {
+  it("builds the socket with the credentials stored in the database, not echoing its own sends", async () => {
+    const auth = memoryAuthStore();
+    const earlier = await useDbAuthState(auth.store, { cache: false });
+    await earlier.saveCreds();
+    const { configs } = await startProvider({}, auth);
+    expect(configs).toHaveLength(1);
+    expect(configs[0]).toMatchObject({
+      emitOwnEvents: false,
+      markOnlineOnConnect: false,
+      syncFullHistory: false,
+    });
+    expect(configs[0]!.auth.creds.registrationId).toBe(earlier.state.creds.registrationId);
+  });
+
+  it("saves the credentials on creds.update", async () => {
+    const { current, auth } = await startProvider();
+    current().fire("creds.update", { nextPreKeyId: 5 });
+    await settle();
+    expect(auth.rows.has("creds/creds")).toBe(true);
+  });
+
+  it("offers QR codes with a retry counter, and gives up when nobody scans", async () => {
+    const { current, events, sockets } = await startProvider({ maxQrRefreshes: 2 });
+    current().fire("connection.update", { connection: "connecting", qr: undefined });
+    for (const qr of ["QR-A", "QR-B", "QR-C", "QR-D"]) current().fire("connection.update", { qr });
+    await settle();
+    expect(events).toStrictEqual([
+      { type: "connection", status: "OPENING", qrcode: "" },
+      { type: "connection", status: "qrcode", qrcode: "QR-A", retries: 0 },
+      { type: "connection", status: "qrcode", qrcode: "QR-B", retries: 1 },
+      { type: "connection", status: "qrcode", qrcode: "QR-C", retries: 2 },
+      { type: "connection", status: "DISCONNECTED", qrcode: "" },
+    ]);
+    expect(current().calls.end).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sockets).toHaveLength(1);
+  });
+
+  it("reports CONNECTED with its own number once open, after the scan (pairing, then restart)", async () => {
+    const { current, events, sockets, connect } = await startProvider({ backoff: () => 60_000 });
+    current().fire("connection.update", { qr: "QR-A" });
+    current().fire("connection.update", { isNewLogin: true, qr: undefined });
+    // WhatsApp asks for a restart right after pairing: reconnect at once, whatever the backoff.
+    closeWith(current(), 515);
+    await vi.waitFor(() => expect(sockets).toHaveLength(2));
+    await connect();
+    expect(statuses(events)).toStrictEqual(["qrcode", "PAIRING", "CONNECTED"]);
+    expect(events.at(-1)).toStrictEqual({
+      type: "connection",
+      status: "CONNECTED",
+      qrcode: "",
+      number: "5511987654321",
+      retries: 0,
+    });
+  });
+});
+
+describe("Baileys connection: disconnects", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("logged out on the phone: clears the store, reports loggedOut then DISCONNECTED, never reconnects", async () => {
+    const { current, connect, events, auth, sockets } = await startProvider();
+    await connect();
+    current().fire("creds.update", {});
+    await settle();
+    expect(auth.rows.size).toBeGreaterThan(0);
+
+    closeWith(current(), 401);
+    await settle();
+    expect(auth.rows.size).toBe(0);
+    expect(statuses(events)).toStrictEqual(["CONNECTED", "loggedOut", "DISCONNECTED"]);
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(sockets).toHaveLength(1);
+  });
+
+  it("reconnects after a drop with growing backoff, and stops with TIMEOUT after repeated failures", async () => {
+    const { current, events, sockets } = await startProvider();
+    closeWith(current(), 428);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(sockets).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sockets).toHaveLength(2);
+
+    closeWith(current(), 408);
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(sockets).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(sockets).toHaveLength(3);
+
+    closeWith(current(), 503);
+    await vi.advanceTimersByTimeAsync(120_000);
+    await settle();
+    expect(sockets).toHaveLength(3);
+    expect(statuses(events)).toStrictEqual(["TIMEOUT"]);
+  });
+
+  it("an open connection resets the failure count", async () => {
+    const { current, connect, events, sockets } = await startProvider();
+    for (let i = 0; i < 5; i++) {
+      closeWith(current(), 428);
+      await vi.advanceTimersByTimeAsync(1000);
+      await connect();
+    }
+    expect(sockets).toHaveLength(6);
+    expect(statuses(events)).not.toContain("TIMEOUT");
+  });
+
+  it("a session replaced elsewhere stops without reconnecting", async () => {
+    const { current, connect, events, sockets } = await startProvider();
+    await connect();
+    closeWith(current(), 440);
+    await vi.advanceTimersByTimeAsync(120_000);
+    await settle();
+    expect(sockets).toHaveLength(1);
+    expect(statuses(events)).toStrictEqual(["CONNECTED", "DISCONNECTED"]);
+  });
+
+  it("stop ends the socket without logging out, keeps the credentials, and never reconnects", async () => {
+    const { session, current, connect, auth, sockets } = await startProvider();
+    await connect();
+    current().fire("creds.update", {});
+    await session.stop();
+    expect(current().calls).toStrictEqual({ end: 1, logout: 0 });
+    expect(current().listenerCount()).toBe(0);
+    expect(auth.rows.has("creds/creds")).toBe(true);
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(sockets).toHaveLength(1);
+  });
+
+  it("logout logs out on WhatsApp and forgets the credentials", async () => {
+    const { session, current, connect, auth, sockets } = await startProvider();
+    await connect();
+    current().fire("creds.update", {});
+    await settle();
+    await session.logout();
+    expect(current().calls.logout).toBe(1);
+    expect(auth.rows.size).toBe(0);
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(sockets).toHaveLength(1);
+  });
+});
+
+describe("exponentialBackoff", () => {
+  it("doubles from 1 s up to 60 s, each wait jittered within its upper half", () => {
+    for (const [attempt, ceiling] of [
+      [1, 1000],
+      [2, 2000],
+      [3, 4000],
+      [7, 60_000],
+      [20, 60_000],
+    ] as const) {
+      for (let i = 0; i < 20; i++) {
+        const wait = exponentialBackoff(attempt);
+        expect(wait).toBeGreaterThanOrEqual(ceiling / 2);
+        expect(wait).toBeLessThanOrEqual(ceiling);
+      }
+    }
+  });
+});

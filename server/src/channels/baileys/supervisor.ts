@@ -1,0 +1,257 @@
+import {
+  Browsers,
+  DisconnectReason,
+  downloadMediaMessage,
+  type BaileysEventEmitter,
+  type BaileysEventMap,
+  type ConnectionState,
+  type UserFacingSocketConfig,
+  type WASocket,
+} from "@whiskeysockets/baileys";
+import type { WhatsappStatus } from "@atende/contracts";
+import type { AuthStore, ChannelEvent, ChannelSink } from "../provider.js";
+import type { DbAuthState } from "./authState.js";
+import { notConnected, statusCodeOf, toChannelError } from "./errors.js";
+import { jidToAddress } from "./jid.js";
+import type { BaileysLogger } from "./logger.js";
+import { mapUpsertedMessage, type MediaDownloader } from "./mapping.js";
+import { SinkQueue } from "./sinkQueue.js";
+import { mapCall, mapContact, mapGroupReceipt, mapPresence, mapStatusUpdate } from "./updates.js";
+
+/** The part of a Baileys socket Atende uses; a test passes a fake with these members. */
+export type BaileysSocket = Pick<
+  WASocket,
+  | "user"
+  | "sendMessage"
+  | "readMessages"
+  | "onWhatsApp"
+  | "profilePictureUrl"
+  | "logout"
+  | "end"
+  | "updateMediaMessage"
+> & { ev: Pick<BaileysEventEmitter, "on" | "off"> };
+
+export type SocketMaker = (config: UserFacingSocketConfig) => BaileysSocket;
+
+export interface SupervisorOptions {
+  makeSocket: SocketMaker;
+  logger: BaileysLogger;
+  /** Milliseconds to wait before reconnect attempt n (1, 2, ...). */
+  backoff: (attempt: number) => number;
+  /** QR codes refreshed this many times without a scan: the session stops (DISCONNECTED). */
+  maxQrRefreshes: number;
+  /** Closes in a row without the socket ever opening: the session stops (TIMEOUT). */
+  maxFailures: number;
+  downloadMedia?: MediaDownloader;
+}
+
+/**
+ * Keeps one connection's Baileys socket alive: builds it, turns its events into ChannelEvents,
+ * reconnects after drops with backoff, and stops for good on logout, on a replaced session, when
+ * the reconnects keep failing, or when nobody scans the QR code.
+ */
+export class SocketSupervisor {
+  private socket: BaileysSocket | null = null;
+  private open = false;
+  private stopped = false;
+  private failures = 0;
+  private qrShown = 0;
+  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  private unsubscribe: () => void = () => {};
+  private readonly queue: SinkQueue;
+
+  constructor(
+    private readonly auth: DbAuthState,
+    private readonly store: AuthStore,
+    sink: ChannelSink,
+    private readonly options: SupervisorOptions,
+  ) {
+    this.queue = new SinkQueue(sink, options.logger);
+  }
+
+  connect(): void {
+    const socket = this.options.makeSocket({
+      auth: this.auth.state,
+      logger: this.options.logger,
+      browser: Browsers.ubuntu("Atende"),
+      // Agents answer from here; the phone keeps its notifications.
+      markOnlineOnConnect: false,
+      syncFullHistory: false,
+      // Our own sends are recorded by the outbound path with the id send() answers; echoing them
+      // as upserts would race that write. Messages typed on the phone still arrive.
+      emitOwnEvents: false,
+    });
+    this.socket = socket;
+    this.unsubscribe = this.listen(socket);
+  }
+
+  /** The socket, when open; otherwise a retryable ChannelError. */
+  openSocket(): BaileysSocket {
+    if (!this.open || !this.socket || this.stopped) throw notConnected();
+    return this.socket;
+  }
+
+  /** Fetches media bytes, asking the phone to upload them again when the link expired. */
+  readonly download: MediaDownloader = async (message) => {
+    try {
+      if (this.options.downloadMedia) return await this.options.downloadMedia(message);
+      return await downloadMediaMessage(
+        message,
+        "buffer",
+        {},
+        { logger: this.options.logger, reuploadRequest: (m) => this.openSocket().updateMediaMessage(m) },
+      );
+    } catch (err) {
+      throw toChannelError(err, "ERR_WAPP_DOWNLOAD_MEDIA");
+    }
+  };
+
+  async stop(): Promise<void> {
+    const socket = this.socket;
+    this.halt();
+    await socket
+      ?.end(undefined)
+      .catch((err: unknown) => this.options.logger.warn({ err }, "baileys: end failed"));
+    await this.queue.drain();
+  }
+
+  async logout(): Promise<void> {
+    const socket = this.socket;
+    this.halt();
+    try {
+      await socket?.logout();
+    } catch (err) {
+      this.options.logger.warn(
+        { err },
+        "baileys: logout on WhatsApp failed; forgetting the credentials anyway",
+      );
+      await socket?.end(undefined).catch(() => undefined);
+    } finally {
+      await this.store.clear();
+    }
+    await this.queue.drain();
+  }
+
+  private listen(socket: BaileysSocket): () => void {
+    const on = <K extends keyof BaileysEventMap>(event: K, handle: (arg: BaileysEventMap[K]) => void) => {
+      // A throwing listener would break Baileys' own processing of the event.
+      const listener = (arg: BaileysEventMap[K]) => {
+        try {
+          handle(arg);
+        } catch (err) {
+          this.options.logger.error({ err, event }, "baileys: could not handle an event");
+        }
+      };
+      socket.ev.on(event, listener);
+      return () => socket.ev.off(event, listener);
+    };
+    const offs = [
+      on("connection.update", (update) => this.onConnectionUpdate(socket, update)),
+      on("creds.update", () => {
+        this.auth
+          .saveCreds()
+          .catch((err: unknown) => this.options.logger.error({ err }, "baileys: saving creds failed"));
+      }),
+      on("messages.upsert", ({ messages }) =>
+        messages.forEach((m) => this.emit(mapUpsertedMessage(m, this.download))),
+      ),
+      on("messages.update", (updates) => updates.forEach((u) => this.emit(mapStatusUpdate(u)))),
+      on("message-receipt.update", (receipts) => receipts.forEach((r) => this.emit(mapGroupReceipt(r)))),
+      on("presence.update", (presence) => this.emit(mapPresence(presence))),
+      on("contacts.upsert", (contacts) => contacts.forEach((c) => this.emit(mapContact(c)))),
+      on("contacts.update", (contacts) => contacts.forEach((c) => this.emit(mapContact(c)))),
+      on("call", (calls) => calls.forEach((c) => this.emit(mapCall(c)))),
+    ];
+    return () => offs.forEach((off) => off());
+  }
+
+  private emit(event: ChannelEvent | null): void {
+    if (event) void this.queue.emit(event);
+  }
+
+  private emitStatus(status: WhatsappStatus, extra: { number?: string; retries?: number } = {}): void {
+    // An empty qrcode closes a QR dialog left open.
+    this.emit({ type: "connection", status, qrcode: "", ...extra });
+  }
+
+  private onConnectionUpdate(socket: BaileysSocket, update: Partial<ConnectionState>): void {
+    if (update.qr) this.onQr(socket, update.qr);
+    if (update.isNewLogin) this.emitStatus("PAIRING");
+    if (update.connection === "connecting") this.emitStatus("OPENING");
+    if (update.connection === "open") {
+      this.open = true;
+      this.failures = 0;
+      this.qrShown = 0;
+      const number = jidToAddress(socket.user?.id, socket.user?.phoneNumber)?.number ?? "";
+      this.emitStatus("CONNECTED", { number, retries: 0 });
+    }
+    if (update.connection === "close") this.onClose(statusCodeOf(update.lastDisconnect?.error));
+  }
+
+  private onQr(socket: BaileysSocket, qrcode: string): void {
+    const retries = this.qrShown++;
+    if (retries > this.options.maxQrRefreshes) {
+      // Nobody is scanning: a QR dialog left open must not keep a socket busy forever.
+      this.halt();
+      socket.end(undefined).catch(() => undefined);
+      this.emitStatus("DISCONNECTED");
+      return;
+    }
+    this.emit({ type: "connection", status: "qrcode", qrcode, retries });
+  }
+
+  private onClose(code: number | undefined): void {
+    this.open = false;
+    this.unsubscribe(); // that socket is finished; a reconnect builds a new one
+    this.socket = null;
+    if (this.stopped) return;
+    if (code === DisconnectReason.loggedOut) {
+      this.halt();
+      void this.queue.run(() => this.store.clear(), "clear auth state");
+      this.emit({ type: "loggedOut" });
+      this.emitStatus("DISCONNECTED");
+      return;
+    }
+    if (code === DisconnectReason.connectionReplaced || code === DisconnectReason.forbidden) {
+      // Another client took this session over, or WhatsApp refuses it: reconnecting would fight it.
+      this.options.logger.warn({ code }, "baileys: session replaced or refused; not reconnecting");
+      this.halt();
+      this.emitStatus("DISCONNECTED");
+      return;
+    }
+    this.failures += 1;
+    if (this.failures >= this.options.maxFailures) {
+      this.halt();
+      this.emitStatus("TIMEOUT");
+      return;
+    }
+    // After pairing WhatsApp asks for a restart at once (515): that one is expected, no waiting.
+    const delay = code === DisconnectReason.restartRequired ? 0 : this.options.backoff(this.failures);
+    this.reconnectTimer = setTimeout(() => this.reconnect(), delay);
+  }
+
+  private reconnect(): void {
+    this.reconnectTimer = undefined;
+    if (this.stopped) return;
+    try {
+      this.connect();
+    } catch (err) {
+      this.options.logger.error({ err }, "baileys: could not build the socket");
+      this.onClose(undefined);
+    }
+  }
+
+  private halt(): void {
+    this.stopped = true;
+    this.open = false;
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    this.unsubscribe();
+  }
+}
+
+/** 1 s, 2 s, 4 s ... up to 60 s, each between half and all of it so many sessions do not retry in step. */
+export function exponentialBackoff(attempt: number): number {
+  const ceiling = Math.min(1000 * 2 ** (attempt - 1), 60_000);
+  return ceiling / 2 + Math.random() * (ceiling / 2);
+}

@@ -1,0 +1,215 @@
+import { ChannelError } from "../provider.js";
+import { type GraphErrorBody, channelErrorFromGraph, channelErrorFromNetwork } from "./graphErrors.js";
+
+/**
+ * A small client of Meta's Graph API for the WhatsApp Cloud API: send, read receipts, media upload
+ * and download. Every failure is a ChannelError (see graphErrors.ts); the access token never
+ * appears in an error message.
+ */
+
+/** What one Cloud API connection authenticates with. */
+export interface CloudCredentials {
+  phoneNumberId: string;
+  accessToken: string;
+}
+
+export type GraphMediaType = "image" | "audio" | "video" | "document" | "sticker";
+
+/** A media object of a send: an uploaded media id (or a public link), with caption and file name where allowed. */
+export interface GraphMediaObject {
+  id?: string;
+  link?: string;
+  caption?: string;
+  filename?: string;
+}
+
+export type GraphContent =
+  | { type: "text"; text: { body: string; preview_url?: boolean } }
+  | { type: "reaction"; reaction: { message_id: string; emoji: string } }
+  | { type: GraphMediaType; media: GraphMediaObject };
+
+export interface GraphOutboundMessage {
+  /** The recipient's number, digits only. */
+  to: string;
+  /** The id of the message replied to (sent as `context.message_id`). */
+  replyTo?: string;
+  content: GraphContent;
+}
+
+/** GET /{media-id}: where to download the media for the next 5 minutes, and what it is. */
+export interface GraphMediaInfo {
+  id: string;
+  url: string;
+  mime_type: string;
+  sha256?: string;
+  file_size?: number | string;
+}
+
+export interface GraphClient {
+  /** POST /{phone-number-id}/messages; answers the new message's id (wamid). */
+  sendMessage(creds: CloudCredentials, message: GraphOutboundMessage): Promise<{ id: string }>;
+  /** POST /{phone-number-id}/messages with status "read". */
+  markRead(creds: CloudCredentials, messageId: string): Promise<void>;
+  /** POST /{phone-number-id}/media (multipart); answers the media id to send by. */
+  uploadMedia(
+    creds: CloudCredentials,
+    file: { data: Buffer; mimetype: string; filename: string },
+  ): Promise<{ id: string }>;
+  mediaInfo(accessToken: string, mediaId: string): Promise<GraphMediaInfo>;
+  /** GET the URL from mediaInfo with the bearer token; answers the bytes. */
+  downloadMedia(accessToken: string, url: string): Promise<Buffer>;
+  /** mediaInfo then downloadMedia. */
+  fetchMedia(accessToken: string, mediaId: string): Promise<Buffer>;
+}
+
+export interface GraphClientOptions {
+  /** GRAPH_API_URL, version included: https://graph.facebook.com/v21.0 */
+  baseUrl: string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+interface GraphRequest {
+  method: "GET" | "POST";
+  url: string;
+  accessToken: string;
+  json?: unknown;
+  form?: FormData;
+  /** The ERR_* code of a final failure that is not one of Graph's specific ones. */
+  failureCode?: string;
+}
+
+export function createGraphClient(opts: GraphClientOptions): GraphClient {
+  const baseUrl = opts.baseUrl.replace(/\/+$/, "");
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const doFetch = opts.fetch ?? ((input, init) => fetch(input, init));
+
+  /** Runs one request and reads its answer with `read`; anything that goes wrong becomes a ChannelError. */
+  async function call<T>(req: GraphRequest, read: (res: Response) => Promise<T>): Promise<T> {
+    const headers: Record<string, string> = { authorization: `Bearer ${req.accessToken}` };
+    if (req.json !== undefined) headers["content-type"] = "application/json";
+    try {
+      const res = await doFetch(req.url, {
+        method: req.method,
+        headers,
+        body: req.json !== undefined ? JSON.stringify(req.json) : req.form,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      if (!res.ok) {
+        const body = (await res.json().catch(() => null)) as GraphErrorBody | null;
+        throw channelErrorFromGraph(res.status, body, res.headers.get("retry-after"), req.failureCode);
+      }
+      return await read(res);
+    } catch (err) {
+      if (err instanceof ChannelError) throw err;
+      throw channelErrorFromNetwork(err, `Graph API ${req.method} ${pathOf(req.url)}`, req.failureCode);
+    }
+  }
+
+  const messagesUrl = (creds: CloudCredentials) =>
+    `${baseUrl}/${encodeURIComponent(creds.phoneNumberId)}/messages`;
+
+  const client: GraphClient = {
+    async sendMessage(creds, message) {
+      const answer = await call(
+        {
+          method: "POST",
+          url: messagesUrl(creds),
+          accessToken: creds.accessToken,
+          json: wireMessage(message),
+        },
+        (res) => res.json() as Promise<{ messages?: { id?: string }[] }>,
+      );
+      const id = answer.messages?.[0]?.id;
+      if (!id) throw new ChannelError("Graph API accepted the message without an id", false);
+      return { id };
+    },
+
+    async markRead(creds, messageId) {
+      await call(
+        {
+          method: "POST",
+          url: messagesUrl(creds),
+          accessToken: creds.accessToken,
+          json: { messaging_product: "whatsapp", status: "read", message_id: messageId },
+        },
+        async () => undefined,
+      );
+    },
+
+    async uploadMedia(creds, file) {
+      const form = new FormData();
+      // Graph wants the bare type ("audio/ogg"), not its parameters ("; codecs=opus").
+      const type = file.mimetype.split(";")[0]!.trim();
+      form.append("messaging_product", "whatsapp");
+      form.append("type", type);
+      form.append("file", new Blob([new Uint8Array(file.data)], { type }), file.filename);
+      const answer = await call(
+        {
+          method: "POST",
+          url: `${baseUrl}/${encodeURIComponent(creds.phoneNumberId)}/media`,
+          accessToken: creds.accessToken,
+          form,
+        },
+        (res) => res.json() as Promise<{ id?: string }>,
+      );
+      if (!answer.id) throw new ChannelError("Graph API accepted the media without an id", false);
+      return { id: answer.id };
+    },
+
+    async mediaInfo(accessToken, mediaId) {
+      const info = await call(
+        {
+          method: "GET",
+          url: `${baseUrl}/${encodeURIComponent(mediaId)}`,
+          accessToken,
+          failureCode: "ERR_WAPP_DOWNLOAD_MEDIA",
+        },
+        (res) => res.json() as Promise<Partial<GraphMediaInfo>>,
+      );
+      if (!info.url)
+        throw new ChannelError(
+          `Graph API gave no URL for media ${mediaId}`,
+          false,
+          "ERR_WAPP_DOWNLOAD_MEDIA",
+        );
+      return { mime_type: "application/octet-stream", ...info, id: info.id ?? mediaId, url: info.url };
+    },
+
+    downloadMedia(accessToken, url) {
+      return call({ method: "GET", url, accessToken, failureCode: "ERR_WAPP_DOWNLOAD_MEDIA" }, async (res) =>
+        Buffer.from(await res.arrayBuffer()),
+      );
+    },
+
+    async fetchMedia(accessToken, mediaId) {
+      const info = await client.mediaInfo(accessToken, mediaId);
+      return client.downloadMedia(accessToken, info.url);
+    },
+  };
+  return client;
+}
+
+/** The URL's path for error messages: never its query (media URLs carry a signed hash). */
+function pathOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).pathname : "(invalid URL)";
+}
+
+/** The documented JSON of POST /{phone-number-id}/messages. */
+function wireMessage(message: GraphOutboundMessage): Record<string, unknown> {
+  const { content } = message;
+  const payload =
+    "media" in content
+      ? { [content.type]: content.media }
+      : content.type === "text"
+        ? { text: content.text }
+        : { reaction: content.reaction };
+  return {
+    messaging_product: "whatsapp",
+    recipient_type: "individual",
+    to: message.to,
+    ...(message.replyTo ? { context: { message_id: message.replyTo } } : {}),
+    type: content.type,
+    ...payload,
+  };
+}

@@ -1,0 +1,172 @@
+import crypto from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import type { Db } from "../../db/client.js";
+import { whatsapps } from "../../db/schema/index.js";
+import { sendError } from "../../http/errors.js";
+import { type JobHandler, type JobRunner, JobFailed, enqueueJob } from "../../jobs/runner.js";
+import type { Inbound } from "../inbound.js";
+import { ChannelError, type ConnectionInfo } from "../provider.js";
+import type { GraphClient } from "./graph.js";
+import { mapCloudWebhook } from "./mapping.js";
+import { cloudCredentialsOf } from "./provider.js";
+
+/**
+ * Meta's webhook for a Cloud API connection. Verification (GET) answers the challenge when the
+ * verify token matches. Notifications (POST) are checked against X-Hub-Signature-256 on the raw
+ * body, stored as a durable job and acknowledged at once; the job hands the mapped events to the
+ * inbound pipeline, in order, one webhook of a connection at a time.
+ */
+
+export const CLOUD_WEBHOOK_JOB = "cloud-webhook";
+
+type WhatsappRow = typeof whatsapps.$inferSelect;
+
+export interface CloudWebhookDeps {
+  db: Db;
+  inbound: Inbound;
+  jobs: Pick<JobRunner, "poke">;
+  now: () => Date;
+}
+
+interface WebhookParams {
+  whatsappId: string;
+}
+
+export async function cloudWebhookRoutes(app: FastifyInstance, deps: CloudWebhookDeps): Promise<void> {
+  app.get<{ Params: WebhookParams; Querystring: Record<string, string | string[] | undefined> }>(
+    "/webhooks/cloud/:whatsappId",
+    async (req, reply) => {
+      const connection = await findCloudConnection(deps.db, req.params.whatsappId);
+      if (!connection) return sendError(reply, req, "ERR_NO_WAPP_FOUND");
+      const mode = firstValue(req.query["hub.mode"]);
+      const token = firstValue(req.query["hub.verify_token"]);
+      const expected = connection.providerConfig.verifyToken;
+      if (mode !== "subscribe" || !expected || token === undefined || !constantTimeEqual(token, expected)) {
+        return sendError(reply, req, "ERR_NO_PERMISSION");
+      }
+      return reply.type("text/plain").send(firstValue(req.query["hub.challenge"]) ?? "");
+    },
+  );
+
+  // The signature covers the exact bytes Meta sent: this scope keeps JSON bodies raw; the rest of
+  // the app keeps Fastify's parser.
+  await app.register(async (scope) => {
+    scope.addContentTypeParser("application/json", { parseAs: "buffer" }, (_req, body, done) =>
+      done(null, body),
+    );
+    scope.post<{ Params: WebhookParams; Body: unknown }>(
+      "/webhooks/cloud/:whatsappId",
+      async (req, reply) => {
+        const connection = await findCloudConnection(deps.db, req.params.whatsappId);
+        if (!connection) return sendError(reply, req, "ERR_NO_WAPP_FOUND");
+        const rawBody = req.body;
+        const signature = firstValue(req.headers["x-hub-signature-256"]);
+        const appSecret = connection.providerConfig.appSecret;
+        if (
+          !Buffer.isBuffer(rawBody) ||
+          !signature ||
+          !appSecret ||
+          !isSignedBy(appSecret, rawBody, signature)
+        ) {
+          return sendError(reply, req, "ERR_WEBHOOK_SIGNATURE");
+        }
+        let body: unknown;
+        try {
+          body = JSON.parse(rawBody.toString("utf8"));
+        } catch {
+          return sendError(reply, req, "ERR_VALIDATION");
+        }
+        await enqueueJob(deps.db, {
+          type: CLOUD_WEBHOOK_JOB,
+          companyId: connection.companyId,
+          payload: { whatsappId: connection.id, body },
+          orderKey: `cloud:${connection.id}`,
+          runAt: deps.now(),
+        });
+        deps.jobs.poke();
+        return reply.status(200).send();
+      },
+    );
+  });
+}
+
+/** The job that delivers one stored webhook to the inbound pipeline. */
+export function cloudWebhookJob(deps: { db: Db; inbound: Inbound; graph: GraphClient }): JobHandler {
+  return {
+    async run(job) {
+      const whatsappId = job.payload.whatsappId;
+      if (typeof whatsappId !== "number") throw new JobFailed("cloud-webhook job without a whatsappId");
+      const row = await findCloudConnection(deps.db, whatsappId, job.companyId);
+      if (!row) return; // The connection was deleted since: nobody to deliver to.
+      const connection = connectionInfoOf(row);
+      const creds = cloudCredentialsOf(connection);
+      const fetchMedia = async (mediaId: string) => {
+        if (!creds)
+          throw new ChannelError(
+            "Cloud API connection without credentials",
+            false,
+            "ERR_WAPP_NOT_INITIALIZED",
+          );
+        return deps.graph.fetchMedia(creds.accessToken, mediaId);
+      };
+      for (const { phoneNumberId, event } of mapCloudWebhook(job.payload.body, fetchMedia)) {
+        // A WABA's other numbers may share the app's webhook: only this connection's number is ours.
+        if (phoneNumberId !== connection.config.phoneNumberId) continue;
+        await deps.inbound.handle(connection, event);
+      }
+    },
+  };
+}
+
+export function connectionInfoOf(row: WhatsappRow): ConnectionInfo {
+  return {
+    id: row.id,
+    companyId: row.companyId,
+    name: row.name,
+    number: row.number,
+    config: row.providerConfig,
+  };
+}
+
+/** A Cloud API connection by id (from the webhook URL), within a company when one is known. */
+async function findCloudConnection(
+  db: Db,
+  whatsappId: string | number,
+  companyId?: number | null,
+): Promise<WhatsappRow | null> {
+  const id = Number(whatsappId);
+  if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) return null;
+  const [row] = await db
+    .select()
+    .from(whatsapps)
+    .where(
+      and(
+        eq(whatsapps.id, id),
+        eq(whatsapps.provider, "cloud"),
+        companyId != null ? eq(whatsapps.companyId, companyId) : undefined,
+      ),
+    );
+  return row ?? null;
+}
+
+/** X-Hub-Signature-256: "sha256=" + hex HMAC-SHA256 of the raw body with the app secret. */
+export function webhookSignature(appSecret: string, rawBody: Buffer): string {
+  return `sha256=${crypto.createHmac("sha256", appSecret).update(rawBody).digest("hex")}`;
+}
+
+function isSignedBy(appSecret: string, rawBody: Buffer, signature: string): boolean {
+  const expected = Buffer.from(webhookSignature(appSecret, rawBody));
+  const given = Buffer.from(signature.trim().toLowerCase());
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+}
+
+/** Compares secrets in time independent of where they differ (hashing first evens out lengths). */
+function constantTimeEqual(a: string, b: string): boolean {
+  const digest = (s: string) => crypto.createHash("sha256").update(s).digest();
+  return crypto.timingSafeEqual(digest(a), digest(b));
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,154 @@
+import type { ProviderName, WhatsappStatus } from "@atende/contracts";
+
+/**
+ * The contract between Atende and a WhatsApp provider (simulator, Baileys, Cloud API).
+ *
+ * A provider only translates: it turns its protocol's events into `ChannelEvent`s handed to the
+ * `ChannelSink`, and `OutboundMessage`s into its protocol's sends. It never reads or writes
+ * tickets, contacts or messages: the one inbound pipeline (inbound.ts) does that for every provider.
+ *
+ * Delivery rule: `sink.emit()` resolves only after the event is committed to the database. A
+ * provider acknowledges an inbound message to WhatsApp (read receipt, webhook 200 for Cloud is the
+ * exception: it answers at once and processes after) only after that promise resolves.
+ */
+
+/** An address on WhatsApp: a phone number (digits, E.164 without "+"), a group id, or a LID. */
+export interface ChannelAddress {
+  /** Digits of the phone number, or the group id, or "" when only a LID is known. */
+  number: string;
+  isGroup: boolean;
+  /** WhatsApp's privacy id (without "@lid") when the provider saw one. */
+  lid?: string;
+}
+
+export type InboundKind =
+  "text" | "image" | "audio" | "video" | "document" | "sticker" | "location" | "contact" | "reaction";
+
+export interface InboundMedia {
+  mimetype: string;
+  filename?: string;
+  /** Fetches the bytes; called once by the pipeline, which stores them under the data directory. */
+  download(): Promise<Buffer>;
+}
+
+/** A message, as every provider reports it. */
+export interface InboundMessage {
+  /** The provider's message id: unique per connection; a redelivery carries the same id. */
+  id: string;
+  chat: ChannelAddress;
+  /** In a group: who wrote it. */
+  participant?: ChannelAddress & { name?: string };
+  fromMe: boolean;
+  /** The sender's profile name (WhatsApp "push name"). */
+  pushName?: string;
+  timestamp: Date;
+  kind: InboundKind;
+  /** Text, caption, or a readable rendering (location link, contact name). */
+  body: string;
+  quotedId?: string;
+  media?: InboundMedia;
+  location?: { latitude: number; longitude: number; name?: string };
+  vcard?: string;
+  /** kind "reaction": the message reacted to and the emoji ("" removes a reaction). */
+  reaction?: { targetId: string; emoji: string };
+  isForwarded?: boolean;
+}
+
+export type ChannelEvent =
+  | { type: "connection"; status: WhatsappStatus; qrcode?: string; retries?: number; number?: string }
+  | { type: "message"; message: InboundMessage }
+  | { type: "ack"; id: string; ack: number; error?: string }
+  | { type: "edit"; id: string; body: string }
+  | { type: "revoke"; id: string }
+  | { type: "presence"; chat: ChannelAddress; presence: "composing" | "recording" | "available" }
+  | { type: "contact"; address: ChannelAddress; name?: string; profilePicUrl?: string }
+  | { type: "call"; from: ChannelAddress; isVideo: boolean; at: Date; callId: string }
+  /** The session ended for good (logged out on the phone): the pipeline wipes its stored state. */
+  | { type: "loggedOut" };
+
+export interface ChannelSink {
+  emit(event: ChannelEvent): Promise<void>;
+}
+
+export interface OutboundMedia {
+  kind: "image" | "audio" | "video" | "document" | "sticker";
+  mimetype: string;
+  filename: string;
+  data: Buffer;
+  /** audio: send as a voice note (PTT). */
+  voiceNote?: boolean;
+}
+
+export interface OutboundMessage {
+  /**
+   * The id Atende chose for this message (WhatsApp style, e.g. "3EB0…"). A provider that lets the
+   * sender choose ids (Baileys) sends with it, so the echo of our own send is recognised as the same
+   * message; others return their own id.
+   */
+  id?: string;
+  to: ChannelAddress;
+  body: string;
+  media?: OutboundMedia;
+  /** The provider id of the message replied to. */
+  quotedId?: string;
+  /** Quoted message details some providers need to build the quote (Baileys). */
+  quoted?: { id: string; fromMe: boolean; body: string };
+}
+
+/** Errors a provider raises when a send cannot go through; `retryable` decides the outbound queue's next step. */
+export class ChannelError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    /** An ERR_* code the UI can show (ERR_SENDING_WAPP_MSG, ERR_WAPP_NOT_INITIALIZED, ...). */
+    readonly code: string = "ERR_SENDING_WAPP_MSG",
+    /** Seconds to wait before retrying, when the provider said (rate limits). */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = "ChannelError";
+  }
+}
+
+/** A live session of one connection, owned by this instance while it holds the lease. */
+export interface ChannelSession {
+  /** Sends and answers the provider's message id. Throws ChannelError. */
+  send(message: OutboundMessage): Promise<{ id: string }>;
+  react(to: ChannelAddress, targetId: string, targetFromMe: boolean, emoji: string): Promise<void>;
+  edit(to: ChannelAddress, targetId: string, body: string): Promise<void>;
+  deleteForEveryone(to: ChannelAddress, targetId: string, targetFromMe: boolean): Promise<void>;
+  /** Read receipts for the given inbound message ids of one chat. */
+  markRead(chat: ChannelAddress, ids: string[]): Promise<void>;
+  /** The canonical address of a number on WhatsApp, or null when it is not on WhatsApp. */
+  checkNumber(number: string): Promise<ChannelAddress | null>;
+  profilePicture(address: ChannelAddress): Promise<string | null>;
+  /** Stops the session, keeping its credentials (another instance may resume it). */
+  stop(): Promise<void>;
+  /** Logs out on WhatsApp and forgets the credentials. */
+  logout(): Promise<void>;
+}
+
+/** What a provider knows of the connection it runs. Secrets are here, never in DTOs. */
+export interface ConnectionInfo {
+  id: number;
+  companyId: number;
+  name: string;
+  number: string;
+  config: Record<string, string>;
+}
+
+/**
+ * Durable key/value state of a provider's session (Baileys' credentials and signal keys), one row
+ * per key, scoped to the connection. Values are JSON-serialisable (encode Buffers yourself).
+ */
+export interface AuthStore {
+  get(category: string, ids: string[]): Promise<Record<string, unknown>>;
+  /** A null value deletes the key. Applied in one transaction. */
+  set(entries: { category: string; id: string; value: unknown }[]): Promise<void>;
+  clear(): Promise<void>;
+}
+
+export interface ChannelProvider {
+  readonly name: ProviderName;
+  start(connection: ConnectionInfo, sink: ChannelSink, store: AuthStore): Promise<ChannelSession>;
+}

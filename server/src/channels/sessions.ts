@@ -1,0 +1,223 @@
+import crypto from "node:crypto";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import type { ProviderName } from "@atende/contracts";
+import { type Db, queryRows } from "../db/client.js";
+import { whatsappLeases, whatsapps } from "../db/schema/index.js";
+import { dbAuthStore } from "./authStore.js";
+import type { Inbound } from "./inbound.js";
+import type { ChannelSession, ConnectionInfo } from "./provider.js";
+import { type ProviderRegistry, providerFor } from "./registry.js";
+
+interface Running {
+  connection: ConnectionInfo;
+  provider: ProviderName;
+  session: ChannelSession | null;
+  starting: Promise<void> | null;
+}
+
+/** Statuses in which a connection wants a live session; DISCONNECTED and TIMEOUT wait for a person. */
+const LIVE_STATUSES = ["OPENING", "qrcode", "PAIRING", "CONNECTED"] as const;
+
+/**
+ * Runs the live sessions this instance owns. Ownership is a lease row per connection, renewed on
+ * every tick; a lease not renewed within its time is taken over by another instance, so the
+ * connections of an instance that died move within seconds.
+ */
+export class SessionManager {
+  readonly instanceId = crypto.randomUUID();
+  private readonly running = new Map<number, Running>();
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> | null = null;
+
+  constructor(
+    private readonly deps: {
+      db: Db;
+      inbound: Inbound;
+      providers: ProviderRegistry;
+      now: () => Date;
+      log: FastifyBaseLogger;
+      leaseSeconds: number;
+    },
+  ) {}
+
+  /** The job lanes this instance serves: one per connection it owns. */
+  lanes(): string[] {
+    return [...this.running.keys()].map((id) => `wa:${id}`);
+  }
+
+  ownedIds(): number[] {
+    return [...this.running.keys()];
+  }
+
+  /** The live session of a connection when this instance runs it. */
+  session(whatsappId: number): ChannelSession | null {
+    return this.running.get(whatsappId)?.session ?? null;
+  }
+
+  start(): void {
+    const every = Math.max(1000, (this.deps.leaseSeconds * 1000) / 3);
+    const loop = () => {
+      void this.tick().finally(() => {
+        if (this.timer) this.timer = setTimeout(loop, every);
+      });
+    };
+    this.timer = setTimeout(loop, 0);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.ticking?.catch(() => undefined);
+    const ids = this.ownedIds();
+    await Promise.all(ids.map((id) => this.stopLocal(id)));
+    if (ids.length) {
+      await this.deps.db
+        .delete(whatsappLeases)
+        .where(and(inArray(whatsappLeases.whatsappId, ids), eq(whatsappLeases.ownerId, this.instanceId)));
+    }
+  }
+
+  /** Renews our leases, drops the ones we lost, and takes the free ones. */
+  async tick(): Promise<void> {
+    while (this.ticking) await this.ticking.catch(() => undefined);
+    this.ticking = this.renewAndClaim();
+    try {
+      await this.ticking;
+    } finally {
+      this.ticking = null;
+    }
+  }
+
+  private async renewAndClaim(): Promise<void> {
+    const { db, now, leaseSeconds } = this.deps;
+    const at = now();
+    const until = new Date(at.getTime() + leaseSeconds * 1000);
+    const owned = this.ownedIds();
+    if (owned.length) {
+      const kept = await db
+        .update(whatsappLeases)
+        .set({ expiresAt: until })
+        .where(and(inArray(whatsappLeases.whatsappId, owned), eq(whatsappLeases.ownerId, this.instanceId)))
+        .returning({ id: whatsappLeases.whatsappId });
+      const keptIds = new Set(kept.map((k) => k.id));
+      for (const id of owned) if (!keptIds.has(id)) await this.stopLocal(id);
+    }
+    // Connections that want a session and whose lease is free or stale.
+    const candidates = await queryRows<{ id: number; company_id: number }>(
+      db,
+      sql`select w.id, w.company_id from whatsapps w
+          left join whatsapp_leases l on l.whatsapp_id = w.id
+          where w.status in (${sql.join(
+            LIVE_STATUSES.map((s) => sql`${s}`),
+            sql`, `,
+          )}) and (l.whatsapp_id is null or l.expires_at < ${at.toISOString()})`,
+    );
+    for (const c of candidates) {
+      const claimed = await queryRows<{ whatsapp_id: number }>(
+        db,
+        sql`insert into whatsapp_leases (whatsapp_id, company_id, owner_id, expires_at)
+            values (${c.id}, ${c.company_id}, ${this.instanceId}, ${until.toISOString()})
+            on conflict (whatsapp_id) do update set owner_id = excluded.owner_id, expires_at = excluded.expires_at
+            where whatsapp_leases.expires_at < ${at.toISOString()}
+            returning whatsapp_id`,
+      );
+      if (claimed.length) await this.startLocal(c.company_id, c.id);
+    }
+    // Sessions whose connection went to DISCONNECTED/TIMEOUT (a logout, a person's "disconnect") end here.
+    if (owned.length) {
+      const idle = await db
+        .select({ id: whatsapps.id })
+        .from(whatsapps)
+        .where(and(inArray(whatsapps.id, owned), sql`${whatsapps.status} in ('DISCONNECTED', 'TIMEOUT')`));
+      for (const { id } of idle) await this.release(id);
+    }
+    await db.delete(whatsappLeases).where(lt(whatsappLeases.expiresAt, new Date(at.getTime() - 3600_000)));
+  }
+
+  private async startLocal(companyId: number, whatsappId: number): Promise<void> {
+    const [row] = await this.deps.db.select().from(whatsapps).where(eq(whatsapps.id, whatsappId));
+    if (!row) return;
+    const provider = providerFor(this.deps.providers, row.provider);
+    const connection: ConnectionInfo = {
+      id: row.id,
+      companyId,
+      name: row.name,
+      number: row.number,
+      config: row.providerConfig,
+    };
+    const entry: Running = { connection, provider: row.provider, session: null, starting: null };
+    this.running.set(whatsappId, entry);
+    if (!provider) {
+      this.deps.log.warn(
+        { whatsappId, provider: row.provider },
+        "no provider registered; connection left as it is",
+      );
+      return;
+    }
+    const sink = {
+      emit: (event: Parameters<Inbound["handle"]>[1]) => this.deps.inbound.handle(connection, event),
+    };
+    entry.starting = provider
+      .start(connection, sink, dbAuthStore(this.deps.db, companyId, whatsappId))
+      .then((session) => {
+        if (this.running.get(whatsappId) === entry) entry.session = session;
+        else void session.stop();
+      })
+      .catch((err) => {
+        this.deps.log.error({ err, whatsappId }, "session failed to start");
+      })
+      .finally(() => {
+        entry.starting = null;
+      });
+    await entry.starting;
+  }
+
+  private async stopLocal(whatsappId: number): Promise<void> {
+    const entry = this.running.get(whatsappId);
+    if (!entry) return;
+    this.running.delete(whatsappId);
+    await entry.starting;
+    await entry.session
+      ?.stop()
+      .catch((err) => this.deps.log.warn({ err, whatsappId }, "session stop failed"));
+  }
+
+  /** Stops our session of a connection and frees its lease for whoever should run it next. */
+  async release(whatsappId: number): Promise<void> {
+    await this.stopLocal(whatsappId);
+    await this.deps.db
+      .delete(whatsappLeases)
+      .where(and(eq(whatsappLeases.whatsappId, whatsappId), eq(whatsappLeases.ownerId, this.instanceId)));
+  }
+
+  /**
+   * Starts the connection again from scratch (a person's "restart" or "new QR"): marks it OPENING,
+   * frees the lease wherever it is held (the holder stops at its next renewal), and claims it now.
+   */
+  async restart(companyId: number, whatsappId: number): Promise<void> {
+    await this.stopLocal(whatsappId);
+    await this.deps.db.delete(whatsappLeases).where(eq(whatsappLeases.whatsappId, whatsappId));
+    await this.deps.inbound.handle(
+      { id: whatsappId, companyId, name: "", number: "", config: {} },
+      { type: "connection", status: "OPENING", retries: 0 },
+    );
+    await this.tick();
+  }
+
+  /** Logs out (when we run the session) and leaves the connection DISCONNECTED. */
+  async disconnect(companyId: number, whatsappId: number): Promise<void> {
+    const entry = this.running.get(whatsappId);
+    await entry?.starting;
+    if (entry?.session) {
+      await entry.session.logout().catch((err) => this.deps.log.warn({ err, whatsappId }, "logout failed"));
+    }
+    await dbAuthStore(this.deps.db, companyId, whatsappId).clear();
+    await this.deps.inbound.handle(
+      { id: whatsappId, companyId, name: "", number: "", config: {} },
+      { type: "loggedOut" },
+    );
+    await this.release(whatsappId);
+    await this.deps.db.delete(whatsappLeases).where(eq(whatsappLeases.whatsappId, whatsappId));
+  }
+}

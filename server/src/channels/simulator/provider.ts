@@ -1,0 +1,158 @@
+import crypto from "node:crypto";
+import type { MediaStore } from "../../storage/media.js";
+import type {
+  AuthStore,
+  ChannelProvider,
+  ChannelSession,
+  ChannelSink,
+  ConnectionInfo,
+  OutboundMessage,
+} from "../provider.js";
+import { ChannelError } from "../provider.js";
+import type { PhoneBook } from "./phones.js";
+
+/** How long a sent message takes to show "delivered" on the simulated phone. */
+const DELIVERY_DELAY_MS = 250;
+const PAIRING_POLL_MS = 500;
+
+/** Numbers ending in 0000 are "not on WhatsApp" in the simulator, so that refusal can be tried too. */
+export function simulatorKnowsNumber(number: string): boolean {
+  return !/0000$/.test(number);
+}
+
+export function simulatorNumber(whatsappId: number): string {
+  return `55119${String(90000000 + whatsappId).slice(-8)}`;
+}
+
+/**
+ * The in-process WhatsApp stand-in. Pairing: OPENING → qrcode → CONNECTED once "scanned" from the
+ * simulator page (the scan writes the pairing into the session's store, so it works from any
+ * instance). Sends land on the simulated phone, turn delivered at once and read when the phone reads.
+ */
+export function simulatorProvider(deps: {
+  phones: PhoneBook;
+  media: MediaStore;
+  now: () => Date;
+}): ChannelProvider {
+  return {
+    name: "simulator",
+    async start(connection: ConnectionInfo, sink: ChannelSink, store: AuthStore): Promise<ChannelSession> {
+      const timers = new Set<NodeJS.Timeout>();
+      let stopped = false;
+      const later = (ms: number, fn: () => Promise<void>) => {
+        const t = setTimeout(() => {
+          timers.delete(t);
+          if (!stopped) fn().catch(() => undefined);
+        }, ms);
+        timers.add(t);
+      };
+      const number = simulatorNumber(connection.id);
+      let connected = false;
+
+      const paired = async () => Boolean((await store.get("simulator", ["paired"])).paired);
+      const waitForScan = async (): Promise<void> => {
+        if (await paired()) {
+          connected = true;
+          await sink.emit({ type: "connection", status: "CONNECTED", number });
+          return;
+        }
+        later(PAIRING_POLL_MS, waitForScan);
+      };
+
+      if (await paired()) {
+        connected = true;
+        await sink.emit({ type: "connection", status: "CONNECTED", number });
+      } else {
+        await sink.emit({ type: "connection", status: "OPENING" });
+        const qrcode = `atende-simulator:${connection.id}:${crypto.randomBytes(12).toString("base64url")}`;
+        await sink.emit({ type: "connection", status: "qrcode", qrcode, retries: 1 });
+        later(PAIRING_POLL_MS, waitForScan);
+      }
+
+      const requireConnected = () => {
+        if (!connected || stopped)
+          throw new ChannelError(
+            "the simulator connection is not connected",
+            true,
+            "ERR_WAPP_NOT_INITIALIZED",
+          );
+      };
+
+      return {
+        async send(message: OutboundMessage) {
+          requireConnected();
+          if (!simulatorKnowsNumber(message.to.number)) {
+            throw new ChannelError("this number is not on WhatsApp", false, "ERR_WAPP_INVALID_CONTACT");
+          }
+          const id = `SIM${crypto.randomBytes(10).toString("hex").toUpperCase()}`;
+          const media = message.media
+            ? await deps.media.save(connection.companyId, message.media.data, message.media.mimetype)
+            : null;
+          await deps.phones.record({
+            companyId: connection.companyId,
+            whatsappId: connection.id,
+            number: message.to.number,
+            direction: "out",
+            providerId: id,
+            body: message.body,
+            kind: message.media?.kind ?? "text",
+            media: media
+              ? { filename: message.media!.filename, mimetype: media.mimetype, path: media.path }
+              : null,
+            quotedId: message.quotedId ?? null,
+            ack: 1,
+            createdAt: deps.now(),
+          });
+          later(DELIVERY_DELAY_MS, async () => {
+            await deps.phones.advance(connection.id, "out", 3, { ids: [id] });
+            await sink.emit({ type: "ack", id, ack: 3 });
+          });
+          return { id };
+        },
+        async react(to, targetId, _fromMe, emoji) {
+          requireConnected();
+          await deps.phones.record({
+            companyId: connection.companyId,
+            whatsappId: connection.id,
+            number: to.number,
+            direction: "out",
+            providerId: `SIM${crypto.randomBytes(10).toString("hex").toUpperCase()}`,
+            body: emoji,
+            kind: "reaction",
+            quotedId: targetId,
+            ack: 3,
+            createdAt: deps.now(),
+          });
+        },
+        async edit(_to, targetId, body) {
+          requireConnected();
+          await deps.phones.change(connection.id, targetId, { body });
+        },
+        async deleteForEveryone(_to, targetId) {
+          requireConnected();
+          await deps.phones.change(connection.id, targetId, { isDeleted: true });
+        },
+        async markRead(chat, ids) {
+          await deps.phones.advance(connection.id, "in", 4, { ids, number: chat.number });
+        },
+        async checkNumber(n) {
+          requireConnected();
+          return simulatorKnowsNumber(n) ? { number: n, isGroup: false } : null;
+        },
+        async profilePicture() {
+          return null;
+        },
+        async stop() {
+          stopped = true;
+          for (const t of timers) clearTimeout(t);
+          timers.clear();
+        },
+        async logout() {
+          stopped = true;
+          for (const t of timers) clearTimeout(t);
+          await store.clear();
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import path from "node:path";
+import { z } from "zod";
+
+/** Every environment variable the server reads, parsed once. The README's table mirrors this. */
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default("0.0.0.0"),
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: z.string().optional(),
+  REDIS_URL: z.string().optional(),
+  JWT_SECRET: z.string().min(32).optional(),
+  ACCESS_TOKEN_TTL: z.string().default("15m"),
+  REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(7),
+  FRONTEND_URL: z.string().default(""),
+  COOKIE_SECURE: z.enum(["auto", "true", "false"]).default("auto"),
+  ADMIN_EMAIL: z.string().optional(),
+  ADMIN_PASSWORD: z.string().optional(),
+  SEED_DEMO: z.enum(["auto", "true", "false"]).default("auto"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LOGIN_MAX_PER_IP: z.coerce.number().int().min(1).default(30),
+  LOGIN_MAX_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+  LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(300),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  WEB_DIST: z.string().optional(),
+  /** Meta's Graph API base, with version; tests point it at a local fake. */
+  GRAPH_API_URL: z.string().default("https://graph.facebook.com/v21.0"),
+  /** The public URL of this server, to show the Cloud API webhook address. */
+  PUBLIC_URL: z.string().default(""),
+  MEDIA_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024 * 1024),
+  /** How long a connection's session lease lasts without renewal before another instance takes over. */
+  SESSION_LEASE_SECONDS: z.coerce.number().int().min(3).max(600).default(15),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Env {
+  dataDir: string;
+  corsOrigins: string[];
+  demo: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  const demo = e.SEED_DEMO === "auto" ? e.NODE_ENV !== "production" : e.SEED_DEMO === "true";
+  return {
+    ...e,
+    dataDir: path.resolve(e.DATA_DIR),
+    corsOrigins: e.FRONTEND_URL.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+    demo,
+  };
+}

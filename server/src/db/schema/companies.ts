@@ -1,0 +1,44 @@
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { plans } from "./plans.js";
+
+export const companies = pgTable("companies", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull().unique(),
+  email: text("email"),
+  phone: text("phone"),
+  planId: integer("plan_id").references(() => plans.id),
+  status: boolean("status").notNull().default(true),
+  dueDate: date("due_date", { mode: "string" }),
+  recurrence: text("recurrence").notNull().default("MENSAL"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A company's settings as key/value rows (the spec's Setting keys, campaignsEnabled, ...). */
+export const settings = pgTable(
+  "settings",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    value: text("value").notNull().default(""),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("settings_company_key_uq").on(t.companyId, t.key),
+    index("settings_company_idx").on(t.companyId),
+  ],
+);

@@ -1,0 +1,154 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { companies } from "./companies.js";
+import { queues } from "./queues.js";
+import { users } from "./users.js";
+import { whatsapps } from "./whatsapps.js";
+
+/** A person (or group) a company talks to. `number` is normalized digits, so one person is one contact. */
+export const contacts = pgTable(
+  "contacts",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    number: text("number").notNull(),
+    /** WhatsApp's privacy id (…@lid) when known, so a message addressed by LID finds the same contact. */
+    lid: text("lid"),
+    email: text("email").notNull().default(""),
+    profilePicUrl: text("profile_pic_url").notNull().default(""),
+    profilePicAt: timestamp("profile_pic_at", { withTimezone: true }),
+    isGroup: boolean("is_group").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // Full-text search on name and number (the ticket search); queries must use the same expression.
+    index("contacts_search_idx").using("gin", sql`to_tsvector('simple', ${t.name} || ' ' || ${t.number})`),
+    uniqueIndex("contacts_company_number_uq")
+      .on(t.companyId, t.number)
+      .where(sql`${t.number} <> ''`),
+    uniqueIndex("contacts_company_lid_uq")
+      .on(t.companyId, t.lid)
+      .where(sql`${t.lid} is not null`),
+    index("contacts_company_name_idx").on(t.companyId, t.name),
+  ],
+);
+
+export const contactCustomFields = pgTable(
+  "contact_custom_fields",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    contactId: integer("contact_id")
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    value: text("value").notNull().default(""),
+  },
+  (t) => [index("contact_custom_fields_contact_idx").on(t.contactId)],
+);
+
+export const TICKET_STATUS = ["pending", "open", "closed"] as const;
+
+export const tickets = pgTable(
+  "tickets",
+  {
+    id: serial("id").primaryKey(),
+    uuid: uuid("uuid").notNull().defaultRandom(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    contactId: integer("contact_id")
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
+    whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    queueId: integer("queue_id").references(() => queues.id, { onDelete: "set null" }),
+    status: text("status", { enum: TICKET_STATUS }).notNull().default("pending"),
+    lastMessage: text("last_message").notNull().default(""),
+    unreadMessages: integer("unread_messages").notNull().default(0),
+    isGroup: boolean("is_group").notNull().default(false),
+    chatbot: boolean("chatbot").notNull().default(false),
+    amountUsedBotQueues: integer("amount_used_bot_queues").notNull().default(0),
+    useIntegration: boolean("use_integration").notNull().default(false),
+    promptId: integer("prompt_id"),
+    integrationId: integer("integration_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("tickets_uuid_uq").on(t.uuid),
+    // The rule the whole product leans on: never two non-closed tickets for one contact on one connection.
+    uniqueIndex("tickets_one_live_per_contact_uq")
+      .on(t.companyId, t.contactId, t.whatsappId)
+      .where(sql`${t.status} <> 'closed'`),
+    index("tickets_company_status_updated_idx").on(t.companyId, t.status, t.updatedAt),
+    index("tickets_company_queue_status_idx").on(t.companyId, t.queueId, t.status),
+    index("tickets_contact_idx").on(t.contactId),
+  ],
+);
+
+export const messages = pgTable(
+  "messages",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    ticketId: integer("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    contactId: integer("contact_id").references(() => contacts.id, { onDelete: "set null" }),
+    whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
+    /** The provider's message id; unique per connection, which is how a redelivery is recognised. */
+    wid: text("wid"),
+    body: text("body").notNull().default(""),
+    fromMe: boolean("from_me").notNull().default(false),
+    read: boolean("read").notNull().default(false),
+    /** 0 pending; 1-2 sent; 3 delivered; 4-5 read. Only ever moves forward. */
+    ack: smallint("ack").notNull().default(0),
+    mediaType: text("media_type").notNull().default("chat"),
+    mediaPath: text("media_path"),
+    mediaName: text("media_name"),
+    mediaMime: text("media_mime"),
+    quotedMsgId: bigint("quoted_msg_id", { mode: "number" }),
+    participant: text("participant"),
+    isDeleted: boolean("is_deleted").notNull().default(false),
+    isEdited: boolean("is_edited").notNull().default(false),
+    isForwarded: boolean("is_forwarded").notNull().default(false),
+    /** Sent by the bot or an automatic message, not by an agent. */
+    isBot: boolean("is_bot").notNull().default(false),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    queueId: integer("queue_id").references(() => queues.id, { onDelete: "set null" }),
+    /** Why the last send failed, shown on the message with a retry action. */
+    sendError: text("send_error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("messages_search_idx").using("gin", sql`to_tsvector('simple', ${t.body})`),
+    uniqueIndex("messages_whatsapp_wid_uq")
+      .on(t.whatsappId, t.wid)
+      .where(sql`${t.wid} is not null`),
+    index("messages_ticket_created_idx").on(t.ticketId, t.createdAt, t.id),
+    index("messages_company_idx").on(t.companyId),
+  ],
+);

@@ -1,0 +1,117 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { companies } from "./companies.js";
+import { queues } from "./queues.js";
+
+/** A WhatsApp connection (the spec's "whatsapp"): one number of one company, on one provider. */
+export const whatsapps = pgTable(
+  "whatsapps",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    provider: text("provider", { enum: ["beta", "cloud", "simulator"] })
+      .notNull()
+      .default("beta"),
+    status: text("status", { enum: ["OPENING", "qrcode", "PAIRING", "CONNECTED", "DISCONNECTED", "TIMEOUT"] })
+      .notNull()
+      .default("OPENING"),
+    qrcode: text("qrcode").notNull().default(""),
+    retries: integer("retries").notNull().default(0),
+    number: text("number").notNull().default(""),
+    isDefault: boolean("is_default").notNull().default(false),
+    /** The connection's API token (external API); random, never empty, never sent to agents. */
+    token: text("token").notNull(),
+    greetingMessage: text("greeting_message").notNull().default(""),
+    complationMessage: text("complation_message").notNull().default(""),
+    outOfHoursMessage: text("out_of_hours_message").notNull().default(""),
+    ratingMessage: text("rating_message").notNull().default(""),
+    expiresInactiveMessage: text("expires_inactive_message").notNull().default(""),
+    /** Hours of inactivity after which an open ticket closes; 0 = never. */
+    expiresTicket: integer("expires_ticket").notNull().default(0),
+    timeUseBotQueues: integer("time_use_bot_queues").notNull().default(0),
+    maxUseBotQueues: integer("max_use_bot_queues").notNull().default(3),
+    transferQueueId: integer("transfer_queue_id").references(() => queues.id, { onDelete: "set null" }),
+    timeToTransfer: integer("time_to_transfer").notNull().default(0),
+    promptId: integer("prompt_id"),
+    integrationId: integer("integration_id"),
+    schedules: jsonb("schedules").$type<unknown[]>().notNull().default([]),
+    /** Provider settings (Cloud API ids and secrets). Never presented to agents. */
+    providerConfig: jsonb("provider_config").$type<Record<string, string>>().notNull().default({}),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("whatsapps_company_idx").on(t.companyId),
+    uniqueIndex("whatsapps_company_name_uq").on(t.companyId, t.name),
+    uniqueIndex("whatsapps_token_uq").on(t.token),
+    // At most one default connection per company.
+    uniqueIndex("whatsapps_company_default_uq")
+      .on(t.companyId)
+      .where(sql`${t.isDefault}`),
+  ],
+);
+
+export const whatsappQueues = pgTable(
+  "whatsapp_queues",
+  {
+    whatsappId: integer("whatsapp_id")
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: "cascade" }),
+    queueId: integer("queue_id")
+      .notNull()
+      .references(() => queues.id, { onDelete: "cascade" }),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.whatsappId, t.queueId] }),
+    index("whatsapp_queues_company_idx").on(t.companyId),
+  ],
+);
+
+/**
+ * Who runs a connection's live session: one instance holds the lease and renews it; a lease not
+ * renewed in time is taken over by another instance.
+ */
+export const whatsappLeases = pgTable("whatsapp_leases", {
+  whatsappId: integer("whatsapp_id")
+    .primaryKey()
+    .references(() => whatsapps.id, { onDelete: "cascade" }),
+  companyId: integer("company_id")
+    .notNull()
+    .references(() => companies.id, { onDelete: "cascade" }),
+  ownerId: text("owner_id").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
+
+/** Baileys auth state as rows: the credentials (category "creds") and one row per signal key. */
+export const baileysKeys = pgTable(
+  "baileys_keys",
+  {
+    whatsappId: integer("whatsapp_id")
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: "cascade" }),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    category: text("category").notNull(),
+    keyId: text("key_id").notNull(),
+    value: jsonb("value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.whatsappId, t.category, t.keyId] })],
+);

@@ -1,0 +1,96 @@
+import type {
+  ContactDTO,
+  MessageDTO,
+  SimulatorPhoneMessage,
+  TicketDTO,
+  UserDTO,
+  WhatsappDTO,
+  WhatsappSessionDTO,
+} from "@atende/contracts";
+import type { Db, Tx } from "../db/client.js";
+
+/** Domain events: raised inside a transaction, delivered to listeners only after it commits. */
+export type DomainEvent =
+  | { type: "user.saved"; action: "create" | "update"; companyId: number; user: UserDTO }
+  | { type: "user.deleted"; companyId: number; userId: number }
+  | { type: "session.started"; companyId: number; userId: number; sessionId: string }
+  | { type: "whatsapp.saved"; companyId: number; whatsapp: WhatsappDTO }
+  | { type: "whatsapp.deleted"; companyId: number; whatsappId: number }
+  | { type: "whatsapp.session"; companyId: number; session: WhatsappSessionDTO }
+  /** `previous`: where the ticket was seen before this change (queue, agent), so those viewers hear it left. */
+  | {
+      type: "ticket.saved";
+      companyId: number;
+      ticket: TicketDTO;
+      previous?: { queueId: number | null; userId: number | null };
+    }
+  | {
+      type: "ticket.deleted";
+      companyId: number;
+      ticketId: number;
+      queueId: number | null;
+      userId: number | null;
+    }
+  | {
+      type: "message.saved";
+      companyId: number;
+      action: "create" | "update";
+      message: MessageDTO;
+      ticket: TicketDTO;
+      contact: ContactDTO;
+    }
+  | { type: "contact.saved"; companyId: number; action: "create" | "update"; contact: ContactDTO }
+  | {
+      type: "presence";
+      companyId: number;
+      ticket: TicketDTO;
+      presence: "composing" | "recording" | "available";
+    }
+  | {
+      type: "simulator.phone";
+      companyId: number;
+      whatsappId: number;
+      number: string;
+      message: SimulatorPhoneMessage;
+    };
+
+export type Listener = (event: DomainEvent) => void | Promise<void>;
+
+export class EventBus {
+  private readonly listeners: Listener[] = [];
+
+  on(listener: Listener): () => void {
+    this.listeners.push(listener);
+    return () => this.listeners.splice(this.listeners.indexOf(listener), 1);
+  }
+
+  /** Delivers events in order; a failing listener is logged by the caller's onError, never thrown. */
+  async publish(events: DomainEvent[], onError: (err: unknown) => void = () => undefined): Promise<void> {
+    for (const event of events) {
+      for (const listener of this.listeners) {
+        try {
+          await listener(event);
+        } catch (err) {
+          onError(err);
+        }
+      }
+    }
+  }
+}
+
+export type Raise = (event: DomainEvent) => void;
+
+/**
+ * Runs `work` in one transaction; events it raises are published after the commit, and dropped
+ * if it rolls back.
+ */
+export async function inTransaction<T>(
+  db: Db,
+  bus: EventBus,
+  work: (tx: Tx, raise: Raise) => Promise<T>,
+): Promise<T> {
+  const events: DomainEvent[] = [];
+  const result = await db.transaction((tx) => work(tx, (e) => events.push(e)));
+  await bus.publish(events);
+  return result;
+}

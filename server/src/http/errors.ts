@@ -1,0 +1,92 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ZodType } from "zod";
+import {
+  ERRORS,
+  type ErrorBody,
+  type ErrorCode,
+  errorMessage,
+  pickLang,
+  validationMessage,
+} from "@atende/contracts";
+
+/** An error a user can cause: answered with the catalogue's status and the translated message. */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(code);
+    this.status = ERRORS[code].status;
+  }
+}
+
+export function langOf(req: FastifyRequest) {
+  return pickLang(req.headers["accept-language"]);
+}
+
+/** Parses input with a contracts schema; on failure answers 400 with every field's translated problem. */
+export function parseInput<T>(schema: ZodType<T>, data: unknown, req: FastifyRequest): T {
+  const result = schema.safeParse(data ?? {});
+  if (result.success) return result.data;
+  const lang = langOf(req);
+  const fields: Record<string, string> = {};
+  for (const issue of result.error.issues) {
+    const key = issue.path.join(".") || "_";
+    fields[key] ??= validationMessage(issue.message, lang);
+  }
+  throw new AppError("ERR_VALIDATION", { fields });
+}
+
+function body(code: ErrorCode, req: FastifyRequest, extra: Record<string, unknown> = {}): ErrorBody {
+  return { error: code, message: errorMessage(code, langOf(req)), ...extra };
+}
+
+export function sendError(
+  reply: FastifyReply,
+  req: FastifyRequest,
+  code: ErrorCode,
+  extra?: Record<string, unknown>,
+) {
+  return reply.status(ERRORS[code].status).send(body(code, req, extra));
+}
+
+/** Fastify's own client errors (bad JSON, wrong content type, too large) mapped to our codes. */
+function fastifyClientError(err: FastifyError): ErrorCode | null {
+  if (err.code === "FST_ERR_CTP_BODY_TOO_LARGE") return "ERR_PAYLOAD_TOO_LARGE";
+  if (err.statusCode === 429) return "ERR_TOO_MANY_REQUESTS";
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return "ERR_VALIDATION";
+  return null;
+}
+
+/** The SQLSTATE of a database error, through any wrapping (drizzle puts the driver's error in `cause`). */
+export function dbErrorCode(err: unknown): string | undefined {
+  for (
+    let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0;
+    e && i < 5;
+    e = e.cause as typeof e, i++
+  ) {
+    if (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+    if (err instanceof AppError) {
+      return reply.status(err.status).send(body(err.code, req, err.extra));
+    }
+    const clientCode = fastifyClientError(err as FastifyError);
+    if (clientCode) {
+      const fields = clientCode === "ERR_VALIDATION" ? { fields: { _: err.message } } : {};
+      return reply.status(ERRORS[clientCode].status).send(body(clientCode, req, fields));
+    }
+    // Safety net: a value the database refuses (class 22, data exception) is bad input, not a crash.
+    if (dbErrorCode(err)?.startsWith("22")) {
+      req.log.warn({ err, reqId: req.id }, "input refused by the database");
+      return reply.status(400).send(body("ERR_VALIDATION", req, { fields: {} }));
+    }
+    req.log.error({ err, reqId: req.id }, "unhandled error");
+    return reply.status(500).send(body("ERR_INTERNAL", req, { requestId: req.id }));
+  });
+}

@@ -1,0 +1,87 @@
+import { loadConfig } from "./config.js";
+import { type Database, openPglite, openPostgres } from "./db/client.js";
+import { DataDirLockedError } from "./db/lock.js";
+import { buildApp } from "./app.js";
+import { EventBus } from "./events/bus.js";
+import { TokenService, resolveJwtSecret } from "./http/tokens.js";
+import { seed } from "./seed/index.js";
+import { MediaStore } from "./storage/media.js";
+import path from "node:path";
+
+/** config → db → migrations → seed → app → listen; stops gracefully on SIGINT/SIGTERM. */
+async function main() {
+  const config = loadConfig();
+  if (config.NODE_ENV === "production" && !config.JWT_SECRET && config.DATABASE_URL) {
+    throw new Error("JWT_SECRET (32+ characters) is required in production with DATABASE_URL.");
+  }
+  let database: Database;
+  try {
+    database = config.DATABASE_URL ? openPostgres(config.DATABASE_URL) : await openPglite(config.dataDir);
+  } catch (err) {
+    if (err instanceof DataDirLockedError) {
+      console.error(`\n${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  await database.migrate();
+
+  const deps = {
+    config,
+    database,
+    db: database.db,
+    tokens: new TokenService(resolveJwtSecret(config.JWT_SECRET, config.dataDir), config.ACCESS_TOKEN_TTL),
+    bus: new EventBus(),
+    now: () => new Date(),
+    media: new MediaStore(path.join(config.dataDir, "media"), config.MEDIA_MAX_BYTES),
+  };
+  const built = await buildApp(deps);
+  const { app, realtime } = built;
+  const seeded = await seed(deps, app.log);
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  built.startBackground();
+  const sweep = setInterval(() => {
+    realtime.sweepOffline().catch((err) => app.log.warn({ err }, "offline sweep failed"));
+  }, 60_000);
+  sweep.unref();
+
+  const url = `http://localhost:${config.PORT}`;
+  const lines = [`Atende is running at ${url} (database: ${database.kind})`];
+  if (seeded.logins.length) {
+    lines.push("Demo logins:");
+    for (const l of seeded.logins) lines.push(`  ${l.role.padEnd(14)} ${l.email.padEnd(22)} ${l.password}`);
+  }
+  if (seeded.generatedPassword) {
+    lines.push(
+      `Super user created: ${seeded.generatedPassword.email} / ${seeded.generatedPassword.password}`,
+    );
+    lines.push("  (shown once: change it after your first login)");
+  }
+  console.log(`\n${lines.join("\n")}\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, "shutting down: finishing in-flight requests");
+    clearInterval(sweep);
+    const force = setTimeout(() => process.exit(1), config.SHUTDOWN_GRACE_MS);
+    force.unref();
+    try {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, "shutdown failed");
+      process.exit(1);
+    }
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,317 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LoginAnswer } from "@atende/contracts";
+import { type TestContext, createTestContext } from "../../test/harness.js";
+import { TEST_PASSWORD, buildCompany, buildUser, login } from "../../test/factories.js";
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext(
+    { LOGIN_MAX_PER_EMAIL: 5, LOGIN_MAX_PER_IP: 1000 },
+    { authOptions: { reuseGraceMs: 0 } },
+  );
+});
+afterAll(() => ctx.close());
+
+function post(
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+  remoteAddress = "10.0.0.1",
+) {
+  return ctx.app.inject({ method: "POST", url, payload: payload as object, headers, remoteAddress });
+}
+
+function cookieOf(res: { cookies: { name: string; value: string }[] }) {
+  const c = res.cookies.find((x) => x.name === "jrt");
+  return c ? `jrt=${c.value}` : "";
+}
+
+describe("POST /auth/login", () => {
+  it("answers token and the session user with company, plan and queues, and sets an httpOnly refresh cookie", async () => {
+    const company = await buildCompany(ctx.deps.db, { name: "Acme Login" });
+    const user = await buildUser(ctx.deps.db, company.id, {
+      email: "ok@acme.test",
+      profile: "admin",
+      name: "Olga",
+    });
+    const res = await post("/auth/login", { email: "OK@acme.test ", password: TEST_PASSWORD });
+    expect(res.statusCode).toBe(200);
+    const body = res.json<LoginAnswer>();
+    expect(body.token.split(".")).toHaveLength(3);
+    expect(body.user).toMatchObject({
+      id: user.id,
+      name: "Olga",
+      email: "ok@acme.test",
+      profile: "admin",
+      companyId: company.id,
+      super: false,
+      allTicket: "desabled",
+      queues: [],
+      company: { id: company.id, name: "Acme Login", dueDate: "2099-01-01" },
+    });
+    expect(body.user.company.plan).toMatchObject({ useKanban: true });
+    expect(body.user.company.settings).toContainEqual({ key: "sendGreetingAccepted", value: "disabled" });
+    expect(body.user).not.toHaveProperty("passwordHash");
+    expect(body.subscription).toMatchObject({ dueDate: "2099-01-01", expiresSoon: false });
+    const cookie = res.cookies.find((c) => c.name === "jrt");
+    expect(cookie).toMatchObject({ httpOnly: true, path: "/auth" });
+    // The access token carries an expiry of minutes, not days.
+    const payload = JSON.parse(Buffer.from(body.token.split(".")[1]!, "base64url").toString()) as {
+      exp: number;
+      iat: number;
+    };
+    expect(payload.exp - payload.iat).toBeLessThanOrEqual(30 * 60);
+  });
+
+  it("refuses a wrong password and an unknown email alike with ERR_INVALID_CREDENTIALS", async () => {
+    const company = await buildCompany(ctx.deps.db);
+    await buildUser(ctx.deps.db, company.id, { email: "wrong@acme.test" });
+    const wrong = await post("/auth/login", { email: "wrong@acme.test", password: "nope-nope" });
+    const unknown = await post("/auth/login", { email: "nobody@acme.test", password: "nope-nope" });
+    for (const res of [wrong, unknown]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({
+        error: "ERR_INVALID_CREDENTIALS",
+        message: "Erro de autenticação. Por favor, tente novamente.",
+      });
+      expect(res.cookies.find((c) => c.name === "jrt")).toBeUndefined();
+    }
+  });
+
+  it("answers in the caller's language", async () => {
+    const res = await post(
+      "/auth/login",
+      { email: "nobody@acme.test", password: "x" },
+      { "accept-language": "es-ES,es;q=0.9" },
+    );
+    expect(res.json().message).toBe("Error de autenticación. Por favor, inténtelo de nuevo.");
+  });
+
+  it("refuses a company past its due date with the date, and warns under 5 days", async () => {
+    ctx.clock.now = new Date("2026-03-10T12:00:00Z"); // 09:00 in São Paulo
+    const expired = await buildCompany(ctx.deps.db, { dueDate: "2026-03-09" });
+    const u1 = await buildUser(ctx.deps.db, expired.id);
+    const res = await post("/auth/login", { email: u1.email, password: TEST_PASSWORD });
+    expect(res.statusCode).toBe(402);
+    expect(res.json()).toMatchObject({ error: "ERR_SUBSCRIPTION_EXPIRED", dueDate: "2026-03-09" });
+    expect(res.json().message).toContain("Opss! Sua assinatura venceu");
+
+    const soon = await buildCompany(ctx.deps.db, { dueDate: "2026-03-13" });
+    const u2 = await buildUser(ctx.deps.db, soon.id);
+    const ok = await post("/auth/login", { email: u2.email, password: TEST_PASSWORD });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().subscription).toEqual({ dueDate: "2026-03-13", daysLeft: 3, expiresSoon: true });
+
+    const today = await buildCompany(ctx.deps.db, { dueDate: "2026-03-10" });
+    const u3 = await buildUser(ctx.deps.db, today.id);
+    const lastDay = await post("/auth/login", { email: u3.email, password: TEST_PASSWORD });
+    expect(lastDay.json().subscription).toMatchObject({ daysLeft: 0, expiresSoon: true });
+    ctx.clock.now = new Date();
+  });
+
+  it("counts the due date in São Paulo time, not the server's UTC clock", async () => {
+    ctx.clock.now = new Date("2026-03-10T01:30:00Z"); // still 9 March, 22:30 in São Paulo
+    const company = await buildCompany(ctx.deps.db, { dueDate: "2026-03-09" });
+    const u = await buildUser(ctx.deps.db, company.id);
+    const res = await post("/auth/login", { email: u.email, password: TEST_PASSWORD });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().subscription.daysLeft).toBe(0);
+    ctx.clock.now = new Date();
+  });
+
+  it("answers 400 with field errors for a bad body, never 500", async () => {
+    for (const payload of [
+      {},
+      { email: "not-an-email", password: "" },
+      "garbage",
+      { email: 12, password: [] },
+    ]) {
+      const res = await ctx.app.inject({
+        method: "POST",
+        url: "/auth/login",
+        payload: payload as object,
+        headers: typeof payload === "string" ? { "content-type": "application/json" } : {},
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe("ERR_VALIDATION");
+    }
+    const res = await post("/auth/login", { email: "not-an-email", password: "" });
+    expect(res.json().fields).toEqual({ email: "Invalid email", password: "Required" });
+  });
+
+  it("rate-limits failed logins per email with 429 and a Retry-After figure", async () => {
+    const company = await buildCompany(ctx.deps.db);
+    const u = await buildUser(ctx.deps.db, company.id, { email: "brute@acme.test" });
+    for (let i = 0; i < 5; i++) {
+      expect(
+        (await post("/auth/login", { email: u.email, password: "wrong" }, {}, `10.1.0.${i}`)).statusCode,
+      ).toBe(401);
+    }
+    const blocked = await post("/auth/login", { email: u.email, password: TEST_PASSWORD }, {}, "10.1.0.99");
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toMatchObject({ error: "ERR_TOO_MANY_LOGIN_ATTEMPTS" });
+    expect(blocked.json().retryAfter).toBeGreaterThan(0);
+  });
+});
+
+describe("rate limit per IP", () => {
+  it("answers 429 after too many attempts from one address, whatever the email", async () => {
+    const local = await createTestContext({ LOGIN_MAX_PER_IP: 3 });
+    try {
+      const attempt = (email: string) =>
+        local.app.inject({
+          method: "POST",
+          url: "/auth/login",
+          payload: { email, password: "x" },
+          remoteAddress: "10.9.9.9",
+        });
+      for (let i = 0; i < 3; i++) expect((await attempt(`a${i}@x.test`)).statusCode).toBe(401);
+      expect((await attempt("other@x.test")).statusCode).toBe(429);
+      const elsewhere = await local.app.inject({
+        method: "POST",
+        url: "/auth/login",
+        payload: { email: "z@x.test", password: "x" },
+        remoteAddress: "10.9.9.8",
+      });
+      expect(elsewhere.statusCode).toBe(401);
+    } finally {
+      await local.close();
+    }
+  });
+});
+
+describe("refresh, me and logout", () => {
+  it("rotates the refresh cookie; the old one is refused after rotation and kills the session", async () => {
+    const company = await buildCompany(ctx.deps.db);
+    const u = await buildUser(ctx.deps.db, company.id);
+    const first = await login(ctx, u.email);
+    const r1 = await post("/auth/refresh_token", undefined, { cookie: first.cookie });
+    expect(r1.statusCode).toBe(200);
+    expect(r1.json().user.id).toBe(u.id);
+    const second = cookieOf(r1);
+    expect(second).not.toBe(first.cookie);
+
+    const reused = await post("/auth/refresh_token", undefined, { cookie: first.cookie });
+    expect(reused.statusCode).toBe(401);
+    expect(reused.json().error).toBe("ERR_NO_SESSION");
+    // Reuse of a rotated token revokes the session: the newer cookie dies with it.
+    expect((await post("/auth/refresh_token", undefined, { cookie: second })).statusCode).toBe(401);
+  });
+
+  it("refresh without a cookie answers 401", async () => {
+    const res = await post("/auth/refresh_token");
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error).toBe("ERR_NO_SESSION");
+  });
+
+  it("GET /auth/me answers the user; no token is 401, a bad or expired token is 403 ERR_SESSION_EXPIRED", async () => {
+    const company = await buildCompany(ctx.deps.db);
+    const u = await buildUser(ctx.deps.db, company.id, { name: "Mia" });
+    const s = await login(ctx, u.email);
+    const me = await ctx.app.inject({ method: "GET", url: "/auth/me", headers: s.auth });
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toMatchObject({ id: u.id, name: "Mia", company: { id: company.id } });
+
+    expect((await ctx.app.inject({ method: "GET", url: "/auth/me" })).statusCode).toBe(401);
+    const bad = await ctx.app.inject({
+      method: "GET",
+      url: "/auth/me",
+      headers: { authorization: "Bearer abc.def.ghi" },
+    });
+    expect(bad.statusCode).toBe(403);
+    expect(bad.json().error).toBe("ERR_SESSION_EXPIRED");
+
+    const expiredToken = await new (await import("../../http/tokens.js")).TokenService(
+      "test-secret-".padEnd(48, "x"),
+      "-1s",
+    ).sign({
+      userId: u.id,
+      companyId: company.id,
+      sessionId: "00000000-0000-0000-0000-000000000000",
+    });
+    const expired = await ctx.app.inject({
+      method: "GET",
+      url: "/auth/me",
+      headers: { authorization: `Bearer ${expiredToken}` },
+    });
+    expect(expired.statusCode).toBe(403);
+    expect(expired.json().error).toBe("ERR_SESSION_EXPIRED");
+  });
+
+  it("logout revokes the refresh tokens and the access token's session", async () => {
+    const company = await buildCompany(ctx.deps.db);
+    const u = await buildUser(ctx.deps.db, company.id);
+    const s = await login(ctx, u.email);
+    const out = await ctx.app.inject({
+      method: "DELETE",
+      url: "/auth/logout",
+      headers: { ...s.auth, cookie: s.cookie },
+    });
+    expect(out.statusCode).toBe(204);
+    expect((await post("/auth/refresh_token", undefined, { cookie: s.cookie })).statusCode).toBe(401);
+    const me = await ctx.app.inject({ method: "GET", url: "/auth/me", headers: s.auth });
+    expect(me.statusCode).toBe(401);
+  });
+
+  it("a new login of the same user revokes the older session", async () => {
+    const company = await buildCompany(ctx.deps.db);
+    const u = await buildUser(ctx.deps.db, company.id);
+    const older = await login(ctx, u.email);
+    const newer = await login(ctx, u.email);
+    expect((await ctx.app.inject({ method: "GET", url: "/auth/me", headers: older.auth })).statusCode).toBe(
+      401,
+    );
+    expect((await post("/auth/refresh_token", undefined, { cookie: older.cookie })).statusCode).toBe(401);
+    expect((await ctx.app.inject({ method: "GET", url: "/auth/me", headers: newer.auth })).statusCode).toBe(
+      200,
+    );
+  });
+});
+
+describe("operations", () => {
+  it("GET /health reports the database; GET /version answers the version", async () => {
+    const health = await ctx.app.inject({ method: "GET", url: "/health" });
+    expect(health.statusCode).toBe(200);
+    expect(health.json().status).toBe("ok");
+    const version = await ctx.app.inject({ method: "GET", url: "/version" });
+    expect(version.json().version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it("an unknown API route answers 404 ERR_ROUTE_NOT_FOUND with a request id header", async () => {
+    const res = await ctx.app.inject({
+      method: "GET",
+      url: "/nope",
+      headers: { accept: "application/json" },
+    });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toBe("ERR_ROUTE_NOT_FOUND");
+    expect(res.headers["x-request-id"]).toBeTruthy();
+  });
+});
+
+describe("front ends on other origins", () => {
+  it("origins in FRONTEND_URL get CORS with credentials; others do not", async () => {
+    const local = await createTestContext({
+      corsOrigins: ["https://inbox.example.com", "http://localhost:3000"],
+    });
+    try {
+      const preflight = (origin: string) =>
+        local.app.inject({
+          method: "OPTIONS",
+          url: "/auth/login",
+          headers: {
+            origin,
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "content-type",
+          },
+        });
+      const allowed = await preflight("http://localhost:3000");
+      expect(allowed.headers["access-control-allow-origin"]).toBe("http://localhost:3000");
+      expect(allowed.headers["access-control-allow-credentials"]).toBe("true");
+      const denied = await preflight("https://evil.example.net");
+      expect(denied.headers["access-control-allow-origin"]).toBeUndefined();
+    } finally {
+      await local.close();
+    }
+  });
+});

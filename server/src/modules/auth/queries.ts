@@ -1,0 +1,45 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { Executor } from "../../db/client.js";
+import { refreshTokens } from "../../db/schema/index.js";
+
+export async function insertRefreshToken(
+  db: Executor,
+  row: { companyId: number; userId: number; sessionId: string; tokenHash: string; expiresAt: Date },
+) {
+  await db.insert(refreshTokens).values(row);
+}
+
+export async function findRefreshToken(db: Executor, tokenHash: string) {
+  const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash));
+  return row ?? null;
+}
+
+/** Marks a token used, only if nobody else did first: answers false when it lost that race. */
+export async function markRotated(db: Executor, id: number, at: Date): Promise<boolean> {
+  const rows = await db
+    .update(refreshTokens)
+    .set({ rotatedAt: at })
+    .where(and(eq(refreshTokens.id, id), isNull(refreshTokens.rotatedAt), isNull(refreshTokens.revokedAt)))
+    .returning({ id: refreshTokens.id });
+  return rows.length === 1;
+}
+
+export async function revokeSession(db: Executor, sessionId: string, at: Date) {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: at })
+    .where(and(eq(refreshTokens.sessionId, sessionId), isNull(refreshTokens.revokedAt)));
+}
+
+export async function revokeUserSessions(db: Executor, companyId: number, userId: number, at: Date) {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: at })
+    .where(
+      and(
+        eq(refreshTokens.companyId, companyId),
+        eq(refreshTokens.userId, userId),
+        isNull(refreshTokens.revokedAt),
+      ),
+    );
+}

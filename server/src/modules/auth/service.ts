@@ -1,0 +1,137 @@
+import crypto from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { LoginAnswer, LoginInput, SessionUserDTO } from "@atende/contracts";
+import type { Executor } from "../../db/client.js";
+import { users } from "../../db/schema/index.js";
+import type { Deps } from "../../deps.js";
+import { inTransaction } from "../../events/bus.js";
+import { AppError } from "../../http/errors.js";
+import { RateLimiter } from "../../http/rateLimit.js";
+import { hashToken, newRefreshToken } from "../../http/tokens.js";
+import { dummyPasswordHash, verifyPassword } from "../../lib/passwords.js";
+import { findCompany, sessionCompany, subscriptionStatus } from "../companies/queries.js";
+import { findUser, findUserForLogin } from "../users/queries.js";
+import * as q from "./queries.js";
+
+type AuthDeps = Pick<Deps, "db" | "bus" | "tokens" | "config" | "now">;
+
+export interface IssuedSession extends LoginAnswer {
+  refreshToken: string;
+  refreshExpiresAt: Date;
+}
+
+/** How long a just-rotated refresh token is still honoured: two tabs refreshing at the same instant. */
+export const REFRESH_REUSE_GRACE_MS = 2_000;
+
+export function createAuthService(
+  { db, bus, tokens, config, now }: AuthDeps,
+  opts = { reuseGraceMs: REFRESH_REUSE_GRACE_MS },
+) {
+  const windowMs = config.LOGIN_WINDOW_SECONDS * 1000;
+  const byIp = new RateLimiter(config.LOGIN_MAX_PER_IP, windowMs);
+  const byEmail = new RateLimiter(config.LOGIN_MAX_PER_EMAIL, windowMs);
+
+  async function sessionUser(companyId: number, userId: number): Promise<SessionUserDTO> {
+    const user = await findUser(db, companyId, userId);
+    const company = await sessionCompany(db, companyId);
+    if (!user || !company) throw new AppError("ERR_NO_SESSION");
+    return { ...user, company };
+  }
+
+  /** Refuses a company that is inactive or past its due date. */
+  async function checkCompany(companyId: number) {
+    const row = await findCompany(db, companyId);
+    if (!row) throw new AppError("ERR_NO_SESSION");
+    if (!row.company.status) throw new AppError("ERR_COMPANY_INACTIVE");
+    const status = subscriptionStatus(row.company.dueDate, now());
+    if (status.daysLeft !== null && status.daysLeft < 0) {
+      throw new AppError("ERR_SUBSCRIPTION_EXPIRED", { dueDate: status.dueDate });
+    }
+    return status;
+  }
+
+  async function issue(companyId: number, userId: number, sessionId: string, tx: Executor = db) {
+    const refreshToken = newRefreshToken();
+    const refreshExpiresAt = new Date(now().getTime() + config.REFRESH_TOKEN_DAYS * 86_400_000);
+    await q.insertRefreshToken(tx, {
+      companyId,
+      userId,
+      sessionId,
+      tokenHash: hashToken(refreshToken),
+      expiresAt: refreshExpiresAt,
+    });
+    const token = await tokens.sign({ userId, companyId, sessionId });
+    return { token, refreshToken, refreshExpiresAt };
+  }
+
+  return {
+    async login(input: LoginInput, ip: string): Promise<IssuedSession> {
+      const ipKey = `ip:${ip}`;
+      const emailKey = `email:${input.email}`;
+      const wait = Math.max(byIp.blockedFor(ipKey), byEmail.blockedFor(emailKey));
+      if (wait > 0) throw new AppError("ERR_TOO_MANY_LOGIN_ATTEMPTS", { retryAfter: wait });
+      byIp.hit(ipKey);
+
+      const row = await findUserForLogin(db, input.email);
+      const ok = await verifyPassword(row?.passwordHash ?? (await dummyPasswordHash()), input.password);
+      if (!row || !ok) {
+        byEmail.hit(emailKey);
+        throw new AppError("ERR_INVALID_CREDENTIALS");
+      }
+      byEmail.reset(emailKey);
+      const subscription = await checkCompany(row.companyId);
+
+      // One session per user: a login revokes the others, whose sockets are told after commit.
+      const sessionId = crypto.randomUUID();
+      const issued = await inTransaction(db, bus, async (tx, raise) => {
+        await q.revokeUserSessions(tx, row.companyId, row.id, now());
+        await tx.update(users).set({ online: true, lastSeenAt: now() }).where(eq(users.id, row.id));
+        raise({ type: "session.started", companyId: row.companyId, userId: row.id, sessionId });
+        if (!row.online) {
+          const user = await findUser(tx, row.companyId, row.id);
+          if (user) raise({ type: "user.saved", action: "update", companyId: row.companyId, user });
+        }
+        return issue(row.companyId, row.id, sessionId, tx);
+      });
+      return { ...issued, user: await sessionUser(row.companyId, row.id), subscription };
+    },
+
+    async refresh(refreshToken: string | undefined): Promise<IssuedSession> {
+      if (!refreshToken) throw new AppError("ERR_NO_SESSION");
+      const row = await q.findRefreshToken(db, hashToken(refreshToken));
+      const at = now();
+      if (!row || row.revokedAt || row.expiresAt <= at) throw new AppError("ERR_NO_SESSION");
+      if (row.rotatedAt || !(await q.markRotated(db, row.id, at))) {
+        // A rotated token used again: a twin request within the grace, or a stolen copy. Kill the session.
+        const rotatedAt = row.rotatedAt ?? at;
+        if (at.getTime() - rotatedAt.getTime() >= opts.reuseGraceMs) {
+          await q.revokeSession(db, row.sessionId, at);
+          throw new AppError("ERR_NO_SESSION");
+        }
+      }
+      const subscription = await checkCompany(row.companyId);
+      const issued = await issue(row.companyId, row.userId, row.sessionId);
+      return { ...issued, user: await sessionUser(row.companyId, row.userId), subscription };
+    },
+
+    async logout(companyId: number, userId: number): Promise<void> {
+      await inTransaction(db, bus, async (tx, raise) => {
+        await q.revokeUserSessions(tx, companyId, userId, now());
+        await tx.update(users).set({ online: false }).where(eq(users.id, userId));
+        const user = await findUser(tx, companyId, userId);
+        if (user) raise({ type: "user.saved", action: "update", companyId, user });
+      });
+    },
+
+    /** Logout by refresh cookie alone, for a client whose access token is already gone. */
+    async logoutByRefreshToken(refreshToken: string | undefined): Promise<void> {
+      if (!refreshToken) return;
+      const row = await q.findRefreshToken(db, hashToken(refreshToken));
+      if (row) await this.logout(row.companyId, row.userId);
+    },
+
+    me: sessionUser,
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,65 @@
+import { asc, eq } from "drizzle-orm";
+import {
+  LIMITS,
+  type PlanDTO,
+  type SessionCompanyDTO,
+  type SubscriptionStatus,
+  daysBetween,
+  todayInZone,
+} from "@atende/contracts";
+import type { Executor } from "../../db/client.js";
+import { companies, plans, settings } from "../../db/schema/index.js";
+
+export function presentPlan(p: typeof plans.$inferSelect): PlanDTO {
+  return {
+    id: p.id,
+    name: p.name,
+    users: p.users,
+    connections: p.connections,
+    queues: p.queues,
+    value: Number(p.value),
+    useCampaigns: p.useCampaigns,
+    useSchedules: p.useSchedules,
+    useInternalChat: p.useInternalChat,
+    useExternalApi: p.useExternalApi,
+    useKanban: p.useKanban,
+    useOpenAi: p.useOpenAi,
+    useIntegrations: p.useIntegrations,
+  };
+}
+
+export async function findCompany(db: Executor, companyId: number) {
+  const [row] = await db
+    .select({ company: companies, plan: plans })
+    .from(companies)
+    .leftJoin(plans, eq(plans.id, companies.planId))
+    .where(eq(companies.id, companyId));
+  return row ?? null;
+}
+
+export async function companySettings(db: Executor, companyId: number) {
+  return db
+    .select({ key: settings.key, value: settings.value })
+    .from(settings)
+    .where(eq(settings.companyId, companyId))
+    .orderBy(asc(settings.key));
+}
+
+export async function sessionCompany(db: Executor, companyId: number): Promise<SessionCompanyDTO | null> {
+  const row = await findCompany(db, companyId);
+  if (!row) return null;
+  return {
+    id: row.company.id,
+    name: row.company.name,
+    dueDate: row.company.dueDate,
+    settings: await companySettings(db, companyId),
+    plan: row.plan ? presentPlan(row.plan) : null,
+  };
+}
+
+/** Days left on the subscription, counted in the company's time zone. */
+export function subscriptionStatus(dueDate: string | null, now: Date, timeZone?: string): SubscriptionStatus {
+  if (!dueDate) return { dueDate: null, daysLeft: null, expiresSoon: false };
+  const daysLeft = daysBetween(todayInZone(now, timeZone), dueDate);
+  return { dueDate, daysLeft, expiresSoon: daysLeft >= 0 && daysLeft < LIMITS.subscriptionWarningDays };
+}

@@ -1,0 +1,47 @@
+import path from "node:path";
+import type { FastifyInstance } from "fastify";
+import { authOf } from "../../http/auth.js";
+import { sendError } from "../../http/errors.js";
+import type { MediaStore } from "../../storage/media.js";
+
+const MIME_BY_EXT: Record<string, string> = {
+  jpg: "image/jpeg",
+  png: "image/png",
+  gif: "image/gif",
+  webp: "image/webp",
+  mp4: "video/mp4",
+  webm: "video/webm",
+  "3gp": "video/3gpp",
+  ogg: "audio/ogg",
+  oga: "audio/ogg",
+  opus: "audio/ogg",
+  mp3: "audio/mpeg",
+  m4a: "audio/mp4",
+  wav: "audio/wav",
+  aac: "audio/aac",
+  pdf: "application/pdf",
+  txt: "text/plain; charset=utf-8",
+  csv: "text/csv; charset=utf-8",
+  vcf: "text/vcard; charset=utf-8",
+  json: "application/json",
+};
+
+/** Media of the caller's own company only; another company's file answers 404 as if it did not exist. */
+export function mediaRoutes(app: FastifyInstance, media: MediaStore) {
+  app.get("/media/:companyId/:file", async (req, reply) => {
+    const { companyId, file } = req.params as { companyId: string; file: string };
+    const actor = authOf(req);
+    const data =
+      Number(companyId) === actor.companyId
+        ? await media.read(actor.companyId, `${companyId}/${file}`)
+        : null;
+    if (!data) return sendError(reply, req, "ERR_NOT_FOUND");
+    const ext = path.extname(file).slice(1);
+    return reply
+      .header("content-type", MIME_BY_EXT[ext] ?? "application/octet-stream")
+      .header("x-content-type-options", "nosniff")
+      .header("content-security-policy", "default-src 'none'; sandbox")
+      .header("cache-control", "private, max-age=86400")
+      .send(data);
+  });
+}

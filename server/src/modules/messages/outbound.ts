@@ -1,0 +1,208 @@
+import crypto from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import type { SessionManager } from "../../channels/sessions.js";
+import { ChannelError, type OutboundMedia, type OutboundMessage } from "../../channels/provider.js";
+import type { Db, Tx } from "../../db/client.js";
+import { contacts, messages, tickets } from "../../db/schema/index.js";
+import type { EventBus, Raise } from "../../events/bus.js";
+import { inTransaction } from "../../events/bus.js";
+import { type JobHandler, JobFailed, RetryLater, enqueueJob } from "../../jobs/runner.js";
+import type { MediaStore } from "../../storage/media.js";
+import { loadTicket } from "../tickets/present.js";
+import { raiseMessageSaved } from "./events.js";
+
+export const SEND_MESSAGE_JOB = "send-message";
+
+/** A WhatsApp-style message id (like Baileys' own): "3EB0" and 18 upper-case hex digits. */
+export function newMessageId(): string {
+  return `3EB0${crypto.randomBytes(9).toString("hex").toUpperCase()}`;
+}
+
+export interface OutboundInput {
+  companyId: number;
+  ticketId: number;
+  body: string;
+  userId?: number | null;
+  quotedMsgId?: number | null;
+  media?: { path: string; mimetype: string; name: string } | null;
+  isBot?: boolean;
+}
+
+function mediaTypeOf(mimetype: string): string {
+  if (mimetype.startsWith("image/")) return "image";
+  if (mimetype.startsWith("audio/")) return "audio";
+  if (mimetype.startsWith("video/")) return "video";
+  return "application";
+}
+
+/**
+ * Queues an agent's (or the bot's) message: the row shows at once with ack 0, and a durable job on
+ * the connection's lane sends it, in order per ticket, retried with backoff.
+ */
+export async function queueOutbound(tx: Tx, raise: Raise, input: OutboundInput): Promise<number> {
+  const [ticket] = await tx
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.companyId, input.companyId), eq(tickets.id, input.ticketId)));
+  if (!ticket?.whatsappId) throw new Error("ticket has no connection");
+  const [row] = await tx
+    .insert(messages)
+    .values({
+      companyId: input.companyId,
+      ticketId: ticket.id,
+      contactId: ticket.contactId,
+      whatsappId: ticket.whatsappId,
+      wid: newMessageId(),
+      body: input.body,
+      fromMe: true,
+      read: true,
+      ack: 0,
+      mediaType: input.media ? mediaTypeOf(input.media.mimetype) : "chat",
+      mediaPath: input.media?.path,
+      mediaMime: input.media?.mimetype,
+      mediaName: input.media?.name,
+      quotedMsgId: input.quotedMsgId ?? null,
+      isBot: input.isBot ?? false,
+      userId: input.userId ?? null,
+      queueId: ticket.queueId,
+    })
+    .returning({ id: messages.id });
+  const preview = input.body || input.media?.name || "";
+  await tx
+    .update(tickets)
+    .set({ lastMessage: preview.slice(0, 255), updatedAt: sql`now()` })
+    .where(eq(tickets.id, ticket.id));
+  await enqueueJob(tx, {
+    type: SEND_MESSAGE_JOB,
+    companyId: input.companyId,
+    payload: { messageId: row!.id },
+    orderKey: `ticket:${ticket.id}`,
+    lane: `wa:${ticket.whatsappId}`,
+    maxAttempts: 6,
+  });
+  raise({
+    type: "ticket.saved",
+    companyId: input.companyId,
+    ticket: (await loadTicket(tx, input.companyId, ticket.id))!,
+  });
+  await raiseMessageSaved(tx, raise, input.companyId, row!.id, "create");
+  return row!.id;
+}
+
+/** Puts a failed message back in the queue (the message's retry action). */
+export async function retryOutbound(
+  tx: Tx,
+  raise: Raise,
+  companyId: number,
+  messageId: number,
+): Promise<boolean> {
+  const [row] = await tx
+    .update(messages)
+    .set({ sendError: null, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(messages.companyId, companyId),
+        eq(messages.id, messageId),
+        eq(messages.fromMe, true),
+        eq(messages.ack, 0),
+      ),
+    )
+    .returning();
+  if (!row || !row.whatsappId) return false;
+  await enqueueJob(tx, {
+    type: SEND_MESSAGE_JOB,
+    companyId,
+    payload: { messageId },
+    orderKey: `ticket:${row.ticketId}`,
+    lane: `wa:${row.whatsappId}`,
+    maxAttempts: 6,
+  });
+  await raiseMessageSaved(tx, raise, companyId, messageId, "update");
+  return true;
+}
+
+function outboundMediaKind(mimetype: string, mediaType: string): OutboundMedia["kind"] {
+  if (mediaType === "sticker") return "sticker";
+  if (mimetype.startsWith("image/")) return "image";
+  if (mimetype.startsWith("audio/")) return "audio";
+  if (mimetype.startsWith("video/")) return "video";
+  return "document";
+}
+
+/** The job that hands a queued message to the connection's live session. */
+export function sendMessageJob(deps: {
+  db: Db;
+  bus: EventBus;
+  sessions: SessionManager;
+  media: MediaStore;
+  now: () => Date;
+}): JobHandler {
+  const { db, bus, sessions, media } = deps;
+  return {
+    async run(job) {
+      const messageId = Number(job.payload.messageId);
+      const companyId = job.companyId!;
+      const [m] = await db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.companyId, companyId), eq(messages.id, messageId)));
+      if (!m || m.ack > 0 || m.isDeleted || !m.whatsappId) return; // sent already, or gone
+      const session = sessions.session(m.whatsappId);
+      if (!session) throw new RetryLater("the connection's session is not running", 5);
+      const [contact] = await db.select().from(contacts).where(eq(contacts.id, m.contactId!));
+      if (!contact) throw new JobFailed("the contact is gone");
+      const [quoted] = m.quotedMsgId
+        ? await db.select().from(messages).where(eq(messages.id, m.quotedMsgId))
+        : [];
+      const data = m.mediaPath ? await media.read(companyId, m.mediaPath) : null;
+      if (m.mediaPath && !data) throw new JobFailed("the media file is missing");
+      const outbound: OutboundMessage = {
+        id: m.wid ?? undefined,
+        to: { number: contact.number, isGroup: contact.isGroup, lid: contact.lid ?? undefined },
+        body: m.body,
+        quotedId: quoted?.wid ?? undefined,
+        quoted: quoted?.wid ? { id: quoted.wid, fromMe: quoted.fromMe, body: quoted.body } : undefined,
+        media: data
+          ? {
+              kind: outboundMediaKind(m.mediaMime ?? "", m.mediaType),
+              mimetype: m.mediaMime ?? "application/octet-stream",
+              filename: m.mediaName ?? "file",
+              data,
+              voiceNote: m.mediaType === "audio",
+            }
+          : undefined,
+      };
+      try {
+        const sent = await session.send(outbound);
+        await inTransaction(db, bus, async (tx, raise) => {
+          await tx
+            .update(messages)
+            .set({
+              wid: sent.id,
+              ack: sql`greatest(${messages.ack}, 1)`,
+              sendError: null,
+              updatedAt: deps.now(),
+            })
+            .where(eq(messages.id, m.id));
+          await raiseMessageSaved(tx, raise, companyId, m.id, "update");
+        });
+      } catch (err) {
+        if (err instanceof ChannelError) {
+          if (!err.retryable) throw new JobFailed(`${err.code}: ${err.message}`);
+          throw new RetryLater(err.message, err.retryAfterSeconds);
+        }
+        throw err;
+      }
+    },
+    async onFailed(job, error) {
+      const messageId = Number(job.payload.messageId);
+      await inTransaction(db, bus, async (tx, raise) => {
+        await tx
+          .update(messages)
+          .set({ sendError: error.message.slice(0, 500), updatedAt: deps.now() })
+          .where(and(eq(messages.companyId, job.companyId!), eq(messages.id, messageId)));
+        await raiseMessageSaved(tx, raise, job.companyId!, messageId, "update");
+      });
+    },
+  };
+}

@@ -1,0 +1,298 @@
+import { and, count, desc, eq, ne, sql } from "drizzle-orm";
+import { MESSAGE_PAGE_SIZE, type MessageDTO, type MessagesPage } from "@atende/contracts";
+import { contacts, messages, tickets } from "../../db/schema/index.js";
+import type { Deps } from "../../deps.js";
+import { inTransaction } from "../../events/bus.js";
+import type { AuthContext } from "../../http/auth.js";
+import { AppError } from "../../http/errors.js";
+import type { JobRunner } from "../../jobs/runner.js";
+import { findUser } from "../users/queries.js";
+import { loadTicket } from "../tickets/present.js";
+import type { TicketsService } from "../tickets/service.js";
+import { enqueueChannelAction } from "./actions.js";
+import { raiseMessageSaved } from "./events.js";
+import { queueOutbound, retryOutbound } from "./outbound.js";
+import { loadMessage, loadMessages } from "./present.js";
+
+type MessagesDeps = Pick<Deps, "db" | "bus" | "now" | "media"> & {
+  jobs: Pick<JobRunner, "poke">;
+  tickets: TicketsService;
+};
+
+export interface UploadedFile {
+  filename: string;
+  mimetype: string;
+  data: Buffer;
+}
+
+export function createMessagesService({ db, bus, now, media, jobs, tickets: ticketsService }: MessagesDeps) {
+  async function signed(actor: AuthContext, body: string, sign: boolean | undefined) {
+    if (!sign || !body) return body;
+    const me = await findUser(db, actor.companyId, actor.userId);
+    return me ? `*${me.name}:*\n${body}` : body;
+  }
+
+  async function ownMessage(actor: AuthContext, id: number) {
+    const [m] = await db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.companyId, actor.companyId), eq(messages.id, id)));
+    if (!m) throw new AppError("ERR_NOT_FOUND");
+    const [ticket] = await db.select().from(tickets).where(eq(tickets.id, m.ticketId));
+    await ticketsService.visibleTicket(actor, ticket ?? null);
+    return { message: m, ticket: ticket! };
+  }
+
+  return {
+    /**
+     * The conversation with the ticket's contact on its connection, newest page first, each page
+     * oldest first. Earlier tickets of the same contact come along, so the screen can draw where
+     * one conversation ended and the next started. Opening it as the ticket's agent marks it read.
+     */
+    async page(actor: AuthContext, ticketId: number, pageNumber: number): Promise<MessagesPage> {
+      const ticket = await ticketsService.visibleTicket(
+        actor,
+        (
+          await db
+            .select()
+            .from(tickets)
+            .where(and(eq(tickets.companyId, actor.companyId), eq(tickets.id, ticketId)))
+        )[0] ?? null,
+      );
+      const conversation = and(
+        eq(messages.companyId, actor.companyId),
+        eq(messages.contactId, ticket.contactId),
+        ticket.whatsappId ? eq(messages.whatsappId, ticket.whatsappId) : eq(messages.ticketId, ticket.id),
+        ne(messages.mediaType, "reactionMessage"),
+      );
+      const [total] = await db.select({ n: count() }).from(messages).where(conversation);
+      const rows = await db
+        .select({ id: messages.id })
+        .from(messages)
+        .where(conversation)
+        .orderBy(desc(messages.createdAt), desc(messages.id))
+        .limit(MESSAGE_PAGE_SIZE)
+        .offset((pageNumber - 1) * MESSAGE_PAGE_SIZE);
+      if (pageNumber === 1 && ticket.userId === actor.userId && ticket.status === "open") {
+        await ticketsService.markRead(actor.companyId, ticket);
+      }
+      const list = await loadMessages(db, actor.companyId, rows.map((r) => r.id).reverse());
+      const n = total?.n ?? 0;
+      return {
+        messages: list,
+        ticket: (await loadTicket(db, actor.companyId, ticket.id))!,
+        count: n,
+        hasMore: pageNumber * MESSAGE_PAGE_SIZE < n,
+      };
+    },
+
+    /** An agent's text or files; shown at once (ack 0) and sent by the outbound queue. */
+    async send(
+      actor: AuthContext,
+      ticketId: number,
+      input: { body: string; quotedMsgId?: number | null; signMessage?: boolean },
+      files: UploadedFile[] = [],
+    ): Promise<MessageDTO[]> {
+      const ticket = await ticketsService.visibleTicket(
+        actor,
+        (
+          await db
+            .select()
+            .from(tickets)
+            .where(and(eq(tickets.companyId, actor.companyId), eq(tickets.id, ticketId)))
+        )[0] ?? null,
+      );
+      if (ticket.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
+      const text = input.body.trim() ? input.body : "";
+      if (!text && files.length === 0) throw new AppError("ERR_EMPTY_MESSAGE");
+      if (!ticket.whatsappId) throw new AppError("ERR_NO_WAPP_FOUND");
+      let quotedMsgId: number | null = null;
+      if (input.quotedMsgId) {
+        const [quoted] = await db
+          .select({ id: messages.id })
+          .from(messages)
+          .where(
+            and(
+              eq(messages.companyId, actor.companyId),
+              eq(messages.id, input.quotedMsgId),
+              eq(messages.contactId, ticket.contactId),
+            ),
+          );
+        if (!quoted) throw new AppError("ERR_NOT_FOUND");
+        quotedMsgId = quoted.id;
+      }
+      const body = await signed(actor, text, input.signMessage);
+      const stored: { path: string; mimetype: string; name: string }[] = [];
+      for (const f of files)
+        stored.push({ ...(await media.save(actor.companyId, f.data, f.mimetype)), name: f.filename });
+      const ids = await inTransaction(db, bus, async (tx, raise) => {
+        const created: number[] = [];
+        if (stored.length === 0) {
+          created.push(
+            await queueOutbound(tx, raise, {
+              companyId: actor.companyId,
+              ticketId,
+              body,
+              userId: actor.userId,
+              quotedMsgId,
+            }),
+          );
+        }
+        for (const [i, file] of stored.entries()) {
+          created.push(
+            await queueOutbound(tx, raise, {
+              companyId: actor.companyId,
+              ticketId,
+              // The caption rides on the first file.
+              body: i === 0 ? body : "",
+              userId: actor.userId,
+              quotedMsgId: i === 0 ? quotedMsgId : null,
+              media: { path: file.path, mimetype: file.mimetype, name: file.name },
+            }),
+          );
+        }
+        return created;
+      });
+      jobs.poke();
+      return loadMessages(db, actor.companyId, ids);
+    },
+
+    async edit(actor: AuthContext, id: number, body: string): Promise<MessageDTO> {
+      const { message, ticket } = await ownMessage(actor, id);
+      if (!message.fromMe || message.userId !== actor.userId || message.isDeleted)
+        throw new AppError("ERR_NOT_MESSAGE_AUTHOR");
+      await inTransaction(db, bus, async (tx, raise) => {
+        await tx.update(messages).set({ body, isEdited: true, updatedAt: now() }).where(eq(messages.id, id));
+        // Always queued: it runs after the ticket's pending send, which may already carry the old text.
+        if (ticket.whatsappId) {
+          await enqueueChannelAction(tx, {
+            companyId: actor.companyId,
+            ticketId: ticket.id,
+            whatsappId: ticket.whatsappId,
+            action: "edit",
+            messageId: id,
+            body,
+          });
+        }
+        await raiseMessageSaved(tx, raise, actor.companyId, id, "update");
+      });
+      jobs.poke();
+      return (await loadMessage(db, actor.companyId, id))!;
+    },
+
+    async remove(actor: AuthContext, id: number): Promise<void> {
+      const { message, ticket } = await ownMessage(actor, id);
+      if (!message.fromMe || message.userId !== actor.userId) throw new AppError("ERR_NOT_MESSAGE_AUTHOR");
+      await inTransaction(db, bus, async (tx, raise) => {
+        await tx.update(messages).set({ isDeleted: true, updatedAt: now() }).where(eq(messages.id, id));
+        if (ticket.whatsappId) {
+          await enqueueChannelAction(tx, {
+            companyId: actor.companyId,
+            ticketId: ticket.id,
+            whatsappId: ticket.whatsappId,
+            action: "delete",
+            messageId: id,
+          });
+        }
+        await raiseMessageSaved(tx, raise, actor.companyId, id, "update");
+      });
+      jobs.poke();
+    },
+
+    /** Reacts as the company; an empty emoji removes the reaction. */
+    async react(actor: AuthContext, id: number, emoji: string): Promise<MessageDTO> {
+      const { message, ticket } = await ownMessage(actor, id);
+      await inTransaction(db, bus, async (tx, raise) => {
+        await tx.insert(messages).values({
+          companyId: actor.companyId,
+          ticketId: message.ticketId,
+          contactId: message.contactId,
+          whatsappId: message.whatsappId,
+          body: emoji,
+          fromMe: true,
+          read: true,
+          ack: 1,
+          mediaType: "reactionMessage",
+          quotedMsgId: id,
+          userId: actor.userId,
+        });
+        if (ticket.whatsappId) {
+          await enqueueChannelAction(tx, {
+            companyId: actor.companyId,
+            ticketId: ticket.id,
+            whatsappId: ticket.whatsappId,
+            action: "react",
+            messageId: id,
+            emoji,
+          });
+        }
+        await raiseMessageSaved(tx, raise, actor.companyId, id, "update");
+      });
+      jobs.poke();
+      return (await loadMessage(db, actor.companyId, id))!;
+    },
+
+    /** Sends a copy of a message to another contact, in that contact's live ticket (or a new one of the caller's). */
+    async forward(
+      actor: AuthContext,
+      messageId: number,
+      contactId: number,
+      signMessage: boolean,
+    ): Promise<MessageDTO> {
+      const { message, ticket } = await ownMessage(actor, messageId);
+      const [contact] = await db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.companyId, actor.companyId), eq(contacts.id, contactId)));
+      if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
+      if (!ticket.whatsappId) throw new AppError("ERR_NO_WAPP_FOUND");
+      const body = await signed(actor, message.body, signMessage);
+      const id = await inTransaction(db, bus, async (tx, raise) => {
+        const [target] = await tx
+          .insert(tickets)
+          .values({
+            companyId: actor.companyId,
+            contactId,
+            whatsappId: ticket.whatsappId,
+            userId: actor.userId,
+            queueId: ticket.queueId,
+            status: "open",
+            isGroup: contact.isGroup,
+          })
+          .onConflictDoUpdate({
+            target: [tickets.companyId, tickets.contactId, tickets.whatsappId],
+            targetWhere: sql`${tickets.status} <> 'closed'`,
+            set: { updatedAt: now() },
+          })
+          .returning({ id: tickets.id });
+        const created = await queueOutbound(tx, raise, {
+          companyId: actor.companyId,
+          ticketId: target!.id,
+          body,
+          userId: actor.userId,
+          media: message.mediaPath
+            ? {
+                path: message.mediaPath,
+                mimetype: message.mediaMime ?? "application/octet-stream",
+                name: message.mediaName ?? "file",
+              }
+            : null,
+        });
+        await tx.update(messages).set({ isForwarded: true }).where(eq(messages.id, created));
+        return created;
+      });
+      jobs.poke();
+      return (await loadMessage(db, actor.companyId, id))!;
+    },
+
+    async retry(actor: AuthContext, id: number): Promise<MessageDTO> {
+      const { message } = await ownMessage(actor, id);
+      if (!message.sendError) return (await loadMessage(db, actor.companyId, id))!;
+      await inTransaction(db, bus, (tx, raise) => retryOutbound(tx, raise, actor.companyId, id));
+      jobs.poke();
+      return (await loadMessage(db, actor.companyId, id))!;
+    },
+  };
+}
+
+export type MessagesService = ReturnType<typeof createMessagesService>;

@@ -1,0 +1,182 @@
+import crypto from "node:crypto";
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { SimulatorPhoneMessage, SimulatorSendInput } from "@atende/contracts";
+import { dbAuthStore } from "../../channels/authStore.js";
+import type { Inbound } from "../../channels/inbound.js";
+import { normalizeNumber } from "../../channels/numbers.js";
+import type { InboundMessage } from "../../channels/provider.js";
+import { type PhoneBook, presentPhoneMessage } from "../../channels/simulator/phones.js";
+import { type Db, queryRows } from "../../db/client.js";
+import { simulatorMessages } from "../../db/schema/index.js";
+import { type AuthContext, authorize } from "../../http/auth.js";
+import { AppError } from "../../http/errors.js";
+import type { MediaStore } from "../../storage/media.js";
+import { findWhatsappRow } from "../whatsapps/present.js";
+
+function mediaKind(mimetype: string): InboundMessage["kind"] {
+  if (mimetype.startsWith("image/")) return mimetype === "image/webp" ? "sticker" : "image";
+  if (mimetype.startsWith("audio/")) return "audio";
+  if (mimetype.startsWith("video/")) return "video";
+  return "document";
+}
+
+function vcardName(vcard: string): string {
+  return /^FN[;:](.*)$/m.exec(vcard)?.[1]?.split(":").pop()?.trim() ?? "Contato";
+}
+
+/** The simulator's phone side: a person (or a test, or a benchmark) plays the customer. */
+export function createSimulatorService(deps: {
+  db: Db;
+  inbound: Inbound;
+  phones: PhoneBook;
+  media: MediaStore;
+  now: () => Date;
+}) {
+  const { db, inbound, phones, media, now } = deps;
+
+  async function connection(actor: AuthContext, whatsappId: number, mustBeConnected = false) {
+    authorize(actor, "simulator:use");
+    const row = await findWhatsappRow(db, actor.companyId, whatsappId);
+    if (!row || row.provider !== "simulator") throw new AppError("ERR_NO_WAPP_FOUND");
+    if (mustBeConnected && row.status !== "CONNECTED") throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+    return {
+      id: row.id,
+      companyId: row.companyId,
+      name: row.name,
+      number: row.number,
+      config: row.providerConfig,
+    };
+  }
+
+  return {
+    async phones(actor: AuthContext, whatsappId: number) {
+      await connection(actor, whatsappId);
+      const rows = await queryRows<{ number: string; name: string; lastMessageAt: string | Date }>(
+        db,
+        sql`select s.number, coalesce(c.name, s.number) as name, max(s.created_at) as "lastMessageAt"
+            from simulator_messages s
+            left join contacts c on c.company_id = s.company_id and c.number = s.number
+            where s.whatsapp_id = ${whatsappId} and s.company_id = ${actor.companyId}
+            group by s.number, c.name order by max(s.created_at) desc limit 200`,
+      );
+      return rows.map((r) => ({ ...r, lastMessageAt: new Date(r.lastMessageAt).toISOString() }));
+    },
+
+    async messages(actor: AuthContext, whatsappId: number, number: string): Promise<SimulatorPhoneMessage[]> {
+      await connection(actor, whatsappId);
+      const rows = await db
+        .select()
+        .from(simulatorMessages)
+        .where(
+          and(
+            eq(simulatorMessages.whatsappId, whatsappId),
+            eq(simulatorMessages.number, normalizeNumber(number)),
+          ),
+        )
+        .orderBy(desc(simulatorMessages.id))
+        .limit(500);
+      return rows.reverse().map(presentPhoneMessage);
+    },
+
+    async scan(actor: AuthContext, whatsappId: number) {
+      const conn = await connection(actor, whatsappId);
+      await dbAuthStore(db, conn.companyId, conn.id).set([
+        { category: "simulator", id: "paired", value: true },
+      ]);
+    },
+
+    /** The phone opened the chat: what the business sent turns read. */
+    async read(actor: AuthContext, whatsappId: number, number: string) {
+      const conn = await connection(actor, whatsappId);
+      const rows = await phones.advance(conn.id, "out", 4, { number: normalizeNumber(number) });
+      for (const r of rows) await inbound.handle(conn, { type: "ack", id: r.providerId, ack: 4 });
+      return rows.length;
+    },
+
+    /** A customer phone sends something to the connection. Sending the same id twice delivers it twice. */
+    async send(actor: AuthContext, whatsappId: number, input: SimulatorSendInput): Promise<{ id: string }> {
+      const conn = await connection(actor, whatsappId, true);
+      const number = normalizeNumber(input.from);
+      const chat = { number, isGroup: false };
+      const id = input.id ?? `SIMIN${crypto.randomBytes(8).toString("hex").toUpperCase()}`;
+      if (input.presence) {
+        await inbound.handle(conn, { type: "presence", chat, presence: input.presence });
+        return { id };
+      }
+      if (input.edit) {
+        await phones.change(conn.id, input.edit.targetId, { body: input.edit.body });
+        await inbound.handle(conn, { type: "edit", id: input.edit.targetId, body: input.edit.body });
+        return { id: input.edit.targetId };
+      }
+      if (input.revoke) {
+        await phones.change(conn.id, input.revoke.targetId, { isDeleted: true });
+        await inbound.handle(conn, { type: "revoke", id: input.revoke.targetId });
+        return { id: input.revoke.targetId };
+      }
+      if (input.call) {
+        await inbound.handle(conn, {
+          type: "call",
+          from: chat,
+          isVideo: input.call.isVideo,
+          at: now(),
+          callId: id,
+        });
+        return { id };
+      }
+      const bytes = input.media ? Buffer.from(input.media.dataBase64, "base64") : null;
+      const stored =
+        input.media && bytes ? await media.save(conn.companyId, bytes, input.media.mimetype) : null;
+      const message: InboundMessage = {
+        id,
+        chat,
+        fromMe: false,
+        pushName: input.name,
+        timestamp: now(),
+        kind: "text",
+        body: input.body ?? "",
+        quotedId: input.quotedId,
+      };
+      if (input.media && bytes) {
+        message.kind = mediaKind(input.media.mimetype);
+        message.media = {
+          mimetype: input.media.mimetype,
+          filename: input.media.filename,
+          download: async () => bytes,
+        };
+      } else if (input.location) {
+        const { latitude, longitude, name } = input.location;
+        message.kind = "location";
+        message.location = input.location;
+        message.body = `https://maps.google.com/maps?q=${latitude},${longitude}${name ? `\n${name}` : ""}`;
+      } else if (input.vcard) {
+        message.kind = "contact";
+        message.vcard = input.vcard;
+        message.body = vcardName(input.vcard);
+      } else if (input.reaction) {
+        message.kind = "reaction";
+        message.reaction = input.reaction;
+        message.body = input.reaction.emoji;
+      }
+      await phones.record({
+        companyId: conn.companyId,
+        whatsappId: conn.id,
+        number,
+        direction: "in",
+        providerId: id,
+        body: message.body,
+        kind: message.kind,
+        media: stored
+          ? { filename: input.media!.filename, mimetype: stored.mimetype, path: stored.path }
+          : null,
+        quotedId: input.quotedId ?? input.reaction?.targetId ?? null,
+        ack: 1,
+        createdAt: now(),
+      });
+      await inbound.handle(conn, { type: "message", message });
+      await phones.advance(conn.id, "in", 3, { ids: [id] });
+      return { id };
+    },
+  };
+}
+
+export type SimulatorService = ReturnType<typeof createSimulatorService>;

@@ -1,0 +1,128 @@
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import { TICKET_PAGE_SIZE, type TicketListQuery } from "@atende/contracts";
+import { type Executor, queryRows } from "../../db/client.js";
+import { tickets } from "../../db/schema/index.js";
+import type { ViewerScope } from "./policy.js";
+
+export interface ListViewer extends ViewerScope {
+  userId: number;
+  isAdmin: boolean;
+  /** tickets-manager:showall granted and asked for. */
+  showAll: boolean;
+  /** The company's time zone, for the date filters. */
+  timeZone: string;
+}
+
+/** Words of a search as a prefix tsquery ("mar silva" → "mar:* & silva:*"), or null when nothing searchable is left. */
+export function prefixQuery(text: string): string | null {
+  const words = text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .slice(0, 8);
+  return words.length ? words.map((w) => `${w}:*`).join(" & ") : null;
+}
+
+function ids(list: number[]): SQL {
+  return sql.join(
+    list.map((id) => sql`${id}`),
+    sql`, `,
+  );
+}
+
+/**
+ * The ticket list: company from the login, visibility from the viewer (queues, own tickets,
+ * unqueued ones with allTicket), then the list's own filters. The open and closed tabs show the
+ * viewer's own tickets unless they may and asked to see all.
+ */
+export async function pageTickets(db: Executor, companyId: number, viewer: ListViewer, q: TicketListQuery) {
+  const where: SQL[] = [sql`t.company_id = ${companyId}`];
+  if (!viewer.isAdmin || !viewer.showAll) {
+    const scope: SQL[] = [sql`t.user_id = ${viewer.userId}`];
+    if (!viewer.isAdmin) {
+      if (viewer.queueIds.length) scope.push(sql`t.queue_id in (${ids(viewer.queueIds)})`);
+      if (viewer.allTicket) scope.push(sql`t.queue_id is null`);
+    } else {
+      scope.push(sql`true`);
+    }
+    where.push(sql`(${sql.join(scope, sql` or `)})`);
+  }
+  if (q.status) where.push(sql`t.status = ${q.status}`);
+  if ((q.status === "open" || q.status === "closed") && !viewer.showAll && !q.searchParam) {
+    where.push(sql`t.user_id = ${viewer.userId}`);
+  }
+  if (q.queueIds.length) {
+    // The queues picked in the list's header; the viewer's own tickets always stay in view.
+    const unqueued = viewer.allTicket || viewer.isAdmin ? sql` or t.queue_id is null` : sql``;
+    where.push(sql`(t.queue_id in (${ids(q.queueIds)}) or t.user_id = ${viewer.userId}${unqueued})`);
+  }
+  if (q.users.length) where.push(sql`t.user_id in (${ids(q.users)})`);
+  if (q.tags.length) {
+    where.push(
+      sql`exists (select 1 from ticket_tags tt where tt.ticket_id = t.id and tt.tag_id in (${ids(q.tags)}))`,
+    );
+  }
+  if (q.withUnreadMessages) where.push(sql`t.unread_messages > 0`);
+  if (q.date) where.push(sql`(t.created_at at time zone ${viewer.timeZone})::date = ${q.date}::date`);
+  if (q.updatedAt)
+    where.push(sql`(t.updated_at at time zone ${viewer.timeZone})::date = ${q.updatedAt}::date`);
+  const search = prefixQuery(q.searchParam);
+  const digits = q.searchParam.replace(/\D/g, "");
+  if (search) {
+    // Full-text indexes on the contact (name, number) and on message bodies; never LIKE through a join.
+    const contactMatch = sql`to_tsvector('simple', c.name || ' ' || c.number) @@ to_tsquery('simple', ${search})`;
+    const numberMatch = digits.length >= 4 ? sql` or c.number like ${`%${digits}%`}` : sql``;
+    where.push(sql`(
+      t.contact_id in (select c.id from contacts c where c.company_id = ${companyId} and (${contactMatch}${numberMatch}))
+      or t.id in (select m.ticket_id from messages m where m.company_id = ${companyId}
+                  and to_tsvector('simple', m.body) @@ to_tsquery('simple', ${search})))`);
+  }
+  const condition = sql.join(where, sql` and `);
+  const [total] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from tickets t where ${condition}`,
+  );
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`select t.id from tickets t where ${condition}
+        order by t.updated_at desc, t.id desc
+        limit ${TICKET_PAGE_SIZE} offset ${(q.pageNumber - 1) * TICKET_PAGE_SIZE}`,
+  );
+  const count = total?.n ?? 0;
+  return { ids: rows.map((r) => r.id), count, hasMore: q.pageNumber * TICKET_PAGE_SIZE < count };
+}
+
+export async function findTicketRow(db: Executor, companyId: number, id: number) {
+  const [row] = await db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.companyId, companyId), eq(tickets.id, id)));
+  return row ?? null;
+}
+
+export async function findTicketByUuid(db: Executor, companyId: number, uuid: string) {
+  if (!/^[0-9a-f-]{36}$/i.test(uuid)) return null;
+  const [row] = await db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.companyId, companyId), eq(tickets.uuid, uuid)));
+  return row ?? null;
+}
+
+/** The contact's live (not closed) ticket on a connection, with who holds it. */
+export async function liveTicketOf(
+  db: Executor,
+  companyId: number,
+  contactId: number,
+  whatsappId: number | null,
+) {
+  const rows = await queryRows<{ id: number; user_name: string | null; queue_name: string | null }>(
+    db,
+    sql`select t.id, u.name as user_name, q.name as queue_name from tickets t
+        left join users u on u.id = t.user_id left join queues q on q.id = t.queue_id
+        where t.company_id = ${companyId} and t.contact_id = ${contactId} and t.status <> 'closed'
+          and t.whatsapp_id is not distinct from ${whatsappId}
+        limit 1`,
+  );
+  return rows[0] ?? null;
+}

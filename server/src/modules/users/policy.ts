@@ -1,0 +1,39 @@
+import type { UserUpdateInput } from "@atende/contracts";
+import { type AuthContext, authorize } from "../../http/auth.js";
+import { AppError } from "../../http/errors.js";
+import type { UserRow } from "./present.js";
+
+/** Who may do what with users. Admins manage their company; anyone may edit their own name, email and password. */
+export const userPolicy = {
+  list(actor: AuthContext) {
+    authorize(actor, "users-page:manage");
+  },
+  view(actor: AuthContext, userId: number) {
+    if (actor.userId !== userId) authorize(actor, "users-page:manage");
+  },
+  create(actor: AuthContext) {
+    authorize(actor, "users-page:manage");
+  },
+  remove(actor: AuthContext, userId: number) {
+    authorize(actor, "users-page:manage");
+    if (actor.userId === userId) throw new AppError("ERR_CANNOT_DELETE_SELF");
+  },
+  /** Fields beyond name, email and password need user-modal:editProfile / editQueues. */
+  update(actor: AuthContext, target: UserRow, input: UserUpdateInput, currentQueueIds: number[]) {
+    if (actor.userId !== target.id) authorize(actor, "users-page:manage");
+    const changes = (a: unknown, b: unknown) => a !== undefined && a !== b;
+    if (
+      changes(input.profile, target.profile) ||
+      changes(input.allTicket, target.allTicket) ||
+      changes(input.whatsappId, target.whatsappId)
+    ) {
+      authorize(actor, "user-modal:editProfile");
+    }
+    if (input.queueIds !== undefined) {
+      const same =
+        input.queueIds.length === currentQueueIds.length &&
+        [...input.queueIds].sort().every((id, i) => id === [...currentQueueIds].sort()[i]);
+      if (!same) authorize(actor, "user-modal:editQueues");
+    }
+  },
+};

@@ -1,0 +1,146 @@
+import { eq, sql } from "drizzle-orm";
+import type { ListQuery, UserCreateInput, UserDTO, UserUpdateInput } from "@atende/contracts";
+import { LIMITS } from "@atende/contracts";
+import { users } from "../../db/schema/index.js";
+import type { Deps } from "../../deps.js";
+import { inTransaction } from "../../events/bus.js";
+import type { AuthContext } from "../../http/auth.js";
+import { AppError, dbErrorCode } from "../../http/errors.js";
+import { hashPassword } from "../../lib/passwords.js";
+import { findCompany } from "../companies/queries.js";
+import { findWhatsappRow } from "../whatsapps/present.js";
+import * as q from "./queries.js";
+import { userPolicy } from "./policy.js";
+
+type UsersDeps = Pick<Deps, "db" | "bus" | "now">;
+
+/** Two companies may race for one email; the unique index decides, and the loser hears why. */
+async function emailUnique<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (dbErrorCode(err) === "23505") throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
+    throw err;
+  }
+}
+
+export function createUsersService({ db, bus, now }: UsersDeps) {
+  async function checkQueues(companyId: number, queueIds: number[]) {
+    const unique = [...new Set(queueIds)];
+    const found = await q.companyQueueIds(db, companyId, unique);
+    if (found.length !== unique.length) throw new AppError("ERR_NO_QUEUE_FOUND");
+    return unique;
+  }
+
+  async function checkConnection(companyId: number, whatsappId: number | null | undefined) {
+    if (whatsappId != null && !(await findWhatsappRow(db, companyId, whatsappId)))
+      throw new AppError("ERR_NO_WAPP_FOUND");
+  }
+
+  return {
+    page(actor: AuthContext, query: ListQuery) {
+      userPolicy.list(actor);
+      return q.pageUsers(db, actor.companyId, { ...query, pageSize: LIMITS.pageSize });
+    },
+
+    list(actor: AuthContext) {
+      return q.listUsers(db, actor.companyId);
+    },
+
+    async get(actor: AuthContext, userId: number): Promise<UserDTO> {
+      const user = await q.findUser(db, actor.companyId, userId);
+      if (!user) throw new AppError("ERR_NO_USER_FOUND");
+      userPolicy.view(actor, userId);
+      return user;
+    },
+
+    async create(actor: AuthContext, input: UserCreateInput): Promise<UserDTO> {
+      userPolicy.create(actor);
+      const queueIds = await checkQueues(actor.companyId, input.queueIds);
+      await checkConnection(actor.companyId, input.whatsappId);
+      const passwordHash = await hashPassword(input.password);
+      return emailUnique(() =>
+        inTransaction(db, bus, async (tx, raise) => {
+          // Lock the company row so two concurrent creations cannot both pass the plan limit.
+          await tx.execute(sql`select id from companies where id = ${actor.companyId} for update`);
+          const company = await findCompany(tx, actor.companyId);
+          const limit = company?.plan?.users ?? 0;
+          if (limit > 0 && (await q.countUsers(tx, actor.companyId)) >= limit)
+            throw new AppError("ERR_PLAN_USER_LIMIT");
+          if (await q.emailTaken(tx, input.email)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
+          const [row] = await tx
+            .insert(users)
+            .values({
+              companyId: actor.companyId,
+              name: input.name,
+              email: input.email,
+              passwordHash,
+              profile: input.profile,
+              allTicket: input.allTicket,
+              whatsappId: input.whatsappId ?? null,
+            })
+            .returning();
+          if (!row) throw new Error("insert returned no row");
+          await q.setUserQueues(tx, actor.companyId, row.id, queueIds);
+          const user = (await q.findUser(tx, actor.companyId, row.id))!;
+          raise({ type: "user.saved", action: "create", companyId: actor.companyId, user });
+          return user;
+        }),
+      );
+    },
+
+    async update(actor: AuthContext, userId: number, input: UserUpdateInput): Promise<UserDTO> {
+      const target = await q.findUserRow(db, actor.companyId, userId);
+      if (!target) throw new AppError("ERR_NO_USER_FOUND");
+      const current = (await q.findUser(db, actor.companyId, userId))!;
+      userPolicy.update(
+        actor,
+        target,
+        input,
+        current.queues.map((x) => x.id),
+      );
+      const queueIds =
+        input.queueIds !== undefined ? await checkQueues(actor.companyId, input.queueIds) : undefined;
+      if (input.whatsappId !== undefined && input.whatsappId !== target.whatsappId)
+        await checkConnection(actor.companyId, input.whatsappId);
+      const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+      return emailUnique(() =>
+        inTransaction(db, bus, async (tx, raise) => {
+          if (input.email && (await q.emailTaken(tx, input.email, userId)))
+            throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
+          if (target.profile === "admin" && input.profile && input.profile !== "admin") {
+            if ((await q.countAdmins(tx, actor.companyId)) <= 1) throw new AppError("ERR_LAST_ADMIN");
+          }
+          await tx
+            .update(users)
+            .set({
+              name: input.name,
+              email: input.email,
+              passwordHash,
+              profile: input.profile,
+              allTicket: input.allTicket,
+              whatsappId: input.whatsappId,
+              updatedAt: now(),
+            })
+            .where(eq(users.id, userId));
+          if (queueIds) await q.setUserQueues(tx, actor.companyId, userId, queueIds);
+          const user = (await q.findUser(tx, actor.companyId, userId))!;
+          raise({ type: "user.saved", action: "update", companyId: actor.companyId, user });
+          return user;
+        }),
+      );
+    },
+
+    async remove(actor: AuthContext, userId: number): Promise<void> {
+      const target = await q.findUserRow(db, actor.companyId, userId);
+      if (!target) throw new AppError("ERR_NO_USER_FOUND");
+      userPolicy.remove(actor, userId);
+      await inTransaction(db, bus, async (tx, raise) => {
+        await tx.delete(users).where(eq(users.id, userId));
+        raise({ type: "user.deleted", companyId: actor.companyId, userId });
+      });
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;

@@ -1,0 +1,99 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type {
+  WhatsappDTO,
+  WhatsappDetailDTO,
+  WhatsappScheduleEntry,
+  WhatsappSessionDTO,
+} from "@atende/contracts";
+import type { Executor } from "../../db/client.js";
+import { queues, whatsappQueues, whatsapps } from "../../db/schema/index.js";
+
+export type WhatsappRow = typeof whatsapps.$inferSelect;
+
+export function presentSession(w: WhatsappRow): WhatsappSessionDTO {
+  return {
+    id: w.id,
+    status: w.status,
+    qrcode: w.qrcode,
+    retries: w.retries,
+    number: w.number,
+    updatedAt: w.updatedAt.toISOString(),
+  };
+}
+
+/** The connection as any user of the company sees it: no token, no provider secrets. */
+export function presentWhatsapp(w: WhatsappRow, queueList: WhatsappDTO["queues"]): WhatsappDTO {
+  return {
+    ...presentSession(w),
+    name: w.name,
+    provider: w.provider,
+    isDefault: w.isDefault,
+    greetingMessage: w.greetingMessage,
+    complationMessage: w.complationMessage,
+    outOfHoursMessage: w.outOfHoursMessage,
+    ratingMessage: w.ratingMessage,
+    expiresInactiveMessage: w.expiresInactiveMessage,
+    expiresTicket: w.expiresTicket,
+    timeUseBotQueues: w.timeUseBotQueues,
+    maxUseBotQueues: w.maxUseBotQueues,
+    transferQueueId: w.transferQueueId,
+    timeToTransfer: w.timeToTransfer,
+    promptId: w.promptId,
+    integrationId: w.integrationId,
+    schedules: w.schedules as WhatsappScheduleEntry[],
+    queues: queueList,
+    createdAt: w.createdAt.toISOString(),
+  };
+}
+
+/** For the admin's dialog: the API token, and the Cloud settings with secrets shown only as "set". */
+export function presentWhatsappDetail(
+  w: WhatsappRow,
+  queueList: WhatsappDTO["queues"],
+  publicUrl: string,
+): WhatsappDetailDTO {
+  const c = w.providerConfig;
+  return {
+    ...presentWhatsapp(w, queueList),
+    token: w.token,
+    cloud: {
+      phoneNumberId: c.phoneNumberId ?? "",
+      wabaId: c.wabaId ?? "",
+      verifyToken: c.verifyToken ?? "",
+      accessTokenSet: Boolean(c.accessToken),
+      appSecretSet: Boolean(c.appSecret),
+      webhookUrl: `${publicUrl.replace(/\/$/, "")}/webhooks/cloud/${w.id}`,
+    },
+  };
+}
+
+export async function queuesOfWhatsapps(db: Executor, companyId: number, ids: number[]) {
+  const map = new Map<number, WhatsappDTO["queues"]>();
+  if (ids.length === 0) return map;
+  const rows = await db
+    .select({ whatsappId: whatsappQueues.whatsappId, id: queues.id, name: queues.name, color: queues.color })
+    .from(whatsappQueues)
+    .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
+    .where(and(eq(whatsappQueues.companyId, companyId), inArray(whatsappQueues.whatsappId, ids)))
+    .orderBy(asc(queues.name));
+  for (const { whatsappId, ...q } of rows) map.set(whatsappId, [...(map.get(whatsappId) ?? []), q]);
+  return map;
+}
+
+export async function findWhatsappRow(
+  db: Executor,
+  companyId: number,
+  id: number,
+): Promise<WhatsappRow | null> {
+  const [row] = await db
+    .select()
+    .from(whatsapps)
+    .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.id, id)));
+  return row ?? null;
+}
+
+export async function loadWhatsapp(db: Executor, companyId: number, id: number): Promise<WhatsappDTO | null> {
+  const row = await findWhatsappRow(db, companyId, id);
+  if (!row) return null;
+  return presentWhatsapp(row, (await queuesOfWhatsapps(db, companyId, [id])).get(id) ?? []);
+}

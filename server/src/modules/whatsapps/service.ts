@@ -1,0 +1,236 @@
+import crypto from "node:crypto";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
+import type { WhatsappDTO, WhatsappDetailDTO, WhatsappSaveInput } from "@atende/contracts";
+import type { SessionManager } from "../../channels/sessions.js";
+import { whatsapps } from "../../db/schema/index.js";
+import type { Deps } from "../../deps.js";
+import { inTransaction } from "../../events/bus.js";
+import type { AuthContext } from "../../http/auth.js";
+import { AppError, dbErrorCode } from "../../http/errors.js";
+import { findCompany } from "../companies/queries.js";
+import { companyQueueIds } from "../users/queries.js";
+import { whatsappPolicy } from "./policy.js";
+import { findWhatsappRow, loadWhatsapp, presentWhatsappDetail, queuesOfWhatsapps } from "./present.js";
+import * as q from "./queries.js";
+
+type WhatsappsDeps = Pick<Deps, "db" | "bus" | "now" | "config"> & { sessions: SessionManager };
+
+export function newConnectionToken(): string {
+  return crypto.randomBytes(24).toString("base64url");
+}
+
+export function createWhatsappsService({ db, bus, now, config, sessions }: WhatsappsDeps) {
+  async function detail(companyId: number, id: number): Promise<WhatsappDetailDTO> {
+    const row = await findWhatsappRow(db, companyId, id);
+    if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
+    const queues = (await queuesOfWhatsapps(db, companyId, [id])).get(id) ?? [];
+    return presentWhatsappDetail(row, queues, config.PUBLIC_URL || `http://localhost:${config.PORT}`);
+  }
+
+  async function checkInput(companyId: number, input: WhatsappSaveInput, exceptId?: number) {
+    const queueIds = [...new Set(input.queueIds)];
+    if ((await companyQueueIds(db, companyId, queueIds)).length !== queueIds.length)
+      throw new AppError("ERR_NO_QUEUE_FOUND");
+    if (
+      input.transferQueueId &&
+      (await companyQueueIds(db, companyId, [input.transferQueueId])).length !== 1
+    ) {
+      throw new AppError("ERR_NO_QUEUE_FOUND");
+    }
+    if (queueIds.length > 1 && !input.greetingMessage.trim())
+      throw new AppError("ERR_WAPP_GREETING_REQUIRED");
+    if (await q.nameTaken(db, companyId, input.name, exceptId)) throw new AppError("ERR_WAPP_NAME_TAKEN");
+    return queueIds;
+  }
+
+  function fields(input: WhatsappSaveInput, previousConfig: Record<string, string> = {}) {
+    const cloud = input.cloud;
+    const providerConfig = cloud
+      ? {
+          phoneNumberId: cloud.phoneNumberId,
+          wabaId: cloud.wabaId,
+          verifyToken: cloud.verifyToken,
+          accessToken: cloud.accessToken || previousConfig.accessToken || "",
+          appSecret: cloud.appSecret || previousConfig.appSecret || "",
+        }
+      : previousConfig;
+    return {
+      name: input.name,
+      provider: input.provider,
+      greetingMessage: input.greetingMessage,
+      complationMessage: input.complationMessage,
+      outOfHoursMessage: input.outOfHoursMessage,
+      ratingMessage: input.ratingMessage,
+      expiresInactiveMessage: input.expiresInactiveMessage,
+      expiresTicket: input.expiresTicket,
+      timeUseBotQueues: input.timeUseBotQueues,
+      maxUseBotQueues: input.maxUseBotQueues,
+      transferQueueId: input.transferQueueId,
+      timeToTransfer: input.timeToTransfer,
+      promptId: input.promptId,
+      integrationId: input.integrationId,
+      schedules: input.schedules,
+      providerConfig,
+    };
+  }
+
+  /** A user-given token that another connection uses is refused; an empty one is generated. */
+  async function withTokenCheck<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (dbErrorCode(err) === "23505") {
+        const cause = err as { constraint?: string; cause?: { constraint?: string }; message?: string };
+        const which = `${cause.cause?.constraint ?? cause.constraint ?? ""} ${cause.message ?? ""}`;
+        if (which.includes("whatsapps_token_uq")) throw new AppError("ERR_WAPP_TOKEN_TAKEN");
+        if (which.includes("whatsapps_company_name_uq")) throw new AppError("ERR_WAPP_NAME_TAKEN");
+      }
+      throw err;
+    }
+  }
+
+  return {
+    list(actor: AuthContext): Promise<WhatsappDTO[]> {
+      return q.listWhatsapps(db, actor.companyId);
+    },
+
+    async get(actor: AuthContext, id: number): Promise<WhatsappDetailDTO> {
+      const found = await detail(actor.companyId, id);
+      whatsappPolicy.view(actor);
+      return found;
+    },
+
+    async create(actor: AuthContext, input: WhatsappSaveInput): Promise<WhatsappDetailDTO> {
+      whatsappPolicy.create(actor);
+      const queueIds = await checkInput(actor.companyId, input);
+      const id = await withTokenCheck(() =>
+        inTransaction(db, bus, async (tx, raise) => {
+          await tx.execute(sql`select id from companies where id = ${actor.companyId} for update`);
+          const company = await findCompany(tx, actor.companyId);
+          const limit = company?.plan?.connections ?? 0;
+          if (limit > 0 && (await q.countWhatsapps(tx, actor.companyId)) >= limit)
+            throw new AppError("ERR_PLAN_CONNECTION_LIMIT");
+          const first = (await q.countWhatsapps(tx, actor.companyId)) === 0;
+          const isDefault = input.isDefault || first;
+          if (isDefault) await q.clearDefault(tx, actor.companyId);
+          const [row] = await tx
+            .insert(whatsapps)
+            .values({
+              ...fields(input),
+              companyId: actor.companyId,
+              isDefault,
+              token: input.token || newConnectionToken(),
+              status: "OPENING",
+              createdAt: now(),
+              updatedAt: now(),
+            })
+            .returning();
+          await q.setWhatsappQueues(tx, actor.companyId, row!.id, queueIds);
+          raise({
+            type: "whatsapp.saved",
+            companyId: actor.companyId,
+            whatsapp: (await loadWhatsapp(tx, actor.companyId, row!.id))!,
+          });
+          return row!.id;
+        }),
+      );
+      await sessions.tick();
+      return detail(actor.companyId, id);
+    },
+
+    async update(actor: AuthContext, id: number, input: WhatsappSaveInput): Promise<WhatsappDetailDTO> {
+      const current = await findWhatsappRow(db, actor.companyId, id);
+      if (!current) throw new AppError("ERR_NO_WAPP_FOUND");
+      whatsappPolicy.edit(actor);
+      const queueIds = await checkInput(actor.companyId, input, id);
+      await withTokenCheck(() =>
+        inTransaction(db, bus, async (tx, raise) => {
+          // One writer of the company's connections at a time, so the default stays exactly one.
+          await tx.execute(sql`select id from companies where id = ${actor.companyId} for update`);
+          const fresh = (await findWhatsappRow(tx, actor.companyId, id))!;
+          if (fresh.isDefault && !input.isDefault && !(await q.otherDefault(tx, actor.companyId, id))) {
+            throw new AppError("ERR_NO_OTHER_WHATSAPP");
+          }
+          if (input.isDefault && !fresh.isDefault) await q.clearDefault(tx, actor.companyId);
+          await tx
+            .update(whatsapps)
+            .set({
+              ...fields(input, current.providerConfig),
+              isDefault: input.isDefault,
+              token: input.token || current.token,
+              updatedAt: now(),
+            })
+            .where(and(eq(whatsapps.companyId, actor.companyId), eq(whatsapps.id, id)));
+          await q.setWhatsappQueues(tx, actor.companyId, id, queueIds);
+          raise({
+            type: "whatsapp.saved",
+            companyId: actor.companyId,
+            whatsapp: (await loadWhatsapp(tx, actor.companyId, id))!,
+          });
+        }),
+      );
+      const providerChanged = current.provider !== input.provider;
+      const next = fields(input, current.providerConfig).providerConfig;
+      const keys = new Set([...Object.keys(next), ...Object.keys(current.providerConfig)]);
+      const cloudChanged = [...keys].some((k) => (next[k] ?? "") !== (current.providerConfig[k] ?? ""));
+      if (providerChanged || cloudChanged) await sessions.restart(actor.companyId, id);
+      return detail(actor.companyId, id);
+    },
+
+    async remove(actor: AuthContext, id: number): Promise<void> {
+      const current = await findWhatsappRow(db, actor.companyId, id);
+      if (!current) throw new AppError("ERR_NO_WAPP_FOUND");
+      whatsappPolicy.edit(actor);
+      await sessions.disconnect(actor.companyId, id);
+      await inTransaction(db, bus, async (tx, raise) => {
+        await tx.execute(sql`select id from companies where id = ${actor.companyId} for update`);
+        const fresh = await findWhatsappRow(tx, actor.companyId, id);
+        if (!fresh) return; // deleted meanwhile by someone else
+        await tx.delete(whatsapps).where(and(eq(whatsapps.companyId, actor.companyId), eq(whatsapps.id, id)));
+        if (fresh.isDefault) {
+          // The company keeps a default connection while it has any.
+          const [next] = await tx
+            .select({ id: whatsapps.id })
+            .from(whatsapps)
+            .where(and(eq(whatsapps.companyId, actor.companyId), ne(whatsapps.id, id)))
+            .orderBy(asc(whatsapps.id))
+            .limit(1);
+          if (next) {
+            await tx.update(whatsapps).set({ isDefault: true }).where(eq(whatsapps.id, next.id));
+            raise({
+              type: "whatsapp.saved",
+              companyId: actor.companyId,
+              whatsapp: (await loadWhatsapp(tx, actor.companyId, next.id))!,
+            });
+          }
+        }
+        raise({ type: "whatsapp.deleted", companyId: actor.companyId, whatsappId: id });
+      });
+    },
+
+    /** Start or restart the session; `fresh` forgets the pairing first, for a new QR code. */
+    async startSession(actor: AuthContext, id: number, fresh: boolean): Promise<void> {
+      if (!(await findWhatsappRow(db, actor.companyId, id))) throw new AppError("ERR_NO_WAPP_FOUND");
+      whatsappPolicy.runSession(actor);
+      if (fresh) await sessions.disconnect(actor.companyId, id);
+      await sessions.restart(actor.companyId, id);
+    },
+
+    async disconnectSession(actor: AuthContext, id: number): Promise<void> {
+      if (!(await findWhatsappRow(db, actor.companyId, id))) throw new AppError("ERR_NO_WAPP_FOUND");
+      whatsappPolicy.runSession(actor);
+      await sessions.disconnect(actor.companyId, id);
+    },
+
+    async restartAll(actor: AuthContext): Promise<void> {
+      whatsappPolicy.runSession(actor);
+      const rows = await db
+        .select({ id: whatsapps.id })
+        .from(whatsapps)
+        .where(and(eq(whatsapps.companyId, actor.companyId), ne(whatsapps.status, "DISCONNECTED")));
+      for (const { id } of rows) await sessions.restart(actor.companyId, id);
+    },
+  };
+}
+
+export type WhatsappsService = ReturnType<typeof createWhatsappsService>;

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Socket } from "socket.io-client";
+import {
+  type TestContext,
+  connectSocket,
+  createTestContext,
+  openTestDatabase,
+  record,
+  waitFor,
+} from "../test/harness.js";
+import { buildCompany, buildUser, login } from "../test/factories.js";
+
+/**
+ * Two instances of the app on one database and one Redis: an event raised on instance B reaches
+ * a socket connected to instance A, and stays within its company.
+ */
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
+let a: TestContext;
+let b: TestContext;
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  a = await createTestContext({ REDIS_URL }, { database });
+  b = await createTestContext({ REDIS_URL }, { database });
+});
+afterAll(async () => {
+  for (const s of sockets) s.close();
+  await a.close();
+  await b.close();
+  await database.drop();
+});
+
+describe("several instances through the Redis adapter", () => {
+  it("a user created through instance B reaches an admin socket on instance A, not another company", async () => {
+    const company = await buildCompany(database.db);
+    const other = await buildCompany(database.db);
+    const admin = await buildUser(database.db, company.id, { profile: "admin" });
+    const outsider = await buildUser(database.db, other.id, { profile: "admin" });
+
+    const adminOnB = await login(b, admin.email);
+    const socketOnA = await connectSocket(await a.url(), (await login(a, outsider.email)).token);
+    sockets.push(socketOnA);
+    const outsiderEvents: string[] = [];
+    socketOnA.onAny((name: string) => outsiderEvents.push(name));
+
+    // The admin's own socket also lives on A, so the event must cross from B to A through Redis.
+    const adminSocket = await connectSocket(await a.url(), adminOnB.token);
+    sockets.push(adminSocket);
+    const got = record<{ action: string; user: { email: string } }>(
+      adminSocket,
+      `company-${company.id}-user`,
+    );
+
+    const res = await b.app.inject({
+      method: "POST",
+      url: "/users",
+      headers: adminOnB.auth,
+      payload: { name: "Across", email: "across@cluster.test", password: "12345" },
+    });
+    expect(res.statusCode).toBe(201);
+    await waitFor(() => got.some((e) => e.action === "create" && e.user.email === "across@cluster.test"));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(outsiderEvents.filter((n) => n.startsWith(`company-${company.id}-`))).toEqual([]);
+  });
+});

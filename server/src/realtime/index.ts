@@ -1,0 +1,326 @@
+import type { Server as HttpServer } from "node:http";
+import { createAdapter } from "@socket.io/redis-adapter";
+import { type Socket, Server } from "socket.io";
+import { createClient } from "redis";
+import { and, eq, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import {
+  type ClientToServerEvents,
+  type JoinAck,
+  LIMITS,
+  TICKET_STATUSES,
+  companyEvent,
+} from "@atende/contracts";
+import { queryRows } from "../db/client.js";
+import { tickets } from "../db/schema/index.js";
+import { canSeeTicket } from "../modules/tickets/policy.js";
+import type { Deps } from "../deps.js";
+import type { DomainEvent } from "../events/bus.js";
+import { type AuthContext, authenticate } from "../http/auth.js";
+import { AppError } from "../http/errors.js";
+import { findUser, markSeen } from "../modules/users/queries.js";
+
+/** Room names: every emit goes to one of these, so nothing of one company reaches another. */
+export const rooms = {
+  company: (companyId: number) => `company:${companyId}`,
+  user: (userId: number) => `user:${userId}`,
+  session: (sessionId: string) => `session:${sessionId}`,
+  notification: (companyId: number) => `company:${companyId}:notification`,
+  tickets: (companyId: number, status: string) => `company:${companyId}:tickets:${status}`,
+  chatBox: (companyId: number, ticketId: number) => `company:${companyId}:ticket:${ticketId}`,
+  /** Ticket visibility: the viewers of one queue, of tickets without a queue, and the admins. */
+  queue: (companyId: number, queueId: number) => `company:${companyId}:queue:${queueId}`,
+  noQueue: (companyId: number) => `company:${companyId}:noqueue`,
+  admins: (companyId: number) => `company:${companyId}:admins`,
+};
+
+/** Every room a ticket's events go to: whoever may see it now, and whoever saw it before this change. */
+export function ticketRooms(
+  companyId: number,
+  ticket: { id: number; queueId: number | null; userId: number | null },
+  previous?: { queueId: number | null; userId: number | null },
+): string[] {
+  const list = [rooms.admins(companyId), rooms.chatBox(companyId, ticket.id)];
+  for (const seen of [ticket, previous]) {
+    if (!seen) continue;
+    list.push(seen.queueId === null ? rooms.noQueue(companyId) : rooms.queue(companyId, seen.queueId));
+    if (seen.userId !== null) list.push(rooms.user(seen.userId));
+  }
+  return [...new Set(list)];
+}
+
+interface SocketData {
+  auth: AuthContext;
+}
+type AppSocket = Socket<ClientToServerEvents, { ready: () => void }, Record<string, never>, SocketData>;
+
+/** Decides whether a user may watch a ticket's chat box. */
+type ChatBoxGuard = (auth: AuthContext, ticketId: number) => Promise<boolean>;
+
+function handshakeToken(socket: Socket): string | null {
+  const raw = socket.handshake.auth?.token ?? socket.handshake.query?.token;
+  if (typeof raw !== "string" || raw.length === 0) return null;
+  // Clients of this API family sometimes send the token as stored: a JSON string.
+  return raw.startsWith('"') ? (JSON.parse(raw) as string) : raw;
+}
+
+export interface Realtime {
+  io: Server;
+  sweepOffline(olderThan?: Date): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function createRealtime(
+  httpServer: HttpServer,
+  deps: Pick<Deps, "db" | "tokens" | "bus" | "config" | "now">,
+  log: FastifyBaseLogger,
+): Promise<Realtime> {
+  const { db, tokens, bus, config, now } = deps;
+  const io = new Server(httpServer, {
+    pingInterval: LIMITS.socketPingMs,
+    pingTimeout: LIMITS.socketPingMs,
+    cors: config.corsOrigins.length ? { origin: config.corsOrigins, credentials: true } : undefined,
+  });
+
+  const redisClients: { quit(): Promise<unknown> }[] = [];
+  if (config.REDIS_URL) {
+    const pub = createClient({ url: config.REDIS_URL });
+    const sub = pub.duplicate();
+    pub.on("error", (err) => log.error({ err }, "redis publisher"));
+    sub.on("error", (err) => log.error({ err }, "redis subscriber"));
+    await Promise.all([pub.connect(), sub.connect()]);
+    io.adapter(createAdapter(pub, sub));
+    redisClients.push(pub, sub);
+  }
+
+  /** A chat box is joined only by who may see that ticket of their own company. */
+  const chatBoxGuard: ChatBoxGuard = async (auth, ticketId) => {
+    const [ticket] = await db
+      .select({ queueId: tickets.queueId, userId: tickets.userId })
+      .from(tickets)
+      .where(and(eq(tickets.companyId, auth.companyId), eq(tickets.id, ticketId)));
+    const user = ticket ? await findUser(db, auth.companyId, auth.userId) : null;
+    if (!ticket || !user) return false;
+    return canSeeTicket(
+      auth,
+      { queueIds: user.queues.map((q) => q.id), allTicket: user.allTicket === "enabled" },
+      ticket,
+    );
+  };
+
+  /** The rooms that decide which tickets a user hears about: their queues, unqueued ones, admins. */
+  async function visibilityRooms(companyId: number, userId: number): Promise<string[]> {
+    const user = await findUser(db, companyId, userId);
+    if (!user) return [];
+    const list = user.queues.map((q) => rooms.queue(companyId, q.id));
+    if (user.profile === "admin") list.push(rooms.admins(companyId), rooms.noQueue(companyId));
+    else if (user.allTicket === "enabled") list.push(rooms.noQueue(companyId));
+    return list;
+  }
+
+  /** After a user's profile or queues change, their open sockets hear the tickets they may now see. */
+  async function refreshVisibility(companyId: number, userId: number) {
+    const companyQueues = await queryRows<{ id: number }>(
+      db,
+      sql`select id from queues where company_id = ${companyId}`,
+    );
+    const all = [
+      rooms.admins(companyId),
+      rooms.noQueue(companyId),
+      ...companyQueues.map((q) => rooms.queue(companyId, q.id)),
+    ];
+    io.in(rooms.user(userId)).socketsLeave(all);
+    io.in(rooms.user(userId)).socketsJoin(await visibilityRooms(companyId, userId));
+  }
+
+  async function emitUserUpdate(companyId: number, userId: number) {
+    const user = await findUser(db, companyId, userId);
+    if (user)
+      io.to(rooms.company(companyId)).emit(companyEvent(companyId, "user"), { action: "update", user });
+  }
+
+  io.use(async (socket, next) => {
+    try {
+      socket.data.auth = await authenticate(db, tokens, handshakeToken(socket));
+      next();
+    } catch (err) {
+      next(new Error(err instanceof AppError ? err.code : "ERR_SESSION_EXPIRED"));
+    }
+  });
+
+  io.on("connection", async (rawSocket) => {
+    const socket = rawSocket as AppSocket;
+    const auth = socket.data.auth;
+    const reply = (ack: ((r: JoinAck) => void) | undefined, res: JoinAck) => {
+      if (typeof ack === "function") ack(res);
+    };
+
+    socket.on("joinNotification", (ack) => {
+      void socket.join(rooms.notification(auth.companyId));
+      reply(ack, { ok: true });
+    });
+    socket.on("joinTickets", (status, ack) => {
+      if (!(TICKET_STATUSES as readonly string[]).includes(status))
+        return reply(ack, { ok: false, error: "ERR_VALIDATION" });
+      void socket.join(rooms.tickets(auth.companyId, status));
+      reply(ack, { ok: true });
+    });
+    socket.on("leaveTickets", (status) => void socket.leave(rooms.tickets(auth.companyId, String(status))));
+    socket.on("joinChatBox", async (ticketId, ack) => {
+      const id = Number(ticketId);
+      const allowed = Number.isInteger(id) && id > 0 && (await chatBoxGuard(auth, id).catch(() => false));
+      if (!allowed) return reply(ack, { ok: false, error: "ERR_NO_TICKET_FOUND" });
+      await socket.join(rooms.chatBox(auth.companyId, id));
+      reply(ack, { ok: true });
+    });
+    socket.on(
+      "leaveChatBox",
+      (ticketId) => void socket.leave(rooms.chatBox(auth.companyId, Number(ticketId))),
+    );
+    socket.on("userStatus", async () => {
+      if (await markSeen(db, auth.companyId, auth.userId, now()))
+        await emitUserUpdate(auth.companyId, auth.userId);
+    });
+    socket.on("disconnect", () => {
+      db.execute(sql`update users set last_seen_at = ${now().toISOString()} where id = ${auth.userId}`).catch(
+        (err) => log.warn({ err }, "last seen update failed"),
+      );
+    });
+
+    await socket.join([
+      rooms.company(auth.companyId),
+      rooms.user(auth.userId),
+      rooms.session(auth.sessionId),
+      ...(await visibilityRooms(auth.companyId, auth.userId)),
+    ]);
+    try {
+      if (await markSeen(db, auth.companyId, auth.userId, now()))
+        await emitUserUpdate(auth.companyId, auth.userId);
+    } catch (err) {
+      log.warn({ err }, "mark seen failed");
+    }
+    socket.emit("ready");
+  });
+
+  const unsubscribe = bus.on(async (event: DomainEvent) => {
+    switch (event.type) {
+      case "user.saved":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "user"), {
+          action: event.action,
+          user: event.user,
+        });
+        await refreshVisibility(event.companyId, event.user.id);
+        break;
+      case "whatsapp.saved":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "whatsapp"), {
+          action: "update",
+          whatsapp: event.whatsapp,
+        });
+        break;
+      case "whatsapp.deleted":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "whatsapp"), {
+          action: "delete",
+          whatsappId: event.whatsappId,
+        });
+        break;
+      case "whatsapp.session":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "whatsappSession"), {
+          action: "update",
+          session: event.session,
+        });
+        break;
+      case "ticket.saved":
+        io.to(ticketRooms(event.companyId, event.ticket, event.previous)).emit(
+          companyEvent(event.companyId, "ticket"),
+          {
+            action: "update",
+            ticket: event.ticket,
+          },
+        );
+        break;
+      case "ticket.deleted":
+        io.to(
+          ticketRooms(event.companyId, { id: event.ticketId, queueId: event.queueId, userId: event.userId }),
+        ).emit(companyEvent(event.companyId, "ticket"), { action: "delete", ticketId: event.ticketId });
+        break;
+      case "message.saved":
+        io.to(ticketRooms(event.companyId, event.ticket)).emit(companyEvent(event.companyId, "appMessage"), {
+          action: event.action,
+          message: event.message,
+          ticket: event.ticket,
+          contact: event.contact,
+        });
+        break;
+      case "contact.saved":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "contact"), {
+          action: event.action,
+          contact: event.contact,
+        });
+        break;
+      case "presence":
+        io.to(ticketRooms(event.companyId, event.ticket)).emit(companyEvent(event.companyId, "presence"), {
+          ticketId: event.ticket.id,
+          presence: event.presence,
+        });
+        break;
+      case "simulator.phone":
+        io.to(rooms.admins(event.companyId)).emit(companyEvent(event.companyId, "simulator"), {
+          whatsappId: event.whatsappId,
+          number: event.number,
+          message: event.message,
+        });
+        break;
+      case "user.deleted":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "user"), {
+          action: "delete",
+          userId: event.userId,
+        });
+        io.in(rooms.user(event.userId)).disconnectSockets(true);
+        break;
+      case "session.started": {
+        // Only the user's sessions older than this login hear it; a few seconds later exactly those
+        // sockets are cut (their refresh tokens are already revoked). A newer login is never touched.
+        const older = io.in(rooms.user(event.userId)).except(rooms.session(event.sessionId));
+        const ids = (await older.fetchSockets()).map((s) => s.id);
+        if (ids.length === 0) break;
+        io.to(ids).emit(companyEvent(event.companyId, "auth"), {
+          action: "update",
+          user: { id: event.userId },
+        });
+        setTimeout(() => io.in(ids).disconnectSockets(true), 3_000).unref();
+        break;
+      }
+    }
+  });
+
+  return {
+    io,
+    /** Users with no socket for LIMITS.offlineAfterMs go offline; a user with a live socket is kept online. */
+    async sweepOffline(olderThan = new Date(now().getTime() - LIMITS.offlineAfterMs)) {
+      const candidates = await queryRows<{ id: number; company_id: number }>(
+        db,
+        sql`select id, company_id from users where online and (last_seen_at is null or last_seen_at < ${olderThan.toISOString()})`,
+      );
+      let changed = 0;
+      for (const { id, company_id } of candidates) {
+        const sockets = await io.in(rooms.user(id)).fetchSockets();
+        if (sockets.length > 0) {
+          await db.execute(sql`update users set last_seen_at = ${now().toISOString()} where id = ${id}`);
+          continue;
+        }
+        await db.execute(sql`update users set online = false where id = ${id} and online`);
+        await emitUserUpdate(company_id, id);
+        changed++;
+      }
+      return changed;
+    },
+    async close() {
+      unsubscribe();
+      // Not io.close(): that closes the HTTP server, which Fastify closes itself.
+      io.local.disconnectSockets(true);
+      io.engine.close();
+      await Promise.resolve(io.of("/").adapter.close()).catch(() => undefined);
+      await Promise.all(redisClients.map((c) => c.quit().catch(() => undefined)));
+    },
+  };
+}

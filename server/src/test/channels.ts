@@ -1,0 +1,64 @@
+import { expect } from "vitest";
+import type { WhatsappDetailDTO } from "@atende/contracts";
+import { type LoggedIn, buildCompany, buildQueue, buildUser, login } from "./factories.js";
+import { type TestContext, waitFor } from "./harness.js";
+
+/** A company with an admin, two queues, and a CONNECTED simulator connection (paired like a person would). */
+export async function buildSimulatorCompany(ctx: TestContext, opts: { queues?: number } = {}) {
+  const db = ctx.deps.db;
+  const company = await buildCompany(db);
+  const queues = [];
+  for (let i = 0; i < (opts.queues ?? 1); i++)
+    queues.push(await buildQueue(db, company.id, { name: `Fila ${i + 1}` }));
+  const admin = await buildUser(db, company.id, { profile: "admin" });
+  const adminLogin = await login(ctx, admin.email);
+  const connection = await connectSimulator(ctx, adminLogin, {
+    queueIds: queues.map((q) => q.id),
+    greetingMessage: "Olá!",
+  });
+  return { company, queues, admin, adminLogin, connection };
+}
+
+export async function connectSimulator(
+  ctx: TestContext,
+  who: LoggedIn,
+  fields: Record<string, unknown> = {},
+): Promise<WhatsappDetailDTO> {
+  const res = await ctx.app.inject({
+    method: "POST",
+    url: "/whatsapp",
+    headers: who.auth,
+    payload: { name: `Sim ${Math.random().toString(36).slice(2, 8)}`, provider: "simulator", ...fields },
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  const created = res.json<WhatsappDetailDTO>();
+  await waitFor(async () => (await status(ctx, who, created.id)) === "qrcode", 5_000);
+  const scan = await ctx.app.inject({
+    method: "POST",
+    url: `/simulator/${created.id}/scan`,
+    headers: who.auth,
+  });
+  expect(scan.statusCode).toBe(204);
+  await waitFor(async () => (await status(ctx, who, created.id)) === "CONNECTED", 5_000);
+  return created;
+}
+
+async function status(ctx: TestContext, who: LoggedIn, id: number) {
+  const res = await ctx.app.inject({ method: "GET", url: `/whatsapp/${id}`, headers: who.auth });
+  return res.json<WhatsappDetailDTO>().status;
+}
+
+/** The customer's phone sends to the connection through the simulator API. */
+export function phoneSends(
+  ctx: TestContext,
+  who: LoggedIn,
+  whatsappId: number,
+  payload: Record<string, unknown>,
+) {
+  return ctx.app.inject({
+    method: "POST",
+    url: `/simulator/${whatsappId}/messages`,
+    headers: who.auth,
+    payload,
+  });
+}

@@ -1,0 +1,269 @@
+import crypto from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A local stand-in for Meta's Graph API (WhatsApp Cloud API), started by a test on 127.0.0.1 with
+ * a random port. It speaks the documented payloads: send (POST /{phone-number-id}/messages), mark
+ * as read, media upload (multipart), media info (GET /{media-id}) and media download (GET url with
+ * the bearer token), and answers errors in Graph's shape. It records every request and can be told
+ * to fail the next matching requests.
+ */
+
+export interface RecordedGraphRequest {
+  method: string;
+  /** The path without the version prefix: "/123/messages", "/media-1", "/download/media-1". */
+  path: string;
+  authorization: string | undefined;
+  contentType: string | undefined;
+  /** JSON bodies, parsed. */
+  json?: unknown;
+  /** Multipart bodies: the text fields, and the file part. */
+  form?: { fields: Record<string, string>; file?: { name: string; type: string; data: Buffer } };
+  /** The message id (sends) or media id (uploads) the fake answered. */
+  answeredId?: string;
+}
+
+/** Documented Graph errors the fake knows by code: HTTP status, message and error_data.details. */
+const KNOWN_ERRORS: Record<number, { status: number; message: string; type: string; details?: string }> = {
+  100: { status: 400, message: "(#100) Invalid parameter", type: "OAuthException" },
+  190: {
+    status: 401,
+    message: "Error validating access token: Session has expired.",
+    type: "OAuthException",
+  },
+  130429: {
+    status: 400,
+    message: "(#130429) Rate limit hit",
+    type: "OAuthException",
+    details: "Cloud API message throughput has been reached.",
+  },
+  131026: {
+    status: 400,
+    message: "(#131026) Message undeliverable",
+    type: "OAuthException",
+    details: "Unable to deliver message.",
+  },
+  131047: {
+    status: 400,
+    message: "(#131047) Re-engagement message",
+    type: "OAuthException",
+    details:
+      "Message failed to send because more than 24 hours have passed since the customer last replied to this number.",
+  },
+};
+
+export interface ProgrammedFailure {
+  /** A Graph error code (the body is Graph's error shape), or omit with `status` for a bare HTTP error. */
+  code?: number;
+  status?: number;
+  message?: string;
+  details?: string;
+  /** Sent as a Retry-After header. */
+  retryAfter?: string;
+  /** Drops the connection without answering (a network error). */
+  network?: boolean;
+  /** Only requests whose path ends with this fail; others pass. */
+  pathEndsWith?: string;
+}
+
+export interface FakeGraph {
+  /** The base URL with the version, as GRAPH_API_URL: http://127.0.0.1:<port>/v21.0 */
+  url: string;
+  requests: RecordedGraphRequest[];
+  /** The access token the fake accepts; anything else answers error 190. */
+  accessToken: string;
+  /** Queues a failure for the next matching request (failures are used in order, once each). */
+  failNext(failure: ProgrammedFailure): void;
+  /** Stores media as if a customer had sent it; answers its media id. */
+  addMedia(data: Buffer, mimeType: string): string;
+  /** Media uploaded through the fake, by id. */
+  media: Map<string, { data: Buffer; mimeType: string }>;
+  close(): Promise<void>;
+}
+
+export async function startFakeGraph(
+  opts: { accessToken?: string; version?: string } = {},
+): Promise<FakeGraph> {
+  const accessToken = opts.accessToken ?? `token-${crypto.randomBytes(6).toString("hex")}`;
+  const version = opts.version ?? "v21.0";
+  const requests: RecordedGraphRequest[] = [];
+  const failures: ProgrammedFailure[] = [];
+  const media = new Map<string, { data: Buffer; mimeType: string }>();
+  let origin = "";
+  let lastMediaId = 1_000_000_000_000 + crypto.randomInt(1_000_000);
+
+  const addMedia = (data: Buffer, mimeType: string) => {
+    const id = String(++lastMediaId);
+    media.set(id, { data, mimeType });
+    return id;
+  };
+
+  const server = http.createServer(async (req, res) => {
+    const raw = await readBody(req);
+    const path = (req.url ?? "/").split("?")[0]!.replace(new RegExp(`^/${version}`), "");
+    const recorded: RecordedGraphRequest = {
+      method: req.method ?? "GET",
+      path,
+      authorization: req.headers.authorization,
+      contentType: req.headers["content-type"],
+    };
+    try {
+      if (recorded.contentType?.startsWith("application/json")) recorded.json = JSON.parse(raw.toString());
+      if (recorded.contentType?.startsWith("multipart/form-data"))
+        recorded.form = await parseMultipart(raw, recorded.contentType);
+    } catch {
+      // Recorded as is; the handler answers the bad request below.
+    }
+    requests.push(recorded);
+
+    const failureIndex = failures.findIndex((f) => !f.pathEndsWith || path.endsWith(f.pathEndsWith));
+    if (failureIndex >= 0) {
+      const [failure] = failures.splice(failureIndex, 1);
+      if (failure!.network) return req.socket.destroy();
+      return answerFailure(res, failure!);
+    }
+    if (recorded.authorization !== `Bearer ${accessToken}`) return answerFailure(res, { code: 190 });
+
+    const send = /^\/([^/]+)\/messages$/.exec(path);
+    const upload = /^\/([^/]+)\/media$/.exec(path);
+    const download = /^\/download\/([^/]+)$/.exec(path);
+    if (req.method === "POST" && send) return answerSend(res, recorded);
+    if (req.method === "POST" && upload) {
+      const file = recorded.form?.file;
+      if (!file || recorded.form?.fields.messaging_product !== "whatsapp")
+        return answerFailure(res, { code: 100 });
+      recorded.answeredId = addMedia(file.data, recorded.form?.fields.type ?? file.type);
+      return json(res, 200, { id: recorded.answeredId });
+    }
+    if (req.method === "GET" && download) {
+      const item = media.get(download[1]!);
+      if (!item) return json(res, 404, { error: "not found" });
+      res.writeHead(200, { "content-type": item.mimeType, "content-length": item.data.length });
+      return res.end(item.data);
+    }
+    const mediaId = /^\/([^/]+)$/.exec(path)?.[1];
+    const item = mediaId ? media.get(mediaId) : undefined;
+    if (req.method === "GET" && mediaId && item) {
+      return json(res, 200, {
+        messaging_product: "whatsapp",
+        url: `${origin}/download/${mediaId}`,
+        mime_type: item.mimeType,
+        sha256: crypto.createHash("sha256").update(item.data).digest("hex"),
+        file_size: String(item.data.length),
+        id: mediaId,
+      });
+    }
+    return answerFailure(res, {
+      code: 100,
+      message: `Unsupported ${req.method?.toLowerCase()} request. Object with ID '${mediaId ?? path}' does not exist.`,
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: `${origin}/${version}`,
+    requests,
+    accessToken,
+    failNext: (failure) => failures.push(failure),
+    addMedia,
+    media,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function answerSend(res: http.ServerResponse, recorded: RecordedGraphRequest) {
+  const message = (recorded.json ?? {}) as Record<string, unknown>;
+  if (message.messaging_product !== "whatsapp") return answerFailure(res, { code: 100 });
+  if (message.status === "read") {
+    if (typeof message.message_id !== "string") return answerFailure(res, { code: 100 });
+    return json(res, 200, { success: true });
+  }
+  const validRecipient = typeof message.to === "string" && /^\+?\d{5,15}$/.test(message.to);
+  if (!validRecipient || typeof message.type !== "string" || !(message.type in message))
+    return answerFailure(res, { code: 100 });
+  recorded.answeredId = `wamid.${crypto.randomBytes(12).toString("base64url")}`;
+  return json(res, 200, {
+    messaging_product: "whatsapp",
+    contacts: [{ input: message.to, wa_id: message.to }],
+    messages: [{ id: recorded.answeredId }],
+  });
+}
+
+function answerFailure(res: http.ServerResponse, failure: ProgrammedFailure) {
+  const headers: Record<string, string> = failure.retryAfter ? { "retry-after": failure.retryAfter } : {};
+  if (failure.code === undefined) {
+    res.writeHead(failure.status ?? 500, { ...headers, "content-type": "text/html" });
+    return res.end("<html><body>Service Unavailable</body></html>");
+  }
+  const known = KNOWN_ERRORS[failure.code];
+  const details = failure.details ?? known?.details;
+  return json(
+    res,
+    failure.status ?? known?.status ?? 400,
+    {
+      error: {
+        message: failure.message ?? known?.message ?? `(#${failure.code}) Error`,
+        type: known?.type ?? "OAuthException",
+        code: failure.code,
+        ...(details ? { error_data: { messaging_product: "whatsapp", details } } : {}),
+        fbtrace_id: crypto.randomBytes(9).toString("base64url"),
+      },
+    },
+    headers,
+  );
+}
+
+function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { ...headers, "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+async function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Multipart parsing by the platform's own parser (undici), as Graph would read the form. */
+async function parseMultipart(raw: Buffer, contentType: string): Promise<RecordedGraphRequest["form"]> {
+  const form = await new Response(new Uint8Array(raw), {
+    headers: { "content-type": contentType },
+  }).formData();
+  const fields: Record<string, string> = {};
+  let file: NonNullable<RecordedGraphRequest["form"]>["file"];
+  for (const [name, value] of form.entries()) {
+    if (typeof value === "string") fields[name] = value;
+    else if (name === "file")
+      file = { name: value.name, type: value.type, data: Buffer.from(await value.arrayBuffer()) };
+  }
+  return { fields, file };
+}
+
+/** A "messages" webhook as Meta posts it, for tests to push more entries or changes into. */
+export interface CloudWebhookPayload {
+  object: "whatsapp_business_account";
+  entry: { id: string; changes: { field: string; value: Record<string, unknown> }[] }[];
+}
+
+/** One entry with one "messages" change for the business number `phoneNumberId`, carrying `value`'s fields. */
+export function cloudWebhookPayload(
+  phoneNumberId: string,
+  value: Record<string, unknown>,
+): CloudWebhookPayload {
+  const metadata = { display_phone_number: "15550783881", phone_number_id: phoneNumberId };
+  return {
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: "102290129340398",
+        changes: [{ field: "messages", value: { messaging_product: "whatsapp", metadata, ...value } }],
+      },
+    ],
+  };
+}

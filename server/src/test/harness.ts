@@ -1,0 +1,157 @@
+import fs from "node:fs";
+import crypto from "node:crypto";
+import type { AddressInfo } from "node:net";
+import pg from "pg";
+import { inject } from "vitest";
+import { io as ioClient, type Socket } from "socket.io-client";
+import { buildApp, type BuiltApp } from "../app.js";
+import { loadConfig, type Config } from "../config.js";
+import { type Database, openPglite, openPostgres } from "../db/client.js";
+import type { Deps } from "../deps.js";
+import { EventBus } from "../events/bus.js";
+import { TokenService } from "../http/tokens.js";
+import type { ProviderRegistry } from "../channels/registry.js";
+import { MediaStore } from "../storage/media.js";
+import os from "node:os";
+import path from "node:path";
+
+/** A fresh, migrated database for one test file: PGlite from the snapshot, or a PostgreSQL clone. */
+export async function openTestDatabase(): Promise<Database & { drop(): Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL;
+  const template = inject("pgTemplate");
+  if (url && template) {
+    const name = `atende_t_${crypto.randomBytes(6).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create database ${name} template ${template}`);
+    const dbUrl = new URL(url);
+    dbUrl.pathname = `/${name}`;
+    const database = openPostgres(dbUrl.toString(), 5);
+    return {
+      ...database,
+      async drop() {
+        await database.close();
+        // pool.end() resolves before every backend has gone; a forced drop would kill one mid-goodbye.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await admin.query(`drop database if exists ${name}`);
+            break;
+          } catch (err) {
+            if ((err as { code?: string }).code !== "55006" || attempt >= 50) throw err;
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        }
+        await admin.end();
+      },
+    };
+  }
+  const snapshot = inject("pgliteSnapshot");
+  if (!snapshot) throw new Error("globalSetup did not provide a database snapshot");
+  const database = await openPglite(undefined, new Blob([fs.readFileSync(snapshot)]));
+  return { ...database, drop: () => database.close() };
+}
+
+export interface TestContext {
+  deps: Deps;
+  built: BuiltApp;
+  app: BuiltApp["app"];
+  /** The clock the server reads: real time, until a test sets `now` (then frozen there). */
+  clock: { now: Date };
+  url(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function createTestContext(
+  overrides: Partial<Config> = {},
+  opts: { authOptions?: { reuseGraceMs: number }; database?: Database; providers?: ProviderRegistry } = {},
+): Promise<TestContext> {
+  // A shared database plays several instances of one deployment; its owner drops it.
+  const database = opts.database
+    ? { ...opts.database, drop: async () => undefined }
+    : await openTestDatabase();
+  // Follows real time until a test sets `clock.now`, which freezes it there.
+  let frozen: Date | null = null;
+  const clock = {
+    get now(): Date {
+      return frozen ?? new Date();
+    },
+    set now(at: Date) {
+      frozen = at;
+    },
+  };
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "atende-test-data-"));
+  const config = {
+    ...loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir }),
+    ...overrides,
+  };
+  const deps: Deps = {
+    config,
+    database,
+    db: database.db,
+    tokens: new TokenService("test-secret-".padEnd(48, "x"), config.ACCESS_TOKEN_TTL),
+    bus: new EventBus(),
+    now: () => clock.now,
+    media: new MediaStore(path.join(dataDir, "media"), config.MEDIA_MAX_BYTES),
+  };
+  const built = await buildApp(deps, {
+    logger: false,
+    authOptions: opts.authOptions,
+    providers: opts.providers,
+  });
+  let listening: string | null = null;
+  return {
+    deps,
+    built,
+    app: built.app,
+    clock,
+    async url() {
+      if (!listening) {
+        await built.app.listen({ port: 0, host: "127.0.0.1" });
+        listening = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
+      }
+      return listening;
+    },
+    async close() {
+      await built.app.close();
+      await database.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A socket.io client as the web app opens it; resolves once the server says "ready". */
+export function connectSocket(baseUrl: string, token: string | undefined): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = ioClient(baseUrl, {
+      auth: token ? { token } : {},
+      transports: ["websocket"],
+      reconnection: false,
+      forceNew: true,
+    });
+    const timer = setTimeout(() => reject(new Error("socket did not become ready")), 5_000);
+    socket.on("ready", () => {
+      clearTimeout(timer);
+      resolve(socket);
+    });
+    socket.on("connect_error", (err) => {
+      clearTimeout(timer);
+      socket.close();
+      reject(err);
+    });
+  });
+}
+
+/** Collects what a socket receives for one event name. */
+export function record<T = unknown>(socket: Socket, event: string): T[] {
+  const got: T[] = [];
+  socket.on(event, (payload: T) => got.push(payload));
+  return got;
+}
+
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 3_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
