@@ -1,0 +1,121 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { lazy, Suspense, type ReactNode } from "react";
+import { BrowserRouter, Navigate, Route, Routes } from "react-router-dom";
+import { queryClient } from "./api/queryClient";
+import { SocketProvider } from "./api/SocketProvider";
+import { useAuth } from "./auth/AuthContext";
+import { AuthProvider } from "./auth/AuthProvider";
+import { hasCampaignFlag, PermissionRoute, PrivateRoute, PublicRoute } from "./auth/guards";
+import { FullPageLoader } from "./components/FullPageLoader";
+import { Toaster } from "./components/Toaster";
+import { ThemeModeProvider } from "./layout/ThemeModeProvider";
+import type { PageKey } from "./pages/coming-soon/ComingSoonPage";
+
+const AppLayout = lazy(() => import("./layout/AppLayout").then((m) => ({ default: m.AppLayout })));
+const LoginPage = lazy(() => import("./pages/login/LoginPage").then((m) => ({ default: m.LoginPage })));
+const UsersPage = lazy(() => import("./pages/users/UsersPage").then((m) => ({ default: m.UsersPage })));
+const ConnectionsPage = lazy(() =>
+  import("./pages/connections/ConnectionsPage").then((m) => ({ default: m.ConnectionsPage })),
+);
+const SimulatorPage = lazy(() =>
+  import("./pages/simulator/SimulatorPage").then((m) => ({ default: m.SimulatorPage })),
+);
+const ComingSoonPage = lazy(() =>
+  import("./pages/coming-soon/ComingSoonPage").then((m) => ({ default: m.ComingSoonPage })),
+);
+
+/** Private pages that later work fills in; until then each shows its title and "coming soon". */
+const UPCOMING_PAGES: [path: string, title: PageKey][] = [
+  ["/tickets/:ticketId?", "tickets"],
+  ["/quick-messages", "quickMessages"],
+  ["/todolist", "todolist"],
+  ["/schedules", "schedules"],
+  ["/tags", "tags"],
+  ["/contacts", "contacts"],
+  ["/helps", "helps"],
+  ["/files", "files"],
+  ["/prompts", "prompts"],
+  ["/queue-integration", "queueIntegration"],
+  ["/messages-api", "messagesApi"],
+  ["/settings", "settings"],
+  ["/kanban", "kanban"],
+  ["/financeiro", "financeiro"],
+  ["/queues", "queues"],
+  ["/announcements", "announcements"],
+  ["/subscription", "subscription"],
+  ["/chats/:id?", "chats"],
+];
+
+/** Shown only while the browser keeps the `cshow` flag. */
+const CAMPAIGN_PAGES: [path: string, title: PageKey][] = [
+  ["/contact-lists", "contactLists"],
+  ["/contact-lists/:contactListId/contacts", "contactListItems"],
+  ["/campaigns", "campaigns"],
+  ["/campaign/:campaignId/report", "campaignReport"],
+  ["/campaigns-config", "campaignsConfig"],
+];
+
+function upcoming([path, title]: [string, PageKey]) {
+  return <Route key={path} path={path} element={<ComingSoonPage key={path} title={title} />} />;
+}
+
+function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<PublicRoute />}>
+        <Route path="/login" element={<LoginPage />} />
+        <Route path="/signup" element={<ComingSoonPage title="signup" standalone />} />
+        <Route path="/forgetpsw" element={<ComingSoonPage title="forgetPassword" standalone />} />
+      </Route>
+      <Route element={<PrivateRoute />}>
+        <Route element={<AppLayout />}>
+          <Route element={<PermissionRoute permission="dashboard:view" />}>
+            <Route path="/" element={<ComingSoonPage title="dashboard" />} />
+          </Route>
+          <Route element={<PermissionRoute permission="users-page:manage" />}>
+            <Route path="/users" element={<UsersPage />} />
+          </Route>
+          <Route element={<PermissionRoute permission="drawer-admin-items:view" />}>
+            <Route path="/connections" element={<ConnectionsPage />} />
+          </Route>
+          <Route element={<PermissionRoute permission="simulator:use" />}>
+            <Route path="/simulator" element={<SimulatorPage />} />
+          </Route>
+          {UPCOMING_PAGES.map(upcoming)}
+          {hasCampaignFlag() && CAMPAIGN_PAGES.map(upcoming)}
+        </Route>
+      </Route>
+      <Route path="*" element={<Navigate to="/" replace />} />
+    </Routes>
+  );
+}
+
+/** The socket follows the session: opened for the logged-in user, closed on logout. */
+function LiveChannel({ children }: { children: ReactNode }) {
+  const { user } = useAuth();
+  return (
+    <SocketProvider companyId={user?.companyId ?? null} userId={user?.id ?? null}>
+      {children}
+    </SocketProvider>
+  );
+}
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ThemeModeProvider>
+        <Toaster>
+          <BrowserRouter>
+            <AuthProvider>
+              <LiveChannel>
+                <Suspense fallback={<FullPageLoader />}>
+                  <AppRoutes />
+                </Suspense>
+              </LiveChannel>
+            </AuthProvider>
+          </BrowserRouter>
+        </Toaster>
+      </ThemeModeProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,60 @@
+import { companyEvent, type CompanyEventName, type CompanyEventPayloads } from "@atende/contracts";
+import { createContext, useContext, useEffect, useEffectEvent, useState, type ReactNode } from "react";
+import type { CompanySocket } from "./socket";
+
+interface SocketContextValue {
+  live: CompanySocket | null;
+  companyId: number | null;
+}
+
+const SocketContext = createContext<SocketContextValue>({ live: null, companyId: null });
+
+interface SocketProviderProps {
+  /** The logged-in user's company and id; null when nobody is logged in (no socket then). */
+  companyId: number | null;
+  userId: number | null;
+  children: ReactNode;
+}
+
+/** Opens the live channel for the logged-in user; a new one when the company or the user changes. */
+export function SocketProvider({ companyId, userId, children }: SocketProviderProps) {
+  const [live, setLive] = useState<CompanySocket | null>(null);
+
+  useEffect(() => {
+    if (companyId === null || userId === null) return;
+    let opened: CompanySocket | null = null;
+    let cancelled = false;
+    // socket.io-client loads with the first private page, not with the login page.
+    void import("./socket").then(({ openCompanySocket }) => {
+      if (cancelled) return;
+      opened = openCompanySocket();
+      setLive(opened);
+    });
+    return () => {
+      cancelled = true;
+      opened?.close();
+      setLive(null);
+    };
+  }, [companyId, userId]);
+
+  return <SocketContext value={{ live, companyId: live ? companyId : null }}>{children}</SocketContext>;
+}
+
+/** Runs `handler` for each `company-{companyId}-{name}` event while the component is mounted. */
+export function useCompanyEvent<N extends CompanyEventName>(
+  name: N,
+  handler: (payload: CompanyEventPayloads[N]) => void,
+): void {
+  const { live, companyId } = useContext(SocketContext);
+  const onEvent = useEffectEvent(handler);
+
+  useEffect(() => {
+    if (!live || companyId === null) return;
+    const event: string = companyEvent(companyId, name);
+    const listener = (payload: CompanyEventPayloads[N]) => onEvent(payload);
+    live.socket.on(event, listener);
+    return () => {
+      live.socket.off(event, listener);
+    };
+  }, [live, companyId, name]);
+}

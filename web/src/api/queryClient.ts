@@ -1,0 +1,26 @@
+import { QueryCache, QueryClient } from "@tanstack/react-query";
+import { ApiError } from "./http";
+import { toastError } from "./toast";
+
+declare module "@tanstack/react-query" {
+  interface Register {
+    /** `silent`: the screen shows the failure itself, so no error toast. */
+    queryMeta: { silent?: boolean };
+  }
+}
+
+export const queryClient = new QueryClient({
+  queryCache: new QueryCache({
+    onError: (error, query) => {
+      if (!query.meta?.silent) toastError(error);
+    },
+  }),
+  defaultOptions: {
+    queries: {
+      // An answer from the server is final; only network failures are worth another try.
+      retry: (failures, error) => !(error instanceof ApiError) && failures < 2,
+      refetchOnWindowFocus: false,
+      staleTime: 30_000,
+    },
+  },
+});

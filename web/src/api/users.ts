@@ -1,0 +1,84 @@
+import type { AllTicket, Profile, QueueDTO, UserDTO, UsersPage } from "@atende/contracts";
+import type { InfiniteData, QueryClient } from "@tanstack/react-query";
+import { api } from "./http";
+
+/** Every cached page list of users, whatever the search text (the key's last part). */
+export const USERS_LISTS_KEY = ["users", "pages"] as const;
+
+export function usersListKey(search: string) {
+  return [...USERS_LISTS_KEY, search] as const;
+}
+
+export function fetchUsersPage(search: string, pageNumber: number, signal?: AbortSignal): Promise<UsersPage> {
+  return api.get<UsersPage>("/users", { query: { searchParam: search, pageNumber }, signal });
+}
+
+/** What the user dialog sends: fields the editor may not change are left out. */
+export interface UserPayload {
+  name: string;
+  email: string;
+  password?: string;
+  profile?: Profile;
+  queueIds?: number[];
+  whatsappId?: number | null;
+  allTicket?: AllTicket;
+}
+
+export function saveUser(id: number | null, payload: UserPayload): Promise<UserDTO | undefined> {
+  return id === null ? api.post<UserDTO>("/users", payload) : api.put<UserDTO>(`/users/${id}`, payload);
+}
+
+export function deleteUser(id: number): Promise<void> {
+  return api.delete(`/users/${id}`);
+}
+
+export function fetchQueues(signal?: AbortSignal): Promise<QueueDTO[]> {
+  return api.get<QueueDTO[]>("/queue", { signal });
+}
+
+/** A WhatsApp connection as the default-connection select needs it. */
+export interface ConnectionOption {
+  id: number;
+  name: string;
+}
+
+export function fetchConnections(signal?: AbortSignal): Promise<ConnectionOption[]> {
+  return api.get<ConnectionOption[]>("/whatsapp", { signal });
+}
+
+type UsersPages = InfiniteData<UsersPage, number>;
+
+function matchesSearch(user: UserDTO, search: string): boolean {
+  const text = search.trim().toLowerCase();
+  return !text || user.name.toLowerCase().includes(text) || user.email.toLowerCase().includes(text);
+}
+
+/** Create or update: replaces the user where listed, else adds it first to the lists it matches. */
+export function upsertUserInLists(queryClient: QueryClient, user: UserDTO): void {
+  for (const [key, data] of queryClient.getQueriesData<UsersPages>({ queryKey: USERS_LISTS_KEY })) {
+    if (!data) continue;
+    const listed = data.pages.some((page) => page.users.some((u) => u.id === user.id));
+    const search = String(key[key.length - 1] ?? "");
+    if (!listed && !matchesSearch(user, search)) continue;
+    const pages = listed
+      ? data.pages.map((page) => ({ ...page, users: page.users.map((u) => (u.id === user.id ? user : u)) }))
+      : data.pages.map((page, index) =>
+          index === 0 ? { ...page, users: [user, ...page.users], count: page.count + 1 } : page,
+        );
+    queryClient.setQueryData<UsersPages>(key, { ...data, pages });
+  }
+}
+
+export function removeUserFromLists(queryClient: QueryClient, userId: number): void {
+  queryClient.setQueriesData<UsersPages>({ queryKey: USERS_LISTS_KEY }, (data) => {
+    if (!data?.pages.some((page) => page.users.some((u) => u.id === userId))) return data;
+    return {
+      ...data,
+      pages: data.pages.map((page) => ({
+        ...page,
+        users: page.users.filter((u) => u.id !== userId),
+        count: Math.max(0, page.count - 1),
+      })),
+    };
+  });
+}

@@ -1,0 +1,108 @@
+import type {
+  WhatsappDetailDTO,
+  WhatsappDTO,
+  WhatsappSaveInput,
+  WhatsappSessionDTO,
+} from "@atende/contracts";
+import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { api } from "./http";
+import { useCompanyEvent } from "./SocketProvider";
+
+/** The company's connections, as the connections page and the side menu badge share them. */
+export const WHATSAPPS_KEY = ["whatsapps"] as const;
+
+export function fetchWhatsapps(signal?: AbortSignal): Promise<WhatsappDTO[]> {
+  return api.get<WhatsappDTO[]>("/whatsapp", { signal });
+}
+
+export function fetchWhatsapp(id: number, signal?: AbortSignal): Promise<WhatsappDetailDTO> {
+  return api.get<WhatsappDetailDTO>(`/whatsapp/${id}`, { signal });
+}
+
+/** What the connection dialog sends: the schema's fields (the Cloud part only for Cloud connections). */
+export type WhatsappPayload = Omit<WhatsappSaveInput, "cloud"> & { cloud?: WhatsappSaveInput["cloud"] };
+
+export function saveWhatsapp(id: number | null, payload: WhatsappPayload): Promise<WhatsappDetailDTO> {
+  return id === null
+    ? api.post<WhatsappDetailDTO>("/whatsapp", payload)
+    : api.put<WhatsappDetailDTO>(`/whatsapp/${id}`, payload);
+}
+
+export function deleteWhatsapp(id: number): Promise<void> {
+  return api.delete(`/whatsapp/${id}`);
+}
+
+/** Starts (or restarts) the session: a new QR code follows. */
+export function startSession(id: number): Promise<void> {
+  return api.post(`/whatsappsession/${id}`);
+}
+
+export function requestNewQrCode(id: number): Promise<void> {
+  return api.put(`/whatsappsession/${id}`);
+}
+
+/** Logs the connection out of WhatsApp. */
+export function disconnectSession(id: number): Promise<void> {
+  return api.delete(`/whatsappsession/${id}`);
+}
+
+/** Restarts every connection of the company. */
+export function restartConnections(): Promise<void> {
+  return api.post("/whatsapp-restart/");
+}
+
+/** Replaces the connection where listed, else adds it at the end. */
+export function upsertWhatsapp(queryClient: QueryClient, whatsapp: WhatsappDTO): void {
+  queryClient.setQueryData<WhatsappDTO[]>(WHATSAPPS_KEY, (list) => {
+    if (!list) return list;
+    const listed = list.some((w) => w.id === whatsapp.id);
+    return listed ? list.map((w) => (w.id === whatsapp.id ? whatsapp : w)) : [...list, whatsapp];
+  });
+}
+
+export function removeWhatsapp(queryClient: QueryClient, whatsappId: number): void {
+  queryClient.setQueryData<WhatsappDTO[]>(WHATSAPPS_KEY, (list) => list?.filter((w) => w.id !== whatsappId));
+}
+
+/** A session update changes the status, QR code, retries, number and last update of one row. */
+export function mergeSession(queryClient: QueryClient, session: WhatsappSessionDTO): void {
+  queryClient.setQueryData<WhatsappDTO[]>(WHATSAPPS_KEY, (list) =>
+    list?.map((w) =>
+      w.id === session.id
+        ? {
+            ...w,
+            status: session.status,
+            qrcode: session.qrcode,
+            retries: session.retries,
+            number: session.number,
+            updatedAt: session.updatedAt,
+          }
+        : w,
+    ),
+  );
+}
+
+/**
+ * The connections list, kept current by the live channel (`whatsapp` and `whatsappSession`).
+ * Every holder subscribes; the updates are idempotent, so two holders do no harm.
+ */
+export function useWhatsapps(enabled = true) {
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: WHATSAPPS_KEY,
+    queryFn: ({ signal }) => fetchWhatsapps(signal),
+    enabled,
+  });
+
+  useCompanyEvent("whatsapp", (payload) => {
+    if (!enabled) return;
+    if (payload.action === "delete") removeWhatsapp(queryClient, payload.whatsappId);
+    else upsertWhatsapp(queryClient, payload.whatsapp);
+  });
+
+  useCompanyEvent("whatsappSession", (payload) => {
+    if (enabled && payload.action === "update") mergeSession(queryClient, payload.session);
+  });
+
+  return query;
+}

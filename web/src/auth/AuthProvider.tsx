@@ -1,0 +1,67 @@
+import type { LoginAnswer, LoginInput, SessionUserDTO, UserDTO } from "@atende/contracts";
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
+import { api, onSessionEnded, refreshSession } from "../api/http";
+import { clearSession, readToken, storeSession } from "../api/session";
+import { AuthContext, type AuthContextValue } from "./AuthContext";
+
+/** Who is logged in: found on load (token → /auth/me, else one refresh by cookie), set by login. */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [user, setUser] = useState<SessionUserDTO | null>(null);
+  const [loading, setLoading] = useState(true);
+
+  const forgetSession = useCallback(() => {
+    setUser(null);
+    queryClient.clear();
+  }, [queryClient]);
+
+  useEffect(() => onSessionEnded(forgetSession), [forgetSession]);
+
+  useEffect(() => {
+    let cancelled = false;
+    const found = readToken()
+      ? api.get<SessionUserDTO>("/auth/me")
+      : refreshSession().then((answer) => answer.user);
+    found
+      .then((sessionUser) => {
+        if (!cancelled) setUser(sessionUser);
+      })
+      .catch(() => {
+        // No usable session: the visitor sees the login page.
+      })
+      .finally(() => {
+        if (!cancelled) setLoading(false);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  const login = useCallback(async (input: LoginInput) => {
+    const answer = await api.post<LoginAnswer>("/auth/login", input, { anonymous: true });
+    storeSession(answer);
+    setUser(answer.user);
+    return answer;
+  }, []);
+
+  const logout = useCallback(async () => {
+    try {
+      await api.delete("/auth/logout");
+    } catch {
+      // The session ends here whatever the server says.
+    }
+    clearSession();
+    forgetSession();
+  }, [forgetSession]);
+
+  const updateUser = useCallback((changed: UserDTO) => {
+    setUser((current) => (current && current.id === changed.id ? { ...current, ...changed } : current));
+  }, []);
+
+  const value = useMemo<AuthContextValue>(
+    () => ({ user, loading, login, logout, updateUser }),
+    [user, loading, login, logout, updateUser],
+  );
+  return <AuthContext value={value}>{children}</AuthContext>;
+}

@@ -1,0 +1,21 @@
+import { LIMITS } from "@atende/contracts";
+import { useTranslation } from "react-i18next";
+import { clearSession } from "../api/session";
+import { useCompanyEvent } from "../api/SocketProvider";
+import { toast } from "../api/toast";
+import { useSessionUser } from "./AuthContext";
+
+/** A login of this user elsewhere ends this session: warn, forget it, reload after 1 s. */
+export function DuplicateLoginWatcher() {
+  const { t } = useTranslation();
+  const user = useSessionUser();
+
+  useCompanyEvent("auth", (payload) => {
+    if (payload.action !== "update" || payload.user.id !== user.id) return;
+    toast(t("auth.loggedInElsewhere"), "warning");
+    clearSession();
+    window.setTimeout(() => window.location.reload(), LIMITS.reloadAfterExpiredMs);
+  });
+
+  return null;
+}

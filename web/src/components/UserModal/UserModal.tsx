@@ -1,0 +1,141 @@
+import { can, type UserDTO, type UserUpdateInput } from "@atende/contracts";
+import {
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  TextField,
+} from "@mui/material";
+import { useQueryClient } from "@tanstack/react-query";
+import { useId } from "react";
+import { useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { ApiError } from "../../api/http";
+import { toast, toastError } from "../../api/toast";
+import { saveUser, upsertUserInLists } from "../../api/users";
+import { useAuth, useSessionUser } from "../../auth/AuthContext";
+import { fieldErrorText, SERVER_ERROR, textFieldRegister } from "../formFields";
+import { PasswordField } from "../PasswordField";
+import { AdminUserFields } from "./AdminUserFields";
+import { formFieldOf, initialValues, toPayload, userFormResolver, type UserFormValues } from "./userForm";
+
+interface UserModalProps {
+  /** The user to edit; null to create one. */
+  user: UserDTO | null;
+  onClose(): void;
+}
+
+/** Creates or edits a user; also the logged-in user's own profile dialog. Esc closes, Enter saves. */
+export function UserModal({ user, onClose }: UserModalProps) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const { updateUser } = useAuth();
+  const currentUser = useSessionUser();
+  const titleId = useId();
+  const creating = user === null;
+  const rights = {
+    profile: can(currentUser, "user-modal:editProfile"),
+    queues: can(currentUser, "user-modal:editQueues"),
+  };
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<UserFormValues, unknown, UserUpdateInput>({
+    defaultValues: initialValues(user),
+    resolver: userFormResolver(creating),
+  });
+
+  function showServerErrors(error: unknown) {
+    if (error instanceof ApiError && error.code === "ERR_EMAIL_ALREADY_EXISTS") {
+      setError(
+        "email",
+        { type: SERVER_ERROR, message: t("errors.ERR_EMAIL_ALREADY_EXISTS") },
+        { shouldFocus: true },
+      );
+      return;
+    }
+    const placed = Object.entries(error instanceof ApiError ? (error.fields ?? {}) : {}).filter(
+      ([path, message]) => {
+        const field = formFieldOf(path);
+        if (field) setError(field, { type: SERVER_ERROR, message });
+        return Boolean(field);
+      },
+    );
+    if (placed.length === 0) toastError(error);
+  }
+
+  async function submit(values: UserUpdateInput) {
+    try {
+      const saved = await saveUser(user?.id ?? null, toPayload(values, rights));
+      if (saved) {
+        upsertUserInLists(queryClient, saved);
+        updateUser(saved);
+      }
+      toast(t("userModal.saved"), "success");
+      onClose();
+    } catch (error) {
+      showServerErrors(error);
+    }
+  }
+
+  const title = creating ? "addTitle" : user.id === currentUser.id ? "ownTitle" : "editTitle";
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth scroll="paper">
+      <Box
+        component="form"
+        noValidate
+        onSubmit={handleSubmit(submit)}
+        sx={{ display: "flex", flexDirection: "column", minHeight: 0 }}
+      >
+        <DialogTitle id={titleId}>{t(`userModal.${title}`)}</DialogTitle>
+        <DialogContent dividers>
+          <Stack spacing={2}>
+            <TextField
+              {...textFieldRegister(register("name"))}
+              id="user-name"
+              label={t("userModal.name")}
+              autoFocus
+              required
+              error={Boolean(errors.name)}
+              helperText={fieldErrorText(errors.name)}
+            />
+            <TextField
+              {...textFieldRegister(register("email"))}
+              id="user-email"
+              label={t("userModal.email")}
+              type="email"
+              autoComplete="off"
+              required
+              error={Boolean(errors.email)}
+              helperText={fieldErrorText(errors.email)}
+            />
+            <PasswordField
+              {...textFieldRegister(register("password"))}
+              id="user-password"
+              label={t("userModal.password")}
+              autoComplete="new-password"
+              required={creating}
+              error={Boolean(errors.password)}
+              helperText={
+                fieldErrorText(errors.password) ?? (creating ? undefined : t("userModal.keepPassword"))
+              }
+            />
+            <AdminUserFields control={control} errors={errors} rights={rights} />
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>{t("common.cancel")}</Button>
+          <Button type="submit" variant="contained" loading={isSubmitting}>
+            {t("common.save")}
+          </Button>
+        </DialogActions>
+      </Box>
+    </Dialog>
+  );
+}

@@ -1,0 +1,24 @@
+/** Dates as dd/MM/yyyy and times as HH:mm, in the browser's time zone. */
+// A bare calendar date, or one sent as UTC midnight (how a date column often travels as JSON).
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})(?:T00:00:00(?:\.0+)?Z)?$/;
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+function toDate(value: string | Date): Date | null {
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+export function formatDate(value: string | Date | null | undefined): string {
+  if (!value) return "";
+  // A calendar date (a due date) is not an instant: converting it to local time would shift the day.
+  const calendar = typeof value === "string" ? DATE_ONLY.exec(value) : null;
+  if (calendar) return `${calendar[3]}/${calendar[2]}/${calendar[1]}`;
+  const date = toDate(value);
+  return date ? `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()}` : "";
+}
+
+export function formatTime(value: string | Date | null | undefined): string {
+  const date = value ? toDate(value) : null;
+  return date ? `${pad(date.getHours())}:${pad(date.getMinutes())}` : "";
+}

@@ -1,0 +1,118 @@
+import LogoutIcon from "@mui/icons-material/LogoutOutlined";
+import {
+  Badge,
+  Box,
+  Divider,
+  List,
+  ListItemButton,
+  ListItemIcon,
+  ListItemText,
+  ListSubheader,
+  Typography,
+} from "@mui/material";
+import { can } from "@atende/contracts";
+import { useQuery } from "@tanstack/react-query";
+import { Fragment } from "react";
+import { useTranslation } from "react-i18next";
+import { Link as RouterLink, useLocation } from "react-router-dom";
+import { api } from "../api/http";
+import { useAuth, useSessionUser } from "../auth/AuthContext";
+import { menuGroups, type MenuEntry } from "./menuEntries";
+import { useConnectionsAlert } from "./useConnectionsAlert";
+
+function isActive(to: string, pathname: string): boolean {
+  return to === "/" ? pathname === "/" : pathname === to || pathname.startsWith(`${to}/`);
+}
+
+function useProductVersion(enabled: boolean): string | undefined {
+  const { data } = useQuery({
+    queryKey: ["version"],
+    queryFn: ({ signal }) => api.get<{ version: string }>("/version", { signal }),
+    enabled,
+    staleTime: Infinity,
+    meta: { silent: true },
+  });
+  return data?.version;
+}
+
+interface SideMenuProps {
+  /** Called after following a link (the narrow layout closes its drawer). */
+  onNavigate?: () => void;
+}
+
+export function SideMenu({ onNavigate }: SideMenuProps) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const { logout } = useAuth();
+  const user = useSessionUser();
+  const isAdmin = can(user, "drawer-admin-items:view");
+  const version = useProductVersion(isAdmin);
+  const connectionsAlert = useConnectionsAlert(isAdmin);
+
+  function entryLink({ to, page, icon: Icon }: MenuEntry) {
+    const active = isActive(to, pathname);
+    const alert = to === "/connections" && connectionsAlert;
+    return (
+      <ListItemButton
+        key={to}
+        component={RouterLink}
+        to={to}
+        selected={active}
+        aria-current={active ? "page" : undefined}
+        aria-description={alert ? t("connections.alert") : undefined}
+        onClick={onNavigate}
+        sx={{ borderRadius: 2, mx: 1, my: 0.25 }}
+      >
+        <ListItemIcon sx={{ minWidth: 40 }}>
+          {to === "/connections" ? (
+            <Badge
+              color="error"
+              badgeContent="!"
+              invisible={!alert}
+              slotProps={{ badge: { "aria-hidden": true } }}
+            >
+              <Icon fontSize="small" />
+            </Badge>
+          ) : (
+            <Icon fontSize="small" />
+          )}
+        </ListItemIcon>
+        <ListItemText primary={t(`pages.${page}`)} />
+      </ListItemButton>
+    );
+  }
+
+  return (
+    <Box component="nav" aria-label={t("menu.label")} sx={{ overflowY: "auto", flex: 1, pb: 1 }}>
+      {menuGroups(user).map((group, index) => (
+        <Fragment key={group.heading}>
+          {index > 0 && <Divider sx={{ my: 1 }} />}
+          <List
+            dense
+            subheader={
+              <ListSubheader component="div" disableSticky sx={{ bgcolor: "inherit", lineHeight: "32px" }}>
+                {t(`menu.${group.heading}`)}
+              </ListSubheader>
+            }
+          >
+            {group.entries.map(entryLink)}
+          </List>
+        </Fragment>
+      ))}
+      <Divider sx={{ my: 1 }} />
+      <List dense>
+        <ListItemButton onClick={() => void logout()} sx={{ borderRadius: 2, mx: 1 }}>
+          <ListItemIcon sx={{ minWidth: 40 }}>
+            <LogoutIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText primary={t("menu.logout")} />
+        </ListItemButton>
+      </List>
+      {isAdmin && version && (
+        <Typography variant="caption" color="text.secondary" component="p" sx={{ px: 3, pt: 1 }}>
+          {t("menu.version", { version })}
+        </Typography>
+      )}
+    </Box>
+  );
+}

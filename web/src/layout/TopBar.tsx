@@ -1,0 +1,67 @@
+import DarkModeIcon from "@mui/icons-material/DarkModeOutlined";
+import LightModeIcon from "@mui/icons-material/LightModeOutlined";
+import MenuIcon from "@mui/icons-material/Menu";
+import RefreshIcon from "@mui/icons-material/Refresh";
+import { AppBar, IconButton, Toolbar, Tooltip, Typography } from "@mui/material";
+import { can } from "@atende/contracts";
+import { useTranslation } from "react-i18next";
+import { useSessionUser } from "../auth/AuthContext";
+import { LanguageSwitch } from "../components/LanguageSwitch";
+import { formatDate } from "../i18n/format";
+import { AccountMenu } from "./AccountMenu";
+import { useThemeMode } from "./ThemeModeProvider";
+import { VolumeControl } from "./VolumeControl";
+
+interface TopBarProps {
+  onToggleDrawer(): void;
+  onOpenProfile(): void;
+}
+
+export function TopBar({ onToggleDrawer, onOpenProfile }: TopBarProps) {
+  const { t } = useTranslation();
+  const user = useSessionUser();
+  const { mode, toggleMode } = useThemeMode();
+  const dueDate = user.company.dueDate;
+  const showDueDate = can(user, "drawer-admin-items:view") && dueDate;
+
+  return (
+    <AppBar position="fixed" sx={{ zIndex: (theme) => theme.zIndex.drawer + 1 }}>
+      <Toolbar sx={{ gap: 0.5 }}>
+        <IconButton
+          color="inherit"
+          edge="start"
+          aria-label={t("topBar.toggleDrawer")}
+          onClick={onToggleDrawer}
+        >
+          <MenuIcon />
+        </IconButton>
+        <Typography component="p" noWrap sx={{ flex: 1, ml: 1, fontSize: { xs: "0.875rem", sm: "1rem" } }}>
+          {t("topBar.greeting", { name: user.name })}
+          {showDueDate && t("topBar.activeUntil", { date: formatDate(dueDate) })}
+        </Typography>
+        <VolumeControl />
+        <Tooltip title={t("topBar.refresh")}>
+          <IconButton
+            color="inherit"
+            aria-label={t("topBar.refresh")}
+            onClick={() => window.location.reload()}
+          >
+            <RefreshIcon />
+          </IconButton>
+        </Tooltip>
+        <Tooltip title={t("topBar.toggleTheme")}>
+          <IconButton
+            color="inherit"
+            aria-label={t("topBar.toggleTheme")}
+            aria-pressed={mode === "dark"}
+            onClick={toggleMode}
+          >
+            {mode === "dark" ? <LightModeIcon /> : <DarkModeIcon />}
+          </IconButton>
+        </Tooltip>
+        <LanguageSwitch />
+        <AccountMenu onOpenProfile={onOpenProfile} />
+      </Toolbar>
+    </AppBar>
+  );
+}

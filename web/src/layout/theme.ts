@@ -1,0 +1,53 @@
+import { createTheme, type PaletteMode } from "@mui/material/styles";
+
+const THEME_KEY = "preferredTheme";
+
+/** The saved choice, else the system's. Read synchronously so the first render is already right. */
+export function initialThemeMode(): PaletteMode {
+  try {
+    const saved = localStorage.getItem(THEME_KEY);
+    if (saved === "light" || saved === "dark") return saved;
+    return window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  } catch {
+    return "light";
+  }
+}
+
+export function saveThemeMode(mode: PaletteMode): void {
+  localStorage.setItem(THEME_KEY, mode);
+}
+
+// Backgrounds are repeated in public/theme-boot.js, which paints them before the app loads.
+// Every text/background pair below has a contrast ratio of at least 4.5:1 (WCAG AA).
+const palettes = {
+  light: {
+    primary: { main: "#007a63", contrastText: "#ffffff" },
+    secondary: { main: "#3b4a54" },
+    background: { default: "#f0f2f5", paper: "#ffffff" },
+    text: { primary: "#111b21", secondary: "#54656f" },
+    success: { main: "#1b7f3b" },
+  },
+  dark: {
+    primary: { main: "#00a884", contrastText: "#111b21" },
+    secondary: { main: "#aebac1" },
+    background: { default: "#111b21", paper: "#202c33" },
+    text: { primary: "#e9edef", secondary: "#aebac1" },
+    success: { main: "#25d366" },
+  },
+} as const;
+
+export function buildTheme(mode: PaletteMode) {
+  return createTheme({
+    palette: { mode, ...palettes[mode] },
+    shape: { borderRadius: 8 },
+    typography: {
+      fontFamily: '"Segoe UI", "Helvetica Neue", Helvetica, Roboto, Arial, sans-serif',
+      button: { textTransform: "none", fontWeight: 600 },
+    },
+    components: {
+      MuiAppBar: { defaultProps: { elevation: 0 } },
+      MuiPaper: { styleOverrides: { root: { backgroundImage: "none" } } },
+      MuiTableCell: { styleOverrides: { head: { fontWeight: 600 } } },
+    },
+  });
+}

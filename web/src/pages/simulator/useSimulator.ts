@@ -1,0 +1,132 @@
+import type { SimulatorPhoneMessage } from "@atende/contracts";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import {
+  fetchPhoneMessages,
+  fetchPhones,
+  markPhoneRead,
+  sendFromPhone,
+  simulatorKeys,
+  upsertPhoneMessage,
+  type SimulatorPhone,
+  type SimulatorSend,
+} from "../../api/simulator";
+import { useCompanyEvent } from "../../api/SocketProvider";
+import { toastError } from "../../api/toast";
+import { phoneDigits } from "./conversation";
+
+export function usePhones(whatsappId: number | null) {
+  return useQuery({
+    queryKey: simulatorKeys.phones(whatsappId ?? 0),
+    queryFn: ({ signal }) => fetchPhones(whatsappId ?? 0, signal),
+    enabled: whatsappId !== null,
+    select: (phones) =>
+      [...phones].sort((a, b) => (b.lastMessageAt ?? "").localeCompare(a.lastMessageAt ?? "")),
+  });
+}
+
+export function usePhoneMessages(whatsappId: number | null, number: string | null) {
+  return useQuery({
+    queryKey: simulatorKeys.messages(whatsappId ?? 0, number ?? ""),
+    queryFn: ({ signal }) => fetchPhoneMessages(whatsappId ?? 0, number ?? "", signal),
+    enabled: whatsappId !== null && number !== null,
+  });
+}
+
+/** `company-{id}-simulator`: a phone received a message or an ack changed. */
+export function useSimulatorLive(): void {
+  const queryClient = useQueryClient();
+  useCompanyEvent("simulator", (payload) => {
+    const number = phoneDigits(payload.number);
+    upsertPhoneMessage(queryClient, payload.whatsappId, number, payload.message);
+    const phonesKey = simulatorKeys.phones(payload.whatsappId);
+    const phones = queryClient.getQueryData<SimulatorPhone[]>(phonesKey);
+    if (!phones?.some((phone) => phone.number === number)) {
+      void queryClient.invalidateQueries({ queryKey: phonesKey });
+      return;
+    }
+    queryClient.setQueryData<SimulatorPhone[]>(phonesKey, (list) =>
+      list?.map((phone) =>
+        phone.number === number && (phone.lastMessageAt ?? "") < payload.message.createdAt
+          ? { ...phone, lastMessageAt: payload.message.createdAt }
+          : phone,
+      ),
+    );
+  });
+}
+
+/** Sends as the phone: every send carries the phone's number, name and a fresh message id. */
+export function usePhoneSender(whatsappId: number | null, number: string | null, name: string) {
+  const queryClient = useQueryClient();
+  const [sending, setSending] = useState(false);
+
+  async function send(input: Omit<SimulatorSend, "from" | "name" | "id">): Promise<boolean> {
+    if (whatsappId === null || number === null) return false;
+    const id = crypto.randomUUID();
+    const messagesKey = simulatorKeys.messages(whatsappId, number);
+    const plainText = !input.media && !input.location && !input.vcard && !input.edit && !input.reaction;
+    if (input.body && plainText && !input.revoke) {
+      const pending: SimulatorPhoneMessage = {
+        id,
+        direction: "in",
+        body: input.body,
+        kind: "text",
+        media: null,
+        quotedId: input.quotedId ?? null,
+        ack: 0,
+        isDeleted: false,
+        createdAt: new Date().toISOString(),
+      };
+      queryClient.setQueryData<SimulatorPhoneMessage[]>(messagesKey, (list) => [...(list ?? []), pending]);
+    }
+    setSending(true);
+    try {
+      await sendFromPhone(whatsappId, { ...input, from: number, name: name.trim() || undefined, id });
+      return true;
+    } catch (error) {
+      queryClient.setQueryData<SimulatorPhoneMessage[]>(messagesKey, (list) =>
+        list?.filter((m) => m.id !== id),
+      );
+      toastError(error);
+      return false;
+    } finally {
+      setSending(false);
+      void queryClient.invalidateQueries({ queryKey: messagesKey });
+      void queryClient.invalidateQueries({ queryKey: simulatorKeys.phones(whatsappId) });
+    }
+  }
+
+  return { send, sending };
+}
+
+function useDocumentVisible(): boolean {
+  const [visible, setVisible] = useState(() => document.visibilityState === "visible");
+  useEffect(() => {
+    const update = () => setVisible(document.visibilityState === "visible");
+    document.addEventListener("visibilitychange", update);
+    return () => document.removeEventListener("visibilitychange", update);
+  }, []);
+  return visible;
+}
+
+/**
+ * While the conversation is on screen, the phone reads what the business sent: once per newest
+ * unread message (ack below 4), so the business's ticks turn blue.
+ */
+export function useMarkRead(
+  whatsappId: number | null,
+  number: string | null,
+  messages: SimulatorPhoneMessage[] | undefined,
+): void {
+  const visible = useDocumentVisible();
+  const lastMarked = useRef("");
+  const unread = messages?.filter((m) => m.direction === "out" && !m.isDeleted && m.ack < 4);
+  const newest = unread?.[unread.length - 1]?.id;
+  const key = whatsappId !== null && number !== null && newest ? `${whatsappId}:${number}:${newest}` : "";
+
+  useEffect(() => {
+    if (!visible || !key || key === lastMarked.current || whatsappId === null || number === null) return;
+    lastMarked.current = key;
+    markPhoneRead(whatsappId, number).catch(toastError);
+  }, [visible, key, whatsappId, number]);
+}
