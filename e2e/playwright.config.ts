@@ -1,0 +1,44 @@
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT ?? 8190);
+const dataDir = path.join(os.tmpdir(), `atende-e2e-${port}`);
+
+/** Drives Debian's Chromium against the real server with a fresh embedded database and demo data. */
+export default defineConfig({
+  testDir: "./specs",
+  outputDir: "./test-results",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://localhost:${port}`,
+    screenshot: "on",
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  webServer: {
+    command: `rm -rf ${dataDir} && cd ../server && DATA_DIR=${dataDir} PORT=${port} LOG_LEVEL=warn npx tsx src/main.ts`,
+    url: `http://localhost:${port}/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "ignore",
+    stderr: "pipe",
+  },
+});
