@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -59,12 +60,51 @@ export function openPostgres(url: string, poolSize = 10): Database {
   };
 }
 
+/**
+ * PGlite runs one statement at a time: a query on the database made while a transaction is open
+ * waits for that transaction, so code inside a transaction that reaches for the database instead
+ * of its `tx` hangs forever (PostgreSQL's pool would hide it). With `guard`, such a query fails at
+ * once with a clear error instead; the test harness turns it on.
+ */
+function guardNestedQueries(client: PGlite): void {
+  const open = new AsyncLocalStorage<{ open: boolean }>();
+  const refuse = () => {
+    if (open.getStore()?.open)
+      throw new Error("query on the database inside an open transaction: use the transaction's tx");
+  };
+  const query = client.query.bind(client);
+  const exec = client.exec.bind(client);
+  const transaction = client.transaction.bind(client);
+  client.query = ((...args: Parameters<typeof query>) => {
+    refuse();
+    return query(...args);
+  }) as typeof client.query;
+  client.exec = ((...args: Parameters<typeof exec>) => {
+    refuse();
+    return exec(...args);
+  }) as typeof client.exec;
+  client.transaction = (async (fn: Parameters<typeof transaction>[0]) => {
+    refuse();
+    const state = { open: true };
+    try {
+      return await open.run(state, () => transaction(fn));
+    } finally {
+      state.open = false;
+    }
+  }) as typeof client.transaction;
+}
+
 /** PGlite in `dir` (locked against a second process), or in memory when dir is undefined. */
-export async function openPglite(dir?: string, loadDataDir?: Blob): Promise<Database> {
+export async function openPglite(
+  dir?: string,
+  loadDataDir?: Blob,
+  opts: { guard?: boolean } = {},
+): Promise<Database> {
   const release = dir ? lockDataDir(dir) : () => undefined;
   try {
     const client = dir ? new PGlite(path.join(dir, "pgdata")) : new PGlite({ loadDataDir });
     await client.waitReady;
+    if (opts.guard) guardNestedQueries(client);
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     return {
       db,

@@ -47,7 +47,7 @@ export async function openTestDatabase(): Promise<Database & { drop(): Promise<v
   }
   const snapshot = inject("pgliteSnapshot");
   if (!snapshot) throw new Error("globalSetup did not provide a database snapshot");
-  const database = await openPglite(undefined, new Blob([fs.readFileSync(snapshot)]));
+  const database = await openPglite(undefined, new Blob([fs.readFileSync(snapshot)]), { guard: true });
   return { ...database, drop: () => database.close() };
 }
 

@@ -1,6 +1,10 @@
+import { chatTexts } from "./chat";
+import { ticketsTexts } from "./tickets";
 import type { Translation } from "./pt";
 
 export const en: Translation = {
+  tickets: ticketsTexts.en,
+  chat: chatTexts.en,
   common: {
     cancel: "Cancel",
     save: "Save",

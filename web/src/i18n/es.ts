@@ -1,6 +1,10 @@
+import { chatTexts } from "./chat";
+import { ticketsTexts } from "./tickets";
 import type { Translation } from "./pt";
 
 export const es: Translation = {
+  tickets: ticketsTexts.es,
+  chat: chatTexts.es,
   common: {
     cancel: "Cancelar",
     save: "Guardar",

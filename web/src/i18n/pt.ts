@@ -1,5 +1,9 @@
+import { chatTexts } from "./chat";
+import { ticketsTexts } from "./tickets";
 /** Portuguese: the default and fallback language. Its shape is the one every language must fill. */
 export const pt = {
+  tickets: ticketsTexts.pt,
+  chat: chatTexts.pt,
   common: {
     cancel: "Cancelar",
     save: "Salvar",

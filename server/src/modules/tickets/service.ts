@@ -253,21 +253,24 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
       if (input.promptId !== undefined) patch.promptId = input.promptId;
       if (input.integrationId !== undefined) patch.integrationId = input.integrationId;
 
+      // Read before the transaction opens: on PGlite a query outside `tx` would wait for it forever.
+      const greeting =
+        accepting &&
+        !ticket.isGroup &&
+        (await settingOf(actor.companyId, "sendGreetingAccepted")) === "enabled"
+          ? await acceptGreeting(actor, ticket.contactId)
+          : null;
       try {
         return await inTransaction(db, bus, async (tx, raise) => {
           await tx
             .update(tickets)
             .set({ ...patch, updatedAt: now() })
             .where(and(eq(tickets.companyId, actor.companyId), eq(tickets.id, id)));
-          if (
-            accepting &&
-            !ticket.isGroup &&
-            (await settingOf(actor.companyId, "sendGreetingAccepted")) === "enabled"
-          ) {
+          if (greeting) {
             await queueOutbound(tx, raise, {
               companyId: actor.companyId,
               ticketId: id,
-              body: await acceptGreeting(actor, ticket.contactId),
+              body: greeting,
               userId: actor.userId,
               isBot: true,
             });
