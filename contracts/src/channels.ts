@@ -167,7 +167,12 @@ export const simulatorSendSchema = z
       .object({
         filename: z.string().trim().min(1).max(255),
         mimetype: z.string().trim().min(3).max(255),
-        dataBase64: z.string().min(1),
+        // Standard base64 (padding optional): anything else would silently decode to other bytes.
+        dataBase64: z
+          .string()
+          .min(1, "validation.required")
+          .regex(/^[A-Za-z0-9+/]+={0,2}$/, "validation.invalid")
+          .refine((v) => v.replace(/=+$/, "").length % 4 !== 1, "validation.invalid"),
       })
       .optional(),
     location: z

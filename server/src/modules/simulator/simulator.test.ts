@@ -279,30 +279,40 @@ describe("what the phone may send", () => {
     }
   });
 
-  it("media whose base64 is not valid is refused with 4xx or stored as a message, never a 500", async () => {
-    for (const dataBase64 of ["!!!not-base64!!!", "@@@@", "%%%%====", "iVBORw0KGgo"]) {
+  it("media whose base64 is not valid is refused whole: 400 ERR_VALIDATION, no ticket, nothing on the phone", async () => {
+    for (const dataBase64 of ["!!!not-base64!!!", "@@@@", "%%%%====", "abcde", "aGVsbG8=aGVsbG8="]) {
       const number = newNumber();
       const res = await send({
         from: number,
         body: "arquivo estranho",
         media: { filename: "estranho.png", mimetype: "image/png", dataBase64 },
       });
-      expect(res.statusCode, `${dataBase64}: ${res.body}`).toBeLessThan(500);
-      if (res.statusCode === 201) {
-        const view = await phone(number);
-        expect(view).toHaveLength(1);
-        expect(view[0]).toMatchObject({ direction: "in", body: "arquivo estranho" });
-        const ticket = await ticketOf(number);
-        expect(ticket).not.toBeNull();
-        const stored = await ctx.deps.db.select().from(messages).where(eq(messages.ticketId, ticket!.id));
-        expect(stored).toHaveLength(1);
-        // Whatever the bytes were, they are never served as the image type the phone claimed.
-        if (view[0]!.media) expect(view[0]!.media.mimetype).not.toBe("image/png");
-      } else {
-        expect(res.statusCode).toBeGreaterThanOrEqual(400);
-        expect(await phone(number)).toEqual([]);
-        expect(await ticketOf(number)).toBeNull();
-      }
+      expect(res.statusCode, `${dataBase64}: ${res.body}`).toBe(400);
+      expect(res.json().error).toBe("ERR_VALIDATION");
+      expect(await phone(number)).toHaveLength(0);
+      expect(await ticketOf(number)).toBeNull();
+    }
+  });
+
+  it("media that is valid base64 but not the type it claims is stored, never served as that type", async () => {
+    for (const dataBase64 of ["iVBORw0KGgo", "aGVsbG8gd29ybGQ"]) {
+      const number = newNumber();
+      const res = await send({
+        from: number,
+        body: "arquivo estranho",
+        media: { filename: "estranho.png", mimetype: "image/png", dataBase64 },
+      });
+      expect(res.statusCode, `${dataBase64}: ${res.body}`).toBe(201);
+      const view = await phone(number);
+      expect(view).toHaveLength(1);
+      expect(view[0]).toMatchObject({ direction: "in", body: "arquivo estranho" });
+      const ticket = await ticketOf(number);
+      expect(ticket).not.toBeNull();
+      const stored = await ctx.deps.db.select().from(messages).where(eq(messages.ticketId, ticket!.id));
+      expect(stored).toHaveLength(1);
+      // Whatever the bytes were, they are never served as the image type the phone claimed.
+      expect(stored[0]!.mediaPath).not.toBeNull();
+      expect(stored[0]!.mediaMime).toBe("application/octet-stream");
     }
   });
 
