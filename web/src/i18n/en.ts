@@ -1,3 +1,6 @@
+import { contactsTexts } from "./contacts";
+import { kanbanTexts } from "./kanban";
+import { tagsTexts } from "./tags";
 import { chatTexts } from "./chat";
 import { ticketsTexts } from "./tickets";
 import type { Translation } from "./pt";
@@ -5,6 +8,9 @@ import type { Translation } from "./pt";
 export const en: Translation = {
   tickets: ticketsTexts.en,
   chat: chatTexts.en,
+  contacts: contactsTexts.en,
+  tags: tagsTexts.en,
+  kanban: kanbanTexts.en,
   common: {
     cancel: "Cancel",
     save: "Save",

@@ -1,3 +1,6 @@
+import { contactsTexts } from "./contacts";
+import { kanbanTexts } from "./kanban";
+import { tagsTexts } from "./tags";
 import { chatTexts } from "./chat";
 import { ticketsTexts } from "./tickets";
 import type { Translation } from "./pt";
@@ -5,6 +8,9 @@ import type { Translation } from "./pt";
 export const es: Translation = {
   tickets: ticketsTexts.es,
   chat: chatTexts.es,
+  contacts: contactsTexts.es,
+  tags: tagsTexts.es,
+  kanban: kanbanTexts.es,
   common: {
     cancel: "Cancelar",
     save: "Guardar",

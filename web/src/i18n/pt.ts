@@ -1,9 +1,15 @@
+import { contactsTexts } from "./contacts";
+import { kanbanTexts } from "./kanban";
+import { tagsTexts } from "./tags";
 import { chatTexts } from "./chat";
 import { ticketsTexts } from "./tickets";
 /** Portuguese: the default and fallback language. Its shape is the one every language must fill. */
 export const pt = {
   tickets: ticketsTexts.pt,
   chat: chatTexts.pt,
+  contacts: contactsTexts.pt,
+  tags: tagsTexts.pt,
+  kanban: kanbanTexts.pt,
   common: {
     cancel: "Cancelar",
     save: "Salvar",
