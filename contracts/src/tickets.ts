@@ -113,10 +113,21 @@ export const messageSendSchema = z.object({
   body: z.string().max(65_536, "validation.tooLong").default(""),
   /** The message replied to: its id (or the message itself, as some clients send it). */
   quotedMsg: z
-    .union([
-      z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) }).passthrough(),
-      z.null(),
-    ])
+    .union(
+      [
+        z
+          .object({
+            id: z.coerce
+              .number("validation.invalid")
+              .int("validation.invalid")
+              .positive("validation.invalid")
+              .max(Number.MAX_SAFE_INTEGER, "validation.invalid"),
+          })
+          .passthrough(),
+        z.null(),
+      ],
+      "validation.invalid",
+    )
     .optional(),
   /** Prefix the agent's name ('*Name:*' line). */
   signMessage: z.preprocess(
@@ -132,7 +143,9 @@ export type MessageSendInput = z.infer<typeof messageSendSchema>;
 export const messageEditSchema = z.object({
   body: z.string().trim().min(1, "validation.required").max(65_536, "validation.tooLong"),
 });
-export const reactionSchema = z.object({ type: z.string().max(16, "validation.tooLong") });
+export const reactionSchema = z.object({
+  type: z.string("validation.required").max(16, "validation.tooLong"),
+});
 export const forwardSchema = z.object({
   messageId: z.coerce.number("validation.invalid").int().positive().max(Number.MAX_SAFE_INTEGER),
   contactId: dbId,

@@ -47,10 +47,15 @@ export function channelActionJob(deps: { db: Db; sessions: SessionManager }): Jo
       const [contact] = await deps.db.select().from(contacts).where(eq(contacts.id, ticket.contactId));
       if (!contact) return;
       const to = { number: contact.number, isGroup: contact.isGroup, lid: contact.lid ?? undefined };
+      /**
+       * The message on WhatsApp, or null when it never got there. An agent's message has its wid
+       * from the moment it is queued, so "sent" is its ack: this job runs after the ticket's sends
+       * (same order key), and one still at ack 0 failed, or was deleted before it went out.
+       */
       const target = async (messageId: number) => {
         const [m] = await deps.db.select().from(messages).where(eq(messages.id, messageId));
-        if (!m?.wid) throw new JobFailed("the message was never sent");
-        return m;
+        if (!m?.wid || (m.fromMe && m.ack === 0)) return null;
+        return { ...m, wid: m.wid };
       };
       try {
         switch (payload.action) {
@@ -58,13 +63,17 @@ export function channelActionJob(deps: { db: Db; sessions: SessionManager }): Jo
             return await session.markRead(to, payload.wids);
           case "react": {
             const m = await target(payload.messageId);
-            return await session.react(to, m.wid!, m.fromMe, payload.emoji);
+            if (!m) throw new JobFailed("the message was never sent");
+            return await session.react(to, m.wid, m.fromMe, payload.emoji);
           }
-          case "edit":
-            return await session.edit(to, (await target(payload.messageId)).wid!, payload.body);
+          case "edit": {
+            // Never sent: nothing to change on WhatsApp (a pending send carries the new text itself).
+            const m = await target(payload.messageId);
+            return m ? await session.edit(to, m.wid, payload.body) : undefined;
+          }
           case "delete": {
             const m = await target(payload.messageId);
-            return await session.deleteForEveryone(to, m.wid!, m.fromMe);
+            return m ? await session.deleteForEveryone(to, m.wid, m.fromMe) : undefined;
           }
         }
       } catch (err) {

@@ -26,6 +26,8 @@ export interface OutboundInput {
   quotedMsgId?: number | null;
   media?: { path: string; mimetype: string; name: string } | null;
   isBot?: boolean;
+  /** A copy of another message (POST /message/forward). */
+  isForwarded?: boolean;
 }
 
 function mediaTypeOf(mimetype: string): string {
@@ -63,6 +65,7 @@ export async function queueOutbound(tx: Tx, raise: Raise, input: OutboundInput):
       mediaName: input.media?.name,
       quotedMsgId: input.quotedMsgId ?? null,
       isBot: input.isBot ?? false,
+      isForwarded: input.isForwarded ?? false,
       userId: input.userId ?? null,
       queueId: ticket.queueId,
     })

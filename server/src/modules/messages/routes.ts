@@ -1,18 +1,37 @@
 import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { forwardSchema, messageEditSchema, messageSendSchema, reactionSchema } from "@atende/contracts";
+import {
+  forwardSchema,
+  messageEditSchema,
+  messageSendSchema,
+  reactionSchema,
+  validationMessage,
+} from "@atende/contracts";
 import { authOf } from "../../http/auth.js";
-import { AppError, parseInput } from "../../http/errors.js";
+import { AppError, langOf, parseInput } from "../../http/errors.js";
 import type { MessagesService, UploadedFile } from "./service.js";
 
-const ticketParam = z.object({
-  ticketId: z.coerce.number("validation.invalid").int().positive().max(2_147_483_647),
+/** A positive integer id up to `max`; every way of missing it says the same translated "invalid". */
+const positiveId = (max: number) =>
+  z.coerce
+    .number("validation.invalid")
+    .int("validation.invalid")
+    .positive("validation.invalid")
+    .max(max, "validation.invalid");
+
+const ticketParam = z.object({ ticketId: positiveId(2_147_483_647) });
+const bigId = z.object({ id: positiveId(Number.MAX_SAFE_INTEGER) });
+const pageQuery = z.object({ pageNumber: positiveId(100_000).optional().default(1) });
+/** The multipart form's fields: the caption, the signature flag and the replied message's id. */
+const multipartFields = z.object({
+  body: z.string().optional(),
+  signMessage: z.string().optional(),
+  quotedMsgId: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    positiveId(Number.MAX_SAFE_INTEGER).optional(),
+  ),
 });
-const bigId = z.object({
-  id: z.coerce.number("validation.invalid").int().positive().max(Number.MAX_SAFE_INTEGER),
-});
-const pageQuery = z.object({ pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1) });
 
 /** A multipart send: files under "medias", the caption and options as fields. */
 async function readMultipart(req: FastifyRequest) {
@@ -49,22 +68,28 @@ export async function messagesRoutes(app: FastifyInstance, messages: MessagesSer
     const { ticketId } = parseInput(ticketParam, req.params, req);
     let sent;
     if (req.isMultipart()) {
+      // A malformed or cut-short body (no boundary, unexpected end, too many parts) or an empty
+      // file: bad input, not a crash, with its field message in the caller's language.
+      const invalidMedias = () =>
+        new AppError("ERR_VALIDATION", {
+          fields: { medias: validationMessage("validation.invalid", langOf(req)) },
+        });
       const { files, fields } = await readMultipart(req).catch((err: { code?: string }) => {
         if (err.code === "FST_REQ_FILE_TOO_LARGE") throw new AppError("ERR_MEDIA_TOO_LARGE");
         if (err instanceof AppError) throw err;
-        // A malformed or cut-short multipart body (no boundary, unexpected end): bad input, not a crash.
-        throw new AppError("ERR_VALIDATION", { fields: { medias: "validation.invalid" } });
+        throw invalidMedias();
       });
+      if (files.some((f) => f.data.length === 0)) throw invalidMedias();
+      const form = parseInput(multipartFields, fields, req);
       const input = parseInput(
         messageSendSchema,
-        { body: fields.body ?? "", signMessage: fields.signMessage },
+        { body: form.body ?? "", signMessage: form.signMessage },
         req,
       );
-      const quoted = fields.quotedMsgId ? Number(fields.quotedMsgId) : null;
       sent = await messages.send(
         authOf(req),
         ticketId,
-        { ...input, quotedMsgId: Number.isSafeInteger(quoted) ? quoted : null },
+        { ...input, quotedMsgId: form.quotedMsgId ?? null },
         files,
       );
     } else {

@@ -183,6 +183,7 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
     async remove(actor: AuthContext, id: number): Promise<void> {
       const { message, ticket } = await ownMessage(actor, id);
       if (!message.fromMe || message.userId !== actor.userId) throw new AppError("ERR_NOT_MESSAGE_AUTHOR");
+      if (message.isDeleted) return; // deleted already: nothing more to tell WhatsApp
       await inTransaction(db, bus, async (tx, raise) => {
         await tx.update(messages).set({ isDeleted: true, updatedAt: now() }).where(eq(messages.id, id));
         if (ticket.whatsappId) {
@@ -232,7 +233,11 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
       return (await loadMessage(db, actor.companyId, id))!;
     },
 
-    /** Sends a copy of a message to another contact, in that contact's live ticket (or a new one of the caller's). */
+    /**
+     * Sends a copy of a message to another contact on the same connection: into the contact's live
+     * ticket when there is one (which the caller must be able to see, and which must be open, as for
+     * any send), else into a new open ticket of the caller's.
+     */
     async forward(
       actor: AuthContext,
       messageId: number,
@@ -240,12 +245,30 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
       signMessage: boolean,
     ): Promise<MessageDTO> {
       const { message, ticket } = await ownMessage(actor, messageId);
+      if (message.isDeleted || message.mediaType === "reactionMessage") throw new AppError("ERR_NOT_FOUND");
+      if (!message.body && !message.mediaPath) throw new AppError("ERR_EMPTY_MESSAGE");
       const [contact] = await db
         .select()
         .from(contacts)
         .where(and(eq(contacts.companyId, actor.companyId), eq(contacts.id, contactId)));
       if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
-      if (!ticket.whatsappId) throw new AppError("ERR_NO_WAPP_FOUND");
+      const whatsappId = ticket.whatsappId;
+      if (!whatsappId) throw new AppError("ERR_NO_WAPP_FOUND");
+      const [live] = await db
+        .select()
+        .from(tickets)
+        .where(
+          and(
+            eq(tickets.companyId, actor.companyId),
+            eq(tickets.contactId, contactId),
+            eq(tickets.whatsappId, whatsappId),
+            ne(tickets.status, "closed"),
+          ),
+        );
+      if (live) {
+        await ticketsService.visibleTicket(actor, live);
+        if (live.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
+      }
       const body = await signed(actor, message.body, signMessage);
       const id = await inTransaction(db, bus, async (tx, raise) => {
         const [target] = await tx
@@ -253,7 +276,7 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
           .values({
             companyId: actor.companyId,
             contactId,
-            whatsappId: ticket.whatsappId,
+            whatsappId,
             userId: actor.userId,
             queueId: ticket.queueId,
             status: "open",
@@ -264,12 +287,15 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
             targetWhere: sql`${tickets.status} <> 'closed'`,
             set: { updatedAt: now() },
           })
-          .returning({ id: tickets.id });
-        const created = await queueOutbound(tx, raise, {
+          .returning({ id: tickets.id, status: tickets.status });
+        // A conversation the customer started since the check above waits to be accepted.
+        if (target!.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
+        return queueOutbound(tx, raise, {
           companyId: actor.companyId,
           ticketId: target!.id,
           body,
           userId: actor.userId,
+          isForwarded: true,
           media: message.mediaPath
             ? {
                 path: message.mediaPath,
@@ -278,8 +304,6 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
               }
             : null,
         });
-        await tx.update(messages).set({ isForwarded: true }).where(eq(messages.id, created));
-        return created;
       });
       jobs.poke();
       return (await loadMessage(db, actor.companyId, id))!;
