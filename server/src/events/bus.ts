@@ -24,6 +24,8 @@ export type DomainEvent =
       ticket: TicketDTO;
       previous?: { queueId: number | null; userId: number | null };
     }
+  /** The ticket's agent read it: unread went to zero (the lists drop the badge). */
+  | { type: "ticket.read"; companyId: number; ticket: TicketDTO }
   | {
       type: "ticket.deleted";
       companyId: number;

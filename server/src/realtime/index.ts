@@ -229,14 +229,24 @@ export async function createRealtime(
           session: event.session,
         });
         break;
-      case "ticket.saved":
-        io.to(ticketRooms(event.companyId, event.ticket, event.previous)).emit(
-          companyEvent(event.companyId, "ticket"),
-          {
-            action: "update",
-            ticket: event.ticket,
-          },
-        );
+      case "ticket.saved": {
+        // Who sees the ticket now hears the update; who saw it before and no longer may hears it left.
+        const name = companyEvent(event.companyId, "ticket");
+        const seeing = ticketRooms(event.companyId, event.ticket);
+        io.to(seeing).emit(name, { action: "update", ticket: event.ticket });
+        if (event.previous) {
+          const saw = ticketRooms(event.companyId, { id: event.ticket.id, ...event.previous });
+          const left = saw.filter((room) => !seeing.includes(room));
+          if (left.length)
+            io.to(left).except(seeing).emit(name, { action: "delete", ticketId: event.ticket.id });
+        }
+        break;
+      }
+      case "ticket.read":
+        io.to(ticketRooms(event.companyId, event.ticket)).emit(companyEvent(event.companyId, "ticket"), {
+          action: "updateUnread",
+          ticketId: event.ticket.id,
+        });
         break;
       case "ticket.deleted":
         io.to(

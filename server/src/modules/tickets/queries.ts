@@ -101,7 +101,8 @@ export async function findTicketRow(db: Executor, companyId: number, id: number)
 }
 
 export async function findTicketByUuid(db: Executor, companyId: number, uuid: string) {
-  if (!/^[0-9a-f-]{36}$/i.test(uuid)) return null;
+  // Anything not shaped like a uuid is simply not found (the database would refuse the cast).
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(uuid)) return null;
   const [row] = await db
     .select()
     .from(tickets)

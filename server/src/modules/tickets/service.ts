@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import {
   DEFAULT_TIMEZONE,
   type TicketCreateInput,
@@ -25,6 +25,9 @@ import * as q from "./queries.js";
 type TicketsDeps = Pick<Deps, "db" | "bus" | "now"> & { jobs: Pick<JobRunner, "poke"> };
 
 export type TicketRow = NonNullable<Awaited<ReturnType<typeof q.findTicketRow>>>;
+
+/** The ticket's status or agent changed between reading it and writing it. */
+class ChangedMeanwhile extends Error {}
 
 export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
   async function scopeOf(actor: AuthContext): Promise<ViewerScope> {
@@ -103,9 +106,120 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
           wids,
         });
       }
-      raise({ type: "ticket.saved", companyId, ticket: (await loadTicket(tx, companyId, ticket.id))! });
+      const read = (await loadTicket(tx, companyId, ticket.id))!;
+      raise({ type: "ticket.saved", companyId, ticket: read });
+      raise({ type: "ticket.read", companyId, ticket: read });
     });
     jobs.poke();
+  }
+
+  /** A ticket opened by someone who may see it: its own agent opening it has read it. */
+  async function opened(actor: AuthContext, ticket: TicketRow): Promise<TicketDTO> {
+    if (ticket.userId === actor.userId) await markRead(actor.companyId, ticket);
+    return (await loadTicket(db, actor.companyId, ticket.id))!;
+  }
+
+  /** Accept, resolve, return, reopen and transfer: the spec's status table, decided here. */
+  async function updateOnce(actor: AuthContext, id: number, input: TicketUpdateInput): Promise<TicketDTO> {
+    const ticket = await visibleTicket(actor, await q.findTicketRow(db, actor.companyId, id));
+    const patch: Partial<typeof tickets.$inferInsert> = {};
+    const transfer =
+      input.status === undefined &&
+      (input.queueId !== undefined || input.userId !== undefined || input.whatsappId !== undefined);
+
+    if (
+      input.status === "open" &&
+      ticket.status === "open" &&
+      ticket.userId !== actor.userId &&
+      actor.profile !== "admin"
+    ) {
+      // Another agent's ticket in service is not taken by "accepting" it again.
+      throw new AppError("ERR_NO_PERMISSION");
+    }
+    const accepting = input.status === "open" && ticket.status === "pending";
+    if (input.status === "open") {
+      // Accept (pending → open) or reopen (closed → open): the ticket becomes the caller's.
+      patch.status = "open";
+      patch.userId = actor.profile === "admin" && input.userId ? input.userId : actor.userId;
+    } else if (input.status === "closed") {
+      patch.status = "closed";
+    } else if (input.status === "pending") {
+      patch.status = "pending";
+      patch.userId = null;
+    }
+    if (input.queueId !== undefined) {
+      if (input.queueId !== null) await checkQueue(actor.companyId, input.queueId);
+      patch.queueId = input.queueId;
+    }
+    if (input.whatsappId !== undefined && input.whatsappId !== null) {
+      if (!(await findWhatsappRow(db, actor.companyId, input.whatsappId)))
+        throw new AppError("ERR_NO_WAPP_FOUND");
+      patch.whatsappId = input.whatsappId;
+    }
+    if (transfer) {
+      // A queue chosen with no agent: back to waiting in that queue. An agent chosen: theirs, open.
+      if (input.userId) {
+        await checkUser(actor.companyId, input.userId);
+        patch.userId = input.userId;
+        patch.status = ticket.status === "closed" ? "closed" : "open";
+      } else if (input.queueId !== undefined) {
+        patch.userId = null;
+        patch.status = "pending";
+      }
+    }
+    if (patch.userId && patch.userId !== actor.userId) await checkUser(actor.companyId, patch.userId);
+    if (input.useIntegration !== undefined) patch.useIntegration = input.useIntegration;
+    if (input.promptId !== undefined) patch.promptId = input.promptId;
+    if (input.integrationId !== undefined) patch.integrationId = input.integrationId;
+
+    // Read before the transaction opens: on PGlite a query outside `tx` would wait for it forever.
+    const greeting =
+      accepting && !ticket.isGroup && (await settingOf(actor.companyId, "sendGreetingAccepted")) === "enabled"
+        ? await acceptGreeting(actor, ticket.contactId)
+        : null;
+    let updated: TicketDTO;
+    try {
+      updated = await inTransaction(db, bus, async (tx, raise) => {
+        // Only if nobody changed its status or agent since it was read: two agents accepting the
+        // same ticket at once must not both get it.
+        const changed = await tx
+          .update(tickets)
+          .set({ ...patch, updatedAt: now() })
+          .where(
+            and(
+              eq(tickets.companyId, actor.companyId),
+              eq(tickets.id, id),
+              eq(tickets.status, ticket.status),
+              ticket.userId === null ? isNull(tickets.userId) : eq(tickets.userId, ticket.userId),
+            ),
+          )
+          .returning({ id: tickets.id });
+        if (changed.length === 0) throw new ChangedMeanwhile();
+        if (greeting) {
+          await queueOutbound(tx, raise, {
+            companyId: actor.companyId,
+            ticketId: id,
+            body: greeting,
+            userId: actor.userId,
+            isBot: true,
+          });
+        }
+        const saved = (await loadTicket(tx, actor.companyId, id))!;
+        raise({
+          type: "ticket.saved",
+          companyId: actor.companyId,
+          ticket: saved,
+          previous: { queueId: ticket.queueId, userId: ticket.userId },
+        });
+        return saved;
+      });
+    } catch (err) {
+      if (dbErrorCode(err) === "23505")
+        return otherOpenTicket(actor.companyId, ticket.contactId, patch.whatsappId ?? ticket.whatsappId);
+      throw err;
+    }
+    if (greeting) jobs.poke();
+    return updated;
   }
 
   return {
@@ -135,13 +249,11 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
     },
 
     async get(actor: AuthContext, id: number): Promise<TicketDTO> {
-      const row = await visibleTicket(actor, await q.findTicketRow(db, actor.companyId, id));
-      return (await loadTicket(db, actor.companyId, row.id))!;
+      return opened(actor, await visibleTicket(actor, await q.findTicketRow(db, actor.companyId, id)));
     },
 
     async getByUuid(actor: AuthContext, uuid: string): Promise<TicketDTO> {
-      const row = await visibleTicket(actor, await q.findTicketByUuid(db, actor.companyId, uuid));
-      return (await loadTicket(db, actor.companyId, row.id))!;
+      return opened(actor, await visibleTicket(actor, await q.findTicketByUuid(db, actor.companyId, uuid)));
     },
 
     /** A ticket opened by an agent: status open, theirs, on the chosen (or default) connection. */
@@ -200,94 +312,15 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
       }
     },
 
-    /** Accept, resolve, return, reopen and transfer: the spec's status table, decided here. */
+    /** Accept, resolve, return, reopen and transfer (`updateOnce`), never on a stale reading. */
     async update(actor: AuthContext, id: number, input: TicketUpdateInput): Promise<TicketDTO> {
-      const ticket = await visibleTicket(actor, await q.findTicketRow(db, actor.companyId, id));
-      const patch: Partial<typeof tickets.$inferInsert> = {};
-      const transfer =
-        input.status === undefined &&
-        (input.queueId !== undefined || input.userId !== undefined || input.whatsappId !== undefined);
-
-      if (
-        input.status === "open" &&
-        ticket.status === "open" &&
-        ticket.userId !== actor.userId &&
-        actor.profile !== "admin"
-      ) {
-        // Another agent's ticket in service is not taken by "accepting" it again.
-        throw new AppError("ERR_NO_PERMISSION");
-      }
-      const accepting = input.status === "open" && ticket.status === "pending";
-      if (input.status === "open") {
-        // Accept (pending → open) or reopen (closed → open): the ticket becomes the caller's.
-        patch.status = "open";
-        patch.userId = actor.profile === "admin" && input.userId ? input.userId : actor.userId;
-      } else if (input.status === "closed") {
-        patch.status = "closed";
-      } else if (input.status === "pending") {
-        patch.status = "pending";
-        patch.userId = null;
-      }
-      if (input.queueId !== undefined) {
-        if (input.queueId !== null) await checkQueue(actor.companyId, input.queueId);
-        patch.queueId = input.queueId;
-      }
-      if (input.whatsappId !== undefined && input.whatsappId !== null) {
-        if (!(await findWhatsappRow(db, actor.companyId, input.whatsappId)))
-          throw new AppError("ERR_NO_WAPP_FOUND");
-        patch.whatsappId = input.whatsappId;
-      }
-      if (transfer) {
-        // A queue chosen with no agent: back to waiting in that queue. An agent chosen: theirs, open.
-        if (input.userId) {
-          await checkUser(actor.companyId, input.userId);
-          patch.userId = input.userId;
-          patch.status = ticket.status === "closed" ? "closed" : "open";
-        } else if (input.queueId !== undefined) {
-          patch.userId = null;
-          patch.status = "pending";
+      // Decided on the ticket as read; when another change landed first, decide again on the new state.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await updateOnce(actor, id, input);
+        } catch (err) {
+          if (!(err instanceof ChangedMeanwhile) || attempt >= 3) throw err;
         }
-      }
-      if (patch.userId && patch.userId !== actor.userId) await checkUser(actor.companyId, patch.userId);
-      if (input.useIntegration !== undefined) patch.useIntegration = input.useIntegration;
-      if (input.promptId !== undefined) patch.promptId = input.promptId;
-      if (input.integrationId !== undefined) patch.integrationId = input.integrationId;
-
-      // Read before the transaction opens: on PGlite a query outside `tx` would wait for it forever.
-      const greeting =
-        accepting &&
-        !ticket.isGroup &&
-        (await settingOf(actor.companyId, "sendGreetingAccepted")) === "enabled"
-          ? await acceptGreeting(actor, ticket.contactId)
-          : null;
-      try {
-        return await inTransaction(db, bus, async (tx, raise) => {
-          await tx
-            .update(tickets)
-            .set({ ...patch, updatedAt: now() })
-            .where(and(eq(tickets.companyId, actor.companyId), eq(tickets.id, id)));
-          if (greeting) {
-            await queueOutbound(tx, raise, {
-              companyId: actor.companyId,
-              ticketId: id,
-              body: greeting,
-              userId: actor.userId,
-              isBot: true,
-            });
-          }
-          const updated = (await loadTicket(tx, actor.companyId, id))!;
-          raise({
-            type: "ticket.saved",
-            companyId: actor.companyId,
-            ticket: updated,
-            previous: { queueId: ticket.queueId, userId: ticket.userId },
-          });
-          return updated;
-        });
-      } catch (err) {
-        if (dbErrorCode(err) === "23505")
-          return otherOpenTicket(actor.companyId, ticket.contactId, patch.whatsappId ?? ticket.whatsappId);
-        throw err;
       }
     },
 
