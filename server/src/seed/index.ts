@@ -3,12 +3,24 @@ import { count, eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { DEFAULT_COMPANY_SETTINGS, DEFAULT_PLATFORM_SETTINGS } from "@atende/contracts";
 import type { Executor } from "../db/client.js";
-import { companies, plans, queues, settings, userQueues, users } from "../db/schema/index.js";
+import {
+  baileysKeys,
+  companies,
+  plans,
+  queues,
+  settings,
+  userQueues,
+  users,
+  whatsappQueues,
+  whatsapps,
+} from "../db/schema/index.js";
 import type { Deps } from "../deps.js";
 import { hashPassword } from "../lib/passwords.js";
+import { newConnectionToken } from "../modules/whatsapps/service.js";
 
 export const PLATFORM_COMPANY = "Atende Plataforma";
 export const DEMO_COMPANY = "Empresa Demo";
+export const DEMO_SIMULATOR = "Simulador";
 
 export const DEMO_LOGINS = [
   { role: "super user", email: "super@atende.demo", password: "Super123" },
@@ -130,6 +142,26 @@ export async function seedDemo(db: Executor, now: Date): Promise<void> {
     { userId: ana.id, queueId: vendas!.id, companyId },
     { userId: bruno.id, queueId: suporte!.id, companyId },
   ]);
+  // A connection anyone can use without a phone: already paired, so it is CONNECTED at first start.
+  const [simulator] = await db
+    .insert(whatsapps)
+    .values({
+      companyId,
+      name: DEMO_SIMULATOR,
+      provider: "simulator",
+      status: "OPENING",
+      isDefault: true,
+      greetingMessage: "Olá! Bem-vindo à Empresa Demo.",
+      token: newConnectionToken(),
+    })
+    .returning();
+  await db.insert(whatsappQueues).values([
+    { whatsappId: simulator!.id, queueId: vendas!.id, companyId },
+    { whatsappId: simulator!.id, queueId: suporte!.id, companyId },
+  ]);
+  await db
+    .insert(baileysKeys)
+    .values({ whatsappId: simulator!.id, companyId, category: "simulator", keyId: "paired", value: true });
 }
 
 /**
