@@ -1,0 +1,250 @@
+import { type Locator, type Page, expect, test } from "@playwright/test";
+import { DEMO, loginAs, newPerson, shot } from "./helpers";
+
+const BRUNO = { email: "bruno@atende.demo", password: "Agente123" };
+
+/** A call to the API as the user logged in on `page` (their token, from the app's storage). */
+async function callApi<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const token = JSON.parse(localStorage.getItem("token") ?? "null") as string;
+      const res = await fetch(url, {
+        method,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${text}`);
+      return (text ? JSON.parse(text) : undefined) as T;
+    },
+    { method, url, body },
+  );
+}
+
+interface Queue {
+  id: number;
+  name: string;
+}
+interface Whatsapp {
+  id: number;
+  name: string;
+  provider: string;
+  status: string;
+  queues: Queue[];
+}
+
+/**
+ * A connected simulator connection whose only queue is Vendas, so a customer's first message
+ * becomes a waiting ticket in Vendas (Ana's queue, not Bruno's).
+ */
+async function vendasConnection(admin: Page): Promise<number> {
+  const queues = await callApi<Queue[]>(admin, "GET", "/queue");
+  const vendas = queues.find((q) => q.name === "Vendas");
+  if (!vendas) throw new Error("the demo queue Vendas is missing");
+  const list = await callApi<Whatsapp[]>(admin, "GET", "/whatsapp");
+  let connection = list.find(
+    (w) => w.provider === "simulator" && w.queues.length === 1 && w.queues[0]!.id === vendas.id,
+  );
+  connection ??= await callApi<Whatsapp>(admin, "POST", "/whatsapp", {
+    name: "Simulador Vendas (e2e)",
+    provider: "simulator",
+    queueIds: [vendas.id],
+  });
+  if (connection.status !== "CONNECTED") {
+    await callApi(admin, "POST", `/simulator/${connection.id}/scan`);
+    const id = connection.id;
+    await expect
+      .poll(
+        async () => (await callApi<Whatsapp[]>(admin, "GET", "/whatsapp")).find((w) => w.id === id)?.status,
+      )
+      .toBe("CONNECTED");
+  }
+  return connection.id;
+}
+
+function waitingTab(page: Page): Locator {
+  return page.getByRole("tab", { name: /^Aguardando/ });
+}
+
+function attendingTab(page: Page): Locator {
+  return page.getByRole("tab", { name: /^Atendendo/ });
+}
+
+/** The number in a sub-tab's badge (0 when the badge is hidden). */
+async function badgeCount(tab: Locator): Promise<number> {
+  const match = /(\d+)\s*$/.exec((await tab.innerText()).trim());
+  return match ? Number(match[1]) : 0;
+}
+
+function ticketList(page: Page): Locator {
+  return page.getByRole("list", { name: "Lista de atendimentos" });
+}
+
+function ticketItem(page: Page, name: string): Locator {
+  return ticketList(page).getByRole("listitem").filter({ hasText: name });
+}
+
+async function openTickets(page: Page) {
+  await page.goto("/tickets");
+  await expect(attendingTab(page)).toBeVisible();
+}
+
+test.describe("the tickets list", () => {
+  test("a customer message shows up live in Aguardando for Vendas, accept opens it, search finds it, Suporte never sees it", async ({
+    browser,
+  }) => {
+    const stamp = Date.now();
+    const customer = `Cliente ${stamp}`;
+    const number = `55119${String(stamp).slice(-8)}`;
+    // One word only letters: the search matches whole words and their beginnings.
+    const words = `orcamento${String(stamp).replace(/\d/g, (d) => "abcdefghij"[Number(d)]!)}`;
+
+    const admin = await newPerson(browser);
+    await loginAs(admin.page, DEMO.admin.email, DEMO.admin.password);
+    const whatsappId = await vendasConnection(admin.page);
+    await openTickets(admin.page);
+    await waitingTab(admin.page).click();
+
+    const ana = await newPerson(browser);
+    await loginAs(ana.page, DEMO.ana.email, DEMO.ana.password);
+    await openTickets(ana.page);
+    await waitingTab(ana.page).click();
+    await expect(waitingTab(ana.page)).toHaveAttribute("aria-selected", "true");
+    const anaWaitingBefore = await badgeCount(waitingTab(ana.page));
+
+    const bruno = await newPerson(browser);
+    await loginAs(bruno.page, BRUNO.email, BRUNO.password);
+    await openTickets(bruno.page);
+    await waitingTab(bruno.page).click();
+    const brunoWaitingBefore = await badgeCount(waitingTab(bruno.page));
+
+    // The customer writes: nobody reloads anything.
+    await callApi(admin.page, "POST", `/simulator/${whatsappId}/messages`, {
+      from: number,
+      name: customer,
+      body: `Olá! Quero um ${words} para 10 usuários`,
+    });
+
+    const anaItem = ticketItem(ana.page, customer);
+    await expect(anaItem).toBeVisible();
+    await expect(anaItem).toContainText(`Quero um ${words}`);
+    await expect(anaItem).toContainText("Vendas");
+    await expect(anaItem.getByText("1 mensagem não lida")).toBeAttached();
+    await expect.poll(() => badgeCount(waitingTab(ana.page))).toBe(anaWaitingBefore + 1);
+    await expect(ticketItem(admin.page, customer)).toBeVisible();
+    await shot(ana.page, "tickets-waiting");
+
+    // A waiting ticket is not opened by a click on it: it offers accept and close.
+    await expect(anaItem.getByRole("button", { name: `Aceitar: ${customer}` })).toBeVisible();
+    await expect(anaItem.getByRole("button", { name: `Finalizar: ${customer}` })).toBeVisible();
+    await anaItem.getByText(customer).click();
+    await expect(ana.page).toHaveURL(/\/tickets$/);
+
+    // Bruno (Suporte) never hears of it.
+    await expect.poll(() => badgeCount(waitingTab(bruno.page))).toBe(brunoWaitingBefore);
+    await expect(ticketItem(bruno.page, customer)).toHaveCount(0);
+
+    // Ana accepts: it moves to Atendendo, opens at /tickets/{uuid} and leaves everyone's Aguardando.
+    const attendingBefore = await badgeCount(attendingTab(ana.page));
+    await anaItem.getByRole("button", { name: `Aceitar: ${customer}` }).click();
+    await expect(ana.page).toHaveURL(/\/tickets\/[0-9a-f-]{36}$/);
+    const uuid = ana.page.url().split("/").pop()!;
+    await expect(attendingTab(ana.page)).toHaveAttribute("aria-selected", "true");
+    const accepted = ticketItem(ana.page, customer);
+    await expect(accepted.getByRole("button")).toHaveAttribute("aria-current", "true");
+    await expect.poll(() => badgeCount(attendingTab(ana.page))).toBe(attendingBefore + 1);
+    await expect.poll(() => badgeCount(waitingTab(ana.page))).toBe(anaWaitingBefore);
+    await expect(ticketItem(admin.page, customer)).toHaveCount(0);
+    const ticket = await callApi<{ status: string; user: { name: string } }>(
+      ana.page,
+      "GET",
+      `/tickets/u/${uuid}`,
+    );
+    expect(ticket.status).toBe("open");
+    expect(ticket.user.name).toBe("Ana");
+
+    // A new message brings it to the top of Atendendo with the new text and an unread badge.
+    await callApi(admin.page, "POST", `/simulator/${whatsappId}/messages`, {
+      from: number,
+      name: customer,
+      body: "Pode me mandar o link de pagamento?",
+    });
+    await expect(accepted).toContainText("Pode me mandar o link de pagamento?");
+    await shot(ana.page, "tickets-attending");
+
+    // Search finds it by the text of a message (after the 500 ms pause in typing).
+    await ana.page.getByRole("tab", { name: "Busca" }).click();
+    await ana.page.getByRole("searchbox", { name: "Buscar atendimento e mensagens" }).fill(words);
+    await expect(ticketItem(ana.page, customer)).toBeVisible();
+    await expect(ticketList(ana.page).getByRole("listitem")).toHaveCount(1);
+    await shot(ana.page, "tickets-search");
+
+    // Bruno's search does not reach it either.
+    await bruno.page.getByRole("tab", { name: "Busca" }).click();
+    await bruno.page.getByRole("searchbox", { name: "Buscar atendimento e mensagens" }).fill(words);
+    await expect(bruno.page.getByText("Nenhum atendimento encontrado.")).toBeVisible();
+
+    for (const person of [admin, ana, bruno]) await person.context.close();
+  });
+
+  test("the elapsed-time label turns green, orange and red as the wait grows", async ({ browser }) => {
+    const stamp = Date.now();
+    const customer = `Espera ${stamp}`;
+    const admin = await newPerson(browser);
+    await loginAs(admin.page, DEMO.admin.email, DEMO.admin.password);
+    const whatsappId = await vendasConnection(admin.page);
+    await callApi(admin.page, "POST", `/simulator/${whatsappId}/messages`, {
+      from: `55118${String(stamp).slice(-8)}`,
+      name: customer,
+      body: "Alguém aí?",
+    });
+
+    await admin.page.clock.install();
+    await openTickets(admin.page);
+    await waitingTab(admin.page).click();
+    const item = ticketItem(admin.page, customer);
+    await expect(item).toBeVisible();
+    const label = item.getByTestId("elapsed-label");
+    await expect(label).toHaveCount(0);
+
+    const colorOf = () => label.evaluate((el) => getComputedStyle(el).color);
+    await admin.page.clock.fastForward("05:00");
+    await expect(label).toHaveText("5 m atrás");
+    await expect(label).toHaveAttribute("data-tone", "fresh");
+    const green = await colorOf();
+    await admin.page.clock.fastForward("30:00");
+    await expect(label).toHaveText("35 m atrás");
+    await expect(label).toHaveAttribute("data-tone", "late");
+    const orange = await colorOf();
+    await admin.page.clock.fastForward("01:30:00");
+    await expect(label).toHaveText("2 h atrás");
+    await expect(label).toHaveAttribute("data-tone", "overdue");
+    const red = await colorOf();
+    await admin.page.clock.fastForward("24:00:00");
+    await expect(label).toHaveText("1 dia atrás");
+    expect(new Set([green, orange, red]).size).toBe(3);
+    await shot(admin.page, "tickets-elapsed");
+    await admin.context.close();
+  });
+
+  test("on a phone the list and the ticket are two bottom tabs", async ({ browser }) => {
+    const { context, page } = await newPerson(browser);
+    await loginAs(page, DEMO.ana.email, DEMO.ana.password);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openTickets(page);
+    const bottomTab = (name: string) => page.getByRole("button", { name, exact: true });
+    await expect(bottomTab("Ticket")).toBeVisible();
+    await expect(bottomTab("Atendimentos")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Novo Ticket" }).first()).toBeVisible();
+    await shot(page, "tickets-phone-list");
+    // Nothing overflows sideways on a phone.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await bottomTab("Ticket").click();
+    await expect(page.getByText("Selecione um atendimento na lista")).toBeVisible();
+    await context.close();
+  });
+});

@@ -1,0 +1,317 @@
+import { can, LIMITS, type TicketDTO } from "@atende/contracts";
+import CheckCircleIcon from "@mui/icons-material/CheckCircleOutlined";
+import InboxIcon from "@mui/icons-material/MoveToInboxOutlined";
+import SearchIcon from "@mui/icons-material/Search";
+import { Box, Divider, Tab, Tabs } from "@mui/material";
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router-dom";
+import { updateTicket, type TicketFilters } from "../../api/tickets";
+import { toast, toastError } from "../../api/toast";
+import { useSessionUser } from "../../auth/AuthContext";
+import { useDebouncedValue } from "../../components/useDebouncedValue";
+import { TicketViewDialog } from "./chat/TicketViewDialog";
+import { CloseAllDialog } from "./CloseAllDialog";
+import { ManagerHeader } from "./ManagerHeader";
+import { NewTicketDialog } from "./NewTicketDialog";
+import { SearchFilters, type SearchState } from "./SearchFilters";
+import { applyTicket, ticketsOf, type Viewer } from "./ticketLists";
+import type { TicketAction } from "./TicketListItem";
+import { EmptyMessage, TicketsList, type EmptyState } from "./TicketsList";
+import { useQueueFilter } from "./useQueueFilter";
+import { countOf, useTicketList } from "./useTicketList";
+
+type MainTab = "open" | "closed" | "search";
+type OpenTab = "open" | "pending";
+
+const SHOW_ALL_KEY = "tickets.showAll";
+
+function CountPill({ count, active }: { count: number | undefined; active: boolean }) {
+  if (!count) return null;
+  return (
+    <Box
+      component="span"
+      sx={{
+        ml: 1,
+        minWidth: 20,
+        height: 20,
+        px: 0.75,
+        borderRadius: 10,
+        display: "inline-grid",
+        placeItems: "center",
+        typography: "caption",
+        fontWeight: 700,
+        lineHeight: 1,
+        bgcolor: active ? "primary.main" : "action.selected",
+        color: active ? "primary.contrastText" : "text.primary",
+      }}
+    >
+      {count > 999 ? "999+" : count}
+    </Box>
+  );
+}
+
+function TabLabel({ children, count, active }: { children: ReactNode; count?: number; active: boolean }) {
+  return (
+    <Box component="span" sx={{ display: "inline-flex", alignItems: "center" }}>
+      {children}
+      <CountPill count={count} active={active} />
+    </Box>
+  );
+}
+
+interface TicketsManagerProps {
+  viewer: Viewer;
+  selectedUuid: string | undefined;
+  /** A ticket was opened from the list (the narrow layout then shows the chat). */
+  onOpened(): void;
+}
+
+/** The left side of the tickets screen: header, tabs (open with its two sub-tabs, resolved, search), lists. */
+export function TicketsManager({ viewer, selectedUuid, onOpened }: TicketsManagerProps) {
+  const { t } = useTranslation();
+  const user = useSessionUser();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const queueFilter = useQueueFilter(user);
+  const mayShowAll = can(user, "tickets-manager:showall");
+  const mayCloseAll = can(user, "tickets-manager:closeAll");
+  const [tab, setTab] = useState<MainTab>("open");
+  const [openTab, setOpenTab] = useState<OpenTab>("open");
+  const [showAll, setShowAll] = useState(() => mayShowAll && localStorage.getItem(SHOW_ALL_KEY) === "true");
+  const [search, setSearch] = useState<SearchState>({ text: "", tags: [], users: [] });
+  const searchText = useDebouncedValue(search.text.trim(), LIMITS.searchDebounceMs);
+  const [busy, setBusy] = useState<ReadonlyMap<number, TicketAction>>(new Map());
+  const [dialog, setDialog] = useState<"new" | "closeAll" | null>(null);
+  const [spyId, setSpyId] = useState<number | null>(null);
+
+  const base: TicketFilters = { queueIds: queueFilter.queueIds, showAll: showAll || undefined };
+  const searching = searchText !== "" || search.tags.length > 0 || search.users.length > 0;
+  const openList = useTicketList({ ...base, status: "open" });
+  const pendingList = useTicketList({ ...base, status: "pending" });
+  const closedList = useTicketList({ ...base, status: "closed" }, tab === "closed");
+  const searchList = useTicketList(
+    {
+      ...base,
+      searchParam: searchText || undefined,
+      tags: search.tags.map((tag) => tag.id),
+      users: search.users.map((u) => u.id),
+    },
+    tab === "search" && searching,
+  );
+
+  const setAction = useCallback((ticketId: number, action: TicketAction | null) => {
+    setBusy((current) => {
+      const next = new Map(current);
+      if (action) next.set(ticketId, action);
+      else next.delete(ticketId);
+      return next;
+    });
+  }, []);
+
+  const open = useCallback(
+    (ticket: TicketDTO) => {
+      void navigate(`/tickets/${ticket.uuid}`);
+      onOpened();
+    },
+    [navigate, onOpened],
+  );
+
+  const accept = useCallback(
+    async (ticket: TicketDTO) => {
+      setAction(ticket.id, "accept");
+      try {
+        const accepted = await updateTicket(ticket.id, { status: "open", userId: viewer.id });
+        applyTicket(queryClient, accepted, viewer);
+        setTab("open");
+        setOpenTab("open");
+        open(accepted);
+      } catch (error) {
+        toastError(error);
+      } finally {
+        setAction(ticket.id, null);
+      }
+    },
+    [open, queryClient, setAction, viewer],
+  );
+
+  const close = useCallback(
+    async (ticket: TicketDTO) => {
+      setAction(ticket.id, "close");
+      try {
+        applyTicket(queryClient, await updateTicket(ticket.id, { status: "closed" }), viewer);
+        toast(t("tickets.closed"), "success");
+      } catch (error) {
+        toastError(error);
+      } finally {
+        setAction(ticket.id, null);
+      }
+    },
+    [queryClient, setAction, t, viewer],
+  );
+
+  const onAccept = useCallback((ticket: TicketDTO) => void accept(ticket), [accept]);
+  const onClose = useCallback((ticket: TicketDTO) => void close(ticket), [close]);
+  const onSpy = useCallback((ticket: TicketDTO) => setSpyId(ticket.id), []);
+
+  function changeShowAll(value: boolean) {
+    setShowAll(value);
+    localStorage.setItem(SHOW_ALL_KEY, String(value));
+  }
+
+  // Tags seen on the listed tickets stand in for the tags list while the server has none.
+  const seenTags = new Map<number, TicketDTO["tags"][number]>();
+  for (const known of [openList, pendingList, closedList, searchList]) {
+    for (const ticket of ticketsOf(known.data)) for (const tag of ticket.tags) seenTags.set(tag.id, tag);
+  }
+  const knownTags = [...seenTags.values()].sort((a, b) => a.name.localeCompare(b.name));
+
+  const newTicketAction = { label: t("tickets.header.newTicket"), onClick: () => setDialog("new") };
+  let list = openList;
+  let empty: EmptyState = {
+    title: t("tickets.empty.open"),
+    hint: t("tickets.empty.openHint"),
+    action: newTicketAction,
+  };
+  if (tab === "open" && openTab === "pending") {
+    list = pendingList;
+    empty = { title: t("tickets.empty.pending"), hint: t("tickets.empty.pendingHint") };
+  } else if (tab === "closed") {
+    list = closedList;
+    empty = { title: t("tickets.empty.closed") };
+  } else if (tab === "search") {
+    list = searchList;
+    empty = { title: t("tickets.empty.noResults"), hint: t("tickets.empty.noResultsHint") };
+  }
+
+  const openCount = countOf(openList);
+  const pendingCount = countOf(pendingList);
+
+  return (
+    <Box sx={{ display: "flex", flexDirection: "column", flex: 1, minHeight: 0 }}>
+      <ManagerHeader
+        queueFilter={queueFilter}
+        showAll={mayShowAll ? { value: showAll, onChange: changeShowAll } : undefined}
+        onCloseAll={mayCloseAll ? () => setDialog("closeAll") : undefined}
+        onNewTicket={() => setDialog("new")}
+      />
+      <Divider />
+      <Tabs
+        value={tab}
+        onChange={(_, value: MainTab) => setTab(value)}
+        variant="fullWidth"
+        aria-label={t("tickets.title")}
+        sx={{ minHeight: 44, "& .MuiTab-root": { minHeight: 44, py: 0.5 } }}
+      >
+        <Tab
+          value="open"
+          icon={<InboxIcon fontSize="small" />}
+          iconPosition="start"
+          label={t("tickets.tabs.open")}
+        />
+        <Tab
+          value="closed"
+          icon={<CheckCircleIcon fontSize="small" />}
+          iconPosition="start"
+          label={t("tickets.tabs.closed")}
+        />
+        <Tab
+          value="search"
+          icon={<SearchIcon fontSize="small" />}
+          iconPosition="start"
+          label={t("tickets.tabs.search")}
+        />
+      </Tabs>
+      <Divider />
+      {tab === "open" && (
+        <>
+          <Tabs
+            value={openTab}
+            onChange={(_, value: OpenTab) => setOpenTab(value)}
+            variant="fullWidth"
+            aria-label={t("tickets.tabs.open")}
+            sx={{ minHeight: 40, "& .MuiTab-root": { minHeight: 40, py: 0.5, fontSize: 14 } }}
+          >
+            <Tab
+              value="open"
+              label={
+                <TabLabel count={openCount} active={openTab === "open"}>
+                  {t("tickets.tabs.attending")}
+                </TabLabel>
+              }
+            />
+            <Tab
+              value="pending"
+              label={
+                <TabLabel count={pendingCount} active={openTab === "pending"}>
+                  {t("tickets.tabs.waiting")}
+                </TabLabel>
+              }
+            />
+          </Tabs>
+          <Divider />
+        </>
+      )}
+      {tab === "search" && (
+        <>
+          <SearchFilters
+            value={search}
+            onChange={setSearch}
+            withUserFilter={can(user, "ticket-search:userFilter")}
+            knownTags={knownTags}
+          />
+          <Divider />
+        </>
+      )}
+      <Box role="tabpanel" sx={{ display: "flex", flexDirection: "column", flex: 1, minHeight: 0 }}>
+        {tab === "search" && !searching ? (
+          <EmptyMessage
+            empty={{
+              title: t("tickets.empty.searchTitle"),
+              hint: t("tickets.empty.searchHint"),
+              icon: <SearchIcon fontSize="large" />,
+            }}
+          />
+        ) : (
+          <TicketsList
+            list={list}
+            empty={empty}
+            selectedUuid={selectedUuid}
+            viewerId={viewer.id}
+            busy={busy}
+            onOpen={open}
+            onAccept={onAccept}
+            onClose={onClose}
+            onSpy={can(user, "ticket-options:spy") ? onSpy : undefined}
+          />
+        )}
+      </Box>
+      {dialog === "new" && (
+        <NewTicketDialog
+          queues={queueFilter.options}
+          onClose={() => setDialog(null)}
+          onCreated={(ticket) => {
+            setDialog(null);
+            applyTicket(queryClient, ticket, viewer);
+            setTab("open");
+            setOpenTab("open");
+            open(ticket);
+          }}
+        />
+      )}
+      {dialog === "closeAll" && (
+        <CloseAllDialog
+          queues={
+            queueFilter.queueIds
+              ? queueFilter.options.filter((queue) => queueFilter.queueIds!.includes(queue.id))
+              : undefined
+          }
+          initialStatus={openTab}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {spyId !== null && <TicketViewDialog ticketId={spyId} open onClose={() => setSpyId(null)} />}
+    </Box>
+  );
+}

@@ -1,0 +1,160 @@
+import type { AllTicket, Profile, TicketDTO } from "@atende/contracts";
+import type { QueryClient, QueryKey } from "@tanstack/react-query";
+import { ticketKeys, type TicketFilters, type TicketPages } from "../../api/tickets";
+
+/** Who is looking at the lists: what the server's list query decides visibility with. */
+export interface Viewer {
+  id: number;
+  profile: Profile;
+  allTicket: AllTicket;
+  queues: { id: number }[];
+}
+
+/** The server's visibility rule (tickets/policy.ts): admins any, others their queues, own, unqueued with allTicket. */
+function canSee(viewer: Viewer, ticket: TicketDTO): boolean {
+  if (viewer.profile === "admin" || ticket.userId === viewer.id) return true;
+  if (ticket.queueId === null) return viewer.allTicket === "enabled";
+  return viewer.queues.some((queue) => queue.id === ticket.queueId);
+}
+
+/**
+ * Whether `ticket` belongs in the list fetched with `filters`: the same conditions as the server's
+ * list query (tickets/queries.ts), so a list kept by live events matches what a reload would show.
+ */
+export function belongsTo(ticket: TicketDTO, filters: TicketFilters, viewer: Viewer): boolean {
+  if (!canSee(viewer, ticket)) return false;
+  if (filters.status && ticket.status !== filters.status) return false;
+  const showAll = Boolean(filters.showAll) && viewer.profile === "admin";
+  if ((filters.status === "open" || filters.status === "closed") && !showAll && !filters.searchParam) {
+    if (ticket.userId !== viewer.id) return false;
+  }
+  if (filters.queueIds?.length) {
+    const inQueue = ticket.queueId !== null && filters.queueIds.includes(ticket.queueId);
+    const unqueuedAllowed =
+      ticket.queueId === null && (viewer.profile === "admin" || viewer.allTicket === "enabled");
+    if (!inQueue && !unqueuedAllowed && ticket.userId !== viewer.id) return false;
+  }
+  if (filters.users?.length && (ticket.userId === null || !filters.users.includes(ticket.userId)))
+    return false;
+  if (filters.tags?.length && !ticket.tags.some((tag) => filters.tags!.includes(tag.id))) return false;
+  if (filters.withUnreadMessages && ticket.unreadMessages === 0) return false;
+  return true;
+}
+
+function filtersOf(key: QueryKey): TicketFilters {
+  return (key[2] ?? {}) as TicketFilters;
+}
+
+function isListed(data: TicketPages, ticketId: number): boolean {
+  return data.pages.some((page) => page.tickets.some((t) => t.id === ticketId));
+}
+
+function withCount(data: TicketPages, delta: number): TicketPages["pages"] {
+  return data.pages.map((page) => ({ ...page, count: Math.max(0, page.count + delta) }));
+}
+
+/** Puts `ticket` where its last activity ranks it in the first page (lists are newest first). */
+function placeFirst(pages: TicketPages["pages"], ticket: TicketDTO): TicketPages["pages"] {
+  const [first, ...rest] = pages;
+  if (!first) return pages;
+  const at = first.tickets.findIndex((t) => t.updatedAt <= ticket.updatedAt);
+  const tickets = [...first.tickets];
+  tickets.splice(at === -1 ? tickets.length : at, 0, ticket);
+  return [{ ...first, tickets }, ...rest];
+}
+
+function without(pages: TicketPages["pages"], ticketId: number): TicketPages["pages"] {
+  return pages.map((page) => ({ ...page, tickets: page.tickets.filter((t) => t.id !== ticketId) }));
+}
+
+/**
+ * A ticket changed (status, agent, queue, tags, last message, unread count): every cached list it
+ * belongs to gets it at its place by last activity; lists it no longer belongs to lose it. A
+ * search list keeps what it has (the server alone knows which messages match), updating in place.
+ */
+export function applyTicket(queryClient: QueryClient, ticket: TicketDTO, viewer: Viewer): void {
+  for (const [key, data] of queryClient.getQueriesData<TicketPages>({ queryKey: ticketKeys.lists() })) {
+    if (!data) continue;
+    const filters = filtersOf(key);
+    const listed = isListed(data, ticket.id);
+    const belongs = belongsTo(ticket, filters, viewer);
+    let pages: TicketPages["pages"];
+    if (belongs && listed) pages = placeFirst(without(data.pages, ticket.id), ticket);
+    else if (belongs && !filters.searchParam) pages = placeFirst(withCount(data, 1), ticket);
+    else if (!belongs && listed) pages = without(withCount(data, -1), ticket.id);
+    else continue;
+    queryClient.setQueryData<TicketPages>(key, { ...data, pages });
+  }
+}
+
+export function removeTicket(queryClient: QueryClient, ticketId: number): void {
+  queryClient.setQueriesData<TicketPages>({ queryKey: ticketKeys.lists() }, (data) =>
+    data && isListed(data, ticketId) ? { ...data, pages: without(withCount(data, -1), ticketId) } : data,
+  );
+}
+
+/** The ticket was read: its unread badge goes away wherever it is listed. */
+export function clearUnread(queryClient: QueryClient, ticketId: number): void {
+  queryClient.setQueriesData<TicketPages>({ queryKey: ticketKeys.lists() }, (data) =>
+    data && isListed(data, ticketId)
+      ? {
+          ...data,
+          pages: data.pages.map((page) => ({
+            ...page,
+            tickets: page.tickets.map((t) => (t.id === ticketId ? { ...t, unreadMessages: 0 } : t)),
+          })),
+        }
+      : data,
+  );
+}
+
+/** A tag was renamed, recoloured (`tag` given) or deleted (`tag` null): the chips of listed tickets follow. */
+export function applyTag(
+  queryClient: QueryClient,
+  tagId: number,
+  tag: TicketDTO["tags"][number] | null,
+): void {
+  queryClient.setQueriesData<TicketPages>({ queryKey: ticketKeys.lists() }, (data) => {
+    if (!data?.pages.some((page) => page.tickets.some((t) => t.tags.some((x) => x.id === tagId))))
+      return data;
+    return {
+      ...data,
+      pages: data.pages.map((page) => ({
+        ...page,
+        tickets: page.tickets.map((t) =>
+          t.tags.some((x) => x.id === tagId)
+            ? {
+                ...t,
+                tags: tag
+                  ? t.tags.map((x) => (x.id === tagId ? { id: tag.id, name: tag.name, color: tag.color } : x))
+                  : t.tags.filter((x) => x.id !== tagId),
+              }
+            : t,
+        ),
+      })),
+    };
+  });
+}
+
+/** A listed ticket by id, from any cached list. */
+export function findListedTicket(queryClient: QueryClient, ticketId: number): TicketDTO | undefined {
+  for (const [, data] of queryClient.getQueriesData<TicketPages>({ queryKey: ticketKeys.lists() })) {
+    const found = data?.pages.flatMap((page) => page.tickets).find((t) => t.id === ticketId);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The tickets of a list, once each: pages fetched after live insertions may repeat one. */
+export function ticketsOf(data: TicketPages | undefined): TicketDTO[] {
+  const seen = new Set<number>();
+  const list: TicketDTO[] = [];
+  for (const page of data?.pages ?? []) {
+    for (const ticket of page.tickets) {
+      if (seen.has(ticket.id)) continue;
+      seen.add(ticket.id);
+      list.push(ticket);
+    }
+  }
+  return list;
+}

@@ -1,0 +1,50 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useNavigate } from "react-router-dom";
+import { useCompanyEvent } from "../../api/SocketProvider";
+import {
+  applyTag,
+  applyTicket,
+  clearUnread,
+  findListedTicket,
+  removeTicket,
+  type Viewer,
+} from "./ticketLists";
+
+/**
+ * Keeps every cached ticket list current from the live channel: a ticket that changes moves to the
+ * lists it now belongs to, a new message brings its ticket to the top with the new last message and
+ * unread count, a read ticket loses its badge and a deleted one leaves (and closes, if on screen);
+ * a renamed, recoloured or deleted tag changes the chips.
+ */
+export function useTicketsLive(viewer: Viewer, selectedUuid: string | undefined): void {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  useCompanyEvent("ticket", (payload) => {
+    switch (payload.action) {
+      case "update":
+        applyTicket(queryClient, payload.ticket, viewer);
+        break;
+      case "updateUnread":
+        clearUnread(queryClient, payload.ticketId);
+        break;
+      case "delete": {
+        const shown = findListedTicket(queryClient, payload.ticketId);
+        removeTicket(queryClient, payload.ticketId);
+        if (shown && shown.uuid === selectedUuid) void navigate("/tickets", { replace: true });
+        break;
+      }
+    }
+  });
+
+  useCompanyEvent("appMessage", (payload) => {
+    applyTicket(queryClient, payload.ticket, viewer);
+  });
+
+  useCompanyEvent("tag", (payload) => {
+    if (payload.action === "delete") applyTag(queryClient, payload.tagId, null);
+    else if (payload.action === "update") applyTag(queryClient, payload.tag.id, payload.tag);
+    // The search tab's tag choices.
+    void queryClient.invalidateQueries({ queryKey: ["tickets", "tag-options"] });
+  });
+}
