@@ -305,6 +305,24 @@ export const ERRORS = {
     en: "An empty message is not sent.",
     es: "Un mensaje vacío no se envía.",
   },
+  ERR_NO_TAG_FOUND: {
+    status: 404,
+    pt: "Nenhuma tag encontrada com este ID.",
+    en: "No tag found with this ID.",
+    es: "No se encontró ninguna etiqueta con este ID.",
+  },
+  ERR_TAG_NAME_TAKEN: {
+    status: 409,
+    pt: "Já existe uma tag com este nome.",
+    en: "A tag with this name already exists.",
+    es: "Ya existe una etiqueta con este nombre.",
+  },
+  ERR_PLAN_FEATURE_DISABLED: {
+    status: 403,
+    pt: "Esta empresa não possui permissão para acessar essa página!",
+    en: "This company's plan does not include this feature!",
+    es: "¡Esta empresa no tiene permiso para acceder a esta página!",
+  },
   ERR_INTERNAL: {
     status: 500,
     pt: "Erro interno do servidor.",

@@ -10,3 +10,4 @@ export * from "./validationMessages.js";
 export * from "./channels.js";
 export * from "./conversations.js";
 export * from "./tickets.js";
+export * from "./tags.js";

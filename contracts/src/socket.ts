@@ -1,6 +1,7 @@
 import type { SimulatorPhoneMessage, WhatsappDTO, WhatsappSessionDTO } from "./channels.js";
 import type { ContactDTO, MessageDTO, TicketDTO } from "./conversations.js";
 import type { UserDTO } from "./entities.js";
+import type { TagDTO } from "./tags.js";
 
 /**
  * The live channel: the spec's event names (`company-{id}-user`, ...) and their payloads. Server
@@ -19,6 +20,7 @@ export interface CompanyEventPayloads {
     | { action: "updateUnread"; ticketId: number };
   contact: { action: "create" | "update"; contact: ContactDTO } | { action: "delete"; contactId: number };
   presence: { ticketId: number; presence: "composing" | "recording" | "available" };
+  tag: { action: "create" | "update"; tag: TagDTO } | { action: "delete"; tagId: number };
   /** A simulated phone received a message, or an ack on it changed (admins only). */
   simulator: { whatsappId: number; number: string; message: SimulatorPhoneMessage };
 }

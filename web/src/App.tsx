@@ -20,25 +20,26 @@ const ConnectionsPage = lazy(() =>
 const SimulatorPage = lazy(() =>
   import("./pages/simulator/SimulatorPage").then((m) => ({ default: m.SimulatorPage })),
 );
+const TicketsPage = lazy(() =>
+  import("./pages/tickets/TicketsPage").then((m) => ({ default: m.TicketsPage })),
+);
+const TagsPage = lazy(() => import("./pages/tags/TagsPage").then((m) => ({ default: m.TagsPage })));
+const KanbanPage = lazy(() => import("./pages/kanban/KanbanPage").then((m) => ({ default: m.KanbanPage })));
 const ComingSoonPage = lazy(() =>
   import("./pages/coming-soon/ComingSoonPage").then((m) => ({ default: m.ComingSoonPage })),
 );
 
 /** Private pages that later work fills in; until then each shows its title and "coming soon". */
 const UPCOMING_PAGES: [path: string, title: PageKey][] = [
-  ["/tickets/:ticketId?", "tickets"],
   ["/quick-messages", "quickMessages"],
   ["/todolist", "todolist"],
   ["/schedules", "schedules"],
-  ["/tags", "tags"],
-  ["/contacts", "contacts"],
   ["/helps", "helps"],
   ["/files", "files"],
   ["/prompts", "prompts"],
   ["/queue-integration", "queueIntegration"],
   ["/messages-api", "messagesApi"],
   ["/settings", "settings"],
-  ["/kanban", "kanban"],
   ["/financeiro", "financeiro"],
   ["/queues", "queues"],
   ["/announcements", "announcements"],
@@ -81,6 +82,10 @@ function AppRoutes() {
           <Route element={<PermissionRoute permission="simulator:use" />}>
             <Route path="/simulator" element={<SimulatorPage />} />
           </Route>
+          <Route path="/tickets/:ticketId?" element={<TicketsPage />} />
+          <Route path="/tags" element={<TagsPage />} />
+          {/* The useKanban plan flag is checked by the page itself (toast, then back to /). */}
+          <Route path="/kanban" element={<KanbanPage />} />
           {UPCOMING_PAGES.map(upcoming)}
           {hasCampaignFlag() && CAMPAIGN_PAGES.map(upcoming)}
         </Route>

@@ -1,4 +1,5 @@
 import type {
+  CompanyEventPayloads,
   ContactDTO,
   MessageDTO,
   SimulatorPhoneMessage,
@@ -48,6 +49,7 @@ export type DomainEvent =
       ticket: TicketDTO;
       presence: "composing" | "recording" | "available";
     }
+  | { type: "tag.changed"; companyId: number; payload: CompanyEventPayloads["tag"] }
   | {
       type: "simulator.phone";
       companyId: number;

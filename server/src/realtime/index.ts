@@ -242,6 +242,9 @@ export async function createRealtime(
         }
         break;
       }
+      case "tag.changed":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "tag"), event.payload);
+        break;
       case "ticket.read":
         io.to(ticketRooms(event.companyId, event.ticket)).emit(companyEvent(event.companyId, "ticket"), {
           action: "updateUnread",

@@ -1,0 +1,107 @@
+import type { KanbanPage, TagDTO, TagsPage, TicketDTO } from "@atende/contracts";
+import type { InfiniteData, QueryClient } from "@tanstack/react-query";
+import { api } from "./http";
+
+/** Every cached page list of tags, whatever the search text (the key's last part). */
+export const TAGS_LISTS_KEY = ["tags", "pages"] as const;
+export const KANBAN_LANES_KEY = ["tags", "kanban"] as const;
+
+export function tagsListKey(search: string) {
+  return [...TAGS_LISTS_KEY, search] as const;
+}
+
+export function fetchTagsPage(search: string, pageNumber: number, signal?: AbortSignal): Promise<TagsPage> {
+  return api.get<TagsPage>("/tags", { query: { searchParam: search, pageNumber }, signal });
+}
+
+export interface TagPayload {
+  name: string;
+  color: string;
+  /** Sent only by who may switch it (admin, supervisor). */
+  kanban?: 0 | 1;
+}
+
+export function saveTag(id: number | null, payload: TagPayload): Promise<TagDTO> {
+  return id === null ? api.post<TagDTO>("/tags", payload) : api.put<TagDTO>(`/tags/${id}`, payload);
+}
+
+export function deleteTag(id: number): Promise<void> {
+  return api.delete(`/tags/${id}`);
+}
+
+/** The kanban lanes: the tags flagged kanban. */
+export async function fetchKanbanLanes(signal?: AbortSignal): Promise<TagDTO[]> {
+  return (await api.get<{ lista: TagDTO[] }>("/tags/kanban", { signal })).lista;
+}
+
+export function fetchKanbanPage(
+  pageNumber: number,
+  options: { showAll: boolean },
+  signal?: AbortSignal,
+): Promise<KanbanPage> {
+  return api.get<KanbanPage>("/ticket/kanban", {
+    query: { pageNumber, showAll: options.showAll || undefined },
+    signal,
+  });
+}
+
+/** Out of every kanban lane (back to 'Em aberto'). */
+export function leaveKanbanLane(ticketId: number): Promise<TicketDTO> {
+  return api.delete<TicketDTO>(`/ticket-tags/${ticketId}`);
+}
+
+/** Into the lane of `tagId`. */
+export function enterKanbanLane(ticketId: number, tagId: number): Promise<TicketDTO> {
+  return api.put<TicketDTO>(`/ticket-tags/${ticketId}/${tagId}`);
+}
+
+type TagsPages = InfiniteData<TagsPage, number>;
+
+function matchesSearch(tag: TagDTO, search: string): boolean {
+  const text = search.trim().toLowerCase();
+  return !text || tag.name.toLowerCase().includes(text);
+}
+
+/** Create or update: replaces the tag where listed, else adds it first to the lists it matches. */
+export function upsertTagInLists(queryClient: QueryClient, tag: TagDTO): void {
+  for (const [key, data] of queryClient.getQueriesData<TagsPages>({ queryKey: TAGS_LISTS_KEY })) {
+    if (!data) continue;
+    const listed = data.pages.some((page) => page.tags.some((t) => t.id === tag.id));
+    const search = String(key[key.length - 1] ?? "");
+    if (!listed && !matchesSearch(tag, search)) continue;
+    const pages = listed
+      ? data.pages.map((page) => ({ ...page, tags: page.tags.map((t) => (t.id === tag.id ? tag : t)) }))
+      : data.pages.map((page, index) =>
+          index === 0 ? { ...page, tags: [tag, ...page.tags], count: page.count + 1 } : page,
+        );
+    queryClient.setQueryData<TagsPages>(key, { ...data, pages });
+  }
+}
+
+export function removeTagFromLists(queryClient: QueryClient, tagId: number): void {
+  queryClient.setQueriesData<TagsPages>({ queryKey: TAGS_LISTS_KEY }, (data) => {
+    if (!data?.pages.some((page) => page.tags.some((t) => t.id === tagId))) return data;
+    return {
+      ...data,
+      pages: data.pages.map((page) => ({
+        ...page,
+        tags: page.tags.filter((t) => t.id !== tagId),
+        count: Math.max(0, page.count - 1),
+      })),
+    };
+  });
+}
+
+/** A lane created, renamed, recoloured, switched on or off, or deleted. */
+export function applyTagToLanes(
+  queryClient: QueryClient,
+  event: { action: "create" | "update"; tag: TagDTO } | { action: "delete"; tagId: number },
+): void {
+  queryClient.setQueryData<TagDTO[]>(KANBAN_LANES_KEY, (lanes) => {
+    if (!lanes) return lanes;
+    const id = event.action === "delete" ? event.tagId : event.tag.id;
+    const others = lanes.filter((lane) => lane.id !== id);
+    if (event.action === "delete" || event.tag.kanban !== 1) return others;
+    return [...others, event.tag].sort((x, y) => x.name.localeCompare(y.name) || x.id - y.id);
+  });
+}

@@ -1,0 +1,138 @@
+import type { TicketDTO } from "@atende/contracts";
+import { useDraggable } from "@dnd-kit/core";
+import OpenInNewIcon from "@mui/icons-material/OpenInNew";
+import { Box, Button, Paper, Stack, Typography } from "@mui/material";
+import { forwardRef, type HTMLAttributes } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router-dom";
+import { formatDate, formatTime } from "../../i18n/format";
+import { TagChip } from "../tags/TagChip";
+import { TicketAvatar } from "../tickets/TicketAvatar";
+
+/** Today's tickets show the time, older ones the date. */
+function when(value: string): string {
+  const date = new Date(value);
+  return date.toDateString() === new Date().toDateString() ? formatTime(date) : formatDate(date);
+}
+
+interface CardViewProps extends HTMLAttributes<HTMLDivElement> {
+  ticket: TicketDTO;
+  /** Tags that are lanes: the card shows only its other tags. */
+  laneIds: ReadonlySet<number>;
+  /** The floating copy under the pointer while dragging. */
+  lifted?: boolean;
+  /** The card left in place while its copy is dragged. */
+  placeholder?: boolean;
+  /** A fixed width (the floating copy, outside any lane). */
+  width?: number;
+}
+
+/** A ticket on the board: contact, last message, time, queue (the thin left bar in its colour) and a button to open it. */
+export const CardView = forwardRef<HTMLDivElement, CardViewProps>(function CardView(
+  { ticket, laneIds, lifted = false, placeholder = false, width, ...rest },
+  ref,
+) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const name = ticket.contact.name || ticket.contact.number;
+  const otherTags = ticket.tags.filter((tag) => !laneIds.has(tag.id));
+  return (
+    <Paper
+      ref={ref}
+      variant="outlined"
+      aria-label={t("kanban.cardLabel", { name })}
+      data-ticket-id={ticket.id}
+      {...rest}
+      sx={{
+        position: "relative",
+        width,
+        p: 1.25,
+        pl: 1.75,
+        overflow: "hidden",
+        cursor: lifted ? "grabbing" : "grab",
+        opacity: placeholder ? 0.4 : 1,
+        boxShadow: lifted ? 8 : 0,
+        transform: lifted ? "rotate(2deg)" : undefined,
+        touchAction: "none",
+        "&:focus-visible": { outline: "2px solid", outlineColor: "primary.main", outlineOffset: 2 },
+        "&::before": {
+          content: '""',
+          position: "absolute",
+          inset: "0 auto 0 0",
+          width: 4,
+          bgcolor: ticket.queue?.color ?? "grey.400",
+        },
+      }}
+    >
+      <Stack direction="row" spacing={1.25} sx={{ alignItems: "flex-start" }}>
+        <TicketAvatar contact={ticket.contact} size={36} />
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Stack direction="row" spacing={1} sx={{ alignItems: "baseline" }}>
+            <Typography variant="subtitle2" noWrap sx={{ flex: 1, fontWeight: 600 }}>
+              {name}
+            </Typography>
+            <Typography variant="caption" color="text.secondary" sx={{ flexShrink: 0 }}>
+              {when(ticket.updatedAt)}
+            </Typography>
+          </Stack>
+          <Typography
+            variant="body2"
+            color="text.secondary"
+            sx={{
+              display: "-webkit-box",
+              WebkitLineClamp: 2,
+              WebkitBoxOrient: "vertical",
+              overflow: "hidden",
+              wordBreak: "break-word",
+              minHeight: "1.43em",
+            }}
+          >
+            {ticket.lastMessage}
+          </Typography>
+        </Box>
+      </Stack>
+      {otherTags.length > 0 && (
+        <Stack direction="row" sx={{ flexWrap: "wrap", gap: 0.5, mt: 1 }}>
+          {otherTags.slice(0, 3).map((tag) => (
+            <TagChip key={tag.id} name={tag.name} color={tag.color} sx={{ height: 20, fontSize: 11 }} />
+          ))}
+        </Stack>
+      )}
+      <Stack direction="row" spacing={1} sx={{ alignItems: "center", mt: 1 }}>
+        <Typography variant="caption" color="text.secondary" noWrap sx={{ flex: 1, minWidth: 0 }}>
+          {ticket.queue?.name ?? t("kanban.noQueue")} · {t(`kanban.status.${ticket.status}`)}
+          {ticket.user ? ` · ${ticket.user.name}` : ""}
+        </Typography>
+        <Button
+          size="small"
+          endIcon={<OpenInNewIcon fontSize="small" />}
+          // A press on the button is a click, never the start of a drag.
+          onPointerDown={(event) => event.stopPropagation()}
+          onKeyDown={(event) => event.stopPropagation()}
+          onClick={() => void navigate(`/tickets/${ticket.uuid}`)}
+          sx={{ flexShrink: 0, py: 0 }}
+        >
+          {t("kanban.openTicket")}
+        </Button>
+      </Stack>
+    </Paper>
+  );
+});
+
+/** A card that can be dragged to another lane (pointer, touch, or keyboard: space, arrows, space). */
+export function KanbanCard({ ticket, laneIds }: { ticket: TicketDTO; laneIds: ReadonlySet<number> }) {
+  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({
+    id: `ticket-${ticket.id}`,
+    data: { ticket },
+  });
+  return (
+    <CardView
+      ref={setNodeRef}
+      ticket={ticket}
+      laneIds={laneIds}
+      placeholder={isDragging}
+      {...attributes}
+      {...listeners}
+    />
+  );
+}

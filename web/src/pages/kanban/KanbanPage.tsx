@@ -1,0 +1,124 @@
+import { can } from "@atende/contracts";
+import LocalOfferIcon from "@mui/icons-material/LocalOfferOutlined";
+import RefreshIcon from "@mui/icons-material/Refresh";
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  FormControlLabel,
+  IconButton,
+  Skeleton,
+  Stack,
+  Switch,
+  Tooltip,
+  Typography,
+} from "@mui/material";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link as RouterLink, useNavigate } from "react-router-dom";
+import { toast, toastError } from "../../api/toast";
+import { useSessionUser } from "../../auth/AuthContext";
+import { FullPageLoader } from "../../components/FullPageLoader";
+import { KanbanBoard } from "./KanbanBoard";
+import { LANE_WIDTH } from "./KanbanLane";
+import { useKanbanBoard } from "./useKanbanBoard";
+
+const REDIRECT_MS = 1_000;
+
+/** /kanban, for companies whose plan has kanban; others hear why and go to / after a second. */
+export function KanbanPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const user = useSessionUser();
+  const allowed = user.company.plan?.useKanban === true;
+
+  useEffect(() => {
+    if (allowed) return;
+    toast(t("kanban.planMissing"), "error");
+    const timer = window.setTimeout(() => void navigate("/", { replace: true }), REDIRECT_MS);
+    return () => window.clearTimeout(timer);
+  }, [allowed, navigate, t]);
+
+  return allowed ? <Kanban /> : <FullPageLoader />;
+}
+
+function LanesSkeleton() {
+  return (
+    <Stack direction="row" spacing={2} sx={{ flex: 1, minHeight: 0 }} aria-hidden>
+      {Array.from({ length: 3 }, (_, i) => (
+        <Skeleton
+          key={i}
+          variant="rounded"
+          width={LANE_WIDTH}
+          sx={{ height: "100%", maxHeight: 420, flexShrink: 0 }}
+        />
+      ))}
+    </Stack>
+  );
+}
+
+function Kanban() {
+  const { t } = useTranslation();
+  const user = useSessionUser();
+  const mayShowAll = can(user, "tickets-manager:showall");
+  const [showAll, setShowAll] = useState(mayShowAll);
+  const board = useKanbanBoard(showAll && mayShowAll);
+
+  useEffect(() => {
+    if (board.error) toastError(board.error);
+  }, [board.error]);
+
+  return (
+    <Box
+      sx={{ p: { xs: 1.5, sm: 3 }, display: "flex", flexDirection: "column", gap: 2, flex: 1, minHeight: 0 }}
+    >
+      <Stack direction={{ xs: "column", sm: "row" }} spacing={1.5} sx={{ alignItems: { sm: "center" } }}>
+        <Typography variant="h5" component="h1" sx={{ flex: 1, fontWeight: 600 }}>
+          {t("kanban.title")}
+        </Typography>
+        {mayShowAll && (
+          <FormControlLabel
+            control={<Switch checked={showAll} onChange={(event) => setShowAll(event.target.checked)} />}
+            label={t("kanban.showAll")}
+          />
+        )}
+        {board.hasMore && (
+          <Button
+            variant="outlined"
+            onClick={board.loadMore}
+            disabled={board.loadingMore}
+            startIcon={board.loadingMore ? <CircularProgress size={16} /> : undefined}
+          >
+            {t("kanban.loadMore")}
+          </Button>
+        )}
+        <Button component={RouterLink} to="/tags" startIcon={<LocalOfferIcon />}>
+          {t("kanban.manageTags")}
+        </Button>
+        <Tooltip title={t("kanban.refresh")}>
+          <IconButton aria-label={t("kanban.refresh")} onClick={board.refresh}>
+            <RefreshIcon />
+          </IconButton>
+        </Tooltip>
+      </Stack>
+      {!board.loading && !board.hasLanes && (
+        <Alert
+          severity="info"
+          action={
+            <Button component={RouterLink} to="/tags" color="inherit" size="small">
+              {t("kanban.manageTags")}
+            </Button>
+          }
+        >
+          {t("kanban.noLanes")}
+        </Alert>
+      )}
+      {board.loading ? (
+        <LanesSkeleton />
+      ) : (
+        <KanbanBoard lanes={board.lanes} onMove={(ticket, to) => void board.move(ticket, to)} />
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,164 @@
+import { can, type TagDTO } from "@atende/contracts";
+import {
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  FormHelperText,
+  Stack,
+  Switch,
+  TextField,
+} from "@mui/material";
+import { useQueryClient } from "@tanstack/react-query";
+import { useId } from "react";
+import { Controller, useForm, useWatch } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { ApiError } from "../../api/http";
+import { saveTag, upsertTagInLists } from "../../api/tags";
+import { toast, toastError } from "../../api/toast";
+import { useSessionUser } from "../../auth/AuthContext";
+import { fieldErrorText, SERVER_ERROR, textFieldRegister } from "../../components/formFields";
+import { ColorPicker } from "./ColorPicker";
+import { TagChip } from "./TagChip";
+import {
+  initialTagValues,
+  tagFormResolver,
+  toTagPayload,
+  type TagFormOutput,
+  type TagFormValues,
+} from "./tagForm";
+
+interface TagDialogProps {
+  /** The tag to edit; null to create one. */
+  tag: TagDTO | null;
+  onClose(): void;
+}
+
+const FIELDS = ["name", "color", "kanban"] as const;
+
+/** Creates or edits a tag: name, colour and, for admin and supervisor, the kanban switch. Esc closes, Enter saves. */
+export function TagDialog({ tag, onClose }: TagDialogProps) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const user = useSessionUser();
+  const titleId = useId();
+  const canSwitchKanban = can(user, "tags:kanbanSwitch");
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<TagFormValues, unknown, TagFormOutput>({
+    defaultValues: initialTagValues(tag),
+    resolver: tagFormResolver,
+  });
+  const [name, color] = useWatch({ control, name: ["name", "color"] });
+
+  function showServerErrors(error: unknown) {
+    if (error instanceof ApiError && error.code === "ERR_TAG_NAME_TAKEN") {
+      setError(
+        "name",
+        { type: SERVER_ERROR, message: t("errors.ERR_TAG_NAME_TAKEN") },
+        { shouldFocus: true },
+      );
+      return;
+    }
+    const placed = Object.entries(error instanceof ApiError ? (error.fields ?? {}) : {}).filter(
+      ([path, message]) => {
+        const field = FIELDS.find((f) => f === path);
+        if (field) setError(field, { type: SERVER_ERROR, message });
+        return Boolean(field);
+      },
+    );
+    if (placed.length === 0) toastError(error);
+  }
+
+  async function submit(values: TagFormOutput) {
+    try {
+      const saved = await saveTag(tag?.id ?? null, toTagPayload(values, canSwitchKanban));
+      upsertTagInLists(queryClient, saved);
+      toast(t("tags.saved"), "success");
+      onClose();
+    } catch (error) {
+      showServerErrors(error);
+    }
+  }
+
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="xs" fullWidth scroll="paper">
+      <Box
+        component="form"
+        noValidate
+        onSubmit={handleSubmit(submit)}
+        sx={{ display: "flex", flexDirection: "column", minHeight: 0 }}
+      >
+        <DialogTitle id={titleId}>{t(tag ? "tags.dialog.editTitle" : "tags.dialog.addTitle")}</DialogTitle>
+        <DialogContent dividers>
+          <Stack spacing={2.5}>
+            <TextField
+              {...textFieldRegister(register("name"))}
+              id="tag-name"
+              label={t("tags.dialog.name")}
+              autoFocus
+              required
+              autoComplete="off"
+              error={Boolean(errors.name)}
+              helperText={fieldErrorText(errors.name)}
+            />
+            <Controller
+              control={control}
+              name="color"
+              render={({ field }) => (
+                <ColorPicker
+                  value={field.value}
+                  onChange={field.onChange}
+                  error={fieldErrorText(errors.color)}
+                />
+              )}
+            />
+            {canSwitchKanban && (
+              <Box>
+                <Controller
+                  control={control}
+                  name="kanban"
+                  render={({ field }) => (
+                    <FormControlLabel
+                      control={
+                        <Switch
+                          checked={field.value}
+                          onChange={(event) => field.onChange(event.target.checked)}
+                          slotProps={{ input: { ref: field.ref } }}
+                        />
+                      }
+                      label={t("tags.dialog.kanban")}
+                    />
+                  )}
+                />
+                <FormHelperText sx={{ mt: 0 }}>{t("tags.dialog.kanbanHelp")}</FormHelperText>
+              </Box>
+            )}
+            <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
+              <Box component="span" sx={{ typography: "body2", color: "text.secondary" }}>
+                {t("tags.dialog.preview")}
+              </Box>
+              <TagChip
+                name={name.trim() || t("tags.dialog.name")}
+                color={/^#[0-9a-f]{3,8}$/i.test(color) ? color : "#9e9e9e"}
+              />
+            </Stack>
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>{t("common.cancel")}</Button>
+          <Button type="submit" variant="contained" loading={isSubmitting}>
+            {t("common.save")}
+          </Button>
+        </DialogActions>
+      </Box>
+    </Dialog>
+  );
+}
