@@ -1,0 +1,302 @@
+import { LIMITS, type MessageDTO, type TicketDTO } from "@atende/contracts";
+import AttachFileIcon from "@mui/icons-material/AttachFile";
+import CloseIcon from "@mui/icons-material/Close";
+import DriveFileRenameOutlineIcon from "@mui/icons-material/DriveFileRenameOutline";
+import InsertEmoticonIcon from "@mui/icons-material/InsertEmoticonOutlined";
+import SendIcon from "@mui/icons-material/Send";
+import CheckIcon from "@mui/icons-material/Check";
+import { Box, Button, IconButton, InputBase, Tooltip, Typography, useTheme } from "@mui/material";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { editMessage, sendText } from "../../../api/messages";
+import { toastError } from "../../../api/toast";
+import { CHAT_COLOURS } from "./BubbleParts";
+import { EmojiPicker } from "./EmojiPicker";
+import { splitSignature } from "./conversation";
+import { MessageText } from "./MessageText";
+import { messagePreview } from "./preview";
+import { upsertMessage } from "./useConversation";
+
+interface ComposerProps {
+  ticket: TicketDTO;
+  contactName: string;
+  replyTo: MessageDTO | null;
+  editing: MessageDTO | null;
+  /** Ends the reply or the edit. */
+  onCancel(): void;
+  sign: boolean;
+  onSignChange(sign: boolean): void;
+  onAttach(files: File[]): void;
+  onAccept(): void;
+  onReopen(): void;
+  busy: boolean;
+}
+
+const draftKey = (ticketId: number) => `chat-draft-${ticketId}`;
+
+function readDraft(ticketId: number): string {
+  try {
+    return sessionStorage.getItem(draftKey(ticketId)) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+function saveDraft(ticketId: number, text: string) {
+  try {
+    if (text) sessionStorage.setItem(draftKey(ticketId), text);
+    else sessionStorage.removeItem(draftKey(ticketId));
+  } catch {
+    // no storage: the draft lives while the page does
+  }
+}
+
+/** Why the box is closed, and the one action that opens it. */
+function ClosedBar({
+  ticket,
+  onAccept,
+  onReopen,
+  busy,
+}: Pick<ComposerProps, "ticket" | "onAccept" | "onReopen" | "busy">) {
+  const { t } = useTranslation();
+  const pending = ticket.status === "pending";
+  return (
+    <Box
+      sx={{
+        display: "flex",
+        alignItems: "center",
+        justifyContent: "center",
+        gap: 2,
+        py: 1.5,
+        px: 2,
+        flexWrap: "wrap",
+      }}
+    >
+      <Typography variant="body2" color="text.secondary">
+        {t(pending ? "chat.input.pendingHint" : "chat.input.closedHint")}
+      </Typography>
+      <Button variant="contained" size="small" loading={busy} onClick={pending ? onAccept : onReopen}>
+        {t(pending ? "chat.actions.accept" : "chat.actions.reopen")}
+      </Button>
+    </Box>
+  );
+}
+
+/**
+ * The message box: Enter sends, Shift+Enter breaks the line, Esc drops the reply or the edit. Files
+ * come from the clip, a paste or a drop and go through the attachment preview.
+ */
+export function Composer(props: ComposerProps) {
+  const { ticket, contactName, replyTo, editing, onCancel, sign, onSignChange, onAttach } = props;
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const mode = useTheme().palette.mode;
+  const [text, setText] = useState(() =>
+    editing ? splitSignature(editing.body).text : readDraft(ticket.id),
+  );
+  const [sending, setSending] = useState(false);
+  const [emojiAnchor, setEmojiAnchor] = useState<HTMLElement | null>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const context = editing ?? replyTo;
+
+  // Choosing a message to reply to puts the cursor in the box.
+  useEffect(() => {
+    if (replyTo) input.current?.focus();
+  }, [replyTo]);
+
+  if (ticket.status !== "open") {
+    return (
+      <Box
+        component="footer"
+        sx={{ bgcolor: mode === "dark" ? "#202c33" : "#f0f2f5", borderTop: 1, borderColor: "divider" }}
+      >
+        <ClosedBar ticket={ticket} onAccept={props.onAccept} onReopen={props.onReopen} busy={props.busy} />
+      </Box>
+    );
+  }
+
+  function change(next: string) {
+    setText(next);
+    if (!editing) saveDraft(ticket.id, next);
+  }
+
+  async function submit() {
+    const body = text;
+    if (sending || !body.trim()) return;
+    setSending(true);
+    try {
+      if (editing) {
+        const { signature, text: before } = splitSignature(editing.body);
+        if (body.trim() !== before.trim()) {
+          upsertMessage(queryClient, ticket.id, await editMessage(editing.id, signature + body.trim()));
+        }
+        onCancel();
+      } else {
+        // The box empties at once; the text comes back if the send is refused.
+        change("");
+        const quoted = replyTo;
+        onCancel();
+        try {
+          upsertMessage(
+            queryClient,
+            ticket.id,
+            await sendText(ticket.id, body, { quotedMsgId: quoted?.id, signMessage: sign }),
+          );
+        } catch (error) {
+          change(body);
+          throw error;
+        }
+      }
+    } catch (error) {
+      toastError(error);
+    } finally {
+      setSending(false);
+      input.current?.focus();
+    }
+  }
+
+  function onKeyDown(event: KeyboardEvent) {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void submit();
+    } else if (event.key === "Escape" && context) {
+      event.preventDefault();
+      onCancel();
+    }
+  }
+
+  function onPaste(event: ClipboardEvent) {
+    const files = [...event.clipboardData.files];
+    if (files.length > 0 && !editing) {
+      event.preventDefault();
+      onAttach(files);
+    }
+  }
+
+  function insertEmoji(emoji: string) {
+    const el = input.current;
+    const start = el?.selectionStart ?? text.length;
+    const end = el?.selectionEnd ?? text.length;
+    change(text.slice(0, start) + emoji + text.slice(end));
+    setEmojiAnchor(null);
+    requestAnimationFrame(() => {
+      el?.focus();
+      el?.setSelectionRange(start + emoji.length, start + emoji.length);
+    });
+  }
+
+  const barColour = editing ? "#ffb74d" : replyTo?.fromMe ? CHAT_COLOURS.quoteOwn : CHAT_COLOURS.quoteContact;
+
+  return (
+    <Box
+      component="footer"
+      sx={{ bgcolor: mode === "dark" ? "#202c33" : "#f0f2f5", px: { xs: 1, sm: 2 }, py: 1 }}
+    >
+      {context && (
+        <Box
+          role="status"
+          sx={{
+            display: "flex",
+            alignItems: "center",
+            gap: 1,
+            mb: 1,
+            pl: 1.5,
+            pr: 0.5,
+            py: 0.75,
+            borderLeft: 4,
+            borderColor: barColour,
+            borderRadius: 1.5,
+            bgcolor: mode === "dark" ? "#111b21" : "#ffffff",
+          }}
+        >
+          <Box sx={{ flex: 1, minWidth: 0 }}>
+            <Typography variant="caption" sx={{ display: "block", fontWeight: 600, color: barColour }}>
+              {editing
+                ? t("chat.input.editing")
+                : t("chat.input.replyingTo", { name: replyTo?.fromMe ? t("chat.you") : contactName })}
+            </Typography>
+            <Typography variant="body2" noWrap sx={{ opacity: 0.8 }}>
+              <MessageText text={messagePreview(t, context)} />
+            </Typography>
+          </Box>
+          <IconButton
+            size="small"
+            aria-label={t(editing ? "chat.input.cancelEdit" : "chat.input.cancelReply")}
+            onClick={onCancel}
+          >
+            <CloseIcon fontSize="small" />
+          </IconButton>
+        </Box>
+      )}
+      <Box sx={{ display: "flex", alignItems: "flex-end", gap: 0.5 }}>
+        <IconButton
+          aria-label={t("chat.emoji.title")}
+          onClick={(event) => setEmojiAnchor(event.currentTarget)}
+        >
+          <InsertEmoticonIcon />
+        </IconButton>
+        {!editing && (
+          <IconButton aria-label={t("chat.input.attach")} onClick={() => fileInput.current?.click()}>
+            <AttachFileIcon sx={{ transform: "rotate(45deg)" }} />
+          </IconButton>
+        )}
+        <InputBase
+          inputRef={input}
+          multiline
+          maxRows={LIMITS.inputMaxRows}
+          value={text}
+          onChange={(event) => change(event.target.value)}
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+          placeholder={t("chat.input.placeholder")}
+          autoFocus
+          slotProps={{ input: { "aria-label": t("chat.input.label") } }}
+          sx={{
+            flex: 1,
+            minWidth: 0,
+            bgcolor: mode === "dark" ? "#2a3942" : "#ffffff",
+            borderRadius: 2,
+            px: 1.5,
+            py: 1.1,
+            fontSize: 15,
+          }}
+        />
+        {!editing && (
+          <Tooltip title={t(sign ? "chat.input.signOn" : "chat.input.signOff")}>
+            <IconButton
+              aria-label={t("chat.input.sign")}
+              aria-pressed={sign}
+              color={sign ? "primary" : "default"}
+              onClick={() => onSignChange(!sign)}
+            >
+              <DriveFileRenameOutlineIcon />
+            </IconButton>
+          </Tooltip>
+        )}
+        <IconButton
+          color="primary"
+          aria-label={t(editing ? "chat.input.saveEdit" : "chat.input.send")}
+          disabled={sending || !text.trim()}
+          onClick={() => void submit()}
+        >
+          {editing ? <CheckIcon /> : <SendIcon />}
+        </IconButton>
+      </Box>
+      <input
+        ref={fileInput}
+        type="file"
+        multiple
+        hidden
+        aria-label={t("chat.input.attach")}
+        onChange={(event) => {
+          const files = [...(event.target.files ?? [])];
+          event.target.value = "";
+          if (files.length) onAttach(files);
+        }}
+      />
+      <EmojiPicker anchorEl={emojiAnchor} onClose={() => setEmojiAnchor(null)} onPick={insertEmoji} />
+    </Box>
+  );
+}

@@ -1,0 +1,33 @@
+import { Box, Link } from "@mui/material";
+import { Fragment, type ReactNode } from "react";
+
+// WhatsApp's own marks: *bold*, _italic_, ~strike~, ```monospace```; links become clickable.
+const TOKEN = /(```[^`]+```|\*[^*\n]+\*|_[^_\n]+_|~[^~\n]+~|https?:\/\/[^\s<]+[^\s<.,;:!?)"'])/g;
+
+function render(token: string, key: number): ReactNode {
+  if (token.startsWith("```")) {
+    return (
+      <Box key={key} component="code" sx={{ fontFamily: "monospace", fontSize: "0.92em" }}>
+        {token.slice(3, -3)}
+      </Box>
+    );
+  }
+  if (token.startsWith("http")) {
+    return (
+      <Link key={key} href={token} target="_blank" rel="noreferrer" sx={{ wordBreak: "break-all" }}>
+        {token}
+      </Link>
+    );
+  }
+  const inner = token.slice(1, -1);
+  if (token.startsWith("*")) return <strong key={key}>{inner}</strong>;
+  if (token.startsWith("_")) return <em key={key}>{inner}</em>;
+  return <s key={key}>{inner}</s>;
+}
+
+/** A message body as WhatsApp shows it. */
+export function MessageText({ text }: { text: string }) {
+  return text
+    .split(TOKEN)
+    .map((part, index) => (index % 2 === 1 ? render(part, index) : <Fragment key={index}>{part}</Fragment>));
+}

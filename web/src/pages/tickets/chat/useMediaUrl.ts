@@ -1,0 +1,27 @@
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { fetchMediaBlob, mediaKeys } from "../../../api/media";
+
+/** An object URL for an authenticated media URL: fetched once, revoked when the view goes. */
+export function useMediaUrl(url: string | null) {
+  const blob = useQuery({
+    queryKey: mediaKeys.blob(url ?? ""),
+    queryFn: ({ signal }) => fetchMediaBlob(url!, signal),
+    enabled: Boolean(url),
+    staleTime: Infinity,
+    gcTime: 10 * 60_000,
+    retry: 1,
+    meta: { silent: true },
+  });
+  const [objectUrl, setObjectUrl] = useState<string>();
+  useEffect(() => {
+    if (!blob.data) return;
+    const created = URL.createObjectURL(blob.data);
+    setObjectUrl(created);
+    return () => {
+      URL.revokeObjectURL(created);
+      setObjectUrl(undefined);
+    };
+  }, [blob.data]);
+  return { src: objectUrl, failed: blob.isError, size: blob.data?.size };
+}
