@@ -323,6 +323,18 @@ export const ERRORS = {
     en: "This company's plan does not include this feature!",
     es: "¡Esta empresa no tiene permiso para acceder a esta página!",
   },
+  ERR_IMPORT_INVALID_FILE: {
+    status: 400,
+    pt: "Não foi possível ler o arquivo. Envie um CSV ou XLSX com as colunas nome e número.",
+    en: "The file could not be read. Send a CSV or XLSX file with name and number columns.",
+    es: "No se pudo leer el archivo. Envíe un CSV o XLSX con las columnas nombre y número.",
+  },
+  ERR_IMPORT_TOO_MANY_ROWS: {
+    status: 400,
+    pt: "O arquivo tem linhas demais: importe no máximo 10.000 contatos por vez.",
+    en: "The file has too many rows: import at most 10,000 contacts at a time.",
+    es: "El archivo tiene demasiadas filas: importe como máximo 10.000 contactos a la vez.",
+  },
   ERR_INTERNAL: {
     status: 500,
     pt: "Erro interno do servidor.",

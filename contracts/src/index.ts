@@ -10,4 +10,5 @@ export * from "./validationMessages.js";
 export * from "./channels.js";
 export * from "./conversations.js";
 export * from "./tickets.js";
+export * from "./contacts.js";
 export * from "./tags.js";

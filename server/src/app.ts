@@ -23,6 +23,7 @@ import { SEND_MESSAGE_JOB, sendMessageJob } from "./modules/messages/outbound.js
 import { messagesRoutes } from "./modules/messages/routes.js";
 import { createMessagesService } from "./modules/messages/service.js";
 import { ticketsRoutes } from "./modules/tickets/routes.js";
+import { contactsRoutes } from "./modules/contacts/routes.js";
 import { tagsModule } from "./modules/tags/routes.js";
 import { createTicketsService } from "./modules/tickets/service.js";
 import { simulatorRoutes } from "./modules/simulator/routes.js";
@@ -128,6 +129,7 @@ export async function buildApp(
     simulatorRoutes(priv, simulator);
     mediaRoutes(priv, deps.media);
     ticketsRoutes(priv, tickets);
+    await contactsRoutes(priv, { ...deps, sessions: channels.sessions });
     tagsModule(priv, { ...deps, tickets });
     await messagesRoutes(priv, messages, deps.config.MEDIA_MAX_BYTES);
   });

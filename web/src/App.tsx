@@ -23,6 +23,9 @@ const SimulatorPage = lazy(() =>
 const TicketsPage = lazy(() =>
   import("./pages/tickets/TicketsPage").then((m) => ({ default: m.TicketsPage })),
 );
+const ContactsPage = lazy(() =>
+  import("./pages/contacts/ContactsPage").then((m) => ({ default: m.ContactsPage })),
+);
 const TagsPage = lazy(() => import("./pages/tags/TagsPage").then((m) => ({ default: m.TagsPage })));
 const KanbanPage = lazy(() => import("./pages/kanban/KanbanPage").then((m) => ({ default: m.KanbanPage })));
 const ComingSoonPage = lazy(() =>
@@ -83,6 +86,7 @@ function AppRoutes() {
             <Route path="/simulator" element={<SimulatorPage />} />
           </Route>
           <Route path="/tickets/:ticketId?" element={<TicketsPage />} />
+          <Route path="/contacts" element={<ContactsPage />} />
           <Route path="/tags" element={<TagsPage />} />
           {/* The useKanban plan flag is checked by the page itself (toast, then back to /). */}
           <Route path="/kanban" element={<KanbanPage />} />

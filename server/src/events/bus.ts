@@ -49,6 +49,7 @@ export type DomainEvent =
       ticket: TicketDTO;
       presence: "composing" | "recording" | "available";
     }
+  | { type: "contact.deleted"; companyId: number; contactId: number }
   | { type: "tag.changed"; companyId: number; payload: CompanyEventPayloads["tag"] }
   | {
       type: "simulator.phone";

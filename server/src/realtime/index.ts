@@ -242,6 +242,12 @@ export async function createRealtime(
         }
         break;
       }
+      case "contact.deleted":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "contact"), {
+          action: "delete",
+          contactId: event.contactId,
+        });
+        break;
       case "tag.changed":
         io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "tag"), event.payload);
         break;

@@ -1,0 +1,174 @@
+import zlib from "node:zlib";
+import { readSheet } from "read-excel-file/node";
+import {
+  CONTACT_IMPORT_COLUMNS,
+  CONTACT_IMPORT_LIMITS,
+  type ContactCreateInput,
+  type ContactImportRowError,
+  type Lang,
+  contactCreateSchema,
+  errorMessage,
+  importColumnKey,
+  isErrorCode,
+  validationMessage,
+} from "@atende/contracts";
+import { AppError } from "../../http/errors.js";
+import { decodeText, parseCsv, uncsvCell } from "./csv.js";
+
+/** The file's rows as text cells: the first sheet of an .xlsx, or a CSV in any common encoding. */
+export async function readImportFile(data: Buffer): Promise<string[][]> {
+  if (data.length === 0) throw new AppError("ERR_IMPORT_INVALID_FILE");
+  // Every .xlsx is a zip archive; anything else is read as CSV text.
+  const isZip = data.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+  const isOldExcel = data.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]));
+  if (isOldExcel) throw new AppError("ERR_IMPORT_INVALID_FILE");
+  if (isZip) {
+    if (!zipFitsInMemory(data)) throw new AppError("ERR_IMPORT_INVALID_FILE");
+    try {
+      // Numbers stay as written: a phone number must not become 5.5119e12.
+      const sheet = await readSheet(data, { parseNumber: (text: string) => text });
+      return sheet.map((row) => row.map(cellText));
+    } catch {
+      // Not a zip, a zip that is no workbook, a workbook without sheets: all a bad file.
+      throw new AppError("ERR_IMPORT_INVALID_FILE");
+    }
+  }
+  const text = decodeText(data);
+  // NUL bytes do not occur in text: this is some other binary file.
+  if (text.includes("\u0000")) throw new AppError("ERR_IMPORT_INVALID_FILE");
+  const rows = parseCsv(text);
+  if (!rows) throw new AppError("ERR_IMPORT_INVALID_FILE");
+  return rows.map((row) => row.map(uncsvCell));
+}
+
+/** What an import's workbook may unpack to: a small zip must not expand into gigabytes (a zip bomb). */
+const MAX_UNZIPPED_BYTES = 100 * 1024 * 1024;
+
+/**
+ * Walks the zip's central directory and inflates every entry for real, stopping as soon as the
+ * total passes MAX_UNZIPPED_BYTES (the sizes an archive declares may lie). Only stored and
+ * deflated entries are accepted; anything that does not add up is refused.
+ */
+function zipFitsInMemory(data: Buffer): boolean {
+  const end = data.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]), data.length - 22);
+  if (end < 0 || end < data.length - 65_557) return false;
+  const entries = data.readUInt16LE(end + 10);
+  let at = data.readUInt32LE(end + 16);
+  let total = 0;
+  try {
+    for (let i = 0; i < entries; i++) {
+      if (data.readUInt32LE(at) !== 0x02014b50) return false;
+      const method = data.readUInt16LE(at + 10);
+      const packed = data.readUInt32LE(at + 20);
+      const local = data.readUInt32LE(at + 42);
+      if (data.readUInt32LE(local) !== 0x04034b50) return false;
+      const start = local + 30 + data.readUInt16LE(local + 26) + data.readUInt16LE(local + 28);
+      const body = data.subarray(start, start + packed);
+      if (method === 0) total += body.length;
+      else if (method === 8)
+        total += zlib.inflateRawSync(body, { maxOutputLength: MAX_UNZIPPED_BYTES - total + 1 }).length;
+      else return false;
+      if (total > MAX_UNZIPPED_BYTES) return false;
+      at += 46 + data.readUInt16LE(at + 28) + data.readUInt16LE(at + 30) + data.readUInt16LE(at + 32);
+    }
+  } catch {
+    // A header past the end of the buffer, a broken deflate stream, or more than the budget.
+    return false;
+  }
+  return true;
+}
+
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  return String(value);
+}
+
+/** One data row, ready for the same checks as the contact dialog. */
+export interface ImportCandidate {
+  row: number;
+  input: ContactCreateInput;
+}
+
+export interface ImportPlan {
+  /** Rows read, blank lines left out. */
+  total: number;
+  /** Rows that passed the field rules (their numbers are not yet normalized). */
+  candidates: ImportCandidate[];
+  errors: ContactImportRowError[];
+}
+
+type Field = keyof typeof CONTACT_IMPORT_COLUMNS;
+
+/** Which column holds name, number and email; every other titled column is extra info. */
+function mapColumns(header: string[]) {
+  const columns: Partial<Record<Field, number>> = {};
+  const extra: { index: number; title: string }[] = [];
+  header.forEach((title, index) => {
+    const key = importColumnKey(title);
+    const field = (Object.keys(CONTACT_IMPORT_COLUMNS) as Field[]).find((f) =>
+      (CONTACT_IMPORT_COLUMNS[f] as readonly string[]).includes(key),
+    );
+    if (field && columns[field] === undefined) columns[field] = index;
+    else if (title.trim()) extra.push({ index, title: title.trim().slice(0, 100) });
+  });
+  return { columns, extra };
+}
+
+export function rowMessage(code: string, lang: Lang): string {
+  return isErrorCode(code) ? errorMessage(code, lang) : validationMessage(code, lang);
+}
+
+/**
+ * Reads the header and checks every row with the contact dialog's rules. A file without name and
+ * number columns, without rows, or with too many rows is refused whole.
+ */
+export function planImport(rows: string[][], lang: Lang): ImportPlan {
+  const headerIndex = rows.findIndex((r) => r.some((c) => c.trim() !== ""));
+  if (headerIndex < 0) throw new AppError("ERR_IMPORT_INVALID_FILE");
+  const { columns, extra } = mapColumns(rows[headerIndex]!);
+  if (columns.name === undefined || columns.number === undefined)
+    throw new AppError("ERR_IMPORT_INVALID_FILE");
+
+  const data = rows
+    .map((cells, i) => ({ cells, row: i + 1 }))
+    .slice(headerIndex + 1)
+    .filter(({ cells }) => cells.some((c) => c.trim() !== ""));
+  if (data.length === 0) throw new AppError("ERR_IMPORT_INVALID_FILE");
+  if (data.length > CONTACT_IMPORT_LIMITS.maxRows) throw new AppError("ERR_IMPORT_TOO_MANY_ROWS");
+
+  const cell = (cells: string[], index: number | undefined) =>
+    index === undefined ? "" : (cells[index] ?? "");
+  const candidates: ImportCandidate[] = [];
+  const errors: ContactImportRowError[] = [];
+  for (const { cells, row } of data) {
+    const raw = {
+      name: cell(cells, columns.name),
+      number: cell(cells, columns.number),
+      email: cell(cells, columns.email),
+      extraInfo: extra
+        .map((x) => ({ name: x.title, value: cell(cells, x.index).trim() }))
+        .filter((x) => x.value !== ""),
+    };
+    const parsed = contactCreateSchema.safeParse(raw);
+    if (parsed.success) {
+      candidates.push({ row, input: parsed.data });
+      continue;
+    }
+    const seen = new Set<string>();
+    for (const issue of parsed.error.issues) {
+      const field = String(issue.path[0] ?? "name") as ContactImportRowError["field"];
+      if (seen.has(field)) continue;
+      seen.add(field);
+      const value = field === "extraInfo" ? "" : String(raw[field as "name" | "number" | "email"] ?? "");
+      errors.push({
+        row,
+        field,
+        code: issue.message,
+        message: rowMessage(issue.message, lang),
+        value: value.slice(0, 100),
+      });
+    }
+  }
+  return { total: data.length, candidates, errors };
+}

@@ -1,0 +1,211 @@
+import type { ContactCreateInput, ContactDTO, DuplicatedContactError } from "@atende/contracts";
+import AddIcon from "@mui/icons-material/Add";
+import RemoveIcon from "@mui/icons-material/Close";
+import {
+  Alert,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  IconButton,
+  Stack,
+  TextField,
+  Typography,
+} from "@mui/material";
+import { useQueryClient } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { useFieldArray, useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { saveContact, upsertContactInLists } from "../../api/contacts";
+import { ApiError } from "../../api/http";
+import { toast, toastError } from "../../api/toast";
+import { fieldErrorText, SERVER_ERROR, textFieldRegister } from "../../components/formFields";
+import { contactFormResolver, formFieldOf, initialValues, type ContactFormValues } from "./contactForm";
+
+interface ContactDialogProps {
+  /** The contact to edit; null to create one. */
+  contact: ContactDTO | null;
+  /** Switches the dialog to the contact that already has the typed number. */
+  onOpenExisting(contact: ContactDTO): void;
+  onClose(): void;
+}
+
+function duplicateOf(error: unknown): ContactDTO | null {
+  if (!(error instanceof ApiError) || error.code !== "ERR_DUPLICATED_CONTACT") return null;
+  return (error.body as DuplicatedContactError).existingContact ?? null;
+}
+
+/** Creates or edits a contact: name, number, email and the extra-info list. Esc closes, Enter saves. */
+export function ContactDialog({ contact, onOpenExisting, onClose }: ContactDialogProps) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const titleId = useId();
+  const [existing, setExisting] = useState<ContactDTO | null>(null);
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<ContactFormValues, unknown, ContactCreateInput>({
+    defaultValues: initialValues(contact),
+    resolver: contactFormResolver,
+  });
+  const extra = useFieldArray({ control, name: "extraInfo" });
+
+  function showServerErrors(error: unknown) {
+    const duplicate = duplicateOf(error);
+    if (duplicate) {
+      setExisting(duplicate);
+      setError(
+        "number",
+        { type: SERVER_ERROR, message: t("errors.ERR_DUPLICATED_CONTACT") },
+        { shouldFocus: true },
+      );
+      return;
+    }
+    if (error instanceof ApiError && error.code === "ERR_WAPP_INVALID_CONTACT") {
+      setError(
+        "number",
+        { type: SERVER_ERROR, message: t("errors.ERR_WAPP_INVALID_CONTACT") },
+        { shouldFocus: true },
+      );
+      return;
+    }
+    const placed = Object.entries(error instanceof ApiError ? (error.fields ?? {}) : {}).filter(
+      ([path, message]) => {
+        const field = formFieldOf(path);
+        if (field) setError(field, { type: SERVER_ERROR, message });
+        return Boolean(field);
+      },
+    );
+    if (placed.length === 0) toastError(error);
+  }
+
+  async function submit(values: ContactCreateInput) {
+    setExisting(null);
+    try {
+      const saved = await saveContact(contact?.id ?? null, {
+        name: values.name,
+        number: values.number,
+        email: values.email,
+        extraInfo: values.extraInfo.map(({ name, value }) => ({ name, value })),
+      });
+      upsertContactInLists(queryClient, saved);
+      toast(t("contacts.dialog.saved"), "success");
+      onClose();
+    } catch (error) {
+      showServerErrors(error);
+    }
+  }
+
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth scroll="paper">
+      <Box
+        component="form"
+        noValidate
+        onSubmit={handleSubmit(submit)}
+        sx={{ display: "flex", flexDirection: "column", minHeight: 0 }}
+      >
+        <DialogTitle id={titleId}>
+          {t(contact ? "contacts.dialog.editTitle" : "contacts.dialog.addTitle")}
+        </DialogTitle>
+        <DialogContent dividers>
+          <Stack spacing={2}>
+            <Typography variant="subtitle2" color="text.secondary">
+              {t("contacts.dialog.data")}
+            </Typography>
+            <TextField
+              {...textFieldRegister(register("name"))}
+              id="contact-name"
+              label={t("contacts.dialog.name")}
+              autoFocus
+              required
+              error={Boolean(errors.name)}
+              helperText={fieldErrorText(errors.name)}
+            />
+            <TextField
+              {...textFieldRegister(register("number"))}
+              id="contact-number"
+              label={t("contacts.dialog.number")}
+              type="tel"
+              autoComplete="off"
+              required
+              error={Boolean(errors.number)}
+              helperText={fieldErrorText(errors.number) ?? t("contacts.dialog.numberHint")}
+            />
+            {existing && (
+              <Alert
+                severity="info"
+                action={
+                  <Button color="inherit" size="small" onClick={() => onOpenExisting(existing)}>
+                    {t("contacts.dialog.openExisting")}
+                  </Button>
+                }
+              >
+                {t("contacts.dialog.alreadyExists", { name: existing.name })}
+              </Alert>
+            )}
+            <TextField
+              {...textFieldRegister(register("email"))}
+              id="contact-email"
+              label={t("contacts.dialog.email")}
+              type="email"
+              autoComplete="off"
+              error={Boolean(errors.email)}
+              helperText={fieldErrorText(errors.email)}
+            />
+            <Typography variant="subtitle2" color="text.secondary" sx={{ pt: 1 }}>
+              {t("contacts.dialog.extraInfo")}
+            </Typography>
+            {extra.fields.map((field, index) => (
+              <Stack key={field.id} direction="row" spacing={1} sx={{ alignItems: "flex-start" }}>
+                <TextField
+                  {...textFieldRegister(register(`extraInfo.${index}.name`))}
+                  label={t("contacts.dialog.extraName")}
+                  size="small"
+                  required
+                  sx={{ flex: 1 }}
+                  error={Boolean(errors.extraInfo?.[index]?.name)}
+                  helperText={fieldErrorText(errors.extraInfo?.[index]?.name)}
+                />
+                <TextField
+                  {...textFieldRegister(register(`extraInfo.${index}.value`))}
+                  label={t("contacts.dialog.extraValue")}
+                  size="small"
+                  sx={{ flex: 1 }}
+                  error={Boolean(errors.extraInfo?.[index]?.value)}
+                  helperText={fieldErrorText(errors.extraInfo?.[index]?.value)}
+                />
+                <IconButton
+                  aria-label={t("contacts.dialog.removeExtra")}
+                  onClick={() => extra.remove(index)}
+                  sx={{ mt: 0.5 }}
+                >
+                  <RemoveIcon fontSize="small" />
+                </IconButton>
+              </Stack>
+            ))}
+            <Box>
+              <Button
+                startIcon={<AddIcon />}
+                size="small"
+                onClick={() => extra.append({ name: "", value: "" }, { shouldFocus: true })}
+              >
+                {t("contacts.dialog.addExtra")}
+              </Button>
+            </Box>
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>{t("common.cancel")}</Button>
+          <Button type="submit" variant="contained" loading={isSubmitting}>
+            {t("common.save")}
+          </Button>
+        </DialogActions>
+      </Box>
+    </Dialog>
+  );
+}
