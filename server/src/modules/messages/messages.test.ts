@@ -692,7 +692,12 @@ describe("POST /message/forward", () => {
   it("sends a copy to another contact's open ticket, marked forwarded, and their phone receives it", async () => {
     const from = await openConversation();
     const to = await openConversation();
-    const original = await sendText(from.ticketId, ana.login, { body: "Nosso endereço: Rua A, 100" });
+    // Signed by its author: the copy carries one signature, the forwarder's, not two.
+    const original = await sendText(from.ticketId, ana.login, {
+      body: "Nosso endereço: Rua A, 100",
+      signMessage: true,
+    });
+    expect(original.body).toBe("*Ana Souza:*\nNosso endereço: Rua A, 100");
     await onPhone(from.number, original.id);
     const live = await listen(ana.login);
 
@@ -721,7 +726,9 @@ describe("POST /message/forward", () => {
       ticket: { id: to.ticketId },
     });
     // The source conversation is untouched.
-    expect((await phoneOut(from.number)).map((m) => m.body)).toEqual(["Nosso endereço: Rua A, 100"]);
+    expect((await phoneOut(from.number)).map((m) => m.body)).toEqual([
+      "*Ana Souza:*\nNosso endereço: Rua A, 100",
+    ]);
   });
 
   it("forwards a file to a contact without a ticket: a new open ticket of the caller carries it", async () => {

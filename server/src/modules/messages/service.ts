@@ -26,6 +26,9 @@ export interface UploadedFile {
 }
 
 export function createMessagesService({ db, bus, now, media, jobs, tickets: ticketsService }: MessagesDeps) {
+  /** The '*Name:*' line an agent's signed message starts with. */
+  const SIGNATURE_LINE = /^\*[^*\n]{1,100}:\*\n/;
+
   async function signed(actor: AuthContext, body: string, sign: boolean | undefined) {
     if (!sign || !body) return body;
     const me = await findUser(db, actor.companyId, actor.userId);
@@ -269,7 +272,9 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
         await ticketsService.visibleTicket(actor, live);
         if (live.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
       }
-      const body = await signed(actor, message.body, signMessage);
+      // A signed agent message is forwarded as its text: the forwarder's signature replaces the author's.
+      const text = message.fromMe ? message.body.replace(SIGNATURE_LINE, "") : message.body;
+      const body = await signed(actor, text, signMessage);
       const id = await inTransaction(db, bus, async (tx, raise) => {
         const [target] = await tx
           .insert(tickets)
