@@ -169,6 +169,7 @@ async function main() {
   let agent: AgentSocket | null = null;
   let stopLoad: () => void = () => undefined;
   const cleanup = async () => {
+    stopLoad(); // closes the load generator's kept-alive connections
     agent?.close();
     agent = null;
     const s = server;

@@ -1,8 +1,11 @@
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MessageDTO, SimulatorPhoneMessage, TicketDTO } from "@atende/contracts";
-import { contacts, messages, tickets } from "../db/schema/index.js";
+import type { ContactDTO, MessageDTO, SimulatorPhoneMessage, TicketDTO } from "@atende/contracts";
+import { contacts, messages, tags, ticketTags, tickets } from "../db/schema/index.js";
 import { inTransaction } from "../events/bus.js";
+import { presentContact } from "../modules/contacts/present.js";
+import { loadMessage } from "../modules/messages/present.js";
+import { loadTicket } from "../modules/tickets/present.js";
 import { queueOutbound, retryOutbound } from "../modules/messages/outbound.js";
 import { buildSimulatorCompany, phoneSends } from "../test/channels.js";
 import { buildUser, login } from "../test/factories.js";
@@ -300,5 +303,43 @@ describe("live events", () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(got[1]).toEqual([]);
     for (const s of [...sockets, adminSocket]) s.close();
+  });
+
+  it("the events carry the ticket, message and contact exactly as the API presents them", async () => {
+    const number = newNumber();
+    await send({ from: number, name: "Ivo", id: "EV-1", body: "primeira" });
+    const [row] = await ticketsOf(number);
+    const [tag] = await ctx.deps.db
+      .insert(tags)
+      .values({ companyId: team.company.id, name: `vip ${number}`, color: "#ff0000" })
+      .returning();
+    await ctx.deps.db
+      .insert(ticketTags)
+      .values({ ticketId: row!.t.id, tagId: tag!.id, companyId: team.company.id });
+    await ctx.deps.db
+      .update(tickets)
+      .set({ userId: team.admin.id, status: "open" })
+      .where(eq(tickets.id, row!.t.id));
+
+    const events: { type: string; message?: MessageDTO; ticket?: TicketDTO; contact?: ContactDTO }[] = [];
+    const stop = ctx.deps.bus.on((e) => {
+      // Only this ticket's: earlier tests' sends may still be moving in the background.
+      if ((e.type === "message.saved" || e.type === "ticket.saved") && e.ticket.id === row!.t.id)
+        events.push(e);
+    });
+    try {
+      await send({ from: number, id: "EV-2", body: "segunda", quotedId: "EV-1" });
+    } finally {
+      stop();
+    }
+    const saved = events.find((e) => e.type === "message.saved")!;
+    const ticket = await loadTicket(ctx.deps.db, team.company.id, row!.t.id);
+    expect(ticket).toMatchObject({ unreadMessages: 2, user: { id: team.admin.id }, tags: [{ id: tag!.id }] });
+    expect(saved.ticket).toEqual(ticket);
+    expect(events.find((e) => e.type === "ticket.saved")!.ticket).toEqual(ticket);
+    expect(saved.message).toEqual(await loadMessage(ctx.deps.db, team.company.id, saved.message!.id));
+    expect(saved.message!.quotedMsg).toMatchObject({ body: "primeira" });
+    const [contact] = await ctx.deps.db.select().from(contacts).where(eq(contacts.id, row!.t.contactId));
+    expect(saved.contact).toEqual(presentContact(contact!));
   });
 });

@@ -2,13 +2,21 @@ import { and, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { DEFAULT_TIMEZONE, type WhatsappStatus } from "@atende/contracts";
 import { type Db, type Tx, queryRows } from "../db/client.js";
-import { contacts, messages, settings, tickets, whatsappQueues, whatsapps } from "../db/schema/index.js";
-import { type EventBus, inTransaction } from "../events/bus.js";
+import { contacts, messages, settings, whatsapps } from "../db/schema/index.js";
+import { type DomainEvent, type EventBus, inTransaction } from "../events/bus.js";
 import { type ContactRow, presentContact } from "../modules/contacts/present.js";
 import { raiseMessageSaved } from "../modules/messages/events.js";
+import { presentMessage } from "../modules/messages/present.js";
 import { loadTicket } from "../modules/tickets/present.js";
 import { findWhatsappRow, loadWhatsapp, presentSession } from "../modules/whatsapps/present.js";
 import type { MediaStore } from "../storage/media.js";
+import {
+  type ContactKey,
+  type ContactValues,
+  type MessageValues,
+  saveContact,
+  storeConversationMessage,
+} from "./inboundStore.js";
 import type { ChannelAddress, ChannelEvent, ConnectionInfo, InboundMessage } from "./provider.js";
 
 /** The one inbound pipeline: every provider's events go through `handle`. */
@@ -63,50 +71,6 @@ export function createInbound(deps: InboundDeps): Inbound {
     return row?.value;
   }
 
-  /** Finds or creates the contact; a LID-only address is matched by LID. */
-  async function upsertContact(tx: Tx, companyId: number, address: ChannelAddress, name: string) {
-    const display = name.trim() || address.number || address.lid || "?";
-    const at = now().toISOString();
-    const conflict = address.number
-      ? sql`(company_id, number) where number <> ''`
-      : sql`(company_id, lid) where lid is not null`;
-    const [row] = await queryRows<{ id: number; inserted: boolean; renamed: boolean }>(
-      tx,
-      sql`
-      insert into contacts (company_id, name, number, lid, is_group, created_at, updated_at)
-      values (${companyId}, ${display}, ${address.number}, ${address.lid ?? null}, ${address.isGroup}, ${at}, ${at})
-      on conflict ${conflict} do update set
-        lid = coalesce(excluded.lid, contacts.lid),
-        name = case when contacts.name = contacts.number and excluded.name <> excluded.number then excluded.name else contacts.name end,
-        updated_at = case when contacts.name = contacts.number and excluded.name <> excluded.number then excluded.updated_at else contacts.updated_at end
-      returning id, (xmax = 0) as inserted, (updated_at = ${at}) as renamed`,
-    );
-    const [contact] = await tx.select().from(contacts).where(eq(contacts.id, row!.id));
-    return { contact: contact!, created: row!.inserted, changed: row!.inserted || row!.renamed };
-  }
-
-  /** The contact's live ticket on this connection, created atomically when there is none. */
-  async function findOrCreateTicket(tx: Tx, connection: ConnectionInfo, contact: ContactRow) {
-    const queueRows = await tx
-      .select({ queueId: whatsappQueues.queueId })
-      .from(whatsappQueues)
-      .where(
-        and(eq(whatsappQueues.companyId, connection.companyId), eq(whatsappQueues.whatsappId, connection.id)),
-      );
-    const queueId = queueRows.length === 1 ? queueRows[0]!.queueId : null;
-    const at = now().toISOString();
-    const [row] = await queryRows<{ id: number; inserted: boolean }>(
-      tx,
-      sql`
-      insert into tickets (company_id, contact_id, whatsapp_id, queue_id, status, is_group, created_at, updated_at)
-      values (${connection.companyId}, ${contact.id}, ${connection.id}, ${queueId}, 'pending', ${contact.isGroup}, ${at}, ${at})
-      on conflict (company_id, contact_id, whatsapp_id) where status <> 'closed'
-      do update set updated_at = tickets.updated_at
-      returning id, (xmax = 0) as inserted`,
-    );
-    return { ticketId: row!.id, created: row!.inserted };
-  }
-
   async function findMessageByWid(tx: Tx | Db, connection: ConnectionInfo, wid: string) {
     const [row] = await tx
       .select()
@@ -136,102 +100,163 @@ export function createInbound(deps: InboundDeps): Inbound {
     }
   }
 
-  async function ingestMessage(connection: ConnectionInfo, msg: InboundMessage) {
-    if (msg.chat.isGroup && (await companySetting(connection.companyId, "CheckMsgIsGroup")) === "enabled")
-      return;
-    if (await findMessageByWid(db, connection, msg.id)) return; // a redelivery: cheap early exit
-    const media = await storeMedia(connection, msg);
-    const isReaction = msg.kind === "reaction";
+  function messageValues(
+    connection: ConnectionInfo,
+    msg: InboundMessage,
+    mediaType: string,
+    media: Awaited<ReturnType<typeof storeMedia>>,
+    at: string,
+  ): MessageValues {
+    return {
+      whatsappId: connection.id,
+      wid: msg.id,
+      body: msg.kind === "reaction" ? msg.reaction!.emoji : msg.body,
+      fromMe: msg.fromMe,
+      ack: msg.fromMe ? 2 : 0,
+      mediaType,
+      mediaPath: media?.path ?? null,
+      mediaMime: media?.mimetype ?? null,
+      mediaName: media?.name ?? msg.media?.filename ?? null,
+      participant: msg.participant
+        ? [msg.participant.name, msg.participant.number || msg.participant.lid].filter(Boolean).join(" · ")
+        : null,
+      isForwarded: msg.isForwarded ?? false,
+      createdAt: msg.timestamp.toISOString(),
+      updatedAt: at,
+    };
+  }
 
+  /**
+   * A message into its contact's live ticket, in one statement (see storeConversationMessage);
+   * the events go out once it is committed. Null for a redelivery.
+   */
+  async function storeMessage(
+    connection: ConnectionInfo,
+    key: ContactKey,
+    values: ContactValues & MessageValues,
+    msg: InboundMessage,
+  ): Promise<ContactRow | null> {
+    const preview = msg.body || msg.media?.filename || `[${MEDIA_TYPE_BY_KIND[msg.kind]}]`;
+    const stored = await storeConversationMessage(db, key, {
+      ...values,
+      quotedWid: msg.quotedId ?? null,
+      preview: preview.slice(0, 255),
+      unread: msg.fromMe ? 0 : 1,
+    });
+    if (!stored) return null;
+    const { companyId } = connection;
+    const events: DomainEvent[] = [];
+    if (stored.changed)
+      events.push({
+        type: "contact.saved",
+        companyId,
+        action: stored.created ? "create" : "update",
+        contact: presentContact(stored.contact),
+      });
+    events.push({ type: "ticket.saved", companyId, ticket: stored.ticket });
+    events.push({
+      type: "message.saved",
+      companyId,
+      action: "create",
+      // A message just stored has no reactions yet: a reaction to an unknown message is dropped.
+      message: presentMessage(stored.message, stored.quoted, []),
+      ticket: stored.ticket,
+      contact: presentContact(stored.contact),
+    });
+    await bus.publish(events);
+    return stored.contact;
+  }
+
+  /** A reaction joins the ticket of the message it reacts to, which is shown again with it. */
+  async function storeReaction(
+    connection: ConnectionInfo,
+    key: ContactKey,
+    values: ContactValues & MessageValues,
+    targetWid: string,
+  ): Promise<ContactRow | null> {
     try {
-      await inTransaction(db, bus, async (tx, raise) => {
-        const target = isReaction ? await findMessageByWid(tx, connection, msg.reaction!.targetId) : null;
-        if (isReaction && !target) return; // a reaction to a message we never had
-        const contactName = msg.fromMe || msg.chat.isGroup ? "" : (msg.pushName ?? "");
-        const { contact, changed, created } = await upsertContact(
-          tx,
-          connection.companyId,
-          msg.chat,
-          contactName,
-        );
-        const ticketId = target
-          ? target.ticketId
-          : (await findOrCreateTicket(tx, connection, contact)).ticketId;
-        const quoted = msg.quotedId ? await findMessageByWid(tx, connection, msg.quotedId) : null;
-        const participant = msg.participant
-          ? [msg.participant.name, msg.participant.number || msg.participant.lid].filter(Boolean).join(" · ")
-          : null;
+      return await inTransaction(db, bus, async (tx, raise) => {
+        const target = await findMessageByWid(tx, connection, targetWid);
+        if (!target) return null; // a reaction to a message we never had
+        const saved = await saveContact(tx, key, values);
         const inserted = await tx
           .insert(messages)
           .values({
             companyId: connection.companyId,
-            ticketId,
-            contactId: contact.id,
-            whatsappId: connection.id,
-            wid: msg.id,
-            body: isReaction ? msg.reaction!.emoji : msg.body,
-            fromMe: msg.fromMe,
-            read: msg.fromMe,
-            ack: msg.fromMe ? 2 : 0,
-            mediaType: MEDIA_TYPE_BY_KIND[msg.kind],
-            mediaPath: media?.path,
-            mediaMime: media?.mimetype,
-            mediaName: media?.name ?? msg.media?.filename,
-            quotedMsgId: target?.id ?? quoted?.id ?? null,
-            participant,
-            isForwarded: msg.isForwarded ?? false,
-            createdAt: msg.timestamp,
-            updatedAt: now(),
+            ticketId: target.ticketId,
+            contactId: saved.contact.id,
+            whatsappId: values.whatsappId,
+            wid: values.wid,
+            body: values.body,
+            fromMe: values.fromMe,
+            read: values.fromMe,
+            ack: values.ack,
+            mediaType: values.mediaType,
+            quotedMsgId: target.id,
+            participant: values.participant,
+            isForwarded: values.isForwarded,
+            createdAt: new Date(values.createdAt),
+            updatedAt: new Date(values.updatedAt),
           })
           .onConflictDoNothing()
           .returning({ id: messages.id });
         if (inserted.length === 0) throw new DuplicateMessage();
-
-        if (changed)
+        if (saved.changed)
           raise({
             type: "contact.saved",
             companyId: connection.companyId,
-            action: created ? "create" : "update",
-            contact: presentContact(contact),
+            action: saved.created ? "create" : "update",
+            contact: presentContact(saved.contact),
           });
-        if (target) {
-          await raiseMessageSaved(tx, raise, connection.companyId, target.id, "update");
-          return;
-        }
-        const preview = msg.body || msg.media?.filename || `[${MEDIA_TYPE_BY_KIND[msg.kind]}]`;
-        await tx
-          .update(tickets)
-          .set({
-            lastMessage: preview.slice(0, 255),
-            unreadMessages: msg.fromMe ? sql`${tickets.unreadMessages}` : sql`${tickets.unreadMessages} + 1`,
-            updatedAt: now(),
-          })
-          .where(eq(tickets.id, ticketId));
-        raise({
-          type: "ticket.saved",
-          companyId: connection.companyId,
-          ticket: (await loadTicket(tx, connection.companyId, ticketId))!,
-        });
-        await raiseMessageSaved(tx, raise, connection.companyId, inserted[0]!.id, "create");
+        await raiseMessageSaved(tx, raise, connection.companyId, target.id, "update");
+        return saved.contact;
       });
     } catch (err) {
-      if (err instanceof DuplicateMessage) return;
+      if (err instanceof DuplicateMessage) return null;
       throw err;
     }
-    if (!msg.fromMe && !msg.chat.isGroup) void refreshProfilePicture(connection, msg.chat);
+  }
+
+  async function ingestMessage(
+    connection: ConnectionInfo,
+    msg: InboundMessage,
+    mediaType = MEDIA_TYPE_BY_KIND[msg.kind],
+  ) {
+    if (msg.chat.isGroup && (await companySetting(connection.companyId, "CheckMsgIsGroup")) === "enabled")
+      return;
+    // A redelivered media message is recognised before its media is fetched again; any other
+    // redelivery is refused by the unique index on (connection, message id) when it is stored.
+    if (msg.media && (await findMessageByWid(db, connection, msg.id))) return;
+    const media = await storeMedia(connection, msg);
+    const at = now().toISOString();
+    const name = msg.fromMe || msg.chat.isGroup ? "" : (msg.pushName ?? "");
+    const values = {
+      companyId: connection.companyId,
+      name: name.trim() || msg.chat.number || msg.chat.lid || "?",
+      number: msg.chat.number,
+      lid: msg.chat.lid ?? null,
+      isGroup: msg.chat.isGroup,
+      at,
+      ...messageValues(connection, msg, mediaType, media, at),
+    };
+    // A LID-only address is matched by LID.
+    const key: ContactKey = msg.chat.number ? "number" : "lid";
+    const contact =
+      msg.kind === "reaction"
+        ? await storeReaction(connection, key, values, msg.reaction!.targetId)
+        : await storeMessage(connection, key, values, msg);
+    if (contact && !msg.fromMe && !msg.chat.isGroup)
+      void refreshProfilePicture(connection, msg.chat, contact);
   }
 
   /** At most once a day per contact, never per message. */
-  async function refreshProfilePicture(connection: ConnectionInfo, address: ChannelAddress) {
+  async function refreshProfilePicture(
+    connection: ConnectionInfo,
+    address: ChannelAddress,
+    contact: ContactRow,
+  ) {
     if (!deps.profilePicture || !address.number) return;
-    const [contact] = await db
-      .select()
-      .from(contacts)
-      .where(and(eq(contacts.companyId, connection.companyId), eq(contacts.number, address.number)));
-    if (
-      !contact ||
-      (contact.profilePicAt && now().getTime() - contact.profilePicAt.getTime() < PROFILE_PICTURE_MAX_AGE_MS)
-    )
+    if (contact.profilePicAt && now().getTime() - contact.profilePicAt.getTime() < PROFILE_PICTURE_MAX_AGE_MS)
       return;
     try {
       const url = (await deps.profilePicture(connection, address)) ?? "";
@@ -276,18 +301,18 @@ export function createInbound(deps: InboundDeps): Inbound {
   async function missedCall(connection: ConnectionInfo, event: Extract<ChannelEvent, { type: "call" }>) {
     const zone = (await companySetting(connection.companyId, "timezone")) || DEFAULT_TIMEZONE;
     const body = `Chamada de ${event.isVideo ? "vídeo" : "voz"} perdida às ${timeIn(event.at, zone)}`;
-    await ingestMessage(connection, {
-      id: `call:${event.callId}`,
-      chat: event.from,
-      fromMe: false,
-      timestamp: event.at,
-      kind: "text",
-      body,
-    });
-    await db
-      .update(messages)
-      .set({ mediaType: "call_log" })
-      .where(and(eq(messages.whatsappId, connection.id), eq(messages.wid, `call:${event.callId}`)));
+    await ingestMessage(
+      connection,
+      {
+        id: `call:${event.callId}`,
+        chat: event.from,
+        fromMe: false,
+        timestamp: event.at,
+        kind: "text",
+        body,
+      },
+      "call_log",
+    );
   }
 
   async function updateConnection(

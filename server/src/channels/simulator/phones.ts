@@ -1,10 +1,36 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { SimulatorPhoneMessage } from "@atende/contracts";
 import type { Db } from "../../db/client.js";
+import { PreparedSql, columnList, tableRow } from "../../db/prepared.js";
 import { simulatorMessages } from "../../db/schema/index.js";
 import type { EventBus } from "../../events/bus.js";
 
 export type PhoneRow = typeof simulatorMessages.$inferSelect;
+type PhoneRecord = Omit<typeof simulatorMessages.$inferInsert, "id" | "isDeleted" | "createdAt"> & {
+  createdAt: Date;
+};
+
+// Every phone message passes here, in both directions: prepared (see PreparedSql).
+const recordStatement = new PreparedSql<Record<keyof PhoneRecord, unknown>>(
+  "simulator_record",
+  sql`insert into simulator_messages
+        (company_id, whatsapp_id, number, direction, provider_id, body, kind, media, quoted_id, ack, created_at)
+      values (${p("companyId")}::int, ${p("whatsappId")}::int, ${p("number")}::text, ${p("direction")}::text,
+        ${p("providerId")}::text, ${p("body")}::text, ${p("kind")}::text, ${p("media")}::jsonb,
+        ${p("quotedId")}::text, ${p("ack")}::smallint, ${p("createdAt")}::timestamptz)
+      on conflict (whatsapp_id, provider_id) do update set provider_id = excluded.provider_id
+      returning ${columnList(simulatorMessages)}`,
+);
+const deliveredStatement = new PreparedSql<{ id: number }>(
+  "simulator_delivered",
+  sql`update simulator_messages set ack = 3
+      where id = ${p("id")}::bigint and direction = 'in' and ack < 3
+      returning ${columnList(simulatorMessages)}`,
+);
+
+function p(name: string) {
+  return sql.placeholder(name);
+}
 
 /** What a simulated phone shows of one message; media goes through the authenticated media route. */
 export function presentPhoneMessage(r: PhoneRow): SimulatorPhoneMessage {
@@ -42,17 +68,29 @@ export class PhoneBook {
     );
   }
 
-  async record(row: typeof simulatorMessages.$inferInsert): Promise<PhoneRow> {
-    const [saved] = await this.db
-      .insert(simulatorMessages)
-      .values(row)
-      .onConflictDoUpdate({
-        target: [simulatorMessages.whatsappId, simulatorMessages.providerId],
-        set: { providerId: sql`excluded.provider_id` },
-      })
-      .returning();
-    await this.announce([saved!]);
-    return saved!;
+  /** Writes a message into the phone's book; the same provider id twice is one message. */
+  async record(row: PhoneRecord): Promise<PhoneRow> {
+    const [saved] = await recordStatement.rows(this.db, {
+      ...row,
+      body: row.body ?? "",
+      kind: row.kind ?? "text",
+      media: row.media ? JSON.stringify(row.media) : null,
+      quotedId: row.quotedId ?? null,
+      ack: row.ack ?? 1,
+      createdAt: row.createdAt.toISOString(),
+    });
+    const phoneRow = tableRow(simulatorMessages, saved!);
+    await this.announce([phoneRow]);
+    return phoneRow;
+  }
+
+  /** The phone's own message reached the business: delivered (ack 3), never moved back. */
+  async markDelivered(row: PhoneRow): Promise<PhoneRow | null> {
+    const [saved] = await deliveredStatement.rows(this.db, { id: row.id });
+    if (!saved) return null;
+    const phoneRow = tableRow(simulatorMessages, saved);
+    await this.announce([phoneRow]);
+    return phoneRow;
   }
 
   /** Moves acks forward only, for the given messages of one direction. */

@@ -150,5 +150,9 @@ export const messages = pgTable(
       .where(sql`${t.wid} is not null`),
     index("messages_ticket_created_idx").on(t.ticketId, t.createdAt, t.id),
     index("messages_company_idx").on(t.companyId),
+    // The reactions a message received (loadMessages): a handful of rows among all the company's messages.
+    index("messages_reactions_idx")
+      .on(t.quotedMsgId)
+      .where(sql`${t.mediaType} = 'reactionMessage'`),
   ],
 );

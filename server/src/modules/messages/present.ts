@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { MediaType, MessageDTO, QuotedMessageDTO } from "@atende/contracts";
 import type { Executor } from "../../db/client.js";
 import { messages } from "../../db/schema/index.js";
@@ -70,7 +70,8 @@ export async function loadMessages(db: Executor, companyId: number, ids: number[
     .where(
       and(
         eq(messages.companyId, companyId),
-        eq(messages.mediaType, "reactionMessage"),
+        // A literal, not a parameter, so the planner can always use the partial index messages_reactions_idx.
+        sql`${messages.mediaType} = 'reactionMessage'`,
         inArray(messages.quotedMsgId, ids),
       ),
     )

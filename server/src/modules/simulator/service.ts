@@ -4,14 +4,32 @@ import type { SimulatorPhoneMessage, SimulatorSendInput } from "@atende/contract
 import { dbAuthStore } from "../../channels/authStore.js";
 import type { Inbound } from "../../channels/inbound.js";
 import { normalizeNumber } from "../../channels/numbers.js";
-import type { InboundMessage } from "../../channels/provider.js";
+import type { ConnectionInfo, InboundMessage } from "../../channels/provider.js";
 import { type PhoneBook, presentPhoneMessage } from "../../channels/simulator/phones.js";
 import { type Db, queryRows } from "../../db/client.js";
+import { PreparedSql } from "../../db/prepared.js";
 import { simulatorMessages } from "../../db/schema/index.js";
 import { type AuthContext, authorize } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
 import type { MediaStore } from "../../storage/media.js";
-import { findWhatsappRow } from "../whatsapps/present.js";
+
+/** Every phone message looks its connection up: prepared (see PreparedSql). */
+const connectionStatement = new PreparedSql<
+  { companyId: number; id: number },
+  {
+    id: number;
+    company_id: number;
+    name: string;
+    number: string;
+    provider: string;
+    status: string;
+    config: Record<string, string>;
+  }
+>(
+  "simulator_connection",
+  sql`select id, company_id, name, number, provider, status, provider_config as config from whatsapps
+      where company_id = ${sql.placeholder("companyId")}::int and id = ${sql.placeholder("id")}::int`,
+);
 
 function mediaKind(mimetype: string): InboundMessage["kind"] {
   if (mimetype.startsWith("image/")) return mimetype === "image/webp" ? "sticker" : "image";
@@ -34,18 +52,16 @@ export function createSimulatorService(deps: {
 }) {
   const { db, inbound, phones, media, now } = deps;
 
-  async function connection(actor: AuthContext, whatsappId: number, mustBeConnected = false) {
+  async function connection(
+    actor: AuthContext,
+    whatsappId: number,
+    mustBeConnected = false,
+  ): Promise<ConnectionInfo> {
     authorize(actor, "simulator:use");
-    const row = await findWhatsappRow(db, actor.companyId, whatsappId);
+    const [row] = await connectionStatement.rows(db, { companyId: actor.companyId, id: whatsappId });
     if (!row || row.provider !== "simulator") throw new AppError("ERR_NO_WAPP_FOUND");
     if (mustBeConnected && row.status !== "CONNECTED") throw new AppError("ERR_WAPP_NOT_INITIALIZED");
-    return {
-      id: row.id,
-      companyId: row.companyId,
-      name: row.name,
-      number: row.number,
-      config: row.providerConfig,
-    };
+    return { id: row.id, companyId: row.company_id, name: row.name, number: row.number, config: row.config };
   }
 
   return {
@@ -157,7 +173,7 @@ export function createSimulatorService(deps: {
         message.reaction = input.reaction;
         message.body = input.reaction.emoji;
       }
-      await phones.record({
+      const recorded = await phones.record({
         companyId: conn.companyId,
         whatsappId: conn.id,
         number,
@@ -173,7 +189,7 @@ export function createSimulatorService(deps: {
         createdAt: now(),
       });
       await inbound.handle(conn, { type: "message", message });
-      await phones.advance(conn.id, "in", 3, { ids: [id] });
+      await phones.markDelivered(recorded);
       return { id };
     },
   };

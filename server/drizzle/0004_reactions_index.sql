@@ -1,0 +1,1 @@
+CREATE INDEX "messages_reactions_idx" ON "messages" USING btree ("quoted_msg_id") WHERE "messages"."media_type" = 'reactionMessage';

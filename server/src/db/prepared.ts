@@ -1,0 +1,69 @@
+import { type Query, type SQL, getTableColumns, sql } from "drizzle-orm";
+import { type PgColumn, PgDialect, type PgTable } from "drizzle-orm/pg-core";
+import type { Executor } from "./client.js";
+
+const dialect = new PgDialect();
+const names = new Map<string, string>();
+
+/**
+ * A hot statement whose SQL text is built once, when the module loads, and sent by name: on
+ * PostgreSQL it is a server-side prepared statement, parsed and planned once per pooled connection
+ * instead of on every call, and Drizzle does not rebuild its text either. Its parameters are
+ * `sql.placeholder("name")`s, filled by `rows(db, values)` with driver values (numbers, strings,
+ * booleans, ISO timestamps, null): cast them in the SQL (`::int`, `::timestamptz`) where PostgreSQL
+ * cannot infer their type. Runs on the database or inside an open transaction (give it the `tx`);
+ * PGlite runs it as an ordinary parameterized query.
+ */
+export class PreparedSql<Values extends object, Row = Record<string, unknown>> {
+  private readonly query: Query;
+
+  constructor(
+    readonly name: string,
+    statement: SQL,
+  ) {
+    this.query = dialect.sqlToQuery(statement);
+    // node-postgres refuses a name reused with other text; say which at start-up, not mid-traffic.
+    const known = names.get(name);
+    if (known !== undefined && known !== this.query.sql)
+      throw new Error(`prepared statement "${name}" is defined twice`);
+    names.set(name, this.query.sql);
+  }
+
+  async rows(db: Executor, values: Values): Promise<Row[]> {
+    const prepared = db._.session.prepareQuery(this.query, undefined, this.name, false);
+    const result = (await prepared.execute(values as Record<string, unknown>)) as { rows: Row[] };
+    return result.rows;
+  }
+}
+
+/**
+ * The table's columns by name, for `returning` and `select` lists of prepared statements: never `*`,
+ * whose cached plan PostgreSQL refuses to run once a migration adds a column ("cached plan must not
+ * change result type"), as happens to an instance still running while another one migrates.
+ */
+export function columnList(table: PgTable): SQL {
+  return sql.join(
+    Object.values(getTableColumns(table)).map((c) => sql.identifier(c.name)),
+    sql`, `,
+  );
+}
+
+/**
+ * A table's row as Drizzle would answer it, from a raw row or its JSON (`row_to_json(alias)`): keys are
+ * the columns' database names, values go through each column's own decoding (timestamps become Dates).
+ */
+export function tableRow<T extends PgTable>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
+  let columns = columnsOf.get(table);
+  if (!columns) {
+    columns = Object.entries(getTableColumns(table));
+    columnsOf.set(table, columns);
+  }
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of columns) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as T["$inferSelect"];
+}
+
+const columnsOf = new WeakMap<PgTable, [string, PgColumn][]>();
