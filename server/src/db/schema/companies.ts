@@ -3,12 +3,14 @@ import {
   date,
   index,
   integer,
+  jsonb,
   pgTable,
   serial,
   text,
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { DEFAULT_SCHEDULES, type ScheduleEntry } from "@atende/contracts";
 import { plans } from "./plans.js";
 
 export const companies = pgTable("companies", {
@@ -20,6 +22,11 @@ export const companies = pgTable("companies", {
   status: boolean("status").notNull().default(true),
   dueDate: date("due_date", { mode: "string" }),
   recurrence: text("recurrence").notNull().default("MENSAL"),
+  /** Opening hours, read when the company's scheduleType is "company". */
+  schedules: jsonb("schedules")
+    .$type<ScheduleEntry[]>()
+    .notNull()
+    .default([...DEFAULT_SCHEDULES]),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });

@@ -1,4 +1,15 @@
-import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  type AnyPgColumn,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { DEFAULT_SCHEDULES, type ScheduleEntry } from "@atende/contracts";
 import { companies } from "./companies.js";
 
 export const queues = pgTable(
@@ -10,6 +21,20 @@ export const queues = pgTable(
       .references(() => companies.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     color: text("color").notNull(),
+    /** Where the queue stands in the chatbot's menu; null after the numbered ones. */
+    orderQueue: integer("order_queue"),
+    greetingMessage: text("greeting_message").notNull().default(""),
+    outOfHoursMessage: text("out_of_hours_message").notNull().default(""),
+    integrationId: integer("integration_id"),
+    promptId: integer("prompt_id"),
+    /** Service hours, read when the company's scheduleType is "queue". */
+    schedules: jsonb("schedules")
+      .$type<ScheduleEntry[]>()
+      .notNull()
+      .default([...DEFAULT_SCHEDULES]),
+    /** The attachment sent with the greeting (a MediaStore path) and its original file name. */
+    mediaPath: text("media_path"),
+    mediaName: text("media_name"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -17,5 +42,33 @@ export const queues = pgTable(
     index("queues_company_idx").on(t.companyId),
     uniqueIndex("queues_company_name_uq").on(t.companyId, t.name),
     uniqueIndex("queues_company_color_uq").on(t.companyId, t.color),
+  ],
+);
+
+/** The queue's chatbot menu: a tree of options; deleting one deletes its sub-menu. */
+export const queueOptions = pgTable(
+  "queue_options",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    queueId: integer("queue_id")
+      .notNull()
+      .references(() => queues.id, { onDelete: "cascade" }),
+    parentId: integer("parent_id").references((): AnyPgColumn => queueOptions.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    message: text("message").notNull().default(""),
+    /** The number the customer types to choose it. */
+    option: integer("option").notNull().default(1),
+    mediaPath: text("media_path"),
+    mediaName: text("media_name"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("queue_options_company_idx").on(t.companyId),
+    index("queue_options_queue_idx").on(t.queueId, t.parentId),
+    index("queue_options_parent_idx").on(t.parentId),
   ],
 );

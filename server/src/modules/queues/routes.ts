@@ -1,19 +1,100 @@
-import type { FastifyInstance } from "fastify";
-import { asc, eq } from "drizzle-orm";
-import type { QueueDTO } from "@atende/contracts";
-import type { Db } from "../../db/client.js";
-import { queues } from "../../db/schema/index.js";
+import multipart from "@fastify/multipart";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import {
+  idParam,
+  queueOptionCreateSchema,
+  queueOptionUpdateSchema,
+  queueOptionsQuerySchema,
+  queueSaveSchema,
+  validationMessage,
+} from "@atende/contracts";
 import { authOf } from "../../http/auth.js";
+import { AppError, langOf, parseInput } from "../../http/errors.js";
+import { type QueuesDeps, type QueuesService, type UploadedMedia, createQueuesService } from "./service.js";
 
-/** The company's queues, for pickers. Creating and editing queues is the queues page's work. */
-export function listQueues(db: Db, companyId: number): Promise<QueueDTO[]> {
-  return db
-    .select({ id: queues.id, name: queues.name, color: queues.color })
-    .from(queues)
-    .where(eq(queues.companyId, companyId))
-    .orderBy(asc(queues.name));
+/**
+ * The one file of a media-upload form (field "file", as clients of this API family send it; any
+ * file field is taken). A missing, empty or malformed file is bad input; a large one is too large.
+ */
+async function readUpload(req: FastifyRequest): Promise<UploadedMedia> {
+  const invalid = (key: "validation.required" | "validation.invalid") =>
+    new AppError("ERR_VALIDATION", { fields: { file: validationMessage(key, langOf(req)) } });
+  let file: UploadedMedia | null = null;
+  try {
+    for await (const part of req.parts()) {
+      if (part.type !== "file") continue;
+      if (file) {
+        part.file.resume(); // drain what we ignore, or the request never ends
+        continue;
+      }
+      file = { filename: part.filename || "arquivo", mimetype: part.mimetype, data: await part.toBuffer() };
+    }
+  } catch (err) {
+    if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE")
+      throw new AppError("ERR_MEDIA_TOO_LARGE");
+    throw invalid("validation.invalid");
+  }
+  if (!file) throw invalid("validation.required");
+  if (file.data.length === 0) throw invalid("validation.invalid");
+  return file;
 }
 
-export function queuesRoutes(app: FastifyInstance, db: Db) {
-  app.get("/queue", async (req) => listQueues(db, authOf(req).companyId));
+export function queuesRoutes(app: FastifyInstance, queues: QueuesService) {
+  const id = (req: FastifyRequest) => parseInput(idParam, req.params, req).id;
+
+  app.get("/queue", async (req) => queues.list(authOf(req)));
+  app.get("/queue/:id", async (req) => queues.get(authOf(req), id(req)));
+  app.post("/queue", async (req, reply) =>
+    reply.status(201).send(await queues.create(authOf(req), parseInput(queueSaveSchema, req.body, req))),
+  );
+  app.put("/queue/:id", async (req) =>
+    queues.update(authOf(req), id(req), parseInput(queueSaveSchema, req.body, req)),
+  );
+  app.delete("/queue/:id", async (req, reply) => {
+    await queues.remove(authOf(req), id(req));
+    return reply.status(204).send();
+  });
+  app.post("/queue/:id/media-upload", async (req) =>
+    queues.attachMedia(authOf(req), id(req), () => readUpload(req)),
+  );
+  app.delete("/queue/:id/media-upload", async (req) => queues.removeMedia(authOf(req), id(req)));
+
+  app.get("/queue-options", async (req) =>
+    queues.listOptions(authOf(req), parseInput(queueOptionsQuerySchema, req.query, req)),
+  );
+  app.get("/queue-options/:id", async (req) => queues.getOption(authOf(req), id(req)));
+  app.post("/queue-options", async (req, reply) =>
+    reply
+      .status(201)
+      .send(await queues.createOption(authOf(req), parseInput(queueOptionCreateSchema, req.body, req))),
+  );
+  app.put("/queue-options/:id", async (req) =>
+    queues.updateOption(authOf(req), id(req), parseInput(queueOptionUpdateSchema, req.body, req)),
+  );
+  app.delete("/queue-options/:id", async (req, reply) => {
+    await queues.removeOption(authOf(req), id(req));
+    return reply.status(204).send();
+  });
+  app.post("/queue-options/:id/media-upload", async (req) =>
+    queues.attachOptionMedia(authOf(req), id(req), () => readUpload(req)),
+  );
+  app.delete("/queue-options/:id/media-upload", async (req) =>
+    queues.removeOptionMedia(authOf(req), id(req)),
+  );
+}
+
+/** The queues module behind the auth hook: queues, their chatbot menus and their media. */
+export async function queuesModule(
+  parent: FastifyInstance,
+  deps: QueuesDeps & { maxFileBytes: number },
+): Promise<QueuesService> {
+  const queues = createQueuesService(deps);
+  await parent.register(async (app) => {
+    await app.register(multipart, {
+      limits: { fileSize: deps.maxFileBytes, files: 1, fields: 10 },
+      throwFileSizeLimit: true,
+    });
+    queuesRoutes(app, queues);
+  });
+  return queues;
 }

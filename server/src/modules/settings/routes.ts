@@ -1,8 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client.js";
+import { settingKeyParam, settingUpdateSchema } from "@atende/contracts";
 import { authOf } from "../../http/auth.js";
-import { companySettings } from "../companies/queries.js";
+import { parseInput } from "../../http/errors.js";
+import type { SettingsService } from "./service.js";
 
 /** Platform settings a visitor may read before logging in, with their defaults. */
 export const PUBLIC_SETTINGS = { viewregister: "disabled", allowregister: "disabled", trial: "3" } as const;
@@ -25,6 +27,11 @@ export function publicSettingsRoutes(app: FastifyInstance, db: Db) {
   }
 }
 
-export function settingsRoutes(app: FastifyInstance, db: Db) {
-  app.get("/settings", async (req) => companySettings(db, authOf(req).companyId));
+export function settingsRoutes(app: FastifyInstance, settings: SettingsService) {
+  app.get("/settings", async (req) => settings.list(authOf(req)));
+  app.put("/settings/:key", async (req) => {
+    const actor = authOf(req);
+    const key = settings.keyFor(actor, parseInput(settingKeyParam, req.params, req).key);
+    return settings.update(actor, key, parseInput(settingUpdateSchema(key), req.body, req).value);
+  });
 }

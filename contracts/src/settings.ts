@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { noNul } from "./validation.js";
+
+export const ENABLED_DISABLED = ["enabled", "disabled"] as const;
+export const SCHEDULE_TYPES = ["disabled", "queue", "company"] as const;
+export type ScheduleType = (typeof SCHEDULE_TYPES)[number];
+export const CHATBOT_TYPES = ["text", "button", "list"] as const;
+export const TRIAL_DAYS = ["1", "2", "3", "4", "5", "6", "7"] as const;
+
+/** True for a time zone the runtime knows by its IANA name (America/Sao_Paulo, UTC, ...). */
+export function isValidTimeZone(zone: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(zone) || zone.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const choice = (values: readonly [string, ...string[]]) => z.enum(values, "validation.invalid");
+const freeText = z
+  .string("validation.invalid")
+  .trim()
+  .max(500, "validation.tooLong")
+  .refine(noNul, "validation.invalid");
+
+/**
+ * Every setting a company admin changes on the Options tab, with the values it accepts
+ * (back-office spec, Setting keys and section 9).
+ */
+export const COMPANY_SETTING_VALUES = {
+  userRating: choice(ENABLED_DISABLED),
+  scheduleType: choice(SCHEDULE_TYPES),
+  call: choice(ENABLED_DISABLED),
+  CheckMsgIsGroup: choice(ENABLED_DISABLED),
+  sendGreetingAccepted: choice(ENABLED_DISABLED),
+  sendMsgTransfTicket: choice(ENABLED_DISABLED),
+  sendGreetingMessageOneQueues: choice(ENABLED_DISABLED),
+  chatBotType: choice(CHATBOT_TYPES),
+  /** The company's time zone: out-of-hours and dates are counted in it, never in the server's. */
+  timezone: z.string("validation.invalid").trim().refine(isValidTimeZone, "validation.invalidTimeZone"),
+} as const;
+
+/** Platform settings and integration credentials: the super user's, kept on the platform company. */
+export const SUPER_SETTING_VALUES = {
+  allowregister: choice(ENABLED_DISABLED),
+  viewregister: choice(ENABLED_DISABLED),
+  trial: choice(TRIAL_DAYS),
+  ipixc: freeText,
+  tokenixc: freeText,
+  ipmkauth: freeText,
+  clientidmkauth: freeText,
+  clientsecretmkauth: freeText,
+  asaas: freeText,
+} as const;
+
+export type CompanySettingKey = keyof typeof COMPANY_SETTING_VALUES;
+export type SuperSettingKey = keyof typeof SUPER_SETTING_VALUES;
+export type SettingKey = CompanySettingKey | SuperSettingKey;
+
+export const COMPANY_SETTING_KEYS = Object.keys(COMPANY_SETTING_VALUES) as CompanySettingKey[];
+export const SUPER_SETTING_KEYS = Object.keys(SUPER_SETTING_VALUES) as SuperSettingKey[];
+
+export function isCompanySettingKey(key: string): key is CompanySettingKey {
+  return Object.prototype.hasOwnProperty.call(COMPANY_SETTING_VALUES, key);
+}
+export function isSuperSettingKey(key: string): key is SuperSettingKey {
+  return Object.prototype.hasOwnProperty.call(SUPER_SETTING_VALUES, key);
+}
+
+/** PUT /settings/{key}: `{ key, value }` as clients of this API family send it; the path's key decides. */
+export function settingUpdateSchema(key: SettingKey) {
+  const value = isCompanySettingKey(key) ? COMPANY_SETTING_VALUES[key] : SUPER_SETTING_VALUES[key];
+  return z.object({ key: z.string().optional(), value });
+}
+
+export const settingKeyParam = z.object({ key: z.string().min(1).max(64) });

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from "fastify";
+import { companySchedulesSchema, idParam } from "@atende/contracts";
+import { authOf } from "../../http/auth.js";
+import { parseInput } from "../../http/errors.js";
+import type { CompaniesService } from "./service.js";
+
+export function companiesRoutes(app: FastifyInstance, companies: CompaniesService) {
+  app.get("/companies/:id", async (req) =>
+    companies.get(authOf(req), parseInput(idParam, req.params, req).id),
+  );
+  app.put("/companies/:id/schedules", async (req) =>
+    companies.updateSchedules(
+      authOf(req),
+      parseInput(idParam, req.params, req).id,
+      parseInput(companySchedulesSchema, req.body, req).schedules,
+    ),
+  );
+}

@@ -1,0 +1,62 @@
+import { eq } from "drizzle-orm";
+import type { CompanyDTO, CompanySchedulesDTO, ScheduleEntry } from "@atende/contracts";
+import { companies } from "../../db/schema/index.js";
+import type { Deps } from "../../deps.js";
+import { type AuthContext, authorize } from "../../http/auth.js";
+import { AppError } from "../../http/errors.js";
+import { findCompany } from "./queries.js";
+
+type CompanyRow = typeof companies.$inferSelect;
+
+function presentCompany(row: CompanyRow): CompanyDTO {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    planId: row.planId,
+    status: row.status,
+    dueDate: row.dueDate,
+    recurrence: row.recurrence,
+    schedules: row.schedules,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** A company's own users reach it; the super user reaches every company; anyone else hears 404. */
+function reachable(actor: AuthContext, companyId: number): boolean {
+  return actor.super || actor.companyId === companyId;
+}
+
+export function createCompaniesService({ db, now }: Pick<Deps, "db" | "now">) {
+  async function companyOf(actor: AuthContext, id: number): Promise<CompanyRow> {
+    const found = reachable(actor, id) ? await findCompany(db, id) : null;
+    if (!found) throw new AppError("ERR_NO_COMPANY_FOUND");
+    return found.company;
+  }
+
+  return {
+    async get(actor: AuthContext, id: number): Promise<CompanyDTO> {
+      return presentCompany(await companyOf(actor, id));
+    },
+
+    /** The company's opening hours (the settings page's Horarios tab): its admins only. */
+    async updateSchedules(
+      actor: AuthContext,
+      id: number,
+      schedules: ScheduleEntry[],
+    ): Promise<CompanySchedulesDTO> {
+      await companyOf(actor, id);
+      authorize(actor, "settings:edit");
+      const [row] = await db
+        .update(companies)
+        .set({ schedules, updatedAt: now() })
+        .where(eq(companies.id, id))
+        .returning({ id: companies.id, schedules: companies.schedules });
+      if (!row) throw new AppError("ERR_NO_COMPANY_FOUND");
+      return row;
+    },
+  };
+}
+
+export type CompaniesService = ReturnType<typeof createCompaniesService>;

@@ -1,0 +1,100 @@
+import { and, asc, count, eq, isNull, max, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.js";
+import { queueOptions, queues } from "../../db/schema/index.js";
+import type { QueueOptionRow, QueueRow } from "./present.js";
+
+/** Every helper takes the caller's companyId first: a queue of another company is simply not found. */
+
+export async function findQueueRow(db: Executor, companyId: number, id: number): Promise<QueueRow | null> {
+  const [row] = await db
+    .select()
+    .from(queues)
+    .where(and(eq(queues.companyId, companyId), eq(queues.id, id)));
+  return row ?? null;
+}
+
+/** The company's queues in menu order: numbered ones first, then by name. */
+export function listQueueRows(db: Executor, companyId: number): Promise<QueueRow[]> {
+  return db
+    .select()
+    .from(queues)
+    .where(eq(queues.companyId, companyId))
+    .orderBy(sql`${queues.orderQueue} asc nulls last`, asc(queues.name), asc(queues.id));
+}
+
+export async function countQueues(db: Executor, companyId: number): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(queues).where(eq(queues.companyId, companyId));
+  return Number(row?.n ?? 0);
+}
+
+/** Serializes the writers of one company's queues (plan limit) or of one queue's menu. */
+export async function lockCompany(tx: Executor, companyId: number): Promise<void> {
+  await tx.execute(sql`select id from companies where id = ${companyId} for update`);
+}
+export async function lockQueue(tx: Executor, companyId: number, queueId: number): Promise<void> {
+  await tx.execute(sql`select id from queues where id = ${queueId} and company_id = ${companyId} for update`);
+}
+
+export async function findOptionRow(
+  db: Executor,
+  companyId: number,
+  id: number,
+): Promise<QueueOptionRow | null> {
+  const [row] = await db
+    .select()
+    .from(queueOptions)
+    .where(and(eq(queueOptions.companyId, companyId), eq(queueOptions.id, id)));
+  return row ?? null;
+}
+
+/** Every option of a queue, all levels. */
+export function optionRowsOfQueue(
+  db: Executor,
+  companyId: number,
+  queueId: number,
+): Promise<QueueOptionRow[]> {
+  return db
+    .select()
+    .from(queueOptions)
+    .where(and(eq(queueOptions.companyId, companyId), eq(queueOptions.queueId, queueId)))
+    .orderBy(asc(queueOptions.option), asc(queueOptions.id));
+}
+
+/** The number after the highest one among the siblings (1 for a first option). */
+export async function nextOptionNumber(
+  db: Executor,
+  companyId: number,
+  queueId: number,
+  parentId: number | null,
+): Promise<number> {
+  const [row] = await db
+    .select({ top: max(queueOptions.option) })
+    .from(queueOptions)
+    .where(
+      and(
+        eq(queueOptions.companyId, companyId),
+        eq(queueOptions.queueId, queueId),
+        parentId === null ? isNull(queueOptions.parentId) : eq(queueOptions.parentId, parentId),
+      ),
+    );
+  return Number(row?.top ?? 0) + 1;
+}
+
+/** How many levels sit above an option (0 for one of the first menu). */
+export function depthOf(rows: QueueOptionRow[], id: number): number {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  let depth = 0;
+  for (let at = byId.get(id); at?.parentId != null && depth <= rows.length; at = byId.get(at.parentId))
+    depth++;
+  return depth;
+}
+
+/** True when a sibling (same parent) other than `exceptId` already answers to `option`. */
+export function numberTaken(
+  rows: QueueOptionRow[],
+  parentId: number | null,
+  option: number,
+  exceptId?: number,
+): boolean {
+  return rows.some((r) => r.parentId === parentId && r.option === option && r.id !== exceptId);
+}

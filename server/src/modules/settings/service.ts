@@ -1,0 +1,58 @@
+import { sql } from "drizzle-orm";
+import {
+  COMPANY_SETTING_KEYS,
+  DEFAULT_COMPANY_SETTINGS,
+  type SettingDTO,
+  type SettingKey,
+  isCompanySettingKey,
+  isSuperSettingKey,
+} from "@atende/contracts";
+import { settings } from "../../db/schema/index.js";
+import type { Deps } from "../../deps.js";
+import { type AuthContext, authorize, requireSuper } from "../../http/auth.js";
+import { AppError } from "../../http/errors.js";
+import { companySettings } from "../companies/queries.js";
+
+export function createSettingsService({ db, now }: Pick<Deps, "db" | "now">) {
+  return {
+    /**
+     * GET /settings: the company's settings, each Options-tab key present (its default when never
+     * saved). Platform settings and integration credentials only reach the super user.
+     */
+    async list(actor: AuthContext): Promise<SettingDTO[]> {
+      const stored = await companySettings(db, actor.companyId);
+      const shown = stored.filter((s) => actor.super || !isSuperSettingKey(s.key));
+      const missing = COMPANY_SETTING_KEYS.filter((key) => !shown.some((s) => s.key === key)).map((key) => ({
+        key,
+        value: DEFAULT_COMPANY_SETTINGS[key] ?? "",
+      }));
+      return [...shown, ...missing].sort((a, b) => a.key.localeCompare(b.key));
+    },
+
+    /** Which key a PUT may change: a company key for admins, a platform key for the super user. */
+    keyFor(actor: AuthContext, key: string): SettingKey {
+      authorize(actor, "settings:edit");
+      if (isCompanySettingKey(key)) return key;
+      if (isSuperSettingKey(key)) {
+        requireSuper(actor);
+        return key;
+      }
+      throw new AppError("ERR_NO_SETTING_FOUND");
+    },
+
+    /** PUT /settings/{key}: the value was checked against the key's rule; saved at once. */
+    async update(actor: AuthContext, key: SettingKey, value: string): Promise<SettingDTO> {
+      const at = now();
+      await db
+        .insert(settings)
+        .values({ companyId: actor.companyId, key, value, createdAt: at, updatedAt: at })
+        .onConflictDoUpdate({
+          target: [settings.companyId, settings.key],
+          set: { value, updatedAt: sql`excluded.updated_at` },
+        });
+      return { key, value };
+    },
+  };
+}
+
+export type SettingsService = ReturnType<typeof createSettingsService>;

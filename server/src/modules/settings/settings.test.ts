@@ -1,0 +1,300 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  COMPANY_SETTING_KEYS,
+  type CompanyDTO,
+  type CompanySchedulesDTO,
+  DEFAULT_COMPANY_SETTINGS,
+  DEFAULT_SCHEDULES,
+  type SettingDTO,
+} from "@atende/contracts";
+import { companies, settings } from "../../db/schema/index.js";
+import { type LoggedIn, buildCompany, buildTeam, buildUser, login } from "../../test/factories.js";
+import { type TestContext, createTestContext } from "../../test/harness.js";
+
+/**
+ * The settings page's API (back-office spec §2 Settings page, §3 Setting keys and Company
+ * schedules, §7): GET /settings, PUT /settings/{key} with each key's own values, the company's
+ * opening hours (PUT /companies/{id}/schedules), admin-only writes, super-only platform keys, and
+ * one company never reading or changing another's. Runs on PGlite, and on PostgreSQL with
+ * TEST_DATABASE_URL.
+ */
+
+let ctx: TestContext;
+let a: Awaited<ReturnType<typeof buildTeam>>;
+let b: Awaited<ReturnType<typeof buildTeam>>;
+let superLogin: LoggedIn;
+let platformId: number;
+
+beforeAll(async () => {
+  ctx = await createTestContext({ LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 });
+  a = await buildTeam(ctx);
+  b = await buildTeam(ctx);
+  const platform = await buildCompany(ctx.deps.db);
+  platformId = platform.id;
+  const root = await buildUser(ctx.deps.db, platform.id, { profile: "admin", super: true });
+  superLogin = await login(ctx, root.email);
+});
+afterAll(async () => {
+  await ctx.close();
+});
+
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+function call(method: Method, url: string, who: LoggedIn, payload?: unknown, headers = {}) {
+  return ctx.app.inject({ method, url, payload: payload as object, headers: { ...who.auth, ...headers } });
+}
+
+function expectError(res: { statusCode: number; body: string }, status: number, error: string) {
+  let code: unknown;
+  try {
+    code = (JSON.parse(res.body) as { error?: string }).error;
+  } catch {
+    code = res.body;
+  }
+  expect({ status: res.statusCode, error: code }, res.body).toEqual({ status, error });
+}
+
+function expectOk<T>(res: { statusCode: number; body: string }, status = 200): T {
+  expect(res.statusCode, res.body).toBe(status);
+  return (res.body ? JSON.parse(res.body) : undefined) as T;
+}
+
+const fieldsOf = (res: { json<T>(): T }) => res.json<{ fields: Record<string, string> }>().fields;
+
+async function stored(companyId: number, key: string): Promise<string | undefined> {
+  const [row] = await ctx.deps.db
+    .select({ value: settings.value })
+    .from(settings)
+    .where(and(eq(settings.companyId, companyId), eq(settings.key, key)));
+  return row?.value;
+}
+
+const put = (who: LoggedIn, key: string, value: unknown, headers = {}) =>
+  call("PUT", `/settings/${key}`, who, { key, value }, headers);
+
+async function settingsOf(who: LoggedIn): Promise<Record<string, string>> {
+  const list = expectOk<SettingDTO[]>(await call("GET", "/settings", who));
+  return Object.fromEntries(list.map((s) => [s.key, s.value]));
+}
+
+describe("GET /settings", () => {
+  it("answers every key of the Options tab with the company's values, to admins and agents", async () => {
+    for (const who of [a.adminLogin, a.agentLogin]) {
+      const values = await settingsOf(who);
+      for (const key of COMPANY_SETTING_KEYS) expect(values[key], key).toBe(DEFAULT_COMPANY_SETTINGS[key]);
+      expect(values.timezone).toBe("America/Sao_Paulo");
+    }
+  });
+
+  it("a key never saved shows its default", async () => {
+    const team = await buildTeam(ctx);
+    await ctx.deps.db
+      .delete(settings)
+      .where(and(eq(settings.companyId, team.company.id), eq(settings.key, "scheduleType")));
+    expect((await settingsOf(team.adminLogin)).scheduleType).toBe("disabled");
+  });
+
+  it("platform settings and integration credentials reach only the super user", async () => {
+    await ctx.deps.db.insert(settings).values({ companyId: a.company.id, key: "tokenixc", value: "segredo" });
+    expect((await settingsOf(a.adminLogin)).tokenixc).toBeUndefined();
+    expectOk(await put(superLogin, "tokenixc", "chave-da-plataforma"));
+    expect((await settingsOf(superLogin)).tokenixc).toBe("chave-da-plataforma");
+  });
+
+  it("answers 401 without a session", async () => {
+    expectError(await ctx.app.inject({ method: "GET", url: "/settings" }), 401, "ERR_NO_SESSION");
+  });
+});
+
+describe("PUT /settings/{key}", () => {
+  const valid: [string, string[]][] = [
+    ["userRating", ["enabled", "disabled"]],
+    ["scheduleType", ["queue", "company", "disabled"]],
+    ["call", ["disabled", "enabled"]],
+    ["CheckMsgIsGroup", ["disabled", "enabled"]],
+    ["sendGreetingAccepted", ["enabled", "disabled"]],
+    ["sendMsgTransfTicket", ["enabled", "disabled"]],
+    ["sendGreetingMessageOneQueues", ["disabled", "enabled"]],
+    ["chatBotType", ["list", "button", "text"]],
+    ["timezone", ["America/Manaus", "UTC", "Europe/Lisbon", "America/Sao_Paulo"]],
+  ];
+
+  it("saves each key's values at once and answers { key, value }", async () => {
+    expect(valid.map(([key]) => key).sort()).toEqual([...COMPANY_SETTING_KEYS].sort());
+    for (const [key, values] of valid) {
+      for (const value of values) {
+        expect(expectOk<SettingDTO>(await put(a.adminLogin, key, value))).toEqual({ key, value });
+        expect(await stored(a.company.id, key)).toBe(value);
+        expect((await settingsOf(a.adminLogin))[key]).toBe(value);
+      }
+    }
+  });
+
+  it("refuses a value the key does not take with 400, saving nothing", async () => {
+    const bad: [string, unknown, string][] = [
+      ["userRating", "yes", "Valor inválido"],
+      ["userRating", true, "Valor inválido"],
+      ["scheduleType", "always", "Valor inválido"],
+      ["scheduleType", "", "Valor inválido"],
+      ["call", null, "Valor inválido"],
+      ["chatBotType", "audio", "Valor inválido"],
+      ["timezone", "Mars/Olympus_Mons", "Fuso horário inválido"],
+      ["timezone", "America/Sao Paulo", "Fuso horário inválido"],
+      ["timezone", "", "Fuso horário inválido"],
+      ["timezone", "../../etc/passwd", "Fuso horário inválido"],
+    ];
+    for (const [key, value, text] of bad) {
+      const before = await stored(a.company.id, key);
+      const res = await put(a.adminLogin, key, value);
+      expectError(res, 400, "ERR_VALIDATION");
+      expect(fieldsOf(res).value, `${key}=${JSON.stringify(value)}`).toBe(text);
+      expect(await stored(a.company.id, key)).toBe(before);
+    }
+    const missing = await call("PUT", "/settings/userRating", a.adminLogin, {});
+    expectError(missing, 400, "ERR_VALIDATION");
+    const english = await put(a.adminLogin, "timezone", "Nowhere/Land", { "accept-language": "en" });
+    expect(fieldsOf(english).value).toBe("Invalid time zone");
+  });
+
+  it("the path's key decides, whatever the body's key says", async () => {
+    expectOk(
+      await call("PUT", "/settings/userRating", a.adminLogin, { key: "scheduleType", value: "enabled" }),
+    );
+    expect(await stored(a.company.id, "userRating")).toBe("enabled");
+    expect(await stored(a.company.id, "scheduleType")).not.toBe("enabled");
+  });
+
+  it("an unknown key answers 404 ERR_NO_SETTING_FOUND and creates no row", async () => {
+    expectError(await put(a.adminLogin, "notAKey", "enabled"), 404, "ERR_NO_SETTING_FOUND");
+    expect(await stored(a.company.id, "notAKey")).toBeUndefined();
+  });
+
+  it("agents get 403 ERR_NO_PERMISSION on every key, and nothing changes", async () => {
+    for (const key of COMPANY_SETTING_KEYS) {
+      const before = await stored(a.company.id, key);
+      expectError(
+        await put(a.agentLogin, key, key === "timezone" ? "UTC" : "disabled"),
+        403,
+        "ERR_NO_PERMISSION",
+      );
+      expect(await stored(a.company.id, key)).toBe(before);
+    }
+  });
+
+  it("platform keys are the super user's: a company admin gets 403; the super user's values are checked too", async () => {
+    for (const key of ["allowregister", "viewregister", "trial", "asaas", "tokenixc"]) {
+      expectError(await put(a.adminLogin, key, "enabled"), 403, "ERR_NO_PERMISSION");
+      expect(await stored(a.company.id, key), key).toBe(key === "tokenixc" ? "segredo" : undefined);
+    }
+    expectOk(await put(superLogin, "viewregister", "enabled"));
+    expect(await stored(platformId, "viewregister")).toBe("enabled");
+    // The public read of the login page follows (the platform is the super user's company).
+    const pub = await ctx.app.inject({ method: "GET", url: "/settings/viewregister" });
+    expect(pub.json<SettingDTO>()).toEqual({ key: "viewregister", value: "enabled" });
+    expectOk(await put(superLogin, "trial", "7"));
+    expectError(await put(superLogin, "trial", "8"), 400, "ERR_VALIDATION");
+    expectError(await put(superLogin, "asaas", "x".repeat(501)), 400, "ERR_VALIDATION");
+    expect(await stored(platformId, "trial")).toBe("7");
+  });
+
+  it("a company's change never touches another company", async () => {
+    expectOk(await put(a.adminLogin, "scheduleType", "queue"));
+    expectOk(await put(b.adminLogin, "scheduleType", "company"));
+    expect((await settingsOf(a.adminLogin)).scheduleType).toBe("queue");
+    expect((await settingsOf(b.adminLogin)).scheduleType).toBe("company");
+    // A companyId in the body is not read.
+    expectOk(
+      await call("PUT", "/settings/userRating", a.adminLogin, { value: "disabled", companyId: b.company.id }),
+    );
+    expect(await stored(b.company.id, "userRating")).toBe(DEFAULT_COMPANY_SETTINGS.userRating);
+  });
+});
+
+describe("the company's opening hours", () => {
+  const week = DEFAULT_SCHEDULES.map((d) =>
+    d.weekdayEn === "saturday" ? { ...d, startTime: "09:00", endTime: "13:00" } : { ...d },
+  );
+
+  it("a new company starts with the default hours; GET /companies/{id} answers them to its users", async () => {
+    const company = expectOk<CompanyDTO>(await call("GET", `/companies/${a.company.id}`, a.agentLogin));
+    expect(company).toMatchObject({ id: a.company.id, name: a.company.name, schedules: DEFAULT_SCHEDULES });
+  });
+
+  it("an admin saves the week; the answer and the company carry it", async () => {
+    const saved = expectOk<CompanySchedulesDTO>(
+      await call("PUT", `/companies/${a.company.id}/schedules`, a.adminLogin, { schedules: week }),
+    );
+    expect(saved).toEqual({ id: a.company.id, schedules: week });
+    expect(
+      expectOk<CompanyDTO>(await call("GET", `/companies/${a.company.id}`, a.adminLogin)).schedules,
+    ).toEqual(week);
+    const [row] = await ctx.deps.db.select().from(companies).where(eq(companies.id, b.company.id));
+    expect(row!.schedules).toEqual(DEFAULT_SCHEDULES);
+  });
+
+  it("validates ##:## times and the end after the start; a refused week keeps the saved one", async () => {
+    const cases: [unknown, string, string][] = [
+      [
+        [{ weekdayEn: "monday", startTime: "24:00", endTime: "18:00" }],
+        "schedules.0.startTime",
+        "Use o formato HH:MM",
+      ],
+      [
+        [{ weekdayEn: "monday", startTime: "08:00", endTime: "7:00" }],
+        "schedules.0.endTime",
+        "Use o formato HH:MM",
+      ],
+      [
+        [{ weekdayEn: "monday", startTime: "12:00", endTime: "11:59" }],
+        "schedules.0.endTime",
+        "O fim deve ser depois do início",
+      ],
+      [
+        [{ weekdayEn: "funday", startTime: "08:00", endTime: "18:00" }],
+        "schedules.0.weekdayEn",
+        "Valor inválido",
+      ],
+      [undefined, "schedules", "Valor inválido"],
+    ];
+    for (const [schedules, field, text] of cases) {
+      const res = await call("PUT", `/companies/${a.company.id}/schedules`, a.adminLogin, { schedules });
+      expectError(res, 400, "ERR_VALIDATION");
+      expect(fieldsOf(res)[field], JSON.stringify(schedules)).toBe(text);
+    }
+    expect(
+      expectOk<CompanyDTO>(await call("GET", `/companies/${a.company.id}`, a.adminLogin)).schedules,
+    ).toEqual(week);
+  });
+
+  it("an agent gets 403; another company's admin gets 404 ERR_NO_COMPANY_FOUND; nothing changes", async () => {
+    expectError(
+      await call("PUT", `/companies/${a.company.id}/schedules`, a.agentLogin, {
+        schedules: DEFAULT_SCHEDULES,
+      }),
+      403,
+      "ERR_NO_PERMISSION",
+    );
+    expectError(
+      await call("PUT", `/companies/${a.company.id}/schedules`, b.adminLogin, {
+        schedules: DEFAULT_SCHEDULES,
+      }),
+      404,
+      "ERR_NO_COMPANY_FOUND",
+    );
+    expectError(await call("GET", `/companies/${a.company.id}`, b.adminLogin), 404, "ERR_NO_COMPANY_FOUND");
+    expectError(await call("GET", "/companies/2147483647", a.adminLogin), 404, "ERR_NO_COMPANY_FOUND");
+    expect(
+      expectOk<CompanyDTO>(await call("GET", `/companies/${a.company.id}`, a.adminLogin)).schedules,
+    ).toEqual(week);
+  });
+
+  it("the super user reaches every company", async () => {
+    const saved = expectOk<CompanySchedulesDTO>(
+      await call("PUT", `/companies/${b.company.id}/schedules`, superLogin, { schedules: week }),
+    );
+    expect(saved.schedules).toEqual(week);
+    expectOk(
+      await call("PUT", `/companies/${b.company.id}/schedules`, superLogin, { schedules: DEFAULT_SCHEDULES }),
+    );
+  });
+});

@@ -1,0 +1,106 @@
+import type { QueueDetailDTO, QueueOptionDTO, ScheduleEntry } from "@atende/contracts";
+import { useQuery, type QueryClient } from "@tanstack/react-query";
+import { api } from "./http";
+
+/** The company's queues: the queues page and every queue picker share this cache. */
+export const QUEUES_KEY = ["queues"] as const;
+
+export function queueOptionsKey(queueId: number) {
+  return ["queue-options", queueId] as const;
+}
+
+export function fetchQueueList(signal?: AbortSignal): Promise<QueueDetailDTO[]> {
+  return api.get<QueueDetailDTO[]>("/queue", { signal });
+}
+
+export function useQueueList() {
+  return useQuery({ queryKey: QUEUES_KEY, queryFn: ({ signal }) => fetchQueueList(signal) });
+}
+
+/** What the queue dialog sends. */
+export interface QueuePayload {
+  name: string;
+  color: string;
+  greetingMessage: string;
+  outOfHoursMessage: string;
+  orderQueue: number | null;
+  schedules: ScheduleEntry[];
+}
+
+export function saveQueue(id: number | null, payload: QueuePayload): Promise<QueueDetailDTO> {
+  return id === null
+    ? api.post<QueueDetailDTO>("/queue", payload)
+    : api.put<QueueDetailDTO>(`/queue/${id}`, payload);
+}
+
+export function deleteQueue(id: number): Promise<void> {
+  return api.delete(`/queue/${id}`);
+}
+
+function fileForm(file: File): FormData {
+  const form = new FormData();
+  form.append("file", file);
+  return form;
+}
+
+export function uploadQueueMedia(id: number, file: File): Promise<QueueDetailDTO> {
+  return api.post<QueueDetailDTO>(`/queue/${id}/media-upload`, fileForm(file));
+}
+
+export function deleteQueueMedia(id: number): Promise<QueueDetailDTO> {
+  return api.delete<QueueDetailDTO>(`/queue/${id}/media-upload`);
+}
+
+/** The queue's menu as a tree: the first menu's options, each with its sub-menu in `children`. */
+export function fetchQueueOptions(queueId: number, signal?: AbortSignal): Promise<QueueOptionDTO[]> {
+  return api.get<QueueOptionDTO[]>("/queue-options", { query: { queueId, parentId: -1 }, signal });
+}
+
+export interface QueueOptionPayload {
+  title: string;
+  message: string;
+  option?: number;
+}
+
+export function createQueueOption(
+  queueId: number,
+  parentId: number | null,
+  payload: QueueOptionPayload,
+): Promise<QueueOptionDTO> {
+  return api.post<QueueOptionDTO>("/queue-options", { ...payload, queueId, parentId });
+}
+
+export function updateQueueOption(id: number, payload: QueueOptionPayload): Promise<QueueOptionDTO> {
+  return api.put<QueueOptionDTO>(`/queue-options/${id}`, payload);
+}
+
+export function deleteQueueOption(id: number): Promise<void> {
+  return api.delete(`/queue-options/${id}`);
+}
+
+export function uploadQueueOptionMedia(id: number, file: File): Promise<QueueOptionDTO> {
+  return api.post<QueueOptionDTO>(`/queue-options/${id}/media-upload`, fileForm(file));
+}
+
+export function deleteQueueOptionMedia(id: number): Promise<QueueOptionDTO> {
+  return api.delete<QueueOptionDTO>(`/queue-options/${id}/media-upload`);
+}
+
+function byMenuOrder(a: QueueDetailDTO, b: QueueDetailDTO): number {
+  const order = (q: QueueDetailDTO) => q.orderQueue ?? Number.MAX_SAFE_INTEGER;
+  return order(a) - order(b) || a.name.localeCompare(b.name) || a.id - b.id;
+}
+
+/** Create or update: replaces the queue where listed, else adds it; the list keeps the menu order. */
+export function upsertQueue(queryClient: QueryClient, queue: QueueDetailDTO): void {
+  queryClient.setQueryData<QueueDetailDTO[]>(QUEUES_KEY, (list) => {
+    if (!list) return list;
+    const rest = list.filter((q) => q.id !== queue.id);
+    return [...rest, queue].sort(byMenuOrder);
+  });
+}
+
+export function removeQueue(queryClient: QueryClient, queueId: number): void {
+  queryClient.setQueryData<QueueDetailDTO[]>(QUEUES_KEY, (list) => list?.filter((q) => q.id !== queueId));
+  queryClient.removeQueries({ queryKey: queueOptionsKey(queueId) });
+}

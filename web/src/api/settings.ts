@@ -1,0 +1,45 @@
+import type { CompanyDTO, CompanySchedulesDTO, ScheduleEntry, SettingDTO } from "@atende/contracts";
+import { useQuery, type QueryClient } from "@tanstack/react-query";
+import { api } from "./http";
+
+/** The company's settings (GET /settings): the settings page and the queue dialog read them. */
+export const SETTINGS_KEY = ["settings", "company"] as const;
+
+export function companyKey(id: number) {
+  return ["company", id] as const;
+}
+
+export function fetchSettings(signal?: AbortSignal): Promise<SettingDTO[]> {
+  return api.get<SettingDTO[]>("/settings", { signal });
+}
+
+export function useSettings() {
+  return useQuery({ queryKey: SETTINGS_KEY, queryFn: ({ signal }) => fetchSettings(signal) });
+}
+
+/** One setting's value from the cached list; undefined while loading or when not set. */
+export function settingValue(list: SettingDTO[] | undefined, key: string): string | undefined {
+  return list?.find((s) => s.key === key)?.value;
+}
+
+export function updateSetting(key: string, value: string): Promise<SettingDTO> {
+  return api.put<SettingDTO>(`/settings/${encodeURIComponent(key)}`, { key, value });
+}
+
+/** Writes a saved value into the cached list. */
+export function storeSetting(queryClient: QueryClient, saved: SettingDTO): void {
+  queryClient.setQueryData<SettingDTO[]>(SETTINGS_KEY, (list) => {
+    if (!list) return list;
+    return list.some((s) => s.key === saved.key)
+      ? list.map((s) => (s.key === saved.key ? saved : s))
+      : [...list, saved];
+  });
+}
+
+export function fetchCompany(id: number, signal?: AbortSignal): Promise<CompanyDTO> {
+  return api.get<CompanyDTO>(`/companies/${id}`, { signal });
+}
+
+export function saveCompanySchedules(id: number, schedules: ScheduleEntry[]): Promise<CompanySchedulesDTO> {
+  return api.put<CompanySchedulesDTO>(`/companies/${id}/schedules`, { schedules });
+}

@@ -1,0 +1,69 @@
+import {
+  queueSaveSchema,
+  scheduleWeek,
+  type QueueDetailDTO,
+  type QueueSaveInput,
+  type ScheduleEntry,
+} from "@atende/contracts";
+import { zodResolver } from "@hookform/resolvers/zod";
+import type { FieldPath, Resolver } from "react-hook-form";
+import type { QueuePayload } from "../../../api/queues";
+
+export interface QueueFormValues {
+  name: string;
+  color: string;
+  greetingMessage: string;
+  outOfHoursMessage: string;
+  /** As typed: empty means "after the numbered queues". */
+  orderQueue: string;
+  schedules: ScheduleEntry[];
+}
+
+export type QueueFieldPath = FieldPath<QueueFormValues>;
+export type TabKey = "data" | "hours" | "options";
+
+/** A new queue's colour: one of the tags' palette the company does not use yet. */
+const PALETTE = ["#2e7d32", "#1565c0", "#6a1b9a", "#ef6c00", "#00838f", "#c62828", "#ad1457", "#5c59a0"];
+
+export function initialValues(queue: QueueDetailDTO | null, usedColors: string[] = []): QueueFormValues {
+  const free = PALETTE.find((c) => !usedColors.includes(c)) ?? PALETTE[0]!;
+  return {
+    name: queue?.name ?? "",
+    color: queue?.color ?? free,
+    greetingMessage: queue?.greetingMessage ?? "",
+    outOfHoursMessage: queue?.outOfHoursMessage ?? "",
+    orderQueue: queue?.orderQueue === null || queue?.orderQueue === undefined ? "" : String(queue.orderQueue),
+    schedules: scheduleWeek(queue?.schedules),
+  };
+}
+
+// The schema reads these form values; its zod input type differs from them only in optionality.
+export const queueResolver = zodResolver(queueSaveSchema) as unknown as Resolver<
+  QueueFormValues,
+  unknown,
+  QueueSaveInput
+>;
+
+export function toPayload(values: QueueSaveInput): QueuePayload {
+  return {
+    name: values.name,
+    color: values.color,
+    greetingMessage: values.greetingMessage ?? "",
+    outOfHoursMessage: values.outOfHoursMessage ?? "",
+    orderQueue: values.orderQueue ?? null,
+    schedules: values.schedules ?? scheduleWeek(undefined),
+  };
+}
+
+/** Which tab holds a field, to show the first error where it is. */
+export function tabOf(path: string): TabKey {
+  const head = path.split(".")[0] ?? "";
+  return head === "schedules" || head === "outOfHoursMessage" ? "hours" : "data";
+}
+
+const FORM_ROOTS = new Set(Object.keys(initialValues(null)));
+
+/** A server field path ("schedules.0.startTime") as a form field, if the form has one. */
+export function formPathOf(path: string): QueueFieldPath | undefined {
+  return FORM_ROOTS.has(path.split(".")[0] ?? "") ? (path as QueueFieldPath) : undefined;
+}

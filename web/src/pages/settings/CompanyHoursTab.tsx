@@ -1,0 +1,91 @@
+import { companySchedulesSchema, scheduleWeek, type CompanySchedulesInput } from "@atende/contracts";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Box, Button, Skeleton, Stack, Typography } from "@mui/material";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Controller, useForm, type Resolver } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { ApiError } from "../../api/http";
+import { companyKey, fetchCompany, saveCompanySchedules } from "../../api/settings";
+import { toast, toastError } from "../../api/toast";
+import { useSessionUser } from "../../auth/AuthContext";
+import { fieldErrorText, SERVER_ERROR } from "../../components/formFields";
+import { SchedulesEditor } from "../queues/SchedulesEditor";
+import type { CompanyDTO, ScheduleEntry } from "@atende/contracts";
+
+interface HoursFormValues {
+  schedules: ScheduleEntry[];
+}
+
+const hoursResolver = zodResolver(companySchedulesSchema) as unknown as Resolver<
+  HoursFormValues,
+  unknown,
+  CompanySchedulesInput
+>;
+
+/** The Horarios tab: the company's opening hours, saved with one button. */
+export function CompanyHoursTab() {
+  const user = useSessionUser();
+  const company = useQuery({
+    queryKey: companyKey(user.companyId),
+    queryFn: ({ signal }) => fetchCompany(user.companyId, signal),
+  });
+  if (!company.data) return <Skeleton variant="rounded" height={320} />;
+  return <HoursForm company={company.data} />;
+}
+
+function HoursForm({ company }: { company: CompanyDTO }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const {
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<HoursFormValues, unknown, CompanySchedulesInput>({
+    defaultValues: { schedules: scheduleWeek(company.schedules) },
+    resolver: hoursResolver,
+  });
+
+  async function submit(values: CompanySchedulesInput) {
+    try {
+      const saved = await saveCompanySchedules(company.id, values.schedules);
+      queryClient.setQueryData<CompanyDTO>(companyKey(company.id), (current) =>
+        current ? { ...current, schedules: saved.schedules } : current,
+      );
+      toast(t("settings.schedulesSaved"), "success");
+    } catch (error) {
+      const fields = error instanceof ApiError ? Object.entries(error.fields ?? {}) : [];
+      const placed = fields.filter(([path]) => /^schedules\.\d+\.(startTime|endTime)$/.test(path));
+      for (const [path, message] of placed)
+        setError(path as `schedules.${number}.startTime`, { type: SERVER_ERROR, message });
+      if (placed.length === 0) toastError(error);
+    }
+  }
+
+  return (
+    <Box component="form" noValidate onSubmit={handleSubmit(submit)}>
+      <Stack spacing={2.5} sx={{ maxWidth: 720 }}>
+        <Typography variant="body2" color="text.secondary">
+          {t("settings.schedulesHint")}
+        </Typography>
+        <Controller
+          control={control}
+          name="schedules"
+          render={({ field }) => (
+            <SchedulesEditor
+              idPrefix="company-hours"
+              value={field.value}
+              onChange={field.onChange}
+              errorOf={(index, part) => fieldErrorText(errors.schedules?.[index]?.[part])}
+            />
+          )}
+        />
+        <Box>
+          <Button type="submit" variant="contained" loading={isSubmitting}>
+            {t("settings.save")}
+          </Button>
+        </Box>
+      </Stack>
+    </Box>
+  );
+}

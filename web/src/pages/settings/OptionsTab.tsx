@@ -1,0 +1,194 @@
+import {
+  CHATBOT_TYPES,
+  ENABLED_DISABLED,
+  SCHEDULE_TYPES,
+  TRIAL_DAYS,
+  type SettingDTO,
+  type SettingKey,
+} from "@atende/contracts";
+import { Autocomplete, Box, Divider, MenuItem, Skeleton, Stack, TextField, Typography } from "@mui/material";
+import { useQueryClient, type UseQueryResult } from "@tanstack/react-query";
+import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { settingValue, storeSetting, updateSetting } from "../../api/settings";
+import { toast, toastError } from "../../api/toast";
+import { useSessionUser } from "../../auth/AuthContext";
+
+type ChoiceKey = Exclude<
+  SettingKey,
+  "timezone" | "ipixc" | "tokenixc" | "ipmkauth" | "clientidmkauth" | "clientsecretmkauth" | "asaas"
+>;
+
+/** Each select's values, in the order shown. */
+const CHOICES: Record<ChoiceKey, readonly string[]> = {
+  userRating: ENABLED_DISABLED,
+  scheduleType: SCHEDULE_TYPES,
+  call: ENABLED_DISABLED,
+  CheckMsgIsGroup: ENABLED_DISABLED,
+  chatBotType: CHATBOT_TYPES,
+  sendGreetingAccepted: ENABLED_DISABLED,
+  sendMsgTransfTicket: ENABLED_DISABLED,
+  sendGreetingMessageOneQueues: ENABLED_DISABLED,
+  allowregister: ENABLED_DISABLED,
+  viewregister: ENABLED_DISABLED,
+  trial: TRIAL_DAYS,
+};
+
+const SERVICE_KEYS: ChoiceKey[] = [
+  "userRating",
+  "scheduleType",
+  "call",
+  "CheckMsgIsGroup",
+  "chatBotType",
+  "sendGreetingAccepted",
+  "sendMsgTransfTicket",
+  "sendGreetingMessageOneQueues",
+];
+const PLATFORM_KEYS: ChoiceKey[] = ["allowregister", "viewregister", "trial"];
+const INTEGRATION_KEYS = [
+  "ipixc",
+  "tokenixc",
+  "ipmkauth",
+  "clientidmkauth",
+  "clientsecretmkauth",
+  "asaas",
+] as const satisfies readonly SettingKey[];
+const SECRET_KEYS = new Set<string>(["tokenixc", "clientsecretmkauth", "asaas"]);
+
+function timeZones(): string[] {
+  const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
+  return [...new Set(["America/Sao_Paulo", "UTC", ...zones])].sort();
+}
+
+interface OptionsTabProps {
+  settings: UseQueryResult<SettingDTO[]>;
+}
+
+/** Every setting of the company as a select (the time zone searchable); each change is saved at once. */
+export function OptionsTab({ settings }: OptionsTabProps) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const user = useSessionUser();
+  const [saving, setSaving] = useState<ReadonlySet<string>>(new Set());
+  const zones = useMemo(timeZones, []);
+
+  async function save(key: SettingKey, value: string) {
+    if (settingValue(settings.data, key) === value) return;
+    setSaving((keys) => new Set(keys).add(key));
+    try {
+      storeSetting(queryClient, await updateSetting(key, value));
+      toast(t("settings.saved"), "success");
+    } catch (error) {
+      toastError(error);
+    } finally {
+      setSaving((keys) => {
+        const next = new Set(keys);
+        next.delete(key);
+        return next;
+      });
+    }
+  }
+
+  function valueLabel(key: ChoiceKey, value: string): string {
+    if (key === "trial") return t("settings.trialDays", { count: Number(value) });
+    const special = `settings.values.${key}.${value}`;
+    return t(special, { defaultValue: t(`settings.${value}`, { defaultValue: value }) });
+  }
+
+  function choice(key: ChoiceKey) {
+    const current = settingValue(settings.data, key) ?? "";
+    const options =
+      CHOICES[key].includes(current) || current === "" ? CHOICES[key] : [current, ...CHOICES[key]];
+    return (
+      <TextField
+        key={key}
+        select
+        id={`setting-${key}`}
+        label={t(`settings.keys.${key}.label`)}
+        helperText={t(`settings.keys.${key}.help`)}
+        value={current}
+        disabled={saving.has(key)}
+        onChange={(event) => void save(key, event.target.value)}
+      >
+        {options.map((value) => (
+          <MenuItem key={value} value={value}>
+            {valueLabel(key, value)}
+          </MenuItem>
+        ))}
+      </TextField>
+    );
+  }
+
+  if (settings.isPending) {
+    return (
+      <Stack spacing={2}>
+        {Array.from({ length: 4 }, (_, i) => (
+          <Skeleton key={i} variant="rounded" height={56} />
+        ))}
+      </Stack>
+    );
+  }
+
+  const grid = { display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" } } as const;
+  const timezone = settingValue(settings.data, "timezone") ?? "";
+  return (
+    <Stack spacing={3}>
+      <Box>
+        <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 2 }}>
+          {t("settings.sections.service")}
+        </Typography>
+        <Box sx={grid}>
+          {SERVICE_KEYS.map(choice)}
+          <Autocomplete
+            id="setting-timezone"
+            options={zones}
+            value={timezone}
+            disableClearable
+            disabled={saving.has("timezone")}
+            noOptionsText={t("settings.noTimezone")}
+            onChange={(_, value: string) => void save("timezone", value)}
+            renderInput={(params) => (
+              <TextField
+                {...params}
+                label={t("settings.keys.timezone.label")}
+                helperText={t("settings.keys.timezone.help")}
+              />
+            )}
+          />
+        </Box>
+      </Box>
+      {user.super && (
+        <>
+          <Divider />
+          <Box>
+            <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 2 }}>
+              {t("settings.sections.platform")}
+            </Typography>
+            <Box sx={grid}>{PLATFORM_KEYS.map(choice)}</Box>
+          </Box>
+          <Divider />
+          <Box>
+            <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 2 }}>
+              {t("settings.sections.integrations")}
+            </Typography>
+            <Box sx={grid}>
+              {INTEGRATION_KEYS.map((key) => (
+                <TextField
+                  key={`${key}-${settingValue(settings.data, key) ?? ""}`}
+                  id={`setting-${key}`}
+                  label={t(`settings.keys.${key}.label`)}
+                  type={SECRET_KEYS.has(key) ? "password" : "text"}
+                  autoComplete="off"
+                  defaultValue={settingValue(settings.data, key) ?? ""}
+                  disabled={saving.has(key)}
+                  onBlur={(event) => void save(key, event.target.value.trim())}
+                  slotProps={{ htmlInput: { maxLength: 500 } }}
+                />
+              ))}
+            </Box>
+          </Box>
+        </>
+      )}
+    </Stack>
+  );
+}
