@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { dbId, noNul } from "./validation.js";
+
+/** A private note on a ticket, as the contact drawer lists it and `company-{id}-ticketNote` carries it. */
+export interface TicketNoteDTO {
+  id: number;
+  note: string;
+  ticketId: number;
+  contactId: number;
+  userId: number | null;
+  /** The author; null once that user was deleted. */
+  user: { id: number; name: string } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const TICKET_NOTE = { min: 2, max: 5000 } as const;
+
+/** Note text: required, at least 2 characters (agent-workspace section 5). */
+export const ticketNoteField = z
+  .string({ error: "validation.required" })
+  .trim()
+  .min(1, { error: "validation.required", abort: true })
+  .min(TICKET_NOTE.min, "validation.tooShort")
+  .max(TICKET_NOTE.max, "validation.tooLong")
+  .refine(noNul, "validation.invalid");
+
+const idField = z.coerce.number("validation.invalid").pipe(dbId);
+
+/** POST /ticket-notes: the contact is the ticket's own; a contactId sent along must be that one. */
+export const ticketNoteCreateSchema = z.object({
+  note: ticketNoteField,
+  ticketId: idField,
+  contactId: idField.optional(),
+});
+export type TicketNoteCreateInput = z.infer<typeof ticketNoteCreateSchema>;
+
+/** GET /ticket-notes/list: the notes of a ticket, newest first. */
+export const ticketNotesQuerySchema = z.object({
+  ticketId: idField,
+  contactId: idField.optional(),
+});
+export type TicketNotesQuery = z.infer<typeof ticketNotesQuerySchema>;

@@ -1,0 +1,39 @@
+import type { FastifyRequest } from "fastify";
+import { validationMessage } from "@atende/contracts";
+import { AppError, langOf } from "./errors.js";
+
+export interface UploadedFile {
+  filename: string;
+  mimetype: string;
+  data: Buffer;
+}
+
+/**
+ * The one file of a media-upload form (field "file", as clients of this API family send it; any
+ * file field is taken, other fields are ignored). A missing, empty or malformed file is bad input
+ * with a field message in the caller's language; a file over the limit is ERR_MEDIA_TOO_LARGE.
+ * Needs @fastify/multipart registered with `throwFileSizeLimit` in the route's scope.
+ */
+export async function readSingleUpload(req: FastifyRequest): Promise<UploadedFile> {
+  const invalid = (key: "validation.required" | "validation.invalid") =>
+    new AppError("ERR_VALIDATION", { fields: { file: validationMessage(key, langOf(req)) } });
+  if (!req.isMultipart()) throw invalid("validation.required");
+  let file: UploadedFile | null = null;
+  try {
+    for await (const part of req.parts()) {
+      if (part.type !== "file") continue;
+      if (file) {
+        part.file.resume(); // drain what we ignore, or the request never ends
+        continue;
+      }
+      file = { filename: part.filename || "arquivo", mimetype: part.mimetype, data: await part.toBuffer() };
+    }
+  } catch (err) {
+    if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE")
+      throw new AppError("ERR_MEDIA_TOO_LARGE");
+    throw invalid("validation.invalid");
+  }
+  if (!file) throw invalid("validation.required");
+  if (file.data.length === 0) throw invalid("validation.invalid");
+  return file;
+}

@@ -1,0 +1,210 @@
+import { and, eq } from "drizzle-orm";
+import type { ErrorCode } from "@atende/contracts";
+import type { Db, Executor } from "../../db/client.js";
+import { messages, schedules, tickets, users, whatsapps } from "../../db/schema/index.js";
+import { type EventBus, type Raise, inTransaction } from "../../events/bus.js";
+import { type JobHandler, JobFailed, RetryLater, enqueueJob } from "../../jobs/runner.js";
+import { queueOutbound } from "../messages/outbound.js";
+import { liveTicketOf } from "../tickets/queries.js";
+import { SETTLE_SCHEDULE_JOB, findSchedule, lockScheduleRow, scheduleOfMessage } from "./queries.js";
+
+/**
+ * Sending a schedule takes two durable steps. At sendAt, send-schedule hands the message to the
+ * connection through the ordered outbound queue (the same path an agent's message takes, so it
+ * shows in the contact's ticket): PENDENTE → AGENDADA. When WhatsApp takes it (ack) the schedule
+ * becomes ENVIADA with sentAt, or ERRO when the send gives up; the message's own event settles it at
+ * once, and settle-schedule checks again later in case this instance died before hearing it.
+ */
+
+interface SendingDeps {
+  db: Db;
+  bus: EventBus;
+  now: () => Date;
+}
+
+/** A connection in these states may come back on its own within seconds: try again shortly. */
+const RECONNECTING = new Set(["OPENING", "PAIRING"]);
+const RECONNECT_WAIT_SECONDS = 10;
+const SETTLE_AFTER_SECONDS = 30;
+
+const MIME_BY_EXT: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg" };
+
+/** The reason stored on a failed schedule: an ERR_* code the UI translates, then the details. */
+export function failureReason(code: ErrorCode, detail?: string): string {
+  return (detail ? `${code}: ${detail}` : code).slice(0, 500);
+}
+
+async function raiseSchedule(tx: Executor, raise: Raise, companyId: number, id: number) {
+  const schedule = await findSchedule(tx, companyId, id);
+  if (schedule) raise({ type: "schedule.changed", companyId, payload: { action: "update", schedule } });
+}
+
+/** The connection a schedule goes through: its own, else the company's default. */
+async function connectionOf(db: Executor, companyId: number, whatsappId: number | null) {
+  const [row] = await db
+    .select({ id: whatsapps.id, status: whatsapps.status })
+    .from(whatsapps)
+    .where(
+      and(
+        eq(whatsapps.companyId, companyId),
+        whatsappId === null ? eq(whatsapps.isDefault, true) : eq(whatsapps.id, whatsappId),
+      ),
+    );
+  return row ?? null;
+}
+
+/** Marks a schedule that has not gone out yet as failed, with the reason. */
+async function markFailed(deps: SendingDeps, companyId: number, scheduleId: number, reason: string) {
+  await inTransaction(deps.db, deps.bus, async (tx, raise) => {
+    const row = await lockScheduleRow(tx, companyId, scheduleId);
+    if (!row || (row.status !== "PENDENTE" && row.status !== "AGENDADA")) return;
+    await tx
+      .update(schedules)
+      .set({ status: "ERRO", error: reason, updatedAt: deps.now() })
+      .where(eq(schedules.id, scheduleId));
+    await raiseSchedule(tx, raise, companyId, scheduleId);
+  });
+}
+
+/** The job run at a schedule's sendAt (lane-free: any instance may hand it over). */
+export function sendScheduleJob(deps: SendingDeps): JobHandler {
+  const { db, bus, now } = deps;
+  return {
+    async run(job, ctx) {
+      const companyId = job.companyId!;
+      const scheduleId = Number(job.payload.scheduleId);
+      const [first] = await db
+        .select()
+        .from(schedules)
+        .where(and(eq(schedules.companyId, companyId), eq(schedules.id, scheduleId)));
+      // Gone, sent already, or moved to a later time (an edit queued another job for it).
+      if (!first || first.status !== "PENDENTE" || first.sendAt > ctx.now) return;
+      const connection = await connectionOf(db, companyId, first.whatsappId);
+      if (!connection)
+        throw new JobFailed(failureReason(first.whatsappId ? "ERR_NO_WAPP_FOUND" : "ERR_NO_DEF_WAPP_FOUND"));
+      if (connection.status !== "CONNECTED") {
+        if (RECONNECTING.has(connection.status) && !ctx.isLastAttempt)
+          throw new RetryLater(`connection ${connection.id} is ${connection.status}`, RECONNECT_WAIT_SECONDS);
+        throw new JobFailed(failureReason("ERR_SCHEDULE_CONNECTION_DOWN", connection.status));
+      }
+      await inTransaction(db, bus, async (tx, raise) => {
+        // Two runners, or an edit, at the same moment: whoever holds the row decides; the other sees it moved on.
+        const row = await lockScheduleRow(tx, companyId, scheduleId);
+        if (!row || row.status !== "PENDENTE" || row.sendAt > ctx.now) return;
+        const ticketId = await ticketFor(tx, companyId, row.contactId, connection.id, row.userId);
+        const ext = row.mediaPath?.split(".").pop() ?? "";
+        const messageId = await queueOutbound(tx, raise, {
+          companyId,
+          ticketId,
+          body: row.body,
+          userId: row.userId,
+          media: row.mediaPath
+            ? {
+                path: row.mediaPath,
+                mimetype: MIME_BY_EXT[ext] ?? "application/octet-stream",
+                name: row.mediaName ?? `imagem.${ext}`,
+              }
+            : null,
+        });
+        await tx
+          .update(schedules)
+          .set({ status: "AGENDADA", ticketId, messageId, error: null, updatedAt: now() })
+          .where(eq(schedules.id, scheduleId));
+        await enqueueJob(tx, {
+          type: SETTLE_SCHEDULE_JOB,
+          companyId,
+          payload: { scheduleId, messageId },
+          runAt: new Date(ctx.now.getTime() + SETTLE_AFTER_SECONDS * 1000),
+          maxAttempts: 40,
+        });
+        await raiseSchedule(tx, raise, companyId, scheduleId);
+      });
+    },
+    async onFailed(job, error) {
+      const reason = error.message.startsWith("ERR_")
+        ? error.message
+        : failureReason("ERR_SENDING_WAPP_MSG", error.message);
+      await markFailed(deps, job.companyId!, Number(job.payload.scheduleId), reason);
+    },
+  };
+}
+
+/**
+ * The ticket the message goes to: the contact's live ticket on the connection, else a new one
+ * opened for the schedule's author (or waiting, when the author is gone).
+ */
+async function ticketFor(
+  tx: Executor,
+  companyId: number,
+  contactId: number,
+  whatsappId: number,
+  userId: number | null,
+): Promise<number> {
+  const live = await liveTicketOf(tx, companyId, contactId, whatsappId);
+  if (live) return live.id;
+  const [author] = userId
+    ? await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.companyId, companyId), eq(users.id, userId)))
+    : [];
+  const [row] = await tx
+    .insert(tickets)
+    .values({
+      companyId,
+      contactId,
+      whatsappId,
+      userId: author?.id ?? null,
+      status: author ? "open" : "pending",
+    })
+    .returning({ id: tickets.id });
+  // queueOutbound raises the ticket's event once the message is on it.
+  return row!.id;
+}
+
+/**
+ * Settles a handed-over schedule from its message: ENVIADA once WhatsApp took it, ERRO when the
+ * send gave up or the message is gone. Answers whether the schedule is settled now.
+ */
+export async function settleFromMessage(
+  deps: SendingDeps,
+  companyId: number,
+  messageId: number,
+): Promise<boolean> {
+  const { db, bus, now } = deps;
+  const pending = await scheduleOfMessage(db, messageId);
+  if (!pending || pending.companyId !== companyId) return true;
+  const [m] = await db
+    .select({ ack: messages.ack, sendError: messages.sendError, isDeleted: messages.isDeleted })
+    .from(messages)
+    .where(and(eq(messages.companyId, companyId), eq(messages.id, messageId)));
+  let values: Partial<typeof schedules.$inferInsert>;
+  if (m && m.ack > 0) values = { status: "ENVIADA", sentAt: now(), error: null };
+  else if (pending.status === "ERRO") return true;
+  else if (!m || m.isDeleted) values = { status: "ERRO", error: failureReason("ERR_SENDING_WAPP_MSG") };
+  else if (m.sendError)
+    values = { status: "ERRO", error: failureReason("ERR_SENDING_WAPP_MSG", m.sendError) };
+  else return false;
+  await inTransaction(db, bus, async (tx, raise) => {
+    const row = await lockScheduleRow(tx, companyId, pending.id);
+    // Settled meanwhile; a failed one still turns ENVIADA when its message went out after all (a retry from the chat).
+    if (!row || row.messageId !== messageId || row.status === "ENVIADA" || row.status === "PENDENTE") return;
+    if (row.status === "ERRO" && values.status !== "ENVIADA") return;
+    await tx
+      .update(schedules)
+      .set({ ...values, updatedAt: now() })
+      .where(eq(schedules.id, row.id));
+    await raiseSchedule(tx, raise, companyId, row.id);
+  });
+  return true;
+}
+
+/** The safety net: settles a schedule whose message event this instance never heard. */
+export function settleScheduleJob(deps: SendingDeps): JobHandler {
+  return {
+    async run(job) {
+      const settled = await settleFromMessage(deps, job.companyId!, Number(job.payload.messageId));
+      if (!settled) throw new RetryLater("the message has not gone out yet", SETTLE_AFTER_SECONDS);
+    },
+  };
+}

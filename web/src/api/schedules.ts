@@ -1,0 +1,119 @@
+import type { ScheduleDTO, SchedulesPage } from "@atende/contracts";
+import type { InfiniteData, QueryClient } from "@tanstack/react-query";
+import { api } from "./http";
+
+/** Every cached page list of schedules, whatever the search text (the key's last part). */
+export const SCHEDULES_LISTS_KEY = ["schedules", "pages"] as const;
+/** The calendar's months, by their first day (the key's last part). */
+export const SCHEDULES_MONTHS_KEY = ["schedules", "month"] as const;
+
+export function schedulesListKey(search: string) {
+  return [...SCHEDULES_LISTS_KEY, search] as const;
+}
+
+export function scheduleMonthKey(from: string) {
+  return [...SCHEDULES_MONTHS_KEY, from] as const;
+}
+
+export function fetchSchedulesPage(
+  search: string,
+  pageNumber: number,
+  signal?: AbortSignal,
+): Promise<SchedulesPage> {
+  return api.get<SchedulesPage>("/schedules", { query: { searchParam: search, pageNumber }, signal });
+}
+
+/** Every schedule whose send time falls in [from, to): one calendar month. */
+export async function fetchSchedulesBetween(
+  from: Date,
+  to: Date,
+  signal?: AbortSignal,
+): Promise<ScheduleDTO[]> {
+  const page = await api.get<SchedulesPage>("/schedules", {
+    query: { from: from.toISOString(), to: to.toISOString() },
+    signal,
+  });
+  return page.schedules;
+}
+
+export interface SchedulePayload {
+  body: string;
+  contactId: number;
+  /** An ISO instant (the browser's local choice, with its zone). */
+  sendAt: string;
+  whatsappId: number | null;
+}
+
+export function saveSchedule(id: number | null, payload: SchedulePayload): Promise<ScheduleDTO> {
+  return id === null
+    ? api.post<ScheduleDTO>("/schedules", payload)
+    : api.put<ScheduleDTO>(`/schedules/${id}`, payload);
+}
+
+export function deleteSchedule(id: number): Promise<void> {
+  return api.delete(`/schedules/${id}`);
+}
+
+export function uploadScheduleMedia(id: number, file: File): Promise<ScheduleDTO> {
+  const form = new FormData();
+  form.append("file", file, file.name);
+  return api.post<ScheduleDTO>(`/schedules/${id}/media-upload`, form);
+}
+
+export function removeScheduleMedia(id: number): Promise<ScheduleDTO> {
+  return api.delete<ScheduleDTO>(`/schedules/${id}/media-upload`);
+}
+
+type SchedulesPages = InfiniteData<SchedulesPage, number>;
+
+function matchesSearch(schedule: ScheduleDTO, search: string): boolean {
+  const text = search.trim().toLowerCase();
+  return (
+    !text ||
+    schedule.contact.name.toLowerCase().includes(text) ||
+    schedule.contact.number.includes(text) ||
+    schedule.body.toLowerCase().includes(text)
+  );
+}
+
+const bySendAtDesc = (x: ScheduleDTO, y: ScheduleDTO) => y.sendAt.localeCompare(x.sendAt) || y.id - x.id;
+
+/** Create or update: replaces the schedule where listed, else adds it to the lists and months it belongs to. */
+export function upsertScheduleInLists(queryClient: QueryClient, schedule: ScheduleDTO): void {
+  for (const [key, data] of queryClient.getQueriesData<SchedulesPages>({ queryKey: SCHEDULES_LISTS_KEY })) {
+    if (!data) continue;
+    const listed = data.pages.some((page) => page.schedules.some((s) => s.id === schedule.id));
+    const search = String(key[key.length - 1] ?? "");
+    if (!listed && !matchesSearch(schedule, search)) continue;
+    const pages = listed
+      ? data.pages.map((page) => ({
+          ...page,
+          schedules: page.schedules.map((s) => (s.id === schedule.id ? schedule : s)),
+        }))
+      : data.pages.map((page, index) =>
+          index === 0
+            ? { ...page, schedules: [schedule, ...page.schedules].sort(bySendAtDesc), count: page.count + 1 }
+            : page,
+        );
+    queryClient.setQueryData<SchedulesPages>(key, { ...data, pages });
+  }
+  // A month holds it or not by its send time, which an edit may move: refetch the months.
+  void queryClient.invalidateQueries({ queryKey: SCHEDULES_MONTHS_KEY });
+}
+
+export function removeScheduleFromLists(queryClient: QueryClient, id: number): void {
+  queryClient.setQueriesData<SchedulesPages>({ queryKey: SCHEDULES_LISTS_KEY }, (data) => {
+    if (!data?.pages.some((page) => page.schedules.some((s) => s.id === id))) return data;
+    return {
+      ...data,
+      pages: data.pages.map((page) => ({
+        ...page,
+        schedules: page.schedules.filter((s) => s.id !== id),
+        count: Math.max(0, page.count - 1),
+      })),
+    };
+  });
+  queryClient.setQueriesData<ScheduleDTO[]>({ queryKey: SCHEDULES_MONTHS_KEY }, (list) =>
+    list?.filter((s) => s.id !== id),
+  );
+}

@@ -1,0 +1,24 @@
+import type { TicketNoteDTO } from "@atende/contracts";
+import { api } from "./http";
+
+export const ticketNotesKey = (ticketId: number) => ["ticketNotes", ticketId] as const;
+
+export function fetchTicketNotes(
+  ticketId: number,
+  contactId: number,
+  signal?: AbortSignal,
+): Promise<TicketNoteDTO[]> {
+  return api.get<TicketNoteDTO[]>("/ticket-notes/list", { query: { ticketId, contactId }, signal });
+}
+
+export function addTicketNote(payload: {
+  ticketId: number;
+  contactId: number;
+  note: string;
+}): Promise<TicketNoteDTO> {
+  return api.post<TicketNoteDTO>("/ticket-notes", payload);
+}
+
+export function deleteTicketNote(id: number): Promise<void> {
+  return api.delete(`/ticket-notes/${id}`);
+}

@@ -1,0 +1,370 @@
+import { can, isScheduleEditable, LIMITS, SCHEDULE, type ScheduleDTO } from "@atende/contracts";
+import CloseIcon from "@mui/icons-material/Close";
+import ImageIcon from "@mui/icons-material/ImageOutlined";
+import {
+  Alert,
+  AlertTitle,
+  Autocomplete,
+  Box,
+  Button,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormHelperText,
+  MenuItem,
+  Stack,
+  TextField,
+  Typography,
+} from "@mui/material";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useId, useRef, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { ApiError } from "../../api/http";
+import {
+  removeScheduleMedia,
+  saveSchedule,
+  uploadScheduleMedia,
+  upsertScheduleInLists,
+} from "../../api/schedules";
+import { type ContactOption, searchContacts } from "../../api/tickets";
+import { toast, toastError } from "../../api/toast";
+import { useWhatsapps } from "../../api/whatsapps";
+import { useSessionUser } from "../../auth/AuthContext";
+import { fieldErrorText, SERVER_ERROR, textFieldRegister } from "../../components/formFields";
+import { useDebouncedValue } from "../../components/useDebouncedValue";
+import { formatDate, formatTime } from "../../i18n/format";
+import { TicketAvatar } from "../tickets/TicketAvatar";
+import {
+  initialScheduleValues,
+  isScheduleImage,
+  scheduleFormResolver,
+  type ScheduleFormOutput,
+  type ScheduleFormValues,
+  toLocalInput,
+} from "./scheduleForm";
+import { scheduleErrorText, ScheduleStatusChip } from "./scheduleStatus";
+
+interface ScheduleDialogProps {
+  /** The schedule to edit or see; null to create one. */
+  schedule: ScheduleDTO | null;
+  /** A new schedule's day (from the calendar): its time stays one hour ahead of now, or 09:00. */
+  day?: Date | null;
+  onClose(): void;
+}
+
+const FIELDS = { contactId: "contact", body: "body", sendAt: "sendAt", whatsappId: "whatsappId" } as const;
+
+/** The connection a new schedule goes through by default: the user's own, else the company's default. */
+function defaultConnection(
+  userWhatsappId: number | null,
+  list: { id: number; isDefault: boolean }[],
+): number | "" {
+  if (userWhatsappId && list.some((w) => w.id === userWhatsappId)) return userWhatsappId;
+  return list.find((w) => w.isDefault)?.id ?? "";
+}
+
+/**
+ * Creates, edits or shows a schedule: contact, message, send time (one hour ahead by default), the
+ * connection and a png/jpg image. Once sent it is read-only; a failed one shows 'Erro de Envio' with
+ * the reason and may be saved again to retry.
+ */
+export function ScheduleDialog(props: ScheduleDialogProps) {
+  const whatsapps = useWhatsapps();
+  // The default connection must be known before the form takes its initial values.
+  if (!props.schedule && whatsapps.isPending) return null;
+  return <ScheduleForm {...props} connections={whatsapps.data ?? []} />;
+}
+
+function ScheduleForm({
+  schedule,
+  day,
+  onClose,
+  connections,
+}: ScheduleDialogProps & { connections: { id: number; name: string; isDefault: boolean }[] }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const user = useSessionUser();
+  const titleId = useId();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const mayChange = !schedule || schedule.userId === user.id || can(user, "schedules:editAny");
+  const readOnly = schedule !== null && (!isScheduleEditable(schedule) || !mayChange);
+  const [media, setMedia] = useState<File | "remove" | null>(null);
+  const [mediaError, setMediaError] = useState<string | null>(null);
+  const [inputText, setInputText] = useState("");
+  const search = useDebouncedValue(inputText.trim(), LIMITS.searchDebounceMs);
+
+  const initial = initialScheduleValues(schedule, {
+    whatsappId: defaultConnection(user.whatsappId, connections),
+  });
+  if (!schedule && day) {
+    const ahead = new Date(Date.now() + SCHEDULE.defaultLeadMs);
+    const sameDay = ahead.toDateString() === day.toDateString();
+    const at = sameDay ? ahead : new Date(day.getFullYear(), day.getMonth(), day.getDate(), 9, 0);
+    initial.sendAt = toLocalInput(at);
+  }
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<ScheduleFormValues, unknown, ScheduleFormOutput>({
+    defaultValues: initial,
+    resolver: scheduleFormResolver,
+  });
+
+  const searchable = search.length >= LIMITS.contactSearchMinChars;
+  const contacts = useQuery({
+    queryKey: ["schedules", "contact-search", search],
+    queryFn: ({ signal }) => searchContacts(search, signal),
+    enabled: searchable && !readOnly,
+    staleTime: 10_000,
+  });
+  const typing = inputText.trim() !== search;
+
+  const mediaName = media instanceof File ? media.name : media === "remove" ? null : schedule?.mediaName;
+
+  function showServerErrors(error: unknown) {
+    const placed = Object.entries(error instanceof ApiError ? (error.fields ?? {}) : {}).filter(
+      ([path, message]) => {
+        const field = FIELDS[path as keyof typeof FIELDS];
+        if (field) setError(field, { type: SERVER_ERROR, message });
+        if (path === "file") setMediaError(message);
+        return Boolean(field) || path === "file";
+      },
+    );
+    if (placed.length === 0) toastError(error);
+  }
+
+  async function submit(values: ScheduleFormOutput) {
+    try {
+      const id = schedule?.id ?? null;
+      // An existing schedule gets its image first, so a send due at once goes with it.
+      if (id !== null && media instanceof File) await uploadScheduleMedia(id, media);
+      if (id !== null && media === "remove" && schedule?.mediaPath) await removeScheduleMedia(id);
+      let saved = await saveSchedule(id, {
+        body: values.body,
+        contactId: values.contact!.id,
+        sendAt: new Date(values.sendAt).toISOString(),
+        whatsappId: values.whatsappId === "" ? null : values.whatsappId,
+      });
+      if (id === null && media instanceof File) saved = await uploadScheduleMedia(saved.id, media);
+      upsertScheduleInLists(queryClient, saved);
+      toast(t("schedules.saved"), "success");
+      onClose();
+    } catch (error) {
+      showServerErrors(error);
+    }
+  }
+
+  let noOptionsText = t("schedules.dialog.contactHint");
+  if (searchable && (typing || contacts.isFetching)) noOptionsText = t("schedules.dialog.searching");
+  else if (searchable) noOptionsText = t("schedules.dialog.noContacts");
+
+  const title = readOnly
+    ? "schedules.dialog.viewTitle"
+    : schedule
+      ? "schedules.dialog.editTitle"
+      : "schedules.dialog.addTitle";
+
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth scroll="paper">
+      <Box
+        component="form"
+        noValidate
+        onSubmit={handleSubmit(submit)}
+        sx={{ display: "flex", flexDirection: "column", minHeight: 0 }}
+      >
+        <DialogTitle id={titleId} sx={{ display: "flex", alignItems: "center", gap: 1.5 }}>
+          <Box component="span" sx={{ flex: 1 }}>
+            {t(title)}
+          </Box>
+          {schedule && <ScheduleStatusChip schedule={schedule} />}
+        </DialogTitle>
+        <DialogContent dividers>
+          <Stack spacing={2.5}>
+            {schedule?.status === "ERRO" && (
+              <Alert severity="error">
+                <AlertTitle>{t("schedules.errorTitle")}</AlertTitle>
+                {scheduleErrorText(t, schedule.error)}
+              </Alert>
+            )}
+            {readOnly && schedule?.sentAt && (
+              <Alert severity="success">
+                {t("schedules.dialog.readOnly", {
+                  date: formatDate(schedule.sentAt),
+                  time: formatTime(schedule.sentAt),
+                })}
+              </Alert>
+            )}
+            <Controller
+              control={control}
+              name="contact"
+              render={({ field }) => (
+                <Autocomplete
+                  value={field.value ?? null}
+                  onChange={(_, value) => field.onChange(value)}
+                  inputValue={inputText}
+                  onInputChange={(_, value) => setInputText(value)}
+                  options={
+                    field.value && !(contacts.data ?? []).some((c) => c.id === field.value?.id)
+                      ? [field.value, ...(searchable ? (contacts.data ?? []) : [])]
+                      : searchable
+                        ? (contacts.data ?? [])
+                        : []
+                  }
+                  filterOptions={(list) => list}
+                  getOptionLabel={(option: ContactOption) => option.name || option.number}
+                  isOptionEqualToValue={(option, value) => option.id === value.id}
+                  loading={searchable && (typing || contacts.isFetching)}
+                  loadingText={t("schedules.dialog.searching")}
+                  noOptionsText={noOptionsText}
+                  disabled={readOnly}
+                  renderOption={({ key, ...optionProps }, option) => (
+                    <Box component="li" key={key} {...optionProps} sx={{ gap: 1.5 }}>
+                      <TicketAvatar contact={option} size={32} />
+                      <Box sx={{ minWidth: 0 }}>
+                        <Typography variant="body2" noWrap>
+                          {option.name || option.number}
+                        </Typography>
+                        <Typography variant="caption" color="text.secondary" noWrap component="p">
+                          {option.number}
+                        </Typography>
+                      </Box>
+                    </Box>
+                  )}
+                  renderInput={(params) => (
+                    <TextField
+                      {...params}
+                      inputRef={field.ref}
+                      autoFocus={!schedule}
+                      required
+                      label={t("schedules.dialog.contact")}
+                      error={Boolean(errors.contact)}
+                      helperText={
+                        fieldErrorText(errors.contact) ??
+                        (field.value ? undefined : t("schedules.dialog.contactHint"))
+                      }
+                    />
+                  )}
+                />
+              )}
+            />
+            <TextField
+              {...textFieldRegister(register("body"))}
+              id="schedule-body"
+              label={t("schedules.dialog.body")}
+              required
+              multiline
+              minRows={4}
+              maxRows={12}
+              disabled={readOnly}
+              error={Boolean(errors.body)}
+              helperText={fieldErrorText(errors.body)}
+            />
+            <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
+              <TextField
+                {...textFieldRegister(register("sendAt"))}
+                id="schedule-send-at"
+                type="datetime-local"
+                label={t("schedules.dialog.sendAt")}
+                required
+                disabled={readOnly}
+                error={Boolean(errors.sendAt)}
+                helperText={fieldErrorText(errors.sendAt)}
+                slotProps={{ inputLabel: { shrink: true } }}
+                sx={{ flex: 1 }}
+              />
+              <Controller
+                control={control}
+                name="whatsappId"
+                render={({ field }) => (
+                  <TextField
+                    select
+                    id="schedule-connection"
+                    label={t("schedules.dialog.connection")}
+                    value={field.value}
+                    onChange={(event) =>
+                      field.onChange(event.target.value === "" ? "" : Number(event.target.value))
+                    }
+                    inputRef={field.ref}
+                    disabled={readOnly}
+                    error={Boolean(errors.whatsappId)}
+                    helperText={fieldErrorText(errors.whatsappId)}
+                    slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+                    sx={{ flex: 1 }}
+                  >
+                    <MenuItem value="">
+                      <em>{t("schedules.dialog.defaultConnection")}</em>
+                    </MenuItem>
+                    {connections.map((connection) => (
+                      <MenuItem key={connection.id} value={connection.id}>
+                        {connection.name}
+                      </MenuItem>
+                    ))}
+                  </TextField>
+                )}
+              />
+            </Stack>
+            <Box>
+              <Stack direction="row" spacing={1} sx={{ alignItems: "center", flexWrap: "wrap" }}>
+                <input
+                  ref={fileInput}
+                  type="file"
+                  hidden
+                  accept={SCHEDULE.mediaAccept}
+                  aria-label={t("schedules.dialog.attach")}
+                  onChange={(event) => {
+                    const file = event.target.files?.[0];
+                    event.target.value = "";
+                    if (!file) return;
+                    if (!isScheduleImage(file)) {
+                      setMediaError(t("schedules.dialog.attachHint"));
+                      return;
+                    }
+                    setMediaError(null);
+                    setMedia(file);
+                  }}
+                />
+                {!readOnly && (
+                  <Button startIcon={<ImageIcon />} onClick={() => fileInput.current?.click()}>
+                    {t("schedules.dialog.attach")}
+                  </Button>
+                )}
+                {mediaName && (
+                  <Chip
+                    icon={<ImageIcon />}
+                    label={mediaName}
+                    onDelete={readOnly ? undefined : () => setMedia(media instanceof File ? null : "remove")}
+                    deleteIcon={<CloseIcon aria-label={t("schedules.dialog.removeMedia")} />}
+                    sx={{ maxWidth: 320 }}
+                  />
+                )}
+              </Stack>
+              <FormHelperText error={Boolean(mediaError)}>
+                {mediaError ?? (readOnly ? "" : t("schedules.dialog.attachHint"))}
+              </FormHelperText>
+            </Box>
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          {readOnly ? (
+            <Button onClick={onClose} variant="contained">
+              {t("schedules.dialog.close")}
+            </Button>
+          ) : (
+            <>
+              <Button onClick={onClose}>{t("common.cancel")}</Button>
+              <Button type="submit" variant="contained" loading={isSubmitting}>
+                {t("common.save")}
+              </Button>
+            </>
+          )}
+        </DialogActions>
+      </Box>
+    </Dialog>
+  );
+}

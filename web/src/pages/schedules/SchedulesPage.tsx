@@ -1,0 +1,226 @@
+import { LIMITS, type ScheduleDTO } from "@atende/contracts";
+import AddIcon from "@mui/icons-material/Add";
+import CalendarMonthIcon from "@mui/icons-material/CalendarMonthOutlined";
+import SearchIcon from "@mui/icons-material/Search";
+import ViewListIcon from "@mui/icons-material/ViewListOutlined";
+import {
+  Box,
+  Button,
+  InputAdornment,
+  Paper,
+  Stack,
+  TextField,
+  ToggleButton,
+  ToggleButtonGroup,
+  Tooltip,
+  Typography,
+} from "@mui/material";
+import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router-dom";
+import {
+  deleteSchedule,
+  fetchSchedulesBetween,
+  fetchSchedulesPage,
+  removeScheduleFromLists,
+  scheduleMonthKey,
+  schedulesListKey,
+  upsertScheduleInLists,
+} from "../../api/schedules";
+import { useCompanyEvent, useSocketReady } from "../../api/SocketProvider";
+import { toast, toastError } from "../../api/toast";
+import { useSessionUser } from "../../auth/AuthContext";
+import { ConfirmationDialog } from "../../components/ConfirmationDialog";
+import { FullPageLoader } from "../../components/FullPageLoader";
+import { useDebouncedValue } from "../../components/useDebouncedValue";
+import { monthStart, nextMonth, ScheduleCalendar } from "./ScheduleCalendar";
+import { ScheduleDialog } from "./ScheduleDialog";
+import { SchedulesTable } from "./SchedulesTable";
+
+const REDIRECT_MS = 1_000;
+const VIEW_KEY = "schedules-view";
+
+type View = "list" | "calendar";
+/** The dialog: a schedule to edit or see, a new one (maybe on a calendar day), or closed. */
+type Editing = { schedule: ScheduleDTO | null; day?: Date } | null;
+
+function storedView(): View {
+  try {
+    return localStorage.getItem(VIEW_KEY) === "calendar" ? "calendar" : "list";
+  } catch {
+    return "list";
+  }
+}
+
+/** /schedules, for companies whose plan has schedules; others hear why and go to / after a second. */
+export function SchedulesPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const user = useSessionUser();
+  const allowed = user.company.plan?.useSchedules === true;
+
+  useEffect(() => {
+    if (allowed) return;
+    toast(t("schedules.planMissing"), "error");
+    const timer = window.setTimeout(() => void navigate("/", { replace: true }), REDIRECT_MS);
+    return () => window.clearTimeout(timer);
+  }, [allowed, navigate, t]);
+
+  return allowed ? <Schedules /> : <FullPageLoader />;
+}
+
+function Schedules() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [view, setView] = useState<View>(storedView);
+  const [searchText, setSearchText] = useState("");
+  const search = useDebouncedValue(searchText.trim(), LIMITS.searchDebounceMs);
+  const [month, setMonth] = useState(() => monthStart(new Date()));
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<ScheduleDTO | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+
+  const list = useInfiniteQuery({
+    queryKey: schedulesListKey(search),
+    queryFn: ({ pageParam, signal }) => fetchSchedulesPage(search, pageParam, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+    enabled: view === "list",
+  });
+  const schedules = list.data?.pages.flatMap((page) => page.schedules) ?? [];
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+
+  const monthQuery = useQuery({
+    queryKey: scheduleMonthKey(month.toISOString()),
+    queryFn: ({ signal }) => fetchSchedulesBetween(month, nextMonth(month), signal),
+    enabled: view === "calendar",
+    placeholderData: (previous) => previous,
+  });
+
+  const loadMore = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  useCompanyEvent("schedule", (payload) => {
+    if (payload.action === "delete") removeScheduleFromLists(queryClient, payload.scheduleId);
+    else upsertScheduleInLists(queryClient, payload.schedule);
+  });
+  useSocketReady(() => void queryClient.invalidateQueries({ queryKey: ["schedules"] }));
+
+  function changeView(next: View | null) {
+    if (!next) return;
+    setView(next);
+    try {
+      localStorage.setItem(VIEW_KEY, next);
+    } catch {
+      // no storage: the choice lasts while the page does
+    }
+  }
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    setDeleteBusy(true);
+    try {
+      await deleteSchedule(deleting.id);
+      removeScheduleFromLists(queryClient, deleting.id);
+      toast(t("schedules.deleted"), "success");
+      setDeleting(null);
+    } catch (error) {
+      toastError(error);
+    } finally {
+      setDeleteBusy(false);
+    }
+  }
+
+  return (
+    <Box
+      sx={{ p: { xs: 1.5, sm: 3 }, display: "flex", flexDirection: "column", gap: 2, flex: 1, minHeight: 0 }}
+    >
+      <Stack direction={{ xs: "column", sm: "row" }} spacing={1.5} sx={{ alignItems: { sm: "center" } }}>
+        <Typography variant="h5" component="h1" sx={{ flex: 1, fontWeight: 600 }}>
+          {t("schedules.title")}
+          {view === "list" && list.data && (
+            <Typography component="span" color="text.secondary" sx={{ ml: 1, fontSize: "1rem" }}>
+              ({list.data.pages[0]?.count ?? 0})
+            </Typography>
+          )}
+        </Typography>
+        {view === "list" && (
+          <TextField
+            size="small"
+            placeholder={t("schedules.search")}
+            value={searchText}
+            onChange={(event) => setSearchText(event.target.value)}
+            slotProps={{
+              htmlInput: { "aria-label": t("schedules.search") },
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <SearchIcon fontSize="small" />
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
+        )}
+        <ToggleButtonGroup
+          size="small"
+          exclusive
+          value={view}
+          onChange={(_, next: View | null) => changeView(next)}
+        >
+          <ToggleButton value="list" aria-label={t("schedules.view.list")}>
+            <Tooltip title={t("schedules.view.list")}>
+              <ViewListIcon fontSize="small" />
+            </Tooltip>
+          </ToggleButton>
+          <ToggleButton value="calendar" aria-label={t("schedules.view.calendar")}>
+            <Tooltip title={t("schedules.view.calendar")}>
+              <CalendarMonthIcon fontSize="small" />
+            </Tooltip>
+          </ToggleButton>
+        </ToggleButtonGroup>
+        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing({ schedule: null })}>
+          {t("schedules.add")}
+        </Button>
+      </Stack>
+      <Paper
+        variant="outlined"
+        sx={{ flex: 1, minHeight: 0, display: "flex", flexDirection: "column", overflow: "hidden" }}
+      >
+        {view === "list" ? (
+          <SchedulesTable
+            schedules={schedules}
+            loading={list.isPending || isFetchingNextPage}
+            hasMore={Boolean(hasNextPage)}
+            searching={search !== ""}
+            onLoadMore={loadMore}
+            onOpen={(schedule) => setEditing({ schedule })}
+            onDelete={setDeleting}
+          />
+        ) : (
+          <ScheduleCalendar
+            month={month}
+            onMonthChange={setMonth}
+            schedules={monthQuery.data ?? []}
+            loading={monthQuery.isFetching}
+            onOpen={(schedule) => setEditing({ schedule })}
+            onCreateOn={(day) => setEditing({ schedule: null, day })}
+          />
+        )}
+      </Paper>
+      {editing && (
+        <ScheduleDialog schedule={editing.schedule} day={editing.day} onClose={() => setEditing(null)} />
+      )}
+      <ConfirmationDialog
+        open={deleting !== null}
+        title={t("schedules.deleteTitle", { name: deleting?.contact.name ?? "" })}
+        message={t("schedules.deleteConfirm")}
+        busy={deleteBusy}
+        onConfirm={() => void confirmDelete()}
+        onClose={() => setDeleting(null)}
+      />
+    </Box>
+  );
+}
