@@ -87,6 +87,47 @@ function ticketItem(page: Page, name: string): Locator {
   return ticketList(page).getByRole("listitem").filter({ hasText: name });
 }
 
+interface Alerts {
+  notifications: { title: string; body: string }[];
+  sounds: number;
+  volumes: number[];
+}
+
+/**
+ * Runs in the page before the app: records each browser Notification (then shows it as usual),
+ * each sound started through the Web Audio API and each gain it is played at.
+ */
+function spyOnAlerts() {
+  const alerts = { notifications: [] as Alerts["notifications"], sounds: 0, volumes: [] as number[] };
+  const spied = window as unknown as { __alerts: typeof alerts; __lastNotification: Notification | null };
+  spied.__alerts = alerts;
+  spied.__lastNotification = null;
+  const RealNotification = window.Notification;
+  window.Notification = class extends RealNotification {
+    constructor(title: string, options?: NotificationOptions) {
+      super(title, options);
+      alerts.notifications.push({ title, body: options?.body ?? "" });
+      spied.__lastNotification = this;
+    }
+  };
+  const RealGain = window.GainNode;
+  window.GainNode = class extends RealGain {
+    constructor(context: BaseAudioContext, options?: GainOptions) {
+      super(context, options);
+      if (options?.gain) alerts.volumes.push(options.gain);
+    }
+  };
+  const start = AudioScheduledSourceNode.prototype.start;
+  AudioScheduledSourceNode.prototype.start = function (this: AudioScheduledSourceNode, when?: number) {
+    alerts.sounds += 1;
+    return start.call(this, when);
+  };
+}
+
+async function alertsOf(page: Page): Promise<Alerts> {
+  return page.evaluate(() => (window as unknown as { __alerts: Alerts }).__alerts);
+}
+
 async function openTickets(page: Page) {
   await page.goto("/tickets");
   await expect(attendingTab(page)).toBeVisible();
@@ -188,6 +229,118 @@ test.describe("the tickets list", () => {
     await expect(bruno.page.getByText("Nenhum atendimento encontrado.")).toBeVisible();
 
     for (const person of [admin, ana, bruno]) await person.context.close();
+  });
+
+  test("a customer message rings at the chosen volume and shows a browser notification that opens the ticket", async ({
+    browser,
+  }) => {
+    const stamp = Date.now();
+    const customer = `Notifica ${stamp}`;
+    const number = `55117${String(stamp).slice(-8)}`;
+    const context = await browser.newContext({ locale: "pt-BR", permissions: ["notifications"] });
+    await context.addInitScript(spyOnAlerts);
+    const page = await context.newPage();
+    await loginAs(page, DEMO.admin.email, DEMO.admin.password);
+    const whatsappId = await vendasConnection(page);
+    await page.evaluate(() => localStorage.setItem("volume", "0.4"));
+    await openTickets(page);
+    // A click on the page, as an agent makes: browsers let a page play sound only after one.
+    await waitingTab(page).click();
+    await expect(
+      page.getByRole("button", { name: "Notificações do navegador ativadas: clique para silenciar" }),
+    ).toBeVisible();
+
+    await callApi(page, "POST", `/simulator/${whatsappId}/messages`, {
+      from: number,
+      name: customer,
+      body: "Oi, tem alguém aí?",
+    });
+    await expect
+      .poll(async () => (await alertsOf(page)).notifications)
+      .toEqual([{ title: customer, body: "Oi, tem alguém aí?" }]);
+    const rang = await alertsOf(page);
+    expect(rang.sounds).toBeGreaterThan(0);
+    expect(rang.volumes).toEqual([0.4]);
+
+    // Clicking the notification brings the ticket up.
+    await page.evaluate(() =>
+      (window as unknown as { __lastNotification: Notification }).__lastNotification.dispatchEvent(
+        new Event("click"),
+      ),
+    );
+    await expect(page).toHaveURL(/\/tickets\/[0-9a-f-]{36}$/);
+    const uuid = page.url().split("/").pop()!;
+    const ticket = await callApi<{ contact: { name: string } }>(page, "GET", `/tickets/u/${uuid}`);
+    expect(ticket.contact.name).toBe(customer);
+
+    // More from the customer whose ticket is on screen, in a focused window: no sound, no notice.
+    await callApi(page, "POST", `/simulator/${whatsappId}/messages`, {
+      from: number,
+      name: customer,
+      body: "Preciso de ajuda com o pedido",
+    });
+    await expect(ticketItem(page, customer)).toContainText("Preciso de ajuda com o pedido");
+    expect(await alertsOf(page)).toEqual(rang);
+
+    // Another customer still rings.
+    const other = `Outro ${stamp}`;
+    await callApi(page, "POST", `/simulator/${whatsappId}/messages`, {
+      from: `55116${String(stamp).slice(-8)}`,
+      name: other,
+      body: "Bom dia!",
+    });
+    await expect
+      .poll(async () => (await alertsOf(page)).notifications.map((n) => n.title))
+      .toEqual([customer, other]);
+    expect((await alertsOf(page)).volumes).toEqual([0.4, 0.4]);
+    await context.close();
+  });
+
+  test("after the live channel drops, the lists fetch what was missed once it is back", async ({
+    browser,
+  }) => {
+    const stamp = Date.now();
+    const customer = `Perdido ${stamp}`;
+    const { context, page } = await newPerson(browser);
+    // Keeps the page's WebSockets at hand, and can keep new ones from connecting.
+    await context.addInitScript(() => {
+      const spied = window as unknown as { __sockets: WebSocket[]; __blockSockets: boolean };
+      spied.__sockets = [];
+      spied.__blockSockets = false;
+      const RealWebSocket = window.WebSocket;
+      window.WebSocket = class extends RealWebSocket {
+        constructor(url: string | URL, protocols?: string | string[]) {
+          super(spied.__blockSockets ? "ws://127.0.0.1:9/" : url, protocols);
+          spied.__sockets.push(this);
+        }
+      };
+    });
+    await loginAs(page, DEMO.admin.email, DEMO.admin.password);
+    const whatsappId = await vendasConnection(page);
+    await openTickets(page);
+    await waitingTab(page).click();
+    const waitingBefore = await badgeCount(waitingTab(page));
+
+    await page.evaluate(() => {
+      const spied = window as unknown as { __sockets: WebSocket[]; __blockSockets: boolean };
+      spied.__blockSockets = true;
+      for (const socket of spied.__sockets) socket.close();
+    });
+    await callApi(page, "POST", `/simulator/${whatsappId}/messages`, {
+      from: `55115${String(stamp).slice(-8)}`,
+      name: customer,
+      body: "Mandei enquanto vocês estavam fora",
+    });
+    // The event went out while nobody was listening.
+    await page.waitForTimeout(1_500);
+    await expect(ticketItem(page, customer)).toHaveCount(0);
+
+    await page.evaluate(() => {
+      (window as unknown as { __blockSockets: boolean }).__blockSockets = false;
+    });
+    await expect(ticketItem(page, customer)).toBeVisible({ timeout: 15_000 });
+    await expect.poll(() => badgeCount(waitingTab(page))).toBe(waitingBefore + 1);
+    await context.close();
   });
 
   test("the elapsed-time label turns green, orange and red as the wait grows", async ({ browser }) => {

@@ -58,3 +58,23 @@ export function useCompanyEvent<N extends CompanyEventName>(
     };
   }, [live, companyId, name]);
 }
+
+/**
+ * Runs `handler` each time the live channel becomes ready (connected, rooms joined) while the
+ * component is mounted: after a reconnection, and after the first connection when the component
+ * was there before it. Events sent while the socket was away are lost, so whatever the component
+ * fetched before this moment may be stale: refetch it here.
+ */
+export function useSocketReady(handler: () => void): void {
+  const { live } = useContext(SocketContext);
+  const onReady = useEffectEvent(handler);
+
+  useEffect(() => {
+    if (!live) return;
+    const listener = () => onReady();
+    live.socket.on("ready", listener);
+    return () => {
+      live.socket.off("ready", listener);
+    };
+  }, [live]);
+}

@@ -64,6 +64,15 @@ const pt = {
   loadError: "Não foi possível carregar os atendimentos.",
   tryAgain: "Tentar novamente",
   loadingMore: "Carregando mais atendimentos…",
+  notifications: {
+    ask: "Ativar notificações do navegador",
+    on: "Notificações do navegador ativadas: clique para silenciar",
+    muted: "Notificações do navegador silenciadas: clique para ativar",
+    blocked: "Notificações bloqueadas no navegador",
+    blockedHelp:
+      "O navegador bloqueou as notificações deste site. Permita-as nas configurações do site (ícone ao lado do endereço).",
+    newMessage: "Nova mensagem",
+  },
   newTicketDialog: {
     title: "Novo Ticket",
     contact: "Contato",
@@ -159,6 +168,15 @@ const en: TicketsTexts = {
   loadError: "The tickets could not be loaded.",
   tryAgain: "Try again",
   loadingMore: "Loading more tickets…",
+  notifications: {
+    ask: "Turn on browser notifications",
+    on: "Browser notifications on: click to mute",
+    muted: "Browser notifications muted: click to turn on",
+    blocked: "Notifications blocked in the browser",
+    blockedHelp:
+      "The browser blocked notifications for this site. Allow them in the site settings (the icon next to the address).",
+    newMessage: "New message",
+  },
   newTicketDialog: {
     title: "New ticket",
     contact: "Contact",
@@ -253,6 +271,15 @@ const es: TicketsTexts = {
   loadError: "No se pudieron cargar las atenciones.",
   tryAgain: "Intentar de nuevo",
   loadingMore: "Cargando más atenciones…",
+  notifications: {
+    ask: "Activar notificaciones del navegador",
+    on: "Notificaciones del navegador activadas: clic para silenciar",
+    muted: "Notificaciones del navegador silenciadas: clic para activar",
+    blocked: "Notificaciones bloqueadas en el navegador",
+    blockedHelp:
+      "El navegador bloqueó las notificaciones de este sitio. Permítalas en la configuración del sitio (el icono junto a la dirección).",
+    newMessage: "Nuevo mensaje",
+  },
   newTicketDialog: {
     title: "Nuevo ticket",
     contact: "Contacto",

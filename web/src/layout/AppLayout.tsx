@@ -5,6 +5,7 @@ import { Outlet } from "react-router-dom";
 import { DuplicateLoginWatcher } from "../auth/DuplicateLoginWatcher";
 import { useSessionUser } from "../auth/AuthContext";
 import { FullPageLoader } from "../components/FullPageLoader";
+import { MessageAlerts } from "../notifications/MessageAlerts";
 import { UserModal } from "../components/UserModal/UserModal";
 import { SideMenu } from "./SideMenu";
 import { TopBar } from "./TopBar";
@@ -24,6 +25,7 @@ export function AppLayout() {
   return (
     <Box sx={{ display: "flex", height: "100vh" }}>
       <DuplicateLoginWatcher />
+      <MessageAlerts />
       <TopBar
         onToggleDrawer={() => (wide ? setWideOpen((open) => !open) : setNarrowOpen((open) => !open))}
         onOpenProfile={() => setProfileOpen(true)}

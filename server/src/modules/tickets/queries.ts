@@ -13,14 +13,45 @@ export interface ListViewer extends ViewerScope {
   timeZone: string;
 }
 
-/** Words of a search as a prefix tsquery ("mar silva" → "mar:* & silva:*"), or null when nothing searchable is left. */
-export function prefixQuery(text: string): string | null {
+const MAX_SEARCH_TERMS = 8;
+
+/** A term as a quoted tsquery prefix: quotes and backslashes escaped, so no input is read as syntax. */
+function prefixTerm(term: string): string {
+  return `'${term.replace(/\\/g, "\\\\").replace(/'/g, "''")}':*`;
+}
+
+/**
+ * A search as two prefix tsqueries, either of which may match (both run on the same GIN indexes):
+ *
+ * - `words`: the text split into letters-and-digits words, all required ("mar silva" →
+ *   'mar':* & 'silva':*). PostgreSQL's parser reads "orçamento-4" in a message as the word
+ *   "orçamento" and the signed number "-4" (and "+55" as "+55"), so a word starting with a digit
+ *   also matches its signed forms: "4" finds "orçamento-4", "orçamento 4" and "item 4".
+ * - `chunks`: the space-separated pieces as typed, which PostgreSQL splits the way it split the
+ *   stored text: "1.500", "ana@x.com" or "site.com.br" are single tokens there, whole.
+ *
+ * Null when nothing searchable is left.
+ */
+export function searchQueries(text: string): { words: string; chunks: string } | null {
   const words = text
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean)
-    .slice(0, 8);
-  return words.length ? words.map((w) => `${w}:*`).join(" & ") : null;
+    .slice(0, MAX_SEARCH_TERMS);
+  if (!words.length) return null;
+  const chunks = text
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((chunk) => /[\p{L}\p{N}]/u.test(chunk))
+    .slice(0, MAX_SEARCH_TERMS);
+  return {
+    words: words
+      .map((w) =>
+        /^\p{N}/u.test(w) ? `(${[w, `-${w}`, `+${w}`].map(prefixTerm).join(" | ")})` : prefixTerm(w),
+      )
+      .join(" & "),
+    chunks: chunks.map(prefixTerm).join(" & "),
+  };
 }
 
 function ids(list: number[]): SQL {
@@ -66,16 +97,17 @@ export async function pageTickets(db: Executor, companyId: number, viewer: ListV
   if (q.date) where.push(sql`(t.created_at at time zone ${viewer.timeZone})::date = ${q.date}::date`);
   if (q.updatedAt)
     where.push(sql`(t.updated_at at time zone ${viewer.timeZone})::date = ${q.updatedAt}::date`);
-  const search = prefixQuery(q.searchParam);
+  const search = searchQueries(q.searchParam);
   const digits = q.searchParam.replace(/\D/g, "");
   if (search) {
     // Full-text indexes on the contact (name, number) and on message bodies; never LIKE through a join.
-    const contactMatch = sql`to_tsvector('simple', c.name || ' ' || c.number) @@ to_tsquery('simple', ${search})`;
+    const query = sql`(to_tsquery('simple', ${search.words}) || to_tsquery('simple', ${search.chunks}))`;
+    const contactMatch = sql`to_tsvector('simple', c.name || ' ' || c.number) @@ ${query}`;
     const numberMatch = digits.length >= 4 ? sql` or c.number like ${`%${digits}%`}` : sql``;
     where.push(sql`(
       t.contact_id in (select c.id from contacts c where c.company_id = ${companyId} and (${contactMatch}${numberMatch}))
       or t.id in (select m.ticket_id from messages m where m.company_id = ${companyId}
-                  and to_tsvector('simple', m.body) @@ to_tsquery('simple', ${search})))`);
+                  and to_tsvector('simple', m.body) @@ ${query}))`);
   }
   const condition = sql.join(where, sql` and `);
   const [total] = await queryRows<{ n: number }>(

@@ -52,7 +52,7 @@ beforeAll(async () => {
   ctx = await createTestContext({ LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 });
   ctx.built.startBackground();
   // Two queues on the connection: a new inbound ticket waits with no queue (no chatbot yet).
-  a = await buildSimulatorCompany(ctx, { queues: 2 });
+  a = await buildSimulatorCompany(ctx, { queues: 2, bot: false });
   [queueA, queueB] = [a.queues[0]!, a.queues[1]!];
   agentA = await member(a.company.id, { name: "Ana Atendente", queueIds: [queueA.id] });
   agentA2 = await member(a.company.id, { name: "Aldo Atendente", queueIds: [queueA.id] });
@@ -311,6 +311,25 @@ describe("GET /tickets: the list", () => {
     expect(await search(agentB.login, "boleto")).toEqual([]);
     expect(await search(b.admin.login, "boleto")).toEqual([]);
     expect(await search(b.admin.login, "Mariana")).toEqual([]);
+  });
+
+  it("searchParam finds hyphenated words, numbers and dotted tokens as typed (full-text)", async () => {
+    const n = 10_000 + crypto.randomInt(89_999);
+    const budget = await customerWrites(`Segue o orçamento-${n} revisado`);
+    const other = await customerWrites(`Mandei o orçamento ${n + 1} ontem`);
+    const total = await customerWrites(`Total: R$ 1.${n},00 no pix loja-${n}@exemplo.com.br`);
+    const search = (searchParam: string) => listIds(a.adminLogin, { searchParam });
+
+    for (const term of [`orçamento-${n}`, `ORÇAMENTO ${n}`, `${n}`, `-${n}`, `revisado orçamento-${n}`]) {
+      const found = await search(term);
+      expect(found, term).toContain(budget.id);
+      expect(found, term).not.toContain(other.id);
+    }
+    expect(await search(`orçamento-${n + 1}`)).toEqual([other.id]);
+    expect(await search(`orçamento-${n}9`)).not.toContain(budget.id);
+    for (const term of [`1.${n}`, `R$ 1.${n},00`, `loja-${n}@exemplo.com.br`]) {
+      expect(await search(term), term).toContain(total.id);
+    }
   });
 
   it("filters by tags, users and queueIds (JSON or comma-separated lists)", async () => {

@@ -19,6 +19,7 @@ import {
 } from "@mui/material";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { NotificationBell } from "../../notifications/NotificationBell";
 import type { QueueFilter } from "./useQueueFilter";
 
 interface ManagerHeaderProps {
@@ -102,7 +103,7 @@ function QueueSelect({ queueFilter }: { queueFilter: QueueFilter }) {
   );
 }
 
-/** New ticket, then the admin's show-all switch and close-all, then the queue filter. */
+/** New ticket, then the admin's show-all switch, the queue filter, close-all and the notifications bell. */
 export function ManagerHeader({ queueFilter, showAll, onCloseAll, onNewTicket }: ManagerHeaderProps) {
   const { t } = useTranslation();
   return (
@@ -145,6 +146,7 @@ export function ManagerHeader({ queueFilter, showAll, onCloseAll, onNewTicket }:
           </IconButton>
         </Tooltip>
       )}
+      <NotificationBell />
     </Stack>
   );
 }

@@ -2,18 +2,24 @@ import type { TicketDTO } from "@atende/contracts";
 import PersonIcon from "@mui/icons-material/PersonOutlined";
 import PhoneIcon from "@mui/icons-material/PhoneIphoneOutlined";
 import VisibilityIcon from "@mui/icons-material/VisibilityOutlined";
-import { Box, Button, IconButton, ListItemButton, Stack, Tooltip, Typography } from "@mui/material";
-import { alpha, useTheme, type Theme } from "@mui/material/styles";
-import { memo, type ReactNode } from "react";
+import { Button, IconButton, ListItemButton, Tooltip } from "@mui/material";
+import { alpha, styled } from "@mui/material/styles";
+import { memo, type CSSProperties, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDate, formatTime } from "../../i18n/format";
-import { elapsedSince, type ElapsedTone } from "./elapsed";
+import { elapsedSince } from "./elapsed";
 import { TicketAvatar } from "./TicketAvatar";
 
 export type TicketAction = "accept" | "close";
 
 interface TicketListItemProps {
   ticket: TicketDTO;
+  /** The row's place in the windowed list (TicketsList renders only the rows in view). */
+  index: number;
+  /** How many tickets the list has in all, for screen readers (-1 when unknown). */
+  setSize: number;
+  /** Lets the list measure the row's height and place it (it writes the row's offset itself). */
+  measureRef: (element: HTMLElement | null) => void;
   selected: boolean;
   /** The logged-in user: their own tickets do not repeat their name. */
   viewerId: number;
@@ -28,34 +34,9 @@ interface TicketListItemProps {
   onSpy?: (ticket: TicketDTO) => void;
 }
 
-/** Read by screen readers, not shown. */
-const visuallyHidden = {
-  position: "absolute",
-  width: 1,
-  height: 1,
-  overflow: "hidden",
-  clip: "rect(0 0 0 0)",
-  whiteSpace: "nowrap",
-} as const;
-
 /** Today's tickets show the time; older ones the date. */
 function timeOrDate(value: string, now: number): string {
   return formatDate(value) === formatDate(new Date(now)) ? formatTime(value) : formatDate(value);
-}
-
-/** The spec's colours (green, orange, red), at AA contrast on either theme's paper. */
-function toneColor(theme: Theme, tone: ElapsedTone): string {
-  const dark = theme.palette.mode === "dark";
-  switch (tone) {
-    case "fresh":
-      return dark ? "#25d366" : "#1b7f3b";
-    case "late":
-      return dark ? "#ffb74d" : "#b45309";
-    case "overdue":
-      return dark ? "#ff8a80" : "#c62828";
-    default:
-      return theme.palette.text.secondary;
-  }
 }
 
 /** Black or white text, whichever reads better on a tag's colour. */
@@ -67,55 +48,170 @@ function textOn(color: string): string {
   return lum > 0.55 ? "#111b21" : "#fff";
 }
 
+const ellipsis = { overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" } as const;
+
+/**
+ * The list element that holds ticket rows, with the rows' styles. They are written once here, for
+ * the whole list, rather than by each row's components: rows mount by the dozen while the list
+ * scrolls, and plain elements with class names are what keeps that within a frame.
+ */
+export const TicketRows = styled("ul")(({ theme }) => {
+  const dark = theme.palette.mode === "dark";
+  const caption = { ...theme.typography.caption, lineHeight: 1.4 };
+  return {
+    margin: 0,
+    padding: 0,
+    position: "relative",
+    "& > li": { listStyle: "none", position: "absolute", top: 0, left: 0, width: "100%" },
+    "& .ticket-row": {
+      position: "relative",
+      display: "flex",
+      alignItems: "flex-start",
+      padding: theme.spacing(1.25, 2),
+      borderBottom: `1px solid ${theme.palette.divider}`,
+      // The queue's colour as a thin bar on the left edge.
+      "&::before": {
+        content: '""',
+        position: "absolute",
+        left: 0,
+        top: 0,
+        bottom: 0,
+        width: 4,
+        backgroundColor: "var(--queue-color)",
+      },
+    },
+    "& .ticket-waiting": { backgroundColor: alpha(theme.palette.warning.main, 0.04) },
+    "& .ticket-main": { flex: 1, minWidth: 0, marginLeft: theme.spacing(1.5) },
+    "& .ticket-line": { display: "flex", alignItems: "baseline", gap: theme.spacing(1) },
+    "& .ticket-name": {
+      ...theme.typography.body1,
+      ...ellipsis,
+      flex: 1,
+      minWidth: 0,
+      fontWeight: 600,
+      lineHeight: 1.4,
+    },
+    "& .ticket-time": { ...theme.typography.caption, flexShrink: 0, color: theme.palette.text.secondary },
+    "& .ticket-preview": {
+      display: "flex",
+      alignItems: "center",
+      gap: theme.spacing(1),
+      minHeight: 22,
+    },
+    "& .ticket-last": {
+      ...theme.typography.body2,
+      ...ellipsis,
+      flex: 1,
+      minWidth: 0,
+      color: theme.palette.text.secondary,
+    },
+    "& .ticket-no-message": { fontStyle: "italic" },
+    "& .ticket-unread .ticket-name": { fontWeight: 700 },
+    "& .ticket-unread .ticket-time": { color: theme.palette.primary.main, fontWeight: 600 },
+    "& .ticket-unread .ticket-last": { color: theme.palette.text.primary },
+    "& .ticket-badge": {
+      ...theme.typography.caption,
+      flexShrink: 0,
+      minWidth: 20,
+      height: 20,
+      padding: theme.spacing(0, 0.75),
+      borderRadius: 10,
+      display: "inline-grid",
+      placeItems: "center",
+      backgroundColor: theme.palette.primary.main,
+      color: theme.palette.primary.contrastText,
+      fontWeight: 700,
+      lineHeight: 1,
+    },
+    "& .ticket-sr-only": {
+      position: "absolute",
+      width: 1,
+      height: 1,
+      overflow: "hidden",
+      clip: "rect(0 0 0 0)",
+      whiteSpace: "nowrap",
+    },
+    "& .ticket-meta": {
+      display: "flex",
+      flexWrap: "wrap",
+      alignItems: "center",
+      columnGap: theme.spacing(1),
+      rowGap: theme.spacing(0.25),
+      marginTop: theme.spacing(0.25),
+    },
+    "& .ticket-meta-item": {
+      ...caption,
+      display: "inline-flex",
+      alignItems: "center",
+      gap: theme.spacing(0.25),
+      minWidth: 0,
+      maxWidth: 140,
+      color: theme.palette.text.secondary,
+      "& svg": { fontSize: 14, flexShrink: 0 },
+      "& > span:last-of-type": ellipsis,
+    },
+    "& .ticket-queue-dot": {
+      width: 8,
+      height: 8,
+      borderRadius: "50%",
+      flexShrink: 0,
+      backgroundColor: "var(--queue-color)",
+    },
+    // The spec's colours (green, orange, red), at AA contrast on either theme's paper.
+    "& .ticket-elapsed": { ...caption, fontWeight: 600, color: theme.palette.text.secondary },
+    '& .ticket-elapsed[data-tone="fresh"]': { color: dark ? "#25d366" : "#1b7f3b" },
+    '& .ticket-elapsed[data-tone="late"]': { color: dark ? "#ffb74d" : "#b45309" },
+    '& .ticket-elapsed[data-tone="overdue"]': { color: dark ? "#ff8a80" : "#c62828" },
+    "& .ticket-tag": {
+      ...theme.typography.caption,
+      ...ellipsis,
+      padding: theme.spacing(0, 0.75),
+      borderRadius: theme.shape.borderRadius,
+      fontSize: 11,
+      fontWeight: 600,
+      lineHeight: "18px",
+      maxWidth: 120,
+    },
+    "& .ticket-actions": {
+      display: "flex",
+      alignItems: "center",
+      gap: theme.spacing(1),
+      marginTop: theme.spacing(1),
+    },
+  };
+});
+
 function Meta({ icon, children, title }: { icon?: ReactNode; children: ReactNode; title?: string }) {
   return (
-    <Box
-      component="span"
-      title={title}
-      sx={{
-        display: "inline-flex",
-        alignItems: "center",
-        gap: 0.25,
-        minWidth: 0,
-        maxWidth: 140,
-        color: "text.secondary",
-        typography: "caption",
-        lineHeight: 1.4,
-        "& svg": { fontSize: 14, flexShrink: 0 },
-      }}
-    >
+    <span className="ticket-meta-item" title={title}>
       {icon}
-      <Box component="span" sx={{ overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }}>
-        {children}
-      </Box>
-    </Box>
+      <span>{children}</span>
+    </span>
   );
 }
 
 function ElapsedLabel({ updatedAt, now }: { updatedAt: string; now: number }) {
   const { t } = useTranslation();
-  const theme = useTheme();
   const elapsed = elapsedSince(updatedAt, now);
   if (!elapsed) return null;
   return (
-    <Box
-      component="span"
-      data-testid="elapsed-label"
-      data-tone={elapsed.tone}
-      sx={{ typography: "caption", fontWeight: 600, lineHeight: 1.4, color: toneColor(theme, elapsed.tone) }}
-    >
+    <span className="ticket-elapsed" data-testid="elapsed-label" data-tone={elapsed.tone}>
       {t(`tickets.item.elapsed.${elapsed.unit}`, { count: elapsed.value })}
-    </Box>
+    </span>
   );
 }
 
 /**
- * One ticket in the list: queue colour as a thin bar at the left, avatar, contact and last message,
- * time and unread badge at the right, then queue, connection, agent, waiting time and tags. A waiting
- * ticket is not opened by a click: it offers accept and close instead.
+ * One ticket in the list (inside TicketRows, which styles it): queue colour as a thin bar at the
+ * left, avatar, contact and last message, time and unread badge at the right, then queue,
+ * connection, agent, waiting time and tags. A waiting ticket is not opened by a click: it offers
+ * accept and close instead.
  */
 export const TicketListItem = memo(function TicketListItem({
   ticket,
+  index,
+  setSize,
+  measureRef,
   selected,
   viewerId,
   now,
@@ -130,88 +226,33 @@ export const TicketListItem = memo(function TicketListItem({
   // The ticket on screen is being read: its badge would only repeat what the chat shows.
   const unread = ticket.unreadMessages > 0 && !selected;
   const name = ticket.contact.name || ticket.contact.number;
-  const queueColor = ticket.queue?.color ?? "#9e9e9e";
+  const queueColor = { "--queue-color": ticket.queue?.color ?? "#9e9e9e" } as CSSProperties;
 
   const body = (
     <>
       <TicketAvatar contact={ticket.contact} />
-      <Box sx={{ flex: 1, minWidth: 0, ml: 1.5 }}>
-        <Stack direction="row" spacing={1} sx={{ alignItems: "baseline" }}>
-          <Typography
-            component="span"
-            variant="body1"
-            noWrap
-            sx={{ flex: 1, minWidth: 0, fontWeight: unread ? 700 : 600, lineHeight: 1.4 }}
-          >
-            {name}
-          </Typography>
-          <Typography
-            component="span"
-            variant="caption"
-            sx={{
-              flexShrink: 0,
-              color: unread ? "primary.main" : "text.secondary",
-              fontWeight: unread ? 600 : 400,
-            }}
-          >
-            {timeOrDate(ticket.updatedAt, now)}
-          </Typography>
-        </Stack>
-        <Stack direction="row" spacing={1} sx={{ alignItems: "center", minHeight: 22 }}>
-          <Typography
-            component="span"
-            variant="body2"
-            noWrap
-            sx={{
-              flex: 1,
-              minWidth: 0,
-              color: unread ? "text.primary" : "text.secondary",
-              fontStyle: ticket.lastMessage ? undefined : "italic",
-            }}
-          >
+      <div className="ticket-main">
+        <div className="ticket-line">
+          <span className="ticket-name">{name}</span>
+          <span className="ticket-time">{timeOrDate(ticket.updatedAt, now)}</span>
+        </div>
+        <div className="ticket-preview">
+          <span className={ticket.lastMessage ? "ticket-last" : "ticket-last ticket-no-message"}>
             {ticket.lastMessage || t("tickets.item.noMessage")}
-          </Typography>
+          </span>
           {unread && (
             <>
-              <Box
-                component="span"
-                aria-hidden
-                sx={{
-                  flexShrink: 0,
-                  minWidth: 20,
-                  height: 20,
-                  px: 0.75,
-                  borderRadius: 10,
-                  display: "inline-grid",
-                  placeItems: "center",
-                  bgcolor: "primary.main",
-                  color: "primary.contrastText",
-                  typography: "caption",
-                  fontWeight: 700,
-                  lineHeight: 1,
-                }}
-              >
+              <span className="ticket-badge" aria-hidden>
                 {ticket.unreadMessages > 99 ? "99+" : ticket.unreadMessages}
-              </Box>
-              <Box component="span" sx={visuallyHidden}>
+              </span>
+              <span className="ticket-sr-only">
                 {t("tickets.item.unread", { count: ticket.unreadMessages })}
-              </Box>
+              </span>
             </>
           )}
-        </Stack>
-        <Stack
-          direction="row"
-          useFlexGap
-          sx={{ flexWrap: "wrap", alignItems: "center", columnGap: 1, rowGap: 0.25, mt: 0.25 }}
-        >
-          <Meta
-            icon={
-              <Box
-                component="span"
-                sx={{ width: 8, height: 8, borderRadius: "50%", bgcolor: queueColor, flexShrink: 0 }}
-              />
-            }
-          >
+        </div>
+        <div className="ticket-meta">
+          <Meta icon={<span className="ticket-queue-dot" />}>
             {ticket.queue?.name ?? t("tickets.item.noQueue")}
           </Meta>
           {ticket.whatsapp && (
@@ -226,30 +267,17 @@ export const TicketListItem = memo(function TicketListItem({
           )}
           <ElapsedLabel updatedAt={ticket.updatedAt} now={now} />
           {ticket.tags.map((tag) => (
-            <Box
+            <span
               key={tag.id}
-              component="span"
-              sx={{
-                px: 0.75,
-                borderRadius: 1,
-                bgcolor: tag.color,
-                color: textOn(tag.color),
-                typography: "caption",
-                fontSize: 11,
-                fontWeight: 600,
-                lineHeight: "18px",
-                maxWidth: 120,
-                overflow: "hidden",
-                textOverflow: "ellipsis",
-                whiteSpace: "nowrap",
-              }}
+              className="ticket-tag"
+              style={{ backgroundColor: tag.color, color: textOn(tag.color) }}
             >
               {tag.name}
-            </Box>
+            </span>
           ))}
-        </Stack>
+        </div>
         {pending && (
-          <Stack direction="row" spacing={1} sx={{ mt: 1, alignItems: "center" }}>
+          <div className="ticket-actions">
             <Button
               size="small"
               variant="contained"
@@ -286,47 +314,38 @@ export const TicketListItem = memo(function TicketListItem({
                 </IconButton>
               </Tooltip>
             )}
-          </Stack>
+          </div>
         )}
-      </Box>
+      </div>
     </>
   );
 
-  const shared = {
-    position: "relative",
-    display: "flex",
-    alignItems: "flex-start",
-    px: 2,
-    py: 1.25,
-    borderBottom: 1,
-    borderColor: "divider",
-    // The queue's colour as a thin bar on the left edge.
-    "&::before": {
-      content: '""',
-      position: "absolute",
-      left: 0,
-      top: 0,
-      bottom: 0,
-      width: 4,
-      bgcolor: queueColor,
-    },
-  } as const;
-
   return (
-    <Box component="li" data-ticket-id={ticket.id} data-status={ticket.status} sx={{ listStyle: "none" }}>
+    <li
+      ref={measureRef}
+      data-index={index}
+      data-ticket-id={ticket.id}
+      data-status={ticket.status}
+      aria-posinset={index + 1}
+      aria-setsize={setSize}
+      className={unread ? "ticket-unread" : undefined}
+    >
       {pending ? (
-        <Box sx={(theme) => ({ ...shared, bgcolor: alpha(theme.palette.warning.main, 0.04) })}>{body}</Box>
+        <div className="ticket-row ticket-waiting" style={queueColor}>
+          {body}
+        </div>
       ) : (
         <ListItemButton
           selected={selected}
           data-ticket-focus
           aria-current={selected ? "true" : undefined}
           onClick={() => onOpen(ticket)}
-          sx={shared}
+          className="ticket-row"
+          style={queueColor}
         >
           {body}
         </ListItemButton>
       )}
-    </Box>
+    </li>
   );
 });

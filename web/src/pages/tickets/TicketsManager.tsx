@@ -1,19 +1,18 @@
 import { can, LIMITS, type TicketDTO } from "@atende/contracts";
-import CheckCircleIcon from "@mui/icons-material/CheckCircleOutlined";
-import InboxIcon from "@mui/icons-material/MoveToInboxOutlined";
 import SearchIcon from "@mui/icons-material/Search";
-import { Box, Divider, Tab, Tabs } from "@mui/material";
+import { Box, Divider } from "@mui/material";
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useState, type ReactNode } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { updateTicket, type TicketFilters } from "../../api/tickets";
+import { updateTicket, type TicketFilters, type TicketPages } from "../../api/tickets";
 import { toast, toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
 import { useDebouncedValue } from "../../components/useDebouncedValue";
 import { TicketViewDialog } from "./chat/TicketViewDialog";
 import { CloseAllDialog } from "./CloseAllDialog";
 import { ManagerHeader } from "./ManagerHeader";
+import { MainTabs, OpenTabs, type MainTab, type OpenTab } from "./ManagerTabs";
 import { NewTicketDialog } from "./NewTicketDialog";
 import { SearchFilters, type SearchState } from "./SearchFilters";
 import { applyTicket, ticketsOf, type Viewer } from "./ticketLists";
@@ -22,43 +21,15 @@ import { EmptyMessage, TicketsList, type EmptyState } from "./TicketsList";
 import { useQueueFilter } from "./useQueueFilter";
 import { countOf, useTicketList } from "./useTicketList";
 
-type MainTab = "open" | "closed" | "search";
-type OpenTab = "open" | "pending";
-
 const SHOW_ALL_KEY = "tickets.showAll";
 
-function CountPill({ count, active }: { count: number | undefined; active: boolean }) {
-  if (!count) return null;
-  return (
-    <Box
-      component="span"
-      sx={{
-        ml: 1,
-        minWidth: 20,
-        height: 20,
-        px: 0.75,
-        borderRadius: 10,
-        display: "inline-grid",
-        placeItems: "center",
-        typography: "caption",
-        fontWeight: 700,
-        lineHeight: 1,
-        bgcolor: active ? "primary.main" : "action.selected",
-        color: active ? "primary.contrastText" : "text.primary",
-      }}
-    >
-      {count > 999 ? "999+" : count}
-    </Box>
-  );
-}
-
-function TabLabel({ children, count, active }: { children: ReactNode; count?: number; active: boolean }) {
-  return (
-    <Box component="span" sx={{ display: "inline-flex", alignItems: "center" }}>
-      {children}
-      <CountPill count={count} active={active} />
-    </Box>
-  );
+/** The tags on the tickets of these lists, once each, by name. */
+function tagsOf(lists: (TicketPages | undefined)[]): TicketDTO["tags"] {
+  const seen = new Map<number, TicketDTO["tags"][number]>();
+  for (const data of lists) {
+    for (const ticket of ticketsOf(data)) for (const tag of ticket.tags) seen.set(tag.id, tag);
+  }
+  return [...seen.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
 interface TicketsManagerProps {
@@ -160,12 +131,13 @@ export function TicketsManager({ viewer, selectedUuid, onOpened }: TicketsManage
     localStorage.setItem(SHOW_ALL_KEY, String(value));
   }
 
-  // Tags seen on the listed tickets stand in for the tags list while the server has none.
-  const seenTags = new Map<number, TicketDTO["tags"][number]>();
-  for (const known of [openList, pendingList, closedList, searchList]) {
-    for (const ticket of ticketsOf(known.data)) for (const tag of ticket.tags) seenTags.set(tag.id, tag);
-  }
-  const knownTags = [...seenTags.values()].sort((a, b) => a.name.localeCompare(b.name));
+  // Tags seen on the listed tickets stand in for the tags list while the server has none (only
+  // the search tab offers them, and thousands of loaded tickets are not walked for nothing).
+  const knownTags = useMemo(
+    () =>
+      tab === "search" ? tagsOf([openList.data, pendingList.data, closedList.data, searchList.data]) : [],
+    [tab, openList.data, pendingList.data, closedList.data, searchList.data],
+  );
 
   const newTicketAction = { label: t("tickets.header.newTicket"), onClick: () => setDialog("new") };
   let list = openList;
@@ -197,59 +169,11 @@ export function TicketsManager({ viewer, selectedUuid, onOpened }: TicketsManage
         onNewTicket={() => setDialog("new")}
       />
       <Divider />
-      <Tabs
-        value={tab}
-        onChange={(_, value: MainTab) => setTab(value)}
-        variant="fullWidth"
-        aria-label={t("tickets.title")}
-        sx={{ minHeight: 44, "& .MuiTab-root": { minHeight: 44, py: 0.5 } }}
-      >
-        <Tab
-          value="open"
-          icon={<InboxIcon fontSize="small" />}
-          iconPosition="start"
-          label={t("tickets.tabs.open")}
-        />
-        <Tab
-          value="closed"
-          icon={<CheckCircleIcon fontSize="small" />}
-          iconPosition="start"
-          label={t("tickets.tabs.closed")}
-        />
-        <Tab
-          value="search"
-          icon={<SearchIcon fontSize="small" />}
-          iconPosition="start"
-          label={t("tickets.tabs.search")}
-        />
-      </Tabs>
+      <MainTabs value={tab} onChange={setTab} />
       <Divider />
       {tab === "open" && (
         <>
-          <Tabs
-            value={openTab}
-            onChange={(_, value: OpenTab) => setOpenTab(value)}
-            variant="fullWidth"
-            aria-label={t("tickets.tabs.open")}
-            sx={{ minHeight: 40, "& .MuiTab-root": { minHeight: 40, py: 0.5, fontSize: 14 } }}
-          >
-            <Tab
-              value="open"
-              label={
-                <TabLabel count={openCount} active={openTab === "open"}>
-                  {t("tickets.tabs.attending")}
-                </TabLabel>
-              }
-            />
-            <Tab
-              value="pending"
-              label={
-                <TabLabel count={pendingCount} active={openTab === "pending"}>
-                  {t("tickets.tabs.waiting")}
-                </TabLabel>
-              }
-            />
-          </Tabs>
+          <OpenTabs value={openTab} onChange={setOpenTab} openCount={openCount} pendingCount={pendingCount} />
           <Divider />
         </>
       )}

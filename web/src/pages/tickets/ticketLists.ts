@@ -11,7 +11,7 @@ export interface Viewer {
 }
 
 /** The server's visibility rule (tickets/policy.ts): admins any, others their queues, own, unqueued with allTicket. */
-function canSee(viewer: Viewer, ticket: TicketDTO): boolean {
+export function canSee(viewer: Viewer, ticket: TicketDTO): boolean {
   if (viewer.profile === "admin" || ticket.userId === viewer.id) return true;
   if (ticket.queueId === null) return viewer.allTicket === "enabled";
   return viewer.queues.some((queue) => queue.id === ticket.queueId);
@@ -134,6 +134,26 @@ export function applyTag(
       })),
     };
   });
+}
+
+/** Pages a list keeps when it is refetched after a reconnection: each page is one more request. */
+const PAGES_KEPT_ON_REFRESH = 3;
+
+/**
+ * The live channel was away (or joined after the lists were fetched): every list fetches again,
+ * the lists on screen at once, the others when next shown. A list scrolled far down starts again
+ * from its first pages rather than asking for every page it had.
+ */
+export function refreshLists(queryClient: QueryClient): void {
+  queryClient.setQueriesData<TicketPages>({ queryKey: ticketKeys.lists() }, (data) =>
+    data && data.pages.length > PAGES_KEPT_ON_REFRESH
+      ? {
+          pages: data.pages.slice(0, PAGES_KEPT_ON_REFRESH),
+          pageParams: data.pageParams.slice(0, PAGES_KEPT_ON_REFRESH),
+        }
+      : data,
+  );
+  void queryClient.invalidateQueries({ queryKey: ticketKeys.lists() });
 }
 
 /** A listed ticket by id, from any cached list. */

@@ -9,6 +9,9 @@ export function useTicketList(filters: TicketFilters, enabled = true) {
     initialPageParam: 1,
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
     enabled,
+    // Comparing every loaded ticket with its previous copy at each page costs more than it saves
+    // once thousands are loaded: pages already loaded keep their identity anyway.
+    structuralSharing: false,
   });
 }
 

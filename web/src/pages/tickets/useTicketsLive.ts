@@ -1,11 +1,12 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router-dom";
-import { useCompanyEvent } from "../../api/SocketProvider";
+import { useCompanyEvent, useSocketReady } from "../../api/SocketProvider";
 import {
   applyTag,
   applyTicket,
   clearUnread,
   findListedTicket,
+  refreshLists,
   removeTicket,
   type Viewer,
 } from "./ticketLists";
@@ -14,7 +15,8 @@ import {
  * Keeps every cached ticket list current from the live channel: a ticket that changes moves to the
  * lists it now belongs to, a new message brings its ticket to the top with the new last message and
  * unread count, a read ticket loses its badge and a deleted one leaves (and closes, if on screen);
- * a renamed, recoloured or deleted tag changes the chips.
+ * a renamed, recoloured or deleted tag changes the chips. What happened while the channel was
+ * away is fetched again when it is back.
  */
 export function useTicketsLive(viewer: Viewer, selectedUuid: string | undefined): void {
   const queryClient = useQueryClient();
@@ -40,6 +42,8 @@ export function useTicketsLive(viewer: Viewer, selectedUuid: string | undefined)
   useCompanyEvent("appMessage", (payload) => {
     applyTicket(queryClient, payload.ticket, viewer);
   });
+
+  useSocketReady(() => refreshLists(queryClient));
 
   useCompanyEvent("tag", (payload) => {
     if (payload.action === "delete") applyTag(queryClient, payload.tagId, null);

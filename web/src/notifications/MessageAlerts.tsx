@@ -1,0 +1,15 @@
+import { useMemo } from "react";
+import { useSessionUser } from "../auth/AuthContext";
+import type { Viewer } from "../pages/tickets/ticketLists";
+import { useMessageAlerts } from "./useMessageAlerts";
+
+/** New-message sound and browser notification on every page of the app, not only /tickets. */
+export function MessageAlerts() {
+  const user = useSessionUser();
+  const viewer = useMemo<Viewer>(
+    () => ({ id: user.id, profile: user.profile, allTicket: user.allTicket, queues: user.queues }),
+    [user.id, user.profile, user.allTicket, user.queues],
+  );
+  useMessageAlerts(viewer);
+  return null;
+}

@@ -1,0 +1,58 @@
+import NotificationsActiveIcon from "@mui/icons-material/NotificationsActiveOutlined";
+import NotificationsNoneIcon from "@mui/icons-material/NotificationsNoneOutlined";
+import NotificationsOffIcon from "@mui/icons-material/NotificationsOffOutlined";
+import { Badge, IconButton, Tooltip } from "@mui/material";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { toast } from "../api/toast";
+import { askDesktopPermission, desktopMuted, setDesktopMuted, useDesktopPermission } from "./desktop";
+
+/**
+ * Browser notifications for new messages: asks the browser's permission on click (browsers only
+ * ask from a user gesture), then mutes and unmutes them here. Blocked in the browser: says where to
+ * allow them. Absent where the browser has no notifications.
+ */
+export function NotificationBell() {
+  const { t } = useTranslation();
+  const [permission, setPermission] = useDesktopPermission();
+  const [muted, setMuted] = useState(desktopMuted);
+
+  if (permission === "unsupported") return null;
+
+  async function click() {
+    if (permission === "default") {
+      const answer = await askDesktopPermission();
+      setPermission(answer);
+      if (answer === "granted") {
+        setDesktopMuted(false);
+        setMuted(false);
+      }
+    } else if (permission === "granted") {
+      setDesktopMuted(!muted);
+      setMuted(!muted);
+    } else {
+      toast(t("tickets.notifications.blockedHelp"), "info");
+    }
+  }
+
+  const state =
+    permission === "default" ? "ask" : permission === "denied" ? "blocked" : muted ? "muted" : "on";
+  const label = t(`tickets.notifications.${state}`);
+  const Icon =
+    state === "on" ? NotificationsActiveIcon : state === "ask" ? NotificationsNoneIcon : NotificationsOffIcon;
+  return (
+    <Tooltip title={label}>
+      <IconButton
+        size="small"
+        aria-label={label}
+        data-state={state}
+        onClick={() => void click()}
+        color={state === "on" ? "primary" : "default"}
+      >
+        <Badge color="primary" variant="dot" invisible={state !== "ask"}>
+          <Icon fontSize="small" />
+        </Badge>
+      </IconButton>
+    </Tooltip>
+  );
+}
