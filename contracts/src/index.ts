@@ -12,3 +12,8 @@ export * from "./conversations.js";
 export * from "./tickets.js";
 export * from "./contacts.js";
 export * from "./tags.js";
+export * from "./queues.js";
+export * from "./settings.js";
+export * from "./ticketNotes.js";
+export * from "./quickMessages.js";
+export * from "./schedules.js";

@@ -21,9 +21,12 @@ export const PERMISSIONS = {
   "drawer-admin-items:view": ["admin"],
   "dashboard:view": ["admin"],
   "settings:edit": ["admin"],
+  "queues-page:manage": ["admin"],
   "tags:kanbanSwitch": ["admin", "supervisor"],
   "quick-messages:editAny": ["admin", "supervisor"],
   "quick-messages:global": ["admin"],
+  "ticket-notes:deleteAny": ["admin", "supervisor"],
+  "schedules:editAny": ["admin", "supervisor"],
 } as const satisfies Record<string, readonly Profile[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

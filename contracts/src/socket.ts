@@ -2,6 +2,10 @@ import type { SimulatorPhoneMessage, WhatsappDTO, WhatsappSessionDTO } from "./c
 import type { ContactDTO, MessageDTO, TicketDTO } from "./conversations.js";
 import type { UserDTO } from "./entities.js";
 import type { TagDTO } from "./tags.js";
+import type { QueueDetailDTO } from "./queues.js";
+import type { TicketNoteDTO } from "./ticketNotes.js";
+import type { QuickMessageDTO } from "./quickMessages.js";
+import type { ScheduleDTO } from "./schedules.js";
 
 /**
  * The live channel: the spec's event names (`company-{id}-user`, ...) and their payloads. Server
@@ -21,8 +25,15 @@ export interface CompanyEventPayloads {
   contact: { action: "create" | "update"; contact: ContactDTO } | { action: "delete"; contactId: number };
   presence: { ticketId: number; presence: "composing" | "recording" | "available" };
   tag: { action: "create" | "update"; tag: TagDTO } | { action: "delete"; tagId: number };
+  queue: { action: "create" | "update"; queue: QueueDetailDTO } | { action: "delete"; queueId: number };
   /** A simulated phone received a message, or an ack on it changed (admins only). */
   simulator: { whatsappId: number; number: string; message: SimulatorPhoneMessage };
+  /** A note added to or removed from a ticket: heard by who may see that ticket. */
+  ticketNote:
+    { action: "create"; note: TicketNoteDTO } | { action: "delete"; noteId: number; ticketId: number };
+  /** Global ones reach the company; personal ones their author and the admins. */
+  quickmessage: { action: "create" | "update"; record: QuickMessageDTO } | { action: "delete"; id: number };
+  schedule: { action: "create" | "update"; schedule: ScheduleDTO } | { action: "delete"; scheduleId: number };
 }
 export type CompanyEventName = keyof CompanyEventPayloads;
 

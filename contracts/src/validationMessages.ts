@@ -17,6 +17,26 @@ export const VALIDATION_MESSAGES = {
     en: "Message too short",
     es: "Mensaje demasiado corto",
   },
+  "validation.pngJpgOnly": {
+    pt: "Envie uma imagem png, jpg ou jpeg",
+    en: "Send a png, jpg or jpeg image",
+    es: "Envíe una imagen png, jpg o jpeg",
+  },
+  "validation.invalidTime": {
+    pt: "Use o formato HH:MM",
+    en: "Use the HH:MM format",
+    es: "Use el formato HH:MM",
+  },
+  "validation.endBeforeStart": {
+    pt: "O fim deve ser depois do início",
+    en: "The end must be after the start",
+    es: "El fin debe ser después del inicio",
+  },
+  "validation.invalidTimeZone": {
+    pt: "Fuso horário inválido",
+    en: "Invalid time zone",
+    es: "Zona horaria inválida",
+  },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type ValidationKey = keyof typeof VALIDATION_MESSAGES;

@@ -18,6 +18,7 @@ import { simulatorProvider } from "./channels/simulator/provider.js";
 import type { Deps } from "./deps.js";
 import { JobRunner } from "./jobs/runner.js";
 import { mediaRoutes } from "./modules/media/routes.js";
+import { registerChatbot } from "./modules/chatbot/index.js";
 import { CHANNEL_ACTION_JOB, channelActionJob } from "./modules/messages/actions.js";
 import { SEND_MESSAGE_JOB, sendMessageJob } from "./modules/messages/outbound.js";
 import { messagesRoutes } from "./modules/messages/routes.js";
@@ -25,6 +26,9 @@ import { createMessagesService } from "./modules/messages/service.js";
 import { ticketsRoutes } from "./modules/tickets/routes.js";
 import { contactsRoutes } from "./modules/contacts/routes.js";
 import { tagsModule } from "./modules/tags/routes.js";
+import { ticketNotesModule } from "./modules/ticketNotes/routes.js";
+import { quickMessagesModule } from "./modules/quickMessages/routes.js";
+import { schedulesModule } from "./modules/schedules/routes.js";
 import { createTicketsService } from "./modules/tickets/service.js";
 import { simulatorRoutes } from "./modules/simulator/routes.js";
 import { createSimulatorService } from "./modules/simulator/service.js";
@@ -35,8 +39,11 @@ import { registerErrorHandler, sendError } from "./http/errors.js";
 import { authRoutes } from "./modules/auth/routes.js";
 import { createAuthService } from "./modules/auth/service.js";
 import { healthRoutes } from "./modules/health/routes.js";
-import { queuesRoutes } from "./modules/queues/routes.js";
+import { companiesRoutes } from "./modules/companies/routes.js";
+import { createCompaniesService } from "./modules/companies/service.js";
+import { queuesModule } from "./modules/queues/routes.js";
 import { publicSettingsRoutes, settingsRoutes } from "./modules/settings/routes.js";
+import { createSettingsService } from "./modules/settings/service.js";
 import { usersRoutes } from "./modules/users/routes.js";
 import { createUsersService } from "./modules/users/service.js";
 import { type Realtime, createRealtime } from "./realtime/index.js";
@@ -123,14 +130,18 @@ export async function buildApp(
   await app.register(async (priv) => {
     priv.addHook("preHandler", requireAuth);
     usersRoutes(priv, users);
-    queuesRoutes(priv, deps.db);
-    settingsRoutes(priv, deps.db);
+    await queuesModule(priv, { ...deps, maxFileBytes: deps.config.MEDIA_MAX_BYTES });
+    settingsRoutes(priv, createSettingsService(deps));
+    companiesRoutes(priv, createCompaniesService(deps));
     whatsappRoutes(priv, whatsapps);
     simulatorRoutes(priv, simulator);
     mediaRoutes(priv, deps.media);
     ticketsRoutes(priv, tickets);
     await contactsRoutes(priv, { ...deps, sessions: channels.sessions });
     tagsModule(priv, { ...deps, tickets });
+    ticketNotesModule(priv, { ...deps, tickets });
+    await quickMessagesModule(priv, { ...deps, maxFileBytes: deps.config.MEDIA_MAX_BYTES });
+    await schedulesModule(priv, { ...deps, jobs: channels.jobs, maxFileBytes: deps.config.MEDIA_MAX_BYTES });
     await messagesRoutes(priv, messages, deps.config.MEDIA_MAX_BYTES);
   });
 
@@ -179,6 +190,7 @@ function buildChannels(deps: Deps, app: FastifyInstance, extraProviders: Provide
   const jobs = new JobRunner({ db, now, log: app.log, lanes: () => owned.lanes() });
   jobs.register(SEND_MESSAGE_JOB, sendMessageJob({ db, bus, sessions: owned, media, now }));
   jobs.register(CHANNEL_ACTION_JOB, channelActionJob({ db, sessions: owned }));
+  registerChatbot({ db, bus, now, jobs, log: app.log });
   jobs.register(
     CLOUD_WEBHOOK_JOB,
     cloudWebhookJob({ db, inbound, graph: createGraphClient({ baseUrl: config.GRAPH_API_URL }) }),

@@ -28,23 +28,31 @@ const ContactsPage = lazy(() =>
 );
 const TagsPage = lazy(() => import("./pages/tags/TagsPage").then((m) => ({ default: m.TagsPage })));
 const KanbanPage = lazy(() => import("./pages/kanban/KanbanPage").then((m) => ({ default: m.KanbanPage })));
+const QuickMessagesPage = lazy(() =>
+  import("./pages/quick-messages/QuickMessagesPage").then((m) => ({ default: m.QuickMessagesPage })),
+);
+const SchedulesPage = lazy(() =>
+  import("./pages/schedules/SchedulesPage").then((m) => ({ default: m.SchedulesPage })),
+);
+const TodoListPage = lazy(() =>
+  import("./pages/todolist/TodoListPage").then((m) => ({ default: m.TodoListPage })),
+);
+const QueuesPage = lazy(() => import("./pages/queues/QueuesPage").then((m) => ({ default: m.QueuesPage })));
+const SettingsPage = lazy(() =>
+  import("./pages/settings/SettingsPage").then((m) => ({ default: m.SettingsPage })),
+);
 const ComingSoonPage = lazy(() =>
   import("./pages/coming-soon/ComingSoonPage").then((m) => ({ default: m.ComingSoonPage })),
 );
 
 /** Private pages that later work fills in; until then each shows its title and "coming soon". */
 const UPCOMING_PAGES: [path: string, title: PageKey][] = [
-  ["/quick-messages", "quickMessages"],
-  ["/todolist", "todolist"],
-  ["/schedules", "schedules"],
   ["/helps", "helps"],
   ["/files", "files"],
   ["/prompts", "prompts"],
   ["/queue-integration", "queueIntegration"],
   ["/messages-api", "messagesApi"],
-  ["/settings", "settings"],
   ["/financeiro", "financeiro"],
-  ["/queues", "queues"],
   ["/announcements", "announcements"],
   ["/subscription", "subscription"],
   ["/chats/:id?", "chats"],
@@ -82,6 +90,12 @@ function AppRoutes() {
           <Route element={<PermissionRoute permission="drawer-admin-items:view" />}>
             <Route path="/connections" element={<ConnectionsPage />} />
           </Route>
+          <Route element={<PermissionRoute permission="queues-page:manage" />}>
+            <Route path="/queues" element={<QueuesPage />} />
+          </Route>
+          <Route element={<PermissionRoute permission="settings:edit" />}>
+            <Route path="/settings" element={<SettingsPage />} />
+          </Route>
           <Route element={<PermissionRoute permission="simulator:use" />}>
             <Route path="/simulator" element={<SimulatorPage />} />
           </Route>
@@ -90,6 +104,10 @@ function AppRoutes() {
           <Route path="/tags" element={<TagsPage />} />
           {/* The useKanban plan flag is checked by the page itself (toast, then back to /). */}
           <Route path="/kanban" element={<KanbanPage />} />
+          <Route path="/quick-messages" element={<QuickMessagesPage />} />
+          {/* The useSchedules plan flag is checked by the page itself (toast, then back to /). */}
+          <Route path="/schedules" element={<SchedulesPage />} />
+          <Route path="/todolist" element={<TodoListPage />} />
           {UPCOMING_PAGES.map(upcoming)}
           {hasCampaignFlag() && CAMPAIGN_PAGES.map(upcoming)}
         </Route>

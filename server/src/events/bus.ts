@@ -2,6 +2,7 @@ import type {
   CompanyEventPayloads,
   ContactDTO,
   MessageDTO,
+  QueueDetailDTO,
   SimulatorPhoneMessage,
   TicketDTO,
   UserDTO,
@@ -51,6 +52,25 @@ export type DomainEvent =
     }
   | { type: "contact.deleted"; companyId: number; contactId: number }
   | { type: "tag.changed"; companyId: number; payload: CompanyEventPayloads["tag"] }
+  | { type: "queue.saved"; action: "create" | "update"; companyId: number; queue: QueueDetailDTO }
+  | { type: "queue.deleted"; companyId: number; queueId: number }
+  /** A ticket's note added or removed; `ticket` says who may see it. */
+  | {
+      type: "ticketNote.changed";
+      companyId: number;
+      ticket: { id: number; queueId: number | null; userId: number | null };
+      payload: CompanyEventPayloads["ticketNote"];
+    }
+  /** `audience`: the company for a global one; its author and the admins for a personal one. */
+  | {
+      type: "quickMessage.changed";
+      companyId: number;
+      audience: { geral: boolean; userId: number | null };
+      /** Who heard of it before this change, so they hear it left when it became personal. */
+      previousAudience?: { geral: boolean; userId: number | null };
+      payload: CompanyEventPayloads["quickmessage"];
+    }
+  | { type: "schedule.changed"; companyId: number; payload: CompanyEventPayloads["schedule"] }
   | {
       type: "simulator.phone";
       companyId: number;

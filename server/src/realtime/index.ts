@@ -49,6 +49,17 @@ export function ticketRooms(
   return [...new Set(list)];
 }
 
+/** Who hears of a quick message: the whole company for a global one, else its author and the admins. */
+export function quickMessageRooms(
+  companyId: number,
+  audience: { geral: boolean; userId: number | null },
+): string[] {
+  if (audience.geral) return [rooms.company(companyId)];
+  const list = [rooms.admins(companyId)];
+  if (audience.userId !== null) list.push(rooms.user(audience.userId));
+  return list;
+}
+
 interface SocketData {
   auth: AuthContext;
 }
@@ -251,6 +262,18 @@ export async function createRealtime(
       case "tag.changed":
         io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "tag"), event.payload);
         break;
+      case "queue.saved":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "queue"), {
+          action: event.action,
+          queue: event.queue,
+        });
+        break;
+      case "queue.deleted":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "queue"), {
+          action: "delete",
+          queueId: event.queueId,
+        });
+        break;
       case "ticket.read":
         io.to(ticketRooms(event.companyId, event.ticket)).emit(companyEvent(event.companyId, "ticket"), {
           action: "updateUnread",
@@ -281,6 +304,29 @@ export async function createRealtime(
           ticketId: event.ticket.id,
           presence: event.presence,
         });
+        break;
+      case "ticketNote.changed":
+        io.to(ticketRooms(event.companyId, event.ticket)).emit(
+          companyEvent(event.companyId, "ticketNote"),
+          event.payload,
+        );
+        break;
+      case "quickMessage.changed": {
+        const name = companyEvent(event.companyId, "quickmessage");
+        const hearing = quickMessageRooms(event.companyId, event.audience);
+        io.to(hearing).emit(name, event.payload);
+        // Made personal: who heard of it before and no longer may hears it is gone.
+        if (event.previousAudience && event.payload.action !== "delete") {
+          const left = quickMessageRooms(event.companyId, event.previousAudience).filter(
+            (room) => !hearing.includes(room),
+          );
+          if (left.length)
+            io.to(left).except(hearing).emit(name, { action: "delete", id: event.payload.record.id });
+        }
+        break;
+      }
+      case "schedule.changed":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "schedule"), event.payload);
         break;
       case "simulator.phone":
         io.to(rooms.admins(event.companyId)).emit(companyEvent(event.companyId, "simulator"), {

@@ -3,8 +3,15 @@ import type { WhatsappDetailDTO } from "@atende/contracts";
 import { type LoggedIn, buildCompany, buildQueue, buildUser, login } from "./factories.js";
 import { type TestContext, waitFor } from "./harness.js";
 
-/** A company with an admin, two queues, and a CONNECTED simulator connection (paired like a person would). */
-export async function buildSimulatorCompany(ctx: TestContext, opts: { queues?: number } = {}) {
+/**
+ * A company with an admin, its queues, and a CONNECTED simulator connection (paired like a person
+ * would). With `bot: false` the connection has no queues and no greeting, so the chatbot stays
+ * silent and a customer's message leaves an unqueued pending ticket: for suites about something else.
+ */
+export async function buildSimulatorCompany(
+  ctx: TestContext,
+  opts: { queues?: number; bot?: boolean } = {},
+) {
   const db = ctx.deps.db;
   const company = await buildCompany(db);
   const queues = [];
@@ -12,10 +19,13 @@ export async function buildSimulatorCompany(ctx: TestContext, opts: { queues?: n
     queues.push(await buildQueue(db, company.id, { name: `Fila ${i + 1}` }));
   const admin = await buildUser(db, company.id, { profile: "admin" });
   const adminLogin = await login(ctx, admin.email);
-  const connection = await connectSimulator(ctx, adminLogin, {
-    queueIds: queues.map((q) => q.id),
-    greetingMessage: "Olá!",
-  });
+  const connection = await connectSimulator(
+    ctx,
+    adminLogin,
+    opts.bot === false
+      ? { queueIds: [], greetingMessage: "" }
+      : { queueIds: queues.map((q) => q.id), greetingMessage: "Olá!" },
+  );
   return { company, queues, admin, adminLogin, connection };
 }
 

@@ -1,6 +1,12 @@
 import { contactsTexts } from "./contacts";
 import { kanbanTexts } from "./kanban";
+import { quickMessagesTexts } from "./quickMessages";
+import { schedulesTexts } from "./schedules";
+import { todoTexts } from "./todo";
+import { notesTexts } from "./notes";
 import { tagsTexts } from "./tags";
+import { queuesTexts } from "./queues";
+import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
 import { ticketsTexts } from "./tickets";
 import type { Translation } from "./pt";
@@ -10,7 +16,13 @@ export const en: Translation = {
   chat: chatTexts.en,
   contacts: contactsTexts.en,
   tags: tagsTexts.en,
+  queues: queuesTexts.en,
+  settings: settingsTexts.en,
   kanban: kanbanTexts.en,
+  quickMessages: quickMessagesTexts.en,
+  schedules: schedulesTexts.en,
+  todo: todoTexts.en,
+  notes: notesTexts.en,
   common: {
     cancel: "Cancel",
     save: "Save",

@@ -1,6 +1,12 @@
 import { contactsTexts } from "./contacts";
 import { kanbanTexts } from "./kanban";
+import { quickMessagesTexts } from "./quickMessages";
+import { schedulesTexts } from "./schedules";
+import { todoTexts } from "./todo";
+import { notesTexts } from "./notes";
 import { tagsTexts } from "./tags";
+import { queuesTexts } from "./queues";
+import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
 import { ticketsTexts } from "./tickets";
 import type { Translation } from "./pt";
@@ -10,7 +16,13 @@ export const es: Translation = {
   chat: chatTexts.es,
   contacts: contactsTexts.es,
   tags: tagsTexts.es,
+  queues: queuesTexts.es,
+  settings: settingsTexts.es,
   kanban: kanbanTexts.es,
+  quickMessages: quickMessagesTexts.es,
+  schedules: schedulesTexts.es,
+  todo: todoTexts.es,
+  notes: notesTexts.es,
   common: {
     cancel: "Cancelar",
     save: "Guardar",

@@ -1,6 +1,12 @@
 import { contactsTexts } from "./contacts";
 import { kanbanTexts } from "./kanban";
+import { quickMessagesTexts } from "./quickMessages";
+import { schedulesTexts } from "./schedules";
+import { todoTexts } from "./todo";
+import { notesTexts } from "./notes";
 import { tagsTexts } from "./tags";
+import { queuesTexts } from "./queues";
+import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
 import { ticketsTexts } from "./tickets";
 /** Portuguese: the default and fallback language. Its shape is the one every language must fill. */
@@ -9,7 +15,13 @@ export const pt = {
   chat: chatTexts.pt,
   contacts: contactsTexts.pt,
   tags: tagsTexts.pt,
+  queues: queuesTexts.pt,
+  settings: settingsTexts.pt,
   kanban: kanbanTexts.pt,
+  quickMessages: quickMessagesTexts.pt,
+  schedules: schedulesTexts.pt,
+  todo: todoTexts.pt,
+  notes: notesTexts.pt,
   common: {
     cancel: "Cancelar",
     save: "Salvar",

@@ -7,3 +7,7 @@ export * from "./tags.js";
 export * from "./tickets.js";
 export * from "./users.js";
 export * from "./whatsapps.js";
+export * from "./ticketNotes.js";
+export * from "./quickMessages.js";
+export * from "./schedules.js";
+export * from "./chatbot.js";

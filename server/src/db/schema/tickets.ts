@@ -103,6 +103,16 @@ export const tickets = pgTable(
     index("tickets_company_status_updated_idx").on(t.companyId, t.status, t.updatedAt),
     index("tickets_company_queue_status_idx").on(t.companyId, t.queueId, t.status),
     index("tickets_contact_idx").on(t.contactId),
+    // An agent's own tabs (open / closed by user), newest first; queue_id last so the viewer's queue
+    // check reads the index only (bench/tickets: the agent's closed tab 44 ms -> 0.5 ms).
+    index("tickets_company_user_status_updated_idx").on(
+      t.companyId,
+      t.userId,
+      t.status,
+      t.updatedAt,
+      t.id,
+      t.queueId,
+    ),
   ],
 );
 
@@ -150,6 +160,11 @@ export const messages = pgTable(
       .where(sql`${t.wid} is not null`),
     index("messages_ticket_created_idx").on(t.ticketId, t.createdAt, t.id),
     index("messages_company_idx").on(t.companyId),
+    // The chat's pages: a contact's conversation on one connection, newest first, reactions aside
+    // (queries must write the same condition; bench/tickets: page 1 of a long one 322 ms -> 0.07 ms).
+    index("messages_conversation_idx")
+      .on(t.companyId, t.contactId, t.whatsappId, t.createdAt, t.id)
+      .where(sql`${t.mediaType} <> 'reactionMessage'`),
     // The reactions a message received (loadMessages): a handful of rows among all the company's messages.
     index("messages_reactions_idx")
       .on(t.quotedMsgId)

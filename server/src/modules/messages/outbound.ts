@@ -8,6 +8,7 @@ import type { EventBus, Raise } from "../../events/bus.js";
 import { inTransaction } from "../../events/bus.js";
 import { type JobHandler, JobFailed, RetryLater, enqueueJob } from "../../jobs/runner.js";
 import type { MediaStore } from "../../storage/media.js";
+import { trackAgentReply } from "../chatbot/tracking.js";
 import { loadTicket } from "../tickets/present.js";
 import { raiseMessageSaved } from "./events.js";
 
@@ -70,6 +71,8 @@ export async function queueOutbound(tx: Tx, raise: Raise, input: OutboundInput):
       queueId: ticket.queueId,
     })
     .returning({ id: messages.id });
+  // The ticket's timeline: an agent's first message (the bot's and automatic ones never count).
+  if (!input.isBot && input.userId) await trackAgentReply(tx, ticket);
   const preview = input.body || input.media?.name || "";
   await tx
     .update(tickets)

@@ -129,7 +129,7 @@ async function openFor(userId: number, queueId: number | null, body = "olá") {
 beforeAll(async () => {
   ctx = await createTestContext({ LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 });
   ctx.built.startBackground();
-  a = await buildSimulatorCompany(ctx, { queues: 2 });
+  a = await buildSimulatorCompany(ctx, { queues: 2, bot: false });
   [queueA, queueB] = [a.queues[0]!, a.queues[1]!];
   agentA = await member(a.company.id, { name: "Ana", queueIds: [queueA.id] });
   agentA2 = await member(a.company.id, { name: "Aldo", queueIds: [queueA.id] });

@@ -8,7 +8,7 @@ import {
   type TicketsPage,
   can,
 } from "@atende/contracts";
-import { contacts, messages, settings, tickets, whatsapps } from "../../db/schema/index.js";
+import { contacts, messages, queues, settings, tickets, whatsapps } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import { type AuthContext, authorize } from "../../http/auth.js";
@@ -18,6 +18,14 @@ import { companyQueueIds, findUser } from "../users/queries.js";
 import { findWhatsappRow } from "../whatsapps/present.js";
 import { enqueueChannelAction } from "../messages/actions.js";
 import { queueOutbound } from "../messages/outbound.js";
+import {
+  connectionOf,
+  ratingQuestion,
+  saveBotState,
+  settingsOf,
+  transferNotice,
+} from "../chatbot/context.js";
+import { track } from "../chatbot/tracking.js";
 import { type ViewerScope, canSeeTicket } from "./policy.js";
 import { loadTicket, loadTickets } from "./present.js";
 import * as q from "./queries.js";
@@ -41,6 +49,14 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
       .from(settings)
       .where(and(eq(settings.companyId, companyId), eq(settings.key, key)));
     return row?.value;
+  }
+
+  async function queueNameOf(companyId: number, queueId: number): Promise<string | null> {
+    const [row] = await db
+      .select({ name: queues.name })
+      .from(queues)
+      .where(and(eq(queues.companyId, companyId), eq(queues.id, queueId)));
+    return row?.name ?? null;
   }
 
   async function timeZoneOf(companyId: number): Promise<string> {
@@ -172,6 +188,33 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
     if (input.promptId !== undefined) patch.promptId = input.promptId;
     if (input.integrationId !== undefined) patch.integrationId = input.integrationId;
 
+    // The connection's automatic messages on resolve (rating or completion) and transfer, read
+    // before the transaction like the greeting below.
+    const resolving = patch.status === "closed" && ticket.status !== "closed";
+    const queueMoved =
+      patch.queueId !== undefined && patch.queueId !== null && patch.queueId !== ticket.queueId;
+    const automation =
+      (resolving || (transfer && queueMoved)) && !ticket.isGroup
+        ? {
+            settings: await settingsOf(db, actor.companyId),
+            connection: await connectionOf(db, actor.companyId, patch.whatsappId ?? ticket.whatsappId),
+          }
+        : null;
+    const askRating =
+      resolving &&
+      automation?.settings.userRating === "enabled" &&
+      Boolean(automation.connection?.ratingMessage.trim());
+    // Awaiting the customer's rating, the ticket stays as it is; the answer (or its absence) closes it.
+    if (askRating) delete patch.status;
+    const completion =
+      resolving && !askRating && automation?.connection?.complationMessage.trim()
+        ? automation.connection.complationMessage
+        : null;
+    const transferQueueName =
+      transfer && queueMoved && automation?.settings.sendMsgTransfTicket === "enabled"
+        ? await queueNameOf(actor.companyId, patch.queueId!)
+        : null;
+
     // Read before the transaction opens: on PGlite a query outside `tx` would wait for it forever.
     const greeting =
       accepting && !ticket.isGroup && (await settingOf(actor.companyId, "sendGreetingAccepted")) === "enabled"
@@ -195,6 +238,55 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
           )
           .returning({ id: tickets.id });
         if (changed.length === 0) throw new ChangedMeanwhile();
+        const at = now();
+        const after = {
+          id,
+          companyId: actor.companyId,
+          whatsappId: patch.whatsappId ?? ticket.whatsappId,
+          queueId: patch.queueId !== undefined ? patch.queueId : ticket.queueId,
+          userId: patch.userId !== undefined ? patch.userId : ticket.userId,
+        };
+        await track(
+          tx,
+          after,
+          {
+            ...(accepting ? { acceptedAt: at } : {}),
+            ...(patch.queueId !== undefined && patch.queueId !== null
+              ? { queuedAt: at }
+              : ticket.queueId !== null
+                ? { queuedAt: ticket.createdAt } // created in the connection's only queue
+                : {}),
+            ...(patch.status === "closed" ? { finishedAt: at } : {}),
+            ...(patch.status === "open" && ticket.status === "closed" ? { finishedAt: null } : {}),
+            ...(askRating ? { ratingAt: at } : {}),
+          },
+          at,
+        );
+        if (askRating) {
+          await queueOutbound(tx, raise, {
+            companyId: actor.companyId,
+            ticketId: id,
+            body: ratingQuestion(automation!.connection!),
+            isBot: true,
+          });
+          await saveBotState(tx, after, { ratingAsks: 1 }, at);
+        }
+        if (completion) {
+          await queueOutbound(tx, raise, {
+            companyId: actor.companyId,
+            ticketId: id,
+            body: completion,
+            isBot: true,
+          });
+        }
+        if (transferQueueName) {
+          await queueOutbound(tx, raise, {
+            companyId: actor.companyId,
+            ticketId: id,
+            body: transferNotice(transferQueueName),
+            isBot: true,
+          });
+        }
         if (greeting) {
           await queueOutbound(tx, raise, {
             companyId: actor.companyId,
@@ -218,7 +310,7 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
         return otherOpenTicket(actor.companyId, ticket.contactId, patch.whatsappId ?? ticket.whatsappId);
       throw err;
     }
-    if (greeting) jobs.poke();
+    if (greeting || askRating || completion || transferQueueName) jobs.poke();
     return updated;
   }
 
@@ -302,6 +394,15 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
               updatedAt: now(),
             })
             .returning({ id: tickets.id });
+          await track(
+            tx,
+            { id: row!.id, companyId: actor.companyId, whatsappId, queueId: input.queueId ?? null, userId },
+            {
+              ...(input.queueId ? { queuedAt: now() } : {}),
+              ...(input.status === "pending" ? {} : { acceptedAt: now() }),
+            },
+            now(),
+          );
           const ticket = (await loadTicket(tx, actor.companyId, row!.id))!;
           raise({ type: "ticket.saved", companyId: actor.companyId, ticket });
           return ticket;

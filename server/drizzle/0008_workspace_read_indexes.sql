@@ -1,0 +1,2 @@
+CREATE INDEX "messages_conversation_idx" ON "messages" USING btree ("company_id","contact_id","whatsapp_id","created_at","id") WHERE "messages"."media_type" <> 'reactionMessage';--> statement-breakpoint
+CREATE INDEX "tickets_company_user_status_updated_idx" ON "tickets" USING btree ("company_id","user_id","status","updated_at","id","queue_id");
