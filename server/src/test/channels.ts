@@ -8,10 +8,7 @@ import { type TestContext, waitFor } from "./harness.js";
  * would). With `bot: false` the connection has no queues and no greeting, so the chatbot stays
  * silent and a customer's message leaves an unqueued pending ticket: for suites about something else.
  */
-export async function buildSimulatorCompany(
-  ctx: TestContext,
-  opts: { queues?: number; bot?: boolean } = {},
-) {
+export async function buildSimulatorCompany(ctx: TestContext, opts: { queues?: number; bot?: boolean } = {}) {
   const db = ctx.deps.db;
   const company = await buildCompany(db);
   const queues = [];
