@@ -1,97 +1,8 @@
 import { type Locator, type Page, expect, test } from "@playwright/test";
+import { type Message, PNG, callApi, customerSends, vendasConnection, waitingTicketOf } from "./chatSetup";
 import { DEMO, loginAs, newPerson, shot } from "./helpers";
 
 const BRUNO = { email: "bruno@atende.demo", password: "Agente123" };
-
-/** A call to the API as the user logged in on `page` (their token, from the app's storage). */
-async function callApi<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, url, body }) => {
-      const token = JSON.parse(localStorage.getItem("token") ?? "null") as string;
-      const res = await fetch(url, {
-        method,
-        headers: {
-          Authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${text}`);
-      return (text ? JSON.parse(text) : undefined) as T;
-    },
-    { method, url, body },
-  );
-}
-
-interface Queue {
-  id: number;
-  name: string;
-}
-interface Whatsapp {
-  id: number;
-  provider: string;
-  status: string;
-  queues: Queue[];
-}
-interface Ticket {
-  id: number;
-  uuid: string;
-  status: string;
-  contact: { name: string; number: string };
-}
-interface Message {
-  id: number;
-  body: string;
-  fromMe: boolean;
-  quotedMsg: { id: number } | null;
-}
-
-/** A connected simulator connection whose only queue is Vendas: a customer's message waits in Vendas. */
-async function vendasConnection(admin: Page): Promise<number> {
-  const vendas = (await callApi<Queue[]>(admin, "GET", "/queue")).find((q) => q.name === "Vendas");
-  if (!vendas) throw new Error("the demo queue Vendas is missing");
-  const list = await callApi<Whatsapp[]>(admin, "GET", "/whatsapp");
-  let connection = list.find(
-    (w) => w.provider === "simulator" && w.queues.length === 1 && w.queues[0]!.id === vendas.id,
-  );
-  connection ??= await callApi<Whatsapp>(admin, "POST", "/whatsapp", {
-    name: "Simulador Vendas (e2e)",
-    provider: "simulator",
-    queueIds: [vendas.id],
-  });
-  if (connection.status !== "CONNECTED") {
-    await callApi(admin, "POST", `/simulator/${connection.id}/scan`);
-    const id = connection.id;
-    await expect
-      .poll(
-        async () => (await callApi<Whatsapp[]>(admin, "GET", "/whatsapp")).find((w) => w.id === id)?.status,
-      )
-      .toBe("CONNECTED");
-  }
-  return connection.id;
-}
-
-/** The customer's phone writes to the connection (the simulator's HTTP API). */
-function customerSends(admin: Page, whatsappId: number, input: Record<string, unknown>) {
-  return callApi(admin, "POST", `/simulator/${whatsappId}/messages`, input);
-}
-
-async function waitingTicketOf(admin: Page, number: string): Promise<Ticket> {
-  let found: Ticket | undefined;
-  await expect
-    .poll(async () => {
-      const page = await callApi<{ tickets: Ticket[] }>(
-        admin,
-        "GET",
-        `/tickets?searchParam=${number}&showAll=true&status=pending`,
-      );
-      found = page.tickets.find((t) => t.contact.number === number);
-      return Boolean(found);
-    })
-    .toBe(true);
-  return found!;
-}
 
 function chat(page: Page): Locator {
   return page.getByRole("log", { name: "Mensagens" });
@@ -100,12 +11,6 @@ function chat(page: Page): Locator {
 function bubble(page: Page, text: string): Locator {
   return chat(page).getByRole("article").filter({ hasText: text });
 }
-
-/** A 240×160 checkered PNG, as a phone photo would be. */
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAPAAAACgCAIAAAC9uXYyAAACOklEQVR42u3bsQ0AEBRFUcvYVGUSY5qAgmi8k+hP8v5tlTra+esXj8t94BZDcwVtaK6gHZgraC5X0FxBG5oraENzBe3AXEFzuYLmCtrQXEEbmitoLlfQXK6guYI2NFfQhuYKmssVNJe7DtpY3I9cQXMFbWiuoB2YK2guV9BcQRuaK2hDcwXtwFxBc7mC5gra0FxBG5oraAfmCprLFTRX0IbmCtrQXEFzuYLmcjdBG4vr17ehuYJ2YK6guVxBcwVtaK6gDc0VtANzBc3lCporaENzBW1orqC5XEFzuYLmCtrQXEEbmitoLlfQXK6guRlBG4vr17ehuYJ2YK6guVxBcwVtaK6gDc0VtANzBc3lCporaENzBW1orqC5XEFzuYLmCtrQXEEbmitoLlfQXK6guRlBG4vr17ehuYJ2YK6guVxBcwVtaK6gDc0VtANzBc3lCporaENzBW1orqC5XEFzuYLmCtrQXEEbmitoLlfQXK6guRlBG4vr17ehuYJ2YK6guVxBcwVtaK6gDc0VtANzBc3lCporaENzBW1orqC5XEFzuYLmCtrQXEEbmitoLlfQXK6guRlBG4vr17ehuYJ2YK6guVxBcwVtaK6gDc0VtANzBc3lCporaENzBW1orqC5XEFzuYLmCtrQXEEbmitoLlfQXK6guRlBG4vr17ehuYJ2YK6guVxBcwVtaK6gDc0VtANzBc3lCporaENzBW1orqC5XEFzuYLmCtrQXEEbmitoLlfQXK6guQnuBDtptwX6GkYKAAAAAElFTkSuQmCC",
-  "base64",
-);
 
 test.describe("the chat window", () => {
   test("an agent accepts a waiting ticket, sends text and an image, replies, sees the customer live, ticks advance, reacts", async ({
@@ -139,6 +44,35 @@ test.describe("the chat window", () => {
     await page.getByRole("button", { name: "Aceitar" }).first().click();
     await expect(page.getByText("Atribuído a Ana")).toBeVisible();
     await expect(page.getByRole("button", { name: "Resolver" })).toBeVisible();
+
+    // Tags: picked from the company's, saved at once, still there after a reload.
+    const urgent = await callApi<{ id: number }>(admin.page, "POST", "/tags", {
+      name: `Urgente ${stamp}`,
+      color: "#E53935",
+    });
+    const vip = await callApi<{ id: number }>(admin.page, "POST", "/tags", {
+      name: `VIP ${stamp}`,
+      color: "#FDD835",
+    });
+    const tagBar = page.getByRole("group", { name: "Tags" });
+    const tagInput = page.getByRole("combobox", { name: "Tags do atendimento" });
+    await tagInput.fill(`Urgente ${stamp}`);
+    const saved = page.waitForResponse((r) => r.url().endsWith("/tags/sync") && r.ok());
+    await page.getByRole("option", { name: `Urgente ${stamp}` }).click();
+    await saved;
+    await expect(tagBar.getByText(`Urgente ${stamp}`)).toBeVisible();
+    await page.reload();
+    await expect(tagBar.getByText(`Urgente ${stamp}`)).toBeVisible();
+    // Live: another agent adds a tag to the ticket, then the tag is renamed and recoloured.
+    await callApi(admin.page, "POST", "/tags/sync", { ticketId: ticket.id, tags: [urgent.id, vip.id] });
+    await expect(tagBar.getByText(`VIP ${stamp}`)).toBeVisible();
+    await callApi(admin.page, "PUT", `/tags/${urgent.id}`, { name: `Prioridade ${stamp}`, color: "#8E24AA" });
+    await expect(tagBar.getByText(`Prioridade ${stamp}`)).toBeVisible();
+    await expect(tagBar.getByText(`Urgente ${stamp}`)).toHaveCount(0);
+    await expect(tagBar.getByRole("button", { name: `Prioridade ${stamp}` })).toHaveCSS(
+      "background-color",
+      "rgb(142, 36, 170)",
+    );
 
     // Text: Enter sends; Shift+Enter breaks the line. The agent's name signs it by default.
     const box = page.getByRole("textbox", { name: "Mensagem" });

@@ -45,6 +45,12 @@ const pt = {
     tags: "Tags",
     back: "Voltar aos atendimentos",
   },
+  tags: {
+    label: "Tags do atendimento",
+    placeholder: "Adicionar tags",
+    none: "Nenhuma tag cadastrada. Crie tags na página Tags.",
+    noMatch: "Nenhuma tag encontrada",
+  },
   actions: {
     accept: "Aceitar",
     return: "Devolver",
@@ -89,7 +95,8 @@ const pt = {
   emoji: { title: "Emojis" },
   quote: {
     goTo: "Ir para a mensagem respondida",
-    notLoaded: "A mensagem respondida é mais antiga; role para cima para carregá-la.",
+    notLoaded: "A mensagem respondida é muito antiga; role para cima para carregá-la.",
+    notFound: "A mensagem respondida não está nesta conversa.",
   },
   media: {
     image: "Foto",
@@ -217,6 +224,12 @@ const en: ChatTexts = {
     tags: "Tags",
     back: "Back to tickets",
   },
+  tags: {
+    label: "Ticket tags",
+    placeholder: "Add tags",
+    none: "No tags yet. Create them on the Tags page.",
+    noMatch: "No tags found",
+  },
   actions: {
     accept: "Accept",
     return: "Return",
@@ -261,7 +274,8 @@ const en: ChatTexts = {
   emoji: { title: "Emoji" },
   quote: {
     goTo: "Go to the replied message",
-    notLoaded: "The replied message is older; scroll up to load it.",
+    notLoaded: "The replied message is far back; scroll up to load it.",
+    notFound: "The replied message is not in this conversation.",
   },
   media: {
     image: "Photo",
@@ -388,6 +402,12 @@ const es: ChatTexts = {
     tags: "Etiquetas",
     back: "Volver a los tickets",
   },
+  tags: {
+    label: "Etiquetas del ticket",
+    placeholder: "Añadir etiquetas",
+    none: "Aún no hay etiquetas. Créalas en la página Etiquetas.",
+    noMatch: "No se encontraron etiquetas",
+  },
   actions: {
     accept: "Aceptar",
     return: "Devolver",
@@ -432,7 +452,8 @@ const es: ChatTexts = {
   emoji: { title: "Emojis" },
   quote: {
     goTo: "Ir al mensaje respondido",
-    notLoaded: "El mensaje respondido es más antiguo; desplázate hacia arriba para cargarlo.",
+    notLoaded: "El mensaje respondido es muy antiguo; desplázate hacia arriba para cargarlo.",
+    notFound: "El mensaje respondido no está en esta conversación.",
   },
   media: {
     image: "Foto",

@@ -39,7 +39,7 @@ const sockets: Socket[] = [];
 beforeAll(async () => {
   ctx = await createTestContext({ LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000, MEDIA_MAX_BYTES });
   ctx.built.startBackground();
-  team = await buildSimulatorCompany(ctx, { queues: 2 });
+  team = await buildSimulatorCompany(ctx, { queues: 2, bot: false });
   const agent = async (name: string, queueId: number) => {
     const row = await buildUser(ctx.deps.db, team.company.id, { name, queueIds: [queueId] });
     return { id: row.id, name, login: await login(ctx, row.email) };
@@ -623,6 +623,38 @@ describe("editing and deleting a message", () => {
       403,
       "ERR_NOT_MESSAGE_AUTHOR",
     );
+  });
+
+  it("editing or deleting the ticket's last message changes the list's preview, live; an older one leaves it", async () => {
+    const { ticketId } = await openConversation();
+    const first = await sendText(ticketId, ana.login, { body: "Seu pedido saiu hoje." });
+    const last = await sendText(ticketId, ana.login, { body: "Chega amanhã" });
+    const preview = async () =>
+      (await call("GET", `/tickets/${ticketId}`, ana.login)).json<TicketDTO>().lastMessage;
+    expect(await preview()).toBe("Chega amanhã");
+    const colleague = await listen(beto.login);
+    const heard = (text: string) =>
+      colleague.ticket.some(
+        (e) => e.action === "update" && e.ticket.id === ticketId && e.ticket.lastMessage === text,
+      );
+
+    // An older message is not the preview: editing it changes nothing there.
+    const older = await call("POST", `/messages/edit/${first.id}`, ana.login, { body: "Seu pedido saiu." });
+    expect(older.statusCode, older.body).toBe(200);
+    expect(await preview()).toBe("Chega amanhã");
+
+    const edited = await call("POST", `/messages/edit/${last.id}`, ana.login, { body: "Chega amanhã cedo" });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(await preview()).toBe("Chega amanhã cedo");
+    await eventually(() => heard("Chega amanhã cedo"));
+
+    // Deleted, the message before it becomes the preview: the agent's, then the customer's first one.
+    expect((await call("DELETE", `/messages/${last.id}`, ana.login)).statusCode).toBe(204);
+    expect(await preview()).toBe("Seu pedido saiu.");
+    await eventually(() => heard("Seu pedido saiu."));
+    expect((await call("DELETE", `/messages/${first.id}`, ana.login)).statusCode).toBe(204);
+    expect(await preview()).toBe("Olá, preciso de ajuda");
+    await eventually(() => heard("Olá, preciso de ajuda"));
   });
 });
 

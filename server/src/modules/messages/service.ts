@@ -1,8 +1,9 @@
 import { and, count, desc, eq, ne, sql } from "drizzle-orm";
 import { MESSAGE_PAGE_SIZE, type MessageDTO, type MessagesPage } from "@atende/contracts";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
+import type { Tx } from "../../db/client.js";
 import type { Deps } from "../../deps.js";
-import { inTransaction } from "../../events/bus.js";
+import { inTransaction, type Raise } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
 import type { JobRunner } from "../../jobs/runner.js";
@@ -23,6 +24,50 @@ export interface UploadedFile {
   filename: string;
   mimetype: string;
   data: Buffer;
+}
+
+/** The ticket's newest message that the list may preview: not a reaction, not deleted. */
+async function newestShown(tx: Tx, companyId: number, ticketId: number) {
+  const [row] = await tx
+    .select({ id: messages.id, body: messages.body, mediaName: messages.mediaName })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.companyId, companyId),
+        eq(messages.ticketId, ticketId),
+        eq(messages.isDeleted, false),
+        ne(messages.mediaType, "reactionMessage"),
+      ),
+    )
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Runs an edit or a delete of message `id`; when that message is the one the ticket list shows as
+ * the ticket's last message, the preview follows it (the new text, or the message before a deleted
+ * one) in the same transaction, and the lists hear the ticket.
+ */
+async function changeKeepingPreview(
+  tx: Tx,
+  raise: Raise,
+  companyId: number,
+  ticketId: number,
+  id: number,
+  change: () => Promise<unknown>,
+) {
+  const shown = await newestShown(tx, companyId, ticketId);
+  await change();
+  if (shown?.id !== id) return;
+  const next = await newestShown(tx, companyId, ticketId);
+  // The same preview as a send writes: the text, else the file's name.
+  const preview = next ? next.body || next.mediaName || "" : "";
+  await tx
+    .update(tickets)
+    .set({ lastMessage: preview.slice(0, 255) })
+    .where(and(eq(tickets.companyId, companyId), eq(tickets.id, ticketId)));
+  raise({ type: "ticket.saved", companyId, ticket: (await loadTicket(tx, companyId, ticketId))! });
 }
 
 export function createMessagesService({ db, bus, now, media, jobs, tickets: ticketsService }: MessagesDeps) {
@@ -66,7 +111,8 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
         eq(messages.companyId, actor.companyId),
         eq(messages.contactId, ticket.contactId),
         ticket.whatsappId ? eq(messages.whatsappId, ticket.whatsappId) : eq(messages.ticketId, ticket.id),
-        ne(messages.mediaType, "reactionMessage"),
+        // Written as a literal so the planner matches the partial index messages_conversation_idx.
+        sql`${messages.mediaType} <> 'reactionMessage'`,
       );
       const [total] = await db.select({ n: count() }).from(messages).where(conversation);
       const rows = await db
@@ -165,7 +211,9 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
       if (!message.fromMe || message.userId !== actor.userId || message.isDeleted)
         throw new AppError("ERR_NOT_MESSAGE_AUTHOR");
       await inTransaction(db, bus, async (tx, raise) => {
-        await tx.update(messages).set({ body, isEdited: true, updatedAt: now() }).where(eq(messages.id, id));
+        await changeKeepingPreview(tx, raise, actor.companyId, ticket.id, id, () =>
+          tx.update(messages).set({ body, isEdited: true, updatedAt: now() }).where(eq(messages.id, id)),
+        );
         // Always queued: it runs after the ticket's pending send, which may already carry the old text.
         if (ticket.whatsappId) {
           await enqueueChannelAction(tx, {
@@ -188,7 +236,9 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
       if (!message.fromMe || message.userId !== actor.userId) throw new AppError("ERR_NOT_MESSAGE_AUTHOR");
       if (message.isDeleted) return; // deleted already: nothing more to tell WhatsApp
       await inTransaction(db, bus, async (tx, raise) => {
-        await tx.update(messages).set({ isDeleted: true, updatedAt: now() }).where(eq(messages.id, id));
+        await changeKeepingPreview(tx, raise, actor.companyId, ticket.id, id, () =>
+          tx.update(messages).set({ isDeleted: true, updatedAt: now() }).where(eq(messages.id, id)),
+        );
         if (ticket.whatsappId) {
           await enqueueChannelAction(tx, {
             companyId: actor.companyId,

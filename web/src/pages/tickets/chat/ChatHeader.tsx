@@ -19,7 +19,6 @@ import {
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatPhone, initials } from "./conversation";
-import { TagChips } from "./TagChips";
 
 export type TicketAction = "accept" | "return" | "resolve" | "reopen";
 
@@ -77,7 +76,7 @@ function ActionButton(props: {
   );
 }
 
-/** Who the ticket is with, who holds it and in which queue, its tags, and what can be done to it. */
+/** Who the ticket is with, who holds it and in which queue, and what can be done to it. */
 export function ChatHeader(props: ChatHeaderProps) {
   const { ticket, presence, busy, onAction } = props;
   const { t } = useTranslation();
@@ -165,7 +164,6 @@ export function ChatHeader(props: ChatHeaderProps) {
           {subtitle}
         </Box>
       </ButtonBase>
-      {!compact && <TagChips tags={ticket.tags} sx={{ maxWidth: "30%", justifyContent: "flex-end" }} />}
       <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
         {ticket.status === "pending" && (
           <ActionButton

@@ -13,7 +13,7 @@ import { MessageText } from "./MessageText";
 import { messagePreview } from "./preview";
 import { Ticks } from "./Ticks";
 
-interface MessageBubbleProps {
+export interface MessageBubbleProps {
   message: MessageDTO;
   /** First of a run from one sender: draws the tail and a gap above. */
   firstOfGroup: boolean;
@@ -283,7 +283,7 @@ function BubbleComponent(props: MessageBubbleProps) {
           )}
         </Box>
       )}
-      {handlers && (
+      {handlers && pickerAnchor && (
         <EmojiPicker
           quick
           anchorEl={pickerAnchor}

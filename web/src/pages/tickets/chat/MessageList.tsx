@@ -1,13 +1,15 @@
 import { LIMITS, type MessageDTO } from "@atende/contracts";
 import KeyboardArrowDownIcon from "@mui/icons-material/KeyboardArrowDown";
-import { Box, Button, CircularProgress, Fab, Skeleton, Typography, useTheme } from "@mui/material";
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { Box, Button, CircularProgress, Fab, Typography, useTheme } from "@mui/material";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "../../../api/toast";
-import { formatDate, formatTime } from "../../../i18n/format";
-import { buildRows, localDay } from "./conversation";
-import { MessageBubble } from "./MessageBubble";
+import { buildRows, type ChatRow } from "./conversation";
+import { ConversationStart, DayDivider, LoadingBubbles, TicketDivider } from "./Dividers";
+import { MessageBubble, type MessageBubbleProps } from "./MessageBubble";
 import type { MessageHandlers } from "./MessageMenu";
+import { estimateRowHeight, keepsReadingPosition } from "./rowLayout";
 import type { useConversation } from "./useConversation";
 
 type Conversation = ReturnType<typeof useConversation>;
@@ -25,6 +27,11 @@ interface MessageListProps {
 
 /** Within this distance of the bottom the list follows new messages. */
 const STICK_PX = 80;
+/** Rows drawn beyond each edge of the screen, so a fast wheel does not show blank space. */
+const OVERSCAN = 8;
+/** A reply's quoted message not loaded yet: at most this many older pages are fetched to find it. */
+const QUOTE_SEARCH_PAGES = 50;
+const BEGINNING_KEY = "beginning";
 
 export const WALLPAPER = {
   light: {
@@ -39,122 +46,99 @@ export const WALLPAPER = {
   },
 };
 
-function DayDivider({ day }: { day: string }) {
-  const { t } = useTranslation();
-  const mode = useTheme().palette.mode;
-  const today = localDay(new Date().toISOString());
-  const yesterday = localDay(new Date(Date.now() - 86_400_000).toISOString());
-  const label = day === today ? t("chat.today") : day === yesterday ? t("chat.yesterday") : formatDate(day);
-  return (
-    <Box role="separator" aria-label={label} sx={{ display: "flex", justifyContent: "center", my: 1.25 }}>
-      <Typography
-        variant="caption"
-        sx={{
-          px: 1.5,
-          py: 0.5,
-          borderRadius: 2,
-          fontSize: 12.5,
-          textTransform: "uppercase",
-          bgcolor: mode === "dark" ? "#182229" : "#ffffff",
-          color: mode === "dark" ? "#8696a0" : "#54656f",
-          boxShadow: "0 1px 0.5px rgba(11,20,26,.13)",
-        }}
-      >
-        {label}
-      </Typography>
-    </Box>
-  );
+interface RowContentProps extends Omit<MessageBubbleProps, "message" | "firstOfGroup"> {
+  row: ChatRow;
 }
 
-function TicketDivider({ endedAt, startedAt }: { endedAt: string; startedAt: string }) {
-  const { t } = useTranslation();
-  const mode = useTheme().palette.mode;
-  const chip = {
-    px: 1.5,
-    py: 0.5,
-    borderRadius: 2,
-    fontSize: 12.5,
-    bgcolor: mode === "dark" ? "#182229" : "#fff5c4",
-    color: mode === "dark" ? "#ffd279" : "#54656f",
-    boxShadow: "0 1px 0.5px rgba(11,20,26,.13)",
-  };
+/** A message with the dividers above it; drawn again only when something of its own changes. */
+const RowContent = memo(function RowContent({ row, ...bubble }: RowContentProps) {
   return (
-    <Box
-      role="separator"
-      aria-label={t("chat.divider.aria")}
-      sx={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 0.75, my: 2 }}
-    >
-      <Typography variant="caption" sx={chip}>
-        {t("chat.divider.ended", { date: `${formatDate(endedAt)} ${formatTime(endedAt)}` })}
-      </Typography>
-      <Box sx={{ width: "60%", borderTop: 1, borderColor: "divider", borderStyle: "dashed" }} />
-      <Typography variant="caption" sx={chip}>
-        {t("chat.divider.started", { date: `${formatDate(startedAt)} ${formatTime(startedAt)}` })}
-      </Typography>
-    </Box>
+    <>
+      {row.day && <DayDivider day={row.day} />}
+      {row.ticketChange && (
+        <TicketDivider endedAt={row.ticketChange.endedAt} startedAt={row.ticketChange.startedAt} />
+      )}
+      <MessageBubble message={row.message} firstOfGroup={row.firstOfGroup} {...bubble} />
+    </>
   );
-}
-
-function LoadingBubbles() {
-  const { t } = useTranslation();
-  return (
-    <Box
-      aria-label={t("common.loading")}
-      sx={{ px: "6%", py: 2, display: "flex", flexDirection: "column", gap: 1 }}
-    >
-      {[180, 260, 140, 300, 200].map((width, index) => (
-        <Skeleton
-          key={index}
-          variant="rounded"
-          width={width}
-          height={36}
-          sx={{ alignSelf: index % 2 ? "flex-end" : "flex-start", maxWidth: "70%" }}
-        />
-      ))}
-    </Box>
-  );
-}
+});
 
 /**
  * The conversation as WhatsApp Web draws it: day dividers, conversation dividers, bubbles grouped by
- * sender. Older pages load near the top without moving what is on screen; new messages follow at the
- * bottom, or show a count on the jump button when the agent has scrolled up to read.
+ * sender. Only the rows on screen (and a few beyond) are in the page, so thousands of messages
+ * scroll as lightly as twenty. Older pages load near the top without moving what is on screen; new
+ * messages follow at the bottom, or show a count on the jump button when the agent has scrolled up.
  */
 export function MessageList(props: MessageListProps) {
   const { conversation, contactName, meId, handlers, selection = null, onToggleSelect } = props;
   const { t } = useTranslation();
   const mode = useTheme().palette.mode;
-  const { messages, hasNextPage, isFetchingNextPage, fetchNextPage } = conversation;
-  const pageCount = conversation.data?.pages.length ?? 0;
+  const { messages, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = conversation;
   const rows = useMemo(() => buildRows(messages), [messages]);
+  const estimates = useMemo(() => rows.map(estimateRowHeight), [rows]);
+  // Once every page is in, the list opens with the 'start of the conversation' line.
+  const lead = !hasNextPage && conversation.isSuccess && rows.length > 0 ? 1 : 0;
+  const count = rows.length + lead;
+  // Stable between renders: a new function makes the virtualizer lay out every row again.
+  const getItemKey = useCallback(
+    (index: number) => (index < lead ? BEGINNING_KEY : rows[index - lead]!.key),
+    [rows, lead],
+  );
+  const estimateSize = useCallback(
+    (index: number) => (index < lead ? 34 : estimates[index - lead]!),
+    [estimates, lead],
+  );
   const scroller = useRef<HTMLDivElement>(null);
-  const content = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const lastId = useRef<number | null>(null);
-  /** Where the oldest message sat on screen when older ones were asked for. */
-  const anchor = useRef<{ id: number; top: number; pages: number } | null>(null);
+  /** The row that was first before older pages arrived: its dividers may change above its bubble. */
+  const reshaped = useRef<string | null>(null);
+  const firstKey = useRef<string | null>(null);
   const [unseen, setUnseen] = useState(0);
   const [farFromBottom, setFarFromBottom] = useState(false);
   const [highlighted, setHighlighted] = useState<number | null>(null);
+  const [seeking, setSeeking] = useState<{ id: number; pages: number } | null>(null);
 
-  const scrollToBottom = useCallback((smooth = false) => {
-    const el = scroller.current;
-    if (!el) return;
-    el.scrollTo({ top: el.scrollHeight, behavior: smooth ? "smooth" : "auto" });
-    atBottom.current = true;
-    setUnseen(0);
-    setFarFromBottom(false);
-  }, []);
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize,
+    getItemKey,
+    overscan: OVERSCAN,
+    paddingStart: 8,
+    paddingEnd: 20,
+    // Older pages go in above without moving the row being read; new messages are followed when
+    // the list was at the bottom (at once while the conversation opens, smoothly afterwards).
+    anchorTo: "end",
+    followOnAppend: lastId.current === null ? true : "smooth",
+    scrollEndThreshold: STICK_PX,
+  });
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item, _delta, instance) => {
+    const isReshaped = item.key === reshaped.current;
+    if (isReshaped && instance.itemSizeCache.has(item.key)) reshaped.current = null;
+    return keepsReadingPosition(item, instance, isReshaped);
+  };
+
+  // Older pages arrived: the row that was first may lose its day divider or gain a ticket divider.
+  useLayoutEffect(() => {
+    const first = rows[0]?.key ?? null;
+    if (firstKey.current && first !== firstKey.current) reshaped.current = firstKey.current;
+    firstKey.current = first;
+  }, [rows]);
+
+  const scrollToBottom = useCallback(
+    (smooth = false) => {
+      virtualizer.scrollToEnd({ behavior: smooth ? "smooth" : "auto" });
+      atBottom.current = true;
+      setUnseen(0);
+      setFarFromBottom(false);
+    },
+    [virtualizer],
+  );
 
   const loadOlder = useCallback(() => {
-    const el = scroller.current;
-    if (!el || !hasNextPage || isFetchingNextPage) return;
-    const first = content.current?.querySelector<HTMLElement>("[data-message-id]");
-    anchor.current = first
-      ? { id: Number(first.dataset.messageId), top: first.getBoundingClientRect().top, pages: pageCount }
-      : null;
-    void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage, pageCount]);
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   function onScroll() {
     const el = scroller.current;
@@ -166,29 +150,23 @@ export function MessageList(props: MessageListProps) {
     if (el.scrollTop < LIMITS.olderMessagesThresholdPx) loadOlder();
   }
 
+  // The conversation opens at its newest message; what arrives later is followed at the bottom
+  // (followOnAppend), brought into view when the agent sent it, or counted on the pill.
   useLayoutEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    // Older messages arrived: keep the message that was on top where it was.
-    const saved = anchor.current;
-    if (saved && pageCount > saved.pages) {
-      anchor.current = null;
-      const same = content.current?.querySelector<HTMLElement>(`[data-message-id="${saved.id}"]`);
-      if (same) el.scrollTop += same.getBoundingClientRect().top - saved.top;
-    }
     const last = messages.at(-1);
     if (!last || last.id === lastId.current) return;
-    const previousIndex = lastId.current === null ? -1 : messages.findIndex((m) => m.id === lastId.current);
-    const first = lastId.current === null;
+    const previous = lastId.current;
     lastId.current = last.id;
-    if (first) {
-      scrollToBottom();
-    } else if (previousIndex >= 0 && previousIndex < messages.length - 1) {
-      const arrived = messages.slice(previousIndex + 1);
-      if (atBottom.current || arrived.some((m) => m.fromMe && m.userId === meId)) scrollToBottom(true);
-      else setUnseen((n) => n + arrived.filter((m) => !m.fromMe).length);
+    if (previous === null) {
+      virtualizer.scrollToEnd();
+      return;
     }
-  }, [messages, pageCount, meId, scrollToBottom]);
+    const previousIndex = messages.findIndex((m) => m.id === previous);
+    if (previousIndex < 0 || previousIndex === messages.length - 1 || atBottom.current) return;
+    const arrived = messages.slice(previousIndex + 1);
+    if (arrived.some((m) => m.fromMe && m.userId === meId)) scrollToBottom(true);
+    else setUnseen((n) => n + arrived.filter((m) => !m.fromMe).length);
+  }, [messages, meId, scrollToBottom, virtualizer]);
 
   // A short first page does not fill the screen (no scrolling, so no scroll event): load more.
   useEffect(() => {
@@ -196,107 +174,166 @@ export function MessageList(props: MessageListProps) {
     if (el && el.scrollHeight <= el.clientHeight + LIMITS.olderMessagesThresholdPx) loadOlder();
   }, [messages, loadOlder]);
 
-  // Images and players take their size after loading: stay at the bottom when we were there.
+  // The box shrinks when a reply preview or a longer text opens below it: stay at the bottom.
   useEffect(() => {
     const el = scroller.current;
-    const inner = content.current;
-    if (!el || !inner) return;
+    if (!el) return;
+    let height = el.clientHeight;
     const observer = new ResizeObserver(() => {
-      if (atBottom.current) el.scrollTop = el.scrollHeight;
+      if (el.clientHeight !== height && atBottom.current) virtualizer.scrollToEnd();
+      height = el.clientHeight;
     });
-    observer.observe(inner);
-    // The box shrinks when a reply preview or a longer text opens below it.
     observer.observe(el);
     return () => observer.disconnect();
-  }, [conversation.isSuccess]);
+  }, [conversation.isSuccess, virtualizer]);
 
-  const jumpTo = useCallback(
-    (messageId: number) => {
-      const target = content.current?.querySelector<HTMLElement>(`[data-message-id="${messageId}"]`);
-      if (!target) {
-        toast(t("chat.quote.notLoaded"));
-        return;
-      }
-      target.scrollIntoView({ block: "center", behavior: "smooth" });
-      setHighlighted(messageId);
-      window.setTimeout(() => setHighlighted((id) => (id === messageId ? null : id)), 1600);
-    },
-    [t],
-  );
+  const flash = useCallback((messageId: number) => {
+    setHighlighted(messageId);
+    window.setTimeout(() => setHighlighted((id) => (id === messageId ? null : id)), 1600);
+  }, []);
+
+  // A reply's quoted message: scrolled to (drawn or not), after loading older pages if need be.
+  useEffect(() => {
+    if (!seeking) return;
+    const index = rows.findIndex((row) => row.message.id === seeking.id);
+    if (index >= 0) {
+      setSeeking(null);
+      const target = virtualizer.getOffsetForIndex(index + lead, "center")?.[0] ?? 0;
+      const far =
+        Math.abs(target - (virtualizer.scrollOffset ?? 0)) > 3 * (scroller.current?.clientHeight ?? 0);
+      virtualizer.scrollToIndex(index + lead, { align: "center", behavior: far ? "auto" : "smooth" });
+      flash(seeking.id);
+    } else if (!hasNextPage || seeking.pages >= QUOTE_SEARCH_PAGES || isFetchNextPageError) {
+      setSeeking(null);
+      toast(t(hasNextPage ? "chat.quote.notLoaded" : "chat.quote.notFound"));
+    } else if (!isFetchingNextPage) {
+      setSeeking({ ...seeking, pages: seeking.pages + 1 });
+      void fetchNextPage();
+    }
+  }, [
+    seeking,
+    rows,
+    lead,
+    hasNextPage,
+    isFetchingNextPage,
+    isFetchNextPageError,
+    fetchNextPage,
+    virtualizer,
+    flash,
+    t,
+  ]);
+
+  const jumpTo = useCallback((messageId: number) => setSeeking({ id: messageId, pages: 0 }), []);
+
+  const items = virtualizer.getVirtualItems();
 
   return (
-    <Box sx={{ position: "relative", flex: 1, minHeight: 0, display: "flex", ...WALLPAPER[mode] }}>
+    <Box sx={{ position: "relative", flex: 1, minHeight: 0, display: "flex" }}>
       <Box
         ref={scroller}
         onScroll={onScroll}
         role="log"
         aria-label={t("chat.messages")}
+        aria-busy={isFetchingNextPage}
         tabIndex={0}
-        sx={{ flex: 1, overflowY: "auto", overflowX: "hidden", outline: "none", py: 1 }}
+        sx={{
+          flex: 1,
+          overflowY: "auto",
+          overflowX: "hidden",
+          outline: "none",
+          // The virtualizer keeps the reading position itself; the browser's own anchoring would fight it.
+          overflowAnchor: "none",
+          // The wallpaper scrolls with the messages: an opaque scrolling layer the browser can move
+          // without painting the list again on every frame.
+          ...WALLPAPER[mode],
+          backgroundAttachment: "local",
+        }}
       >
-        <Box ref={content} sx={{ pb: 1.5 }}>
-          {isFetchingNextPage && (
-            <Box sx={{ display: "flex", justifyContent: "center", py: 1 }}>
-              <CircularProgress size={22} aria-label={t("chat.loadingOlder")} />
-            </Box>
-          )}
-          {!hasNextPage && conversation.isSuccess && messages.length > 0 && (
-            <Typography
-              variant="caption"
-              component="p"
-              sx={{ textAlign: "center", color: mode === "dark" ? "#8696a0" : "#54656f", py: 1 }}
-            >
-              {t("chat.beginning")}
-            </Typography>
-          )}
-          {conversation.isPending && <LoadingBubbles />}
-          {conversation.isError && (
-            <Box sx={{ textAlign: "center", py: 6 }}>
-              <Typography sx={{ mb: 1 }}>{t("chat.loadError")}</Typography>
-              <Button variant="outlined" onClick={() => void conversation.refetch()}>
-                {t("chat.tryAgain")}
-              </Button>
-            </Box>
-          )}
-          {conversation.isSuccess && messages.length === 0 && (
-            <Typography
-              sx={{
-                textAlign: "center",
-                mx: "auto",
-                mt: 6,
-                px: 2,
-                py: 1,
-                maxWidth: 320,
-                borderRadius: 2,
-                bgcolor: mode === "dark" ? "#182229" : "#fff",
-                color: "text.secondary",
-              }}
-            >
-              {t("chat.empty")}
-            </Typography>
-          )}
-          {rows.map((row) => {
-            if (row.kind === "day") return <DayDivider key={row.key} day={row.day} />;
-            if (row.kind === "ticket")
-              return <TicketDivider key={row.key} endedAt={row.endedAt} startedAt={row.startedAt} />;
-            return (
-              <MessageBubble
-                key={row.key}
-                message={row.message}
-                firstOfGroup={row.firstOfGroup}
-                contactName={contactName}
-                meId={meId}
-                handlers={handlers}
-                selecting={selection !== null}
-                selected={selection?.has(row.message.id) ?? false}
-                onToggleSelect={onToggleSelect}
-                highlighted={highlighted === row.message.id}
-                onQuoteClick={jumpTo}
-              />
-            );
-          })}
-        </Box>
+        {conversation.isPending && <LoadingBubbles />}
+        {conversation.isError && (
+          <Box sx={{ textAlign: "center", py: 6 }}>
+            <Typography sx={{ mb: 1 }}>{t("chat.loadError")}</Typography>
+            <Button variant="outlined" onClick={() => void conversation.refetch()}>
+              {t("chat.tryAgain")}
+            </Button>
+          </Box>
+        )}
+        {conversation.isSuccess && messages.length === 0 && (
+          <Typography
+            sx={{
+              textAlign: "center",
+              mx: "auto",
+              mt: 6,
+              px: 2,
+              py: 1,
+              maxWidth: 320,
+              borderRadius: 2,
+              bgcolor: mode === "dark" ? "#182229" : "#fff",
+              color: "text.secondary",
+            }}
+          >
+            {t("chat.empty")}
+          </Typography>
+        )}
+        {count > 0 && (
+          <div style={{ height: virtualizer.getTotalSize(), position: "relative", width: "100%" }}>
+            {items.map((item) => {
+              const row = item.index < lead ? null : rows[item.index - lead]!;
+              return (
+                <div
+                  key={item.key}
+                  data-index={item.index}
+                  ref={virtualizer.measureElement}
+                  style={{
+                    position: "absolute",
+                    top: 0,
+                    left: 0,
+                    width: "100%",
+                    transform: `translateY(${item.start}px)`,
+                    // The bubble's margins count in the row's measured height.
+                    display: "flow-root",
+                  }}
+                >
+                  {row === null ? (
+                    <ConversationStart />
+                  ) : (
+                    <RowContent
+                      row={row}
+                      contactName={contactName}
+                      meId={meId}
+                      handlers={handlers}
+                      selecting={selection !== null}
+                      selected={selection?.has(row.message.id) ?? false}
+                      onToggleSelect={onToggleSelect}
+                      highlighted={highlighted === row.message.id}
+                      onQuoteClick={jumpTo}
+                    />
+                  )}
+                </div>
+              );
+            })}
+          </div>
+        )}
       </Box>
+      {(isFetchingNextPage || seeking) && (
+        // Over the list, not in it: showing it must not push the messages down.
+        <Box
+          sx={{
+            position: "absolute",
+            top: 12,
+            left: "50%",
+            transform: "translateX(-50%)",
+            zIndex: 3,
+            display: "flex",
+            p: 0.75,
+            borderRadius: "50%",
+            bgcolor: mode === "dark" ? "#202c33" : "#fff",
+            boxShadow: 2,
+          }}
+        >
+          <CircularProgress size={20} aria-label={t("chat.loadingOlder")} />
+        </Box>
+      )}
       {farFromBottom && unseen === 0 && (
         <Fab
           size="small"

@@ -38,22 +38,44 @@ function Unavailable() {
   );
 }
 
+/**
+ * Pictures already seen, by URL: their natural size. Drawn again (the list draws only the rows on
+ * screen, so a picture is drawn each time it scrolls back in), a picture takes its final size at
+ * once instead of growing from a placeholder and moving the messages around it.
+ */
+const pictureSizes = new Map<string, { width: number; height: number }>();
+
+/** How the picture is laid out below: its natural size, at most `max` high, at least 80 wide. */
+function shownSize(natural: { width: number; height: number }, max: number) {
+  const scale = Math.min(1, max / natural.height);
+  return { width: Math.max(80, natural.width * scale), height: Math.min(max, natural.height) };
+}
+
 function ImageMedia({ message, sticker }: { message: MessageDTO; sticker: boolean }) {
   const { t } = useTranslation();
   const { src, failed } = useMediaUrl(message.mediaUrl);
   const [open, setOpen] = useState(false);
   const name = message.mediaName ?? t("chat.media.image");
+  const size = sticker ? 140 : 330;
+  const known = message.mediaUrl ? pictureSizes.get(message.mediaUrl) : undefined;
+  const box = known ? shownSize(known, size) : null;
+  // Narrower bubbles scale it down, keeping its proportions, as they do the picture itself.
+  const knownBox = box && {
+    width: box.width,
+    height: "auto",
+    aspectRatio: `${box.width} / ${box.height}`,
+    maxWidth: "100%",
+  };
   if (failed) return <Unavailable />;
   if (!src) {
     return (
       <Skeleton
         variant="rounded"
         aria-label={t("common.loading")}
-        sx={{ width: sticker ? 140 : 260, height: sticker ? 140 : 190, maxWidth: "100%" }}
+        sx={knownBox ?? { width: sticker ? 140 : 260, height: sticker ? 140 : 190, maxWidth: "100%" }}
       />
     );
   }
-  const size = sticker ? 140 : 330;
   return (
     <>
       <ButtonBase
@@ -65,13 +87,16 @@ function ImageMedia({ message, sticker }: { message: MessageDTO; sticker: boolea
           component="img"
           src={src}
           alt={name}
+          onLoad={(event) => {
+            const img = event.currentTarget;
+            if (message.mediaUrl && img.naturalHeight > 0)
+              pictureSizes.set(message.mediaUrl, { width: img.naturalWidth, height: img.naturalHeight });
+          }}
           sx={{
             display: "block",
-            maxWidth: "100%",
-            width: "auto",
-            maxHeight: size,
-            minWidth: 80,
             objectFit: "cover",
+            // A known size lays the picture out before it is decoded.
+            ...(knownBox ?? { maxWidth: "100%", width: "auto", maxHeight: size, minWidth: 80 }),
           }}
         />
       </ButtonBase>

@@ -110,27 +110,30 @@ export function MessageMenu({ message, mine, handlers, onReact, background }: Me
           <ExpandMoreIcon fontSize="small" />
         </IconButton>
       </Box>
-      <Menu
-        anchorEl={anchor}
-        open={anchor !== null}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
-        transformOrigin={{ vertical: "top", horizontal: "right" }}
-      >
-        {items.map((item) => (
-          <MenuItem
-            key={item.key}
-            onClick={() => {
-              setAnchor(null);
-              item.run();
-            }}
-            sx={{ minWidth: 180 }}
-          >
-            <ListItemIcon sx={{ "& svg": { fontSize: 20 } }}>{item.icon}</ListItemIcon>
-            <ListItemText>{item.label}</ListItemText>
-          </MenuItem>
-        ))}
-      </Menu>
+      {/* Mounted only while open: every bubble on screen has a menu, and a closed one still costs. */}
+      {anchor && (
+        <Menu
+          anchorEl={anchor}
+          open
+          onClose={() => setAnchor(null)}
+          anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
+          transformOrigin={{ vertical: "top", horizontal: "right" }}
+        >
+          {items.map((item) => (
+            <MenuItem
+              key={item.key}
+              onClick={() => {
+                setAnchor(null);
+                item.run();
+              }}
+              sx={{ minWidth: 180 }}
+            >
+              <ListItemIcon sx={{ "& svg": { fontSize: 20 } }}>{item.icon}</ListItemIcon>
+              <ListItemText>{item.label}</ListItemText>
+            </MenuItem>
+          ))}
+        </Menu>
+      )}
     </>
   );
 }

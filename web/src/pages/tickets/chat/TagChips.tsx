@@ -2,7 +2,7 @@ import type { TicketDTO } from "@atende/contracts";
 import { Box, Chip, useTheme, type SxProps, type Theme } from "@mui/material";
 import { useTranslation } from "react-i18next";
 
-/** The ticket's tags, read-only (the tag editor comes with the tags work). */
+/** The ticket's tags, read-only (the contact panel); the chat's header edits them (TagEditor). */
 export function TagChips({ tags, sx }: { tags: TicketDTO["tags"]; sx?: SxProps<Theme> }) {
   const { t } = useTranslation();
   const theme = useTheme();

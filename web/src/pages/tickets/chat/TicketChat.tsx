@@ -19,6 +19,7 @@ import { ContactDrawer } from "./ContactDrawer";
 import { ForwardDialog } from "./ForwardDialog";
 import type { MessageHandlers } from "./MessageMenu";
 import { MessageList, WALLPAPER } from "./MessageList";
+import { TagEditor } from "./TagEditor";
 import { TransferDialog } from "./TransferDialog";
 import { upsertMessage, useConversation } from "./useConversation";
 import { useSignPreference } from "./useSignPreference";
@@ -259,6 +260,7 @@ function ChatWindow({ ticket }: { ticket: TicketDTO }) {
           onBack={() => navigate("/tickets")}
           width={columnWidth}
         />
+        <TagEditor ticket={ticket} onSaved={store} />
         <MessageList
           conversation={conversation}
           contactName={ticket.contact.name}

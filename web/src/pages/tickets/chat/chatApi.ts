@@ -1,4 +1,4 @@
-import type { ContactDTO, UserDTO } from "@atende/contracts";
+import type { ContactDTO, TicketDTO, UserDTO } from "@atende/contracts";
 import { api } from "../../../api/http";
 
 /** Calls only the chat window makes (the shared api/ modules belong to other screens). */
@@ -7,6 +7,8 @@ export const chatKeys = {
   contactSearch: (search: string) => ["contacts", "search", search] as const,
   usersList: ["users", "list"] as const,
   queues: ["queues"] as const,
+  /** The company's tags (GET /tags/list); the search tab's tag filter reads the same cache. */
+  tagOptions: ["tickets", "tag-options"] as const,
 };
 
 export function fetchContact(id: number, signal?: AbortSignal): Promise<ContactDTO> {
@@ -16,4 +18,9 @@ export function fetchContact(id: number, signal?: AbortSignal): Promise<ContactD
 /** Every user of the company, for the transfer dialog. */
 export function fetchUsersList(signal?: AbortSignal): Promise<UserDTO[]> {
   return api.get<UserDTO[]>("/users/list", { signal });
+}
+
+/** POST /tags/sync: the ticket ends with exactly these tags; answers the ticket as it is now. */
+export function syncTicketTags(ticketId: number, tagIds: number[]): Promise<TicketDTO> {
+  return api.post<TicketDTO>("/tags/sync", { ticketId, tags: tagIds });
 }

@@ -3,11 +3,21 @@ import type { InfiniteData } from "@tanstack/react-query";
 
 export type MessagePages = InfiniteData<MessagesPage, number>;
 
-/** One row of the message list: a day divider, a conversation (ticket) divider, or a message. */
-export type ChatRow =
-  | { kind: "day"; key: string; day: string }
-  | { kind: "ticket"; key: string; endedAt: string; startedAt: string; ticketId: number }
-  | { kind: "message"; key: string; message: MessageDTO; firstOfGroup: boolean };
+/**
+ * One row of the message list: a message, with what sits above it. The dividers ride on the message
+ * they introduce rather than being rows of their own, so every row is keyed by a message: when older
+ * pages arrive above, the row the reader is looking at keeps its key and the list can hold it still.
+ */
+export interface ChatRow {
+  key: string;
+  message: MessageDTO;
+  /** First of a run from one sender: the bubble draws its tail and a gap above. */
+  firstOfGroup: boolean;
+  /** The day (yyyy-MM-dd) this message opens: a date divider above it. */
+  day: string | null;
+  /** One ticket (conversation) ended before this message and this one's started. */
+  ticketChange: { endedAt: string; startedAt: string } | null;
+}
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -28,14 +38,15 @@ export function flattenPages(data: MessagePages | undefined): MessageDTO[] {
   if (!data) return [];
   const byId = new Map<number, MessageDTO>();
   // Pages come newest first; a later page may repeat messages after new ones shifted the offsets.
-  for (const page of [...data.pages].reverse()) {
-    for (const message of page.messages) {
+  for (let p = data.pages.length - 1; p >= 0; p--) {
+    for (const message of data.pages[p]!.messages) {
       if (message.mediaType !== "reactionMessage") byId.set(message.id, message);
     }
   }
-  return [...byId.values()].sort(
-    (a, b) => new Date(a.createdAt).getTime() - new Date(b.createdAt).getTime() || a.id - b.id,
-  );
+  // Thousands of messages when the agent has scrolled far back: each date is read once.
+  const timed = [...byId.values()].map((message) => ({ at: Date.parse(message.createdAt), message }));
+  timed.sort((a, b) => a.at - b.at || a.message.id - b.message.id);
+  return timed.map((entry) => entry.message);
 }
 
 /**
@@ -46,27 +57,20 @@ export function flattenPages(data: MessagePages | undefined): MessageDTO[] {
 export function buildRows(messages: MessageDTO[]): ChatRow[] {
   const rows: ChatRow[] = [];
   let previous: MessageDTO | undefined;
+  let previousDay = "";
   for (const message of messages) {
     const day = localDay(message.createdAt);
-    const newDay = !previous || localDay(previous.createdAt) !== day;
+    const newDay = !previous || previousDay !== day;
     const newTicket = previous !== undefined && previous.ticketId !== message.ticketId;
-    if (newDay) rows.push({ kind: "day", key: `day-${day}`, day });
-    if (newTicket) {
-      rows.push({
-        kind: "ticket",
-        key: `ticket-${message.ticketId}-${message.id}`,
-        endedAt: previous!.createdAt,
-        startedAt: message.createdAt,
-        ticketId: message.ticketId,
-      });
-    }
     rows.push({
-      kind: "message",
       key: `m-${message.id}`,
       message,
       firstOfGroup: newDay || newTicket || !previous || senderOf(previous) !== senderOf(message),
+      day: newDay ? day : null,
+      ticketChange: newTicket ? { endedAt: previous!.createdAt, startedAt: message.createdAt } : null,
     });
     previous = message;
+    previousDay = day;
   }
   return rows;
 }

@@ -33,8 +33,9 @@ export function useTicketByUuid(uuid: string) {
 const PRESENCE_TIMEOUT_MS = 15_000;
 
 /**
- * Keeps the open ticket current from the live channel: its updates and deletion, its contact's
- * changes, and what the contact is doing (typing, recording).
+ * Keeps the open ticket current from the live channel: its updates (tags included) and deletion,
+ * its contact's changes, its tags' new names and colours, and what the contact is doing (typing,
+ * recording).
  */
 export function useTicketLive(ticket: TicketDTO, onDeleted: () => void) {
   const queryClient = useQueryClient();
@@ -75,6 +76,25 @@ export function useTicketLive(ticket: TicketDTO, onDeleted: () => void) {
               number: contact.number,
               profilePicUrl: contact.profilePicUrl,
             },
+          }
+        : current,
+    );
+  });
+
+  // A tag renamed, recoloured or deleted changes the ticket's chips.
+  useCompanyEvent("tag", (event) => {
+    if (event.action === "create") return;
+    const id = event.action === "delete" ? event.tagId : event.tag.id;
+    queryClient.setQueryData<TicketDTO>(key, (current) =>
+      current?.tags.some((tag) => tag.id === id)
+        ? {
+            ...current,
+            tags:
+              event.action === "delete"
+                ? current.tags.filter((tag) => tag.id !== id)
+                : current.tags.map((tag) =>
+                    tag.id === id ? { id, name: event.tag.name, color: event.tag.color } : tag,
+                  ),
           }
         : current,
     );

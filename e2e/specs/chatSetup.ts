@@ -1,0 +1,100 @@
+import { type Page, expect } from "@playwright/test";
+
+/** What the chat specs share: API calls as a logged-in person, and a customer writing in. */
+
+/** A call to the API as the user logged in on `page` (their token, from the app's storage). */
+export async function callApi<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const token = JSON.parse(localStorage.getItem("token") ?? "null") as string;
+      const res = await fetch(url, {
+        method,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${text}`);
+      return (text ? JSON.parse(text) : undefined) as T;
+    },
+    { method, url, body },
+  );
+}
+
+export interface Queue {
+  id: number;
+  name: string;
+}
+export interface Whatsapp {
+  id: number;
+  provider: string;
+  status: string;
+  queues: Queue[];
+}
+export interface Ticket {
+  id: number;
+  uuid: string;
+  status: string;
+  contactId: number;
+  contact: { name: string; number: string };
+}
+export interface Message {
+  id: number;
+  body: string;
+  fromMe: boolean;
+  quotedMsg: { id: number } | null;
+}
+
+/** A connected simulator connection whose only queue is Vendas: a customer's message waits in Vendas. */
+export async function vendasConnection(admin: Page): Promise<number> {
+  const vendas = (await callApi<Queue[]>(admin, "GET", "/queue")).find((q) => q.name === "Vendas");
+  if (!vendas) throw new Error("the demo queue Vendas is missing");
+  const list = await callApi<Whatsapp[]>(admin, "GET", "/whatsapp");
+  let connection = list.find(
+    (w) => w.provider === "simulator" && w.queues.length === 1 && w.queues[0]!.id === vendas.id,
+  );
+  connection ??= await callApi<Whatsapp>(admin, "POST", "/whatsapp", {
+    name: "Simulador Vendas (e2e)",
+    provider: "simulator",
+    queueIds: [vendas.id],
+  });
+  if (connection.status !== "CONNECTED") {
+    await callApi(admin, "POST", `/simulator/${connection.id}/scan`);
+    const id = connection.id;
+    await expect
+      .poll(
+        async () => (await callApi<Whatsapp[]>(admin, "GET", "/whatsapp")).find((w) => w.id === id)?.status,
+      )
+      .toBe("CONNECTED");
+  }
+  return connection.id;
+}
+
+/** The customer's phone writes to the connection (the simulator's HTTP API). */
+export function customerSends(admin: Page, whatsappId: number, input: Record<string, unknown>) {
+  return callApi(admin, "POST", `/simulator/${whatsappId}/messages`, input);
+}
+
+export async function waitingTicketOf(admin: Page, number: string): Promise<Ticket> {
+  let found: Ticket | undefined;
+  await expect
+    .poll(async () => {
+      const page = await callApi<{ tickets: Ticket[] }>(
+        admin,
+        "GET",
+        `/tickets?searchParam=${number}&showAll=true&status=pending`,
+      );
+      found = page.tickets.find((t) => t.contact.number === number);
+      return Boolean(found);
+    })
+    .toBe(true);
+  return found!;
+}
+
+/** A 240×160 checkered PNG, as a phone photo would be. */
+export const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAPAAAACgCAIAAAC9uXYyAAACOklEQVR42u3bsQ0AEBRFUcvYVGUSY5qAgmi8k+hP8v5tlTra+esXj8t94BZDcwVtaK6gHZgraC5X0FxBG5oraENzBe3AXEFzuYLmCtrQXEEbmitoLlfQXK6guYI2NFfQhuYKmssVNJe7DtpY3I9cQXMFbWiuoB2YK2guV9BcQRuaK2hDcwXtwFxBc7mC5gra0FxBG5oraAfmCprLFTRX0IbmCtrQXEFzuYLmcjdBG4vr17ehuYJ2YK6guVxBcwVtaK6gDc0VtANzBc3lCporaENzBW1orqC5XEFzuYLmCtrQXEEbmitoLlfQXK6guRlBG4vr17ehuYJ2YK6guVxBcwVtaK6gDc0VtANzBc3lCporaENzBW1orqC5XEFzuYLmCtrQXEEbmitoLlfQXK6guRlBG4vr17ehuYJ2YK6guVxBcwVtaK6gDc0VtANzBc3lCporaENzBW1orqC5XEFzuYLmCtrQXEEbmitoLlfQXK6guRlBG4vr17ehuYJ2YK6guVxBcwVtaK6gDc0VtANzBc3lCporaENzBW1orqC5XEFzuYLmCtrQXEEbmitoLlfQXK6guRlBG4vr17ehuYJ2YK6guVxBcwVtaK6gDc0VtANzBc3lCporaENzBW1orqC5XEFzuYLmCtrQXEEbmitoLlfQXK6guRlBG4vr17ehuYJ2YK6guVxBcwVtaK6gDc0VtANzBc3lCporaENzBW1orqC5XEFzuYLmCtrQXEEbmitoLlfQXK6guQnuBDtptwX6GkYKAAAAAElFTkSuQmCC",
+  "base64",
+);
