@@ -311,13 +311,17 @@ test.describe("connections", () => {
     expect(ticket!.contact.name).toBe(customer);
     expect(ticket!.whatsappId).toBe(demo.id);
 
-    // The admin's Aguardando list shows it live, with the customer's text.
+    // The demo connection has two queues: the bot answers the phone with its greeting and menu.
+    await expect(phone.page.getByRole("list", { name: "Conversa", exact: true })).toContainText(
+      "Bem-vindo à Empresa Demo",
+    );
+
+    // The admin's Aguardando list shows it live, waiting for the customer's choice.
     const item = admin.page
       .getByRole("list", { name: "Lista de atendimentos" })
       .getByRole("listitem")
       .filter({ hasText: customer });
     await expect(item).toBeVisible();
-    await expect(item).toContainText(text);
     await expect(item.getByRole("button", { name: `Aceitar: ${customer}` })).toBeVisible();
     await shot(admin.page, "connections-ticket-waiting");
 
