@@ -17,3 +17,4 @@ export * from "./settings.js";
 export * from "./ticketNotes.js";
 export * from "./quickMessages.js";
 export * from "./schedules.js";
+export * from "./ticketVisibility.js";

@@ -1,3 +1,4 @@
+import { canSeeTicket as sharedRule } from "@atende/contracts";
 import type { AuthContext } from "../../http/auth.js";
 
 export interface TicketVisibility {
@@ -12,14 +13,11 @@ export interface ViewerScope {
   allTicket: boolean;
 }
 
-/** Who may see a ticket: admins any; others the tickets of their queues, their own, and unqueued ones with allTicket. */
+/** Who may see a ticket: the shared rule in contracts, fed with the caller's queues. */
 export function canSeeTicket(
   actor: Pick<AuthContext, "profile" | "userId">,
   scope: ViewerScope,
   ticket: TicketVisibility,
 ): boolean {
-  if (actor.profile === "admin") return true;
-  if (ticket.userId === actor.userId) return true;
-  if (ticket.queueId === null) return scope.allTicket;
-  return scope.queueIds.includes(ticket.queueId);
+  return sharedRule({ userId: actor.userId, profile: actor.profile, ...scope }, ticket);
 }

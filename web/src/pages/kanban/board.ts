@@ -6,6 +6,7 @@ import {
   type TicketDTO,
 } from "@atende/contracts";
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
+import { canSee } from "../tickets/ticketLists";
 
 /** Every cached board, whatever its showAll (the key's last part). */
 export const BOARD_KEY = ["kanban", "tickets"] as const;
@@ -54,12 +55,10 @@ export interface BoardViewer {
 export function belongsOnBoard(ticket: TicketDTO, { user, showAll }: BoardViewer): boolean {
   if (ticket.status === "closed") return false;
   const mine = ticket.userId === user.id;
-  const sees =
-    user.profile === "admin" ||
-    mine ||
-    (ticket.queueId === null
-      ? user.allTicket === "enabled"
-      : user.queues.some((queue) => queue.id === ticket.queueId));
+  const sees = canSee(
+    { id: user.id, profile: user.profile, allTicket: user.allTicket, queues: user.queues },
+    ticket,
+  );
   if (!sees) return false;
   return ticket.status === "pending" || mine || showAll;
 }

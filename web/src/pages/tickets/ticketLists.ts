@@ -1,4 +1,4 @@
-import type { AllTicket, Profile, TicketDTO } from "@atende/contracts";
+import { type AllTicket, type Profile, type TicketDTO, canSeeTicket } from "@atende/contracts";
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import { ticketKeys, type TicketFilters, type TicketPages } from "../../api/tickets";
 
@@ -10,11 +10,17 @@ export interface Viewer {
   queues: { id: number }[];
 }
 
-/** The server's visibility rule (tickets/policy.ts): admins any, others their queues, own, unqueued with allTicket. */
-export function canSee(viewer: Viewer, ticket: TicketDTO): boolean {
-  if (viewer.profile === "admin" || ticket.userId === viewer.id) return true;
-  if (ticket.queueId === null) return viewer.allTicket === "enabled";
-  return viewer.queues.some((queue) => queue.id === ticket.queueId);
+/** The server's visibility rule, from contracts: admins any, others their queues, own, unqueued with allTicket. */
+export function canSee(viewer: Viewer, ticket: Pick<TicketDTO, "queueId" | "userId">): boolean {
+  return canSeeTicket(
+    {
+      userId: viewer.id,
+      profile: viewer.profile,
+      queueIds: viewer.queues.map((queue) => queue.id),
+      allTicket: viewer.allTicket === "enabled",
+    },
+    ticket,
+  );
 }
 
 /**
