@@ -1,8 +1,6 @@
 import { type Locator, type Page, expect, test } from "@playwright/test";
 import { type Message, PNG, callApi, customerSends, vendasConnection, waitingTicketOf } from "./chatSetup";
-import { DEMO, loginAs, newPerson, shot } from "./helpers";
-
-const BRUNO = { email: "bruno@atende.demo", password: "Agente123" };
+import { BRUNO, DEMO, loginAs, newPerson, shot } from "./helpers";
 
 function chat(page: Page): Locator {
   return page.getByRole("log", { name: "Mensagens" });

@@ -1,27 +1,9 @@
+import { callApi } from "./helpers";
 import { type Page, expect } from "@playwright/test";
 
 /** What the chat specs share: API calls as a logged-in person, and a customer writing in. */
 
-/** A call to the API as the user logged in on `page` (their token, from the app's storage). */
-export async function callApi<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, url, body }) => {
-      const token = JSON.parse(localStorage.getItem("token") ?? "null") as string;
-      const res = await fetch(url, {
-        method,
-        headers: {
-          Authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${text}`);
-      return (text ? JSON.parse(text) : undefined) as T;
-    },
-    { method, url, body },
-  );
-}
+export { callApi };
 
 export interface Queue {
   id: number;

@@ -1,27 +1,6 @@
 import fs from "node:fs";
 import { type Locator, type Page, expect, test } from "@playwright/test";
-import { DEMO, loginAs, newPerson, shot } from "./helpers";
-
-/** A call to the API as the user logged in on `page` (their token, from the app's storage). */
-async function callApi<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, url, body }) => {
-      const token = JSON.parse(localStorage.getItem("token") ?? "null") as string;
-      const res = await fetch(url, {
-        method,
-        headers: {
-          Authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${text}`);
-      return (text ? JSON.parse(text) : undefined) as T;
-    },
-    { method, url, body },
-  );
-}
+import { DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
 
 interface Whatsapp {
   id: number;

@@ -5,6 +5,8 @@ export const DEMO = {
   ana: { email: "ana@atende.demo", password: "Agente123" },
 };
 
+export const BRUNO = { email: "bruno@atende.demo", password: "Agente123" };
+
 /** Logs in through the login page as a person would, and waits for the app shell. */
 export async function loginAs(page: Page, email: string, password: string) {
   await page.goto("/login");
@@ -22,4 +24,25 @@ export async function newPerson(browser: Browser) {
 
 export function shot(page: Page, name: string) {
   return page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
+}
+
+/** A call to the API as the user logged in on `page` (their token, from the app's storage). */
+export async function callApi<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const token = JSON.parse(localStorage.getItem("token") ?? "null") as string;
+      const res = await fetch(url, {
+        method,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${text}`);
+      return (text ? JSON.parse(text) : undefined) as T;
+    },
+    { method, url, body },
+  );
 }

@@ -1,33 +1,11 @@
 import { type Locator, type Page, expect, test } from "@playwright/test";
-import { DEMO, loginAs, newPerson, shot } from "./helpers";
+import { BRUNO, DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
 
 /**
  * The workspace as two agents live in it: a customer writes from the /simulator phone, Ana (Vendas)
  * answers, transfers to Suporte, Bruno (Suporte) takes it over and resolves it, and the customer's
  * next message opens a new conversation. Every step is seen in the other people's screens live.
  */
-
-const BRUNO = { email: "bruno@atende.demo", password: "Agente123" };
-
-async function callApi<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, url, body }) => {
-      const token = JSON.parse(localStorage.getItem("token") ?? "null") as string;
-      const res = await fetch(url, {
-        method,
-        headers: {
-          Authorization: `Bearer ${token}`,
-          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await res.text();
-      if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${text}`);
-      return (text ? JSON.parse(text) : undefined) as T;
-    },
-    { method, url, body },
-  );
-}
 
 interface Whatsapp {
   id: number;
