@@ -4,14 +4,7 @@ import VolumeUpIcon from "@mui/icons-material/VolumeUp";
 import { IconButton, Popover, Slider, Stack, Tooltip } from "@mui/material";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-
-const VOLUME_KEY = "volume";
-
-/** The notification volume kept in the browser: 0 to 1, 1 when never set. */
-function readVolume(): number {
-  const saved = Number.parseFloat(localStorage.getItem(VOLUME_KEY) ?? "");
-  return Number.isFinite(saved) ? Math.min(1, Math.max(0, saved)) : 1;
-}
+import { VOLUME_KEY, readVolume } from "../notifications/volume";
 
 export function VolumeControl() {
   const { t } = useTranslation();

@@ -1,4 +1,4 @@
-/** Where the top bar's volume control (layout/VolumeControl.tsx) keeps the chosen volume. */
+/** Where the top bar's volume control (layout/VolumeControl.tsx) keeps the chosen volume; the sound reads it. */
 export const VOLUME_KEY = "volume";
 
 /** The notification volume chosen in the top bar: 0 to 1, 1 when never set. */

@@ -6,38 +6,11 @@ import {
   queueOptionUpdateSchema,
   queueOptionsQuerySchema,
   queueSaveSchema,
-  validationMessage,
 } from "@atende/contracts";
 import { authOf } from "../../http/auth.js";
-import { AppError, langOf, parseInput } from "../../http/errors.js";
-import { type QueuesDeps, type QueuesService, type UploadedMedia, createQueuesService } from "./service.js";
-
-/**
- * The one file of a media-upload form (field "file", as clients of this API family send it; any
- * file field is taken). A missing, empty or malformed file is bad input; a large one is too large.
- */
-async function readUpload(req: FastifyRequest): Promise<UploadedMedia> {
-  const invalid = (key: "validation.required" | "validation.invalid") =>
-    new AppError("ERR_VALIDATION", { fields: { file: validationMessage(key, langOf(req)) } });
-  let file: UploadedMedia | null = null;
-  try {
-    for await (const part of req.parts()) {
-      if (part.type !== "file") continue;
-      if (file) {
-        part.file.resume(); // drain what we ignore, or the request never ends
-        continue;
-      }
-      file = { filename: part.filename || "arquivo", mimetype: part.mimetype, data: await part.toBuffer() };
-    }
-  } catch (err) {
-    if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE")
-      throw new AppError("ERR_MEDIA_TOO_LARGE");
-    throw invalid("validation.invalid");
-  }
-  if (!file) throw invalid("validation.required");
-  if (file.data.length === 0) throw invalid("validation.invalid");
-  return file;
-}
+import { parseInput } from "../../http/errors.js";
+import { readSingleUpload } from "../../http/upload.js";
+import { type QueuesDeps, type QueuesService, createQueuesService } from "./service.js";
 
 export function queuesRoutes(app: FastifyInstance, queues: QueuesService) {
   const id = (req: FastifyRequest) => parseInput(idParam, req.params, req).id;
@@ -55,7 +28,7 @@ export function queuesRoutes(app: FastifyInstance, queues: QueuesService) {
     return reply.status(204).send();
   });
   app.post("/queue/:id/media-upload", async (req) =>
-    queues.attachMedia(authOf(req), id(req), () => readUpload(req)),
+    queues.attachMedia(authOf(req), id(req), () => readSingleUpload(req)),
   );
   app.delete("/queue/:id/media-upload", async (req) => queues.removeMedia(authOf(req), id(req)));
 
@@ -76,7 +49,7 @@ export function queuesRoutes(app: FastifyInstance, queues: QueuesService) {
     return reply.status(204).send();
   });
   app.post("/queue-options/:id/media-upload", async (req) =>
-    queues.attachOptionMedia(authOf(req), id(req), () => readUpload(req)),
+    queues.attachOptionMedia(authOf(req), id(req), () => readSingleUpload(req)),
   );
   app.delete("/queue-options/:id/media-upload", async (req) =>
     queues.removeOptionMedia(authOf(req), id(req)),

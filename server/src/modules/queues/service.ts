@@ -19,17 +19,13 @@ import { findCompany } from "../companies/queries.js";
 import { queuePolicy } from "./policy.js";
 import { presentOptionTrees, presentQueue } from "./present.js";
 import * as q from "./queries.js";
+import type { UploadedFile } from "../../http/upload.js";
 
 export type QueuesDeps = Pick<Deps, "db" | "bus" | "now" | "media">;
 
 /** A file sent to a media-upload route. */
-export interface UploadedMedia {
-  filename: string;
-  mimetype: string;
-  data: Buffer;
-}
 /** Reads the upload only once the caller may make it: nobody's bytes are read for a 403 or a 404. */
-export type ReadUpload = () => Promise<UploadedMedia>;
+export type ReadUpload = () => Promise<UploadedFile>;
 
 /** Two requests may race for one name or colour; the unique indexes decide, and the loser hears which. */
 async function uniqueNameAndColor<T>(work: () => Promise<T>): Promise<T> {
