@@ -19,7 +19,7 @@ import {
 } from "@mui/material";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { TicketAvatar } from "../tickets/TicketAvatar";
+import { ContactAvatar } from "../../components/ContactAvatar";
 import { formatNumber } from "./format";
 
 interface ContactsTableProps {
@@ -114,7 +114,7 @@ export function ContactsTable({
             <TableRow key={contact.id} hover>
               <TableCell sx={{ maxWidth: 0, width: { xs: "100%", sm: "40%" } }}>
                 <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, minWidth: 0 }}>
-                  <TicketAvatar contact={contact} />
+                  <ContactAvatar contact={contact} />
                   <Box sx={{ minWidth: 0 }}>
                     <Typography variant="body2" noWrap sx={{ fontWeight: 500 }} title={contact.name}>
                       {contact.name}

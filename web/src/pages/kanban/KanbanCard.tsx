@@ -7,7 +7,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { formatDate, formatTime } from "../../i18n/format";
 import { TagChip } from "../tags/TagChip";
-import { TicketAvatar } from "../tickets/TicketAvatar";
+import { ContactAvatar } from "../../components/ContactAvatar";
 
 /** Today's tickets show the time, older ones the date. */
 function when(value: string): string {
@@ -65,7 +65,7 @@ export const CardView = forwardRef<HTMLDivElement, CardViewProps>(function CardV
       }}
     >
       <Stack direction="row" spacing={1.25} sx={{ alignItems: "flex-start" }}>
-        <TicketAvatar contact={ticket.contact} size={36} />
+        <ContactAvatar contact={ticket.contact} size={36} />
         <Box sx={{ flex: 1, minWidth: 0 }}>
           <Stack direction="row" spacing={1} sx={{ alignItems: "baseline" }}>
             <Typography variant="subtitle2" noWrap sx={{ flex: 1, fontWeight: 600 }}>

@@ -36,7 +36,7 @@ import { useSessionUser } from "../../auth/AuthContext";
 import { fieldErrorText, SERVER_ERROR, textFieldRegister } from "../../components/formFields";
 import { useDebouncedValue } from "../../components/useDebouncedValue";
 import { formatDate, formatTime } from "../../i18n/format";
-import { TicketAvatar } from "../tickets/TicketAvatar";
+import { ContactAvatar } from "../../components/ContactAvatar";
 import {
   initialScheduleValues,
   isScheduleImage,
@@ -225,7 +225,7 @@ function ScheduleForm({
                   disabled={readOnly}
                   renderOption={({ key, ...optionProps }, option) => (
                     <Box component="li" key={key} {...optionProps} sx={{ gap: 1.5 }}>
-                      <TicketAvatar contact={option} size={32} />
+                      <ContactAvatar contact={option} size={32} />
                       <Box sx={{ minWidth: 0 }}>
                         <Typography variant="body2" noWrap>
                           {option.name || option.number}

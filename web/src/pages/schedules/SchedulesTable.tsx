@@ -21,7 +21,7 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router-dom";
 import { useSessionUser } from "../../auth/AuthContext";
 import { formatDate, formatTime } from "../../i18n/format";
-import { TicketAvatar } from "../tickets/TicketAvatar";
+import { ContactAvatar } from "../../components/ContactAvatar";
 import { ScheduleStatusChip } from "./scheduleStatus";
 
 interface SchedulesTableProps {
@@ -100,7 +100,7 @@ export function SchedulesTable({
               <TableRow key={schedule.id} hover data-testid={`schedule-row-${schedule.id}`}>
                 <TableCell sx={{ maxWidth: 240 }}>
                   <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, minWidth: 0 }}>
-                    <TicketAvatar contact={{ ...schedule.contact, isGroup: false }} size={32} />
+                    <ContactAvatar contact={{ ...schedule.contact, isGroup: false }} size={32} />
                     <Box sx={{ minWidth: 0 }}>
                       <Typography variant="body2" noWrap>
                         {schedule.contact.name}

@@ -22,7 +22,7 @@ import { toastError } from "../../api/toast";
 import { useWhatsapps } from "../../api/whatsapps";
 import { useSessionUser } from "../../auth/AuthContext";
 import { useDebouncedValue } from "../../components/useDebouncedValue";
-import { TicketAvatar } from "./TicketAvatar";
+import { ContactAvatar } from "../../components/ContactAvatar";
 
 interface NewTicketDialogProps {
   /** The queues the user may open a ticket in (the user's own; every queue for an admin). */
@@ -129,7 +129,7 @@ export function NewTicketDialog({ queues, onCreated, onClose }: NewTicketDialogP
               noOptionsText={noOptionsText}
               renderOption={({ key, ...props }, option) => (
                 <Box component="li" key={key} {...props} sx={{ gap: 1.5 }}>
-                  <TicketAvatar contact={option} size={32} />
+                  <ContactAvatar contact={option} size={32} />
                   <Box sx={{ minWidth: 0 }}>
                     <Typography variant="body2" noWrap>
                       {option.name || option.number}

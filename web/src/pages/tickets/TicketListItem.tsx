@@ -8,7 +8,7 @@ import { memo, type CSSProperties, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDate, formatTime } from "../../i18n/format";
 import { elapsedSince } from "./elapsed";
-import { TicketAvatar } from "./TicketAvatar";
+import { ContactAvatar } from "../../components/ContactAvatar";
 
 export type TicketAction = "accept" | "close";
 
@@ -230,7 +230,7 @@ export const TicketListItem = memo(function TicketListItem({
 
   const body = (
     <>
-      <TicketAvatar contact={ticket.contact} />
+      <ContactAvatar contact={ticket.contact} />
       <div className="ticket-main">
         <div className="ticket-line">
           <span className="ticket-name">{name}</span>

@@ -18,7 +18,7 @@ function initials(name: string): string {
 }
 
 /** The contact's picture, or their initials on a colour of their own; a group shows a group icon. */
-export function TicketAvatar({ contact, size = 40 }: { contact: TicketDTO["contact"]; size?: number }) {
+export function ContactAvatar({ contact, size = 40 }: { contact: TicketDTO["contact"]; size?: number }) {
   const label = contact.name || contact.number;
   return (
     <Avatar
