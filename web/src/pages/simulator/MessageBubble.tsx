@@ -2,9 +2,10 @@ import type { SimulatorPhoneMessage } from "@atende/contracts";
 import BlockIcon from "@mui/icons-material/Block";
 import LocationOnIcon from "@mui/icons-material/LocationOnOutlined";
 import PersonIcon from "@mui/icons-material/PersonOutlined";
-import { Box, Link, Typography, useTheme } from "@mui/material";
-import { Fragment, type ReactNode } from "react";
+import { Box, Typography, useTheme } from "@mui/material";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { MessageText } from "../../components/MessageText";
 import { formatTime } from "../../i18n/format";
 import { MessageActions, type MessageActionHandlers } from "./MessageActions";
 import { MessageMedia } from "./MessageMedia";
@@ -15,21 +16,6 @@ export const BUBBLE = {
   own: { light: "#d9fdd3", dark: "#005c4b" },
   received: { light: "#ffffff", dark: "#202c33" },
 };
-
-const URL_PATTERN = /(https?:\/\/[^\s]+)/g;
-
-/** The text with its links clickable. */
-function Linkified({ text }: { text: string }) {
-  return text.split(URL_PATTERN).map((part, index) =>
-    index % 2 === 1 ? (
-      <Link key={index} href={part} target="_blank" rel="noreferrer" sx={{ wordBreak: "break-all" }}>
-        {part}
-      </Link>
-    ) : (
-      <Fragment key={index}>{part}</Fragment>
-    ),
-  );
-}
 
 /** What a quote shows of the message replied to. */
 export function snippet(message: SimulatorPhoneMessage): string {
@@ -75,7 +61,7 @@ export function MessageBubble({ message, quoted, reactions, businessName, handle
         {message.body && (
           <Typography variant="body2" component="p" sx={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>
             {icon}
-            <Linkified text={message.body} />
+            <MessageText text={message.body} />
           </Typography>
         )}
       </>

@@ -3,7 +3,7 @@ import InsertEmoticonIcon from "@mui/icons-material/InsertEmoticonOutlined";
 import { Box, IconButton, Tooltip, Typography, useTheme } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { EMOJI_FONT } from "./emoji";
-import { MessageText } from "./MessageText";
+import { MessageText } from "../../../components/MessageText";
 import { messagePreview } from "./preview";
 
 /** WhatsApp's colours, light and dark. */

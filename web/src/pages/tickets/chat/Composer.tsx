@@ -14,7 +14,7 @@ import { toastError } from "../../../api/toast";
 import { CHAT_COLOURS } from "./BubbleParts";
 import { EmojiPicker } from "./EmojiPicker";
 import { splitSignature } from "./conversation";
-import { MessageText } from "./MessageText";
+import { MessageText } from "../../../components/MessageText";
 import { messagePreview } from "./preview";
 import { upsertMessage } from "./useConversation";
 

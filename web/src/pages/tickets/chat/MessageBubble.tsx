@@ -9,7 +9,7 @@ import { CHAT_COLOURS, Quote, ReactButton, ReactionSummary } from "./BubbleParts
 import { EmojiPicker } from "./EmojiPicker";
 import { MessageMenu, type MessageHandlers } from "./MessageMenu";
 import { bodyIsContent, MessageMedia } from "./MessageMedia";
-import { MessageText } from "./MessageText";
+import { MessageText } from "../../../components/MessageText";
 import { messagePreview } from "./preview";
 import { Ticks } from "./Ticks";
 
