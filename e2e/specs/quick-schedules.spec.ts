@@ -1,4 +1,5 @@
 import { type Locator, type Page, expect, test } from "@playwright/test";
+import { PNG as PHOTO, customerSends, vendasConnection, waitingTicketOf } from "./chatSetup";
 import { DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
 
 interface Whatsapp {
@@ -105,6 +106,120 @@ test.describe("quick messages, schedules and the todo list", () => {
     await expect(ownRow).toHaveCount(0);
     await admin.context.close();
     await ana.context.close();
+  });
+
+  test("an agent types '/' in the chat, picks quick messages by keyboard and by click, and one sends its image too", async ({
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const stamp = Date.now();
+    const customer = `Rita ${stamp}`;
+    const number = `55119${String(stamp).slice(-8)}`;
+    const admin = await newPerson(browser);
+    await loginAs(admin.page, DEMO.admin.email, DEMO.admin.password);
+    const whatsappId = await vendasConnection(admin.page);
+    await customerSends(admin.page, whatsappId, {
+      from: number,
+      name: customer,
+      body: "Chegou minha entrega?",
+    });
+    const ticket = await waitingTicketOf(admin.page, number);
+
+    // Ana makes her own quick message with an image on /quick-messages, and one without.
+    const ana = await newPerson(browser);
+    const page = ana.page;
+    await loginAs(page, DEMO.ana.email, DEMO.ana.password);
+    const code = `entrega${suffix()}`;
+    const withImage = "Segue o comprovante da sua entrega. Qualquer dúvida, é só chamar!";
+    await page.goto("/quick-messages");
+    await page.getByRole("button", { name: "Adicionar", exact: true }).click();
+    const form = dialog(page, "Adicionar resposta rápida");
+    await form.getByLabel(/Atalho/).fill(code);
+    await form.getByLabel("Mensagem").fill(withImage);
+    await form
+      .getByLabel("Anexar arquivo")
+      .setInputFiles({ name: "comprovante.png", mimeType: "image/png", buffer: PHOTO });
+    await form.getByRole("button", { name: "Salvar" }).click();
+    await expect(page.getByText("Resposta rápida salva com sucesso!")).toBeVisible();
+    await expect(
+      page
+        .getByRole("row")
+        .filter({ hasText: `/${code}` })
+        .getByText("comprovante.png"),
+    ).toBeVisible();
+    await callApi(page, "POST", "/quick-messages", {
+      shortcode: `${code}prazo`,
+      message: "O prazo de entrega é de 3 dias úteis.",
+    });
+
+    await page.goto(`/tickets/${ticket.uuid}`);
+    await page.getByRole("button", { name: "Aceitar" }).first().click();
+    const box = page.getByRole("textbox", { name: "Mensagem" });
+    const list = page.getByRole("listbox", { name: "Respostas rápidas" });
+
+    // '/' alone lists nothing; '/' and the shortcode lists both, the one with an image marked.
+    await box.pressSequentially("/");
+    await expect(list).toHaveCount(0);
+    await box.pressSequentially(code);
+    await expect(list.getByRole("option")).toHaveCount(2);
+    await expect(
+      list.getByRole("option", { name: new RegExp(`^/${code} `) }).getByLabel("com anexo"),
+    ).toBeVisible();
+    await shot(page, "chat-quick-message-list");
+    // The arrows move the highlight, and the box points at the highlighted option for screen readers.
+    const options = list.getByRole("option");
+    await expect(options.nth(0)).toHaveAttribute("aria-selected", "true");
+    await box.press("ArrowDown");
+    await expect(options.nth(1)).toHaveAttribute("aria-selected", "true");
+    await expect(box).toHaveAttribute("aria-activedescendant", (await options.nth(1).getAttribute("id"))!);
+    await expect(box).toHaveValue(`/${code}`);
+
+    // Esc closes the list and keeps the text; typing on narrows it; the keyboard picks.
+    await box.press("Escape");
+    await expect(list).toHaveCount(0);
+    await expect(box).toHaveValue(`/${code}`);
+    await box.pressSequentially("pr");
+    await expect(list.getByRole("option")).toHaveCount(1);
+    await box.press("ArrowDown");
+    await box.press("Enter");
+    await expect(list).toHaveCount(0);
+    await expect(box).toHaveValue("O prazo de entrega é de 3 dias úteis.");
+    await expect(page.getByRole("group", { name: /^Anexo da resposta rápida/ })).toHaveCount(0);
+    await box.press("Enter");
+    const chat = page.getByRole("log", { name: "Mensagens" });
+    await expect(
+      chat.getByRole("article").filter({ hasText: "O prazo de entrega é de 3 dias úteis." }),
+    ).toBeVisible();
+    await expect(box).toHaveValue("");
+
+    // A click picks the one with the image: the text fills the box, the image waits above it.
+    await box.pressSequentially(`/${code}`);
+    await list.getByRole("option", { name: new RegExp(`^/${code} `) }).click();
+    await expect(box).toHaveValue(withImage);
+    const attachment = page.getByRole("group", { name: "Anexo da resposta rápida: comprovante.png" });
+    await expect(attachment.getByRole("img", { name: "comprovante.png" })).toBeVisible();
+    await shot(page, "chat-quick-message-picked");
+    await box.press("Enter");
+    const sent = chat.getByRole("article").filter({ hasText: withImage });
+    await expect(sent.getByRole("img", { name: "comprovante.png" })).toBeVisible();
+    await expect(attachment).toHaveCount(0);
+    await expect(box).toHaveValue("");
+    await shot(page, "chat-quick-message-sent");
+
+    // The customer's phone got the image with the text as its caption.
+    await expect
+      .poll(async () => {
+        const phone = await callApi<
+          { direction: string; body: string; media: { filename: string } | null }[]
+        >(admin.page, "GET", `/simulator/${whatsappId}/messages?number=${number}`);
+        return phone.some(
+          (m) =>
+            m.direction === "out" && m.media?.filename === "comprovante.png" && m.body.includes(withImage),
+        );
+      })
+      .toBe(true);
+    await ana.context.close();
+    await admin.context.close();
   });
 
   test("a message scheduled 10 s ahead reaches the simulator phone and the ticket, then reads as sent", async ({

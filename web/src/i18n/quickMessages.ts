@@ -30,6 +30,8 @@ const pt = {
     label: "Respostas rápidas",
     empty: "Nenhuma resposta rápida começa com este atalho",
     withMedia: "com anexo",
+    attachment: "Anexo da resposta rápida: {{name}}",
+    attachmentHint: "{{size}} kB · vai junto com a mensagem",
   },
 };
 export type QuickMessagesTexts = typeof pt;
@@ -71,6 +73,8 @@ const en: QuickMessagesTexts = {
     label: "Quick messages",
     empty: "No quick message starts with this shortcut",
     withMedia: "with attachment",
+    attachment: "Quick message attachment: {{name}}",
+    attachmentHint: "{{size}} kB · goes out with the message",
   },
 };
 
@@ -105,6 +109,8 @@ const es: QuickMessagesTexts = {
     label: "Respuestas rápidas",
     empty: "Ninguna respuesta rápida empieza con este atajo",
     withMedia: "con adjunto",
+    attachment: "Adjunto de la respuesta rápida: {{name}}",
+    attachmentHint: "{{size}} kB · se envía junto con el mensaje",
   },
 };
 

@@ -33,6 +33,8 @@ interface QuickMessagePickerProps {
   onSelect(choice: QuickMessageChoice): void;
 }
 
+const optionId = (listId: string, index: number) => `${listId}-option-${index}`;
+
 /** The user's own quick messages and the global ones whose shortcode matches what follows '/'. */
 function matching(list: QuickMessageDTO[], search: string): QuickMessageDTO[] {
   const starts = list.filter((q) => q.shortcode.toLowerCase().startsWith(search));
@@ -109,12 +111,22 @@ export function QuickMessagePicker({ text, inputElement, onSelect }: QuickMessag
     return () => inputElement.removeEventListener("keydown", listener);
   }, [inputElement]);
 
+  // The box stays a textbox: it points at the list and at the highlighted option while the list shows.
+  const shown = open && items.length > 0;
+  const activeId = shown ? optionId(listId, Math.min(highlighted, items.length - 1)) : null;
   useEffect(() => {
     if (!inputElement) return;
-    inputElement.setAttribute("aria-expanded", String(open && items.length > 0));
-    if (open && items.length > 0) inputElement.setAttribute("aria-controls", listId);
+    inputElement.setAttribute("aria-autocomplete", "list");
+    if (shown) inputElement.setAttribute("aria-controls", listId);
     else inputElement.removeAttribute("aria-controls");
-  }, [inputElement, open, items.length, listId]);
+    if (activeId) inputElement.setAttribute("aria-activedescendant", activeId);
+    else inputElement.removeAttribute("aria-activedescendant");
+  }, [inputElement, shown, listId, activeId]);
+
+  // The arrows may move past the list's visible part.
+  useEffect(() => {
+    if (activeId) document.getElementById(activeId)?.scrollIntoView({ block: "nearest" });
+  }, [activeId]);
 
   if (!open) return null;
   return (
@@ -137,6 +149,7 @@ export function QuickMessagePicker({ text, inputElement, onSelect }: QuickMessag
             {items.map((item, index) => (
               <ListItemButton
                 key={item.id}
+                id={optionId(listId, index)}
                 role="option"
                 aria-selected={index === highlighted}
                 selected={index === highlighted}

@@ -105,8 +105,14 @@ export function NotesPanel({ ticketId, contactId }: NotesPanelProps) {
   const mayDelete = (note: TicketNoteDTO) => note.userId === user.id || can(user, "ticket-notes:deleteAny");
 
   return (
-    <Box component="section" aria-labelledby={`${inputId}-title`} sx={{ px: 2, py: 1.5 }}>
-      <Typography id={`${inputId}-title`} component="h3" variant="subtitle2" sx={{ mb: 1 }}>
+    <Box component="section" aria-labelledby={`${inputId}-title`} sx={{ px: 2.5, py: 2 }}>
+      <Typography
+        id={`${inputId}-title`}
+        component="h3"
+        variant="overline"
+        color="text.secondary"
+        sx={{ display: "block", lineHeight: 2, mb: 1 }}
+      >
         {t("notes.title")}
       </Typography>
       <Stack component="form" spacing={1} onSubmit={(event) => void submit(event)} noValidate>

@@ -7,10 +7,12 @@ import SendIcon from "@mui/icons-material/Send";
 import CheckIcon from "@mui/icons-material/Check";
 import { Box, Button, IconButton, InputBase, Tooltip, Typography, useTheme } from "@mui/material";
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { editMessage, sendText } from "../../../api/messages";
+import { editMessage, sendMedia, sendText } from "../../../api/messages";
 import { toastError } from "../../../api/toast";
+import { QuickMessagePicker, type QuickMessageChoice } from "../../quick-messages/QuickMessagePicker";
+import { QuickMessageAttachment } from "../../quick-messages/QuickMessageAttachment";
 import { CHAT_COLOURS } from "./BubbleParts";
 import { EmojiPicker } from "./EmojiPicker";
 import { splitSignature } from "./conversation";
@@ -85,7 +87,9 @@ function ClosedBar({
 
 /**
  * The message box: Enter sends, Shift+Enter breaks the line, Esc drops the reply or the edit. Files
- * come from the clip, a paste or a drop and go through the attachment preview.
+ * come from the clip, a paste or a drop and go through the attachment preview. Typing '/' lists the
+ * quick messages: one picked fills the box, and its attachment waits above the box to go out with
+ * the text as its caption.
  */
 export function Composer(props: ComposerProps) {
   const { ticket, contactName, replyTo, editing, onCancel, sign, onSignChange, onAttach } = props;
@@ -98,8 +102,18 @@ export function Composer(props: ComposerProps) {
   const [sending, setSending] = useState(false);
   const [emojiAnchor, setEmojiAnchor] = useState<HTMLElement | null>(null);
   const input = useRef<HTMLTextAreaElement>(null);
+  // The '/' list listens to the box's keys, so it needs the element itself, not a ref.
+  const [inputElement, setInputElement] = useState<HTMLTextAreaElement | null>(null);
+  const inputRef = useCallback((element: HTMLTextAreaElement | null) => {
+    input.current = element;
+    setInputElement(element);
+  }, []);
+  // A picked quick message's attachment; an edit has none (the box is remounted for an edit).
+  const [quickFile, setQuickFile] = useState<File | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
   const context = editing ?? replyTo;
+  const attachment = editing ? null : quickFile;
 
   // Choosing a message to reply to puts the cursor in the box.
   useEffect(() => {
@@ -124,10 +138,23 @@ export function Composer(props: ComposerProps) {
 
   async function submit() {
     const body = text;
-    if (sending || !body.trim()) return;
+    if (sending || (!body.trim() && !attachment)) return;
     setSending(true);
     try {
-      if (editing) {
+      if (attachment) {
+        // The quick message's attachment, with the box's text as its caption.
+        setProgress(0);
+        const sent = await sendMedia(ticket.id, [attachment], {
+          body: body.trim(),
+          quotedMsgId: replyTo?.id,
+          signMessage: sign,
+          onProgress: setProgress,
+        });
+        for (const message of sent) upsertMessage(queryClient, ticket.id, message);
+        setQuickFile(null);
+        change("");
+        onCancel();
+      } else if (editing) {
         const { signature, text: before } = splitSignature(editing.body);
         if (body.trim() !== before.trim()) {
           upsertMessage(queryClient, ticket.id, await editMessage(editing.id, signature + body.trim()));
@@ -153,8 +180,19 @@ export function Composer(props: ComposerProps) {
       toastError(error);
     } finally {
       setSending(false);
+      setProgress(null);
       input.current?.focus();
     }
+  }
+
+  function pickQuickMessage({ message, file }: QuickMessageChoice) {
+    change(message);
+    setQuickFile(file);
+    requestAnimationFrame(() => {
+      const el = input.current;
+      el?.focus();
+      el?.setSelectionRange(message.length, message.length);
+    });
   }
 
   function onKeyDown(event: KeyboardEvent) {
@@ -230,6 +268,9 @@ export function Composer(props: ComposerProps) {
           </IconButton>
         </Box>
       )}
+      {attachment && (
+        <QuickMessageAttachment file={attachment} progress={progress} onRemove={() => setQuickFile(null)} />
+      )}
       <Box sx={{ display: "flex", alignItems: "flex-end", gap: 0.5 }}>
         <IconButton
           aria-label={t("chat.emoji.title")}
@@ -243,7 +284,7 @@ export function Composer(props: ComposerProps) {
           </IconButton>
         )}
         <InputBase
-          inputRef={input}
+          inputRef={inputRef}
           multiline
           maxRows={LIMITS.inputMaxRows}
           value={text}
@@ -278,7 +319,7 @@ export function Composer(props: ComposerProps) {
         <IconButton
           color="primary"
           aria-label={t(editing ? "chat.input.saveEdit" : "chat.input.send")}
-          disabled={sending || !text.trim()}
+          disabled={sending || (!text.trim() && !attachment)}
           onClick={() => void submit()}
         >
           {editing ? <CheckIcon /> : <SendIcon />}
@@ -296,6 +337,7 @@ export function Composer(props: ComposerProps) {
           if (files.length) onAttach(files);
         }}
       />
+      {!editing && <QuickMessagePicker text={text} inputElement={inputElement} onSelect={pickQuickMessage} />}
       <EmojiPicker anchorEl={emojiAnchor} onClose={() => setEmojiAnchor(null)} onPick={insertEmoji} />
     </Box>
   );

@@ -17,6 +17,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "../../../api/toast";
 import { formatDate } from "../../../i18n/format";
+import { NotesPanel } from "../../ticket-notes/NotesPanel";
 import { chatKeys, fetchContact } from "./chatApi";
 import { formatPhone, initials } from "./conversation";
 import { TagChips } from "./TagChips";
@@ -67,8 +68,8 @@ interface ContactDrawerProps {
 }
 
 /**
- * The contact beside the chat (320 px): picture, name, number, email and extra info, read-only here.
- * The full record comes from the contacts API; until it answers, the ticket's copy is shown.
+ * The contact beside the chat (320 px): picture, name, number, email, the ticket's notes and extra
+ * info. The full record comes from the contacts API; until it answers, the ticket's copy is shown.
  */
 export function ContactDrawer({ ticket, onClose }: ContactDrawerProps) {
   const { t } = useTranslation();
@@ -141,6 +142,8 @@ export function ContactDrawer({ ticket, onClose }: ContactDrawerProps) {
           )}
         </List>
       </Section>
+      <Divider />
+      <NotesPanel ticketId={ticket.id} contactId={ticket.contactId} />
       {contact.extraInfo && contact.extraInfo.length > 0 && (
         <>
           <Divider />
