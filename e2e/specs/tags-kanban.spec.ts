@@ -50,6 +50,29 @@ async function drag(page: Page, card: Locator, target: Locator) {
   await page.mouse.up();
 }
 
+/**
+ * Moves a card with the keyboard, as the board's hint tells a screen-reader user: space lifts it,
+ * the arrows carry it lane by lane (each lane announced), space drops it.
+ */
+async function moveByKeyboard(page: Page, card: Locator, customer: string, from: string, to: string) {
+  const names = await page
+    .getByRole("region", { name: /^Coluna / })
+    .evaluateAll((lanes) => lanes.map((lane) => lane.getAttribute("aria-label") ?? ""));
+  const position = (name: string) => names.findIndex((label) => label.startsWith(`Coluna ${name},`));
+  const steps = position(to) - position(from);
+  expect(steps).not.toBe(0);
+  const announced = page.locator('[id^="DndLiveRegion"]');
+  await card.focus();
+  await page.keyboard.press("Space");
+  await expect(announced).toHaveText(
+    `Ticket de ${customer} levantado na coluna ${from}. Use as setas para trocar de coluna.`,
+  );
+  for (let i = 0; i < Math.abs(steps); i++) await page.keyboard.press(steps > 0 ? "ArrowRight" : "ArrowLeft");
+  await expect(announced).toHaveText(`Sobre a coluna ${to}.`);
+  await page.keyboard.press("Space");
+  await expect(announced).toHaveText(`Ticket de ${customer} solto na coluna ${to}.`);
+}
+
 test.describe("tags and kanban", () => {
   test("an admin creates a kanban tag and drags a ticket into its lane; an agent sees the move live", async ({
     browser,
@@ -90,6 +113,10 @@ test.describe("tags and kanban", () => {
     await expect(row.getByRole("img", { name: "Coluna do Kanban" })).toBeVisible();
     await shot(admin.page, "tags-page");
 
+    // Another lane sorts before it (lanes go by name), so the keyboard crosses a lane on the way.
+    const between = `Aguardando peça ${Date.now() % 100000}`;
+    await callApi(admin.page, "POST", "/tags", { name: between, color: "#1E88E5", kanban: 1 });
+
     // Ana (queue Vendas) watches the board in her own browser.
     const ana = await newPerson(browser);
     await loginAs(ana.page, DEMO.ana.email, DEMO.ana.password);
@@ -108,7 +135,9 @@ test.describe("tags and kanban", () => {
     const card = open.getByLabel(`Ticket de ${customer}`);
     await expect(card).toContainText("Quero fechar o pedido");
     await expect(card).toContainText("Vendas");
-    await drag(admin.page, card, target);
+    // The keyboard path: space, arrows, space.
+    await expect(lane(admin.page, between)).toBeVisible();
+    await moveByKeyboard(admin.page, card, customer, "Em aberto", tagName);
     await expect(admin.page.getByText("Ticket Tag Removido!")).toBeVisible();
     await expect(admin.page.getByText("Ticket Tag Adicionado com Sucesso!")).toBeVisible();
     await expect(target.getByLabel(`Ticket de ${customer}`)).toBeVisible();
@@ -120,11 +149,35 @@ test.describe("tags and kanban", () => {
     await expect(lane(ana.page, "Em aberto").getByLabel(`Ticket de ${customer}`)).toHaveCount(0);
     await shot(ana.page, "kanban-live");
 
-    // And back to 'Em aberto'.
+    // Back to 'Em aberto' with the mouse, and over again with the keyboard (arrow left, then right).
     await drag(admin.page, target.getByLabel(`Ticket de ${customer}`), open);
     await expect(open.getByLabel(`Ticket de ${customer}`)).toBeVisible();
+    await expect(target.getByLabel(`Ticket de ${customer}`)).toHaveCount(0);
     await expect(lane(ana.page, "Em aberto").getByLabel(`Ticket de ${customer}`)).toBeVisible();
-    await drag(admin.page, open.getByLabel(`Ticket de ${customer}`), target);
+    await moveByKeyboard(
+      admin.page,
+      open.getByLabel(`Ticket de ${customer}`),
+      customer,
+      "Em aberto",
+      tagName,
+    );
+    await expect(target.getByLabel(`Ticket de ${customer}`)).toBeVisible();
+    await expect(lane(ana.page, tagName).getByLabel(`Ticket de ${customer}`)).toBeVisible();
+    await moveByKeyboard(
+      admin.page,
+      target.getByLabel(`Ticket de ${customer}`),
+      customer,
+      tagName,
+      "Em aberto",
+    );
+    await expect(open.getByLabel(`Ticket de ${customer}`)).toBeVisible();
+    await moveByKeyboard(
+      admin.page,
+      open.getByLabel(`Ticket de ${customer}`),
+      customer,
+      "Em aberto",
+      tagName,
+    );
     await expect(target.getByLabel(`Ticket de ${customer}`)).toBeVisible();
 
     // The card's button opens the ticket by its uuid.
@@ -137,6 +190,61 @@ test.describe("tags and kanban", () => {
       admin.page.getByRole("row").filter({ hasText: tagName }).getByRole("cell").nth(1),
     ).toHaveText("1 ticket");
     await ana.context.close();
+    await admin.context.close();
+  });
+
+  test("with the keyboard, a card reaches a lane past the visible part of the board and comes back", async ({
+    browser,
+  }) => {
+    const admin = await newPerson(browser);
+    const page = admin.page;
+    // Narrow: two lanes show, the board scrolls sideways for the rest.
+    await page.setViewportSize({ width: 900, height: 700 });
+    await loginAs(page, DEMO.admin.email, DEMO.admin.password);
+    const whatsappId = await vendasConnection(page);
+    const stamp = Date.now() % 100000;
+    for (const step of ["Separação", "Transporte", "Entregue"])
+      await callApi(page, "POST", "/tags", { name: `${step} ${stamp}`, color: "#1E88E5", kanban: 1 });
+    const customer = `Cliente Rolagem ${stamp}`;
+    await callApi(page, "POST", `/simulator/${whatsappId}/messages`, {
+      from: `55118${String(Date.now() % 100_000_000).padStart(8, "0")}`,
+      name: customer,
+      body: "Cadê meu pedido?",
+    });
+
+    await page.goto("/kanban");
+    const open = lane(page, "Em aberto");
+    await expect(open.getByLabel(`Ticket de ${customer}`)).toBeVisible();
+    const names = await page
+      .getByRole("region", { name: /^Coluna / })
+      .evaluateAll((lanes) =>
+        lanes.map((l) => /^Coluna (.*), \d+ ticket/.exec(l.getAttribute("aria-label") ?? "")?.[1] ?? ""),
+      );
+    const last = names[names.length - 1]!;
+    expect(names.length).toBeGreaterThanOrEqual(4);
+    await expect(lane(page, last)).not.toBeInViewport();
+
+    // The arrows go one lane at a time, scrolling the board as the card passes its edge.
+    await moveByKeyboard(page, open.getByLabel(`Ticket de ${customer}`), customer, "Em aberto", last);
+    await expect(page.getByText("Ticket Tag Adicionado com Sucesso!")).toBeVisible();
+    await expect(lane(page, last).getByLabel(`Ticket de ${customer}`)).toBeInViewport();
+    await expect(open.getByLabel(`Ticket de ${customer}`)).toHaveCount(0);
+    await shot(page, "kanban-keyboard-scrolled");
+
+    // And all the way back to 'Em aberto', now out of sight on the left.
+    await expect(open).not.toBeInViewport();
+    await moveByKeyboard(
+      page,
+      lane(page, last).getByLabel(`Ticket de ${customer}`),
+      customer,
+      last,
+      "Em aberto",
+    );
+    await expect(open.getByLabel(`Ticket de ${customer}`)).toBeInViewport();
+    await expect(lane(page, last).getByLabel(`Ticket de ${customer}`)).toHaveCount(0);
+    // Stored: a reload finds it there.
+    await page.reload();
+    await expect(lane(page, "Em aberto").getByLabel(`Ticket de ${customer}`)).toBeVisible();
     await admin.context.close();
   });
 });

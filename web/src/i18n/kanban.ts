@@ -19,7 +19,7 @@ const pt = {
   dragHint:
     "Para mover um ticket com o teclado: foque o cartão, pressione espaço, use as setas para escolher a coluna e espaço de novo para soltar.",
   announce: {
-    start: "Ticket de {{name}} levantado.",
+    start: "Ticket de {{name}} levantado na coluna {{lane}}. Use as setas para trocar de coluna.",
     over: "Sobre a coluna {{lane}}.",
     outside: "Fora das colunas.",
     drop: "Ticket de {{name}} solto na coluna {{lane}}.",
@@ -48,7 +48,7 @@ const en: KanbanTexts = {
   dragHint:
     "To move a ticket with the keyboard: focus the card, press space, use the arrow keys to pick the lane and press space again to drop it.",
   announce: {
-    start: "Picked up the ticket of {{name}}.",
+    start: "Picked up the ticket of {{name}} in the lane {{lane}}. Use the arrow keys to change lanes.",
     over: "Over the lane {{lane}}.",
     outside: "Outside the lanes.",
     drop: "Dropped the ticket of {{name}} in the lane {{lane}}.",
@@ -77,7 +77,7 @@ const es: KanbanTexts = {
   dragHint:
     "Para mover un ticket con el teclado: enfoque la tarjeta, presione espacio, use las flechas para elegir la columna y presione espacio otra vez para soltarlo.",
   announce: {
-    start: "Ticket de {{name}} levantado.",
+    start: "Ticket de {{name}} levantado en la columna {{lane}}. Use las flechas para cambiar de columna.",
     over: "Sobre la columna {{lane}}.",
     outside: "Fuera de las columnas.",
     drop: "Ticket de {{name}} soltado en la columna {{lane}}.",

@@ -1,4 +1,4 @@
-import type { TicketDTO } from "@atende/contracts";
+import { kanbanLaneOf, type TicketDTO } from "@atende/contracts";
 import {
   type Announcements,
   type CollisionDetection,
@@ -15,7 +15,7 @@ import {
   useSensors,
 } from "@dnd-kit/core";
 import { Box } from "@mui/material";
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { type Lane, type LaneId, laneFromKey, laneKey } from "./board";
 import { CardView } from "./KanbanCard";
@@ -54,10 +54,14 @@ interface KanbanBoardProps {
 export function KanbanBoard({ lanes, onMove }: KanbanBoardProps) {
   const { t } = useTranslation();
   const [lifted, setLifted] = useState<TicketDTO | null>(null);
+  // The lane last announced: the card's own lane at the start, so the lift is not talked over.
+  const announcedLane = useRef<string | null>(null);
   const sensors = useSensors(
     // A few pixels of travel before a drag starts, so a click on the card's button stays a click.
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: laneJump }),
+    // An instant scroll: with a smooth one, a second arrow pressed while the board still glides
+    // would measure the lanes mid-way and land one lane short.
+    useSensor(KeyboardSensor, { coordinateGetter: laneJump, scrollBehavior: "auto" }),
   );
   const laneIds = useMemo(
     () => new Set(lanes.flatMap((lane) => (lane.id === null ? [] : [lane.id]))),
@@ -74,9 +78,20 @@ export function KanbanBoard({ lanes, onMove }: KanbanBoardProps) {
   };
 
   const announcements: Announcements = {
-    onDragStart: ({ active }) => t("kanban.announce.start", { name: nameOf(active.data.current) }),
-    onDragOver: ({ over }) =>
-      over ? t("kanban.announce.over", { lane: laneName(over.id) }) : t("kanban.announce.outside"),
+    onDragStart: ({ active }) => {
+      const ticket = ticketOf(active.data.current);
+      announcedLane.current = ticket ? laneKey(kanbanLaneOf(ticket, laneIds)) : null;
+      return t("kanban.announce.start", {
+        name: nameOf(active.data.current),
+        lane: laneName(announcedLane.current ?? undefined),
+      });
+    },
+    onDragOver: ({ over }) => {
+      const lane = over ? String(over.id) : null;
+      if (lane === announcedLane.current) return undefined;
+      announcedLane.current = lane;
+      return lane ? t("kanban.announce.over", { lane: laneName(lane) }) : t("kanban.announce.outside");
+    },
     onDragEnd: ({ active, over }) =>
       over
         ? t("kanban.announce.drop", { name: nameOf(active.data.current), lane: laneName(over.id) })
