@@ -18,3 +18,4 @@ export * from "./ticketNotes.js";
 export * from "./quickMessages.js";
 export * from "./schedules.js";
 export * from "./ticketVisibility.js";
+export * from "./dashboard.js";

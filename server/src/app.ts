@@ -29,6 +29,7 @@ import { tagsModule } from "./modules/tags/routes.js";
 import { ticketNotesModule } from "./modules/ticketNotes/routes.js";
 import { quickMessagesModule } from "./modules/quickMessages/routes.js";
 import { schedulesModule } from "./modules/schedules/routes.js";
+import { dashboardModule } from "./modules/dashboard/routes.js";
 import { createTicketsService } from "./modules/tickets/service.js";
 import { simulatorRoutes } from "./modules/simulator/routes.js";
 import { createSimulatorService } from "./modules/simulator/service.js";
@@ -143,6 +144,7 @@ export async function buildApp(
     await quickMessagesModule(priv, { ...deps, maxFileBytes: deps.config.MEDIA_MAX_BYTES });
     await schedulesModule(priv, { ...deps, jobs: channels.jobs, maxFileBytes: deps.config.MEDIA_MAX_BYTES });
     await messagesRoutes(priv, messages, deps.config.MEDIA_MAX_BYTES);
+    dashboardModule(priv, deps);
   });
 
   await serveWebApp(app, deps.config.WEB_DIST ?? defaultWebDist);
