@@ -41,6 +41,12 @@ const QueuesPage = lazy(() => import("./pages/queues/QueuesPage").then((m) => ({
 const SettingsPage = lazy(() =>
   import("./pages/settings/SettingsPage").then((m) => ({ default: m.SettingsPage })),
 );
+const DashboardPage = lazy(() =>
+  import("./pages/dashboard/DashboardPage").then((m) => ({ default: m.DashboardPage })),
+);
+const ReportsPage = lazy(() =>
+  import("./pages/reports/ReportsPage").then((m) => ({ default: m.ReportsPage })),
+);
 const ComingSoonPage = lazy(() =>
   import("./pages/coming-soon/ComingSoonPage").then((m) => ({ default: m.ComingSoonPage })),
 );
@@ -82,7 +88,8 @@ function AppRoutes() {
       <Route element={<PrivateRoute />}>
         <Route element={<AppLayout />}>
           <Route element={<PermissionRoute permission="dashboard:view" />}>
-            <Route path="/" element={<ComingSoonPage title="dashboard" />} />
+            <Route path="/" element={<DashboardPage />} />
+            <Route path="/reports" element={<ReportsPage />} />
           </Route>
           <Route element={<PermissionRoute permission="users-page:manage" />}>
             <Route path="/users" element={<UsersPage />} />

@@ -9,10 +9,14 @@ import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
 import { ticketsTexts } from "./tickets";
+import { dashboardTexts } from "./dashboard";
+import { reportsTexts } from "./reports";
 import type { Translation } from "./pt";
 
 export const en: Translation = {
   tickets: ticketsTexts.en,
+  dashboard: dashboardTexts.en,
+  reports: reportsTexts.en,
   chat: chatTexts.en,
   contacts: contactsTexts.en,
   tags: tagsTexts.en,
@@ -45,6 +49,7 @@ export const en: Translation = {
   },
   pages: {
     dashboard: "Dashboard",
+    reports: "Reports",
     tickets: "Tickets",
     quickMessages: "Quick replies",
     kanban: "Kanban",
@@ -285,6 +290,9 @@ export const en: Translation = {
     you: "You",
     download: "Download {{name}}",
     mediaError: "Could not load the media.",
+    voiceCall: "Call (voice)",
+    videoCall: "Call (video)",
+    callRejected: "Declined by the business",
     ticks: {
       pending: "Pending",
       sent: "Sent",

@@ -9,10 +9,14 @@ import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
 import { ticketsTexts } from "./tickets";
+import { dashboardTexts } from "./dashboard";
+import { reportsTexts } from "./reports";
 import type { Translation } from "./pt";
 
 export const es: Translation = {
   tickets: ticketsTexts.es,
+  dashboard: dashboardTexts.es,
+  reports: reportsTexts.es,
   chat: chatTexts.es,
   contacts: contactsTexts.es,
   tags: tagsTexts.es,
@@ -46,6 +50,7 @@ export const es: Translation = {
   },
   pages: {
     dashboard: "Dashboard",
+    reports: "Informes",
     tickets: "Atenciones",
     quickMessages: "Respuestas rápidas",
     kanban: "Kanban",
@@ -286,6 +291,9 @@ export const es: Translation = {
     you: "Usted",
     download: "Descargar {{name}}",
     mediaError: "No se pudo cargar el archivo.",
+    voiceCall: "Llamar (voz)",
+    videoCall: "Llamar (video)",
+    callRejected: "Rechazada por la empresa",
     ticks: {
       pending: "Pendiente",
       sent: "Enviado",

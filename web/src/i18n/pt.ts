@@ -9,9 +9,13 @@ import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
 import { ticketsTexts } from "./tickets";
+import { dashboardTexts } from "./dashboard";
+import { reportsTexts } from "./reports";
 /** Portuguese: the default and fallback language. Its shape is the one every language must fill. */
 export const pt = {
   tickets: ticketsTexts.pt,
+  dashboard: dashboardTexts.pt,
+  reports: reportsTexts.pt,
   chat: chatTexts.pt,
   contacts: contactsTexts.pt,
   tags: tagsTexts.pt,
@@ -45,6 +49,7 @@ export const pt = {
   },
   pages: {
     dashboard: "Dashboard",
+    reports: "Relatórios",
     tickets: "Atendimentos",
     quickMessages: "Respostas rápidas",
     kanban: "Kanban",
@@ -284,6 +289,9 @@ export const pt = {
     you: "Você",
     download: "Baixar {{name}}",
     mediaError: "Não foi possível carregar a mídia.",
+    voiceCall: "Ligar (voz)",
+    videoCall: "Ligar (vídeo)",
+    callRejected: "Recusada pela empresa",
     ticks: {
       pending: "Pendente",
       sent: "Enviada",

@@ -1,5 +1,6 @@
 import AccountTreeIcon from "@mui/icons-material/AccountTreeOutlined";
 import AnnouncementIcon from "@mui/icons-material/AnnouncementOutlined";
+import AssessmentIcon from "@mui/icons-material/AssessmentOutlined";
 import AttachFileIcon from "@mui/icons-material/AttachFileOutlined";
 import AttachMoneyIcon from "@mui/icons-material/AttachMoneyOutlined";
 import AutoAwesomeIcon from "@mui/icons-material/AutoAwesomeOutlined";
@@ -69,7 +70,13 @@ export function menuGroups(user: SessionUserDTO): MenuGroup[] {
 
   const groups: MenuGroup[] = [
     attendance,
-    { heading: "management", entries: [{ to: "/", page: "dashboard", icon: DashboardIcon }] },
+    {
+      heading: "management",
+      entries: [
+        { to: "/", page: "dashboard", icon: DashboardIcon },
+        ...when(can(user, "dashboard:view"), { to: "/reports", page: "reports", icon: AssessmentIcon }),
+      ],
+    },
   ];
   if (campaignsEnabled(user)) {
     groups.push({
