@@ -83,6 +83,12 @@ test.describe("the chat window", () => {
     await expect(sent).toContainText("Ana:");
     await expect(sent).toContainText("Um momento, por favor.");
     await expect(box).toHaveValue("");
+    // The list previews it on one line, the signature without its asterisks.
+    const item = page
+      .getByRole("list", { name: "Lista de atendimentos" })
+      .getByRole("listitem")
+      .filter({ hasText: customer });
+    await expect(item).toContainText("Ana: Bom dia! Vou verificar seu pedido. Um momento, por favor.");
 
     // Ticks: delivered by the phone, then read once the customer opens the chat.
     await expect(sent.getByRole("img", { name: "Entregue" })).toBeVisible();

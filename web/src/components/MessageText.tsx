@@ -31,3 +31,15 @@ export function MessageText({ text }: { text: string }) {
     .split(TOKEN)
     .map((part, index) => (index % 2 === 1 ? render(part, index) : <Fragment key={index}>{part}</Fragment>));
 }
+
+/** A message body on one line without its marks, as the ticket list previews it ("*Ana:*\nOi" → "Ana: Oi"). */
+export function plainText(text: string): string {
+  return text
+    .split(TOKEN)
+    .map((part, index) => {
+      if (index % 2 === 0 || part.startsWith("http")) return part;
+      return part.startsWith("```") ? part.slice(3, -3) : part.slice(1, -1);
+    })
+    .join("")
+    .replace(/\s*\n\s*/g, " ");
+}

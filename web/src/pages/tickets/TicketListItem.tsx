@@ -9,6 +9,7 @@ import { useTranslation } from "react-i18next";
 import { formatDate, formatTime } from "../../i18n/format";
 import { elapsedSince } from "./elapsed";
 import { ContactAvatar } from "../../components/ContactAvatar";
+import { plainText } from "../../components/MessageText";
 
 export type TicketAction = "accept" | "close";
 
@@ -238,7 +239,7 @@ export const TicketListItem = memo(function TicketListItem({
         </div>
         <div className="ticket-preview">
           <span className={ticket.lastMessage ? "ticket-last" : "ticket-last ticket-no-message"}>
-            {ticket.lastMessage || t("tickets.item.noMessage")}
+            {ticket.lastMessage ? plainText(ticket.lastMessage) : t("tickets.item.noMessage")}
           </span>
           {unread && (
             <>
