@@ -80,8 +80,9 @@ async function deepPage(client: Client, who: Call["who"], query: ListQuery, want
 
 /**
  * Each tab as the web app asks for it, page 1 and a deep page; the queue filter and show-all; the
- * search tab on a contact's name, their number, a word in about 2 % of the messages (and, for the
- * admin, one in 10 %); one ticket; the first and an older page of messages.
+ * search tab on a contact's name, their number (and, for the admin, its last 8 digits as typed with
+ * a dash), a word in about 2 % of the messages (and, for the admin, one in 10 %); one ticket; the
+ * first and an older page of messages.
  */
 export async function buildCalls(
   client: Client,
@@ -136,6 +137,12 @@ export async function buildCalls(
     list("admin", "pending tab, 2 queues", { status: "pending", queueIds: twoQueues }),
     search("admin", `name "${s.name}"`, s.name),
     search("admin", `number ${s.number}`, s.number),
+    // Part of a number, as an agent types it from a note: found anywhere in the contact's digits.
+    search(
+      "admin",
+      `part of a number ${s.number.slice(-8, -4)}-${s.number.slice(-4)}`,
+      `${s.number.slice(-8, -4)}-${s.number.slice(-4)}`,
+    ),
     search("admin", `word "${s.word}"`, s.word),
     search("admin", `common word "${s.commonWord}"`, s.commonWord),
     ticket("admin", ws.sampleTicketIds),

@@ -37,6 +37,12 @@ const idList = z.preprocess(
 const flag = z.preprocess((v) => v === true || v === "true" || v === "1", z.boolean());
 
 export const TICKET_PAGE_SIZE = 40;
+/**
+ * A text search counts its tickets up to this many: `count` is exact up to it, and a search matching
+ * more answers TICKET_SEARCH_COUNT_CAP + 1 ("more than 100"). Counting every ticket a common word is
+ * in would mean reading all its messages (bench/tickets).
+ */
+export const TICKET_SEARCH_COUNT_CAP = 100;
 export const MESSAGE_PAGE_SIZE = 20;
 
 export const ticketListQuerySchema = z.object({

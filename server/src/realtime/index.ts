@@ -34,13 +34,17 @@ export const rooms = {
   admins: (companyId: number) => `company:${companyId}:admins`,
 };
 
-/** Every room a ticket's events go to: whoever may see it now, and whoever saw it before this change. */
+/**
+ * Every room a ticket's events go to: whoever may see it now, and whoever saw it before this change.
+ * Not its chat box: whoever has the chat open hears these through the rooms that let them see it,
+ * and someone who no longer may see the ticket must not go on hearing it through the chat box.
+ */
 export function ticketRooms(
   companyId: number,
   ticket: { id: number; queueId: number | null; userId: number | null },
   previous?: { queueId: number | null; userId: number | null },
 ): string[] {
-  const list = [rooms.admins(companyId), rooms.chatBox(companyId, ticket.id)];
+  const list = [rooms.admins(companyId)];
   for (const seen of [ticket, previous]) {
     if (!seen) continue;
     list.push(seen.queueId === null ? rooms.noQueue(companyId) : rooms.queue(companyId, seen.queueId));
@@ -244,6 +248,9 @@ export async function createRealtime(
         // Who sees the ticket now hears the update; who saw it before and no longer may hears it left.
         const name = companyEvent(event.companyId, "ticket");
         const seeing = ticketRooms(event.companyId, event.ticket);
+        // Whoever has the chat open but may no longer see the ticket leaves its chat box.
+        const chatBox = rooms.chatBox(event.companyId, event.ticket.id);
+        if (event.previous) io.in(chatBox).except(seeing).socketsLeave(chatBox);
         io.to(seeing).emit(name, { action: "update", ticket: event.ticket });
         if (event.previous) {
           const saw = ticketRooms(event.companyId, { id: event.ticket.id, ...event.previous });
@@ -300,10 +307,14 @@ export async function createRealtime(
         });
         break;
       case "presence":
-        io.to(ticketRooms(event.companyId, event.ticket)).emit(companyEvent(event.companyId, "presence"), {
-          ticketId: event.ticket.id,
-          presence: event.presence,
-        });
+        // What the contact is doing matters only to whoever has their chat open.
+        io.to(rooms.chatBox(event.companyId, event.ticket.id)).emit(
+          companyEvent(event.companyId, "presence"),
+          {
+            ticketId: event.ticket.id,
+            presence: event.presence,
+          },
+        );
         break;
       case "ticketNote.changed":
         io.to(ticketRooms(event.companyId, event.ticket)).emit(

@@ -1,6 +1,6 @@
 import { companyEvent, type CompanyEventName, type CompanyEventPayloads } from "@atende/contracts";
 import { createContext, useContext, useEffect, useEffectEvent, useState, type ReactNode } from "react";
-import type { CompanySocket } from "./socket";
+import type { CompanySocket, Room } from "./socket";
 
 interface SocketContextValue {
   live: CompanySocket | null;
@@ -77,4 +77,34 @@ export function useSocketReady(handler: () => void): void {
       live.socket.off("ready", listener);
     };
   }, [live]);
+}
+
+/**
+ * A ticket's chat box: the server lets in only who may see the ticket, and sends it what the open
+ * chat needs (the ticket's updates, its messages, what the contact is typing).
+ */
+export function chatBoxRoom(ticketId: number): Room {
+  return {
+    key: `chatBox:${ticketId}`,
+    join: (socket) => socket.emit("joinChatBox", ticketId),
+    leave: (socket) => socket.emit("leaveChatBox", ticketId),
+  };
+}
+
+/**
+ * Keeps the live channel in `room` while the component is mounted: joined as soon as the channel
+ * is ready and again after every reconnection, left on unmount or when another room (another
+ * `key`) is asked for. `null` joins nothing.
+ */
+export function useJoinRoom(room: Room | null): void {
+  const { live } = useContext(SocketContext);
+  const key = room?.key ?? null;
+  // The room is the same as long as its key is: a new object at each render must not rejoin.
+  const currentRoom = useEffectEvent(() => room);
+
+  useEffect(() => {
+    if (!live || key === null) return;
+    const joined = currentRoom();
+    return joined ? live.joinRoom(joined) : undefined;
+  }, [live, key]);
 }

@@ -6,13 +6,24 @@ import { readToken } from "./session";
 /** Server events are named per company (`company-{id}-user`), so they are typed where heard. */
 export type AppSocket = Socket<Record<string, (payload: never) => void>, ClientToServerEvents>;
 
-/** Sends one join; it is sent again each time the server says "ready" (after every reconnect). */
+/** Sends one join (or leave) to the server. */
 export type RoomJoin = (socket: AppSocket) => void;
+
+/**
+ * A room the client asks the server for. `join` is sent again each time the server says "ready"
+ * (after every reconnect, the server having forgotten the socket's rooms); `leave`, when the room
+ * has one, once the last holder lets go. Holders of the same `key` share one membership.
+ */
+export interface Room {
+  key: string;
+  join: RoomJoin;
+  leave?: RoomJoin;
+}
 
 export interface CompanySocket {
   socket: AppSocket;
   /** Keeps the socket in a room until the returned function is called. */
-  joinRoom(join: RoomJoin): () => void;
+  joinRoom(room: Room): () => void;
   close(): void;
 }
 
@@ -28,7 +39,9 @@ export function openCompanySocket(): CompanySocket {
     // Read at every (re)connection, so a token refreshed by an HTTP call is picked up too.
     auth: (send) => send({ token: readToken() }),
   });
-  const rooms = new Set<RoomJoin>([(s) => s.emit("joinNotification")]);
+  const rooms = new Map<string, { room: Room; holders: number }>([
+    ["notification", { room: { key: "notification", join: (s) => s.emit("joinNotification") }, holders: 1 }],
+  ]);
   let ready = false;
   let closed = false;
   let statusTimer: number | undefined;
@@ -38,7 +51,7 @@ export function openCompanySocket(): CompanySocket {
   socket.on("ready", () => {
     ready = true;
     refreshedSinceReady = false;
-    for (const join of rooms) join(socket);
+    for (const { room } of rooms.values()) room.join(socket);
     socket.emit("userStatus");
     window.clearInterval(statusTimer);
     statusTimer = window.setInterval(() => socket.emit("userStatus"), LIMITS.userStatusEveryMs);
@@ -69,10 +82,23 @@ export function openCompanySocket(): CompanySocket {
 
   return {
     socket,
-    joinRoom(join) {
-      rooms.add(join);
-      if (ready) join(socket);
-      return () => rooms.delete(join);
+    joinRoom(room) {
+      const held = rooms.get(room.key);
+      if (held) held.holders += 1;
+      else {
+        rooms.set(room.key, { room, holders: 1 });
+        if (ready) room.join(socket);
+      }
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        const entry = rooms.get(room.key);
+        if (!entry || --entry.holders > 0) return;
+        rooms.delete(room.key);
+        // A socket that is away has no rooms on the server; it will not join this one again.
+        if (ready) entry.room.leave?.(socket);
+      };
     },
     close() {
       closed = true;

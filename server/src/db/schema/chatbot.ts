@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import {
   boolean,
   index,
@@ -50,6 +51,17 @@ export const ticketTracking = pgTable(
     uniqueIndex("ticket_tracking_ticket_uq").on(t.ticketId),
     index("ticket_tracking_company_idx").on(t.companyId, t.createdAt),
     index("ticket_tracking_user_idx").on(t.userId),
+    // The dashboard's periods: tickets resolved, accepted and rated within a range of days
+    // (bench/dashboard: /dashboard for 7 days read all the company's rows, ~70 ms -> ~2 ms).
+    index("ticket_tracking_company_finished_idx")
+      .on(t.companyId, t.finishedAt)
+      .where(sql`${t.finishedAt} is not null`),
+    index("ticket_tracking_company_accepted_idx")
+      .on(t.companyId, t.acceptedAt)
+      .where(sql`${t.acceptedAt} is not null`),
+    index("ticket_tracking_company_rated_idx")
+      .on(t.companyId, t.ratedAt)
+      .where(sql`${t.ratedAt} is not null`),
   ],
 );
 

@@ -100,9 +100,18 @@ export const tickets = pgTable(
     uniqueIndex("tickets_one_live_per_contact_uq")
       .on(t.companyId, t.contactId, t.whatsappId)
       .where(sql`${t.status} <> 'closed'`),
-    index("tickets_company_status_updated_idx").on(t.companyId, t.status, t.updatedAt),
+    // The tabs by status, newest first; `id` breaks ties in the index, so a page is read from it
+    // alone (bench/tickets: the closed tab's page 100, 3,266 -> 28 buffers).
+    index("tickets_company_status_updated_idx").on(t.companyId, t.status, t.updatedAt, t.id),
     index("tickets_company_queue_status_idx").on(t.companyId, t.queueId, t.status),
     index("tickets_contact_idx").on(t.contactId),
+    // The dashboard and the reports: the company's tickets created within a range of days, newest
+    // first (bench/dashboard: a report page for 30 days ~45 ms -> under 1 ms).
+    index("tickets_company_created_idx").on(t.companyId, t.createdAt, t.id),
+    // The text search's walk for common words (tickets/queries.ts searchTickets): the company's
+    // tickets newest first whatever their status (bench/tickets: "favor" in 10 % of the messages
+    // 470 -> ~10 ms).
+    index("tickets_company_updated_idx").on(t.companyId, t.updatedAt, t.id),
     // An agent's own tabs (open / closed by user), newest first; queue_id last so the viewer's queue
     // check reads the index only (bench/tickets: the agent's closed tab 44 ms -> 0.5 ms).
     index("tickets_company_user_status_updated_idx").on(

@@ -1116,4 +1116,40 @@ describe("live: company-{id}-ticket reaches exactly who may see the ticket", () 
     );
     expect(about(live.agentAll, unqueued.id)[1]).toEqual({ action: "delete", ticketId: unqueued.id });
   });
+
+  it("the chat box: only who may see the ticket joins it and hears the contact typing; a transfer out of their view evicts them", async () => {
+    type Presence = CompanyEventPayloads["presence"];
+    const ticket = await openFor(agentA.id, queueA.id);
+    const chatOpen = await connectSocket(url, agentA.login.token);
+    const chatClosed = await connectSocket(url, agentA2.login.token);
+    const outsider = await connectSocket(url, agentB.login.token);
+    sockets.push(chatOpen, chatClosed, outsider);
+    const join = (socket: Socket, id: unknown) => socket.timeout(2_000).emitWithAck("joinChatBox", id);
+    expect(await join(chatOpen, ticket.id)).toEqual({ ok: true });
+    expect(await join(outsider, ticket.id)).toEqual({ ok: false, error: "ERR_NO_TICKET_FOUND" });
+    expect(await join(outsider, b.ticket.id)).toEqual({ ok: false, error: "ERR_NO_TICKET_FOUND" });
+    const presence = (socket: Socket) => record<Presence>(socket, companyEvent(a.company.id, "presence"));
+    const heard = { open: presence(chatOpen), closed: presence(chatClosed), outsider: presence(outsider) };
+    const ticketEvents = record<TicketEvent>(chatOpen, companyEvent(a.company.id, "ticket"));
+    const typing = async (state: string) =>
+      expect(
+        (await phoneSends(ctx, a.adminLogin, a.connection.id, { from: ticket.number, presence: state }))
+          .statusCode,
+      ).toBe(201);
+
+    await typing("composing");
+    await waitFor(() => heard.open.length === 1);
+    expect(heard.open).toEqual([{ ticketId: ticket.id, presence: "composing" }]);
+
+    // Moved to queue B: Ana may no longer see it, so she hears it is gone, and nothing more of it.
+    expectOk(await updateTicket(a.adminLogin, ticket.id, { queueId: queueB.id }));
+    await waitFor(() => about(ticketEvents, ticket.id).length === 1);
+    expect(about(ticketEvents, ticket.id)).toEqual([{ action: "delete", ticketId: ticket.id }]);
+    expect(await join(outsider, ticket.id)).toEqual({ ok: true });
+    await typing("recording");
+    await waitFor(() => heard.outsider.length === 1);
+    expect(heard.outsider).toEqual([{ ticketId: ticket.id, presence: "recording" }]);
+    expect(heard.open).toHaveLength(1);
+    expect(heard.closed).toEqual([]);
+  });
 });

@@ -1,4 +1,4 @@
-import { LIMITS, type TicketDTO } from "@atende/contracts";
+import { LIMITS, TICKET_SEARCH_COUNT_CAP, type TicketDTO } from "@atende/contracts";
 import { Box, Button, CircularProgress, Skeleton, Stack, Typography } from "@mui/material";
 import {
   defaultRangeExtractor,
@@ -40,6 +40,8 @@ interface TicketsListProps {
   onAccept(ticket: TicketDTO): void;
   onClose(ticket: TicketDTO): void;
   onSpy?: (ticket: TicketDTO) => void;
+  /** A text search: its count stops at TICKET_SEARCH_COUNT_CAP (one past it means "more"). */
+  textSearch?: boolean;
 }
 
 function SkeletonItems() {
@@ -110,6 +112,7 @@ export function TicketsList({
   onAccept,
   onClose,
   onSpy,
+  textSearch = false,
 }: TicketsListProps) {
   const { t } = useTranslation();
   const now = useClock();
@@ -119,7 +122,8 @@ export function TicketsList({
   const indexById = useMemo(() => new Map(tickets.map((ticket, index) => [ticket.id, index])), [tickets]);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
   const total = list.data?.pages[0]?.count;
-  const setSize = hasNextPage ? (total ?? -1) : tickets.length;
+  const capped = textSearch && total !== undefined && total > TICKET_SEARCH_COUNT_CAP;
+  const setSize = hasNextPage ? (capped ? -1 : (total ?? -1)) : tickets.length;
 
   // The focused row stays rendered while scrolled out of view, so focus is not lost with it.
   const [focusedId, setFocusedId] = useState<number | null>(null);

@@ -208,6 +208,7 @@ export function TicketsManager({ viewer, selectedUuid, onOpened }: TicketsManage
             onAccept={onAccept}
             onClose={onClose}
             onSpy={can(user, "ticket-options:spy") ? onSpy : undefined}
+            textSearch={tab === "search" && searchText !== ""}
           />
         )}
       </Box>

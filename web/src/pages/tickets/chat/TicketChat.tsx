@@ -8,6 +8,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { deleteMessage, reactToMessage, retryMessage } from "../../../api/messages";
+import { chatBoxRoom, useJoinRoom } from "../../../api/SocketProvider";
 import { updateTicket } from "../../../api/tickets";
 import { toast, toastError } from "../../../api/toast";
 import { useSessionUser } from "../../../auth/AuthContext";
@@ -127,6 +128,7 @@ function ChatWindow({ ticket }: { ticket: TicketDTO }) {
   const queryClient = useQueryClient();
   const me = useSessionUser();
   const conversation = useConversation(ticket, { meId: me.id });
+  useJoinRoom(chatBoxRoom(ticket.id));
   const { presence, store } = useTicketLive(ticket, () => {
     toast(t("chat.ticketDeleted"));
     navigate("/tickets", { replace: true });

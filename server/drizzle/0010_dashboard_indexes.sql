@@ -1,0 +1,4 @@
+CREATE INDEX "tickets_company_created_idx" ON "tickets" USING btree ("company_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "ticket_tracking_company_finished_idx" ON "ticket_tracking" USING btree ("company_id","finished_at") WHERE "ticket_tracking"."finished_at" is not null;--> statement-breakpoint
+CREATE INDEX "ticket_tracking_company_accepted_idx" ON "ticket_tracking" USING btree ("company_id","accepted_at") WHERE "ticket_tracking"."accepted_at" is not null;--> statement-breakpoint
+CREATE INDEX "ticket_tracking_company_rated_idx" ON "ticket_tracking" USING btree ("company_id","rated_at") WHERE "ticket_tracking"."rated_at" is not null;
