@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_DB_ID } from "./validation.js";
+import { idList } from "./validation.js";
 
 /**
  * The dashboard and the ticket reports (GET /dashboard, /dashboard/ticketsDay, /dashboard/ticketsUsers,
@@ -50,38 +50,6 @@ const periodDays = z.preprocess(
     .min(1, "validation.invalid")
     .max(DASHBOARD_MAX_RANGE_DAYS, "validation.invalid")
     .optional(),
-);
-
-/** Lists of ids arrive as JSON ("[1,2]") or comma-separated ("1,2"), or as repeated parameters. */
-const idList = z.preprocess(
-  (v) => {
-    if (v === undefined || v === null || v === "") return [];
-    if (Array.isArray(v)) return v;
-    if (typeof v === "string") {
-      const text = v.trim();
-      if (text.startsWith("[")) {
-        try {
-          return JSON.parse(text) as unknown;
-        } catch {
-          return [text];
-        }
-      }
-      return text
-        .split(",")
-        .map((x) => x.trim())
-        .filter(Boolean);
-    }
-    return [v];
-  },
-  z
-    .array(
-      z.coerce
-        .number("validation.invalid")
-        .int("validation.invalid")
-        .positive("validation.invalid")
-        .max(MAX_DB_ID, "validation.invalid"),
-    )
-    .max(500),
 );
 
 /** Whole days from `from` to `to` (YYYY-MM-DD), both counted. */

@@ -1,38 +1,6 @@
 import { z } from "zod";
 import type { MessageDTO, TicketDTO } from "./conversations.js";
-import { MAX_DB_ID, dbId } from "./validation.js";
-
-/** Lists of ids arrive as JSON ("[1,2]", as clients of this API family send them) or comma-separated. */
-const idList = z.preprocess(
-  (v) => {
-    if (v === undefined || v === null || v === "") return [];
-    if (Array.isArray(v)) return v;
-    if (typeof v === "string") {
-      const text = v.trim();
-      if (text.startsWith("[")) {
-        try {
-          return JSON.parse(text) as unknown;
-        } catch {
-          return [text];
-        }
-      }
-      return text
-        .split(",")
-        .map((x) => x.trim())
-        .filter(Boolean);
-    }
-    return [v];
-  },
-  z
-    .array(
-      z.coerce
-        .number("validation.invalid")
-        .int("validation.invalid")
-        .positive("validation.invalid")
-        .max(MAX_DB_ID, "validation.invalid"),
-    )
-    .max(500),
-);
+import { dbId, idList } from "./validation.js";
 
 const flag = z.preprocess((v) => v === true || v === "true" || v === "1", z.boolean());
 

@@ -37,3 +37,35 @@ export const idParam = z.object({
     .positive("validation.invalid")
     .max(MAX_DB_ID, "validation.invalid"),
 });
+
+/** Lists of ids arrive as JSON ("[1,2]", as clients of this API family send them), comma-separated ("1,2") or as repeated parameters. */
+export const idList = z.preprocess(
+  (v) => {
+    if (v === undefined || v === null || v === "") return [];
+    if (Array.isArray(v)) return v;
+    if (typeof v === "string") {
+      const text = v.trim();
+      if (text.startsWith("[")) {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          return [text];
+        }
+      }
+      return text
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean);
+    }
+    return [v];
+  },
+  z
+    .array(
+      z.coerce
+        .number("validation.invalid")
+        .int("validation.invalid")
+        .positive("validation.invalid")
+        .max(MAX_DB_ID, "validation.invalid"),
+    )
+    .max(500),
+);
