@@ -87,4 +87,56 @@ test.describe("ticket notes in the chat's contact drawer", () => {
     await ana.context.close();
     await admin.context.close();
   });
+
+  test("the drawer's edit form changes the contact: the drawer, the chat header and the list follow", async ({
+    browser,
+  }) => {
+    const stamp = Date.now();
+    const customer = `Rita ${stamp}`;
+    const number = `55119${String(stamp + 7).slice(-8)}`;
+    const admin = await newPerson(browser);
+    const page = admin.page;
+    await loginAs(page, DEMO.admin.email, DEMO.admin.password);
+    const whatsappId = await vendasConnection(page);
+    await customerSends(page, whatsappId, { from: number, name: customer, body: "Bom dia" });
+    const ticket = await waitingTicketOf(page, number);
+
+    await page.goto(`/tickets/${ticket.uuid}`);
+    await page.getByRole("button", { name: "Aceitar" }).first().click();
+    await expect(page.getByText("Atribuído a Admin Demo")).toBeVisible();
+    await page.getByRole("button", { name: "Dados do contato", exact: true }).click();
+    await drawer(page).getByRole("button", { name: "Editar contato" }).click();
+    const edit = page.getByRole("dialog", { name: "Editar contato" });
+    await edit.locator("#contact-name").fill(`${customer} Souza`);
+    await edit.getByLabel("Email").fill(`rita${stamp}@example.com`);
+    await edit.getByRole("button", { name: "Salvar" }).click();
+    await expect(page.getByText("Contato salvo com sucesso.").first()).toBeVisible();
+    await expect(edit).toBeHidden();
+    await expect(drawer(page).getByText(`rita${stamp}@example.com`)).toBeVisible();
+    await expect(
+      drawer(page)
+        .getByRole("paragraph")
+        .filter({ hasText: `${customer} Souza` }),
+    ).toBeVisible();
+    await expect(
+      page
+        .locator("header")
+        .filter({ hasText: `${customer} Souza` })
+        .first(),
+    ).toBeVisible();
+    await expect(
+      page
+        .getByRole("list", { name: "Lista de atendimentos" })
+        .getByRole("listitem")
+        .filter({ hasText: `${customer} Souza` }),
+    ).toBeVisible();
+    const stored = await callApi<{ name: string; email: string }>(
+      page,
+      "GET",
+      `/contacts/${ticket.contactId}`,
+    );
+    expect(stored).toMatchObject({ name: `${customer} Souza`, email: `rita${stamp}@example.com` });
+    await shot(page, "chat-contact-edit");
+    await admin.context.close();
+  });
 });

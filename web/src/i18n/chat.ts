@@ -75,6 +75,7 @@ const pt = {
     noQueue: "Sem fila",
     connection: "Conexão",
     copy: "Copiar {{label}}",
+    edit: "Editar contato",
   },
   menu: {
     open: "Opções da mensagem",
@@ -254,6 +255,7 @@ const en: ChatTexts = {
     noQueue: "No queue",
     connection: "Connection",
     copy: "Copy {{label}}",
+    edit: "Edit contact",
   },
   menu: {
     open: "Message options",
@@ -432,6 +434,7 @@ const es: ChatTexts = {
     noQueue: "Sin cola",
     connection: "Conexión",
     copy: "Copiar {{label}}",
+    edit: "Editar contacto",
   },
   menu: {
     open: "Opciones del mensaje",

@@ -1,9 +1,11 @@
 import type { ContactDTO, TicketDTO } from "@atende/contracts";
 import CloseIcon from "@mui/icons-material/Close";
 import ContentCopyIcon from "@mui/icons-material/ContentCopy";
+import EditIcon from "@mui/icons-material/EditOutlined";
 import {
   Avatar,
   Box,
+  Button,
   Divider,
   IconButton,
   List,
@@ -12,11 +14,12 @@ import {
   Typography,
   useTheme,
 } from "@mui/material";
-import { useQuery } from "@tanstack/react-query";
-import type { ReactNode } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "../../../api/toast";
 import { formatDate } from "../../../i18n/format";
+import { ContactDialog } from "../../contacts/ContactDialog";
 import { NotesPanel } from "../../ticket-notes/NotesPanel";
 import { chatKeys, fetchContact } from "./chatApi";
 import { formatPhone, initials } from "./conversation";
@@ -68,8 +71,9 @@ interface ContactDrawerProps {
 }
 
 /**
- * The contact beside the chat (320 px): picture, name, number, email, the ticket's notes and extra
- * info. The full record comes from the contacts API; until it answers, the ticket's copy is shown.
+ * The contact beside the chat (320 px): picture, name, number, email with the edit form, the
+ * ticket's notes and extra info. The full record comes from the contacts API; until it answers, the
+ * ticket's copy is shown (and the edit button waits for it).
  */
 export function ContactDrawer({ ticket, onClose }: ContactDrawerProps) {
   const { t } = useTranslation();
@@ -81,6 +85,13 @@ export function ContactDrawer({ ticket, onClose }: ContactDrawerProps) {
     retry: false,
   });
   const contact: Partial<ContactDTO> & TicketDTO["contact"] = { ...ticket.contact, ...full.data };
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState<ContactDTO | null>(null);
+
+  function closeEditor() {
+    setEditing(null);
+    void queryClient.invalidateQueries({ queryKey: chatKeys.contact(ticket.contactId) });
+  }
 
   return (
     <Box
@@ -141,6 +152,24 @@ export function ContactDrawer({ ticket, onClose }: ContactDrawerProps) {
             <Field label={t("chat.contact.since")} value={formatDate(contact.createdAt)} />
           )}
         </List>
+        <Button
+          size="small"
+          variant="outlined"
+          startIcon={<EditIcon />}
+          disabled={!full.data}
+          onClick={() => full.data && setEditing(full.data)}
+          sx={{ mt: 1 }}
+        >
+          {t("chat.contact.edit")}
+        </Button>
+        {editing && (
+          <ContactDialog
+            key={editing.id}
+            contact={editing}
+            onOpenExisting={setEditing}
+            onClose={closeEditor}
+          />
+        )}
       </Section>
       <Divider />
       <NotesPanel ticketId={ticket.id} contactId={ticket.contactId} />
