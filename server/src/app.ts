@@ -56,6 +56,8 @@ export interface Channels {
   sessions: SessionManager;
   jobs: JobRunner;
   phones: PhoneBook;
+  /** Arms the timers of tickets that have none, when the background work starts. */
+  chatbot: { start(): Promise<void> };
 }
 
 export interface BuiltApp {
@@ -156,6 +158,7 @@ export async function buildApp(
     startBackground() {
       channels.sessions.start();
       channels.jobs.start();
+      void channels.chatbot.start();
     },
   };
 }
@@ -192,7 +195,7 @@ function buildChannels(deps: Deps, app: FastifyInstance, extraProviders: Provide
   const jobs = new JobRunner({ db, now, log: app.log, lanes: () => owned.lanes() });
   jobs.register(SEND_MESSAGE_JOB, sendMessageJob({ db, bus, sessions: owned, media, now }));
   jobs.register(CHANNEL_ACTION_JOB, channelActionJob({ db, sessions: owned }));
-  registerChatbot({ db, bus, now, jobs, log: app.log });
+  const chatbot = registerChatbot({ db, bus, now, jobs, sessions: owned, log: app.log });
   jobs.register(
     CLOUD_WEBHOOK_JOB,
     cloudWebhookJob({ db, inbound, graph: createGraphClient({ baseUrl: config.GRAPH_API_URL }) }),
@@ -208,7 +211,7 @@ function buildChannels(deps: Deps, app: FastifyInstance, extraProviders: Provide
       jobs.poke();
     }
   });
-  return { inbound, sessions: owned, jobs, phones };
+  return { inbound, sessions: owned, jobs, phones, chatbot };
 }
 
 const NOT_PAGES = new Set(["/health", "/version"]);

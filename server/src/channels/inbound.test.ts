@@ -1,7 +1,7 @@
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, inArray, lte } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ContactDTO, MessageDTO, SimulatorPhoneMessage, TicketDTO } from "@atende/contracts";
-import { contacts, messages, tags, ticketTags, tickets } from "../db/schema/index.js";
+import { contacts, jobs, messages, tags, ticketBotStates, ticketTags, tickets } from "../db/schema/index.js";
 import { inTransaction } from "../events/bus.js";
 import { presentContact } from "../modules/contacts/present.js";
 import { loadMessage } from "../modules/messages/present.js";
@@ -114,6 +114,103 @@ describe("the inbound pipeline", () => {
     expect(rows.map((r) => r.t.status).sort()).toEqual(["closed", "pending"]);
   });
 
+  it("messages arriving together are stored in one batch: in arrival order, a redelivery inside it once, a quote of an earlier one linked, events in order", async () => {
+    const number = newNumber();
+    const connection = {
+      id: team.connection.id,
+      companyId: team.company.id,
+      name: "",
+      number: "",
+      config: {},
+    };
+    const heard: string[] = [];
+    const stop = ctx.deps.bus.on((e) => {
+      if (e.type === "message.saved" && e.action === "create" && e.contact.number === number)
+        heard.push(e.message.body);
+    });
+    const message = (i: number, extra: Record<string, unknown> = {}) => ({
+      type: "message" as const,
+      message: {
+        id: `BATCH-${number}-${i}`,
+        chat: { number, isGroup: false },
+        fromMe: false,
+        pushName: "Lia",
+        timestamp: new Date(),
+        kind: "text" as const,
+        body: `parte ${i}`,
+        ...extra,
+      },
+    });
+    try {
+      await Promise.all([
+        ...Array.from({ length: 12 }, (_, i) =>
+          ctx.built.channels.inbound.handle(
+            connection,
+            message(i, i === 7 ? { quotedId: `BATCH-${number}-3` } : {}),
+          ),
+        ),
+        ctx.built.channels.inbound.handle(connection, message(5)), // the same id again
+      ]);
+    } finally {
+      stop();
+    }
+    const rows = await ticketsOf(number);
+    expect(rows).toHaveLength(1);
+    const stored = (await messagesOf(rows[0]!.t.id)).filter((m) => !m.fromMe);
+    const bodies = Array.from({ length: 12 }, (_, i) => `parte ${i}`);
+    expect(stored.map((m) => m.body)).toEqual(bodies);
+    expect(stored[7]!.quotedMsgId).toBe(stored[3]!.id);
+    expect(rows[0]!.t).toMatchObject({ unreadMessages: 12, lastMessage: "parte 11" });
+    expect(heard).toEqual(bodies);
+  });
+
+  describe("the rating wait", () => {
+    const HOUR = 3600_000;
+
+    /** A conversation whose ticket an agent closed asking for a rating `hoursAgo` hours ago. */
+    async function closedAwaitingRating(number: string, ratingAsks: number, hoursAgo: number) {
+      await send({ from: number, body: "preciso de ajuda" });
+      const [first] = await ticketsOf(number);
+      await ctx.deps.db.update(tickets).set({ status: "closed" }).where(eq(tickets.id, first!.t.id));
+      await ctx.deps.db.insert(ticketBotStates).values({
+        ticketId: first!.t.id,
+        companyId: team.company.id,
+        ratingAsks,
+        updatedAt: new Date(ctx.clock.now.getTime() - hoursAgo * HOUR),
+      });
+      return first!.t;
+    }
+
+    const customerBodies = async (ticketId: number) =>
+      (await messagesOf(ticketId)).filter((m) => !m.fromMe).map((m) => m.body);
+
+    it("within 24 hours of the question, the customer's reply joins the closed ticket: no new ticket", async () => {
+      const number = newNumber();
+      const closed = await closedAwaitingRating(number, 1, 23);
+      expect((await send({ from: number, body: "3" })).statusCode).toBe(201);
+      const rows = await ticketsOf(number);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.t).toMatchObject({ id: closed.id, status: "closed", lastMessage: "3" });
+      expect(await customerBodies(closed.id)).toEqual(["preciso de ajuda", "3"]);
+    });
+
+    it("a question asked more than 24 hours ago, or no rating awaited, lets the next message open a new pending ticket", async () => {
+      for (const [ratingAsks, hoursAgo] of [
+        [1, 25],
+        [0, 1],
+      ] as const) {
+        const number = newNumber();
+        const closed = await closedAwaitingRating(number, ratingAsks, hoursAgo);
+        await send({ from: number, body: "voltei" });
+        const rows = await ticketsOf(number);
+        expect(rows.map((r) => r.t.status).sort()).toEqual(["closed", "pending"]);
+        const fresh = rows.find((r) => r.t.status === "pending")!.t;
+        expect(await customerBodies(fresh.id)).toEqual(["voltei"]);
+        expect(await customerBodies(closed.id)).toEqual(["preciso de ajuda"]);
+      }
+    });
+  });
+
   it("stores media under the data directory with a generated name and the type from the bytes; serves it only to the company", async () => {
     const number = newNumber();
     await send({
@@ -203,6 +300,17 @@ async function createStranger() {
 }
 
 describe("the outbound queue", () => {
+  // The tests above leave the bot's turns and greetings queued (one job runner serves them all in
+  // order): let those go first, so these sends are not waiting behind hundreds of others.
+  beforeAll(async () => {
+    const due = () =>
+      ctx.deps.db
+        .select({ n: count() })
+        .from(jobs)
+        .where(and(inArray(jobs.status, ["pending", "running"]), lte(jobs.runAt, ctx.clock.now)));
+    await waitFor(async () => (await due())[0]!.n === 0, 120_000);
+  }, 130_000);
+
   async function queue(ticketId: number, body: string) {
     return inTransaction(ctx.deps.db, ctx.deps.bus, (tx, raise) =>
       queueOutbound(tx, raise, { companyId: team.company.id, ticketId, body, userId: team.admin.id }),

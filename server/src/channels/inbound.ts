@@ -14,8 +14,8 @@ import {
   type ContactKey,
   type ContactValues,
   type MessageValues,
+  conversationWriter,
   saveContact,
-  storeConversationMessage,
 } from "./inboundStore.js";
 import type { ChannelAddress, ChannelEvent, ConnectionInfo, InboundMessage } from "./provider.js";
 
@@ -62,6 +62,7 @@ function timeIn(date: Date, timeZone: string): string {
 
 export function createInbound(deps: InboundDeps): Inbound {
   const { db, bus, now, log } = deps;
+  const conversations = conversationWriter(db);
 
   async function companySetting(companyId: number, key: string): Promise<string | undefined> {
     const [row] = await db
@@ -127,8 +128,8 @@ export function createInbound(deps: InboundDeps): Inbound {
   }
 
   /**
-   * A message into its contact's live ticket, in one statement (see storeConversationMessage);
-   * the events go out once it is committed. Null for a redelivery.
+   * A message into its contact's live ticket: one statement for the batch it rides in (group
+   * commit, see conversationWriter); its events go out once it is committed. Null for a redelivery.
    */
   async function storeMessage(
     connection: ConnectionInfo,
@@ -137,7 +138,7 @@ export function createInbound(deps: InboundDeps): Inbound {
     msg: InboundMessage,
   ): Promise<ContactRow | null> {
     const preview = msg.body || msg.media?.filename || `[${MEDIA_TYPE_BY_KIND[msg.kind]}]`;
-    const stored = await storeConversationMessage(db, key, {
+    const stored = await conversations.store(key, {
       ...values,
       quotedWid: msg.quotedId ?? null,
       preview: preview.slice(0, 255),
@@ -146,14 +147,15 @@ export function createInbound(deps: InboundDeps): Inbound {
     if (!stored) return null;
     const { companyId } = connection;
     const events: DomainEvent[] = [];
-    if (stored.changed)
+    if (stored.changed && stored.firstOfContact)
       events.push({
         type: "contact.saved",
         companyId,
         action: stored.created ? "create" : "update",
         contact: presentContact(stored.contact),
       });
-    events.push({ type: "ticket.saved", companyId, ticket: stored.ticket });
+    // Every message of a batch carries its ticket as the batch left it; the ticket itself once.
+    if (stored.firstOfTicket) events.push({ type: "ticket.saved", companyId, ticket: stored.ticket });
     events.push({
       type: "message.saved",
       companyId,
@@ -163,8 +165,20 @@ export function createInbound(deps: InboundDeps): Inbound {
       ticket: stored.ticket,
       contact: presentContact(stored.contact),
     });
-    await bus.publish(events);
+    await publishInOrder(stored.ticket.id, events);
     return stored.contact;
+  }
+
+  /**
+   * A batch's messages are committed together and their callers resume together: a ticket's events
+   * still go out one message after the other (the agents' sockets and the chatbot see them in order).
+   */
+  const publishing = new Map<number, Promise<void>>();
+  async function publishInOrder(ticketId: number, events: DomainEvent[]) {
+    const mine = (publishing.get(ticketId) ?? Promise.resolve()).then(() => bus.publish(events));
+    publishing.set(ticketId, mine);
+    await mine;
+    if (publishing.get(ticketId) === mine) publishing.delete(ticketId);
   }
 
   /** A reaction joins the ticket of the message it reacts to, which is shown again with it. */

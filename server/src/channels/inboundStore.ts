@@ -1,6 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { TicketDTO } from "@atende/contracts";
 import type { Executor } from "../db/client.js";
+import { GroupCommit } from "../db/groupCommit.js";
 import { PreparedSql, columnList, tableRow } from "../db/prepared.js";
 import { contacts, messages, tickets } from "../db/schema/index.js";
 import type { ContactRow } from "../modules/contacts/present.js";
@@ -8,7 +9,8 @@ import type { MessageRow } from "../modules/messages/present.js";
 
 /**
  * The inbound pipeline's writes, as few statements as the guarantees allow: the hot path (a
- * message that opens or continues a conversation) is one statement, committed on its own.
+ * message that opens or continues a conversation) is one statement for all the messages that
+ * arrive on a connection while the previous batch commits (group commit).
  */
 
 /** Which unique key finds the contact: its number, or its LID when WhatsApp hides the number. */
@@ -74,62 +76,150 @@ function contactUpsert(key: ContactKey): SQL {
     returning ${columnList(contacts)}, (xmax = 0) as inserted, (c.updated_at = ${p("at")}::timestamptz) as renamed`;
 }
 
+/** The batch's rows, as `jsonb_to_recordset` reads them (keys: ConversationRowInput's). */
+const INPUT_COLUMNS = sql.raw(`idx int, company_id int, whatsapp_id int, name text, number text, lid text,
+  is_group boolean, at timestamptz, wid text, body text, from_me boolean, ack smallint, media_type text,
+  media_path text, media_mime text, media_name text, participant text, is_forwarded boolean,
+  created_at timestamptz, updated_at timestamptz, quoted_wid text, preview text, unread int`);
+
 /**
- * One statement for a message that belongs to the contact's live ticket:
- * the contact (found or created) → the live ticket on this connection, created atomically when
- * there is none (the partial unique index: never two non-closed tickets for one contact on one
- * connection), in the connection's queue when it has exactly one, with its lastMessage and unread
- * count moved → the message, linked to the message it quotes → everything the events show.
- * A message id already stored on this connection fails the unique index (messages_whatsapp_wid_uq)
- * and the whole statement rolls back: a redelivery changes nothing.
+ * One statement for a batch of messages that belong to their contacts' live tickets (group commit:
+ * one plan, one COMMIT for all of them), on either contact key:
+ * the messages not stored yet (a redelivered id is left out, and answers no row) → their contacts,
+ * found or created (in key order, so two batches lock them in the same order) → one ticket per
+ * contact and connection: the live one, created atomically when there is none (the partial unique
+ * index: never two non-closed tickets for one contact on one connection), in the connection's queue
+ * when it has exactly one, its lastMessage the batch's last and its unread count moved by all of them
+ * → the messages, with ids drawn in arrival order (a contact's messages keep their order) and linked
+ * to the message they quote (stored before, or earlier in the batch) → everything the events show.
+ * The rating wait: a closed ticket whose bot state still awaits the rating (rating_asks > 0, asked
+ * or re-asked within the last 24 hours) is still the contact's current ticket on that connection
+ * while no live one exists: the reply joins it (the chatbot reads it as the rating) instead of
+ * opening a new pending ticket.
+ * A twin of one of the messages committed by someone else meanwhile fails the unique index
+ * (messages_whatsapp_wid_uq): the statement changes nothing and is run again, leaving it out.
  */
-function conversationStatement(key: ContactKey): SQL {
+function batchStatement(key: ContactKey): SQL {
+  const k = sql.identifier(key);
+  const conflict =
+    key === "number"
+      ? sql`(company_id, number) where number <> ''`
+      : sql`(company_id, lid) where lid is not null`;
+  const renames = sql`c.name = c.number and excluded.name <> excluded.number`;
+  const messageColumns = columnList(messages);
   return sql`
-    with contact as (${contactUpsert(key)}),
-    ticket as (
+    with input as (
+      select * from jsonb_to_recordset(${sql.placeholder("rows")}::jsonb) as x(${INPUT_COLUMNS})
+    ),
+    unseen as (
+      select i.* from input i
+      where not exists (select 1 from messages m where m.company_id = i.company_id
+                          and m.whatsapp_id = i.whatsapp_id and m.wid = i.wid)
+    ),
+    numbered as (
+      select idx, nextval(pg_get_serial_sequence('messages', 'id')) as message_id
+      from (select idx from unseen order by idx) arrival
+    ),
+    fresh as (select u.*, n.message_id from unseen u join numbered n using (idx)),
+    person as (
+      select distinct on (company_id, ${k}) company_id, name, number, lid, is_group, at from fresh
+      order by company_id, ${k}, idx
+    ),
+    contact as (
+      insert into contacts as c (company_id, name, number, lid, is_group, created_at, updated_at)
+      select company_id, name, number, lid, is_group, at, at from person order by company_id, ${k}
+      on conflict ${conflict} do update set
+        lid = coalesce(excluded.lid, c.lid),
+        name = case when ${renames} then excluded.name else c.name end,
+        updated_at = case when ${renames} then excluded.updated_at else c.updated_at end
+      returning ${columnList(contacts)}, (xmax = 0) as inserted
+    ),
+    conversation as (
+      select distinct on (ct.id, f.whatsapp_id) f.company_id, ct.id as contact_id, f.whatsapp_id,
+        ct.is_group, f.preview, f.updated_at,
+        (sum(f.unread) over (partition by ct.id, f.whatsapp_id))::int as unread
+      from fresh f join contact ct on ct.company_id = f.company_id and ct.${k} = f.${k}
+      order by ct.id, f.whatsapp_id, f.idx desc
+    ),
+    rating as (
+      select distinct on (g.contact_id, g.whatsapp_id) t.id as ticket_id, g.contact_id, g.whatsapp_id
+      from conversation g
+        join tickets t on t.company_id = g.company_id and t.contact_id = g.contact_id
+          and t.whatsapp_id = g.whatsapp_id and t.status = 'closed'
+        join ticket_bot_states b on b.ticket_id = t.id
+      where b.rating_asks > 0 and b.updated_at > g.updated_at - interval '24 hours'
+        and not exists (select 1 from tickets l where l.company_id = g.company_id
+          and l.contact_id = g.contact_id and l.whatsapp_id = g.whatsapp_id and l.status <> 'closed')
+      order by g.contact_id, g.whatsapp_id, b.updated_at desc, t.id desc
+    ),
+    rated as (
+      update tickets t set
+        last_message = g.preview,
+        unread_messages = t.unread_messages + g.unread,
+        updated_at = g.updated_at
+      from rating r join conversation g on g.contact_id = r.contact_id and g.whatsapp_id = r.whatsapp_id
+      where t.id = r.ticket_id
+      returning ${columnList(tickets, "t")}
+    ),
+    opened as (
       insert into tickets as t (company_id, contact_id, whatsapp_id, queue_id, status, is_group,
                                 last_message, unread_messages, created_at, updated_at)
-      select ${p("companyId")}::int, contact.id, ${p("whatsappId")}::int,
+      select g.company_id, g.contact_id, g.whatsapp_id,
         (select case when count(*) = 1 then min(wq.queue_id) end from whatsapp_queues wq
-          where wq.company_id = ${p("companyId")}::int and wq.whatsapp_id = ${p("whatsappId")}::int),
-        'pending', contact.is_group, ${p("preview")}::text, ${p("unread")}::int,
-        ${p("updatedAt")}::timestamptz, ${p("updatedAt")}::timestamptz
-      from contact
+          where wq.company_id = g.company_id and wq.whatsapp_id = g.whatsapp_id),
+        'pending', g.is_group, g.preview, g.unread, g.updated_at, g.updated_at
+      from conversation g
+      where not exists (select 1 from rating r where r.contact_id = g.contact_id and r.whatsapp_id = g.whatsapp_id)
+      order by g.contact_id, g.whatsapp_id
       on conflict (company_id, contact_id, whatsapp_id) where status <> 'closed' do update set
         last_message = excluded.last_message,
         unread_messages = t.unread_messages + excluded.unread_messages,
         updated_at = excluded.updated_at
       returning ${columnList(tickets)}
     ),
+    ticket as (select * from rated union all select * from opened),
     message as (
-      insert into messages (company_id, ticket_id, contact_id, whatsapp_id, wid, body, from_me, read, ack,
-                            media_type, media_path, media_mime, media_name, quoted_msg_id, participant,
+      insert into messages (id, company_id, ticket_id, contact_id, whatsapp_id, wid, body, from_me, read,
+                            ack, media_type, media_path, media_mime, media_name, quoted_msg_id, participant,
                             is_forwarded, created_at, updated_at)
-      select ${p("companyId")}::int, ticket.id, contact.id, ${p("whatsappId")}::int, ${p("wid")}::text,
-        ${p("body")}::text, ${p("fromMe")}::boolean, ${p("fromMe")}::boolean, ${p("ack")}::smallint,
-        ${p("mediaType")}::text, ${p("mediaPath")}::text, ${p("mediaMime")}::text, ${p("mediaName")}::text,
-        (select q.id from messages q where q.company_id = ${p("companyId")}::int
-          and q.whatsapp_id = ${p("whatsappId")}::int and q.wid = ${p("quotedWid")}::text),
-        ${p("participant")}::text, ${p("isForwarded")}::boolean,
-        ${p("createdAt")}::timestamptz, ${p("updatedAt")}::timestamptz
-      from ticket cross join contact
-      returning ${columnList(messages)}
+      select f.message_id, f.company_id, tk.id, tk.contact_id, f.whatsapp_id, f.wid, f.body, f.from_me,
+        f.from_me, f.ack, f.media_type, f.media_path, f.media_mime, f.media_name,
+        case when f.quoted_wid is not null then coalesce(
+          (select q.id from messages q where q.company_id = f.company_id
+            and q.whatsapp_id = f.whatsapp_id and q.wid = f.quoted_wid),
+          (select e.message_id from fresh e where e.whatsapp_id = f.whatsapp_id
+            and e.wid = f.quoted_wid and e.idx < f.idx limit 1)) end,
+        f.participant, f.is_forwarded, f.created_at, f.updated_at
+      from fresh f
+        join contact ct on ct.company_id = f.company_id and ct.${k} = f.${k}
+        join ticket tk on tk.contact_id = ct.id and tk.whatsapp_id = f.whatsapp_id
+      order by f.message_id
+      returning ${messageColumns}
     )
-    select row_to_json(contact) as contact, contact.inserted, contact.renamed,
-      row_to_json(ticket) as ticket, row_to_json(message) as message, row_to_json(quoted) as quoted,
+    select f.idx, row_to_json(ct) as contact, ct.inserted, (ct.updated_at = p.at) as renamed,
+      row_to_json(tk) as ticket, row_to_json(m) as message, row_to_json(q) as quoted,
       u.name as user_name, qu.name as queue_name, qu.color as queue_color, w.name as whatsapp_name,
       coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name, 'color', g.color))
                 from ticket_tags tt join tags g on g.id = tt.tag_id
-                where tt.company_id = ticket.company_id and tt.ticket_id = ticket.id), '[]') as tags
-    from message cross join ticket cross join contact
-      left join messages quoted on quoted.id = message.quoted_msg_id
-      left join users u on u.id = ticket.user_id
-      left join queues qu on qu.id = ticket.queue_id
-      left join whatsapps w on w.id = ticket.whatsapp_id`;
+                where tt.company_id = tk.company_id and tt.ticket_id = tk.id), '[]') as tags
+    from message m
+      join fresh f on f.message_id = m.id
+      join contact ct on ct.id = m.contact_id
+      join person p on p.company_id = ct.company_id and p.${k} = ct.${k}
+      join ticket tk on tk.id = m.ticket_id
+      left join lateral (
+        select ${messageColumns} from messages where id = m.quoted_msg_id
+        union all select ${messageColumns} from message where id = m.quoted_msg_id
+      ) q on true
+      left join users u on u.id = tk.user_id
+      left join queues qu on qu.id = tk.queue_id
+      left join whatsapps w on w.id = tk.whatsapp_id
+    order by f.idx`;
 }
 
 type Json = Record<string, unknown>;
 interface ConversationRow {
+  idx: number;
   contact: Json;
   inserted: boolean;
   renamed: boolean;
@@ -143,15 +233,12 @@ interface ConversationRow {
   tags: TicketDTO["tags"];
 }
 
-const conversation = {
-  number: new PreparedSql<ConversationValues, ConversationRow>(
-    "inbound_conversation_by_number",
-    conversationStatement("number"),
+const batch = {
+  number: new PreparedSql<{ rows: string }, ConversationRow>(
+    "inbound_batch_by_number",
+    batchStatement("number"),
   ),
-  lid: new PreparedSql<ConversationValues, ConversationRow>(
-    "inbound_conversation_by_lid",
-    conversationStatement("lid"),
-  ),
+  lid: new PreparedSql<{ rows: string }, ConversationRow>("inbound_batch_by_lid", batchStatement("lid")),
 };
 
 const contactAlone = {
@@ -176,6 +263,9 @@ export interface StoredConversation extends SavedContact {
   ticket: TicketDTO;
   message: MessageRow;
   quoted: MessageRow | null;
+  /** The batch's first message of this contact / of this ticket (their events go out once). */
+  firstOfContact: boolean;
+  firstOfTicket: boolean;
 }
 
 const REDELIVERY = "messages_whatsapp_wid_uq";
@@ -233,29 +323,122 @@ function presentTicket(row: ConversationRow, contact: ContactRow): TicketDTO {
   };
 }
 
-/** Stores a message in its contact's live ticket (see conversationStatement); null for a redelivery. */
-export async function storeConversationMessage(
+/** A message for its contact's live ticket, found by `key`. */
+export interface ConversationItem {
+  key: ContactKey;
+  values: ConversationValues;
+}
+
+/** Tries of a batch that lost a race (a twin committed meanwhile, a deadlock) before it is split up. */
+const BATCH_TRIES = 3;
+
+function isRetryable(err: unknown): boolean {
+  if (isRedelivery(err)) return true;
+  for (
+    let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0;
+    e && i < 5;
+    e = e.cause as never, i++
+  )
+    if (e.code === "40P01" || e.code === "40001") return true;
+  return false;
+}
+
+async function writeBatch(
   db: Executor,
   key: ContactKey,
-  values: ConversationValues,
-): Promise<StoredConversation | null> {
-  let row: ConversationRow | undefined;
-  try {
-    [row] = await conversation[key].rows(db, values);
-  } catch (err) {
-    if (isRedelivery(err)) return null;
-    throw err;
+  items: { idx: number; values: ConversationValues }[],
+) {
+  const rows = JSON.stringify(
+    items.map(({ idx, values: v }) => ({
+      idx,
+      company_id: v.companyId,
+      whatsapp_id: v.whatsappId,
+      name: v.name,
+      number: v.number,
+      lid: v.lid,
+      is_group: v.isGroup,
+      at: v.at,
+      wid: v.wid,
+      body: v.body,
+      from_me: v.fromMe,
+      ack: v.ack,
+      media_type: v.mediaType,
+      media_path: v.mediaPath,
+      media_mime: v.mediaMime,
+      media_name: v.mediaName,
+      participant: v.participant,
+      is_forwarded: v.isForwarded,
+      created_at: v.createdAt,
+      updated_at: v.updatedAt,
+      quoted_wid: v.quotedWid,
+      preview: v.preview,
+      unread: v.unread,
+    })),
+  );
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await batch[key].rows(db, { rows });
+    } catch (err) {
+      if (attempt >= BATCH_TRIES || !isRetryable(err)) throw err;
+    }
   }
-  if (!row) throw new Error("inbound: the conversation statement answered no row");
-  const contact = tableRow(contacts, row.contact);
-  const ticket = presentTicket(row, contact);
+}
+
+/**
+ * Stores a batch of messages (see batchStatement), one result per item in order: null for a
+ * redelivery (already stored, or earlier in the same batch). `firstOfContact` / `firstOfTicket`
+ * mark the batch's first message of each contact and ticket, so their events go out once.
+ */
+export async function storeConversationMessages(
+  db: Executor,
+  items: ConversationItem[],
+): Promise<(StoredConversation | null)[]> {
+  const results: (StoredConversation | null)[] = items.map(() => null);
+  const seen = new Set<string>();
+  const byKey: Record<ContactKey, { idx: number; values: ConversationValues }[]> = { number: [], lid: [] };
+  items.forEach(({ key, values }, idx) => {
+    const id = `${values.whatsappId}:${values.wid}`;
+    if (seen.has(id)) return; // the same message twice in one batch: the first one is stored
+    seen.add(id);
+    byKey[key].push({ idx, values });
+  });
+  const contactsSeen = new Set<number>();
+  const ticketsSeen = new Set<number>();
+  for (const key of ["number", "lid"] as const) {
+    if (byKey[key].length === 0) continue;
+    for (const row of await writeBatch(db, key, byKey[key])) {
+      const contact = tableRow(contacts, row.contact);
+      const ticket = presentTicket(row, contact);
+      results[row.idx] = {
+        contact,
+        created: row.inserted,
+        changed: row.inserted || row.renamed,
+        ticket,
+        message: tableRow(messages, row.message),
+        quoted: row.quoted ? tableRow(messages, row.quoted) : null,
+        firstOfContact: !contactsSeen.has(contact.id),
+        firstOfTicket: !ticketsSeen.has(ticket.id),
+      };
+      contactsSeen.add(contact.id);
+      ticketsSeen.add(ticket.id);
+    }
+  }
+  return results;
+}
+
+/**
+ * Group commit of the hot path: messages arriving together on a connection are stored by one
+ * statement (GroupCommit: one batch at a time per connection, in arrival order). Each caller's
+ * promise settles once its message is committed: null for a redelivery.
+ */
+export function conversationWriter(db: Executor, maxBatch = 64) {
+  const commits = new GroupCommit<ConversationItem, StoredConversation | null>(
+    (items) => storeConversationMessages(db, items),
+    maxBatch,
+  );
   return {
-    contact,
-    created: row.inserted,
-    changed: row.inserted || row.renamed,
-    ticket,
-    message: tableRow(messages, row.message),
-    quoted: row.quoted ? tableRow(messages, row.quoted) : null,
+    store: (key: ContactKey, values: ConversationValues) =>
+      commits.submit(values.whatsappId, { key, values }),
   };
 }
 

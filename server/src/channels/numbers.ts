@@ -6,6 +6,20 @@ import { parsePhoneNumberFromString } from "libphonenumber-js/max";
  * (old accounts still use 8-digit jids: 55 DD 8XXXXXXX).
  */
 export function normalizeNumber(raw: string, defaultCountry: "BR" = "BR"): string {
+  // Every inbound message normalizes its sender: libphonenumber's parse is remembered per number.
+  const known = normalized.get(raw);
+  if (known !== undefined) return known;
+  const number = normalize(raw, defaultCountry);
+  if (raw.length > 40) return number;
+  if (normalized.size >= NORMALIZED_MAX) normalized.delete(normalized.keys().next().value!);
+  normalized.set(raw, number);
+  return number;
+}
+
+const normalized = new Map<string, string>();
+const NORMALIZED_MAX = 10_000;
+
+function normalize(raw: string, defaultCountry: "BR"): string {
   const digits = raw.replace(/\D/g, "");
   if (!digits) return "";
   const withNinth = addBrazilianNinthDigit(digits);

@@ -119,6 +119,11 @@ export interface ChannelSession {
   deleteForEveryone(to: ChannelAddress, targetId: string, targetFromMe: boolean): Promise<void>;
   /** Read receipts for the given inbound message ids of one chat. */
   markRead(chat: ChannelAddress, ids: string[]): Promise<void>;
+  /**
+   * Declines an incoming call (the `call` event's callId) from that caller; nothing happens when
+   * it already ended. A provider without a way to decline does nothing.
+   */
+  rejectCall(from: ChannelAddress, callId: string): Promise<void>;
   /** The canonical address of a number on WhatsApp, or null when it is not on WhatsApp. */
   checkNumber(number: string): Promise<ChannelAddress | null>;
   profilePicture(address: ChannelAddress): Promise<string | null>;

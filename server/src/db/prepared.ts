@@ -40,10 +40,13 @@ export class PreparedSql<Values extends object, Row = Record<string, unknown>> {
  * The table's columns by name, for `returning` and `select` lists of prepared statements: never `*`,
  * whose cached plan PostgreSQL refuses to run once a migration adds a column ("cached plan must not
  * change result type"), as happens to an instance still running while another one migrates.
+ * With `alias`, each column is qualified by it (an `update … from` whose other tables share names).
  */
-export function columnList(table: PgTable): SQL {
+export function columnList(table: PgTable, alias?: string): SQL {
   return sql.join(
-    Object.values(getTableColumns(table)).map((c) => sql.identifier(c.name)),
+    Object.values(getTableColumns(table)).map((c) =>
+      alias ? sql`${sql.identifier(alias)}.${sql.identifier(c.name)}` : sql.identifier(c.name),
+    ),
     sql`, `,
   );
 }

@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { sql } from "drizzle-orm";
 import { type Permission, type Profile, can } from "@atende/contracts";
-import { type Db, queryRows } from "../db/client.js";
+import type { Db } from "../db/client.js";
+import { PreparedSql } from "../db/prepared.js";
 import { AppError } from "./errors.js";
-import type { TokenService } from "./tokens.js";
+import type { AccessClaims, TokenService } from "./tokens.js";
 
 /** Who is calling: read from the verified token and the user's row, never from the request body. */
 export interface AuthContext {
@@ -27,6 +28,60 @@ export function bearerToken(req: FastifyRequest): string | null {
   return scheme?.toLowerCase() === "bearer" && token ? token : null;
 }
 
+/** Every authenticated request checks its session: prepared (see PreparedSql). */
+const sessionStatement = new PreparedSql<
+  { userId: number; companyId: number; sessionId: string },
+  { profile: Profile; super: boolean; live: boolean }
+>(
+  "auth_session",
+  sql`select u.profile, u.super,
+        exists (select 1 from refresh_tokens r
+                where r.session_id = ${sql.placeholder("sessionId")}::uuid and r.user_id = u.id
+                  and r.revoked_at is null) as live
+      from users u
+      where u.id = ${sql.placeholder("userId")}::int and u.company_id = ${sql.placeholder("companyId")}::int`,
+);
+
+/** Tokens whose signature was verified, per token service (secret): claims and expiry. */
+const verified = new WeakMap<TokenService, Map<string, { claims: AccessClaims; expiresAtMs: number }>>();
+const VERIFIED_MAX = 5_000;
+
+/**
+ * The token's claims: its signature is checked once (HS256 through WebCrypto costs more than the
+ * rest of a small request), then remembered until its own `exp`; an expired token is refused as
+ * jose refuses it (`exp` at or before now). What the token cannot say (the session still live, the
+ * user's profile) is read from the database on every request.
+ */
+async function verifiedClaims(tokens: TokenService, token: string) {
+  let cache = verified.get(tokens);
+  if (!cache) {
+    cache = new Map();
+    verified.set(tokens, cache);
+  }
+  const hit = cache.get(token);
+  if (hit) return hit.expiresAtMs <= Date.now() ? "expired" : hit.claims;
+  const claims = await tokens.verify(token);
+  if (claims === "expired" || claims === "invalid") return claims;
+  const exp = expiryOf(token);
+  if (exp !== null) {
+    if (cache.size >= VERIFIED_MAX) cache.delete(cache.keys().next().value!);
+    cache.set(token, { claims, expiresAtMs: exp * 1000 });
+  }
+  return claims;
+}
+
+/** The `exp` (seconds) of a token whose signature was just verified. */
+function expiryOf(token: string): number | null {
+  try {
+    const exp = (
+      JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as { exp?: unknown }
+    ).exp;
+    return typeof exp === "number" && Number.isFinite(exp) ? exp : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Resolves an access token to an auth context: 403 ERR_SESSION_EXPIRED for an expired or
  * unverifiable token (the client refreshes and retries); 401 ERR_NO_SESSION when the user is gone
@@ -34,17 +89,9 @@ export function bearerToken(req: FastifyRequest): string | null {
  */
 export async function authenticate(db: Db, tokens: TokenService, token: string | null): Promise<AuthContext> {
   if (!token) throw new AppError("ERR_NO_SESSION");
-  const claims = await tokens.verify(token);
+  const claims = await verifiedClaims(tokens, token);
   if (claims === "expired" || claims === "invalid") throw new AppError("ERR_SESSION_EXPIRED");
-  const rows = await queryRows<{ profile: Profile; super: boolean; live: boolean }>(
-    db,
-    sql`
-    select u.profile, u.super,
-      exists (select 1 from refresh_tokens r
-              where r.session_id = ${claims.sessionId} and r.user_id = u.id and r.revoked_at is null) as live
-    from users u where u.id = ${claims.userId} and u.company_id = ${claims.companyId}`,
-  );
-  const row = rows[0];
+  const [row] = await sessionStatement.rows(db, claims);
   if (!row || !row.live) throw new AppError("ERR_NO_SESSION");
   return { ...claims, profile: row.profile, super: row.super };
 }

@@ -39,6 +39,28 @@ export async function enqueueJob(db: Executor, opts: EnqueueOptions): Promise<nu
   return rows[0]?.id ?? null;
 }
 
+/** Adds several jobs in one statement (a batch of them, in order: ids follow the list); answers how many were new. */
+export async function enqueueJobs(db: Executor, list: EnqueueOptions[]): Promise<number> {
+  if (list.length === 0) return 0;
+  const rows = await db
+    .insert(jobs)
+    .values(
+      list.map((opts) => ({
+        type: opts.type,
+        payload: opts.payload ?? {},
+        companyId: opts.companyId ?? null,
+        runAt: opts.runAt ?? IMMEDIATELY,
+        orderKey: opts.orderKey,
+        lane: opts.lane,
+        dedupeKey: opts.dedupeKey,
+        maxAttempts: opts.maxAttempts ?? 5,
+      })),
+    )
+    .onConflictDoNothing()
+    .returning({ id: jobs.id });
+  return rows.length;
+}
+
 /** Thrown by a handler to be tried again later (after `seconds`, or the runner's backoff). */
 export class RetryLater extends Error {
   constructor(

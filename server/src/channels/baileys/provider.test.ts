@@ -133,6 +133,16 @@ describe("baileysProvider: session", () => {
     ]);
   });
 
+  it("declines a call from the caller's jid, or from their privacy id when that is all it knows", async () => {
+    await session.rejectCall(to, "CALL1");
+    await session.rejectCall({ number: "", isGroup: false, lid: "123456789012345" }, "CALL2");
+    expect(socket.rejected).toStrictEqual([
+      ["CALL1", jid],
+      ["CALL2", "123456789012345@lid"],
+    ]);
+    expect(socket.sent).toHaveLength(0);
+  });
+
   it("checks a number: the canonical address, with the ninth digit, or null", async () => {
     expect(await session.checkNumber("(11) 98765-4321")).toStrictEqual({
       number: "5511987654321",

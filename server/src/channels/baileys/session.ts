@@ -64,6 +64,14 @@ export function baileysSession(supervisor: SocketSupervisor): ChannelSession {
       });
     },
 
+    async rejectCall(from, callId) {
+      await attempt(async () => {
+        // The call came from the caller's privacy id when that is all WhatsApp showed of them.
+        const jid = from.lid && !from.number ? `${from.lid}@lid` : await directory.jidFor(from);
+        await supervisor.openSocket().rejectCall(callId, jid);
+      });
+    },
+
     async checkNumber(number): Promise<ChannelAddress | null> {
       const normalized = normalizeNumber(number);
       if (!normalized) return null;

@@ -29,6 +29,7 @@ export type BaileysSocket = Pick<
   | "logout"
   | "end"
   | "updateMediaMessage"
+  | "rejectCall"
 > & { ev: Pick<BaileysEventEmitter, "on" | "off"> };
 
 export type SocketMaker = (config: UserFacingSocketConfig) => BaileysSocket;

@@ -165,6 +165,11 @@ describe("cloud session: sending", () => {
 });
 
 describe("cloud session: what the Cloud API cannot do", () => {
+  it("declining a call does nothing: the Cloud API has no such call", async () => {
+    await expect(session.rejectCall(customer, "CALL1")).resolves.toBeUndefined();
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it("refuses edit and delete for everyone, finally", async () => {
     const edit = session.edit(customer, "wamid.OUT", "new text");
     await expect(edit).rejects.toBeInstanceOf(ChannelError);

@@ -83,6 +83,8 @@ function cloudSession(graph: GraphClient, creds: CloudCredentials | null): Chann
       const credentials = requireCreds();
       for (const id of ids) await graph.markRead(credentials, id);
     },
+    // The Cloud API reports no calls to decline (nor any endpoint to decline one): nothing to do.
+    async rejectCall() {},
     // The Cloud API has no lookup: a number not on WhatsApp fails when a message is sent to it.
     async checkNumber(number) {
       const normalized = normalizeNumber(number);

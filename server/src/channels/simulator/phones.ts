@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { SimulatorPhoneMessage } from "@atende/contracts";
 import type { Db } from "../../db/client.js";
+import { GroupCommit } from "../../db/groupCommit.js";
 import { PreparedSql, columnList, tableRow } from "../../db/prepared.js";
 import { simulatorMessages } from "../../db/schema/index.js";
 import type { EventBus } from "../../events/bus.js";
@@ -10,21 +11,26 @@ type PhoneRecord = Omit<typeof simulatorMessages.$inferInsert, "id" | "isDeleted
   createdAt: Date;
 };
 
-// Every phone message passes here, in both directions: prepared (see PreparedSql).
-const recordStatement = new PreparedSql<Record<keyof PhoneRecord, unknown>>(
+// Every phone message passes here, in both directions, in batches (group commit, see GroupCommit):
+// one insert for the messages recorded together on a connection, one update for their "delivered"
+// ticks, prepared (see PreparedSql).
+const recordStatement = new PreparedSql<{ rows: string }>(
   "simulator_record",
   sql`insert into simulator_messages
         (company_id, whatsapp_id, number, direction, provider_id, body, kind, media, quoted_id, ack, created_at)
-      values (${p("companyId")}::int, ${p("whatsappId")}::int, ${p("number")}::text, ${p("direction")}::text,
-        ${p("providerId")}::text, ${p("body")}::text, ${p("kind")}::text, ${p("media")}::jsonb,
-        ${p("quotedId")}::text, ${p("ack")}::smallint, ${p("createdAt")}::timestamptz)
+      select company_id, whatsapp_id, number, direction, provider_id, body, kind, media, quoted_id, ack, created_at
+      from jsonb_to_recordset(${p("rows")}::jsonb) as x(idx int, company_id int, whatsapp_id int, number text,
+        direction text, provider_id text, body text, kind text, media jsonb, quoted_id text, ack smallint,
+        created_at timestamptz)
+      order by idx
       on conflict (whatsapp_id, provider_id) do update set provider_id = excluded.provider_id
       returning ${columnList(simulatorMessages)}`,
 );
-const deliveredStatement = new PreparedSql<{ id: number }>(
+const deliveredStatement = new PreparedSql<{ ids: string }>(
   "simulator_delivered",
   sql`update simulator_messages set ack = 3
-      where id = ${p("id")}::bigint and direction = 'in' and ack < 3
+      where id in (select value::bigint from jsonb_array_elements_text(${p("ids")}::jsonb))
+        and direction = 'in' and ack < 3
       returning ${columnList(simulatorMessages)}`,
 );
 
@@ -68,27 +74,50 @@ export class PhoneBook {
     );
   }
 
+  private readonly records = new GroupCommit<PhoneRecord, PhoneRow>(async (records) => {
+    // The same provider id twice in one batch is one row (an upsert cannot touch a row twice).
+    const unique = new Map<string, number>();
+    const rows = [];
+    for (const r of records) {
+      if (unique.has(r.providerId)) continue;
+      unique.set(r.providerId, rows.length);
+      rows.push({
+        idx: rows.length,
+        company_id: r.companyId,
+        whatsapp_id: r.whatsappId,
+        number: r.number,
+        direction: r.direction,
+        provider_id: r.providerId,
+        body: r.body ?? "",
+        kind: r.kind ?? "text",
+        media: r.media ?? null,
+        quoted_id: r.quotedId ?? null,
+        ack: r.ack ?? 1,
+        created_at: r.createdAt.toISOString(),
+      });
+    }
+    const saved = await recordStatement.rows(this.db, { rows: JSON.stringify(rows) });
+    const byId = new Map(saved.map((raw) => [raw.provider_id as string, tableRow(simulatorMessages, raw)]));
+    return records.map((r) => byId.get(r.providerId)!);
+  });
+
+  private readonly deliveries = new GroupCommit<number, PhoneRow | null>(async (ids) => {
+    const saved = await deliveredStatement.rows(this.db, { ids: JSON.stringify(ids.map(String)) });
+    const byId = new Map(saved.map((raw) => [Number(raw.id), tableRow(simulatorMessages, raw)]));
+    return ids.map((id, i) => (ids.indexOf(id) === i ? (byId.get(id) ?? null) : null));
+  });
+
   /** Writes a message into the phone's book; the same provider id twice is one message. */
   async record(row: PhoneRecord): Promise<PhoneRow> {
-    const [saved] = await recordStatement.rows(this.db, {
-      ...row,
-      body: row.body ?? "",
-      kind: row.kind ?? "text",
-      media: row.media ? JSON.stringify(row.media) : null,
-      quotedId: row.quotedId ?? null,
-      ack: row.ack ?? 1,
-      createdAt: row.createdAt.toISOString(),
-    });
-    const phoneRow = tableRow(simulatorMessages, saved!);
+    const phoneRow = await this.records.submit(row.whatsappId, row);
     await this.announce([phoneRow]);
     return phoneRow;
   }
 
   /** The phone's own message reached the business: delivered (ack 3), never moved back. */
   async markDelivered(row: PhoneRow): Promise<PhoneRow | null> {
-    const [saved] = await deliveredStatement.rows(this.db, { id: row.id });
-    if (!saved) return null;
-    const phoneRow = tableRow(simulatorMessages, saved);
+    const phoneRow = await this.deliveries.submit(row.whatsappId, row.id);
+    if (!phoneRow) return null;
     await this.announce([phoneRow]);
     return phoneRow;
   }
@@ -117,7 +146,11 @@ export class PhoneBook {
     return rows;
   }
 
-  async change(whatsappId: number, providerId: string, patch: { body?: string; isDeleted?: boolean }) {
+  async change(
+    whatsappId: number,
+    providerId: string,
+    patch: { body?: string; isDeleted?: boolean; kind?: string },
+  ) {
     const rows = await this.db
       .update(simulatorMessages)
       .set(patch)

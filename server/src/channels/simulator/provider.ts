@@ -135,6 +135,11 @@ export function simulatorProvider(deps: {
         async markRead(chat, ids) {
           await deps.phones.advance(connection.id, "in", 4, { ids, number: chat.number });
         },
+        async rejectCall(_from, callId) {
+          requireConnected();
+          // The phone shows its call as declined.
+          await deps.phones.change(connection.id, callId, { kind: "call_rejected" });
+        },
         async checkNumber(n) {
           requireConnected();
           return simulatorKnowsNumber(n) ? { number: n, isGroup: false } : null;

@@ -1,17 +1,24 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../../db/client.js";
-import { companies, messages, queueOptions, tickets, userRatings } from "../../db/schema/index.js";
+import type { Db, Executor } from "../../db/client.js";
+import {
+  companies,
+  messages,
+  queueOptions,
+  ticketBotStates,
+  tickets,
+  userRatings,
+} from "../../db/schema/index.js";
 import { type EventBus, type Raise, inTransaction } from "../../events/bus.js";
-import { type JobHandler, enqueueJob } from "../../jobs/runner.js";
+import { type JobHandler, enqueueJobs } from "../../jobs/runner.js";
 import { loadTicket } from "../tickets/present.js";
 import {
   type ConnectionRow,
   type OptionRow,
   type QueueRow,
   type TicketRow,
+  awaitingRating,
   botSays,
   botStateOf,
-  closeTicket,
   connectionOf,
   connectionQueues,
   enabled,
@@ -20,27 +27,33 @@ import {
   ratingQuestion,
   saveBotState,
   settingsOf,
+  stopRatingWait,
 } from "./context.js";
 import { outOfHours } from "./hours.js";
 import { track } from "./tracking.js";
 
 export const CHATBOT_JOB = "chatbot-step";
 
+export const RATING_RETRY = "Por favor, responda apenas com 1, 2 ou 3.";
+
 export const INVALID_OPTION = "*Opção inválida!* Responda apenas com o número de uma das opções abaixo:";
 
-/** Queues the bot's turn for a customer's message: after the commit, one job per message, in order per ticket. */
-export async function enqueueBotStep(
-  db: Db,
-  m: { companyId: number; ticketId: number; messageId: number },
+/** The bot's turns on several customer messages, queued in one statement (in the list's order). */
+export async function enqueueBotSteps(
+  db: Executor,
+  steps: { companyId: number; ticketId: number; messageId: number }[],
 ): Promise<void> {
-  await enqueueJob(db, {
-    type: CHATBOT_JOB,
-    companyId: m.companyId,
-    payload: { ticketId: m.ticketId, messageId: m.messageId },
-    orderKey: `chatbot:ticket:${m.ticketId}`,
-    dedupeKey: `chatbot:message:${m.messageId}`,
-    maxAttempts: 5,
-  });
+  await enqueueJobs(
+    db,
+    steps.map((m) => ({
+      type: CHATBOT_JOB,
+      companyId: m.companyId,
+      payload: { ticketId: m.ticketId, messageId: m.messageId },
+      orderKey: `chatbot:ticket:${m.ticketId}`,
+      dedupeKey: `chatbot:message:${m.messageId}`,
+      maxAttempts: 5,
+    })),
+  );
 }
 
 const menuLines = (items: { n: string; title: string }[]) =>
@@ -74,46 +87,48 @@ export function chatbotJob(deps: { db: Db; bus: EventBus; now: () => Date; poke:
         .select()
         .from(tickets)
         .where(and(eq(tickets.companyId, companyId), eq(tickets.id, ticketId)));
-      if (!ticket || ticket.status === "closed" || ticket.whatsappId === null) return;
+      if (!ticket || ticket.whatsappId === null) return;
       const [message] = await db.select().from(messages).where(eq(messages.id, messageId));
       if (!message || message.fromMe) return;
       const connection = await connectionOf(db, companyId, ticket.whatsappId);
       if (!connection) return;
-      const settings = await settingsOf(db, companyId);
       const state = await botStateOf(db, ticket.id);
       const body = message.body.trim();
       const at = now();
 
-      // ---- A rating was asked for on resolve: this reply answers it.
-      if (state && state.ratingAsks > 0) {
+      // ---- A resolved ticket awaiting the customer's rating: this reply answers it.
+      if (ticket.status === "closed") {
+        if (!awaitingRating(state, at) || message.mediaType === "call_log") return;
         const rate = /^[1-3]$/.test(body) ? Number(body) : null;
-        await step(
-          ticket,
-          async (tx, raise, t) => {
-            if (rate !== null) {
-              await tx
-                .insert(userRatings)
-                .values({ companyId, ticketId: t.id, userId: t.userId, rate, createdAt: at })
-                .onConflictDoNothing();
-              await track(tx, t, { rating: rate, ratedAt: at }, at);
-            } else if (state.ratingAsks < 2) {
-              await botSays(
-                tx,
-                raise,
-                t,
-                `Por favor, responda apenas com 1, 2 ou 3.\n\n${ratingQuestion(connection)}`,
-              );
-              await saveBotState(tx, t, { ratingAsks: 2 }, at);
-              return;
-            }
-            if (connection.complationMessage.trim() && !t.isGroup)
-              await botSays(tx, raise, t, connection.complationMessage);
-            await closeTicket(tx, raise, t, at);
-          },
-          true,
-        );
+        await inTransaction(db, bus, async (tx, raise) => {
+          const [t] = await tx.select().from(tickets).where(eq(tickets.id, ticket.id)).for("update");
+          // Reopened meanwhile, or another answer got there first.
+          const [s] = await tx
+            .select()
+            .from(ticketBotStates)
+            .where(eq(ticketBotStates.ticketId, ticket.id))
+            .for("update");
+          if (!t || t.status !== "closed" || !awaitingRating(s ?? null, at)) return;
+          if (rate !== null) {
+            await tx
+              .insert(userRatings)
+              .values({ companyId, ticketId: t.id, userId: t.userId, rate, createdAt: at })
+              .onConflictDoNothing();
+            await track(tx, t, { rating: rate, ratedAt: at }, at);
+          } else if (s!.ratingAsks < 2) {
+            await botSays(tx, raise, t, `${RATING_RETRY}\n\n${ratingQuestion(connection)}`);
+            await saveBotState(tx, t, { ratingAsks: 2 }, at);
+            return;
+          }
+          // Rated, or asked twice without a rating: the wait ends (the ticket is closed already).
+          await stopRatingWait(tx, t.id, at);
+          if (connection.complationMessage.trim() && !t.isGroup)
+            await botSays(tx, raise, t, connection.complationMessage);
+        });
+        deps.poke();
         return;
       }
+      const settings = await settingsOf(db, companyId);
 
       // ---- The bot only serves a waiting ticket no agent took; it stops once one accepts.
       if (ticket.userId !== null || ticket.status !== "pending" || ticket.isGroup) return;
@@ -259,12 +274,10 @@ export function chatbotJob(deps: { db: Db; bus: EventBus; now: () => Date; poke:
       raise: Raise,
       t: TicketRow,
     ) => Promise<void>,
-    rating = false,
   ) {
     await inTransaction(db, bus, async (tx, raise) => {
       const [t] = await tx.select().from(tickets).where(eq(tickets.id, ticket.id)).for("update");
-      if (!t || t.status === "closed") return;
-      if (!rating && (t.userId !== null || t.status !== "pending")) return;
+      if (!t || t.userId !== null || t.status !== "pending") return;
       await work(tx, raise, t);
     });
     deps.poke();

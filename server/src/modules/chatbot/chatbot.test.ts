@@ -1,11 +1,21 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SimulatorPhoneMessage, TicketDTO } from "@atende/contracts";
-import { queueOptions, ticketTracking, tickets, userRatings, whatsapps } from "../../db/schema/index.js";
+import type { SimulatorPhoneMessage, TicketDTO, TicketsPage } from "@atende/contracts";
+import {
+  jobs,
+  messages,
+  queueOptions,
+  ticketBotStates,
+  ticketTracking,
+  tickets,
+  userRatings,
+  whatsapps,
+} from "../../db/schema/index.js";
 import { connectSimulator, phoneSends } from "../../test/channels.js";
 import { type LoggedIn, buildCompany, buildQueue, buildUser, login } from "../../test/factories.js";
 import { type TestContext, createTestContext, openTestDatabase, waitFor } from "../../test/harness.js";
-import { INVALID_OPTION } from "./bot.js";
+import { INVALID_OPTION, RATING_RETRY } from "./bot.js";
+import { CALLS_DISABLED_MESSAGE } from "./calls.js";
 import { RATING_OPTIONS } from "./context.js";
 
 /**
@@ -285,6 +295,36 @@ async function acceptAndResolve(c: TestContext, s: Awaited<ReturnType<typeof set
   return { ticket, resolved: resolved.json<TicketDTO>() };
 }
 
+async function botState(ticketId: number) {
+  const [row] = await ctx.deps.db
+    .select()
+    .from(ticketBotStates)
+    .where(eq(ticketBotStates.ticketId, ticketId));
+  return row ?? null;
+}
+
+function trackingOf(ticketId: number) {
+  return ctx.deps.db.select().from(ticketTracking).where(eq(ticketTracking.ticketId, ticketId));
+}
+
+/** The company's tickets, oldest first. */
+async function ticketsOf(s: Awaited<ReturnType<typeof setup>>) {
+  const rows = await ctx.deps.db.select().from(tickets).where(eq(tickets.companyId, s.company.id));
+  return rows.sort((a, b) => a.id - b.id);
+}
+
+/** What the admin's ticket list shows for a status (all tickets). */
+async function listed(s: Awaited<ReturnType<typeof setup>>, status: string) {
+  const res = await ctx.app.inject({
+    method: "GET",
+    url: `/tickets?status=${status}&showAll=true`,
+    headers: s.adminLogin.auth,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const page = res.json<TicketsPage>();
+  return { ids: page.tickets.map((t) => t.id), count: page.count };
+}
+
 describe("rating and the completion message", () => {
   const rated = {
     queues: ["Vendas"],
@@ -293,20 +333,27 @@ describe("rating and the completion message", () => {
   };
   const question = `Avalie nosso atendimento:\n\n${RATING_OPTIONS}`;
 
-  it("rating 3: recorded on the ticket's tracking and the user's rating; the ticket closes", async () => {
+  it("rating 3: the ticket closes on resolve; the answer is recorded on its tracking and the user's rating", async () => {
     const s = await setup(ctx, rated);
     await s.say("oi");
     await eventually(async () => (await ticketOf(ctx, s))?.queueId !== null);
     const { ticket, resolved } = await acceptAndResolve(ctx, s);
-    expect(resolved.status).toBe("open"); // waiting for the rating
+    expect(resolved.status).toBe("closed"); // closed at once, the rating awaited by the bot
     expect(await receivedNow(ctx, s, 2)).toEqual(["Olá, posso ajudar?", question]);
+    expect(await botState(ticket.id)).toMatchObject({ ratingAsks: 1 });
+    // Not in anyone's open or waiting list while the rating is awaited.
+    expect(await listed(s, "open")).toEqual({ ids: [], count: 0 });
+    expect(await listed(s, "pending")).toEqual({ ids: [], count: 0 });
+    expect(await listed(s, "closed")).toEqual({ ids: [ticket.id], count: 1 });
+    const [closedAt] = await trackingOf(ticket.id);
+    expect(closedAt!.finishedAt).not.toBeNull();
+
     await s.say("3");
-    await eventually(async () => (await ticketOf(ctx, s)).status === "closed");
     expect(await receivedNow(ctx, s, 3)).toEqual(["Olá, posso ajudar?", question, "Obrigado pelo contato!"]);
-    const [tracking] = await ctx.deps.db
-      .select()
-      .from(ticketTracking)
-      .where(eq(ticketTracking.ticketId, ticket.id));
+    await eventually(async () => (await botState(ticket.id))?.ratingAsks === 0);
+    // The answer reached the closed ticket: no new ticket, still closed.
+    expect(await ticketsOf(s)).toMatchObject([{ id: ticket.id, status: "closed" }]);
+    const [tracking] = await trackingOf(ticket.id);
     expect(tracking).toMatchObject({ rating: 3, userId: s.admin.id, queueId: s.queues[0]!.id });
     for (const k of [
       "queuedAt",
@@ -318,6 +365,7 @@ describe("rating and the completion message", () => {
     ] as const)
       expect(tracking![k], k).not.toBeNull();
     expect(tracking!.acceptedAt!.getTime()).toBeLessThanOrEqual(tracking!.finishedAt!.getTime());
+    expect(tracking!.finishedAt!.getTime()).toBe(closedAt!.finishedAt!.getTime()); // the resolve, not the answer
     const ratings = await ctx.deps.db.select().from(userRatings).where(eq(userRatings.ticketId, ticket.id));
     expect(ratings).toMatchObject([{ rate: 3, userId: s.admin.id }]);
   });
@@ -329,20 +377,21 @@ describe("rating and the completion message", () => {
     const { ticket } = await acceptAndResolve(ctx, s);
     await receivedNow(ctx, s, 2);
     await s.say("ótimo");
-    expect((await receivedNow(ctx, s, 3))[2]).toBe(
-      `Por favor, responda apenas com 1, 2 ou 3.\n\n${question}`,
-    );
-    expect((await ticketOf(ctx, s)).status).toBe("open");
+    expect((await receivedNow(ctx, s, 3))[2]).toBe(`${RATING_RETRY}\n\n${question}`);
+    expect(await ticketsOf(s)).toMatchObject([{ id: ticket.id, status: "closed" }]);
+    expect(await botState(ticket.id)).toMatchObject({ ratingAsks: 2 });
     await s.say("2");
-    await eventually(async () => (await ticketOf(ctx, s)).status === "closed");
-    const [tracking] = await ctx.deps.db
-      .select()
-      .from(ticketTracking)
-      .where(eq(ticketTracking.ticketId, ticket.id));
-    expect(tracking!.rating).toBe(2);
+    await eventually(async () => (await trackingOf(ticket.id))[0]?.rating === 2);
+    expect(await receivedNow(ctx, s, 4)).toEqual([
+      "Olá, posso ajudar?",
+      question,
+      `${RATING_RETRY}\n\n${question}`,
+      "Obrigado pelo contato!",
+    ]);
+    expect(await ticketsOf(s)).toMatchObject([{ id: ticket.id, status: "closed" }]);
   });
 
-  it("two answers that are not ratings: the ticket closes without a rating", async () => {
+  it("two answers that are not ratings: the wait ends without a rating; the next message opens a new ticket", async () => {
     const s = await setup(ctx, rated);
     await s.say("oi");
     await eventually(async () => (await ticketOf(ctx, s))?.queueId !== null);
@@ -351,15 +400,41 @@ describe("rating and the completion message", () => {
     await s.say("ótimo");
     await receivedNow(ctx, s, 3);
     await s.say("muito bom");
-    await eventually(async () => (await ticketOf(ctx, s)).status === "closed");
-    const [tracking] = await ctx.deps.db
-      .select()
-      .from(ticketTracking)
-      .where(eq(ticketTracking.ticketId, ticket.id));
+    await eventually(async () => (await botState(ticket.id))?.ratingAsks === 0);
+    expect((await receivedNow(ctx, s, 4))[3]).toBe("Obrigado pelo contato!");
+    const [tracking] = await trackingOf(ticket.id);
     expect(tracking!.rating).toBeNull();
     expect(await ctx.deps.db.select().from(userRatings).where(eq(userRatings.ticketId, ticket.id))).toEqual(
       [],
     );
+    expect(await ticketsOf(s)).toMatchObject([{ id: ticket.id, status: "closed" }]);
+    // No rating awaited any more: a new conversation.
+    await s.say("preciso de outra coisa");
+    await eventually(async () => (await ticketsOf(s)).length === 2);
+    expect((await ticketsOf(s))[1]).toMatchObject({ status: "pending", queueId: s.queues[0]!.id });
+  });
+
+  it("the agent reopens a ticket awaiting its rating: the wait ends and the customer talks to the agent", async () => {
+    const s = await setup(ctx, rated);
+    await s.say("oi");
+    await eventually(async () => (await ticketOf(ctx, s))?.queueId !== null);
+    const { ticket } = await acceptAndResolve(ctx, s);
+    await receivedNow(ctx, s, 2);
+    const reopen = await ctx.app.inject({
+      method: "PUT",
+      url: `/tickets/${ticket.id}`,
+      headers: s.adminLogin.auth,
+      payload: { status: "open" },
+    });
+    expect(reopen.statusCode, reopen.body).toBe(200);
+    expect(reopen.json<TicketDTO>()).toMatchObject({ status: "open", userId: s.admin.id });
+    expect(await botState(ticket.id)).toMatchObject({ ratingAsks: 0 });
+    await s.say("3");
+    await eventually(async () => (await ticketOf(ctx, s)).lastMessage === "3");
+    await new Promise((r) => setTimeout(r, 800));
+    expect(await received(ctx, s)).toEqual(["Olá, posso ajudar?", question]);
+    expect((await trackingOf(ticket.id))[0]!.rating).toBeNull();
+    expect(await ticketsOf(s)).toMatchObject([{ id: ticket.id, status: "open" }]);
   });
 
   it("without userRating: the completion message on resolve, and bot messages are not agent replies", async () => {
@@ -377,6 +452,43 @@ describe("rating and the completion message", () => {
     expect(before!.firstAgentReplyAt).toBeNull(); // the bot's greeting does not count
     expect((await put({ status: "closed" })).json<TicketDTO>().status).toBe("closed");
     expect(await receivedNow(ctx, s, 2)).toEqual(["Bem-vindo a Vendas", "Obrigado pelo contato!"]);
+  });
+
+  it("the first agent reply is timed by the app clock, not the database's", async () => {
+    const s = await setup(ctx, { ...rated, settings: { sendGreetingMessageOneQueues: "disabled" } });
+    await s.say("oi");
+    await eventually(async () => (await ticketOf(ctx, s))?.queueId !== null);
+    const ticket = await ticketOf(ctx, s);
+    // Two hours ahead of the database's clock, frozen.
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000 + 2 * 3600_000);
+    ctx.clock.now = at;
+    try {
+      const put = await ctx.app.inject({
+        method: "PUT",
+        url: `/tickets/${ticket.id}`,
+        headers: s.adminLogin.auth,
+        payload: { status: "open" },
+      });
+      expect(put.statusCode, put.body).toBe(200);
+      for (const body of ["Olá, posso ajudar?", "Um momento."]) {
+        const res = await ctx.app.inject({
+          method: "POST",
+          url: `/messages/${ticket.id}`,
+          headers: s.adminLogin.auth,
+          payload: { body },
+        });
+        expect(res.statusCode, res.body).toBeLessThan(300);
+        ctx.clock.now = new Date(at.getTime() + 60_000); // the second reply does not move it
+      }
+      const [tracking] = await ctx.deps.db
+        .select()
+        .from(ticketTracking)
+        .where(eq(ticketTracking.ticketId, ticket.id));
+      expect(tracking!.firstAgentReplyAt!.getTime()).toBe(at.getTime());
+      expect(tracking!.acceptedAt!.getTime()).toBe(at.getTime());
+    } finally {
+      ctx.clock.now = new Date();
+    }
   });
 
   it("the transfer notice (sendMsgTransfTicket)", async () => {
@@ -399,6 +511,61 @@ describe("rating and the completion message", () => {
     expect((await receivedNow(ctx, s, 3))[2]).toBe(
       "*Mensagem automática*:\nVocê foi transferido para o departamento *Suporte*\naguarde, já vamos te atender!",
     );
+  });
+});
+
+describe("the call setting", () => {
+  async function callFrom(s: Awaited<ReturnType<typeof setup>>, isVideo = false) {
+    const res = await ctx.app.inject({
+      method: "POST",
+      url: `/simulator/${s.connection.id}/calls`,
+      headers: s.adminLogin.auth,
+      payload: { from: s.customer, isVideo },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json<{ id: string }>().id;
+  }
+  const callLogs = async (s: Awaited<ReturnType<typeof setup>>) =>
+    (await ctx.deps.db.select().from(messages).where(eq(messages.companyId, s.company.id)))
+      .filter((m) => m.mediaType === "call_log")
+      .map((m) => m.body);
+
+  it("calls disabled: each call is declined on the phone and the customer is told once per call", async () => {
+    const s = await setup(ctx, { queues: ["Vendas", "Suporte"], settings: { call: "disabled" } });
+    const first = await callFrom(s);
+    expect(await receivedNow(ctx, s, 1)).toEqual([CALLS_DISABLED_MESSAGE]);
+    const view = await phone(ctx, s.adminLogin, s.connection.id, s.customer);
+    expect(view.find((m) => m.id === first)).toMatchObject({ kind: "call_rejected", body: "Chamada de voz" });
+    // The missed call is still in the ticket; the bot does not answer a call with its menu.
+    expect(await callLogs(s)).toEqual([expect.stringMatching(/^Chamada de voz perdida às \d\d:\d\d$/)]);
+    const second = await callFrom(s, true);
+    expect(await receivedNow(ctx, s, 2)).toEqual([CALLS_DISABLED_MESSAGE, CALLS_DISABLED_MESSAGE]);
+    expect(
+      (await phone(ctx, s.adminLogin, s.connection.id, s.customer)).find((m) => m.id === second),
+    ).toMatchObject({
+      kind: "call_rejected",
+      body: "Chamada de vídeo",
+    });
+    expect(await callLogs(s)).toHaveLength(2);
+    // Only the call's own ticket, waiting like any other.
+    expect(await ticketsOf(s)).toMatchObject([{ status: "pending", userId: null }]);
+    const message = (
+      await ctx.deps.db.select().from(messages).where(eq(messages.companyId, s.company.id))
+    ).find((m) => m.fromMe);
+    expect(message).toMatchObject({ isBot: true, body: CALLS_DISABLED_MESSAGE });
+  });
+
+  it("calls enabled (the default): the call rings on, nothing is sent, the missed call is stored", async () => {
+    const s = await setup(ctx, { queues: ["Vendas", "Suporte"] });
+    const id = await callFrom(s);
+    await eventually(async () => (await callLogs(s)).length === 1);
+    await new Promise((r) => setTimeout(r, 800));
+    expect(await received(ctx, s)).toEqual([]);
+    expect(
+      (await phone(ctx, s.adminLogin, s.connection.id, s.customer)).find((m) => m.id === id),
+    ).toMatchObject({
+      kind: "call",
+    });
   });
 });
 
@@ -469,6 +636,67 @@ describe("timers across a restart and two instances", () => {
       await eventually(async () => (await out()).length >= 1);
       await new Promise((r) => setTimeout(r, 1000));
       expect(await out()).toEqual(["Atendimento encerrado por inatividade."]);
+      const [tracking] = await a.deps.db
+        .select()
+        .from(ticketTracking)
+        .where(eq(ticketTracking.ticketId, ticket.id));
+      expect(tracking!.finishedAt!.getTime()).toBe(later.getTime());
+    } finally {
+      await a.close();
+      await b.close();
+      await database.drop();
+    }
+  });
+
+  it("tickets that existed without a timer get one when the app starts: closed after expiresTicket, once with two instances", async () => {
+    const database = await openTestDatabase();
+    const t0 = new Date();
+    const first = await createTestContext({}, { database });
+    first.clock.now = t0;
+    first.built.startBackground();
+    const s = await setup(first, {
+      queues: ["Vendas"],
+      settings: { sendGreetingMessageOneQueues: "disabled" },
+    });
+    await s.say("oi");
+    await eventually(async () => (await ticketOf(first, s))?.queueId !== null);
+    const ticket = await ticketOf(first, s);
+    await first.close();
+    // As before the timers existed: taken by an agent and the connection's expiresTicket set,
+    // written behind the app's back (no event, no timer).
+    await database.db
+      .update(tickets)
+      .set({ status: "open", userId: s.admin.id, updatedAt: t0 })
+      .where(eq(tickets.id, ticket.id));
+    await database.db
+      .update(whatsapps)
+      .set({ expiresTicket: 24, expiresInactiveMessage: "Encerrado por inatividade." })
+      .where(eq(whatsapps.id, s.connection.id));
+    const timersOf = async () =>
+      (await database.db.select().from(jobs)).filter((j) => j.dedupeKey === `expire:${ticket.id}`);
+    expect(await timersOf()).toEqual([]);
+
+    const a = await createTestContext({}, { database });
+    const b = await createTestContext({}, { database });
+    try {
+      const later = new Date(t0.getTime() + 25 * 3600_000);
+      a.clock.now = later;
+      b.clock.now = later;
+      a.built.startBackground();
+      b.built.startBackground();
+      await eventually(async () => (await ticketOf(a, s)).status === "closed");
+      const adminA = await login(a, s.admin.email);
+      const out = async () =>
+        (await phone(a, adminA, s.connection.id, s.customer))
+          .filter((m) => m.direction === "out")
+          .map((m) => m.body);
+      await eventually(async () => (await out()).length >= 1);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await out()).toEqual(["Encerrado por inatividade."]);
+      const timers = await timersOf();
+      expect(timers).toHaveLength(1);
+      // Due 24 hours after the ticket's last change.
+      expect(timers[0]!.runAt.getTime()).toBe(t0.getTime() + 24 * 3600_000);
       const [tracking] = await a.deps.db
         .select()
         .from(ticketTracking)

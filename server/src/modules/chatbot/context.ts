@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { DEFAULT_COMPANY_SETTINGS, DEFAULT_TIMEZONE } from "@atende/contracts";
 import type { Executor, Tx } from "../../db/client.js";
+import { PreparedSql, columnList, tableRow } from "../../db/prepared.js";
 import {
   queueOptions,
   queues,
@@ -35,13 +36,21 @@ export async function settingsOf(db: Executor, companyId: number): Promise<Recor
 
 export const enabled = (s: Record<string, string>, key: string) => s[key] === "enabled";
 
-export async function connectionOf(db: Executor, companyId: number, whatsappId: number | null) {
+/** Every ticket.saved (each customer message) reads its connection: prepared (see PreparedSql). */
+const connectionStatement = new PreparedSql<{ companyId: number; id: number }>(
+  "chatbot_connection",
+  sql`select ${columnList(whatsapps)} from whatsapps
+      where company_id = ${sql.placeholder("companyId")}::int and id = ${sql.placeholder("id")}::int`,
+);
+
+export async function connectionOf(
+  db: Executor,
+  companyId: number,
+  whatsappId: number | null,
+): Promise<ConnectionRow | null> {
   if (whatsappId === null) return null;
-  const [row] = await db
-    .select()
-    .from(whatsapps)
-    .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.id, whatsappId)));
-  return row ?? null;
+  const [row] = await connectionStatement.rows(db, { companyId, id: whatsappId });
+  return row ? tableRow(whatsapps, row) : null;
 }
 
 /** The connection's queues in menu order (orderQueue, then the unnumbered ones by id). */
@@ -125,6 +134,24 @@ export const RATING_OPTIONS = "*[ 1 ]* - Insatisfeito\n*[ 2 ]* - Satisfeito\n*[ 
 export const ratingQuestion = (connection: ConnectionRow) =>
   `${connection.ratingMessage}\n\n${RATING_OPTIONS}`;
 
+/**
+ * How long a resolved ticket keeps waiting for the customer's rating: within it, the customer's
+ * reply still reaches the closed ticket (the inbound pipeline's rule on ticket_bot_states).
+ */
+export const RATING_WAIT_MS = 24 * 3600_000;
+
+/** The closed ticket still awaits the customer's rating (asked on resolve, not yet answered). */
+export const awaitingRating = (state: BotState | null, at: Date) =>
+  state !== null && state.ratingAsks > 0 && at.getTime() - state.updatedAt.getTime() < RATING_WAIT_MS;
+
+/** The rating is no longer awaited (answered, given up, or the ticket reopened). */
+export async function stopRatingWait(tx: Executor, ticketId: number, at: Date) {
+  await tx
+    .update(ticketBotStates)
+    .set({ ratingAsks: 0, updatedAt: at })
+    .where(and(eq(ticketBotStates.ticketId, ticketId), sql`${ticketBotStates.ratingAsks} > 0`));
+}
+
 export const transferNotice = (queueName: string) =>
   `*Mensagem automática*:\nVocê foi transferido para o departamento *${queueName}*\naguarde, já vamos te atender!`;
 
@@ -132,10 +159,7 @@ export const transferNotice = (queueName: string) =>
 export async function closeTicket(tx: Tx, raise: Raise, ticket: TicketRow, at: Date) {
   await tx.update(tickets).set({ status: "closed", updatedAt: at }).where(eq(tickets.id, ticket.id));
   await track(tx, ticket, { finishedAt: at }, at);
-  await tx
-    .update(ticketBotStates)
-    .set({ ratingAsks: 0, updatedAt: at })
-    .where(eq(ticketBotStates.ticketId, ticket.id));
+  await stopRatingWait(tx, ticket.id, at);
   raise({
     type: "ticket.saved",
     companyId: ticket.companyId,

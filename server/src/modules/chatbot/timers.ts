@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client.js";
+import { type Db, queryRows } from "../../db/client.js";
 import { messages, queues, tickets } from "../../db/schema/index.js";
 import { type EventBus, inTransaction } from "../../events/bus.js";
 import { type JobHandler, enqueueJob } from "../../jobs/runner.js";
@@ -60,6 +60,45 @@ export async function armTimers(
       })) !== null || armed;
   }
   return armed;
+}
+
+/**
+ * Arms the timers of tickets that have none (they existed before the timers did, or were written
+ * without a ticket.saved): at startup, idempotently. Each timer counts from the ticket's last
+ * change; the jobs' unique dedupeKey (`expire:<id>`, `transfer:<id>`) keeps one per ticket however
+ * many instances start at once. Answers how many it armed.
+ */
+export async function armMissingTimers(db: Db): Promise<number> {
+  const expiring = await queryRows<{ id: number }>(
+    db,
+    sql`insert into jobs (type, company_id, payload, run_at, dedupe_key)
+        select ${EXPIRE_TICKET_JOB}, t.company_id, jsonb_build_object('ticketId', t.id),
+               t.updated_at + make_interval(hours => w.expires_ticket), 'expire:' || t.id
+        from tickets t
+        join whatsapps w on w.id = t.whatsapp_id and w.company_id = t.company_id
+        where t.status = 'open' and w.expires_ticket > 0
+          and not exists (select 1 from jobs j where j.dedupe_key = 'expire:' || t.id
+                            and j.status in ('pending', 'running'))
+        on conflict do nothing
+        returning id`,
+  );
+  const transferring = await queryRows<{ id: number }>(
+    db,
+    sql`insert into jobs (type, company_id, payload, run_at, dedupe_key)
+        select ${AUTO_TRANSFER_JOB}, t.company_id,
+               jsonb_build_object('ticketId', t.id, 'fromQueueId', t.queue_id),
+               t.updated_at + make_interval(mins => w.time_to_transfer), 'transfer:' || t.id
+        from tickets t
+        join whatsapps w on w.id = t.whatsapp_id and w.company_id = t.company_id
+        join queues q on q.id = w.transfer_queue_id and q.company_id = t.company_id
+        where t.status = 'pending' and t.user_id is null and w.time_to_transfer > 0
+          and t.queue_id is distinct from w.transfer_queue_id
+          and not exists (select 1 from jobs j where j.dedupe_key = 'transfer:' || t.id
+                            and j.status in ('pending', 'running'))
+        on conflict do nothing
+        returning id`,
+  );
+  return expiring.length + transferring.length;
 }
 
 /** Closes an open ticket whose last message is older than the connection's expiresTicket. */

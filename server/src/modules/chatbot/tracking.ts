@@ -61,7 +61,10 @@ export async function track(
   await tx.insert(ticketTracking).values(values).onConflictDoUpdate({ target: ticketTracking.ticketId, set });
 }
 
-/** An agent's message was queued: the first one is the first reply (the bot's never count). */
+/**
+ * An agent's message was queued at `at` (the app clock): the first one is the first reply (the
+ * bot's never count).
+ */
 export async function trackAgentReply(
   tx: Executor,
   ticket: {
@@ -71,6 +74,7 @@ export async function trackAgentReply(
     queueId: number | null;
     userId: number | null;
   },
+  at: Date,
 ): Promise<void> {
   await tx
     .insert(ticketTracking)
@@ -80,13 +84,15 @@ export async function trackAgentReply(
       whatsappId: ticket.whatsappId,
       queueId: ticket.queueId,
       userId: ticket.userId,
-      firstAgentReplyAt: sql`now()`,
+      firstAgentReplyAt: at,
+      createdAt: at,
+      updatedAt: at,
     })
     .onConflictDoUpdate({
       target: ticketTracking.ticketId,
       set: {
-        firstAgentReplyAt: sql`coalesce(${ticketTracking.firstAgentReplyAt}, now())`,
-        updatedAt: sql`now()`,
+        firstAgentReplyAt: sql`coalesce(${ticketTracking.firstAgentReplyAt}, excluded.first_agent_reply_at)`,
+        updatedAt: at,
       },
     });
 }

@@ -29,6 +29,8 @@ export interface OutboundInput {
   isBot?: boolean;
   /** A copy of another message (POST /message/forward). */
   isForwarded?: boolean;
+  /** When it was written (the app clock): an agent's first reply is timed by it. */
+  at?: Date;
 }
 
 function mediaTypeOf(mimetype: string): string {
@@ -72,7 +74,7 @@ export async function queueOutbound(tx: Tx, raise: Raise, input: OutboundInput):
     })
     .returning({ id: messages.id });
   // The ticket's timeline: an agent's first message (the bot's and automatic ones never count).
-  if (!input.isBot && input.userId) await trackAgentReply(tx, ticket);
+  if (!input.isBot && input.userId) await trackAgentReply(tx, ticket, input.at ?? new Date());
   const preview = input.body || input.media?.name || "";
   await tx
     .update(tickets)

@@ -183,6 +183,7 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
               ticketId,
               body,
               userId: actor.userId,
+              at: now(),
               quotedMsgId,
             }),
           );
@@ -195,6 +196,7 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
               // The caption rides on the first file.
               body: i === 0 ? body : "",
               userId: actor.userId,
+              at: now(),
               quotedMsgId: i === 0 ? quotedMsgId : null,
               media: { path: file.path, mimetype: file.mimetype, name: file.name },
             }),
@@ -351,6 +353,7 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
           body,
           userId: actor.userId,
           isForwarded: true,
+          at: now(),
           media: message.mediaPath
             ? {
                 path: message.mediaPath,

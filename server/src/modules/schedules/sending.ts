@@ -98,6 +98,7 @@ export function sendScheduleJob(deps: SendingDeps): JobHandler {
           ticketId,
           body: row.body,
           userId: row.userId,
+          at: ctx.now,
           media: row.mediaPath
             ? {
                 path: row.mediaPath,

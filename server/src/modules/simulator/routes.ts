@@ -6,6 +6,14 @@ import { parseInput } from "../../http/errors.js";
 import type { SimulatorService } from "./service.js";
 
 const params = z.object({ whatsappId: z.coerce.number().int().positive().max(MAX_DB_ID) });
+const callBody = z.object({
+  from: z
+    .string()
+    .trim()
+    .regex(/^\+?\d{8,15}$/, "validation.invalid"),
+  name: z.string().trim().max(100).optional(),
+  isVideo: z.boolean().optional().default(false),
+});
 const phoneQuery = z.object({
   number: z
     .string()
@@ -32,6 +40,11 @@ export function simulatorRoutes(app: FastifyInstance, simulator: SimulatorServic
       parseInput(simulatorSendSchema, req.body, req),
     );
     return reply.status(201).send(sent);
+  });
+  app.post("/simulator/:whatsappId/calls", async (req, reply) => {
+    const { whatsappId } = parseInput(params, req.params, req);
+    const placed = await simulator.call(authOf(req), whatsappId, parseInput(callBody, req.body, req));
+    return reply.status(201).send(placed);
   });
   app.post("/simulator/:whatsappId/scan", async (req, reply) => {
     await simulator.scan(authOf(req), parseInput(params, req.params, req).whatsappId);

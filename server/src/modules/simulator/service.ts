@@ -64,7 +64,48 @@ export function createSimulatorService(deps: {
     return { id: row.id, companyId: row.company_id, name: row.name, number: row.number, config: row.config };
   }
 
+  /** The phone calls the connection: the call shows on the phone (declined if the business rejects it). */
+  async function placeCall(
+    conn: ConnectionInfo,
+    call: { from: string; name?: string; isVideo: boolean; id?: string },
+  ): Promise<{ id: string }> {
+    const number = normalizeNumber(call.from);
+    const id = call.id ?? `SIMCALL${crypto.randomBytes(8).toString("hex").toUpperCase()}`;
+    await phones.record({
+      companyId: conn.companyId,
+      whatsappId: conn.id,
+      number,
+      direction: "in",
+      providerId: id,
+      body: call.isVideo ? "Chamada de vídeo" : "Chamada de voz",
+      kind: "call",
+      ack: 1,
+      createdAt: now(),
+    });
+    await inbound.handle(conn, {
+      type: "call",
+      from: { number, isGroup: false },
+      isVideo: call.isVideo,
+      at: now(),
+      callId: id,
+    });
+    // A call carries no profile name: WhatsApp tells it apart, as a contact update.
+    if (call.name)
+      await inbound.handle(conn, { type: "contact", address: { number, isGroup: false }, name: call.name });
+    return { id };
+  }
+
   return {
+    /** POST /simulator/{whatsappId}/calls: a voice or video call from a phone. */
+    async call(
+      actor: AuthContext,
+      whatsappId: number,
+      input: { from: string; name?: string; isVideo: boolean },
+    ) {
+      const conn = await connection(actor, whatsappId, true);
+      return placeCall(conn, input);
+    },
+
     async phones(actor: AuthContext, whatsappId: number) {
       await connection(actor, whatsappId);
       const rows = await queryRows<{ number: string; name: string; lastMessageAt: string | Date }>(
@@ -129,16 +170,8 @@ export function createSimulatorService(deps: {
         await inbound.handle(conn, { type: "revoke", id: input.revoke.targetId });
         return { id: input.revoke.targetId };
       }
-      if (input.call) {
-        await inbound.handle(conn, {
-          type: "call",
-          from: chat,
-          isVideo: input.call.isVideo,
-          at: now(),
-          callId: id,
-        });
-        return { id };
-      }
+      if (input.call)
+        return placeCall(conn, { from: number, name: input.name, isVideo: input.call.isVideo, id });
       const bytes = input.media ? Buffer.from(input.media.dataBase64, "base64") : null;
       const stored =
         input.media && bytes ? await media.save(conn.companyId, bytes, input.media.mimetype) : null;
@@ -173,22 +206,26 @@ export function createSimulatorService(deps: {
         message.reaction = input.reaction;
         message.body = input.reaction.emoji;
       }
-      const recorded = await phones.record({
-        companyId: conn.companyId,
-        whatsappId: conn.id,
-        number,
-        direction: "in",
-        providerId: id,
-        body: message.body,
-        kind: message.kind,
-        media: stored
-          ? { filename: input.media!.filename, mimetype: stored.mimetype, path: stored.path }
-          : null,
-        quotedId: input.quotedId ?? input.reaction?.targetId ?? null,
-        ack: 1,
-        createdAt: now(),
-      });
-      await inbound.handle(conn, { type: "message", message });
+      // The phone's book and the pipeline write at the same time (the book's lane keeps the phone's
+      // order: a reply to this message is recorded after it); the "delivered" tick waits for both.
+      const [recorded] = await Promise.all([
+        phones.record({
+          companyId: conn.companyId,
+          whatsappId: conn.id,
+          number,
+          direction: "in",
+          providerId: id,
+          body: message.body,
+          kind: message.kind,
+          media: stored
+            ? { filename: input.media!.filename, mimetype: stored.mimetype, path: stored.path }
+            : null,
+          quotedId: input.quotedId ?? input.reaction?.targetId ?? null,
+          ack: 1,
+          createdAt: now(),
+        }),
+        inbound.handle(conn, { type: "message", message }),
+      ]);
       await phones.markDelivered(recorded);
       return { id };
     },

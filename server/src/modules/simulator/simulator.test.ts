@@ -134,6 +134,7 @@ function allRoutes(whatsappId: number | string, number = "5511912345678") {
     ["POST", `/simulator/${whatsappId}/messages`, { from: number, body: "oi" }],
     ["POST", `/simulator/${whatsappId}/scan`, undefined],
     ["POST", `/simulator/${whatsappId}/read?number=${number}`, undefined],
+    ["POST", `/simulator/${whatsappId}/calls`, { from: number }],
   ] as const;
 }
 
@@ -245,6 +246,41 @@ describe("what the phone may send", () => {
       const res = await send(payload);
       expect(res.statusCode, `${JSON.stringify(payload)}: ${res.body}`).toBe(400);
       expect(res.json().error).toBe("ERR_VALIDATION");
+    }
+  });
+
+  it("a call: it shows on the phone, the missed call is stored in the ticket; a bad call is refused with 400", async () => {
+    const number = newNumber();
+    const res = await call("POST", `/simulator/${team.connection.id}/calls`, team.adminLogin, {
+      from: number,
+      name: "Caio",
+      isVideo: true,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const { id } = res.json<{ id: string }>();
+    expect(await phone(number)).toMatchObject([
+      { id, direction: "in", kind: "call", body: "Chamada de vídeo", isDeleted: false },
+    ]);
+    const ticket = await ticketOf(number);
+    const [contact] = await ctx.deps.db.select().from(contacts).where(eq(contacts.id, ticket!.contactId));
+    expect(contact!.name).toBe("Caio");
+    const stored = await ctx.deps.db.select().from(messages).where(eq(messages.ticketId, ticket!.id));
+    expect(stored).toMatchObject([
+      {
+        wid: `call:${id}`,
+        mediaType: "call_log",
+        fromMe: false,
+        body: expect.stringMatching(/^Chamada de vídeo perdida às \d\d:\d\d$/),
+      },
+    ]);
+    for (const payload of [
+      {},
+      { from: "abc" },
+      { from: newNumber(), isVideo: "sim" },
+      { from: newNumber(), name: "x".repeat(101) },
+    ]) {
+      const bad = await call("POST", `/simulator/${team.connection.id}/calls`, team.adminLogin, payload);
+      expectError(bad, 400, "ERR_VALIDATION");
     }
   });
 

@@ -23,6 +23,7 @@ import {
   ratingQuestion,
   saveBotState,
   settingsOf,
+  stopRatingWait,
   transferNotice,
 } from "../chatbot/context.js";
 import { track } from "../chatbot/tracking.js";
@@ -204,8 +205,8 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
       resolving &&
       automation?.settings.userRating === "enabled" &&
       Boolean(automation.connection?.ratingMessage.trim());
-    // Awaiting the customer's rating, the ticket stays as it is; the answer (or its absence) closes it.
-    if (askRating) delete patch.status;
+    // The ticket closes at once; the bot state (ratingAsks) keeps the rating awaited, and the
+    // customer's answer still reaches this closed ticket for a while (RATING_WAIT_MS).
     const completion =
       resolving && !askRating && automation?.connection?.complationMessage.trim()
         ? automation.connection.complationMessage
@@ -262,6 +263,7 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
           },
           at,
         );
+        if (patch.status === "open" && ticket.status === "closed") await stopRatingWait(tx, id, at);
         if (askRating) {
           await queueOutbound(tx, raise, {
             companyId: actor.companyId,

@@ -1,5 +1,8 @@
 import type { SimulatorPhoneMessage } from "@atende/contracts";
 import BlockIcon from "@mui/icons-material/Block";
+import CallIcon from "@mui/icons-material/Call";
+import PhoneMissedIcon from "@mui/icons-material/PhoneMissed";
+import VideocamIcon from "@mui/icons-material/Videocam";
 import LocationOnIcon from "@mui/icons-material/LocationOnOutlined";
 import PersonIcon from "@mui/icons-material/PersonOutlined";
 import { Box, Typography, useTheme } from "@mui/material";
@@ -40,8 +43,26 @@ export function MessageBubble({ message, quoted, reactions, businessName, handle
   const own = message.direction === "in";
   const bg = own ? BUBBLE.own[mode] : BUBBLE.received[mode];
 
+  const isCall = message.kind === "call" || message.kind === "call_rejected";
   let content: ReactNode;
-  if (message.isDeleted) {
+  if (isCall) {
+    // A call this phone placed: declined by the business (setting `call` disabled), or unanswered.
+    const rejected = message.kind === "call_rejected";
+    const Icon = rejected ? PhoneMissedIcon : /vídeo/i.test(message.body) ? VideocamIcon : CallIcon;
+    content = (
+      <Box sx={{ display: "flex", alignItems: "center", gap: 1, py: 0.5 }}>
+        <Icon fontSize="small" aria-hidden sx={{ color: rejected ? "error.main" : "inherit" }} />
+        <Box>
+          <Typography variant="body2">{message.body}</Typography>
+          {rejected && (
+            <Typography variant="caption" sx={{ opacity: 0.75 }}>
+              {t("simulator.callRejected")}
+            </Typography>
+          )}
+        </Box>
+      </Box>
+    );
+  } else if (message.isDeleted) {
     content = (
       <Typography variant="body2" sx={{ fontStyle: "italic", opacity: 0.7, display: "flex", gap: 0.5 }}>
         <BlockIcon fontSize="small" aria-hidden />
@@ -114,7 +135,7 @@ export function MessageBubble({ message, quoted, reactions, businessName, handle
             )}
             {content}
           </Box>
-          {!message.isDeleted && <MessageActions message={message} handlers={handlers} />}
+          {!message.isDeleted && !isCall && <MessageActions message={message} handlers={handlers} />}
         </Box>
         <Box
           sx={{ display: "flex", justifyContent: "flex-end", alignItems: "center", gap: 0.5, opacity: 0.75 }}
@@ -122,7 +143,7 @@ export function MessageBubble({ message, quoted, reactions, businessName, handle
           <Typography variant="caption" sx={{ fontSize: 11 }}>
             {formatTime(message.createdAt)}
           </Typography>
-          {own && <Ticks ack={message.ack} />}
+          {own && !isCall && <Ticks ack={message.ack} />}
         </Box>
       </Box>
       {reactions.length > 0 && (

@@ -1,5 +1,7 @@
 import type { SimulatorPhoneMessage, WhatsappDTO } from "@atende/contracts";
-import { Avatar, Box, CircularProgress, Typography, useTheme } from "@mui/material";
+import CallIcon from "@mui/icons-material/Call";
+import VideocamIcon from "@mui/icons-material/Videocam";
+import { Avatar, Box, CircularProgress, IconButton, Tooltip, Typography, useTheme } from "@mui/material";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "../../api/toast";
@@ -108,7 +110,7 @@ export function PhoneScreen({ whatsapp, number, name }: PhoneScreenProps) {
         }}
       >
         <Avatar sx={{ width: 36, height: 36 }}>{whatsapp.name.slice(0, 1).toUpperCase()}</Avatar>
-        <Box sx={{ minWidth: 0 }}>
+        <Box sx={{ minWidth: 0, flex: 1 }}>
           <Typography sx={{ fontWeight: 600 }} noWrap>
             {whatsapp.name}
           </Typography>
@@ -116,6 +118,25 @@ export function PhoneScreen({ whatsapp, number, name }: PhoneScreenProps) {
             {formatConnectionNumber(whatsapp.number) || whatsapp.number}
           </Typography>
         </Box>
+        {(
+          [
+            ["videoCall", VideocamIcon, true],
+            ["voiceCall", CallIcon, false],
+          ] as const
+        ).map(([label, Icon, isVideo]) => (
+          <Tooltip key={label} title={t(`simulator.${label}`)}>
+            <span>
+              <IconButton
+                aria-label={t(`simulator.${label}`)}
+                color="inherit"
+                disabled={!ready || whatsapp.status !== "CONNECTED" || sending}
+                onClick={() => void send({ call: { isVideo } })}
+              >
+                <Icon />
+              </IconButton>
+            </span>
+          </Tooltip>
+        ))}
       </Box>
       <Box
         ref={scroller}
