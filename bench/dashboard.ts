@@ -11,91 +11,22 @@
  *   node --import tsx bench/dashboard.ts      (npm run bench:dashboard -w bench)
  */
 import { performance } from "node:perf_hooks";
-import pg from "pg";
-import { type LoginAnswer, todayInZone } from "@atende/contracts";
+import type pg from "pg";
+import { todayInZone } from "@atende/contracts";
 import { captureStatements, explainReads } from "./lib/capture.js";
-import { PostgresCpu, threadCpuMs } from "./lib/cpu.js";
-import { createScratchDatabase, serverUrl } from "./lib/db.js";
-import { idleCheck } from "./lib/machine.js";
-import { type RunningServer, startServer } from "./lib/server.js";
-import { ms, summarize } from "./lib/stats.js";
-import { type CompanyShape, loadWorkspace } from "./lib/workspace.js";
-import { TEST_PASSWORD } from "../server/src/test/factories.js";
+import { type PostgresCpu, threadCpuMs } from "./lib/cpu.js";
+import { runBench, withWorkspace, workspaceSettings } from "./lib/session.js";
+import { ms, printColumns, summarize } from "./lib/stats.js";
+import { Client } from "./lib/workspaceCalls.js";
 
-/** The admin's HTTP calls: bearer token; the time runs to the answer's last byte. */
-class AdminClient {
-  private constructor(
-    private readonly url: string,
-    private readonly token: string,
-  ) {}
-
-  static async login(url: string, email: string): Promise<AdminClient> {
-    const res = await fetch(`${url}/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email, password: TEST_PASSWORD }),
-    });
-    if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-    return new AdminClient(url, ((await res.json()) as LoginAnswer).token);
-  }
-
-  async get(path: string): Promise<{ ms: number; body: unknown }> {
-    const started = performance.now();
-    const res = await fetch(`${this.url}${path}`, { headers: { authorization: `Bearer ${this.token}` } });
-    const text = await res.text();
-    const elapsed = performance.now() - started;
-    if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${text.slice(0, 300)}`);
-    const json = (res.headers.get("content-type") ?? "").includes("json");
-    return { ms: elapsed, body: json ? (JSON.parse(text) as unknown) : text };
-  }
-}
-
-function intEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
-  return n;
-}
-
-const settings = {
-  tickets: intEnv("BENCH_TICKETS", 100_000),
-  /** Messages are not what this bench reads; a few keep the workspace loader's shape. */
-  messages: intEnv("BENCH_TICKETS_MESSAGES", 100_000),
-  contacts: intEnv("BENCH_TICKETS_CONTACTS", 30_000),
-  otherCompanies: intEnv("BENCH_OTHER_COMPANIES", 9),
-  iterations: intEnv("BENCH_ITERATIONS", 200),
-  callSeconds: intEnv("BENCH_CALL_SECONDS", 10),
-  poolSize: intEnv("BENCH_POOL_SIZE", 10),
-  logLevel: process.env.BENCH_LOG_LEVEL ?? "warn",
-  /** SQL run after the load and before measuring, e.g. a proposed CREATE INDEX, to see its effect. */
-  trySql: process.env.BENCH_TRY_SQL ?? "",
-  calls: new RegExp(process.env.BENCH_CALLS ?? "", "i"),
-  keep: process.env.BENCH_KEEP_DATABASE === "1",
-};
+const { settings, measured, other, session } = workspaceSettings({
+  // Messages are not what this bench reads; a few keep the workspace loader's shape.
+  messages: 100_000,
+  callSeconds: 10,
+  heavyMessagesMax: 500,
+});
 
 const GOAL_P95_MS = 100;
-
-const measured: CompanyShape = {
-  tickets: settings.tickets,
-  messages: settings.messages,
-  contacts: settings.contacts,
-  queues: 5,
-  agents: 20,
-  tags: 12,
-  heavyTickets: 10,
-  heavyMessages: Math.min(500, Math.floor(settings.messages / 200)),
-};
-const other: CompanyShape = {
-  tickets: Math.ceil(settings.tickets / 50),
-  messages: Math.ceil(settings.messages / 50),
-  contacts: Math.ceil(settings.contacts / 50),
-  queues: 3,
-  agents: 5,
-  tags: 6,
-  heavyTickets: 0,
-  heavyMessages: 0,
-};
 
 const n = (v: number) => v.toLocaleString("en");
 
@@ -150,20 +81,20 @@ interface Measured {
 
 /** Times one call, then the bare aggregate as many times. */
 async function measure(
-  client: AdminClient,
+  client: Client,
   db: pg.Client,
   postgres: PostgresCpu,
   companyId: number,
   call: Call,
 ): Promise<Measured> {
   let summary = "";
-  for (let i = 0; i < 3; i++) summary = describe(call, (await client.get(call.path)).body);
+  for (let i = 0; i < 3; i++) summary = describe(call, (await client.get("admin", call.path)).body);
   const times: number[] = [];
   const pgCpu = await postgres.start();
   const nodeCpu = threadCpuMs();
   const until = performance.now() + settings.callSeconds * 1000;
   for (let i = 0; i < settings.iterations && (i < 20 || performance.now() < until); i++) {
-    times.push((await client.get(call.path)).ms);
+    times.push((await client.get("admin", call.path)).ms);
   }
   const node = (threadCpuMs() - nodeCpu) / times.length;
   const postgresMs = (await pgCpu.stop()) / times.length;
@@ -223,34 +154,25 @@ function printResults(title: string, results: Measured[]) {
       r.call.goal ? (t.p95 <= GOAL_P95_MS ? "MET" : "NOT MET") : "",
     ];
   });
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const right = new Set([2, 3, 4, 5, 6, 7, 8]);
-  const format = (cells: string[]) =>
-    cells
-      .map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
-      .join("  ")
-      .trimEnd();
   console.log(
     `\n${title}: ${Math.min(...results.map((r) => r.times.length))} to ${Math.max(...results.map((r) => r.times.length))} requests per call, one at a time; ` +
       "aggregate: select count(*) from ticket_tracking where company_id = $1, as many times, same run; " +
       "CPU: per request, this thread (server and client) + PostgreSQL (10 ms ticks, averaged)",
   );
-  console.log(format(header));
-  console.log(widths.map((w) => "-".repeat(w)).join("  "));
-  for (const l of lines) console.log(format(l));
+  printColumns(header, lines, new Set([2, 3, 4, 5, 6, 7, 8]));
   const held = results.filter((r) => r.call.goal);
   const met = held.filter((r) => summarize(r.times).p95 <= GOAL_P95_MS).length;
   console.log(`Goal (issue 7: p95 ≤ ${GOAL_P95_MS} ms): ${met} of ${held.length} MET`);
 }
 
-async function explainMisses(client: AdminClient, db: pg.Client, results: Measured[]) {
+async function explainMisses(client: Client, db: pg.Client, results: Measured[]) {
   const misses = results.filter((r) => r.call.goal && summarize(r.times).p95 > GOAL_P95_MS);
   if (!misses.length) return;
   console.log(
     "\nPlans of the calls that missed the goal (EXPLAIN (ANALYZE, BUFFERS), each statement run alone)",
   );
   for (const r of misses) {
-    const statements = await captureStatements(() => client.get(r.call.path));
+    const statements = await captureStatements(() => client.get("admin", r.call.path));
     const reads = await explainReads(db, statements);
     console.log(`\n■ ${r.call.label}: GET ${r.call.path}`);
     for (const e of reads.filter((x) => x.executionMs >= 5)) {
@@ -266,57 +188,7 @@ async function main() {
       `${settings.otherCompanies} other companies of ${n(other.tickets)}; ` +
       `${settings.iterations} requests per call (at most ${settings.callSeconds} s each), pool ${settings.poolSize}.`,
   );
-  await idleCheck();
-  const database = await createScratchDatabase("atende_bench");
-  console.log(`database ${database.name} on ${new URL(serverUrl()).host}`);
-  let server: RunningServer | null = null;
-  let db: pg.Client | null = null;
-  let postgres: PostgresCpu | null = null;
-  const cleanup = async () => {
-    await db?.end().catch(() => undefined);
-    db = null;
-    await postgres?.close().catch(() => undefined);
-    postgres = null;
-    await server?.stop().catch((err) => console.error("stopping the server failed:", err));
-    server = null;
-    if (settings.keep) {
-      console.log(`\nkept (BENCH_KEEP_DATABASE=1): ${database.url}; drop it with: dropdb ${database.name}`);
-      return;
-    }
-    await database.drop().catch((err) => console.error(`dropping ${database.name} failed:`, err));
-  };
-  process.once("SIGINT", () => {
-    console.error("\ninterrupted: cleaning up");
-    void Promise.race([cleanup(), new Promise((r) => setTimeout(r, 15_000))])
-      .then(() => database.forceDrop())
-      .finally(() => process.exit(130));
-  });
-
-  try {
-    server = await startServer({
-      databaseUrl: database.url,
-      poolSize: settings.poolSize,
-      logLevel: settings.logLevel,
-      profile: false,
-    });
-    const info = server.info;
-    console.log("\nLoading (SQL in the database, not through the API)");
-    const loadStarted = performance.now();
-    const ws = await loadWorkspace(
-      database.url,
-      {
-        companyId: info.companyId,
-        whatsappId: info.whatsappId,
-        queueId: info.queueId,
-        agentId: info.agentId,
-      },
-      measured,
-      { count: settings.otherCompanies, shape: other },
-      (line) => console.log(`  ${line}`),
-    );
-    db = new pg.Client({ connectionString: database.url });
-    await db.connect();
-    postgres = await PostgresCpu.open(database.url, database.name);
+  await withWorkspace(session, async ({ info, ws, db, postgres, loadSeconds }) => {
     const t0 = performance.now();
     await addTracking(db);
     console.log(`  tracking rows (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
@@ -327,7 +199,7 @@ async function main() {
     );
     const c = counts.rows[0]!;
     console.log(
-      `loaded in ${((performance.now() - loadStarted) / 1000).toFixed(0)} s: ${n(Number(c.tickets))} tickets, ` +
+      `loaded in ${loadSeconds.toFixed(0)} s (and the tracking rows): ${n(Number(c.tickets))} tickets, ` +
         `${n(Number(c.tracking))} tracking rows (${n(Number(c.company))} in the measured company)`,
     );
 
@@ -378,11 +250,11 @@ async function main() {
       { label: "reports/export · 7 days (CSV)", path: "/ticket/reports/export?days=7", goal: false },
     ].filter((x) => settings.calls.test(x.label));
 
-    const client = await AdminClient.login(info.url, ws.adminEmail);
+    const client = new Client(info.url, { admin: ws.adminEmail, agent: ws.agentEmail });
     const runAll = async () => {
       const results: Measured[] = [];
       for (const call of calls) {
-        const r = await measure(client, db!, postgres!, ws.companyId, call);
+        const r = await measure(client, db, postgres, ws.companyId, call);
         const s = summarize(r.times);
         console.log(`  ${call.label}: p50 ${ms(s.p50)}  p95 ${ms(s.p95)}  (${r.times.length} requests)`);
         results.push(r);
@@ -399,15 +271,7 @@ async function main() {
       printResults("Results after BENCH_TRY_SQL", results);
     }
     await explainMisses(client, db, results);
-  } finally {
-    await cleanup();
-  }
+  });
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

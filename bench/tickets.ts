@@ -10,65 +10,21 @@
  *   node --import tsx bench/tickets.ts      (npm run bench:tickets -w bench)
  */
 import { performance } from "node:perf_hooks";
-import pg from "pg";
+import type pg from "pg";
 import { type Explained, captureStatements, explainReads } from "./lib/capture.js";
-import { PostgresCpu, threadCpuMs } from "./lib/cpu.js";
-import { createScratchDatabase, serverUrl } from "./lib/db.js";
-import { idleCheck } from "./lib/machine.js";
-import { type RunningServer, startServer } from "./lib/server.js";
-import { ms, summarize } from "./lib/stats.js";
-import { type CompanyShape, loadWorkspace } from "./lib/workspace.js";
+import { type PostgresCpu, threadCpuMs } from "./lib/cpu.js";
+import { intEnv } from "./lib/env.js";
+import { checkInterrupted, runBench, withWorkspace, workspaceSettings } from "./lib/session.js";
+import { ms, printColumns, summarize } from "./lib/stats.js";
 import { type Call, Client, type Kind, buildCalls, matchesOf, rowsOf } from "./lib/workspaceCalls.js";
 
-function intEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
-  return n;
-}
-
-const settings = {
-  tickets: intEnv("BENCH_TICKETS", 100_000),
-  messages: intEnv("BENCH_TICKETS_MESSAGES", 1_000_000),
-  contacts: intEnv("BENCH_TICKETS_CONTACTS", 30_000),
-  otherCompanies: intEnv("BENCH_OTHER_COMPANIES", 9),
-  /** Requests per call, unless the call's time runs out first (at least 20 are made). */
-  iterations: intEnv("BENCH_ITERATIONS", 200),
-  callSeconds: intEnv("BENCH_CALL_SECONDS", 15),
-  deepPage: intEnv("BENCH_DEEP_PAGE", 100),
-  olderMessagesPage: intEnv("BENCH_OLDER_PAGE", 50),
-  poolSize: intEnv("BENCH_POOL_SIZE", 10),
-  logLevel: process.env.BENCH_LOG_LEVEL ?? "warn",
-  /** SQL run after the load and before measuring, e.g. a proposed CREATE INDEX, to see its effect. */
-  trySql: process.env.BENCH_TRY_SQL ?? "",
-  /** Only the calls whose "who · label" matches this regular expression. */
-  calls: new RegExp(process.env.BENCH_CALLS ?? "", "i"),
-  /** Leave the database behind (for EXPLAIN by hand); the run prints its URL. */
-  keep: process.env.BENCH_KEEP_DATABASE === "1",
-};
-
-const measured: CompanyShape = {
-  tickets: settings.tickets,
-  messages: settings.messages,
-  contacts: settings.contacts,
-  queues: 5,
-  agents: 20,
-  tags: 12,
-  heavyTickets: 10,
-  heavyMessages: Math.min(5000, Math.floor(settings.messages / 200)),
-};
-/** Each other company holds 2 % of the measured one's rows. */
-const other: CompanyShape = {
-  tickets: Math.ceil(settings.tickets / 50),
-  messages: Math.ceil(settings.messages / 50),
-  contacts: Math.ceil(settings.contacts / 50),
-  queues: 3,
-  agents: 5,
-  tags: 6,
-  heavyTickets: 0,
-  heavyMessages: 0,
-};
+const { settings, measured, other, session } = workspaceSettings({
+  messages: 1_000_000,
+  callSeconds: 15,
+  heavyMessagesMax: 5000,
+});
+const deepPage = intEnv("BENCH_DEEP_PAGE", 100);
+const olderMessagesPage = intEnv("BENCH_OLDER_PAGE", 50);
 
 /**
  * Issue 4: p95 ≤ 20 ms for the list and messages, ≤ 150 ms for search.
@@ -88,11 +44,6 @@ interface Measured {
    */
   cpu: { node: number; postgres: number };
 }
-
-let interrupted = false;
-const checkInterrupted = () => {
-  if (interrupted) throw new Error("interrupted");
-};
 
 const n = (v: number) => v.toLocaleString("en");
 
@@ -140,19 +91,6 @@ async function measureAll(client: Client, db: pg.Client, postgres: PostgresCpu, 
 }
 
 const met = (r: Measured) => summarize(r.times).p95 <= GOAL_P95_MS[r.call.kind];
-
-/** A text table, numbers right-aligned. */
-function printColumns(header: string[], lines: string[][], right: Set<number>) {
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const format = (cells: string[]) =>
-    cells
-      .map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
-      .join("  ")
-      .trimEnd();
-  console.log(format(header));
-  console.log(widths.map((w) => "-".repeat(w)).join("  "));
-  for (const l of lines) console.log(format(l));
-}
 
 const cpuMs = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : "n/a");
 
@@ -283,65 +221,7 @@ async function main() {
       `${settings.otherCompanies} other companies of ${n(other.tickets)} tickets and ${n(other.messages)} messages; ` +
       `${settings.iterations} requests per call (at most ${settings.callSeconds} s each), pool ${settings.poolSize}.`,
   );
-  await idleCheck();
-  const database = await createScratchDatabase("atende_bench");
-  console.log(`database ${database.name} on ${new URL(serverUrl()).host}`);
-  let server: RunningServer | null = null;
-  let db: pg.Client | null = null;
-  let postgres: PostgresCpu | null = null;
-  const cleanup = async () => {
-    const c = db;
-    db = null;
-    await c?.end().catch(() => undefined);
-    const p = postgres;
-    postgres = null;
-    await p?.close().catch(() => undefined);
-    const s = server;
-    server = null;
-    await s?.stop().catch((err) => console.error("stopping the server failed:", err));
-    if (settings.keep && !interrupted) {
-      console.log(`\nkept (BENCH_KEEP_DATABASE=1): ${database.url}; drop it with: dropdb ${database.name}`);
-      return;
-    }
-    await database.drop().catch((err) => console.error(`dropping ${database.name} failed:`, err));
-  };
-  process.once("SIGINT", () => {
-    console.error("\ninterrupted: cleaning up");
-    interrupted = true;
-    const giveUp = new Promise((resolve) => setTimeout(resolve, 15_000));
-    void Promise.race([cleanup(), giveUp])
-      .then(() => database.forceDrop())
-      .catch((err) => console.error(`dropping ${database.name} failed:`, err))
-      .finally(() => process.exit(130));
-  });
-
-  try {
-    // The server runs in this thread, so the statements of a call that misses its goal can be captured.
-    server = await startServer({
-      databaseUrl: database.url,
-      poolSize: settings.poolSize,
-      logLevel: settings.logLevel,
-      profile: false,
-    });
-    const info = server.info;
-    console.log("\nLoading (SQL in the database, not through the API)");
-    const loadStarted = performance.now();
-    const ws = await loadWorkspace(
-      database.url,
-      {
-        companyId: info.companyId,
-        whatsappId: info.whatsappId,
-        queueId: info.queueId,
-        agentId: info.agentId,
-      },
-      measured,
-      { count: settings.otherCompanies, shape: other },
-      (line) => {
-        checkInterrupted();
-        console.log(`  ${line}`);
-      },
-    );
-    const loadSeconds = (performance.now() - loadStarted) / 1000;
+  await withWorkspace(session, async ({ info, ws, db, postgres, loadSeconds }) => {
     const t = ws.totals;
     console.log(
       `loaded in ${loadSeconds.toFixed(0)} s: ${t.companies} companies, ${n(t.tickets)} tickets, ${n(t.messages)} messages, ${n(t.contacts)} contacts in all`,
@@ -351,14 +231,10 @@ async function main() {
         `"${ws.search.commonWord}" in ${n(ws.search.commonWordMessages)}`,
     );
 
-    db = new pg.Client({ connectionString: database.url });
-    await db.connect();
-    postgres = await PostgresCpu.open(database.url, database.name);
-
     const client = new Client(info.url, { admin: ws.adminEmail, agent: ws.agentEmail });
-    const calls = (
-      await buildCalls(client, ws, { deep: settings.deepPage, olderMessages: settings.olderMessagesPage })
-    ).filter((c) => settings.calls.test(`${c.who} · ${c.label}`));
+    const calls = (await buildCalls(client, ws, { deep: deepPage, olderMessages: olderMessagesPage })).filter(
+      (c) => settings.calls.test(`${c.who} · ${c.label}`),
+    );
     console.log(`\nMeasuring ${calls.length} calls`);
     let results = await measureAll(client, db, postgres, calls);
     printResults("Results", results);
@@ -376,16 +252,7 @@ async function main() {
     }
     console.log(`\nLoad time: ${loadSeconds.toFixed(0)} s`);
     await explainMisses(client, db, results);
-  } finally {
-    await cleanup();
-  }
+  });
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    if (interrupted) return; // the SIGINT handler finishes the cleanup and exits
-    console.error(err);
-    process.exit(1);
-  },
-);
+runBench(main);

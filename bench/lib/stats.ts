@@ -41,6 +41,19 @@ export function printTable(title: string, rows: [string, string][]): void {
   for (const [k, v] of rows) console.log(`  ${k.padEnd(width)}  ${v}`);
 }
 
+/** A text table, the columns in `right` aligned right (numbers). */
+export function printColumns(header: string[], lines: string[][], right: Set<number>): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const format = (cells: string[]) =>
+    cells
+      .map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
+  console.log(format(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const l of lines) console.log(format(l));
+}
+
 /** Busy and total jiffies of the whole machine, from /proc/stat (Linux); null elsewhere. */
 function cpuTimes(): { busy: number; total: number } | null {
   try {

@@ -15,7 +15,7 @@ export interface Call {
   paths: string[];
 }
 
-/** HTTP as the web app speaks it: bearer token, JSON answers; the time runs to the answer's last byte. */
+/** HTTP as the web app speaks it: bearer token, JSON answers (text for a file); the time runs to the answer's last byte. */
 export class Client {
   private tokens = new Map<string, { token: string; at: number }>();
   constructor(
@@ -45,7 +45,9 @@ export class Client {
     const text = await res.text();
     const elapsed = performance.now() - started;
     if (res.status !== 200) throw new Error(`GET ${path} as ${who}: ${res.status} ${text.slice(0, 300)}`);
-    return { ms: elapsed, body: JSON.parse(text) as T };
+    // A file download (CSV) is kept as text.
+    const json = (res.headers.get("content-type") ?? "").includes("json");
+    return { ms: elapsed, body: (json ? JSON.parse(text) : text) as T };
   }
 }
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { LIMITS } from "./constants.js";
 import type { ContactDTO } from "./conversations.js";
 import type { ErrorCode, Lang } from "./errors.js";
-import { noNul, sizedText } from "./validation.js";
+import { noNul, pageNumber, searchText, sizedText } from "./validation.js";
 
 /** GET /contacts pages: the spec's infinite-scroll list. */
 export const CONTACT_PAGE_SIZE = LIMITS.pageSize;
@@ -76,13 +76,8 @@ const day = z
   .optional();
 
 export const contactListQuerySchema = z.object({
-  searchParam: z
-    .string()
-    .transform((v) => v.replaceAll("\u0000", "").trim())
-    .pipe(z.string().max(100, "validation.tooLong"))
-    .optional()
-    .default(""),
-  pageNumber: z.coerce.number("validation.invalid").int().min(1).max(100_000).optional().default(1),
+  searchParam: searchText(100),
+  pageNumber,
   /** Contacts created on this day (the company's time zone), or between dateStart and dateEnd. */
   date: day,
   dateStart: day,

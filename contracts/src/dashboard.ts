@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idList } from "./validation.js";
+import { idList, pageNumber, searchText } from "./validation.js";
 
 /**
  * The dashboard and the ticket reports (GET /dashboard, /dashboard/ticketsDay, /dashboard/ticketsUsers,
@@ -190,13 +190,8 @@ export const ticketReportQuerySchema = z
       (v) => (v === "" || v === null ? undefined : v),
       z.enum(["pending", "open", "closed"], "validation.invalid").optional(),
     ),
-    searchParam: z
-      .string()
-      .transform((v) => v.replaceAll("\u0000", "").trim())
-      .pipe(z.string().max(100, "validation.tooLong"))
-      .optional()
-      .default(""),
-    pageNumber: z.coerce.number("validation.invalid").int().min(1).max(100_000).optional().default(1),
+    searchParam: searchText(100),
+    pageNumber,
     pageSize: z.coerce
       .number("validation.invalid")
       .int()

@@ -10,6 +10,29 @@ export function todayInZone(now: Date, timeZone: string = DEFAULT_TIMEZONE): str
   }).format(now);
 }
 
+/**
+ * Milliseconds to add to UTC to get the wall clock of `timeZone` at `instant` (daylight saving
+ * included): the zone's wall clock read as UTC, minus the instant (to the second).
+ */
+export function zoneOffsetMs(instant: number, timeZone: string): number {
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    })
+      .formatToParts(new Date(instant))
+      .map((x) => [x.type, x.value]),
+  );
+  const wall = Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!);
+  return wall - Math.floor(instant / 1000) * 1000;
+}
+
 /** Whole days from `from` to `to`, both YYYY-MM-DD; negative when `to` is earlier. */
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ContactDTO } from "./conversations.js";
-import { dbId, noNul } from "./validation.js";
+import { zoneOffsetMs } from "./dates.js";
+import { dbId, noNul, pageNumber, searchText } from "./validation.js";
 
 /**
  * PENDENTE: waiting for its time; AGENDADA: handed to the connection, on its way; ENVIADA: WhatsApp
@@ -128,13 +129,8 @@ const isoInstant = z
  * with `from` and `to`, every schedule in that range (the calendar's month).
  */
 export const schedulesQuerySchema = z.object({
-  searchParam: z
-    .string()
-    .transform((v) => v.replaceAll("\u0000", "").trim())
-    .pipe(z.string().max(100, "validation.tooLong"))
-    .optional()
-    .default(""),
-  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+  searchParam: searchText(100),
+  pageNumber,
   contactId: z.coerce.number("validation.invalid").pipe(dbId).optional(),
   status: z.enum(SCHEDULE_STATUSES, "validation.invalid").optional(),
   from: isoInstant.optional(),
@@ -143,21 +139,7 @@ export const schedulesQuerySchema = z.object({
 export type SchedulesQuery = z.infer<typeof schedulesQuerySchema>;
 
 /** Minutes to add to UTC to get the wall clock of `timeZone` at `at`. */
-function zoneOffsetMinutes(at: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(new Date(at));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  const wall = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
-  return Math.round((wall - Math.floor(at / 1000) * 1000) / 60_000);
-}
+const zoneOffsetMinutes = (at: number, timeZone: string) => Math.round(zoneOffsetMs(at, timeZone) / 60_000);
 
 /** The instant a sendAt names: as given when it carries a zone, else as a wall clock in `timeZone`. */
 export function parseSendAt(value: string, timeZone: string): Date {

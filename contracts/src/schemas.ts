@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ALL_TICKET, LIMITS, PROFILES } from "./constants.js";
-import { dbId, emailField, sizedText } from "./validation.js";
+import { dbId, emailField, pageNumber, searchText, sizedText } from "./validation.js";
 
 export const loginSchema = z.object({
   email: emailField,
@@ -52,12 +52,7 @@ export const userUpdateSchema = z.object({
 export type UserUpdateInput = z.infer<typeof userUpdateSchema>;
 
 export const listQuerySchema = z.object({
-  searchParam: z
-    .string()
-    .transform((v) => v.replaceAll("\u0000", "").trim())
-    .pipe(z.string().max(100, "validation.tooLong"))
-    .optional()
-    .default(""),
-  pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+  searchParam: searchText(100),
+  pageNumber,
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { MessageDTO, TicketDTO } from "./conversations.js";
-import { dbId, idList } from "./validation.js";
+import { dbId, idList, pageNumber, searchText } from "./validation.js";
 
 const flag = z.preprocess((v) => v === true || v === "true" || v === "1", z.boolean());
 
@@ -14,13 +14,8 @@ export const TICKET_SEARCH_COUNT_CAP = 100;
 export const MESSAGE_PAGE_SIZE = 20;
 
 export const ticketListQuerySchema = z.object({
-  searchParam: z
-    .string()
-    .transform((v) => v.replaceAll("\u0000", "").trim())
-    .pipe(z.string().max(200, "validation.tooLong"))
-    .optional()
-    .default(""),
-  pageNumber: z.coerce.number("validation.invalid").int().min(1).max(100_000).optional().default(1),
+  searchParam: searchText(200),
+  pageNumber,
   status: z.enum(["pending", "open", "closed"], "validation.invalid").optional(),
   tags: idList.optional().default([]),
   users: idList.optional().default([]),

@@ -22,6 +22,25 @@ export const emailField = z
   .max(254, "validation.tooLong")
   .pipe(z.email("validation.invalidEmail"));
 
+/** A list's search text: NUL characters dropped, trimmed, at most `max` characters; absent: "". */
+export function searchText(max: number) {
+  return z
+    .string()
+    .transform((v) => v.replaceAll("\u0000", "").trim())
+    .pipe(z.string().max(max, "validation.tooLong"))
+    .optional()
+    .default("");
+}
+
+/** A list's page, from 1; absent: the first. */
+export const pageNumber = z.coerce
+  .number("validation.invalid")
+  .int("validation.invalid")
+  .min(1, "validation.invalid")
+  .max(100_000, "validation.invalid")
+  .optional()
+  .default(1);
+
 /** The largest id a PostgreSQL integer column holds: anything above is refused, not sent to the database. */
 export const MAX_DB_ID = 2_147_483_647;
 export const dbId = z

@@ -1,5 +1,5 @@
 import { type Page, expect, test } from "@playwright/test";
-import { callApi, customerSends, vendasConnection, waitingTicketOf } from "./chatSetup";
+import { callApi, customerWaiting } from "./chatSetup";
 import { DEMO, loginAs, newPerson, shot } from "./helpers";
 
 function drawer(page: Page) {
@@ -18,11 +18,11 @@ test.describe("ticket notes in the chat's contact drawer", () => {
     const customer = `Joana ${stamp}`;
     const number = `55119${String(stamp).slice(-8)}`;
 
-    const admin = await newPerson(browser);
-    await loginAs(admin.page, DEMO.admin.email, DEMO.admin.password);
-    const whatsappId = await vendasConnection(admin.page);
-    await customerSends(admin.page, whatsappId, { from: number, name: customer, body: "Oi, tudo bem?" });
-    const ticket = await waitingTicketOf(admin.page, number);
+    const { admin, ticket } = await customerWaiting(browser, {
+      name: customer,
+      number,
+      body: "Oi, tudo bem?",
+    });
 
     const ana = await newPerson(browser);
     const page = ana.page;
@@ -94,12 +94,8 @@ test.describe("ticket notes in the chat's contact drawer", () => {
     const stamp = Date.now();
     const customer = `Rita ${stamp}`;
     const number = `55119${String(stamp + 7).slice(-8)}`;
-    const admin = await newPerson(browser);
+    const { admin, ticket } = await customerWaiting(browser, { name: customer, number, body: "Bom dia" });
     const page = admin.page;
-    await loginAs(page, DEMO.admin.email, DEMO.admin.password);
-    const whatsappId = await vendasConnection(page);
-    await customerSends(page, whatsappId, { from: number, name: customer, body: "Bom dia" });
-    const ticket = await waitingTicketOf(page, number);
 
     await page.goto(`/tickets/${ticket.uuid}`);
     await page.getByRole("button", { name: "Aceitar" }).first().click();

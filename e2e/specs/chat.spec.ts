@@ -1,5 +1,5 @@
 import { type Locator, type Page, expect, test } from "@playwright/test";
-import { type Message, PNG, callApi, customerSends, vendasConnection, waitingTicketOf } from "./chatSetup";
+import { type Message, PNG, callApi, customerSends, customerWaiting } from "./chatSetup";
 import { BRUNO, DEMO, loginAs, newPerson, shot } from "./helpers";
 
 function chat(page: Page): Locator {
@@ -19,15 +19,11 @@ test.describe("the chat window", () => {
     const customer = `Maria ${stamp}`;
     const number = `55119${String(stamp).slice(-8)}`;
 
-    const admin = await newPerson(browser);
-    await loginAs(admin.page, DEMO.admin.email, DEMO.admin.password);
-    const whatsappId = await vendasConnection(admin.page);
-    await customerSends(admin.page, whatsappId, {
-      from: number,
+    const { admin, whatsappId, ticket } = await customerWaiting(browser, {
       name: customer,
+      number,
       body: "Olá, preciso de ajuda com meu pedido",
     });
-    const ticket = await waitingTicketOf(admin.page, number);
 
     const ana = await newPerson(browser);
     const page = ana.page;
@@ -164,11 +160,7 @@ test.describe("the chat window", () => {
   test("an agent outside the ticket's queue is sent back to /tickets", async ({ browser }) => {
     const stamp = Date.now();
     const number = `55118${String(stamp).slice(-8)}`;
-    const admin = await newPerson(browser);
-    await loginAs(admin.page, DEMO.admin.email, DEMO.admin.password);
-    const whatsappId = await vendasConnection(admin.page);
-    await customerSends(admin.page, whatsappId, { from: number, name: `Pedro ${stamp}`, body: "Oi" });
-    const ticket = await waitingTicketOf(admin.page, number);
+    const { admin, ticket } = await customerWaiting(browser, { name: `Pedro ${stamp}`, number, body: "Oi" });
 
     const bruno = await newPerson(browser);
     await loginAs(bruno.page, BRUNO.email, BRUNO.password);

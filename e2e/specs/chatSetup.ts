@@ -1,5 +1,5 @@
-import { callApi } from "./helpers";
-import { type Page, expect } from "@playwright/test";
+import { DEMO, callApi, loginAs, newPerson } from "./helpers";
+import { type Browser, type Page, expect } from "@playwright/test";
 
 /** What the chat specs share: API calls as a logged-in person, and a customer writing in. */
 
@@ -59,20 +59,45 @@ export function customerSends(admin: Page, whatsappId: number, input: Record<str
   return callApi(admin, "POST", `/simulator/${whatsappId}/messages`, input);
 }
 
-export async function waitingTicketOf(admin: Page, number: string): Promise<Ticket> {
+/** The customer's ticket in the given status, once it is there. */
+export async function ticketOf(admin: Page, number: string, status: string): Promise<Ticket> {
   let found: Ticket | undefined;
   await expect
     .poll(async () => {
       const page = await callApi<{ tickets: Ticket[] }>(
         admin,
         "GET",
-        `/tickets?searchParam=${number}&showAll=true&status=pending`,
+        `/tickets?searchParam=${number}&showAll=true&status=${status}`,
       );
       found = page.tickets.find((t) => t.contact.number === number);
       return Boolean(found);
     })
     .toBe(true);
   return found!;
+}
+
+export function waitingTicketOf(admin: Page, number: string): Promise<Ticket> {
+  return ticketOf(admin, number, "pending");
+}
+
+/**
+ * The admin logs in, and a customer writes once on the Vendas connection: the admin's browser,
+ * the connection and the customer's ticket, waiting in Vendas.
+ */
+export async function customerWaiting(
+  browser: Browser,
+  customer: { name: string; number: string; body: string },
+) {
+  const admin = await newPerson(browser);
+  await loginAs(admin.page, DEMO.admin.email, DEMO.admin.password);
+  const whatsappId = await vendasConnection(admin.page);
+  await customerSends(admin.page, whatsappId, {
+    from: customer.number,
+    name: customer.name,
+    body: customer.body,
+  });
+  const ticket = await waitingTicketOf(admin.page, customer.number);
+  return { admin, whatsappId, ticket };
 }
 
 /** A 240×160 checkered PNG, as a phone photo would be. */

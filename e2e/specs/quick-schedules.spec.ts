@@ -1,5 +1,5 @@
 import { type Locator, type Page, expect, test } from "@playwright/test";
-import { PNG as PHOTO, customerSends, vendasConnection, waitingTicketOf } from "./chatSetup";
+import { PNG as PHOTO, customerWaiting } from "./chatSetup";
 import { DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
 
 interface Whatsapp {
@@ -115,15 +115,11 @@ test.describe("quick messages, schedules and the todo list", () => {
     const stamp = Date.now();
     const customer = `Rita ${stamp}`;
     const number = `55119${String(stamp).slice(-8)}`;
-    const admin = await newPerson(browser);
-    await loginAs(admin.page, DEMO.admin.email, DEMO.admin.password);
-    const whatsappId = await vendasConnection(admin.page);
-    await customerSends(admin.page, whatsappId, {
-      from: number,
+    const { admin, whatsappId, ticket } = await customerWaiting(browser, {
       name: customer,
+      number,
       body: "Chegou minha entrega?",
     });
-    const ticket = await waitingTicketOf(admin.page, number);
 
     // Ana makes her own quick message with an image on /quick-messages, and one without.
     const ana = await newPerson(browser);

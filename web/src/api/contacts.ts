@@ -7,6 +7,7 @@ import type {
 } from "@atende/contracts";
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
 import i18n from "../i18n";
+import { saveBlob } from "./download";
 import { ApiError, api, refreshSession } from "./http";
 import { readToken } from "./session";
 
@@ -132,15 +133,7 @@ export async function exportContacts(search = ""): Promise<void> {
   });
   const blob = await response.blob();
   const disposition = response.headers.get("content-disposition") ?? "";
-  const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? "contacts.csv";
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveBlob(blob, /filename="([^"]+)"/.exec(disposition)?.[1] ?? "contacts.csv");
 }
 
 /** Where an import is: sending the file (with its share sent), then the server's check and save. */

@@ -22,3 +22,17 @@ export function formatTime(value: string | Date | null | undefined): string {
   const date = value ? toDate(value) : null;
   return date ? `${pad(date.getHours())}:${pad(date.getMinutes())}` : "";
 }
+
+/**
+ * A duration given in minutes as people read it: "12,5 min" under an hour, "2 h 05 min" above,
+ * "—" when there is nothing to average. `locale` picks the decimal mark.
+ */
+export function formatMinutes(minutes: number | null | undefined, locale: string): string {
+  if (minutes === null || minutes === undefined || !Number.isFinite(minutes)) return "—";
+  if (minutes < 60) {
+    return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(minutes)} min`;
+  }
+  const whole = Math.round(minutes);
+  const hours = Math.floor(whole / 60);
+  return `${new Intl.NumberFormat(locale).format(hours)} h ${pad(whole % 60)} min`;
+}

@@ -2,8 +2,6 @@
 const pt = {
   title: "Relatórios",
   filters: {
-    initialDate: "Data inicial",
-    finalDate: "Data final",
     queues: "Filas",
     user: "Atendente",
     anyUser: "Todos os atendentes",
@@ -12,7 +10,6 @@ const pt = {
     contact: "Contato",
     contactPlaceholder: "Nome ou número",
     missingHint: "Escolha um período ou as duas datas.",
-    invalidRange: "A data inicial deve ser anterior ou igual à data final.",
   },
   status: { pending: "Aguardando", open: "Em atendimento", closed: "Finalizado" },
   columns: {
@@ -44,8 +41,6 @@ export type ReportsTexts = typeof pt;
 const en: ReportsTexts = {
   title: "Reports",
   filters: {
-    initialDate: "Start date",
-    finalDate: "End date",
     queues: "Queues",
     user: "Agent",
     anyUser: "All agents",
@@ -54,7 +49,6 @@ const en: ReportsTexts = {
     contact: "Contact",
     contactPlaceholder: "Name or number",
     missingHint: "Pick a period or both dates.",
-    invalidRange: "The start date must be on or before the end date.",
   },
   status: { pending: "Waiting", open: "In progress", closed: "Finished" },
   columns: {
@@ -85,8 +79,6 @@ const en: ReportsTexts = {
 const es: ReportsTexts = {
   title: "Informes",
   filters: {
-    initialDate: "Fecha inicial",
-    finalDate: "Fecha final",
     queues: "Colas",
     user: "Agente",
     anyUser: "Todos los agentes",
@@ -95,7 +87,6 @@ const es: ReportsTexts = {
     contact: "Contacto",
     contactPlaceholder: "Nombre o número",
     missingHint: "Elija un período o las dos fechas.",
-    invalidRange: "La fecha inicial debe ser anterior o igual a la fecha final.",
   },
   status: { pending: "En espera", open: "En atención", closed: "Finalizado" },
   columns: {

@@ -12,7 +12,9 @@ import {
   type TicketReportRow,
   type TicketsDayData,
   type TicketsUsersData,
+  isValidTimeZone,
   todayInZone,
+  zoneOffsetMs,
 } from "@atende/contracts";
 import { settings } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
@@ -28,39 +30,10 @@ export function addDays(day: string, days: number): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
-function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The instant a calendar day starts in a time zone (midnight there, daylight saving included). */
 export function startOfDay(day: string, timeZone: string): Date {
   const guess = Date.parse(`${day}T00:00:00Z`);
-  // The zone's offset at an instant: its wall clock read as UTC, minus the instant.
-  const offsetAt = (instant: number) => {
-    const p = Object.fromEntries(
-      new Intl.DateTimeFormat("en-US", {
-        timeZone,
-        hourCycle: "h23",
-        year: "numeric",
-        month: "2-digit",
-        day: "2-digit",
-        hour: "2-digit",
-        minute: "2-digit",
-        second: "2-digit",
-      })
-        .formatToParts(new Date(instant))
-        .map((x) => [x.type, x.value]),
-    );
-    return (
-      Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!) -
-      Math.floor(instant / 1000) * 1000
-    );
-  };
+  const offsetAt = (instant: number) => zoneOffsetMs(instant, timeZone);
   let at = guess - offsetAt(guess);
   // Once more, for a midnight on the other side of a daylight-saving change from the first guess.
   at = guess - offsetAt(at);
@@ -106,7 +79,7 @@ export function createDashboardService({ db, now }: DashboardDeps) {
       .from(settings)
       .where(and(eq(settings.companyId, companyId), eq(settings.key, "timezone")));
     const zone = row?.value?.trim();
-    return zone && isTimeZone(zone) ? zone : DEFAULT_TIMEZONE;
+    return zone && isValidTimeZone(zone) ? zone : DEFAULT_TIMEZONE;
   }
 
   /** Admins only (dashboard:view); the range in the caller's company's zone. */

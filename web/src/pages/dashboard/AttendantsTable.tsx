@@ -2,7 +2,6 @@ import type { DashboardAttendant } from "@atende/contracts";
 import {
   Box,
   Rating,
-  Skeleton,
   Table,
   TableBody,
   TableCell,
@@ -12,7 +11,8 @@ import {
   Typography,
 } from "@mui/material";
 import { useTranslation } from "react-i18next";
-import { formatMinutes } from "./formatMinutes";
+import { EmptyRow, SkeletonRows } from "../../components/TableStates";
+import { formatMinutes } from "../../i18n/format";
 
 const COLUMNS = 4;
 /** Ratings go from 1 (unsatisfied) to 3 (very satisfied). */
@@ -87,24 +87,9 @@ export function AttendantsTable({ attendants }: AttendantsTableProps) {
               </TableCell>
             </TableRow>
           ))}
-          {!attendants &&
-            Array.from({ length: 3 }, (_, row) => (
-              <TableRow key={`skeleton-${row}`} aria-hidden>
-                {Array.from({ length: COLUMNS }, (_, cell) => (
-                  <TableCell key={cell}>
-                    <Skeleton />
-                  </TableCell>
-                ))}
-              </TableRow>
-            ))}
+          {!attendants && <SkeletonRows rows={3} columns={COLUMNS} />}
           {attendants?.length === 0 && (
-            <TableRow>
-              <TableCell colSpan={COLUMNS}>
-                <Typography color="text.secondary" sx={{ py: 3, textAlign: "center" }}>
-                  {t("dashboard.attendants.empty")}
-                </Typography>
-              </TableCell>
-            </TableRow>
+            <EmptyRow columns={COLUMNS}>{t("dashboard.attendants.empty")}</EmptyRow>
           )}
         </TableBody>
       </Table>

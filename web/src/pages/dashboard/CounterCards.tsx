@@ -9,7 +9,7 @@ import WatchLaterIcon from "@mui/icons-material/WatchLaterOutlined";
 import { Box, Paper, Skeleton, Typography, type SvgIcon } from "@mui/material";
 import { alpha, useTheme, type Theme } from "@mui/material/styles";
 import { useTranslation } from "react-i18next";
-import { formatMinutes } from "./formatMinutes";
+import { formatMinutes } from "../../i18n/format";
 
 type CardColor = "primary" | "warning" | "success" | "info" | "secondary";
 

@@ -4,19 +4,20 @@ import { useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-q
 import { useEffect, useEffectEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../api/http";
+import type { PeriodFilter } from "../../api/period";
 import { toast } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
+import { filterOf, initialFilterForm, type FilterForm } from "../../components/PeriodFields";
 import { formatDate } from "../../i18n/format";
 import { AttendantsTable } from "./AttendantsTable";
 import { CounterCards } from "./CounterCards";
-import { DashboardFilterBar, filterOf, initialFilterForm, type FilterForm } from "./DashboardFilterBar";
+import { DashboardFilterBar } from "./DashboardFilterBar";
 import {
   DASHBOARD_KEY,
   dashboardKey,
   fetchDashboard,
   fetchTicketsDay,
   fetchTicketsUsers,
-  type DashboardFilter,
 } from "./dashboardApi";
 import { TicketsPerDayChart } from "./TicketsPerDayChart";
 import { TicketsPerUserChart } from "./TicketsPerUserChart";
@@ -59,7 +60,7 @@ function FilterNeeded() {
   );
 }
 
-function DashboardFigures({ filter }: { filter: DashboardFilter }) {
+function DashboardFigures({ filter }: { filter: PeriodFilter }) {
   const { t } = useTranslation();
   const user = useSessionUser();
   const figures = useQuery({
@@ -111,7 +112,7 @@ export function DashboardPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [form, setForm] = useState<FilterForm>(() => initialFilterForm());
-  const [applied, setApplied] = useState<DashboardFilter | null>(() => {
+  const [applied, setApplied] = useState<PeriodFilter | null>(() => {
     const first = filterOf(initialFilterForm());
     return first === "invalid" ? null : first;
   });

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useQueueList } from "../../api/queues";
 import { fetchUserOptions } from "../../api/tickets";
-import { PeriodFields, type FilterForm } from "../dashboard/DashboardFilterBar";
+import { PeriodFields, type FilterForm } from "../../components/PeriodFields";
 import type { ReportStatus } from "./reportsApi";
 
 const STATUSES: ReportStatus[] = ["pending", "open", "closed"];

@@ -5,7 +5,6 @@ import {
   Chip,
   IconButton,
   Rating,
-  Skeleton,
   Table,
   TableBody,
   TableCell,
@@ -17,8 +16,8 @@ import {
 } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router-dom";
-import { formatDate, formatTime } from "../../i18n/format";
-import { formatMinutes } from "../dashboard/formatMinutes";
+import { EmptyRow, SkeletonRows } from "../../components/TableStates";
+import { formatDate, formatMinutes, formatTime } from "../../i18n/format";
 
 const COLUMNS = 10;
 const STATUS_COLOR = { pending: "warning", open: "primary", closed: "default" } as const;
@@ -150,25 +149,11 @@ export function ReportTable({ rows, loading }: ReportTableProps) {
               </TableCell>
             </TableRow>
           ))}
-          {loading &&
-            rows.length === 0 &&
-            Array.from({ length: 4 }, (_, row) => (
-              <TableRow key={`skeleton-${row}`} aria-hidden>
-                {Array.from({ length: COLUMNS }, (_, cell) => (
-                  <TableCell key={cell}>
-                    <Skeleton />
-                  </TableCell>
-                ))}
-              </TableRow>
-            ))}
+          {loading && rows.length === 0 && <SkeletonRows rows={4} columns={COLUMNS} />}
           {!loading && rows.length === 0 && (
-            <TableRow>
-              <TableCell colSpan={COLUMNS}>
-                <Typography color="text.secondary" sx={{ py: 5, textAlign: "center" }}>
-                  {t("reports.empty")}
-                </Typography>
-              </TableCell>
-            </TableRow>
+            <EmptyRow columns={COLUMNS} py={5}>
+              {t("reports.empty")}
+            </EmptyRow>
           )}
         </TableBody>
       </Table>

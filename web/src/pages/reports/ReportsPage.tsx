@@ -6,7 +6,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast, toastError } from "../../api/toast";
 import { useDebouncedValue } from "../../components/useDebouncedValue";
-import { filterOf, initialFilterForm } from "../dashboard/DashboardFilterBar";
+import { filterOf, initialFilterForm } from "../../components/PeriodFields";
 import { fetchReportPage, downloadReportCsv, reportKey, type ReportFilter } from "./reportsApi";
 import { ReportFilters, type ReportFilterForm } from "./ReportFilters";
 import { ReportTable } from "./ReportTable";

@@ -1,12 +1,13 @@
 import type { TicketReportPage } from "@atende/contracts";
+import { saveBlob } from "../../api/download";
 import { api } from "../../api/http";
-import type { DashboardFilter } from "../dashboard/dashboardApi";
+import { type PeriodFilter, periodQuery } from "../../api/period";
 
 export type ReportStatus = "pending" | "open" | "closed";
 
 /** What the report lists: tickets created in the period, narrowed by the other filters. */
 export interface ReportFilter {
-  period: DashboardFilter;
+  period: PeriodFilter;
   queueIds: number[];
   /** null: every agent. */
   userId: number | null;
@@ -16,11 +17,8 @@ export interface ReportFilter {
 }
 
 function reportQuery(filter: ReportFilter) {
-  const { period } = filter;
   return {
-    ...(period.kind === "period"
-      ? { days: period.days }
-      : { initialDate: period.from, finalDate: period.to }),
+    ...periodQuery(filter.period),
     queueIds: filter.queueIds.length ? filter.queueIds.join(",") : undefined,
     userIds: filter.userId ?? undefined,
     status: filter.status ?? undefined,
@@ -54,13 +52,5 @@ export async function downloadReportCsv(filter: ReportFilter, fileName: string):
   const text = await api.get<string>("/ticket/reports/export", { query: reportQuery(filter) });
   const body = typeof text === "string" ? text : "";
   const blob = new Blob([body.startsWith(BOM) ? body : BOM + body], { type: "text/csv;charset=utf-8" });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The browser has taken the file; the object URL is no longer needed.
-  window.setTimeout(() => URL.revokeObjectURL(url), 0);
+  saveBlob(blob, fileName);
 }
