@@ -16,9 +16,15 @@ export async function loginAs(page: Page, email: string, password: string) {
   await expect(page.getByRole("navigation", { name: "menu" })).toBeVisible();
 }
 
-/** A fresh browser context: its own storage and cookies, like another computer. */
-export async function newPerson(browser: Browser) {
-  const context = await browser.newContext({ locale: "pt-BR" });
+/**
+ * A fresh browser context: its own storage and cookies, like another computer. `microphone` grants
+ * the (fake) microphone, for recording voice notes.
+ */
+export async function newPerson(browser: Browser, opts: { microphone?: boolean } = {}) {
+  const context = await browser.newContext({
+    locale: "pt-BR",
+    ...(opts.microphone ? { permissions: ["microphone"] } : {}),
+  });
   return { context, page: await context.newPage() };
 }
 

@@ -24,7 +24,8 @@ const EXT_BY_MIME: Record<string, string> = {
 
 /**
  * Media files under DATA_DIR/media, one folder per company, with generated names: the type comes
- * from the bytes (not from what the sender claimed), and a size limit holds.
+ * from the bytes (not from what the sender claimed; only a WebM declared as audio is taken as audio),
+ * and a size limit holds.
  */
 export class MediaStore {
   constructor(
@@ -38,7 +39,12 @@ export class MediaStore {
     const declared = (declaredMime ?? "").split(";")[0]!.trim().toLowerCase();
     let mimetype: string;
     let ext: string;
-    if (sniffed) {
+    if (sniffed && sniffed.mime === "video/webm" && declared.startsWith("audio/")) {
+      // WebM looks the same whether it holds video or only sound (a browser's voice recording):
+      // the sender's word settles that one ambiguity, never the family of any other content.
+      mimetype = "audio/webm";
+      ext = "webm";
+    } else if (sniffed) {
       mimetype = sniffed.mime;
       ext = sniffed.ext;
     } else if (UNSNIFFABLE_SAFE.test(declared)) {

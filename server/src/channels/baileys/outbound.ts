@@ -1,7 +1,10 @@
 import type { AnyMessageContent, MiscMessageGenerationOptions, WAMessage } from "@whiskeysockets/baileys";
 import type { OutboundMessage } from "../provider.js";
 
-/** WhatsApp plays voice notes only as Opus in Ogg; the pipeline converts recordings before sending. */
+/**
+ * WhatsApp plays voice notes only as Opus in Ogg. Other recordings (a browser's WebM) go as a plain
+ * audio with their own type: nothing here converts them (no ffmpeg on the servers we target).
+ */
 export const VOICE_NOTE_MIMETYPE = "audio/ogg; codecs=opus";
 
 /** What `sock.sendMessage` is given for an outbound message. */
@@ -16,7 +19,7 @@ export function outboundContent(message: OutboundMessage): AnyMessageContent {
       return { video: media.data, caption, mimetype: media.mimetype };
     case "audio":
       // An audio has no caption: a text typed with it is the pipeline's to send apart.
-      return media.voiceNote
+      return media.voiceNote && media.mimetype.toLowerCase().startsWith("audio/ogg")
         ? { audio: media.data, ptt: true, mimetype: VOICE_NOTE_MIMETYPE }
         : { audio: media.data, mimetype: media.mimetype };
     case "sticker":

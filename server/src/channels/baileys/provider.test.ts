@@ -103,6 +103,12 @@ describe("baileysProvider: session", () => {
       body: "",
       media: { kind: "audio", mimetype: "audio/ogg", filename: "rec.ogg", data, voiceNote: true },
     });
+    // A browser's WebM recording is not Ogg/Opus: it goes as a plain audio, never labelled Ogg.
+    await session.send({
+      to,
+      body: "",
+      media: { kind: "audio", mimetype: "audio/webm", filename: "rec.webm", data, voiceNote: true },
+    });
     await session.send({
       to,
       body: "",
@@ -111,6 +117,7 @@ describe("baileysProvider: session", () => {
     expect(socket.sent.map((s) => s.content)).toStrictEqual([
       { image: data, caption: "Foto", mimetype: "image/png" },
       { audio: data, ptt: true, mimetype: "audio/ogg; codecs=opus" },
+      { audio: data, mimetype: "audio/webm" },
       { document: data, mimetype: "application/pdf", fileName: "b.pdf", caption: undefined },
     ]);
   });

@@ -11,6 +11,7 @@ import {
   type TicketDTO,
   validationMessage,
 } from "@atende/contracts";
+import type { OutboundMessage } from "../../channels/provider.js";
 import { contacts, jobs, messages, tickets } from "../../db/schema/index.js";
 import { buildSimulatorCompany, phoneSends } from "../../test/channels.js";
 import { type LoggedIn, buildCompany, buildUser, login } from "../../test/factories.js";
@@ -61,6 +62,24 @@ const PNG = Buffer.from(
   "base64",
 );
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
+
+/**
+ * A WebM as a browser's recorder writes it: the EBML header says "webm" whether it holds sound or
+ * picture (file-type calls every WebM video/webm), then the recording's bytes (over the 10 000 a
+ * voice note needs).
+ */
+const WEBM = Buffer.concat([
+  Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f]),
+  Buffer.from([
+    0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0xf2, 0x81, 0x04, 0x42, 0xf3, 0x81, 0x08,
+  ]),
+  Buffer.from([0x42, 0x82, 0x84]),
+  Buffer.from("webm"),
+  Buffer.from([0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02]),
+  // A Segment of unknown size, then the payload.
+  Buffer.from([0x18, 0x53, 0x80, 0x67, 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
+  Buffer.alloc(12_000, 0x5a),
+]);
 
 let seq = 0;
 const newNumber = () => `55119${String(70000000 + ++seq).padStart(8, "0")}`;
@@ -453,6 +472,80 @@ describe("POST /messages/{ticketId} with files (multipart)", () => {
       ["image", "foto.png"],
       ["application", "contrato.pdf"],
     ]);
+  });
+
+  it("a recorded voice note (WebM declared as audio) is stored as audio and goes out as a voice note; a WebM video stays video; a declared audio type retypes nothing else", async () => {
+    const { number, ticketId } = await openConversation();
+    // What the connection's session is handed, as the outbound queue sends.
+    const session = ctx.built.channels.sessions.session(team.connection.id)!;
+    const handed: OutboundMessage[] = [];
+    const send = session.send.bind(session);
+    session.send = (message) => {
+      handed.push(message);
+      return send(message);
+    };
+    try {
+      const phoneId = await phoneSays(number, { id: `PH-${number}-V`, body: "Pode mandar um áudio?" });
+      const quoted = (await page(ticketId)).messages.find((m) => m.body === "Pode mandar um áudio?")!;
+      const voice = await postForm(ticketId, ana.login, [
+        { name: "body", value: "" },
+        { name: "quotedMsgId", value: String(quoted.id) },
+        { name: "signMessage", value: "true" },
+        {
+          name: "medias",
+          filename: "audio-20240521-143005.webm",
+          type: "audio/webm;codecs=opus",
+          data: WEBM,
+        },
+      ]);
+      expect(voice.statusCode, voice.body).toBe(201);
+      const audio = voice.json<MessageDTO>();
+      expect(audio).toMatchObject({
+        fromMe: true,
+        body: "",
+        mediaType: "audio",
+        mediaName: "audio-20240521-143005.webm",
+        mediaUrl: expect.stringMatching(/\.webm$/),
+        quotedMsg: { id: quoted.id },
+      });
+      expect((await stored(audio.id)).mediaMime).toBe("audio/webm");
+      expect(await onPhone(number, audio.id)).toMatchObject({
+        kind: "audio",
+        media: { filename: "audio-20240521-143005.webm", mimetype: "audio/webm" },
+        quotedId: phoneId,
+      });
+      const audioOut = handed.find((m) => m.media?.filename === "audio-20240521-143005.webm");
+      expect(audioOut?.media).toMatchObject({ kind: "audio", mimetype: "audio/webm", voiceNote: true });
+      expect(audioOut!.media!.data.equals(WEBM)).toBe(true);
+
+      // The same bytes declared as a video are a video, not a voice note.
+      const film = await postForm(ticketId, ana.login, [
+        { name: "medias", filename: "clip.webm", type: "video/webm", data: WEBM },
+      ]);
+      expect(film.statusCode, film.body).toBe(201);
+      const video = film.json<MessageDTO>();
+      expect(video).toMatchObject({ mediaType: "video", mediaName: "clip.webm" });
+      expect((await stored(video.id)).mediaMime).toBe("video/webm");
+      expect(await onPhone(number, video.id)).toMatchObject({
+        kind: "video",
+        media: { mimetype: "video/webm" },
+      });
+      expect(handed.find((m) => m.media?.filename === "clip.webm")?.media).toMatchObject({
+        kind: "video",
+        voiceNote: false,
+      });
+
+      // Declaring audio does not make other content audio: the bytes decide.
+      const disguised = await postForm(ticketId, ana.login, [
+        { name: "medias", filename: "audio.ogg", type: "audio/ogg", data: PNG },
+      ]);
+      expect(disguised.statusCode, disguised.body).toBe(201);
+      expect(disguised.json<MessageDTO>()).toMatchObject({ mediaType: "image", mediaName: "audio.ogg" });
+      expect((await stored(disguised.json<MessageDTO>().id)).mediaMime).toBe("image/png");
+      expect(await onPhone(number, disguised.json<MessageDTO>().id)).toMatchObject({ kind: "image" });
+    } finally {
+      session.send = send;
+    }
   });
 
   it("a file over the size limit answers 413 ERR_MEDIA_TOO_LARGE and stores nothing", async () => {

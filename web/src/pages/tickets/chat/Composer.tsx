@@ -19,6 +19,7 @@ import { splitSignature } from "./conversation";
 import { MessageText } from "../../../components/MessageText";
 import { messagePreview } from "./preview";
 import { upsertMessage } from "./useConversation";
+import { VoiceRecorder } from "./VoiceRecorder";
 
 interface ComposerProps {
   ticket: TicketDTO;
@@ -89,7 +90,7 @@ function ClosedBar({
  * The message box: Enter sends, Shift+Enter breaks the line, Esc drops the reply or the edit. Files
  * come from the clip, a paste or a drop and go through the attachment preview. Typing '/' lists the
  * quick messages: one picked fills the box, and its attachment waits above the box to go out with
- * the text as its caption.
+ * the text as its caption. An empty box offers the microphone in the send button's place.
  */
 export function Composer(props: ComposerProps) {
   const { ticket, contactName, replyTo, editing, onCancel, sign, onSignChange, onAttach } = props;
@@ -111,6 +112,8 @@ export function Composer(props: ComposerProps) {
   // A picked quick message's attachment; an edit has none (the box is remounted for an edit).
   const [quickFile, setQuickFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
+  // A voice note being recorded or sent: its bar takes the box's place.
+  const [recording, setRecording] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const context = editing ?? replyTo;
   const attachment = editing ? null : quickFile;
@@ -225,6 +228,7 @@ export function Composer(props: ComposerProps) {
     });
   }
 
+  const offerMicrophone = !editing && !text.trim() && !attachment;
   const barColour = editing ? "#ffb74d" : replyTo?.fromMe ? CHAT_COLOURS.quoteOwn : CHAT_COLOURS.quoteContact;
 
   return (
@@ -272,58 +276,72 @@ export function Composer(props: ComposerProps) {
         <QuickMessageAttachment file={attachment} progress={progress} onRemove={() => setQuickFile(null)} />
       )}
       <Box sx={{ display: "flex", alignItems: "flex-end", gap: 0.5 }}>
-        <IconButton
-          aria-label={t("chat.emoji.title")}
-          onClick={(event) => setEmojiAnchor(event.currentTarget)}
-        >
-          <InsertEmoticonIcon />
-        </IconButton>
-        {!editing && (
-          <IconButton aria-label={t("chat.input.attach")} onClick={() => fileInput.current?.click()}>
-            <AttachFileIcon sx={{ transform: "rotate(45deg)" }} />
+        {!recording && (
+          <>
+            <IconButton
+              aria-label={t("chat.emoji.title")}
+              onClick={(event) => setEmojiAnchor(event.currentTarget)}
+            >
+              <InsertEmoticonIcon />
+            </IconButton>
+            {!editing && (
+              <IconButton aria-label={t("chat.input.attach")} onClick={() => fileInput.current?.click()}>
+                <AttachFileIcon sx={{ transform: "rotate(45deg)" }} />
+              </IconButton>
+            )}
+            <InputBase
+              inputRef={inputRef}
+              multiline
+              maxRows={LIMITS.inputMaxRows}
+              value={text}
+              onChange={(event) => change(event.target.value)}
+              onKeyDown={onKeyDown}
+              onPaste={onPaste}
+              placeholder={t("chat.input.placeholder")}
+              autoFocus
+              slotProps={{ input: { "aria-label": t("chat.input.label") } }}
+              sx={{
+                flex: 1,
+                minWidth: 0,
+                bgcolor: mode === "dark" ? "#2a3942" : "#ffffff",
+                borderRadius: 2,
+                px: 1.5,
+                py: 1.1,
+                fontSize: 15,
+              }}
+            />
+            {!editing && (
+              <Tooltip title={t(sign ? "chat.input.signOn" : "chat.input.signOff")}>
+                <IconButton
+                  aria-label={t("chat.input.sign")}
+                  aria-pressed={sign}
+                  color={sign ? "primary" : "default"}
+                  onClick={() => onSignChange(!sign)}
+                >
+                  <DriveFileRenameOutlineIcon />
+                </IconButton>
+              </Tooltip>
+            )}
+          </>
+        )}
+        {offerMicrophone || recording ? (
+          <VoiceRecorder
+            ticketId={ticket.id}
+            quotedMsgId={replyTo?.id}
+            sign={sign}
+            onActiveChange={setRecording}
+            onSent={onCancel}
+          />
+        ) : (
+          <IconButton
+            color="primary"
+            aria-label={t(editing ? "chat.input.saveEdit" : "chat.input.send")}
+            disabled={sending || (!text.trim() && !attachment)}
+            onClick={() => void submit()}
+          >
+            {editing ? <CheckIcon /> : <SendIcon />}
           </IconButton>
         )}
-        <InputBase
-          inputRef={inputRef}
-          multiline
-          maxRows={LIMITS.inputMaxRows}
-          value={text}
-          onChange={(event) => change(event.target.value)}
-          onKeyDown={onKeyDown}
-          onPaste={onPaste}
-          placeholder={t("chat.input.placeholder")}
-          autoFocus
-          slotProps={{ input: { "aria-label": t("chat.input.label") } }}
-          sx={{
-            flex: 1,
-            minWidth: 0,
-            bgcolor: mode === "dark" ? "#2a3942" : "#ffffff",
-            borderRadius: 2,
-            px: 1.5,
-            py: 1.1,
-            fontSize: 15,
-          }}
-        />
-        {!editing && (
-          <Tooltip title={t(sign ? "chat.input.signOn" : "chat.input.signOff")}>
-            <IconButton
-              aria-label={t("chat.input.sign")}
-              aria-pressed={sign}
-              color={sign ? "primary" : "default"}
-              onClick={() => onSignChange(!sign)}
-            >
-              <DriveFileRenameOutlineIcon />
-            </IconButton>
-          </Tooltip>
-        )}
-        <IconButton
-          color="primary"
-          aria-label={t(editing ? "chat.input.saveEdit" : "chat.input.send")}
-          disabled={sending || (!text.trim() && !attachment)}
-          onClick={() => void submit()}
-        >
-          {editing ? <CheckIcon /> : <SendIcon />}
-        </IconButton>
       </Box>
       <input
         ref={fileInput}
