@@ -142,6 +142,35 @@ export function applyTag(
   });
 }
 
+/** A contact was renamed, renumbered or got a new picture: the listed tickets of that contact follow. */
+export function applyContact(
+  queryClient: QueryClient,
+  contact: Pick<TicketDTO["contact"], "id" | "name" | "number" | "profilePicUrl">,
+): void {
+  queryClient.setQueriesData<TicketPages>({ queryKey: ticketKeys.lists() }, (data) => {
+    if (!data?.pages.some((page) => page.tickets.some((t) => t.contactId === contact.id))) return data;
+    return {
+      ...data,
+      pages: data.pages.map((page) => ({
+        ...page,
+        tickets: page.tickets.map((t) =>
+          t.contactId === contact.id
+            ? {
+                ...t,
+                contact: {
+                  ...t.contact,
+                  name: contact.name,
+                  number: contact.number,
+                  profilePicUrl: contact.profilePicUrl,
+                },
+              }
+            : t,
+        ),
+      })),
+    };
+  });
+}
+
 /** Pages a list keeps when it is refetched after a reconnection: each page is one more request. */
 const PAGES_KEPT_ON_REFRESH = 3;
 

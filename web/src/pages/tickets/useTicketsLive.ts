@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router-dom";
 import { useCompanyEvent, useSocketReady } from "../../api/SocketProvider";
 import {
+  applyContact,
   applyTag,
   applyTicket,
   clearUnread,
@@ -15,8 +16,8 @@ import {
  * Keeps every cached ticket list current from the live channel: a ticket that changes moves to the
  * lists it now belongs to, a new message brings its ticket to the top with the new last message and
  * unread count, a read ticket loses its badge and a deleted one leaves (and closes, if on screen);
- * a renamed, recoloured or deleted tag changes the chips. What happened while the channel was
- * away is fetched again when it is back.
+ * a renamed, recoloured or deleted tag changes the chips, and an edited contact its name and picture.
+ * What happened while the channel was away is fetched again when it is back.
  */
 export function useTicketsLive(viewer: Viewer, selectedUuid: string | undefined): void {
   const queryClient = useQueryClient();
@@ -44,6 +45,10 @@ export function useTicketsLive(viewer: Viewer, selectedUuid: string | undefined)
   });
 
   useSocketReady(() => refreshLists(queryClient));
+
+  useCompanyEvent("contact", (payload) => {
+    if (payload.action !== "delete") applyContact(queryClient, payload.contact);
+  });
 
   useCompanyEvent("tag", (payload) => {
     if (payload.action === "delete") applyTag(queryClient, payload.tagId, null);
