@@ -64,6 +64,11 @@ test("the dashboard shows the scripted day, follows it live, and the report expo
   await brunoLogsOut(browser);
   const admin = await newPerson(browser);
   await loginAs(admin.page, DEMO.admin.email, DEMO.admin.password);
+  // Ratings on for the scripted day; the setting goes back to what it was at the end.
+  const ratingBefore =
+    (await callApi<{ key: string; value: string }[]>(admin.page, "GET", "/settings")).find(
+      (s) => s.key === "userRating",
+    )?.value ?? "disabled";
   await callApi(admin.page, "PUT", "/settings/userRating", { value: "enabled" });
   const whatsappId = await ratingConnection(admin.page);
   const ana = await newPerson(browser);
@@ -232,6 +237,7 @@ test("the dashboard shows the scripted day, follows it live, and the report expo
   }
   await expect(page.getByRole("button", { name: "Exportar CSV" })).toBeEnabled();
 
+  await callApi(admin.page, "PUT", "/settings/userRating", { value: ratingBefore });
   await admin.context.close();
   await ana.context.close();
 });

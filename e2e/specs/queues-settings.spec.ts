@@ -151,6 +151,10 @@ test.describe("queues and settings", () => {
       .click();
     await expect(admin.page).toHaveURL(/\/settings$/);
     await expect(admin.page.getByRole("tab", { name: "Horários" })).toHaveCount(0);
+    // From a known state, whatever specs before this one left: ratings off, so turning them on saves.
+    await callApi(admin.page, "PUT", "/settings/userRating", { value: "disabled" });
+    await admin.page.reload();
+    await expect(admin.page.getByRole("combobox", { name: "Avaliações" })).toHaveText("Desabilitadas");
     await choose(admin.page, "Avaliações", "Habilitadas");
     await expect(admin.page.getByText("Operação atualizada com sucesso.").first()).toBeVisible();
     await expect(admin.page.getByRole("combobox", { name: "Avaliações" })).toHaveText("Habilitadas");
