@@ -1,7 +1,4 @@
 import { LIMITS, type QuickMessageDTO } from "@atende/contracts";
-import AddIcon from "@mui/icons-material/Add";
-import SearchIcon from "@mui/icons-material/Search";
-import { Box, Button, InputAdornment, Paper, Stack, TextField, Typography } from "@mui/material";
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -15,6 +12,7 @@ import {
 import { useCompanyEvent, useSocketReady } from "../../api/SocketProvider";
 import { toast, toastError } from "../../api/toast";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
+import { ListPage } from "../../components/ListPage";
 import { useDebouncedValue } from "../../components/useDebouncedValue";
 import { QuickMessageDialog } from "./QuickMessageDialog";
 import { QuickMessagesTable } from "./QuickMessagesTable";
@@ -68,63 +66,39 @@ export function QuickMessagesPage() {
   }
 
   return (
-    <Box
-      sx={{ p: { xs: 1.5, sm: 3 }, display: "flex", flexDirection: "column", gap: 2, flex: 1, minHeight: 0 }}
-    >
-      <Stack direction={{ xs: "column", sm: "row" }} spacing={1.5} sx={{ alignItems: { sm: "center" } }}>
-        <Typography variant="h5" component="h1" sx={{ flex: 1, fontWeight: 600 }}>
-          {t("quickMessages.title")}
-          {list.data && (
-            <Typography component="span" color="text.secondary" sx={{ ml: 1, fontSize: "1rem" }}>
-              ({list.data.pages[0]?.count ?? 0})
-            </Typography>
+    <ListPage
+      title={t("quickMessages.title")}
+      count={list.data?.pages[0]?.count}
+      searchLabel={t("quickMessages.search")}
+      searchText={searchText}
+      onSearchChange={setSearchText}
+      addLabel={t("quickMessages.add")}
+      onAdd={() => setEditing(null)}
+      dialogs={
+        <>
+          {editing !== undefined && (
+            <QuickMessageDialog quickMessage={editing} onClose={() => setEditing(undefined)} />
           )}
-        </Typography>
-        <TextField
-          size="small"
-          placeholder={t("quickMessages.search")}
-          value={searchText}
-          onChange={(event) => setSearchText(event.target.value)}
-          slotProps={{
-            htmlInput: { "aria-label": t("quickMessages.search") },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
-        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing(null)}>
-          {t("quickMessages.add")}
-        </Button>
-      </Stack>
-      <Paper
-        variant="outlined"
-        sx={{ flex: 1, minHeight: 0, display: "flex", flexDirection: "column", overflow: "hidden" }}
-      >
-        <QuickMessagesTable
-          records={records}
-          loading={list.isPending || isFetchingNextPage}
-          hasMore={Boolean(hasNextPage)}
-          searching={search !== ""}
-          onLoadMore={loadMore}
-          onEdit={setEditing}
-          onDelete={setDeleting}
-        />
-      </Paper>
-      {editing !== undefined && (
-        <QuickMessageDialog quickMessage={editing} onClose={() => setEditing(undefined)} />
-      )}
-      <ConfirmationDialog
-        open={deleting !== null}
-        title={t("quickMessages.deleteTitle", { shortcode: deleting?.shortcode ?? "" })}
-        message={t("quickMessages.deleteConfirm")}
-        busy={deleteBusy}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setDeleting(null)}
+          <ConfirmationDialog
+            open={deleting !== null}
+            title={t("quickMessages.deleteTitle", { shortcode: deleting?.shortcode ?? "" })}
+            message={t("quickMessages.deleteConfirm")}
+            busy={deleteBusy}
+            onConfirm={() => void confirmDelete()}
+            onClose={() => setDeleting(null)}
+          />
+        </>
+      }
+    >
+      <QuickMessagesTable
+        records={records}
+        loading={list.isPending || isFetchingNextPage}
+        hasMore={Boolean(hasNextPage)}
+        searching={search !== ""}
+        onLoadMore={loadMore}
+        onEdit={setEditing}
+        onDelete={setDeleting}
       />
-    </Box>
+    </ListPage>
   );
 }

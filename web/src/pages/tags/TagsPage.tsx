@@ -1,7 +1,4 @@
 import { LIMITS, type TagDTO } from "@atende/contracts";
-import AddIcon from "@mui/icons-material/Add";
-import SearchIcon from "@mui/icons-material/Search";
-import { Box, Button, InputAdornment, Paper, Stack, TextField, Typography } from "@mui/material";
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -9,6 +6,7 @@ import { useCompanyEvent } from "../../api/SocketProvider";
 import { deleteTag, fetchTagsPage, removeTagFromLists, tagsListKey, upsertTagInLists } from "../../api/tags";
 import { toast, toastError } from "../../api/toast";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
+import { ListPage } from "../../components/ListPage";
 import { useDebouncedValue } from "../../components/useDebouncedValue";
 import { TagDialog } from "./TagDialog";
 import { TagsTable } from "./TagsTable";
@@ -60,62 +58,37 @@ export function TagsPage() {
   }
 
   return (
-    <Box
-      sx={{ p: { xs: 1.5, sm: 3 }, display: "flex", flexDirection: "column", gap: 2, flex: 1, minHeight: 0 }}
+    <ListPage
+      title={t("tags.title")}
+      count={list.data?.pages[0]?.count}
+      searchLabel={t("tags.search")}
+      searchText={searchText}
+      onSearchChange={setSearchText}
+      addLabel={t("tags.add")}
+      onAdd={() => setEditing(null)}
+      dialogs={
+        <>
+          {editing !== undefined && <TagDialog tag={editing} onClose={() => setEditing(undefined)} />}
+          <ConfirmationDialog
+            open={deleting !== null}
+            title={t("tags.deleteTitle", { name: deleting?.name ?? "" })}
+            message={t("tags.deleteConfirm")}
+            busy={deleteBusy}
+            onConfirm={() => void confirmDelete()}
+            onClose={() => setDeleting(null)}
+          />
+        </>
+      }
     >
-      <Stack direction={{ xs: "column", sm: "row" }} spacing={1.5} sx={{ alignItems: { sm: "center" } }}>
-        <Typography variant="h5" component="h1" sx={{ flex: 1, fontWeight: 600 }}>
-          {t("tags.title")}
-          {list.data && (
-            <Typography component="span" color="text.secondary" sx={{ ml: 1, fontSize: "1rem" }}>
-              ({list.data.pages[0]?.count ?? 0})
-            </Typography>
-          )}
-        </Typography>
-        <TextField
-          size="small"
-          type="search"
-          placeholder={t("tags.search")}
-          value={searchText}
-          onChange={(event) => setSearchText(event.target.value)}
-          slotProps={{
-            htmlInput: { "aria-label": t("tags.search") },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
-        <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing(null)}>
-          {t("tags.add")}
-        </Button>
-      </Stack>
-      <Paper
-        variant="outlined"
-        sx={{ flex: 1, minHeight: 0, display: "flex", flexDirection: "column", overflow: "hidden" }}
-      >
-        <TagsTable
-          tags={tags}
-          loading={list.isPending || isFetchingNextPage}
-          hasMore={Boolean(hasNextPage)}
-          searching={search !== ""}
-          onLoadMore={loadMore}
-          onEdit={setEditing}
-          onDelete={setDeleting}
-        />
-      </Paper>
-      {editing !== undefined && <TagDialog tag={editing} onClose={() => setEditing(undefined)} />}
-      <ConfirmationDialog
-        open={deleting !== null}
-        title={t("tags.deleteTitle", { name: deleting?.name ?? "" })}
-        message={t("tags.deleteConfirm")}
-        busy={deleteBusy}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setDeleting(null)}
+      <TagsTable
+        tags={tags}
+        loading={list.isPending || isFetchingNextPage}
+        hasMore={Boolean(hasNextPage)}
+        searching={search !== ""}
+        onLoadMore={loadMore}
+        onEdit={setEditing}
+        onDelete={setDeleting}
       />
-    </Box>
+    </ListPage>
   );
 }

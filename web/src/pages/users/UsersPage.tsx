@@ -1,7 +1,5 @@
 import { LIMITS, type UserDTO } from "@atende/contracts";
 import PersonAddIcon from "@mui/icons-material/PersonAddOutlined";
-import SearchIcon from "@mui/icons-material/Search";
-import { Box, Button, InputAdornment, Paper, Stack, TextField, Typography } from "@mui/material";
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -15,6 +13,7 @@ import {
   usersListKey,
 } from "../../api/users";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
+import { ListPage } from "../../components/ListPage";
 import { useDebouncedValue } from "../../components/useDebouncedValue";
 import { UserModal } from "../../components/UserModal/UserModal";
 import { UsersTable } from "./UsersTable";
@@ -65,57 +64,37 @@ export function UsersPage() {
   }
 
   return (
-    <Box
-      sx={{ p: { xs: 1.5, sm: 3 }, display: "flex", flexDirection: "column", gap: 2, flex: 1, minHeight: 0 }}
+    <ListPage
+      title={t("users.title")}
+      searchLabel={t("users.search")}
+      searchText={searchText}
+      onSearchChange={setSearchText}
+      addLabel={t("users.add")}
+      addIcon={<PersonAddIcon />}
+      onAdd={() => setEditing(null)}
+      dialogs={
+        <>
+          {editing !== undefined && <UserModal user={editing} onClose={() => setEditing(undefined)} />}
+          <ConfirmationDialog
+            open={deleting !== null}
+            title={t("users.deleteTitle", { name: deleting?.name ?? "" })}
+            message={t("users.deleteConfirm")}
+            busy={deleteBusy}
+            onConfirm={() => void confirmDelete()}
+            onClose={() => setDeleting(null)}
+          />
+        </>
+      }
     >
-      <Stack direction={{ xs: "column", sm: "row" }} spacing={1.5} sx={{ alignItems: { sm: "center" } }}>
-        <Typography variant="h5" component="h1" sx={{ flex: 1, fontWeight: 600 }}>
-          {t("users.title")}
-        </Typography>
-        <TextField
-          size="small"
-          type="search"
-          placeholder={t("users.search")}
-          value={searchText}
-          onChange={(event) => setSearchText(event.target.value)}
-          slotProps={{
-            htmlInput: { "aria-label": t("users.search") },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <SearchIcon fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
-        <Button variant="contained" startIcon={<PersonAddIcon />} onClick={() => setEditing(null)}>
-          {t("users.add")}
-        </Button>
-      </Stack>
-      <Paper
-        variant="outlined"
-        sx={{ flex: 1, minHeight: 0, display: "flex", flexDirection: "column", overflow: "hidden" }}
-      >
-        <UsersTable
-          users={users}
-          loading={list.isPending || isFetchingNextPage}
-          hasMore={Boolean(hasNextPage)}
-          searching={search !== ""}
-          onLoadMore={loadMore}
-          onEdit={setEditing}
-          onDelete={setDeleting}
-        />
-      </Paper>
-      {editing !== undefined && <UserModal user={editing} onClose={() => setEditing(undefined)} />}
-      <ConfirmationDialog
-        open={deleting !== null}
-        title={t("users.deleteTitle", { name: deleting?.name ?? "" })}
-        message={t("users.deleteConfirm")}
-        busy={deleteBusy}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setDeleting(null)}
+      <UsersTable
+        users={users}
+        loading={list.isPending || isFetchingNextPage}
+        hasMore={Boolean(hasNextPage)}
+        searching={search !== ""}
+        onLoadMore={loadMore}
+        onEdit={setEditing}
+        onDelete={setDeleting}
       />
-    </Box>
+    </ListPage>
   );
 }
