@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import { baileysProvider } from "./channels/baileys/provider.js";
 import { createGraphClient } from "./channels/cloud/graph.js";
 import { cloudProvider } from "./channels/cloud/provider.js";
+import { ConnectionCache } from "./channels/connectionCache.js";
 import { CLOUD_WEBHOOK_JOB, cloudWebhookJob, cloudWebhookRoutes } from "./channels/cloud/webhook.js";
 import { type Inbound, createInbound } from "./channels/inbound.js";
 import type { ProviderRegistry } from "./channels/registry.js";
@@ -35,7 +36,7 @@ import { simulatorRoutes } from "./modules/simulator/routes.js";
 import { createSimulatorService } from "./modules/simulator/service.js";
 import { whatsappRoutes } from "./modules/whatsapps/routes.js";
 import { createWhatsappsService } from "./modules/whatsapps/service.js";
-import { makeRequireAuth } from "./http/auth.js";
+import { makeRequireAuth, trustSessionChecks } from "./http/auth.js";
 import { registerErrorHandler, sendError } from "./http/errors.js";
 import { authRoutes } from "./modules/auth/routes.js";
 import { createAuthService } from "./modules/auth/service.js";
@@ -56,6 +57,8 @@ export interface Channels {
   sessions: SessionManager;
   jobs: JobRunner;
   phones: PhoneBook;
+  /** Connections' rows for the per-message hot paths (see ConnectionCache). */
+  connections: ConnectionCache;
   /** Arms the timers of tickets that have none, when the background work starts. */
   chatbot: { start(): Promise<void> };
 }
@@ -112,11 +115,19 @@ export async function buildApp(
     await realtime.close();
   });
 
+  const forgetSessionChecks = trustSessionChecks(deps.db, deps.bus);
+  app.addHook("onClose", async () => forgetSessionChecks());
   const requireAuth = makeRequireAuth(deps.db, deps.tokens);
   const auth = createAuthService(deps, opts.authOptions);
   const users = createUsersService(deps);
   const whatsapps = createWhatsappsService({ ...deps, sessions: channels.sessions });
-  const simulator = createSimulatorService({ ...deps, inbound: channels.inbound, phones: channels.phones });
+  const simulator = createSimulatorService({
+    ...deps,
+    inbound: channels.inbound,
+    phones: channels.phones,
+    connections: channels.connections,
+    log: app.log,
+  });
   const tickets = createTicketsService({ ...deps, jobs: channels.jobs });
   const messages = createMessagesService({ ...deps, jobs: channels.jobs, tickets });
 
@@ -167,6 +178,7 @@ export async function buildApp(
 function buildChannels(deps: Deps, app: FastifyInstance, extraProviders: ProviderRegistry): Channels {
   const { db, bus, now, media, config } = deps;
   const phones = new PhoneBook(db, bus);
+  const connections = new ConnectionCache(db, bus);
   let sessions: SessionManager | null = null;
   const inbound = createInbound({
     db,
@@ -195,7 +207,15 @@ function buildChannels(deps: Deps, app: FastifyInstance, extraProviders: Provide
   const jobs = new JobRunner({ db, now, log: app.log, lanes: () => owned.lanes() });
   jobs.register(SEND_MESSAGE_JOB, sendMessageJob({ db, bus, sessions: owned, media, now }));
   jobs.register(CHANNEL_ACTION_JOB, channelActionJob({ db, sessions: owned }));
-  const chatbot = registerChatbot({ db, bus, now, jobs, sessions: owned, log: app.log });
+  const chatbot = registerChatbot({
+    db,
+    bus,
+    now,
+    jobs,
+    sessions: owned,
+    connections,
+    log: app.log,
+  });
   jobs.register(
     CLOUD_WEBHOOK_JOB,
     cloudWebhookJob({ db, inbound, graph: createGraphClient({ baseUrl: config.GRAPH_API_URL }) }),
@@ -211,7 +231,7 @@ function buildChannels(deps: Deps, app: FastifyInstance, extraProviders: Provide
       jobs.poke();
     }
   });
-  return { inbound, sessions: owned, jobs, phones, chatbot };
+  return { inbound, sessions: owned, jobs, phones, connections, chatbot };
 }
 
 const NOT_PAGES = new Set(["/health", "/version"]);

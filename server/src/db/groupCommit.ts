@@ -16,8 +16,29 @@ export class GroupCommit<In, Out> {
     private readonly max = 64,
   ) {}
 
+  /** The last item submitted to each lane that is still being written: `settled` waits for it. */
+  private readonly lastOf = new Map<string | number, Promise<unknown>>();
+
   /** Resolves once the item's batch is committed, with the item's result. */
   submit(lane: string | number, item: In): Promise<Out> {
+    const result = this.enqueue(lane, item);
+    const last = result.catch(() => undefined);
+    this.lastOf.set(lane, last);
+    void last.then(() => {
+      if (this.lastOf.get(lane) === last) this.lastOf.delete(lane);
+    });
+    return result;
+  }
+
+  /**
+   * Resolves once everything submitted to the lane so far is written (committed or failed): a read
+   * that follows it sees those writes.
+   */
+  async settled(lane: string | number): Promise<void> {
+    await this.lastOf.get(lane);
+  }
+
+  private enqueue(lane: string | number, item: In): Promise<Out> {
     return new Promise<Out>((resolve, reject) => {
       const queue = this.lanes.get(lane);
       if (queue) {

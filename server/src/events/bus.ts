@@ -16,6 +16,8 @@ export type DomainEvent =
   | { type: "user.saved"; action: "create" | "update"; companyId: number; user: UserDTO }
   | { type: "user.deleted"; companyId: number; userId: number }
   | { type: "session.started"; companyId: number; userId: number; sessionId: string }
+  /** One session revoked alone (a refresh token used twice): its access tokens stop working. */
+  | { type: "session.revoked"; companyId: number; userId: number; sessionId: string }
   | { type: "whatsapp.saved"; companyId: number; whatsapp: WhatsappDTO }
   | { type: "whatsapp.deleted"; companyId: number; whatsappId: number }
   | { type: "whatsapp.session"; companyId: number; session: WhatsappSessionDTO }

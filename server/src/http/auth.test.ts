@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { users } from "../db/schema/index.js";
+import { refreshTokens, users } from "../db/schema/index.js";
 import { buildCompany, buildUser, login } from "../test/factories.js";
 import { type TestContext, createTestContext } from "../test/harness.js";
+import { SESSION_CHECK_TTL_MS } from "./auth.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -45,16 +46,44 @@ describe("bearer tokens already verified once", () => {
     expect(later.json().error).toBe("ERR_SESSION_EXPIRED");
   });
 
-  it("a user whose profile changed is held to the new profile on the next request", async () => {
+  it("a user whose profile an admin changed is held to the new profile on the next request", async () => {
+    const company = await buildCompany(ctx.deps.db);
+    const admin = await buildUser(ctx.deps.db, company.id, { profile: "admin" });
+    const u = await buildUser(ctx.deps.db, company.id, { profile: "admin" });
+    const a = await login(ctx, admin.email);
+    const s = await login(ctx, u.email);
+    const simulator = () =>
+      ctx.app.inject({ method: "GET", url: "/simulator/999999/phones", headers: s.auth });
+    expect((await simulator()).json().error).toBe("ERR_NO_WAPP_FOUND"); // allowed, nothing there
+    const put = await ctx.app.inject({
+      method: "PUT",
+      url: `/users/${u.id}`,
+      headers: a.auth,
+      payload: { profile: "user" },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const demoted = await simulator();
+    expect(demoted.statusCode).toBe(403);
+    expect(demoted.json().error).toBe("ERR_NO_PERMISSION");
+  });
+
+  it("a profile changed or a session revoked behind this instance's back (another instance) applies within SESSION_CHECK_TTL_MS", async () => {
     const company = await buildCompany(ctx.deps.db);
     const u = await buildUser(ctx.deps.db, company.id, { profile: "admin" });
     const s = await login(ctx, u.email);
     const simulator = () =>
       ctx.app.inject({ method: "GET", url: "/simulator/999999/phones", headers: s.auth });
-    expect((await simulator()).json().error).toBe("ERR_NO_WAPP_FOUND"); // allowed, nothing there
+    expect((await simulator()).json().error).toBe("ERR_NO_WAPP_FOUND");
     await ctx.deps.db.update(users).set({ profile: "user" }).where(eq(users.id, u.id));
-    const demoted = await simulator();
-    expect(demoted.statusCode).toBe(403);
-    expect(demoted.json().error).toBe("ERR_NO_PERMISSION");
+    await new Promise((r) => setTimeout(r, SESSION_CHECK_TTL_MS + 50));
+    expect((await simulator()).json().error).toBe("ERR_NO_PERMISSION");
+    await ctx.deps.db
+      .update(refreshTokens)
+      .set({ revokedAt: new Date() })
+      .where(eq(refreshTokens.userId, u.id));
+    await new Promise((r) => setTimeout(r, SESSION_CHECK_TTL_MS + 50));
+    const gone = await me(s.auth);
+    expect(gone.statusCode).toBe(401);
+    expect(gone.json().error).toBe("ERR_NO_SESSION");
   });
 });

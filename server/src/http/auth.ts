@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { sql } from "drizzle-orm";
 import { type Permission, type Profile, can } from "@atende/contracts";
 import type { Db } from "../db/client.js";
+import type { EventBus } from "../events/bus.js";
 import { PreparedSql } from "../db/prepared.js";
 import { AppError } from "./errors.js";
 import type { AccessClaims, TokenService } from "./tokens.js";
@@ -82,17 +83,75 @@ function expiryOf(token: string): number | null {
   }
 }
 
+/** How long a passed session check is trusted by the instance that ran it (see authenticate). */
+export const SESSION_CHECK_TTL_MS = 1_000;
+
+interface PassedCheck {
+  userId: number;
+  profile: Profile;
+  super: boolean;
+  checkedAtMs: number;
+}
+
+/**
+ * Passed session checks, per database, once `trustSessionChecks` wired their forgetting to the
+ * bus: by session id. Without it (a caller that does not publish changes) every request asks.
+ */
+const passedChecks = new WeakMap<Db, Map<string, PassedCheck>>();
+const PASSED_MAX = 20_000;
+
+/**
+ * Lets `authenticate` trust a passed session check for SESSION_CHECK_TTL_MS, and forget a user's
+ * checks the moment this instance publishes a change to them: a login (which revokes the user's
+ * other sessions), a logout, a revoked session, a profile change, a deletion. So on this instance a
+ * revocation or a new profile applies to the very next request; on another instance, within a second.
+ * Answers the unsubscribe.
+ */
+export function trustSessionChecks(db: Db, bus: EventBus): () => void {
+  const checks = new Map<string, PassedCheck>();
+  passedChecks.set(db, checks);
+  const forgetUser = (userId: number) => {
+    for (const [sessionId, check] of checks) if (check.userId === userId) checks.delete(sessionId);
+  };
+  const off = bus.on((event) => {
+    if (event.type === "session.started" || event.type === "session.revoked") forgetUser(event.userId);
+    else if (event.type === "user.saved") forgetUser(event.user.id);
+    else if (event.type === "user.deleted") forgetUser(event.userId);
+  });
+  return () => {
+    off();
+    if (passedChecks.get(db) === checks) passedChecks.delete(db);
+  };
+}
+
 /**
  * Resolves an access token to an auth context: 403 ERR_SESSION_EXPIRED for an expired or
  * unverifiable token (the client refreshes and retries); 401 ERR_NO_SESSION when the user is gone
- * or the session was revoked (logout, a login elsewhere).
+ * or the session was revoked (logout, a login elsewhere). The session check is a database read; a
+ * passed one is reused for SESSION_CHECK_TTL_MS when `trustSessionChecks` is on (a burst of an
+ * agent's or an integration's requests reads it once).
  */
 export async function authenticate(db: Db, tokens: TokenService, token: string | null): Promise<AuthContext> {
   if (!token) throw new AppError("ERR_NO_SESSION");
   const claims = await verifiedClaims(tokens, token);
   if (claims === "expired" || claims === "invalid") throw new AppError("ERR_SESSION_EXPIRED");
+  const checks = passedChecks.get(db);
+  const nowMs = performance.now();
+  const passed = checks?.get(claims.sessionId);
+  if (passed && passed.userId === claims.userId && nowMs - passed.checkedAtMs < SESSION_CHECK_TTL_MS)
+    return { ...claims, profile: passed.profile, super: passed.super };
   const [row] = await sessionStatement.rows(db, claims);
   if (!row || !row.live) throw new AppError("ERR_NO_SESSION");
+  if (checks) {
+    if (checks.size >= PASSED_MAX) checks.delete(checks.keys().next().value!);
+    checks.delete(claims.sessionId); // re-inserted last: the map stays in check order
+    checks.set(claims.sessionId, {
+      userId: claims.userId,
+      profile: row.profile,
+      super: row.super,
+      checkedAtMs: nowMs,
+    });
+  }
   return { ...claims, profile: row.profile, super: row.super };
 }
 

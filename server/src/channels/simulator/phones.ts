@@ -12,8 +12,7 @@ type PhoneRecord = Omit<typeof simulatorMessages.$inferInsert, "id" | "isDeleted
 };
 
 // Every phone message passes here, in both directions, in batches (group commit, see GroupCommit):
-// one insert for the messages recorded together on a connection, one update for their "delivered"
-// ticks, prepared (see PreparedSql).
+// one insert for the messages recorded together on a connection, prepared (see PreparedSql).
 const recordStatement = new PreparedSql<{ rows: string }>(
   "simulator_record",
   sql`insert into simulator_messages
@@ -23,17 +22,9 @@ const recordStatement = new PreparedSql<{ rows: string }>(
         direction text, provider_id text, body text, kind text, media jsonb, quoted_id text, ack smallint,
         created_at timestamptz)
       order by idx
-      on conflict (whatsapp_id, provider_id) do update set provider_id = excluded.provider_id
+      on conflict (whatsapp_id, provider_id) do update set ack = greatest(simulator_messages.ack, excluded.ack)
       returning ${columnList(simulatorMessages)}`,
 );
-const deliveredStatement = new PreparedSql<{ ids: string }>(
-  "simulator_delivered",
-  sql`update simulator_messages set ack = 3
-      where id in (select value::bigint from jsonb_array_elements_text(${p("ids")}::jsonb))
-        and direction = 'in' and ack < 3
-      returning ${columnList(simulatorMessages)}`,
-);
-
 function p(name: string) {
   return sql.placeholder(name);
 }
@@ -101,12 +92,6 @@ export class PhoneBook {
     return records.map((r) => byId.get(r.providerId)!);
   });
 
-  private readonly deliveries = new GroupCommit<number, PhoneRow | null>(async (ids) => {
-    const saved = await deliveredStatement.rows(this.db, { ids: JSON.stringify(ids.map(String)) });
-    const byId = new Map(saved.map((raw) => [Number(raw.id), tableRow(simulatorMessages, raw)]));
-    return ids.map((id, i) => (ids.indexOf(id) === i ? (byId.get(id) ?? null) : null));
-  });
-
   /** Writes a message into the phone's book; the same provider id twice is one message. */
   async record(row: PhoneRecord): Promise<PhoneRow> {
     const phoneRow = await this.records.submit(row.whatsappId, row);
@@ -114,12 +99,12 @@ export class PhoneBook {
     return phoneRow;
   }
 
-  /** The phone's own message reached the business: delivered (ack 3), never moved back. */
-  async markDelivered(row: PhoneRow): Promise<PhoneRow | null> {
-    const phoneRow = await this.deliveries.submit(row.whatsappId, row.id);
-    if (!phoneRow) return null;
-    await this.announce([phoneRow]);
-    return phoneRow;
+  /**
+   * Resolves once every record submitted for the connection so far is written: the book's readers
+   * and updaters wait for it, so they see a message whose record is still on its way.
+   */
+  settled(whatsappId: number): Promise<void> {
+    return this.records.settled(whatsappId);
   }
 
   /** Moves acks forward only, for the given messages of one direction. */
@@ -129,6 +114,7 @@ export class PhoneBook {
     ack: number,
     where: { ids?: string[]; number?: string },
   ) {
+    await this.settled(whatsappId);
     const conditions = [
       eq(simulatorMessages.whatsappId, whatsappId),
       eq(simulatorMessages.direction, direction),
@@ -151,6 +137,7 @@ export class PhoneBook {
     providerId: string,
     patch: { body?: string; isDeleted?: boolean; kind?: string },
   ) {
+    await this.settled(whatsappId);
     const rows = await this.db
       .update(simulatorMessages)
       .set(patch)
@@ -161,6 +148,7 @@ export class PhoneBook {
   }
 
   async find(whatsappId: number, providerId: string): Promise<PhoneRow | null> {
+    await this.settled(whatsappId);
     const [row] = await this.db
       .select()
       .from(simulatorMessages)

@@ -190,12 +190,18 @@ describe("refresh, me and logout", () => {
     expect(r1.json().user.id).toBe(u.id);
     const second = cookieOf(r1);
     expect(second).not.toBe(first.cookie);
+    const access = { authorization: `Bearer ${r1.json().token}` };
+    expect((await ctx.app.inject({ method: "GET", url: "/auth/me", headers: access })).statusCode).toBe(200);
 
     const reused = await post("/auth/refresh_token", undefined, { cookie: first.cookie });
     expect(reused.statusCode).toBe(401);
     expect(reused.json().error).toBe("ERR_NO_SESSION");
-    // Reuse of a rotated token revokes the session: the newer cookie dies with it.
+    // Reuse of a rotated token revokes the session: the newer cookie dies with it, and so does
+    // the access token it was answered with, on the very next request.
     expect((await post("/auth/refresh_token", undefined, { cookie: second })).statusCode).toBe(401);
+    const after = await ctx.app.inject({ method: "GET", url: "/auth/me", headers: access });
+    expect(after.statusCode).toBe(401);
+    expect(after.json().error).toBe("ERR_NO_SESSION");
   });
 
   it("refresh without a cookie answers 401", async () => {

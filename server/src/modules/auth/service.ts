@@ -106,6 +106,14 @@ export function createAuthService(
         const rotatedAt = row.rotatedAt ?? at;
         if (at.getTime() - rotatedAt.getTime() >= opts.reuseGraceMs) {
           await q.revokeSession(db, row.sessionId, at);
+          await bus.publish([
+            {
+              type: "session.revoked",
+              companyId: row.companyId,
+              userId: row.userId,
+              sessionId: row.sessionId,
+            },
+          ]);
           throw new AppError("ERR_NO_SESSION");
         }
       }

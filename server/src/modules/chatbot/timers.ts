@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import type { ConnectionCache } from "../../channels/connectionCache.js";
 import { type Db, queryRows } from "../../db/client.js";
 import { messages, queues, tickets } from "../../db/schema/index.js";
 import { type EventBus, inTransaction } from "../../events/bus.js";
@@ -18,7 +19,7 @@ type TimerDeps = { db: Db; bus: EventBus; now: () => Date; poke: () => void };
  * One pending job per ticket and timer (dedupeKey); the job re-arms itself when activity moved it.
  */
 export async function armTimers(
-  deps: Pick<TimerDeps, "db" | "now">,
+  deps: Pick<TimerDeps, "db" | "now"> & { connections: Pick<ConnectionCache, "get"> },
   t: {
     id: number;
     companyId: number;
@@ -29,7 +30,8 @@ export async function armTimers(
   },
 ): Promise<boolean> {
   if (t.status === "closed" || t.whatsappId === null) return false;
-  const connection = await connectionOf(deps.db, t.companyId, t.whatsappId);
+  // Read on every ticket.saved (each customer message): the cached row.
+  const connection = await deps.connections.get(t.companyId, t.whatsappId);
   if (!connection) return false;
   const at = deps.now().getTime();
   let armed = false;

@@ -1,35 +1,18 @@
 import crypto from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
 import type { SimulatorPhoneMessage, SimulatorSendInput } from "@atende/contracts";
 import { dbAuthStore } from "../../channels/authStore.js";
+import type { ConnectionCache } from "../../channels/connectionCache.js";
 import type { Inbound } from "../../channels/inbound.js";
 import { normalizeNumber } from "../../channels/numbers.js";
 import type { ConnectionInfo, InboundMessage } from "../../channels/provider.js";
 import { type PhoneBook, presentPhoneMessage } from "../../channels/simulator/phones.js";
 import { type Db, queryRows } from "../../db/client.js";
-import { PreparedSql } from "../../db/prepared.js";
 import { simulatorMessages } from "../../db/schema/index.js";
 import { type AuthContext, authorize } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
 import type { MediaStore } from "../../storage/media.js";
-
-/** Every phone message looks its connection up: prepared (see PreparedSql). */
-const connectionStatement = new PreparedSql<
-  { companyId: number; id: number },
-  {
-    id: number;
-    company_id: number;
-    name: string;
-    number: string;
-    provider: string;
-    status: string;
-    config: Record<string, string>;
-  }
->(
-  "simulator_connection",
-  sql`select id, company_id, name, number, provider, status, provider_config as config from whatsapps
-      where company_id = ${sql.placeholder("companyId")}::int and id = ${sql.placeholder("id")}::int`,
-);
 
 function mediaKind(mimetype: string): InboundMessage["kind"] {
   if (mimetype.startsWith("image/")) return mimetype === "image/webp" ? "sticker" : "image";
@@ -49,8 +32,10 @@ export function createSimulatorService(deps: {
   phones: PhoneBook;
   media: MediaStore;
   now: () => Date;
+  connections: ConnectionCache;
+  log: FastifyBaseLogger;
 }) {
-  const { db, inbound, phones, media, now } = deps;
+  const { db, inbound, phones, media, now, connections, log } = deps;
 
   async function connection(
     actor: AuthContext,
@@ -58,10 +43,17 @@ export function createSimulatorService(deps: {
     mustBeConnected = false,
   ): Promise<ConnectionInfo> {
     authorize(actor, "simulator:use");
-    const [row] = await connectionStatement.rows(db, { companyId: actor.companyId, id: whatsappId });
+    // Every phone message checks its connection: the cached row (a status change made here is seen at once).
+    const row = await connections.get(actor.companyId, whatsappId);
     if (!row || row.provider !== "simulator") throw new AppError("ERR_NO_WAPP_FOUND");
     if (mustBeConnected && row.status !== "CONNECTED") throw new AppError("ERR_WAPP_NOT_INITIALIZED");
-    return { id: row.id, companyId: row.company_id, name: row.name, number: row.number, config: row.config };
+    return {
+      id: row.id,
+      companyId: row.companyId,
+      name: row.name,
+      number: row.number,
+      config: row.providerConfig,
+    };
   }
 
   /** The phone calls the connection: the call shows on the phone (declined if the business rejects it). */
@@ -108,6 +100,7 @@ export function createSimulatorService(deps: {
 
     async phones(actor: AuthContext, whatsappId: number) {
       await connection(actor, whatsappId);
+      await phones.settled(whatsappId);
       const rows = await queryRows<{ number: string; name: string; lastMessageAt: string | Date }>(
         db,
         sql`select s.number, coalesce(c.name, s.number) as name, max(s.created_at) as "lastMessageAt"
@@ -121,6 +114,7 @@ export function createSimulatorService(deps: {
 
     async messages(actor: AuthContext, whatsappId: number, number: string): Promise<SimulatorPhoneMessage[]> {
       await connection(actor, whatsappId);
+      await phones.settled(whatsappId);
       const rows = await db
         .select()
         .from(simulatorMessages)
@@ -206,9 +200,7 @@ export function createSimulatorService(deps: {
         message.reaction = input.reaction;
         message.body = input.reaction.emoji;
       }
-      // The phone's book and the pipeline write at the same time (the book's lane keeps the phone's
-      // order: a reply to this message is recorded after it); the "delivered" tick waits for both.
-      const [recorded] = await Promise.all([
+      const record = (ack: number) =>
         phones.record({
           companyId: conn.companyId,
           whatsappId: conn.id,
@@ -221,12 +213,22 @@ export function createSimulatorService(deps: {
             ? { filename: input.media!.filename, mimetype: stored.mimetype, path: stored.path }
             : null,
           quotedId: input.quotedId ?? input.reaction?.targetId ?? null,
-          ack: 1,
+          ack,
           createdAt: now(),
-        }),
-        inbound.handle(conn, { type: "message", message }),
-      ]);
-      await phones.markDelivered(recorded);
+        });
+      // The phone's book records the message once the business has it, as delivered (ack 3): one
+      // write and one tick for the phone, in the order the business took the messages. The phone
+      // is answered without waiting for that write: the book's readers wait for it (settled).
+      // Refused by the pipeline, the message stays sent (ack 1), never delivered.
+      try {
+        await inbound.handle(conn, { type: "message", message });
+      } catch (err) {
+        await record(1).catch(() => undefined);
+        throw err;
+      }
+      record(3).catch((err: unknown) =>
+        log.error({ err, whatsappId: conn.id }, "simulator: phone book write failed"),
+      );
       return { id };
     },
   };

@@ -1,0 +1,81 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/client.js";
+import { PreparedSql, columnList, tableRow } from "../db/prepared.js";
+import { whatsapps } from "../db/schema/index.js";
+import type { EventBus } from "../events/bus.js";
+
+export type ConnectionRow = typeof whatsapps.$inferSelect;
+
+const connectionStatement = new PreparedSql<{ id: number }>(
+  "connection_cache_row",
+  sql`select ${columnList(whatsapps)} from whatsapps where id = ${sql.placeholder("id")}::int`,
+);
+
+interface Entry {
+  row: ConnectionRow | null;
+  loadedAt: number;
+}
+
+/**
+ * A connection's row for the hot paths that read it on every message (the simulator phone's
+ * connection check, the chatbot's timers): read once, then kept while fresh. This instance forgets
+ * a connection as soon as it publishes a change to it (`whatsapp.saved`, `whatsapp.session`,
+ * `whatsapp.deleted`), so its own edits, pairings and status changes are seen by the next message;
+ * a change made by another instance is seen within `ttlMs` (2 s by default). Writers and
+ * transactions read the table itself, never this.
+ */
+export class ConnectionCache {
+  private readonly entries = new Map<number, Entry>();
+  private readonly loading = new Map<number, Promise<ConnectionRow | null>>();
+  /** Bumped by every forget: a read that started before a change must not store what it read. */
+  private generation = 0;
+
+  constructor(
+    private readonly db: Db,
+    bus: EventBus,
+    private readonly ttlMs = 2_000,
+    private readonly clock: () => number = () => performance.now(),
+  ) {
+    bus.on((event) => {
+      if (event.type === "whatsapp.saved") this.forget(event.whatsapp.id);
+      else if (event.type === "whatsapp.session") this.forget(event.session.id);
+      else if (event.type === "whatsapp.deleted") this.forget(event.whatsappId);
+    });
+  }
+
+  /** The company's connection, or null when it has none by that id. */
+  async get(companyId: number, id: number): Promise<ConnectionRow | null> {
+    const entry = this.entries.get(id);
+    const row = entry && this.clock() - entry.loadedAt < this.ttlMs ? entry.row : await this.load(id);
+    return row && row.companyId === companyId ? row : null;
+  }
+
+  forget(id: number): void {
+    this.generation++;
+    this.entries.delete(id);
+    this.loading.delete(id);
+  }
+
+  private load(id: number): Promise<ConnectionRow | null> {
+    const pending = this.loading.get(id);
+    if (pending) return pending;
+    const generation = this.generation;
+    const loadedAt = this.clock();
+    const read = connectionStatement
+      .rows(this.db, { id })
+      .then(([raw]) => {
+        const row = raw ? tableRow(whatsapps, raw) : null;
+        if (this.generation === generation) {
+          this.entries.set(id, { row, loadedAt });
+          // Connections are few; bound the map anyway (a scan of ids must not grow it forever).
+          if (this.entries.size > 10_000) this.entries.delete(this.entries.keys().next().value!);
+        }
+        return row;
+      })
+      .finally(() => {
+        if (this.loading.get(id) === read) this.loading.delete(id);
+      });
+    this.loading.set(id, read);
+    return read;
+  }
+}
