@@ -1,15 +1,11 @@
-import { and, eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { DEFAULT_COMPANY_SETTINGS } from "@atende/contracts";
+import type { ConnectionCache } from "../../channels/connectionCache.js";
 import type { Db, Executor } from "../../db/client.js";
-import {
-  companies,
-  messages,
-  queueOptions,
-  ticketBotStates,
-  tickets,
-  userRatings,
-} from "../../db/schema/index.js";
+import { PreparedSql } from "../../db/prepared.js";
+import { companies, queueOptions, ticketBotStates, tickets, userRatings } from "../../db/schema/index.js";
 import { type EventBus, type Raise, inTransaction } from "../../events/bus.js";
-import { type JobHandler, enqueueJobs } from "../../jobs/runner.js";
+import type { JobHandler } from "../../jobs/runner.js";
 import { loadTicket } from "../tickets/present.js";
 import {
   type ConnectionRow,
@@ -18,16 +14,14 @@ import {
   type TicketRow,
   awaitingRating,
   botSays,
-  botStateOf,
-  connectionOf,
-  connectionQueues,
+  type BotState,
   enabled,
   mediaOf,
   optionsUnder,
   ratingQuestion,
   saveBotState,
-  settingsOf,
   stopRatingWait,
+  turnContextOf,
 } from "./context.js";
 import { outOfHours } from "./hours.js";
 import { track } from "./tracking.js";
@@ -38,22 +32,43 @@ export const RATING_RETRY = "Por favor, responda apenas com 1, 2 ou 3.";
 
 export const INVALID_OPTION = "*Opção inválida!* Responda apenas com o número de uma das opções abaixo:";
 
-/** The bot's turns on several customer messages, queued in one statement (in the list's order). */
+/**
+ * The bot's turns on customers' messages, queued in one statement, in the list's order (a ticket's
+ * turns keep their order: ids follow it), except where the bot is done with the ticket for good: a
+ * waiting ticket in a queue whose options tree has ended (stage 'done') when no opening hours apply.
+ * There a turn would read seven rows to say nothing (see chatbotJob: with a queue and stage 'done',
+ * only the out-of-hours notice can speak), and a desk in full swing is exactly that: customers
+ * writing on tickets the bot has handed over. Anything else, including a closed ticket whose rating
+ * the bot awaits, is queued and decided by the turn itself. Answers how many were queued.
+ */
+const enqueueStatement = new PreparedSql<{ rows: string }, { id: string }>(
+  "chatbot_enqueue_steps",
+  sql`insert into jobs (type, company_id, payload, run_at, order_key, dedupe_key, max_attempts)
+      select ${CHATBOT_JOB}, i.company_id, jsonb_build_object('ticketId', i.ticket_id, 'messageId', i.message_id),
+        'epoch'::timestamptz, 'chatbot:ticket:' || i.ticket_id, 'chatbot:message:' || i.message_id, 5
+      from jsonb_to_recordset(${sql.placeholder("rows")}::jsonb) as i(idx int, company_id int, ticket_id int, message_id int)
+        join tickets t on t.id = i.ticket_id and t.company_id = i.company_id
+        left join ticket_bot_states b on b.ticket_id = t.id
+      where not (t.status = 'pending' and t.user_id is null and t.queue_id is not null and b.stage is not distinct from 'done'
+        and coalesce((select s.value from settings s where s.company_id = t.company_id and s.key = 'scheduleType'),
+                     ${DEFAULT_COMPANY_SETTINGS.scheduleType}) not in ('company', 'queue'))
+      order by i.idx
+      on conflict do nothing
+      returning id`,
+);
+
 export async function enqueueBotSteps(
   db: Executor,
   steps: { companyId: number; ticketId: number; messageId: number }[],
-): Promise<void> {
-  await enqueueJobs(
-    db,
-    steps.map((m) => ({
-      type: CHATBOT_JOB,
-      companyId: m.companyId,
-      payload: { ticketId: m.ticketId, messageId: m.messageId },
-      orderKey: `chatbot:ticket:${m.ticketId}`,
-      dedupeKey: `chatbot:message:${m.messageId}`,
-      maxAttempts: 5,
-    })),
-  );
+): Promise<number> {
+  if (steps.length === 0) return 0;
+  const rows = steps.map((m, idx) => ({
+    idx,
+    company_id: m.companyId,
+    ticket_id: m.ticketId,
+    message_id: m.messageId,
+  }));
+  return (await enqueueStatement.rows(db, { rows: JSON.stringify(rows) })).length;
 }
 
 const menuLines = (items: { n: string; title: string }[]) =>
@@ -75,24 +90,26 @@ function optionsMenu(head: string, options: OptionRow[], nested: boolean, severa
 }
 
 /** The bot's turn on one customer message: rating answers, out of hours, the queues menu and the options tree. */
-export function chatbotJob(deps: { db: Db; bus: EventBus; now: () => Date; poke: () => void }): JobHandler {
-  const { db, bus, now } = deps;
+export function chatbotJob(deps: {
+  db: Db;
+  bus: EventBus;
+  now: () => Date;
+  poke: () => void;
+  connections: Pick<ConnectionCache, "get">;
+}): JobHandler {
+  const { db, bus, now, connections } = deps;
 
   return {
     async run(job) {
       const ticketId = Number(job.payload.ticketId);
       const messageId = Number(job.payload.messageId);
       const companyId = job.companyId!;
-      const [ticket] = await db
-        .select()
-        .from(tickets)
-        .where(and(eq(tickets.companyId, companyId), eq(tickets.id, ticketId)));
-      if (!ticket || ticket.whatsappId === null) return;
-      const [message] = await db.select().from(messages).where(eq(messages.id, messageId));
-      if (!message || message.fromMe) return;
-      const connection = await connectionOf(db, companyId, ticket.whatsappId);
+      const turn = await turnContextOf(db, { companyId, ticketId, messageId });
+      if (!turn) return;
+      const { ticket, message, state } = turn;
+      if (ticket.whatsappId === null || !message || message.fromMe) return;
+      const connection = await connections.get(companyId, ticket.whatsappId);
       if (!connection) return;
-      const state = await botStateOf(db, ticket.id);
       const body = message.body.trim();
       const at = now();
 
@@ -128,14 +145,14 @@ export function chatbotJob(deps: { db: Db; bus: EventBus; now: () => Date; poke:
         deps.poke();
         return;
       }
-      const settings = await settingsOf(db, companyId);
+      const settings = turn.settings;
 
       // ---- The bot only serves a waiting ticket no agent took; it stops once one accepts.
       if (ticket.userId !== null || ticket.status !== "pending" || ticket.isGroup) return;
       if (message.mediaType === "call_log" || message.mediaType === "reactionMessage") return;
       const zone = settings.timezone!;
       const scheduleType = settings.scheduleType;
-      const list = await connectionQueues(db, companyId, connection.id);
+      const list = turn.queues;
       const queue = ticket.queueId !== null ? (list.find((q) => q.id === ticket.queueId) ?? null) : null;
 
       // ---- Out of hours: the company's, or the ticket's queue's hours, in the company's time zone.
@@ -286,7 +303,7 @@ export function chatbotJob(deps: { db: Db; bus: EventBus; now: () => Date; poke:
   async function invalidChoice(
     ticket: TicketRow,
     connection: ConnectionRow,
-    state: NonNullable<Awaited<ReturnType<typeof botStateOf>>>,
+    state: BotState,
     mayRepeat: boolean,
     at: Date,
     menu: () => string,

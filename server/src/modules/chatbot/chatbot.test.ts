@@ -231,6 +231,51 @@ describe("the chatbot on inbound messages", () => {
   });
 });
 
+describe("turns the bot would spend saying nothing", () => {
+  it("a ticket the bot handed over to its queue queues no turn for the customer's next messages; with opening hours it does, and the notice goes out", async () => {
+    const s = await setup(ctx, {
+      queues: ["Vendas"],
+      connection: { outOfHoursMessage: "Estamos fechados." },
+    });
+    const turns = async () => {
+      const ticket = await ticketOf(ctx, s);
+      return (await ctx.deps.db.select().from(jobs)).filter(
+        (j) => j.type === "chatbot-step" && j.payload.ticketId === ticket.id,
+      );
+    };
+    await s.say("oi");
+    expect(await receivedNow(ctx, s, 1)).toEqual(["Bem-vindo a Vendas"]);
+    const [state] = await ctx.deps.db
+      .select()
+      .from(ticketBotStates)
+      .where(eq(ticketBotStates.ticketId, (await ticketOf(ctx, s)).id));
+    expect(state!.stage).toBe("done");
+    expect(await turns()).toHaveLength(1);
+
+    await s.say("mais uma coisa");
+    await eventually(async () => (await ticketOf(ctx, s)).lastMessage === "mais uma coisa");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await turns()).toHaveLength(1);
+
+    // With the company's hours on, the same ticket's messages are turns again: 20:00 in São Paulo.
+    const res = await ctx.app.inject({
+      method: "PUT",
+      url: "/settings/scheduleType",
+      headers: s.adminLogin.auth,
+      payload: { key: "scheduleType", value: "company" },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    ctx.clock.now = new Date("2025-01-15T23:00:00Z");
+    try {
+      await s.say("alô?");
+      expect(await receivedNow(ctx, s, 2)).toEqual(["Bem-vindo a Vendas", "Estamos fechados."]);
+      expect(await turns()).toHaveLength(2);
+    } finally {
+      ctx.clock.now = new Date();
+    }
+  });
+});
+
 describe("out of hours", () => {
   it("at 20:00 São Paulo time (23:00 UTC), the company's hours: the message once per closed period", async () => {
     const s = await setup(ctx, {

@@ -3,6 +3,7 @@ import { DEFAULT_COMPANY_SETTINGS, DEFAULT_TIMEZONE } from "@atende/contracts";
 import type { Executor, Tx } from "../../db/client.js";
 import { PreparedSql, columnList, tableRow } from "../../db/prepared.js";
 import {
+  messages,
   queueOptions,
   queues,
   settings,
@@ -28,10 +29,66 @@ export async function settingsOf(db: Executor, companyId: number): Promise<Recor
     .select({ key: settings.key, value: settings.value })
     .from(settings)
     .where(eq(settings.companyId, companyId));
-  const out: Record<string, string> = { ...DEFAULT_COMPANY_SETTINGS };
-  for (const r of rows) out[r.key] = r.value;
+  return withDefaults(Object.fromEntries(rows.map((r) => [r.key, r.value])));
+}
+
+function withDefaults(saved: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = { ...DEFAULT_COMPANY_SETTINGS, ...saved };
   if (!out.timezone) out.timezone = DEFAULT_TIMEZONE;
   return out;
+}
+
+/**
+ * Everything a bot turn reads before it decides, in one statement (a turn runs for every customer
+ * message on a waiting ticket): the ticket, the message, the bot's state, the company's settings and
+ * the ticket's connection's queues in menu order (orderQueue, then the unnumbered ones by id).
+ * JSON columns, so a migration that adds a column cannot break a running instance's cached plan.
+ */
+const turnStatement = new PreparedSql<
+  { companyId: number; ticketId: number; messageId: number },
+  {
+    ticket: Record<string, unknown>;
+    message: Record<string, unknown> | null;
+    state: Record<string, unknown> | null;
+    settings: Record<string, string> | null;
+    queues: Record<string, unknown>[] | null;
+  }
+>(
+  "chatbot_turn_context",
+  sql`select row_to_json(t) as ticket,
+        (select row_to_json(m) from messages m
+          where m.id = ${sql.placeholder("messageId")}::bigint and m.company_id = t.company_id) as message,
+        (select row_to_json(b) from ticket_bot_states b where b.ticket_id = t.id) as state,
+        (select json_object_agg(s.key, s.value) from settings s where s.company_id = t.company_id) as settings,
+        (select json_agg(row_to_json(q) order by q.order_queue asc nulls last, q.id)
+          from whatsapp_queues wq join queues q on q.id = wq.queue_id
+          where wq.company_id = t.company_id and wq.whatsapp_id = t.whatsapp_id) as queues
+      from tickets t
+      where t.company_id = ${sql.placeholder("companyId")}::int and t.id = ${sql.placeholder("ticketId")}::int`,
+);
+
+export interface TurnContext {
+  ticket: TicketRow;
+  message: typeof messages.$inferSelect | null;
+  state: BotState | null;
+  settings: Record<string, string>;
+  /** The ticket's connection's queues, in menu order. */
+  queues: QueueRow[];
+}
+
+export async function turnContextOf(
+  db: Executor,
+  ids: { companyId: number; ticketId: number; messageId: number },
+): Promise<TurnContext | null> {
+  const [row] = await turnStatement.rows(db, ids);
+  if (!row) return null;
+  return {
+    ticket: tableRow(tickets, row.ticket),
+    message: row.message ? tableRow(messages, row.message) : null,
+    state: row.state ? tableRow(ticketBotStates, row.state) : null,
+    settings: withDefaults(row.settings ?? {}),
+    queues: (row.queues ?? []).map((q) => tableRow(queues, q)),
+  };
 }
 
 export const enabled = (s: Record<string, string>, key: string) => s[key] === "enabled";

@@ -1,0 +1,87 @@
+import { asc } from "drizzle-orm";
+import Fastify from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jobs } from "../db/schema/index.js";
+import { openTestDatabase } from "../test/harness.js";
+import { JobRunner, RetryLater, enqueueJobs } from "./runner.js";
+
+/**
+ * The durable job runner: jobs of one orderKey one at a time in id order, others side by side (a
+ * few at a time), each job's outcome written back.
+ */
+let database: Awaited<ReturnType<typeof openTestDatabase>>;
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(() => database.drop());
+
+const log = Fastify({ logger: false }).log;
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("JobRunner", () => {
+  it("runs different orderKeys side by side (at most `concurrency`), one orderKey's jobs one at a time in id order", async () => {
+    const db = database.db;
+    await db.delete(jobs);
+    const runner = new JobRunner({ db, now: () => new Date(), log, concurrency: 3 });
+    const ran: string[] = [];
+    let running = 0;
+    let most = 0;
+    const perKey = new Map<string, number>();
+    let keyOverlap = false;
+    runner.register("work", {
+      async run(job) {
+        const key = String(job.payload.key);
+        running++;
+        most = Math.max(most, running);
+        perKey.set(key, (perKey.get(key) ?? 0) + 1);
+        if (perKey.get(key)! > 1) keyOverlap = true;
+        await pause(30);
+        ran.push(`${key}:${String(job.payload.n)}`);
+        perKey.set(key, perKey.get(key)! - 1);
+        running--;
+      },
+    });
+    await enqueueJobs(
+      db,
+      ["a", "b", "c", "d", "e"].flatMap((key) =>
+        [1, 2, 3].map((n) => ({ type: "work", payload: { key, n }, orderKey: `k:${key}` })),
+      ),
+    );
+    while ((await runner.runDue()) > 0);
+
+    expect(ran).toHaveLength(15);
+    expect(most).toBe(3);
+    expect(keyOverlap).toBe(false);
+    for (const key of ["a", "b", "c", "d", "e"])
+      expect(ran.filter((r) => r.startsWith(`${key}:`))).toEqual([`${key}:1`, `${key}:2`, `${key}:3`]);
+    const rows = await db.select().from(jobs).orderBy(asc(jobs.id));
+    expect(rows.every((j) => j.status === "done" && j.lockedBy === null && j.lockedUntil === null)).toBe(
+      true,
+    );
+    expect(rows.every((j) => j.attempts === 1)).toBe(true);
+  });
+
+  it("a job that fails is tried again later with its error kept; the others of the claim are done", async () => {
+    const db = database.db;
+    await db.delete(jobs);
+    const now = new Date("2026-01-01T12:00:00Z");
+    const runner = new JobRunner({ db, now: () => now, log });
+    runner.register("flaky", {
+      async run(job) {
+        if (job.payload.fail) throw new RetryLater("provider busy", 30);
+      },
+    });
+    await enqueueJobs(db, [
+      { type: "flaky", payload: { fail: false } },
+      { type: "flaky", payload: { fail: true } },
+      { type: "flaky", payload: { fail: false } },
+    ]);
+    expect(await runner.runDue()).toBe(3);
+    const rows = await db.select().from(jobs).orderBy(asc(jobs.id));
+    expect(rows.map((j) => j.status)).toEqual(["done", "pending", "done"]);
+    expect(rows[1]).toMatchObject({ attempts: 1, lastError: "provider busy", lockedBy: null });
+    expect(rows[1]!.runAt.getTime()).toBe(now.getTime() + 30_000);
+    // Not due yet: nothing runs.
+    expect(await runner.runDue()).toBe(0);
+  });
+});
