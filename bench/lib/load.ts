@@ -144,6 +144,30 @@ export class Phones {
   }
 
   /**
+   * One closed loop per phone: each list is one phone's messages, sent one after another (the next
+   * as soon as the last was answered), all phones at once. No message leaves after `maxMs`; the
+   * ones left are counted as `unsent`.
+   */
+  async perPhone(
+    phones: Message[][],
+    maxMs = Number.POSITIVE_INFINITY,
+    drainMs = 30_000,
+  ): Promise<PhaseResult & { unsent: number }> {
+    const result = this.fresh();
+    const stopAt = performance.now() + maxMs;
+    let unsent = 0;
+    await Promise.all(
+      phones.map(async (messages) => {
+        let next = 0;
+        while (next < messages.length && performance.now() < stopAt && !this.stopped)
+          await this.sendOne(messages[next++]!, result);
+        unsent += messages.length - next;
+      }),
+    );
+    return { ...(await this.drain(result, drainMs)), unsent };
+  }
+
+  /**
    * Closed loop: `concurrency` senders, each sending its next message as soon as the last was answered.
    * No message leaves after `maxMs` (a slow server must not stretch the run without end); the ones
    * left are counted as `unsent`.

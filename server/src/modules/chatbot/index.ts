@@ -35,8 +35,9 @@ export function registerChatbot(deps: {
   const { db, bus, now, jobs, sessions, connections, log } = deps;
   const poke = () => jobs.poke();
   // Customers' messages arriving together queue their bot turns in one statement (group commit).
+  // The runner is poked only when a turn was queued (most messages of a desk in full swing queue none).
   const botSteps = new GroupCommit<Parameters<typeof enqueueBotSteps>[1][number], void>(async (steps) => {
-    await enqueueBotSteps(db, steps);
+    if ((await enqueueBotSteps(db, steps)) > 0) poke();
     return steps.map(() => undefined);
   });
   jobs.register(CHATBOT_JOB, chatbotJob({ db, bus, now, poke, connections }));
@@ -76,7 +77,7 @@ export function registerChatbot(deps: {
       if (!botMayAct) return;
       botSteps
         .submit(event.companyId, { companyId: event.companyId, ticketId: ticket.id, messageId: message.id })
-        .then(poke, failed);
+        .catch(failed);
     } else if (event.type === "ticket.saved") {
       // Awaited: a timer is armed before the next event of the same publication is heard (a job
       // that closes its ticket must not see its own stale 'open' event re-arm it once it is done).
