@@ -59,8 +59,8 @@ export interface Channels {
   phones: PhoneBook;
   /** Connections' rows for the per-message hot paths (see ConnectionCache). */
   connections: ConnectionCache;
-  /** Arms the timers of tickets that have none, when the background work starts. */
-  chatbot: { start(): Promise<void> };
+  /** Arms the timers of tickets that have none, when the background work starts; drains at close. */
+  chatbot: { start(): Promise<void>; drain(): Promise<void> };
 }
 
 export interface BuiltApp {
@@ -110,6 +110,7 @@ export async function buildApp(
   const realtime = await createRealtime(app.server, deps, app.log);
   const channels = buildChannels(deps, app, opts.providers ?? {});
   app.addHook("preClose", async () => {
+    await channels.chatbot.drain();
     await channels.jobs.stop();
     await channels.sessions.stop();
     await realtime.close();

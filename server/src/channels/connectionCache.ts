@@ -27,8 +27,8 @@ interface Entry {
 export class ConnectionCache {
   private readonly entries = new Map<number, Entry>();
   private readonly loading = new Map<number, Promise<ConnectionRow | null>>();
-  /** Bumped by every forget: a read that started before a change must not store what it read. */
-  private generation = 0;
+  /** Bumped by every forget of an id: a read that started before a change must not store what it read. */
+  private readonly generations = new Map<number, number>();
 
   constructor(
     private readonly db: Db,
@@ -51,7 +51,7 @@ export class ConnectionCache {
   }
 
   forget(id: number): void {
-    this.generation++;
+    this.generations.set(id, (this.generations.get(id) ?? 0) + 1);
     this.entries.delete(id);
     this.loading.delete(id);
   }
@@ -59,13 +59,13 @@ export class ConnectionCache {
   private load(id: number): Promise<ConnectionRow | null> {
     const pending = this.loading.get(id);
     if (pending) return pending;
-    const generation = this.generation;
+    const generation = this.generations.get(id) ?? 0;
     const loadedAt = this.clock();
     const read = connectionStatement
       .rows(this.db, { id })
       .then(([raw]) => {
         const row = raw ? tableRow(whatsapps, raw) : null;
-        if (this.generation === generation) {
+        if ((this.generations.get(id) ?? 0) === generation) {
           this.entries.set(id, { row, loadedAt });
           // Connections are few; bound the map anyway (a scan of ids must not grow it forever).
           if (this.entries.size > 10_000) this.entries.delete(this.entries.keys().next().value!);

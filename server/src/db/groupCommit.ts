@@ -38,6 +38,11 @@ export class GroupCommit<In, Out> {
     await this.lastOf.get(lane);
   }
 
+  /** Resolves once everything submitted to any lane so far is written (for a clean shutdown). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.lastOf.values()]);
+  }
+
   private enqueue(lane: string | number, item: In): Promise<Out> {
     return new Promise<Out>((resolve, reject) => {
       const queue = this.lanes.get(lane);

@@ -94,10 +94,17 @@ interface PassedCheck {
 }
 
 /**
- * Passed session checks, per database, once `trustSessionChecks` wired their forgetting to the
- * bus: by session id. Without it (a caller that does not publish changes) every request asks.
+ * Passed session checks, per database, while at least one `trustSessionChecks` wires their
+ * forgetting to a bus: by session id. `generation` moves on every forgetting, so a check read before
+ * a revocation committed is not stored after it. Without any (a caller that does not publish
+ * changes) every request asks.
  */
-const passedChecks = new WeakMap<Db, Map<string, PassedCheck>>();
+interface PassedChecks {
+  bySession: Map<string, PassedCheck>;
+  generation: number;
+  subscribers: number;
+}
+const passedChecks = new WeakMap<Db, PassedChecks>();
 const PASSED_MAX = 20_000;
 
 /**
@@ -105,13 +112,21 @@ const PASSED_MAX = 20_000;
  * checks the moment this instance publishes a change to them: a login (which revokes the user's
  * other sessions), a logout, a revoked session, a profile change, a deletion. So on this instance a
  * revocation or a new profile applies to the very next request; on another instance, within a second.
+ * Several apps on one database (tests play instances so) share the checks and each forgets in them.
  * Answers the unsubscribe.
  */
 export function trustSessionChecks(db: Db, bus: EventBus): () => void {
-  const checks = new Map<string, PassedCheck>();
-  passedChecks.set(db, checks);
+  let checks = passedChecks.get(db);
+  if (!checks) {
+    checks = { bySession: new Map(), generation: 0, subscribers: 0 };
+    passedChecks.set(db, checks);
+  }
+  const shared = checks;
+  shared.subscribers++;
   const forgetUser = (userId: number) => {
-    for (const [sessionId, check] of checks) if (check.userId === userId) checks.delete(sessionId);
+    shared.generation++;
+    for (const [sessionId, check] of shared.bySession)
+      if (check.userId === userId) shared.bySession.delete(sessionId);
   };
   const off = bus.on((event) => {
     if (event.type === "session.started" || event.type === "session.revoked") forgetUser(event.userId);
@@ -120,7 +135,7 @@ export function trustSessionChecks(db: Db, bus: EventBus): () => void {
   });
   return () => {
     off();
-    if (passedChecks.get(db) === checks) passedChecks.delete(db);
+    if (--shared.subscribers === 0 && passedChecks.get(db) === shared) passedChecks.delete(db);
   };
 }
 
@@ -137,15 +152,17 @@ export async function authenticate(db: Db, tokens: TokenService, token: string |
   if (claims === "expired" || claims === "invalid") throw new AppError("ERR_SESSION_EXPIRED");
   const checks = passedChecks.get(db);
   const nowMs = performance.now();
-  const passed = checks?.get(claims.sessionId);
+  const passed = checks?.bySession.get(claims.sessionId);
   if (passed && passed.userId === claims.userId && nowMs - passed.checkedAtMs < SESSION_CHECK_TTL_MS)
     return { ...claims, profile: passed.profile, super: passed.super };
+  const generation = checks?.generation;
   const [row] = await sessionStatement.rows(db, claims);
   if (!row || !row.live) throw new AppError("ERR_NO_SESSION");
-  if (checks) {
-    if (checks.size >= PASSED_MAX) checks.delete(checks.keys().next().value!);
-    checks.delete(claims.sessionId); // re-inserted last: the map stays in check order
-    checks.set(claims.sessionId, {
+  if (checks && checks.generation === generation) {
+    const map = checks.bySession;
+    if (map.size >= PASSED_MAX) map.delete(map.keys().next().value!);
+    map.delete(claims.sessionId); // re-inserted last: the map stays in check order
+    map.set(claims.sessionId, {
       userId: claims.userId,
       profile: row.profile,
       super: row.super,

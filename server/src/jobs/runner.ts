@@ -206,7 +206,12 @@ export class JobRunner {
     const workers = Math.min(this.opts.concurrency ?? 4, queue.length);
     await Promise.all(
       Array.from({ length: workers }, async () => {
-        for (let job = queue.shift(); job; job = queue.shift()) await this.execute(job);
+        for (let job = queue.shift(); job; job = queue.shift())
+          // execute() settles the job's outcome; only writing it back can fail (the lock then
+          // expires and the job is claimed again). The other workers go on either way.
+          await this.execute(job).catch((err: unknown) =>
+            this.opts.log.error({ err, jobId: job!.id }, "job outcome could not be written"),
+          );
       }),
     );
     return claimed.length;

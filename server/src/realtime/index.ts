@@ -353,6 +353,10 @@ export async function createRealtime(
         });
         io.in(rooms.user(event.userId)).disconnectSockets(true);
         break;
+      case "session.revoked":
+        // A refresh token used twice killed the session: its sockets go with it.
+        io.in(rooms.session(event.sessionId)).disconnectSockets(true);
+        break;
       case "session.started": {
         // Only the user's sessions older than this login hear it; a few seconds later exactly those
         // sockets are cut (their refresh tokens are already revoked). A newer login is never touched.

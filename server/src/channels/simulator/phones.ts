@@ -92,19 +92,55 @@ export class PhoneBook {
     return records.map((r) => byId.get(r.providerId)!);
   });
 
+  /** Records whose rows are not known yet (recordWhen), per connection, in the order asked. */
+  private readonly held = new Map<number, Set<Promise<void>>>();
+
+  /** Waits until the records asked for before now are in the lane (where the lane keeps their order). */
+  private async inTurn(whatsappId: number): Promise<void> {
+    await Promise.all([...(this.held.get(whatsappId) ?? [])]);
+  }
+
   /** Writes a message into the phone's book; the same provider id twice is one message. */
   async record(row: PhoneRecord): Promise<PhoneRow> {
+    await this.inTurn(row.whatsappId);
     const phoneRow = await this.records.submit(row.whatsappId, row);
     await this.announce([phoneRow]);
     return phoneRow;
   }
 
   /**
-   * Resolves once every record submitted for the connection so far is written: the book's readers
+   * Records a message whose row is known only once `decided` settles (the phone's message, delivered
+   * or not once the business answered), in the place it was asked for: every record, tick or read of
+   * the connection asked for after this call waits for it (a bot's reply is never booked before the
+   * question, a read tick never misses it).
+   */
+  recordWhen(whatsappId: number, decided: Promise<PhoneRecord>): Promise<PhoneRow> {
+    const set = this.held.get(whatsappId) ?? new Set<Promise<void>>();
+    this.held.set(whatsappId, set);
+    const submitted = decided.then((row) => ({ written: this.records.submit(whatsappId, row) }));
+    const hold = submitted.then(
+      () => undefined,
+      () => undefined,
+    );
+    set.add(hold);
+    void hold.then(() => {
+      set.delete(hold);
+      if (set.size === 0 && this.held.get(whatsappId) === set) this.held.delete(whatsappId);
+    });
+    return submitted.then(async ({ written }) => {
+      const phoneRow = await written;
+      await this.announce([phoneRow]);
+      return phoneRow;
+    });
+  }
+
+  /**
+   * Resolves once every record asked for on the connection so far is written: the book's readers
    * and updaters wait for it, so they see a message whose record is still on its way.
    */
-  settled(whatsappId: number): Promise<void> {
-    return this.records.settled(whatsappId);
+  async settled(whatsappId: number): Promise<void> {
+    await this.inTurn(whatsappId);
+    await this.records.settled(whatsappId);
   }
 
   /** Moves acks forward only, for the given messages of one direction. */

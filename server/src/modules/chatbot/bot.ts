@@ -35,9 +35,10 @@ export const INVALID_OPTION = "*Opção inválida!* Responda apenas com o númer
 /**
  * The bot's turns on customers' messages, queued in one statement, in the list's order (a ticket's
  * turns keep their order: ids follow it), except where the bot is done with the ticket for good: a
- * waiting ticket in a queue whose options tree has ended (stage 'done') when no opening hours apply.
- * There a turn would read seven rows to say nothing (see chatbotJob: with a queue and stage 'done',
- * only the out-of-hours notice can speak), and a desk in full swing is exactly that: customers
+ * waiting ticket in one of its connection's queues whose options tree has ended (stage 'done') when
+ * no opening hours apply. There a turn would read seven rows to say nothing (see chatbotJob: in one
+ * of the connection's queues and stage 'done', only the out-of-hours notice can speak; in a queue
+ * the connection does not serve, the bot offers the connection's queues again), and a desk in full swing is exactly that: customers
  * writing on tickets the bot has handed over. Anything else, including a closed ticket whose rating
  * the bot awaits, is queued and decided by the turn itself. Answers how many were queued.
  */
@@ -49,7 +50,9 @@ const enqueueStatement = new PreparedSql<{ rows: string }, { id: string }>(
       from jsonb_to_recordset(${sql.placeholder("rows")}::jsonb) as i(idx int, company_id int, ticket_id int, message_id int)
         join tickets t on t.id = i.ticket_id and t.company_id = i.company_id
         left join ticket_bot_states b on b.ticket_id = t.id
-      where not (t.status = 'pending' and t.user_id is null and t.queue_id is not null and b.stage is not distinct from 'done'
+      where not (t.status = 'pending' and t.user_id is null and b.stage is not distinct from 'done'
+        and exists (select 1 from whatsapp_queues wq
+                    where wq.company_id = t.company_id and wq.whatsapp_id = t.whatsapp_id and wq.queue_id = t.queue_id)
         and coalesce((select s.value from settings s where s.company_id = t.company_id and s.key = 'scheduleType'),
                      ${DEFAULT_COMPANY_SETTINGS.scheduleType}) not in ('company', 'queue'))
       order by i.idx

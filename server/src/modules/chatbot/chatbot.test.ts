@@ -274,6 +274,22 @@ describe("turns the bot would spend saying nothing", () => {
       ctx.clock.now = new Date();
     }
   });
+
+  it("a ticket moved to a queue its connection does not serve still queues turns (the bot offers the connection's queues again)", async () => {
+    const s = await setup(ctx, { queues: ["Vendas"] });
+    await s.say("oi");
+    expect(await receivedNow(ctx, s, 1)).toEqual(["Bem-vindo a Vendas"]);
+    const elsewhere = await buildQueue(ctx.deps.db, s.company.id, { name: "Outra", greetingMessage: "" });
+    const ticket = await ticketOf(ctx, s);
+    await ctx.deps.db.update(tickets).set({ queueId: elsewhere.id }).where(eq(tickets.id, ticket.id));
+    const turns = async () =>
+      (await ctx.deps.db.select().from(jobs)).filter(
+        (j) => j.type === "chatbot-step" && j.payload.ticketId === ticket.id,
+      );
+    expect(await turns()).toHaveLength(1);
+    await s.say("e agora?");
+    await eventually(async () => (await turns()).length === 2);
+  });
 });
 
 describe("out of hours", () => {

@@ -31,7 +31,7 @@ export function registerChatbot(deps: {
   sessions: { session(whatsappId: number): ChannelSession | null };
   connections: ConnectionCache;
   log: FastifyBaseLogger;
-}): { start(): Promise<void> } {
+}): { start(): Promise<void>; drain(): Promise<void> } {
   const { db, bus, now, jobs, sessions, connections, log } = deps;
   const poke = () => jobs.poke();
   // Customers' messages arriving together queue their bot turns in one statement (group commit).
@@ -89,6 +89,8 @@ export function registerChatbot(deps: {
     }
   });
   return {
+    /** Waits for the bot turns being queued (at shutdown, so none is lost). */
+    drain: () => botSteps.idle(),
     async start() {
       try {
         if ((await armMissingTimers(db)) > 0) poke();

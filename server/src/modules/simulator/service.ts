@@ -200,35 +200,39 @@ export function createSimulatorService(deps: {
         message.reaction = input.reaction;
         message.body = input.reaction.emoji;
       }
-      const record = (ack: number) =>
-        phones.record({
-          companyId: conn.companyId,
-          whatsappId: conn.id,
-          number,
-          direction: "in",
-          providerId: id,
-          body: message.body,
-          kind: message.kind,
-          media: stored
-            ? { filename: input.media!.filename, mimetype: stored.mimetype, path: stored.path }
-            : null,
-          quotedId: input.quotedId ?? input.reaction?.targetId ?? null,
-          ack,
-          createdAt: now(),
-        });
+      const row = (ack: number) => ({
+        companyId: conn.companyId,
+        whatsappId: conn.id,
+        number,
+        direction: "in" as const,
+        providerId: id,
+        body: message.body,
+        kind: message.kind,
+        media: stored
+          ? { filename: input.media!.filename, mimetype: stored.mimetype, path: stored.path }
+          : null,
+        quotedId: input.quotedId ?? input.reaction?.targetId ?? null,
+        ack,
+        createdAt: now(),
+      });
       // The phone's book records the message once the business has it, as delivered (ack 3): one
-      // write and one tick for the phone, in the order the business took the messages. The phone
-      // is answered without waiting for that write: the book's readers wait for it (settled).
-      // Refused by the pipeline, the message stays sent (ack 1), never delivered.
-      try {
-        await inbound.handle(conn, { type: "message", message });
-      } catch (err) {
-        await record(1).catch(() => undefined);
-        throw err;
-      }
-      record(3).catch((err: unknown) =>
-        log.error({ err, whatsappId: conn.id }, "simulator: phone book write failed"),
-      );
+      // write and one tick for the phone; refused by the pipeline, it stays sent (ack 1). Its place
+      // in the book is taken now (recordWhen: a reply or a read tick waits for it), and the phone is
+      // answered without waiting for the write, whose readers wait for it (settled). A failed write
+      // loses the phone's copy only: the business has the message.
+      const handled = inbound.handle(conn, { type: "message", message });
+      phones
+        .recordWhen(
+          conn.id,
+          handled.then(
+            () => row(3),
+            () => row(1),
+          ),
+        )
+        .catch((err: unknown) =>
+          log.error({ err, whatsappId: conn.id }, "simulator: phone book write failed"),
+        );
+      await handled;
       return { id };
     },
   };
