@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
-import http from "node:http";
 import { performance } from "node:perf_hooks";
 import type { AgentSocket } from "./agent.js";
+import { RawHttpClient } from "./rawHttp.js";
 import type { ServerInfo } from "./server.js";
 
 /** One customer's phone number; Brazilian mobiles with the ninth digit, as the server stores them. */
@@ -42,54 +42,33 @@ export class Phones {
   private readonly runId = crypto.randomBytes(3).toString("hex");
   private seq = 0;
   private stopped = false;
-  private readonly http = new http.Agent({ keepAlive: true });
-  private readonly target: URL;
+  private readonly http: RawHttpClient;
+  private readonly path: string;
+  private readonly headers: string;
 
   constructor(
     private readonly info: ServerInfo,
     private readonly agent: AgentSocket,
   ) {
-    this.target = new URL(info.url);
+    const target = new URL(info.url);
+    this.http = new RawHttpClient(target.hostname, Number(target.port));
+    this.path = `/simulator/${info.whatsappId}/messages`;
+    this.headers = `Authorization: Bearer ${info.adminToken}\r\n`;
   }
 
   /**
-   * POST /simulator/{id}/messages over a kept-alive connection. node:http rather than fetch: on a
-   * 2-core machine the load generator shares the cores with the server and PostgreSQL, and fetch
-   * costs it about twice the CPU per request.
+   * POST /simulator/{id}/messages over a kept-alive connection, with a lean HTTP/1.1 client
+   * (RawHttpClient): the load generator shares the two cores with the server and PostgreSQL, and
+   * with node:http's client its CPU per message was 0.24 ms against 0.09 ms with this one.
    */
   private post(body: string): Promise<{ status: number; text: string }> {
-    return new Promise((resolve, reject) => {
-      const req = http.request(
-        {
-          host: this.target.hostname,
-          port: this.target.port,
-          path: `/simulator/${this.info.whatsappId}/messages`,
-          method: "POST",
-          agent: this.http,
-          headers: {
-            authorization: `Bearer ${this.info.adminToken}`,
-            "content-type": "application/json",
-            "content-length": Buffer.byteLength(body),
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (chunk: Buffer) => chunks.push(chunk));
-          res.on("end", () =>
-            resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }),
-          );
-          res.on("error", reject);
-        },
-      );
-      req.on("error", reject);
-      req.end(body);
-    });
+    return this.http.post(this.path, this.headers, body);
   }
 
   /** Sends nothing more and waits for nothing more (the run was interrupted). */
   stop(): void {
     this.stopped = true;
-    this.http.destroy();
+    this.http.close();
   }
 
   /** A unique body per message, so the socket event finds its send. */
