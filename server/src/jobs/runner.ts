@@ -22,22 +22,23 @@ export interface EnqueueOptions {
 /** "As soon as possible": before any clock, so an immediate job is due whatever the runner's clock says. */
 const IMMEDIATELY = new Date(0);
 
+/** The row of a job to add: an immediate job is due at once, attempts 5 unless said. */
+function jobRow(opts: EnqueueOptions): typeof jobs.$inferInsert {
+  return {
+    type: opts.type,
+    payload: opts.payload ?? {},
+    companyId: opts.companyId ?? null,
+    runAt: opts.runAt ?? IMMEDIATELY,
+    orderKey: opts.orderKey,
+    lane: opts.lane,
+    dedupeKey: opts.dedupeKey,
+    maxAttempts: opts.maxAttempts ?? 5,
+  };
+}
+
 /** Adds a job in the caller's transaction, so it exists exactly when the work that asked for it commits. */
 export async function enqueueJob(db: Executor, opts: EnqueueOptions): Promise<number | null> {
-  const rows = await db
-    .insert(jobs)
-    .values({
-      type: opts.type,
-      payload: opts.payload ?? {},
-      companyId: opts.companyId ?? null,
-      runAt: opts.runAt ?? IMMEDIATELY,
-      orderKey: opts.orderKey,
-      lane: opts.lane,
-      dedupeKey: opts.dedupeKey,
-      maxAttempts: opts.maxAttempts ?? 5,
-    })
-    .onConflictDoNothing()
-    .returning({ id: jobs.id });
+  const rows = await db.insert(jobs).values(jobRow(opts)).onConflictDoNothing().returning({ id: jobs.id });
   return rows[0]?.id ?? null;
 }
 
@@ -46,18 +47,7 @@ export async function enqueueJobs(db: Executor, list: EnqueueOptions[]): Promise
   if (list.length === 0) return 0;
   const rows = await db
     .insert(jobs)
-    .values(
-      list.map((opts) => ({
-        type: opts.type,
-        payload: opts.payload ?? {},
-        companyId: opts.companyId ?? null,
-        runAt: opts.runAt ?? IMMEDIATELY,
-        orderKey: opts.orderKey,
-        lane: opts.lane,
-        dedupeKey: opts.dedupeKey,
-        maxAttempts: opts.maxAttempts ?? 5,
-      })),
-    )
+    .values(list.map(jobRow))
     .onConflictDoNothing()
     .returning({ id: jobs.id });
   return rows.length;
