@@ -1,6 +1,7 @@
-import { and, count, eq, inArray, lte } from "drizzle-orm";
+import { and, count, eq, inArray, lte, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ContactDTO, MessageDTO, SimulatorPhoneMessage, TicketDTO } from "@atende/contracts";
+import { queryRows } from "../db/client.js";
 import { contacts, jobs, messages, tags, ticketBotStates, ticketTags, tickets } from "../db/schema/index.js";
 import { inTransaction } from "../events/bus.js";
 import { presentContact } from "../modules/contacts/present.js";
@@ -9,6 +10,7 @@ import { loadTicket } from "../modules/tickets/present.js";
 import { queueOutbound, retryOutbound } from "../modules/messages/outbound.js";
 import { buildSimulatorCompany, phoneSends } from "../test/channels.js";
 import { buildUser, login } from "../test/factories.js";
+import { batch } from "./inboundStore.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../test/harness.js";
 
 let ctx: TestContext;
@@ -449,5 +451,49 @@ describe("live events", () => {
     expect(saved.message!.quotedMsg).toMatchObject({ body: "primeira" });
     const [contact] = await ctx.deps.db.select().from(contacts).where(eq(contacts.id, row!.t.contactId));
     expect(saved.contact).toEqual(presentContact(contact!));
+  });
+});
+
+describe("the hot path's plan", () => {
+  /** Every plan node of an EXPLAIN (FORMAT JSON) answer, depth first. */
+  function planNodes(node: PlanNode): PlanNode[] {
+    return [node, ...(node.Plans ?? []).flatMap(planNodes)];
+  }
+  interface PlanNode {
+    "Node Type": string;
+    "Relation Name"?: string;
+    "Index Name"?: string;
+    Plans?: PlanNode[];
+  }
+
+  it("with thousands of messages stored, a batch checks its ids with one probe of the unique index each, not a scan of the table", async () => {
+    const number = newNumber();
+    expect((await send({ from: number, body: "the first of many" })).statusCode).toBe(201);
+    const [row] = await ticketsOf(number);
+    const t = row!.t;
+    // A desk's first weeks: 5,000 messages, analyzed. Planned for the 100 rows PostgreSQL assumes a
+    // batch holds, the NOT EXISTS used to become a hash anti join over a scan of the whole table.
+    await ctx.deps.db.execute(sql`
+      insert into messages (company_id, ticket_id, contact_id, whatsapp_id, wid, body, from_me, read, ack, media_type)
+      select ${t.companyId}, ${t.id}, ${t.contactId}, ${t.whatsappId}, 'PLAN' || g, 'history', false, true, 0, 'chat'
+      from generate_series(1, 5000) g`);
+    await ctx.deps.db.execute(sql`analyze messages`);
+
+    // The generic plan: the one a pooled connection caches for the prepared statement and reuses.
+    const text = batch.number.query.sql;
+    const plan = await ctx.deps.db.transaction(async (tx) => {
+      await tx.execute(sql.raw(`prepare inbound_plan_probe(jsonb) as ${text}`));
+      await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
+      const [out] = await queryRows<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
+        tx,
+        sql`explain (format json) execute inbound_plan_probe('[]')`,
+      );
+      await tx.execute(sql`deallocate inbound_plan_probe`);
+      return out!["QUERY PLAN"][0].Plan;
+    });
+    const onMessages = planNodes(plan).filter((n) => n["Relation Name"] === "messages");
+    expect(onMessages.filter((n) => n["Node Type"] === "Seq Scan")).toEqual([]);
+    const indexes = new Set(onMessages.map((n) => n["Index Name"]).filter(Boolean));
+    expect([...indexes].sort()).toEqual(["messages_pkey", "messages_whatsapp_wid_uq"]);
   });
 });

@@ -15,7 +15,8 @@ const names = new Map<string, string>();
  * PGlite runs it as an ordinary parameterized query.
  */
 export class PreparedSql<Values extends object, Row = Record<string, unknown>> {
-  private readonly query: Query;
+  /** The statement as sent: its text (placeholders as $1, $2, ...) and their names. */
+  readonly query: Query;
 
   constructor(
     readonly name: string,

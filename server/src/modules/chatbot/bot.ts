@@ -33,14 +33,24 @@ export const RATING_RETRY = "Por favor, responda apenas com 1, 2 ou 3.";
 export const INVALID_OPTION = "*Opção inválida!* Responda apenas com o número de uma das opções abaixo:";
 
 /**
+ * Whether the bot is done with the ticket `t` (its state `b`, left-joined) for good: a waiting ticket
+ * no agent took, in one of its connection's queues, whose options tree has ended (stage 'done'),
+ * when no opening hours apply. There a turn would read seven rows to say nothing (see chatbotJob: in
+ * one of the connection's queues and stage 'done', only the out-of-hours notice can speak; in a
+ * queue the connection does not serve, the bot offers the connection's queues again), and a desk in
+ * full swing is exactly that: customers writing on tickets the bot has handed over.
+ */
+const botFinished = sql`(t.status = 'pending' and t.user_id is null and b.stage is not distinct from 'done'
+        and exists (select 1 from whatsapp_queues wq
+                    where wq.company_id = t.company_id and wq.whatsapp_id = t.whatsapp_id and wq.queue_id = t.queue_id)
+        and coalesce((select s.value from settings s where s.company_id = t.company_id and s.key = 'scheduleType'),
+                     ${DEFAULT_COMPANY_SETTINGS.scheduleType}) not in ('company', 'queue'))`;
+
+/**
  * The bot's turns on customers' messages, queued in one statement, in the list's order (a ticket's
- * turns keep their order: ids follow it), except where the bot is done with the ticket for good: a
- * waiting ticket in one of its connection's queues whose options tree has ended (stage 'done') when
- * no opening hours apply. There a turn would read seven rows to say nothing (see chatbotJob: in one
- * of the connection's queues and stage 'done', only the out-of-hours notice can speak; in a queue
- * the connection does not serve, the bot offers the connection's queues again), and a desk in full swing is exactly that: customers
- * writing on tickets the bot has handed over. Anything else, including a closed ticket whose rating
- * the bot awaits, is queued and decided by the turn itself. Answers how many were queued.
+ * turns keep their order: ids follow it), except where the bot is finished with the ticket
+ * (botFinished). Anything else, including a closed ticket whose rating the bot awaits, is queued and
+ * decided by the turn itself. Answers how many were queued.
  */
 const enqueueStatement = new PreparedSql<{ rows: string }, { id: string }>(
   "chatbot_enqueue_steps",
@@ -50,14 +60,33 @@ const enqueueStatement = new PreparedSql<{ rows: string }, { id: string }>(
       from jsonb_to_recordset(${sql.placeholder("rows")}::jsonb) as i(idx int, company_id int, ticket_id int, message_id int)
         join tickets t on t.id = i.ticket_id and t.company_id = i.company_id
         left join ticket_bot_states b on b.ticket_id = t.id
-      where not (t.status = 'pending' and t.user_id is null and b.stage is not distinct from 'done'
-        and exists (select 1 from whatsapp_queues wq
-                    where wq.company_id = t.company_id and wq.whatsapp_id = t.whatsapp_id and wq.queue_id = t.queue_id)
-        and coalesce((select s.value from settings s where s.company_id = t.company_id and s.key = 'scheduleType'),
-                     ${DEFAULT_COMPANY_SETTINGS.scheduleType}) not in ('company', 'queue'))
+      where not ${botFinished}
       order by i.idx
       on conflict do nothing
       returning id`,
+);
+
+/**
+ * The turns still queued behind turn `jobId` on its ticket, settled without running, when the bot is
+ * finished with the ticket (botFinished, checked again here): the turns the enqueue would not queue
+ * now. Customers who write several messages before the bot's first turn has run (it hands the ticket
+ * over) queue a turn each; one of them finds the bot finished and settles the others in one update,
+ * instead of each being claimed, reading its context and finishing in turn to say nothing.
+ */
+const settleFinishedStatement = new PreparedSql<{
+  companyId: number;
+  ticketId: number;
+  jobId: number;
+  at: string;
+}>(
+  "chatbot_settle_finished",
+  sql`update jobs set status = 'done', updated_at = ${sql.placeholder("at")}::timestamptz
+      where type = ${CHATBOT_JOB} and status = 'pending'
+        and order_key = 'chatbot:ticket:' || ${sql.placeholder("ticketId")}::int
+        and id > ${sql.placeholder("jobId")}::bigint
+        and exists (select 1 from tickets t left join ticket_bot_states b on b.ticket_id = t.id
+                    where t.id = ${sql.placeholder("ticketId")}::int
+                      and t.company_id = ${sql.placeholder("companyId")}::int and ${botFinished})`,
 );
 
 export async function enqueueBotSteps(
@@ -157,6 +186,17 @@ export function chatbotJob(deps: {
       const scheduleType = settings.scheduleType;
       const list = turn.queues;
       const queue = ticket.queueId !== null ? (list.find((q) => q.id === ticket.queueId) ?? null) : null;
+
+      // ---- Finished with the ticket (botFinished): nothing to say, nor on the turns queued behind.
+      if (
+        queue !== null &&
+        state?.stage === "done" &&
+        scheduleType !== "company" &&
+        scheduleType !== "queue"
+      ) {
+        await settleFinishedStatement.rows(db, { companyId, ticketId, jobId: job.id, at: at.toISOString() });
+        return;
+      }
 
       // ---- Out of hours: the company's, or the ticket's queue's hours, in the company's time zone.
       let closedPeriod: string | null = null;

@@ -191,6 +191,39 @@ describe("turns the bot would spend saying nothing", () => {
     }
   });
 
+  it("messages written before the bot's first turn ran: one greeting, and the turns queued behind the hand-over are settled without running", async () => {
+    const runner = ctx.built.channels.jobs;
+    const s = await setup(ctx, { queues: ["Vendas"] });
+    await runner.stop(); // the customer writes three times before the bot gets to the first
+    try {
+      for (const body of ["oi", "tudo bem?", "quero um orçamento"]) await s.say(body);
+      const ticket = await ticketOf(ctx, s);
+      const turns = async () =>
+        (await ctx.deps.db.select().from(jobs))
+          .filter((j) => j.type === "chatbot-step" && j.payload.ticketId === ticket.id)
+          .sort((a, b) => a.id - b.id);
+      await eventually(async () => (await turns()).length === 3);
+
+      // One turn per claim on a ticket: the first greets and hands the ticket to its queue ...
+      await runner.runDue();
+      const [state] = await ctx.deps.db
+        .select()
+        .from(ticketBotStates)
+        .where(eq(ticketBotStates.ticketId, ticket.id));
+      expect(state!.stage).toBe("done");
+      // ... the second finds the bot finished, and settles the third with it (the greeting goes out).
+      await runner.runDue();
+      const [first, second, third] = await turns();
+      expect(first).toMatchObject({ status: "done", attempts: 1 });
+      expect(second).toMatchObject({ status: "done", attempts: 1 });
+      expect(third).toMatchObject({ status: "done", attempts: 0 });
+      while ((await runner.runDue()) > 0);
+      expect(await received(ctx, s)).toEqual(["Bem-vindo a Vendas"]);
+    } finally {
+      runner.start();
+    }
+  });
+
   it("a ticket moved to a queue its connection does not serve still queues turns (the bot offers the connection's queues again)", async () => {
     const s = await setup(ctx, { queues: ["Vendas"] });
     await s.say("oi");
