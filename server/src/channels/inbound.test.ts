@@ -491,9 +491,9 @@ describe("the hot path's plan", () => {
       await tx.execute(sql`deallocate inbound_plan_probe`);
       return out!["QUERY PLAN"][0].Plan;
     });
-    const onMessages = planNodes(plan).filter((n) => n["Relation Name"] === "messages");
-    expect(onMessages.filter((n) => n["Node Type"] === "Seq Scan")).toEqual([]);
-    const indexes = new Set(onMessages.map((n) => n["Index Name"]).filter(Boolean));
-    expect([...indexes].sort()).toEqual(["messages_pkey", "messages_whatsapp_wid_uq"]);
+    const nodes = planNodes(plan);
+    const scans = nodes.filter((n) => n["Node Type"] === "Seq Scan").map((n) => n["Relation Name"]);
+    expect(scans).not.toContain("messages");
+    expect(nodes.map((n) => n["Index Name"])).toContain("messages_whatsapp_wid_uq");
   });
 });

@@ -208,9 +208,10 @@ export class JobRunner {
   }
 
   /**
-   * A job done: batched with the others finishing at the same time (one UPDATE). The ids as an array
-   * (`id = any`), looked up through the primary key: joined with a set-returning function instead,
-   * the plan read the whole jobs table, which keeps every job done.
+   * A job done: batched with the others finishing at the same time (one UPDATE). The ids go as one
+   * array parameter (`id = any`: one statement text whatever the batch's size), looked up through the
+   * primary key: joined with a set-returning function instead, the plan read the whole jobs table,
+   * which keeps every job done.
    */
   private readonly done = new GroupCommit<number, void>(async (ids) => {
     await this.opts.db.execute(sql`

@@ -71,7 +71,9 @@ const enqueueStatement = new PreparedSql<{ rows: string }, { id: string }>(
  * finished with the ticket (botFinished, checked again here): the turns the enqueue would not queue
  * now. Customers who write several messages before the bot's first turn has run (it hands the ticket
  * over) queue a turn each; one of them finds the bot finished and settles the others in one update,
- * instead of each being claimed, reading its context and finishing in turn to say nothing.
+ * instead of each being claimed, reading its context and finishing in turn to say nothing. They are
+ * judged by the ticket as it is now, as the enqueue judges a new turn: a later change (another queue,
+ * opening hours switched on) is heard on the customer's next message.
  */
 const settleFinishedStatement = new PreparedSql<{
   companyId: number;

@@ -1,9 +1,10 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs, queueOptions, ticketBotStates, ticketTracking, tickets } from "../../db/schema/index.js";
 import { eventually, menu3, received, receivedNow, setup, ticketOf } from "../../test/chatbot.js";
 import { buildQueue } from "../../test/factories.js";
 import { type TestContext, createTestContext } from "../../test/harness.js";
+import { enqueueJob } from "../../jobs/runner.js";
 import { INVALID_OPTION } from "./bot.js";
 
 /**
@@ -203,6 +204,23 @@ describe("turns the bot would spend saying nothing", () => {
           .filter((j) => j.type === "chatbot-step" && j.payload.ticketId === ticket.id)
           .sort((a, b) => a.id - b.id);
       await eventually(async () => (await turns()).length === 3);
+      // Bystanders, due in an hour: another ticket's turn, and another kind of job in this ticket's line.
+      const later = new Date(Date.now() + 3600_000);
+      const bystanders = [
+        await enqueueJob(ctx.deps.db, {
+          type: "chatbot-step",
+          companyId: s.company.id,
+          payload: { ticketId: -1, messageId: -1 },
+          orderKey: "chatbot:ticket:-1",
+          runAt: later,
+        }),
+        await enqueueJob(ctx.deps.db, {
+          type: "bystander",
+          companyId: s.company.id,
+          orderKey: `chatbot:ticket:${ticket.id}`,
+          runAt: later,
+        }),
+      ];
 
       // One turn per claim on a ticket: the first greets and hands the ticket to its queue ...
       await runner.runDue();
@@ -217,6 +235,22 @@ describe("turns the bot would spend saying nothing", () => {
       expect(first).toMatchObject({ status: "done", attempts: 1 });
       expect(second).toMatchObject({ status: "done", attempts: 1 });
       expect(third).toMatchObject({ status: "done", attempts: 0 });
+      const left = await ctx.deps.db
+        .select()
+        .from(jobs)
+        .where(
+          inArray(
+            jobs.id,
+            bystanders.map((id) => id!),
+          ),
+        );
+      expect(left.map((j) => j.status)).toEqual(["pending", "pending"]);
+      await ctx.deps.db.delete(jobs).where(
+        inArray(
+          jobs.id,
+          bystanders.map((id) => id!),
+        ),
+      );
       while ((await runner.runDue()) > 0);
       expect(await received(ctx, s)).toEqual(["Bem-vindo a Vendas"]);
     } finally {
