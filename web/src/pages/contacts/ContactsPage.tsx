@@ -16,10 +16,11 @@ import {
   upsertContactInLists,
 } from "../../api/contacts";
 import { useCompanyEvent } from "../../api/SocketProvider";
-import { toast, toastError } from "../../api/toast";
+import { toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { useDebouncedValue } from "../../components/useDebouncedValue";
+import { useConfirmDelete } from "../../components/useConfirmDelete";
 import { ContactDialog } from "./ContactDialog";
 import { ContactsTable } from "./ContactsTable";
 import { ImportDialog } from "./ImportDialog";
@@ -39,8 +40,6 @@ export function ContactsPage() {
   // The spec's contact search starts at 3 characters; fewer shows the whole list.
   const search = settled.length >= LIMITS.contactSearchMinChars ? settled : "";
   const [editing, setEditing] = useState<Editing>(undefined);
-  const [deleting, setDeleting] = useState<ContactDTO | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
   const [starting, setStarting] = useState<ContactDTO | null>(null);
   const [importing, setImporting] = useState(false);
   const [exporting, setExporting] = useState(false);
@@ -64,20 +63,10 @@ export function ContactsPage() {
     else upsertContactInLists(queryClient, payload.contact);
   });
 
-  async function confirmDelete() {
-    if (!deleting) return;
-    setDeleteBusy(true);
-    try {
-      await deleteContact(deleting.id);
-      removeContactFromLists(queryClient, deleting.id);
-      toast(t("contacts.deleted"), "success");
-      setDeleting(null);
-    } catch (error) {
-      toastError(error);
-    } finally {
-      setDeleteBusy(false);
-    }
-  }
+  const removal = useConfirmDelete<ContactDTO>(async (item) => {
+    await deleteContact(item.id);
+    removeContactFromLists(queryClient, item.id);
+  }, t("contacts.deleted"));
 
   async function runExport() {
     setExporting(true);
@@ -159,7 +148,7 @@ export function ContactsPage() {
           onImport={() => setImporting(true)}
           onStartTicket={setStarting}
           onEdit={setEditing}
-          onDelete={setDeleting}
+          onDelete={removal.ask}
         />
       </Paper>
       {editing !== undefined && (
@@ -173,12 +162,9 @@ export function ContactsPage() {
       {starting && <StartTicketDialog contact={starting} onClose={() => setStarting(null)} />}
       {importing && <ImportDialog onClose={() => setImporting(false)} />}
       <ConfirmationDialog
-        open={deleting !== null}
-        title={t("contacts.deleteTitle", { name: deleting?.name ?? "" })}
+        {...removal.dialog}
+        title={t("contacts.deleteTitle", { name: removal.deleting?.name ?? "" })}
         message={t("contacts.deleteConfirm")}
-        busy={deleteBusy}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setDeleting(null)}
       />
     </Box>
   );

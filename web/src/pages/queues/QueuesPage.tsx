@@ -6,8 +6,8 @@ import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { deleteQueue, removeQueue, upsertQueue, useQueueList } from "../../api/queues";
 import { useCompanyEvent } from "../../api/SocketProvider";
-import { toast, toastError } from "../../api/toast";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
+import { useConfirmDelete } from "../../components/useConfirmDelete";
 import { QueueDialog } from "./QueueDialog/QueueDialog";
 import { QueuesTable } from "./QueuesTable";
 
@@ -21,8 +21,6 @@ export function QueuesPage() {
   const list = useQueueList();
   const queues = list.data ?? [];
   const [editing, setEditing] = useState<Editing>(undefined);
-  const [deleting, setDeleting] = useState<QueueDetailDTO | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
   const closeEditor = useCallback(() => setEditing(undefined), []);
 
   useCompanyEvent("queue", (payload) => {
@@ -30,20 +28,10 @@ export function QueuesPage() {
     else upsertQueue(queryClient, payload.queue);
   });
 
-  async function confirmDelete() {
-    if (!deleting) return;
-    setDeleteBusy(true);
-    try {
-      await deleteQueue(deleting.id);
-      removeQueue(queryClient, deleting.id);
-      toast(t("queues.deleted"), "success");
-      setDeleting(null);
-    } catch (error) {
-      toastError(error);
-    } finally {
-      setDeleteBusy(false);
-    }
-  }
+  const removal = useConfirmDelete<QueueDetailDTO>(async (item) => {
+    await deleteQueue(item.id);
+    removeQueue(queryClient, item.id);
+  }, t("queues.deleted"));
 
   return (
     <Box
@@ -66,17 +54,14 @@ export function QueuesPage() {
           loading={list.isPending}
           onAdd={() => setEditing(null)}
           onEdit={setEditing}
-          onDelete={setDeleting}
+          onDelete={removal.ask}
         />
       </Paper>
       {editing !== undefined && <QueueDialog queue={editing} onClose={closeEditor} />}
       <ConfirmationDialog
-        open={deleting !== null}
-        title={t("queues.deleteTitle", { name: deleting?.name ?? "" })}
+        {...removal.dialog}
+        title={t("queues.deleteTitle", { name: removal.deleting?.name ?? "" })}
         message={t("queues.deleteConfirm")}
-        busy={deleteBusy}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setDeleting(null)}
       />
     </Box>
   );

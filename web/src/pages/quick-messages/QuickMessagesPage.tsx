@@ -10,10 +10,10 @@ import {
   upsertQuickMessageInLists,
 } from "../../api/quickMessages";
 import { useCompanyEvent, useSocketReady } from "../../api/SocketProvider";
-import { toast, toastError } from "../../api/toast";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { ListPage } from "../../components/ListPage";
 import { useDebouncedValue } from "../../components/useDebouncedValue";
+import { useConfirmDelete } from "../../components/useConfirmDelete";
 import { QuickMessageDialog } from "./QuickMessageDialog";
 import { QuickMessagesTable } from "./QuickMessagesTable";
 
@@ -27,8 +27,6 @@ export function QuickMessagesPage() {
   const [searchText, setSearchText] = useState("");
   const search = useDebouncedValue(searchText.trim(), LIMITS.searchDebounceMs);
   const [editing, setEditing] = useState<Editing>(undefined);
-  const [deleting, setDeleting] = useState<QuickMessageDTO | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
 
   const list = useInfiniteQuery({
     queryKey: quickMessagesListKey(search),
@@ -50,20 +48,10 @@ export function QuickMessagesPage() {
   // Changes made while the socket was away are not replayed: read the list again.
   useSocketReady(() => void refetch());
 
-  async function confirmDelete() {
-    if (!deleting) return;
-    setDeleteBusy(true);
-    try {
-      await deleteQuickMessage(deleting.id);
-      removeQuickMessageFromLists(queryClient, deleting.id);
-      toast(t("quickMessages.deleted"), "success");
-      setDeleting(null);
-    } catch (error) {
-      toastError(error);
-    } finally {
-      setDeleteBusy(false);
-    }
-  }
+  const removal = useConfirmDelete<QuickMessageDTO>(async (item) => {
+    await deleteQuickMessage(item.id);
+    removeQuickMessageFromLists(queryClient, item.id);
+  }, t("quickMessages.deleted"));
 
   return (
     <ListPage
@@ -80,12 +68,9 @@ export function QuickMessagesPage() {
             <QuickMessageDialog quickMessage={editing} onClose={() => setEditing(undefined)} />
           )}
           <ConfirmationDialog
-            open={deleting !== null}
-            title={t("quickMessages.deleteTitle", { shortcode: deleting?.shortcode ?? "" })}
+            {...removal.dialog}
+            title={t("quickMessages.deleteTitle", { shortcode: removal.deleting?.shortcode ?? "" })}
             message={t("quickMessages.deleteConfirm")}
-            busy={deleteBusy}
-            onConfirm={() => void confirmDelete()}
-            onClose={() => setDeleting(null)}
           />
         </>
       }
@@ -97,7 +82,7 @@ export function QuickMessagesPage() {
         searching={search !== ""}
         onLoadMore={loadMore}
         onEdit={setEditing}
-        onDelete={setDeleting}
+        onDelete={removal.ask}
       />
     </ListPage>
   );

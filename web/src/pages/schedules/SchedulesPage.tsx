@@ -29,11 +29,12 @@ import {
   upsertScheduleInLists,
 } from "../../api/schedules";
 import { useCompanyEvent, useSocketReady } from "../../api/SocketProvider";
-import { toast, toastError } from "../../api/toast";
+import { toast } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { FullPageLoader } from "../../components/FullPageLoader";
 import { useDebouncedValue } from "../../components/useDebouncedValue";
+import { useConfirmDelete } from "../../components/useConfirmDelete";
 import { monthStart, nextMonth, ScheduleCalendar } from "./ScheduleCalendar";
 import { ScheduleDialog } from "./ScheduleDialog";
 import { SchedulesTable } from "./SchedulesTable";
@@ -78,8 +79,6 @@ function Schedules() {
   const search = useDebouncedValue(searchText.trim(), LIMITS.searchDebounceMs);
   const [month, setMonth] = useState(() => monthStart(new Date()));
   const [editing, setEditing] = useState<Editing>(null);
-  const [deleting, setDeleting] = useState<ScheduleDTO | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
 
   const list = useInfiniteQuery({
     queryKey: schedulesListKey(search),
@@ -118,20 +117,10 @@ function Schedules() {
     }
   }
 
-  async function confirmDelete() {
-    if (!deleting) return;
-    setDeleteBusy(true);
-    try {
-      await deleteSchedule(deleting.id);
-      removeScheduleFromLists(queryClient, deleting.id);
-      toast(t("schedules.deleted"), "success");
-      setDeleting(null);
-    } catch (error) {
-      toastError(error);
-    } finally {
-      setDeleteBusy(false);
-    }
-  }
+  const removal = useConfirmDelete<ScheduleDTO>(async (item) => {
+    await deleteSchedule(item.id);
+    removeScheduleFromLists(queryClient, item.id);
+  }, t("schedules.deleted"));
 
   return (
     <Box
@@ -197,7 +186,7 @@ function Schedules() {
             searching={search !== ""}
             onLoadMore={loadMore}
             onOpen={(schedule) => setEditing({ schedule })}
-            onDelete={setDeleting}
+            onDelete={removal.ask}
           />
         ) : (
           <ScheduleCalendar
@@ -214,12 +203,9 @@ function Schedules() {
         <ScheduleDialog schedule={editing.schedule} day={editing.day} onClose={() => setEditing(null)} />
       )}
       <ConfirmationDialog
-        open={deleting !== null}
-        title={t("schedules.deleteTitle", { name: deleting?.contact.name ?? "" })}
+        {...removal.dialog}
+        title={t("schedules.deleteTitle", { name: removal.deleting?.contact.name ?? "" })}
         message={t("schedules.deleteConfirm")}
-        busy={deleteBusy}
-        onConfirm={() => void confirmDelete()}
-        onClose={() => setDeleting(null)}
       />
     </Box>
   );

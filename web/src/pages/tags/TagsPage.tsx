@@ -4,10 +4,10 @@ import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useCompanyEvent } from "../../api/SocketProvider";
 import { deleteTag, fetchTagsPage, removeTagFromLists, tagsListKey, upsertTagInLists } from "../../api/tags";
-import { toast, toastError } from "../../api/toast";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { ListPage } from "../../components/ListPage";
 import { useDebouncedValue } from "../../components/useDebouncedValue";
+import { useConfirmDelete } from "../../components/useConfirmDelete";
 import { TagDialog } from "./TagDialog";
 import { TagsTable } from "./TagsTable";
 
@@ -21,8 +21,6 @@ export function TagsPage() {
   const [searchText, setSearchText] = useState("");
   const search = useDebouncedValue(searchText.trim(), LIMITS.searchDebounceMs);
   const [editing, setEditing] = useState<Editing>(undefined);
-  const [deleting, setDeleting] = useState<TagDTO | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
 
   const list = useInfiniteQuery({
     queryKey: tagsListKey(search),
@@ -42,20 +40,10 @@ export function TagsPage() {
     else upsertTagInLists(queryClient, payload.tag);
   });
 
-  async function confirmDelete() {
-    if (!deleting) return;
-    setDeleteBusy(true);
-    try {
-      await deleteTag(deleting.id);
-      removeTagFromLists(queryClient, deleting.id);
-      toast(t("tags.deleted"), "success");
-      setDeleting(null);
-    } catch (error) {
-      toastError(error);
-    } finally {
-      setDeleteBusy(false);
-    }
-  }
+  const removal = useConfirmDelete<TagDTO>(async (item) => {
+    await deleteTag(item.id);
+    removeTagFromLists(queryClient, item.id);
+  }, t("tags.deleted"));
 
   return (
     <ListPage
@@ -70,12 +58,9 @@ export function TagsPage() {
         <>
           {editing !== undefined && <TagDialog tag={editing} onClose={() => setEditing(undefined)} />}
           <ConfirmationDialog
-            open={deleting !== null}
-            title={t("tags.deleteTitle", { name: deleting?.name ?? "" })}
+            {...removal.dialog}
+            title={t("tags.deleteTitle", { name: removal.deleting?.name ?? "" })}
             message={t("tags.deleteConfirm")}
-            busy={deleteBusy}
-            onConfirm={() => void confirmDelete()}
-            onClose={() => setDeleting(null)}
           />
         </>
       }
@@ -87,7 +72,7 @@ export function TagsPage() {
         searching={search !== ""}
         onLoadMore={loadMore}
         onEdit={setEditing}
-        onDelete={setDeleting}
+        onDelete={removal.ask}
       />
     </ListPage>
   );

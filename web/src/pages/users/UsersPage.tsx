@@ -4,7 +4,6 @@ import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useCompanyEvent } from "../../api/SocketProvider";
-import { toast, toastError } from "../../api/toast";
 import {
   deleteUser,
   fetchUsersPage,
@@ -16,6 +15,7 @@ import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { ListPage } from "../../components/ListPage";
 import { useDebouncedValue } from "../../components/useDebouncedValue";
 import { UserModal } from "../../components/UserModal/UserModal";
+import { useConfirmDelete } from "../../components/useConfirmDelete";
 import { UsersTable } from "./UsersTable";
 
 /** Which user the dialog edits: null creates a new one; undefined means the dialog is closed. */
@@ -27,8 +27,6 @@ export function UsersPage() {
   const [searchText, setSearchText] = useState("");
   const search = useDebouncedValue(searchText.trim(), LIMITS.searchDebounceMs);
   const [editing, setEditing] = useState<Editing>(undefined);
-  const [deleting, setDeleting] = useState<UserDTO | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
 
   const list = useInfiniteQuery({
     queryKey: usersListKey(search),
@@ -48,20 +46,10 @@ export function UsersPage() {
     else upsertUserInLists(queryClient, payload.user);
   });
 
-  async function confirmDelete() {
-    if (!deleting) return;
-    setDeleteBusy(true);
-    try {
-      await deleteUser(deleting.id);
-      removeUserFromLists(queryClient, deleting.id);
-      toast(t("users.deleted"), "success");
-      setDeleting(null);
-    } catch (error) {
-      toastError(error);
-    } finally {
-      setDeleteBusy(false);
-    }
-  }
+  const removal = useConfirmDelete<UserDTO>(async (item) => {
+    await deleteUser(item.id);
+    removeUserFromLists(queryClient, item.id);
+  }, t("users.deleted"));
 
   return (
     <ListPage
@@ -76,12 +64,9 @@ export function UsersPage() {
         <>
           {editing !== undefined && <UserModal user={editing} onClose={() => setEditing(undefined)} />}
           <ConfirmationDialog
-            open={deleting !== null}
-            title={t("users.deleteTitle", { name: deleting?.name ?? "" })}
+            {...removal.dialog}
+            title={t("users.deleteTitle", { name: removal.deleting?.name ?? "" })}
             message={t("users.deleteConfirm")}
-            busy={deleteBusy}
-            onConfirm={() => void confirmDelete()}
-            onClose={() => setDeleting(null)}
           />
         </>
       }
@@ -93,7 +78,7 @@ export function UsersPage() {
         searching={search !== ""}
         onLoadMore={loadMore}
         onEdit={setEditing}
-        onDelete={setDeleting}
+        onDelete={removal.ask}
       />
     </ListPage>
   );
