@@ -1,16 +1,23 @@
 import { eq } from "drizzle-orm";
 import { expect } from "vitest";
-import type { SimulatorPhoneMessage } from "@atende/contracts";
+import type { SimulatorPhoneMessage, TicketDTO } from "@atende/contracts";
 import { tickets } from "../db/schema/index.js";
 import { connectSimulator, phoneSends } from "./channels.js";
 import { type LoggedIn, buildCompany, buildQueue, buildUser, login } from "./factories.js";
-import { type TestContext, waitFor } from "./harness.js";
+import { type TestContext, createTestContext, waitFor } from "./harness.js";
 
 /**
  * Chatbot scripts as the customer's phone sees them: a company with its queues and admin, a paired
  * simulator connection, a customer who says things, and what that customer received.
  */
 export const eventually = (check: () => boolean | Promise<boolean>) => waitFor(check, 10_000);
+
+/** A suite's app with its background work running (the bot's turns, the timers); many logins allowed. */
+export async function startedContext(): Promise<TestContext> {
+  const c = await createTestContext({ LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 });
+  c.built.startBackground();
+  return c;
+}
 
 let seq = 0;
 const newNumber = () => `55119${String(70000000 + ++seq).padStart(8, "0")}`;
@@ -80,6 +87,35 @@ export async function receivedNow(c: TestContext, s: Awaited<ReturnType<typeof s
 export async function ticketOf(c: TestContext, s: Awaited<ReturnType<typeof setup>>) {
   const rows = await c.deps.db.select().from(tickets).where(eq(tickets.companyId, s.company.id));
   return rows.sort((a, b) => b.id - a.id)[0]!;
+}
+
+/** The customer's ticket, once the bot has put it in a queue. */
+export async function queuedTicket(c: TestContext, s: Script) {
+  await eventually(async () => (await ticketOf(c, s))?.queueId !== null);
+  return ticketOf(c, s);
+}
+
+/** The admin changes the ticket (PUT /tickets/{id}: accept, resolve, reopen, transfer). */
+export async function updateTicket(c: TestContext, s: Script, ticketId: number, payload: object) {
+  const res = await c.app.inject({
+    method: "PUT",
+    url: `/tickets/${ticketId}`,
+    headers: s.adminLogin.auth,
+    payload,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<TicketDTO>();
+}
+
+/** The admin answers on the ticket (POST /messages/{id}). */
+export async function agentReplies(c: TestContext, s: Script, ticketId: number, body: string) {
+  const res = await c.app.inject({
+    method: "POST",
+    url: `/messages/${ticketId}`,
+    headers: s.adminLogin.auth,
+    payload: { body },
+  });
+  expect(res.statusCode, res.body).toBeLessThan(300);
 }
 
 export const menu3 = "Olá! Escolha um setor:\n\n*[ 1 ]* - Vendas\n*[ 2 ]* - Suporte\n*[ 3 ]* - Financeiro";

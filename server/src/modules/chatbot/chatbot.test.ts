@@ -1,9 +1,18 @@
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs, queueOptions, ticketBotStates, ticketTracking, tickets } from "../../db/schema/index.js";
-import { eventually, menu3, received, receivedNow, setup, ticketOf } from "../../test/chatbot.js";
+import {
+  eventually,
+  menu3,
+  received,
+  receivedNow,
+  setup,
+  ticketOf,
+  startedContext,
+  updateTicket,
+} from "../../test/chatbot.js";
 import { buildQueue } from "../../test/factories.js";
-import { type TestContext, createTestContext } from "../../test/harness.js";
+import type { TestContext } from "../../test/harness.js";
 import { enqueueJob } from "../../jobs/runner.js";
 import { INVALID_OPTION } from "./bot.js";
 
@@ -15,12 +24,9 @@ import { INVALID_OPTION } from "./bot.js";
 let ctx: TestContext;
 
 beforeAll(async () => {
-  ctx = await createTestContext({ LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 });
-  ctx.built.startBackground();
+  ctx = await startedContext();
 });
-afterAll(async () => {
-  await ctx.close();
-});
+afterAll(() => ctx.close());
 
 describe("the chatbot on inbound messages", () => {
   it("one queue: the ticket joins it and the greeting goes out once", async () => {
@@ -134,13 +140,7 @@ describe("the chatbot on inbound messages", () => {
     await s.say("oi");
     await receivedNow(ctx, s, 1);
     const ticket = await ticketOf(ctx, s);
-    const res = await ctx.app.inject({
-      method: "PUT",
-      url: `/tickets/${ticket.id}`,
-      headers: s.adminLogin.auth,
-      payload: { status: "open" },
-    });
-    expect(res.statusCode, res.body).toBe(200);
+    await updateTicket(ctx, s, ticket.id, { status: "open" });
     await s.say("1");
     await new Promise((r) => setTimeout(r, 800));
     expect(await received(ctx, s)).toEqual([menu3]);

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TicketDTO, TicketsPage } from "@atende/contracts";
+import type { TicketsPage } from "@atende/contracts";
 import { messages, ticketBotStates, ticketTracking, tickets, userRatings } from "../../db/schema/index.js";
 import {
   type Script,
@@ -10,8 +10,12 @@ import {
   receivedNow,
   setup,
   ticketOf,
+  startedContext,
+  updateTicket,
+  queuedTicket,
+  agentReplies,
 } from "../../test/chatbot.js";
-import { type TestContext, createTestContext } from "../../test/harness.js";
+import type { TestContext } from "../../test/harness.js";
 import { RATING_RETRY } from "./bot.js";
 import { CALLS_DISABLED_MESSAGE } from "./calls.js";
 import { RATING_OPTIONS } from "./context.js";
@@ -20,28 +24,16 @@ import { RATING_OPTIONS } from "./context.js";
 let ctx: TestContext;
 
 beforeAll(async () => {
-  ctx = await createTestContext({ LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 });
-  ctx.built.startBackground();
+  ctx = await startedContext();
 });
-afterAll(async () => {
-  await ctx.close();
-});
+afterAll(() => ctx.close());
 
+/** The admin accepts the customer's queued ticket, answers once and resolves it. */
 async function acceptAndResolve(c: TestContext, s: Script) {
-  const ticket = await ticketOf(c, s);
-  const put = (payload: Record<string, unknown>) =>
-    c.app.inject({ method: "PUT", url: `/tickets/${ticket.id}`, headers: s.adminLogin.auth, payload });
-  expect((await put({ status: "open" })).statusCode).toBe(200);
-  const reply = await c.app.inject({
-    method: "POST",
-    url: `/messages/${ticket.id}`,
-    headers: s.adminLogin.auth,
-    payload: { body: "Olá, posso ajudar?" },
-  });
-  expect(reply.statusCode, reply.body).toBeLessThan(300);
-  const resolved = await put({ status: "closed" });
-  expect(resolved.statusCode, resolved.body).toBe(200);
-  return { ticket, resolved: resolved.json<TicketDTO>() };
+  const ticket = await queuedTicket(c, s);
+  await updateTicket(c, s, ticket.id, { status: "open" });
+  await agentReplies(c, s, ticket.id, "Olá, posso ajudar?");
+  return { ticket, resolved: await updateTicket(c, s, ticket.id, { status: "closed" }) };
 }
 
 async function botState(ticketId: number) {
@@ -85,7 +77,6 @@ describe("rating and the completion message", () => {
   it("rating 3: the ticket closes on resolve; the answer is recorded on its tracking and the user's rating", async () => {
     const s = await setup(ctx, rated);
     await s.say("oi");
-    await eventually(async () => (await ticketOf(ctx, s))?.queueId !== null);
     const { ticket, resolved } = await acceptAndResolve(ctx, s);
     expect(resolved.status).toBe("closed"); // closed at once, the rating awaited by the bot
     expect(await receivedNow(ctx, s, 2)).toEqual(["Olá, posso ajudar?", question]);
@@ -122,7 +113,6 @@ describe("rating and the completion message", () => {
   it("'ótimo' then 2: asked once more, then recorded", async () => {
     const s = await setup(ctx, rated);
     await s.say("oi");
-    await eventually(async () => (await ticketOf(ctx, s))?.queueId !== null);
     const { ticket } = await acceptAndResolve(ctx, s);
     await receivedNow(ctx, s, 2);
     await s.say("ótimo");
@@ -143,7 +133,6 @@ describe("rating and the completion message", () => {
   it("two answers that are not ratings: the wait ends without a rating; the next message opens a new ticket", async () => {
     const s = await setup(ctx, rated);
     await s.say("oi");
-    await eventually(async () => (await ticketOf(ctx, s))?.queueId !== null);
     const { ticket } = await acceptAndResolve(ctx, s);
     await receivedNow(ctx, s, 2);
     await s.say("ótimo");
@@ -166,17 +155,12 @@ describe("rating and the completion message", () => {
   it("the agent reopens a ticket awaiting its rating: the wait ends and the customer talks to the agent", async () => {
     const s = await setup(ctx, rated);
     await s.say("oi");
-    await eventually(async () => (await ticketOf(ctx, s))?.queueId !== null);
     const { ticket } = await acceptAndResolve(ctx, s);
     await receivedNow(ctx, s, 2);
-    const reopen = await ctx.app.inject({
-      method: "PUT",
-      url: `/tickets/${ticket.id}`,
-      headers: s.adminLogin.auth,
-      payload: { status: "open" },
+    expect(await updateTicket(ctx, s, ticket.id, { status: "open" })).toMatchObject({
+      status: "open",
+      userId: s.admin.id,
     });
-    expect(reopen.statusCode, reopen.body).toBe(200);
-    expect(reopen.json<TicketDTO>()).toMatchObject({ status: "open", userId: s.admin.id });
     expect(await botState(ticket.id)).toMatchObject({ ratingAsks: 0 });
     await s.say("3");
     await eventually(async () => (await ticketOf(ctx, s)).lastMessage === "3");
@@ -191,42 +175,27 @@ describe("rating and the completion message", () => {
     await s.say("oi");
     await receivedNow(ctx, s, 1);
     const ticket = await ticketOf(ctx, s);
-    const put = (payload: Record<string, unknown>) =>
-      ctx.app.inject({ method: "PUT", url: `/tickets/${ticket.id}`, headers: s.adminLogin.auth, payload });
-    expect((await put({ status: "open" })).statusCode).toBe(200);
+    await updateTicket(ctx, s, ticket.id, { status: "open" });
     const [before] = await ctx.deps.db
       .select()
       .from(ticketTracking)
       .where(eq(ticketTracking.ticketId, ticket.id));
     expect(before!.firstAgentReplyAt).toBeNull(); // the bot's greeting does not count
-    expect((await put({ status: "closed" })).json<TicketDTO>().status).toBe("closed");
+    expect((await updateTicket(ctx, s, ticket.id, { status: "closed" })).status).toBe("closed");
     expect(await receivedNow(ctx, s, 2)).toEqual(["Bem-vindo a Vendas", "Obrigado pelo contato!"]);
   });
 
   it("the first agent reply is timed by the app clock, not the database's", async () => {
     const s = await setup(ctx, { ...rated, settings: { sendGreetingMessageOneQueues: "disabled" } });
     await s.say("oi");
-    await eventually(async () => (await ticketOf(ctx, s))?.queueId !== null);
-    const ticket = await ticketOf(ctx, s);
+    const ticket = await queuedTicket(ctx, s);
     // Two hours ahead of the database's clock, frozen.
     const at = new Date(Math.floor(Date.now() / 1000) * 1000 + 2 * 3600_000);
     ctx.clock.now = at;
     try {
-      const put = await ctx.app.inject({
-        method: "PUT",
-        url: `/tickets/${ticket.id}`,
-        headers: s.adminLogin.auth,
-        payload: { status: "open" },
-      });
-      expect(put.statusCode, put.body).toBe(200);
+      await updateTicket(ctx, s, ticket.id, { status: "open" });
       for (const body of ["Olá, posso ajudar?", "Um momento."]) {
-        const res = await ctx.app.inject({
-          method: "POST",
-          url: `/messages/${ticket.id}`,
-          headers: s.adminLogin.auth,
-          payload: { body },
-        });
-        expect(res.statusCode, res.body).toBeLessThan(300);
+        await agentReplies(ctx, s, ticket.id, body);
         ctx.clock.now = new Date(at.getTime() + 60_000); // the second reply does not move it
       }
       const [tracking] = await ctx.deps.db
@@ -250,13 +219,7 @@ describe("rating and the completion message", () => {
     await s.say("1");
     await receivedNow(ctx, s, 2);
     const ticket = await ticketOf(ctx, s);
-    const res = await ctx.app.inject({
-      method: "PUT",
-      url: `/tickets/${ticket.id}`,
-      headers: s.adminLogin.auth,
-      payload: { queueId: s.queues[1]!.id },
-    });
-    expect(res.statusCode, res.body).toBe(200);
+    await updateTicket(ctx, s, ticket.id, { queueId: s.queues[1]!.id });
     expect((await receivedNow(ctx, s, 3))[2]).toBe(
       "*Mensagem automática*:\nVocê foi transferido para o departamento *Suporte*\naguarde, já vamos te atender!",
     );

@@ -1,7 +1,17 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs, ticketTracking, tickets, whatsapps } from "../../db/schema/index.js";
-import { type Script, eventually, phone, receivedNow, setup, ticketOf } from "../../test/chatbot.js";
+import {
+  type Script,
+  eventually,
+  phone,
+  receivedNow,
+  setup,
+  ticketOf,
+  startedContext,
+  updateTicket,
+  queuedTicket,
+} from "../../test/chatbot.js";
 import { buildQueue, login } from "../../test/factories.js";
 import { type TestContext, createTestContext, openTestDatabase } from "../../test/harness.js";
 
@@ -9,12 +19,9 @@ import { type TestContext, createTestContext, openTestDatabase } from "../../tes
 let ctx: TestContext;
 
 beforeAll(async () => {
-  ctx = await createTestContext({ LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 });
-  ctx.built.startBackground();
+  ctx = await startedContext();
 });
-afterAll(async () => {
-  await ctx.close();
-});
+afterAll(() => ctx.close());
 
 describe("timers: durable jobs", () => {
   it("auto-transfer after timeToTransfer minutes to transferQueueId", async () => {
@@ -79,30 +86,45 @@ async function twoInstancesLater(
   }
 }
 
+/**
+ * A customer's queued ticket, made on a first instance of `database` at t0 with the given connection
+ * settings; `then` runs on that instance before it stops.
+ */
+async function ticketOnFirstInstance(
+  database: Awaited<ReturnType<typeof openTestDatabase>>,
+  t0: Date,
+  connection: Record<string, unknown>,
+  then: (first: TestContext, s: Script, ticketId: number) => Promise<void> = async () => undefined,
+) {
+  const first = await createTestContext({}, { database });
+  try {
+    first.clock.now = t0;
+    first.built.startBackground();
+    const s = await setup(first, {
+      queues: ["Vendas"],
+      connection,
+      settings: { sendGreetingMessageOneQueues: "disabled" },
+    });
+    await s.say("oi");
+    const ticket = await queuedTicket(first, s);
+    await then(first, s, ticket.id);
+    return { s, ticket };
+  } finally {
+    await first.close();
+  }
+}
+
 describe("timers across a restart and two instances", () => {
   it("auto-close after expiresTicket survives a restart and runs once with two instances", async () => {
     const database = await openTestDatabase();
     try {
       const t0 = new Date();
-      const first = await createTestContext({}, { database });
-      first.clock.now = t0;
-      first.built.startBackground();
-      const s = await setup(first, {
-        queues: ["Vendas"],
-        connection: { expiresTicket: 24, expiresInactiveMessage: "Atendimento encerrado por inatividade." },
-        settings: { sendGreetingMessageOneQueues: "disabled" },
-      });
-      await s.say("oi");
-      await eventually(async () => (await ticketOf(first, s))?.queueId !== null);
-      const ticket = await ticketOf(first, s);
-      const put = await first.app.inject({
-        method: "PUT",
-        url: `/tickets/${ticket.id}`,
-        headers: s.adminLogin.auth,
-        payload: { status: "open" },
-      });
-      expect(put.statusCode).toBe(200);
-      await first.close();
+      const { s, ticket } = await ticketOnFirstInstance(
+        database,
+        t0,
+        { expiresTicket: 24, expiresInactiveMessage: "Atendimento encerrado por inatividade." },
+        async (first, s, ticketId) => void (await updateTicket(first, s, ticketId, { status: "open" })),
+      );
 
       const after = await twoInstancesLater(database, t0, s, ticket.id);
       expect(after.received).toEqual(["Atendimento encerrado por inatividade."]);
@@ -116,17 +138,7 @@ describe("timers across a restart and two instances", () => {
     const database = await openTestDatabase();
     try {
       const t0 = new Date();
-      const first = await createTestContext({}, { database });
-      first.clock.now = t0;
-      first.built.startBackground();
-      const s = await setup(first, {
-        queues: ["Vendas"],
-        settings: { sendGreetingMessageOneQueues: "disabled" },
-      });
-      await s.say("oi");
-      await eventually(async () => (await ticketOf(first, s))?.queueId !== null);
-      const ticket = await ticketOf(first, s);
-      await first.close();
+      const { s, ticket } = await ticketOnFirstInstance(database, t0, {});
       // As before the timers existed: taken by an agent and the connection's expiresTicket set,
       // written behind the app's back (no event, no timer).
       await database.db
