@@ -307,6 +307,55 @@ test.describe("connections", () => {
     for (const p of [admin, phone]) await p.context.close();
   });
 
+  test("a customer who types fast on the /simulator phone: three messages sent back to back all arrive, in order", async ({
+    browser,
+  }) => {
+    const stamp = Date.now();
+    const number = `55118${String(stamp).slice(-8)}`;
+    const texts = [`Primeira ${stamp}`, `Segunda ${stamp}`, `Terceira ${stamp}`];
+    const phone = await person(browser);
+    await loginAs(phone.page, DEMO.admin.email, DEMO.admin.password);
+    await openSimulator(phone.page, DEMO_CONNECTION);
+    await phone.page.getByRole("textbox", { name: "Número do cliente" }).fill(`+${number}`);
+    await phone.page.getByRole("textbox", { name: "Nome do cliente" }).fill(`Cliente Apressado ${stamp}`);
+
+    // A slow network (each send takes 400 ms to leave): every message is sent with Enter while the
+    // one before is still on its way.
+    await phone.page.route(
+      (url) => /^\/simulator\/\d+\/messages$/.test(url.pathname),
+      async (route) => {
+        if (route.request().method() === "POST") await new Promise((r) => setTimeout(r, 400));
+        await route.continue();
+      },
+    );
+    const box = phone.page.getByRole("textbox", { name: "Mensagem" });
+    for (const text of texts) {
+      await box.fill(text);
+      await box.press("Enter");
+    }
+    await expect(box).toHaveValue("");
+    const bubbles = phone.page.getByRole("list", { name: "Conversa", exact: true }).getByRole("listitem");
+    const mine = bubbles.filter({ hasText: String(stamp) });
+    await expect(mine).toHaveText(texts.map((t) => new RegExp(t)));
+    await shot(phone.page, "connections-simulator-fast-typist");
+
+    // The business has the three, in the order they were written.
+    await expect
+      .poll(async () => {
+        const page = await callApi<{ tickets: Ticket[] }>(phone.page, "GET", "/tickets?status=pending");
+        const ticket = page.tickets.find((t) => t.contact.number === number);
+        if (!ticket) return [];
+        const { messages } = await callApi<{ messages: { body: string; fromMe: boolean }[] }>(
+          phone.page,
+          "GET",
+          `/messages/${ticket.id}`,
+        );
+        return messages.filter((m) => !m.fromMe).map((m) => m.body);
+      })
+      .toEqual(texts);
+    await phone.context.close();
+  });
+
   test("the connection dialog shows an empty name and a name already in use under the name field", async ({
     browser,
   }) => {

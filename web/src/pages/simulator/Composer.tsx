@@ -60,8 +60,11 @@ export function Composer(props: ComposerProps) {
   const context = editing ?? replyTo;
 
   async function submit() {
-    if (disabled || sending || !text.trim()) return;
-    if (await props.onSendText(text)) setText("");
+    if (disabled || !text.trim()) return;
+    // The box is free for the next message at once; a send that fails gives its text back.
+    const sent = text;
+    setText("");
+    if (!(await props.onSendText(sent))) setText((now) => (now === "" ? sent : now));
   }
 
   function onKeyDown(event: KeyboardEvent) {
@@ -149,7 +152,7 @@ export function Composer(props: ComposerProps) {
         <IconButton
           color="primary"
           aria-label={t("simulator.send")}
-          disabled={disabled || sending || !text.trim()}
+          disabled={disabled || !text.trim()}
           onClick={() => void submit()}
         >
           <SendIcon />

@@ -60,12 +60,13 @@ export function PhoneScreen({ whatsapp, number, name }: PhoneScreenProps) {
     revoke: (message) => void send({ revoke: { targetId: message.id } }),
   };
 
-  async function sendText(text: string): Promise<boolean> {
-    const sent = editing
-      ? await send({ edit: { targetId: editing.id, body: text } })
-      : await send({ body: text, quotedId: replyTo?.id });
-    if (sent) cancel();
-    return sent;
+  function sendText(text: string): Promise<boolean> {
+    const target = editing;
+    const quoted = replyTo;
+    cancel(); // the reply or edit goes with this message; the box is free for the next one
+    return target
+      ? send({ edit: { targetId: target.id, body: text } })
+      : send({ body: text, quotedId: quoted?.id });
   }
 
   async function sendFile(file: File, caption: string): Promise<boolean> {

@@ -55,9 +55,15 @@ export function useSimulatorLive(): void {
   });
 }
 
-/** Sends as the phone: every send carries the phone's number, name and a fresh message id. */
+/**
+ * Sends as the phone: every send carries the phone's number, name and a fresh message id. Like a
+ * phone, the next message may be sent while the last is on its way: each shows at once, and the
+ * sends go one after the other, so the business receives them in the order they were written.
+ */
 export function usePhoneSender(whatsappId: number | null, number: string | null, name: string) {
   const queryClient = useQueryClient();
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const inFlight = useRef(0);
   const [sending, setSending] = useState(false);
 
   async function send(input: Omit<SimulatorSend, "from" | "name" | "id">): Promise<boolean> {
@@ -79,9 +85,14 @@ export function usePhoneSender(whatsappId: number | null, number: string | null,
       };
       queryClient.setQueryData<SimulatorPhoneMessage[]>(messagesKey, (list) => [...(list ?? []), pending]);
     }
+    inFlight.current += 1;
     setSending(true);
+    const sent = queue.current.then(() =>
+      sendFromPhone(whatsappId, { ...input, from: number, name: name.trim() || undefined, id }),
+    );
+    queue.current = sent.catch(() => undefined);
     try {
-      await sendFromPhone(whatsappId, { ...input, from: number, name: name.trim() || undefined, id });
+      await sent;
       return true;
     } catch (error) {
       queryClient.setQueryData<SimulatorPhoneMessage[]>(messagesKey, (list) =>
@@ -90,9 +101,13 @@ export function usePhoneSender(whatsappId: number | null, number: string | null,
       toastError(error);
       return false;
     } finally {
-      setSending(false);
-      void queryClient.invalidateQueries({ queryKey: messagesKey });
-      void queryClient.invalidateQueries({ queryKey: simulatorKeys.phones(whatsappId) });
+      inFlight.current -= 1;
+      // Read back once the last send is through: sooner, the answer would drop the bubbles still queued.
+      if (inFlight.current === 0) {
+        setSending(false);
+        void queryClient.invalidateQueries({ queryKey: messagesKey });
+        void queryClient.invalidateQueries({ queryKey: simulatorKeys.phones(whatsappId) });
+      }
     }
   }
 
