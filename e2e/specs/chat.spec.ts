@@ -1,6 +1,15 @@
 import { type Locator, type Page, expect, test } from "@playwright/test";
 import { type Message, PNG, callApi, customerSends, customerWaiting } from "./chatSetup";
-import { BRUNO, DEMO, loginAs, newPerson, shot } from "./helpers";
+import {
+  BRUNO,
+  DEMO,
+  dropLiveChannel,
+  loginAs,
+  newPerson,
+  restoreLiveChannel,
+  shot,
+  watchLiveChannel,
+} from "./helpers";
 
 function chat(page: Page): Locator {
   return page.getByRole("log", { name: "Mensagens" });
@@ -153,6 +162,61 @@ test.describe("the chat window", () => {
     await expect(page.getByText("Selecione ao menos uma mensagem para encaminhar.")).toBeVisible();
     await page.getByRole("button", { name: "Cancelar encaminhamento" }).click();
     await expect(box).toBeVisible();
+    await admin.context.close();
+    await ana.context.close();
+  });
+
+  test("with the chat open, what happened while the live channel was away shows once it is back", async ({
+    browser,
+  }) => {
+    const stamp = Date.now();
+    const customer = `Rita ${stamp}`;
+    const number = `55117${String(stamp).slice(-8)}`;
+    const { admin, whatsappId, ticket } = await customerWaiting(browser, {
+      name: customer,
+      number,
+      body: "Bom dia, tem alguém aí?",
+    });
+    const tag = await callApi<{ id: number }>(admin.page, "POST", "/tags", {
+      name: `Retorno ${stamp}`,
+      color: "#43A047",
+    });
+
+    const ana = await newPerson(browser);
+    await watchLiveChannel(ana.context);
+    const page = ana.page;
+    await loginAs(page, DEMO.ana.email, DEMO.ana.password);
+    await page.goto(`/tickets/${ticket.uuid}`);
+    await expect(bubble(page, "Bom dia, tem alguém aí?")).toBeVisible();
+
+    // The connection drops; the customer writes twice and the ticket gets a tag meanwhile.
+    await dropLiveChannel(page);
+    await customerSends(admin.page, whatsappId, { from: number, body: "Mandei enquanto vocês estavam fora" });
+    await customerSends(admin.page, whatsappId, { from: number, body: "E mais esta" });
+    await callApi(admin.page, "POST", "/tags/sync", { ticketId: ticket.id, tags: [tag.id] });
+    // Those events went out while nobody was listening.
+    await page.waitForTimeout(1_500);
+    await expect(bubble(page, "Mandei enquanto vocês estavam fora")).toHaveCount(0);
+    const tagBar = page.getByRole("group", { name: "Tags" });
+    await expect(tagBar.getByText(`Retorno ${stamp}`)).toHaveCount(0);
+
+    // Back: the open chat, its tags and the list catch up without a reload, in order.
+    await restoreLiveChannel(page);
+    await expect(bubble(page, "E mais esta")).toBeVisible({ timeout: 15_000 });
+    await expect(bubble(page, "Mandei enquanto vocês estavam fora")).toBeVisible();
+    const bodies = await chat(page).getByRole("article").allInnerTexts();
+    const first = bodies.findIndex((b) => b.includes("Mandei enquanto vocês estavam fora"));
+    const second = bodies.findIndex((b) => b.includes("E mais esta"));
+    expect(first).toBeGreaterThan(bodies.findIndex((b) => b.includes("Bom dia, tem alguém aí?")));
+    expect(second).toBeGreaterThan(first);
+    await expect(tagBar.getByText(`Retorno ${stamp}`)).toBeVisible();
+    await shot(page, "chat-after-reconnect");
+    await page.getByRole("tab", { name: /^Aguardando/ }).click();
+    const item = page
+      .getByRole("list", { name: "Lista de atendimentos" })
+      .getByRole("listitem")
+      .filter({ hasText: customer });
+    await expect(item).toContainText("E mais esta");
     await admin.context.close();
     await ana.context.close();
   });

@@ -1,4 +1,4 @@
-import { type Browser, type Page, expect } from "@playwright/test";
+import { type Browser, type BrowserContext, type Page, expect } from "@playwright/test";
 
 export const DEMO = {
   admin: { email: "admin@atende.demo", password: "Admin123" },
@@ -51,4 +51,41 @@ export async function callApi<T>(page: Page, method: string, url: string, body?:
     },
     { method, url, body },
   );
+}
+
+type SpiedWindow = { __sockets: WebSocket[]; __blockSockets: boolean };
+
+/**
+ * Keeps the context's WebSockets at hand, so a test can cut the live channel (dropLiveChannel)
+ * and let it come back (restoreLiveChannel). Call before the page loads.
+ */
+export async function watchLiveChannel(context: BrowserContext) {
+  await context.addInitScript(() => {
+    const spied = window as unknown as SpiedWindow;
+    spied.__sockets = [];
+    spied.__blockSockets = false;
+    const RealWebSocket = window.WebSocket;
+    window.WebSocket = class extends RealWebSocket {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        super(spied.__blockSockets ? "ws://127.0.0.1:9/" : url, protocols);
+        spied.__sockets.push(this);
+      }
+    };
+  });
+}
+
+/** Closes the page's WebSockets and keeps new ones from connecting: events sent now are lost. */
+export async function dropLiveChannel(page: Page) {
+  await page.evaluate(() => {
+    const spied = window as unknown as SpiedWindow;
+    spied.__blockSockets = true;
+    for (const socket of spied.__sockets) socket.close();
+  });
+}
+
+/** Lets the page's live channel connect again (socket.io retries on its own). */
+export async function restoreLiveChannel(page: Page) {
+  await page.evaluate(() => {
+    (window as unknown as SpiedWindow).__blockSockets = false;
+  });
 }

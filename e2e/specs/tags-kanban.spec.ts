@@ -1,5 +1,14 @@
 import { type Locator, type Page, expect, test } from "@playwright/test";
-import { DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
+import {
+  DEMO,
+  callApi,
+  dropLiveChannel,
+  loginAs,
+  newPerson,
+  restoreLiveChannel,
+  shot,
+  watchLiveChannel,
+} from "./helpers";
 
 interface Queue {
   id: number;
@@ -190,6 +199,34 @@ test.describe("tags and kanban", () => {
       admin.page.getByRole("row").filter({ hasText: tagName }).getByRole("cell").nth(1),
     ).toHaveText("1 ticket");
     await ana.context.close();
+    await admin.context.close();
+  });
+
+  test("the tags page catches up on what changed while its live channel was away", async ({ browser }) => {
+    const stamp = Date.now();
+    const admin = await newPerson(browser);
+    await watchLiveChannel(admin.context);
+    const page = admin.page;
+    await loginAs(page, DEMO.admin.email, DEMO.admin.password);
+    const old = await callApi<{ id: number }>(page, "POST", "/tags", {
+      name: `Antiga ${stamp}`,
+      color: "#1E88E5",
+    });
+    await page.goto("/tags");
+    const row = (name: string) => page.getByRole("row").filter({ hasText: name });
+    await expect(row(`Antiga ${stamp}`)).toBeVisible();
+
+    // Another admin changes the tags while this page's connection is down.
+    await dropLiveChannel(page);
+    await callApi(page, "POST", "/tags", { name: `Nova ${stamp}`, color: "#F4511E" });
+    await callApi(page, "DELETE", `/tags/${old.id}`);
+    await page.waitForTimeout(1_500);
+    await expect(row(`Nova ${stamp}`)).toHaveCount(0);
+    await expect(row(`Antiga ${stamp}`)).toBeVisible();
+
+    await restoreLiveChannel(page);
+    await expect(row(`Nova ${stamp}`)).toBeVisible({ timeout: 15_000 });
+    await expect(row(`Antiga ${stamp}`)).toHaveCount(0);
     await admin.context.close();
   });
 

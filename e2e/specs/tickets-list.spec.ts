@@ -1,5 +1,15 @@
 import { type Locator, type Page, expect, test } from "@playwright/test";
-import { BRUNO, DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
+import {
+  BRUNO,
+  DEMO,
+  callApi,
+  dropLiveChannel,
+  loginAs,
+  newPerson,
+  restoreLiveChannel,
+  shot,
+  watchLiveChannel,
+} from "./helpers";
 import { vendasConnection } from "./chatSetup";
 
 function waitingTab(page: Page): Locator {
@@ -239,30 +249,14 @@ test.describe("the tickets list", () => {
     const stamp = Date.now();
     const customer = `Perdido ${stamp}`;
     const { context, page } = await newPerson(browser);
-    // Keeps the page's WebSockets at hand, and can keep new ones from connecting.
-    await context.addInitScript(() => {
-      const spied = window as unknown as { __sockets: WebSocket[]; __blockSockets: boolean };
-      spied.__sockets = [];
-      spied.__blockSockets = false;
-      const RealWebSocket = window.WebSocket;
-      window.WebSocket = class extends RealWebSocket {
-        constructor(url: string | URL, protocols?: string | string[]) {
-          super(spied.__blockSockets ? "ws://127.0.0.1:9/" : url, protocols);
-          spied.__sockets.push(this);
-        }
-      };
-    });
+    await watchLiveChannel(context);
     await loginAs(page, DEMO.admin.email, DEMO.admin.password);
     const whatsappId = await vendasConnection(page);
     await openTickets(page);
     await waitingTab(page).click();
     const waitingBefore = await badgeCount(waitingTab(page));
 
-    await page.evaluate(() => {
-      const spied = window as unknown as { __sockets: WebSocket[]; __blockSockets: boolean };
-      spied.__blockSockets = true;
-      for (const socket of spied.__sockets) socket.close();
-    });
+    await dropLiveChannel(page);
     await callApi(page, "POST", `/simulator/${whatsappId}/messages`, {
       from: `55115${String(stamp).slice(-8)}`,
       name: customer,
@@ -272,9 +266,7 @@ test.describe("the tickets list", () => {
     await page.waitForTimeout(1_500);
     await expect(ticketItem(page, customer)).toHaveCount(0);
 
-    await page.evaluate(() => {
-      (window as unknown as { __blockSockets: boolean }).__blockSockets = false;
-    });
+    await restoreLiveChannel(page);
     await expect(ticketItem(page, customer)).toBeVisible({ timeout: 15_000 });
     await expect.poll(() => badgeCount(waitingTab(page))).toBe(waitingBefore + 1);
     await context.close();

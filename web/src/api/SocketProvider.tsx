@@ -1,4 +1,5 @@
 import { companyEvent, type CompanyEventName, type CompanyEventPayloads } from "@atende/contracts";
+import { useQueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, useEffectEvent, useState, type ReactNode } from "react";
 import type { CompanySocket, Room } from "./socket";
 
@@ -37,7 +38,37 @@ export function SocketProvider({ companyId, userId, children }: SocketProviderPr
     };
   }, [companyId, userId]);
 
+  useRefetchWhenReady(live);
+
   return <SocketContext value={{ live, companyId: live ? companyId : null }}>{children}</SocketContext>;
+}
+
+/**
+ * Events sent while the live channel was away are lost, and so are those sent between a query's
+ * answer and the first joining of the rooms: each time the channel is ready (the first time, and
+ * after every reconnection) every query read before that moment is read again, the ones on screen
+ * at once, the others when next shown. One rule for every page, so none can forget it. It runs after
+ * the pages' own "ready" handlers (useSocketReady), which may first trim what they keep; a query
+ * still being fetched is left to finish rather than asked again.
+ */
+function useRefetchWhenReady(live: CompanySocket | null): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!live) return;
+    let timer: number | undefined;
+    const listener = () => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(
+        () => void queryClient.invalidateQueries(undefined, { cancelRefetch: false }),
+        0,
+      );
+    };
+    live.socket.on("ready", listener);
+    return () => {
+      window.clearTimeout(timer);
+      live.socket.off("ready", listener);
+    };
+  }, [live, queryClient]);
 }
 
 /** Runs `handler` for each `company-{companyId}-{name}` event while the component is mounted. */
@@ -62,8 +93,8 @@ export function useCompanyEvent<N extends CompanyEventName>(
 /**
  * Runs `handler` each time the live channel becomes ready (connected, rooms joined) while the
  * component is mounted: after a reconnection, and after the first connection when the component
- * was there before it. Events sent while the socket was away are lost, so whatever the component
- * fetched before this moment may be stale: refetch it here.
+ * was there before it. The provider reads every query again right after (useRefetchWhenReady):
+ * this is for what a page must do before that, such as trimming a long list to its first pages.
  */
 export function useSocketReady(handler: () => void): void {
   const { live } = useContext(SocketContext);

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef } from "react";
-import { useCompanyEvent, useSocketReady } from "../../api/SocketProvider";
+import { useCompanyEvent } from "../../api/SocketProvider";
 import { DASHBOARD_KEY } from "./dashboardApi";
 
 /** How long changes are gathered before the figures are fetched again. */
@@ -35,6 +35,4 @@ export function useDashboardLive(): void {
   useCompanyEvent("ticket", refreshSoon);
   useCompanyEvent("user", refreshSoon);
   useCompanyEvent("whatsapp", refreshSoon);
-  // Whatever happened while the live channel was away was not heard: fetch again.
-  useSocketReady(refreshSoon);
 }

@@ -9,7 +9,7 @@ import {
   removeQuickMessageFromLists,
   upsertQuickMessageInLists,
 } from "../../api/quickMessages";
-import { useCompanyEvent, useSocketReady } from "../../api/SocketProvider";
+import { useCompanyEvent } from "../../api/SocketProvider";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { ListPage } from "../../components/ListPage";
 import { useDebouncedValue } from "../../components/useDebouncedValue";
@@ -35,7 +35,7 @@ export function QuickMessagesPage() {
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
   });
   const records = list.data?.pages.flatMap((page) => page.records) ?? [];
-  const { hasNextPage, isFetchingNextPage, fetchNextPage, refetch } = list;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
 
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
@@ -45,8 +45,6 @@ export function QuickMessagesPage() {
     if (payload.action === "delete") removeQuickMessageFromLists(queryClient, payload.id);
     else upsertQuickMessageInLists(queryClient, payload.record);
   });
-  // Changes made while the socket was away are not replayed: read the list again.
-  useSocketReady(() => void refetch());
 
   const removal = useConfirmDelete<QuickMessageDTO>(async (item) => {
     await deleteQuickMessage(item.id);

@@ -28,7 +28,7 @@ import {
   schedulesListKey,
   upsertScheduleInLists,
 } from "../../api/schedules";
-import { useCompanyEvent, useSocketReady } from "../../api/SocketProvider";
+import { useCompanyEvent } from "../../api/SocketProvider";
 import { toast } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
@@ -105,7 +105,6 @@ function Schedules() {
     if (payload.action === "delete") removeScheduleFromLists(queryClient, payload.scheduleId);
     else upsertScheduleInLists(queryClient, payload.schedule);
   });
-  useSocketReady(() => void queryClient.invalidateQueries({ queryKey: ["schedules"] }));
 
   function changeView(next: View | null) {
     if (!next) return;

@@ -175,11 +175,11 @@ export function applyContact(
 const PAGES_KEPT_ON_REFRESH = 3;
 
 /**
- * The live channel was away (or joined after the lists were fetched): every list fetches again,
- * the lists on screen at once, the others when next shown. A list scrolled far down starts again
- * from its first pages rather than asking for every page it had.
+ * The live channel was away (or joined after the lists were fetched), and every list is about to be
+ * read again (useRefetchWhenReady): a list scrolled far down starts again from its first pages
+ * rather than asking for every page it had.
  */
-export function refreshLists(queryClient: QueryClient): void {
+export function trimListsForRefresh(queryClient: QueryClient): void {
   queryClient.setQueriesData<TicketPages>({ queryKey: ticketKeys.lists() }, (data) =>
     data && data.pages.length > PAGES_KEPT_ON_REFRESH
       ? {
@@ -188,7 +188,6 @@ export function refreshLists(queryClient: QueryClient): void {
         }
       : data,
   );
-  void queryClient.invalidateQueries({ queryKey: ticketKeys.lists() });
 }
 
 /** A listed ticket by id, from any cached list. */

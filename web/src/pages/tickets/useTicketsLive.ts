@@ -7,8 +7,8 @@ import {
   applyTicket,
   clearUnread,
   findListedTicket,
-  refreshLists,
   removeTicket,
+  trimListsForRefresh,
   type Viewer,
 } from "./ticketLists";
 
@@ -44,7 +44,7 @@ export function useTicketsLive(viewer: Viewer, selectedUuid: string | undefined)
     applyTicket(queryClient, payload.ticket, viewer);
   });
 
-  useSocketReady(() => refreshLists(queryClient));
+  useSocketReady(() => trimListsForRefresh(queryClient));
 
   useCompanyEvent("contact", (payload) => {
     if (payload.action !== "delete") applyContact(queryClient, payload.contact);
