@@ -221,6 +221,65 @@ test.describe("the chat window", () => {
     await ana.context.close();
   });
 
+  test("a chat in a background tab catches up only once it is shown, so nothing is read unseen", async ({
+    browser,
+  }) => {
+    const stamp = Date.now();
+    const customer = `Lia ${stamp}`;
+    const number = `55116${String(stamp).slice(-8)}`;
+    const { admin, whatsappId, ticket } = await customerWaiting(browser, {
+      name: customer,
+      number,
+      body: "Oi, vocês abrem sábado?",
+    });
+    const ana = await newPerson(browser);
+    await watchLiveChannel(ana.context);
+    // The tab can be sent to the background and brought back, as switching tabs does.
+    await ana.context.addInitScript(() => {
+      const tab = window as unknown as { __hidden: boolean };
+      tab.__hidden = false;
+      Object.defineProperty(Document.prototype, "visibilityState", {
+        configurable: true,
+        get: () => (tab.__hidden ? "hidden" : "visible"),
+      });
+      Object.defineProperty(Document.prototype, "hidden", { configurable: true, get: () => tab.__hidden });
+    });
+    const showTab = (hidden: boolean) =>
+      page.evaluate((value) => {
+        (window as unknown as { __hidden: boolean }).__hidden = value;
+        document.dispatchEvent(new Event("visibilitychange"));
+      }, hidden);
+    const page = ana.page;
+    await loginAs(page, DEMO.ana.email, DEMO.ana.password);
+    await page.goto(`/tickets/${ticket.uuid}`);
+    await page.getByRole("button", { name: "Aceitar" }).first().click();
+    await expect(page.getByText("Atribuído a Ana")).toBeVisible();
+    const unread = async () =>
+      (
+        await callApi<{ tickets: { id: number; unreadMessages: number }[] }>(
+          admin.page,
+          "GET",
+          `/tickets?searchParam=${number}&showAll=true&status=open`,
+        )
+      ).tickets.find((t) => t.id === ticket.id)?.unreadMessages;
+    await expect.poll(unread).toBe(0);
+
+    await showTab(true);
+    await dropLiveChannel(page);
+    await customerSends(admin.page, whatsappId, { from: number, body: "Preciso ir amanhã cedo" });
+    await restoreLiveChannel(page);
+    // Back online in the background: the message waits unread, the customer sees no blue ticks.
+    await page.waitForTimeout(3_000);
+    await expect(bubble(page, "Preciso ir amanhã cedo")).toHaveCount(0);
+    expect(await unread()).toBe(1);
+
+    await showTab(false);
+    await expect(bubble(page, "Preciso ir amanhã cedo")).toBeVisible();
+    await expect.poll(unread).toBe(0);
+    await admin.context.close();
+    await ana.context.close();
+  });
+
   test("an agent outside the ticket's queue is sent back to /tickets", async ({ browser }) => {
     const stamp = Date.now();
     const number = `55118${String(stamp).slice(-8)}`;

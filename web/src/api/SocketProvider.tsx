@@ -49,24 +49,34 @@ export function SocketProvider({ companyId, userId, children }: SocketProviderPr
  * after every reconnection) every query read before that moment is read again, the ones on screen
  * at once, the others when next shown. One rule for every page, so none can forget it. It runs after
  * the pages' own "ready" handlers (useSocketReady), which may first trim what they keep; a query
- * still being fetched is left to finish rather than asked again.
+ * still being fetched is left to finish rather than asked again. A tab in the background waits
+ * until it is shown: reading the agent's open chat again marks it read, which nobody did.
  */
 function useRefetchWhenReady(live: CompanySocket | null): void {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!live) return;
     let timer: number | undefined;
-    const listener = () => {
+    let waitingToBeShown = false;
+    const refetch = () => void queryClient.invalidateQueries(undefined, { cancelRefetch: false });
+    const onReady = () => {
       window.clearTimeout(timer);
-      timer = window.setTimeout(
-        () => void queryClient.invalidateQueries(undefined, { cancelRefetch: false }),
-        0,
-      );
+      timer = window.setTimeout(() => {
+        if (document.visibilityState === "visible") refetch();
+        else waitingToBeShown = true;
+      }, 0);
     };
-    live.socket.on("ready", listener);
+    const onVisibility = () => {
+      if (!waitingToBeShown || document.visibilityState !== "visible") return;
+      waitingToBeShown = false;
+      refetch();
+    };
+    live.socket.on("ready", onReady);
+    document.addEventListener("visibilitychange", onVisibility);
     return () => {
       window.clearTimeout(timer);
-      live.socket.off("ready", listener);
+      live.socket.off("ready", onReady);
+      document.removeEventListener("visibilitychange", onVisibility);
     };
   }, [live, queryClient]);
 }
