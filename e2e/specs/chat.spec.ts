@@ -188,6 +188,17 @@ test.describe("the chat window", () => {
     await loginAs(page, DEMO.ana.email, DEMO.ana.password);
     await page.goto(`/tickets/${ticket.uuid}`);
     await expect(bubble(page, "Bom dia, tem alguém aí?")).toBeVisible();
+    await customerSends(admin.page, whatsappId, {
+      from: number,
+      body: "Foto do produto",
+      media: { filename: "produto.png", mimetype: "image/png", dataBase64: PNG.toString("base64") },
+    });
+    const photo = bubble(page, "Foto do produto").getByRole("img", { name: "produto.png" });
+    await expect(photo).toBeVisible();
+    const mediaAsked: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname.startsWith("/media/")) mediaAsked.push(request.url());
+    });
 
     // The connection drops; the customer writes twice and the ticket gets a tag meanwhile.
     await dropLiveChannel(page);
@@ -205,11 +216,14 @@ test.describe("the chat window", () => {
     await expect(bubble(page, "E mais esta")).toBeVisible({ timeout: 15_000 });
     await expect(bubble(page, "Mandei enquanto vocês estavam fora")).toBeVisible();
     const bodies = await chat(page).getByRole("article").allInnerTexts();
-    const first = bodies.findIndex((b) => b.includes("Mandei enquanto vocês estavam fora"));
-    const second = bodies.findIndex((b) => b.includes("E mais esta"));
-    expect(first).toBeGreaterThan(bodies.findIndex((b) => b.includes("Bom dia, tem alguém aí?")));
-    expect(second).toBeGreaterThan(first);
+    const at = (text: string) => bodies.findIndex((b) => b.includes(text));
+    expect(at("Bom dia, tem alguém aí?")).toBeGreaterThanOrEqual(0);
+    expect(at("Mandei enquanto vocês estavam fora")).toBeGreaterThan(at("Bom dia, tem alguém aí?"));
+    expect(at("E mais esta")).toBeGreaterThan(at("Mandei enquanto vocês estavam fora"));
     await expect(tagBar.getByText(`Retorno ${stamp}`)).toBeVisible();
+    // A picture already shown is neither fetched again nor redrawn.
+    await expect(photo).toBeVisible();
+    expect(mediaAsked).toEqual([]);
     await shot(page, "chat-after-reconnect");
     await page.getByRole("tab", { name: /^Aguardando/ }).click();
     const item = page

@@ -216,7 +216,7 @@ test.describe("tags and kanban", () => {
     const row = (name: string) => page.getByRole("row").filter({ hasText: name });
     await expect(row(`Antiga ${stamp}`)).toBeVisible();
 
-    // Another admin changes the tags while this page's connection is down.
+    // The tags change (through the API) while this page's connection is down.
     await dropLiveChannel(page);
     await callApi(page, "POST", "/tags", { name: `Nova ${stamp}`, color: "#F4511E" });
     await callApi(page, "DELETE", `/tags/${old.id}`);

@@ -1,5 +1,5 @@
 import { companyEvent, type CompanyEventName, type CompanyEventPayloads } from "@atende/contracts";
-import { useQueryClient } from "@tanstack/react-query";
+import { type Query, useQueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, useEffectEvent, useState, type ReactNode } from "react";
 import type { CompanySocket, Room } from "./socket";
 
@@ -44,41 +44,90 @@ export function SocketProvider({ companyId, userId, children }: SocketProviderPr
 }
 
 /**
+ * Runs `fn` now if the tab is shown, else once it is shown; answers how to call it off. A tab in
+ * the background must not read the agent's open chat: that marks it read, which nobody did.
+ */
+function whenShown(fn: () => void): () => void {
+  if (document.visibilityState === "visible") {
+    fn();
+    return () => undefined;
+  }
+  const onVisibility = () => {
+    if (document.visibilityState !== "visible") return;
+    document.removeEventListener("visibilitychange", onVisibility);
+    fn();
+  };
+  document.addEventListener("visibilitychange", onVisibility);
+  return () => document.removeEventListener("visibilitychange", onVisibility);
+}
+
+/** Marks a query the provider leaves alone when the channel is back: its page catches up on its own. */
+export const NOT_REFETCHED_ON_READY = { refetchOnReady: false } as const;
+
+/**
  * Events sent while the live channel was away are lost, and so are those sent between a query's
  * answer and the first joining of the rooms: each time the channel is ready (the first time, and
- * after every reconnection) every query read before that moment is read again, the ones on screen
- * at once, the others when next shown. One rule for every page, so none can forget it. It runs after
- * the pages' own "ready" handlers (useSocketReady), which may first trim what they keep; a query
- * still being fetched is left to finish rather than asked again. A tab in the background waits
- * until it is shown: reading the agent's open chat again marks it read, which nobody did.
+ * after every reconnection) every query is read again, the ones on screen at once, the others when
+ * next shown. One rule for every page, so none can forget it. It runs after the pages' own "ready"
+ * handlers (useSocketReady), which may first trim what they keep, and once the tab is shown.
+ * Left out: queries that never change (staleTime "static": media, the version) and those marked
+ * NOT_REFETCHED_ON_READY (the open chat merges its newest page itself, so its scrolled-back pages
+ * and a message just sent stay). A fetch in flight is left to finish, except a "load more"
+ * (its answer was built from the pages before the outage): that one starts again.
  */
 function useRefetchWhenReady(live: CompanySocket | null): void {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (!live) return;
     let timer: number | undefined;
-    let waitingToBeShown = false;
-    const refetch = () => void queryClient.invalidateQueries(undefined, { cancelRefetch: false });
+    let cancelWait = () => undefined as void;
+    const refetch = () => {
+      const loadingMore = new Set(
+        queryClient.getQueryCache().findAll({
+          predicate: (q) => q.state.fetchStatus !== "idle" && Boolean(q.state.fetchMeta?.fetchMore),
+        }),
+      );
+      const ours = (q: Query) => q.meta?.refetchOnReady !== false;
+      void queryClient.invalidateQueries(
+        { predicate: (q) => ours(q) && !loadingMore.has(q) },
+        { cancelRefetch: false },
+      );
+      void queryClient.invalidateQueries({ predicate: (q) => ours(q) && loadingMore.has(q) });
+    };
     const onReady = () => {
       window.clearTimeout(timer);
-      timer = window.setTimeout(() => {
-        if (document.visibilityState === "visible") refetch();
-        else waitingToBeShown = true;
-      }, 0);
-    };
-    const onVisibility = () => {
-      if (!waitingToBeShown || document.visibilityState !== "visible") return;
-      waitingToBeShown = false;
-      refetch();
+      cancelWait();
+      timer = window.setTimeout(() => (cancelWait = whenShown(refetch)), 0);
     };
     live.socket.on("ready", onReady);
-    document.addEventListener("visibilitychange", onVisibility);
     return () => {
       window.clearTimeout(timer);
+      cancelWait();
       live.socket.off("ready", onReady);
-      document.removeEventListener("visibilitychange", onVisibility);
     };
   }, [live, queryClient]);
+}
+
+/**
+ * Runs `handler` after each "ready" of the live channel, once the tab is shown (see
+ * useRefetchWhenReady): for a query marked NOT_REFETCHED_ON_READY.
+ */
+export function useCatchUpWhenReady(handler: () => void): void {
+  const { live } = useContext(SocketContext);
+  const onReady = useEffectEvent(handler);
+  useEffect(() => {
+    if (!live) return;
+    let cancelWait = () => undefined as void;
+    const listener = () => {
+      cancelWait();
+      cancelWait = whenShown(() => onReady());
+    };
+    live.socket.on("ready", listener);
+    return () => {
+      cancelWait();
+      live.socket.off("ready", listener);
+    };
+  }, [live]);
 }
 
 /** Runs `handler` for each `company-{companyId}-{name}` event while the component is mounted. */

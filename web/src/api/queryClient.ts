@@ -4,8 +4,11 @@ import { toastError } from "./toast";
 
 declare module "@tanstack/react-query" {
   interface Register {
-    /** `silent`: the screen shows the failure itself, so no error toast. */
-    queryMeta: { silent?: boolean };
+    /**
+     * `silent`: the screen shows the failure itself, so no error toast. `refetchOnReady: false`: left
+     * out of the refresh after a reconnection (useRefetchWhenReady).
+     */
+    queryMeta: { silent?: boolean; refetchOnReady?: boolean };
   }
 }
 

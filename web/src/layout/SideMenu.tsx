@@ -29,7 +29,7 @@ function useProductVersion(enabled: boolean): string | undefined {
     queryKey: ["version"],
     queryFn: ({ signal }) => api.get<{ version: string }>("/version", { signal }),
     enabled,
-    staleTime: Infinity,
+    staleTime: "static",
     meta: { silent: true },
   });
   return data?.version;

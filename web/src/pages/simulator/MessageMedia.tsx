@@ -29,7 +29,7 @@ export function MessageMedia({ media }: { media: Media }) {
   const blob = useQuery({
     queryKey: ["simulator-media", media.url],
     queryFn: () => fetchMediaBlob(media.url),
-    staleTime: Infinity,
+    staleTime: "static",
     meta: { silent: true },
     retry: false,
   });

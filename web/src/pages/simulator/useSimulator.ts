@@ -26,9 +26,19 @@ export function usePhones(whatsappId: number | null) {
 }
 
 export function usePhoneMessages(whatsappId: number | null, number: string | null) {
+  const queryClient = useQueryClient();
+  const key = simulatorKeys.messages(whatsappId ?? 0, number ?? "");
   return useQuery({
-    queryKey: simulatorKeys.messages(whatsappId ?? 0, number ?? ""),
-    queryFn: ({ signal }) => fetchPhoneMessages(whatsappId ?? 0, number ?? "", signal),
+    queryKey: key,
+    queryFn: async ({ signal }) => {
+      const stored = await fetchPhoneMessages(whatsappId ?? 0, number ?? "", signal);
+      // Bubbles still on their way (ack 0 lives only here) stay when the list is read again.
+      const ids = new Set(stored.map((m) => m.id));
+      const queued = (queryClient.getQueryData<SimulatorPhoneMessage[]>(key) ?? []).filter(
+        (m) => m.ack === 0 && !ids.has(m.id),
+      );
+      return [...stored, ...queued];
+    },
     enabled: whatsappId !== null && number !== null,
   });
 }

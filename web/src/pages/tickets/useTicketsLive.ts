@@ -17,7 +17,8 @@ import {
  * lists it now belongs to, a new message brings its ticket to the top with the new last message and
  * unread count, a read ticket loses its badge and a deleted one leaves (and closes, if on screen);
  * a renamed, recoloured or deleted tag changes the chips, and an edited contact its name and picture.
- * What happened while the channel was away is fetched again when it is back.
+ * When the channel is back, the lists are trimmed to their first pages before the provider reads
+ * them again (useRefetchWhenReady).
  */
 export function useTicketsLive(viewer: Viewer, selectedUuid: string | undefined): void {
   const queryClient = useQueryClient();

@@ -52,8 +52,9 @@ export function ConnectionDialog({ whatsappId, onClose }: ConnectionDialogProps)
     gcTime: 0,
   });
   const title = t(whatsappId === null ? "connectionModal.addTitle" : "connectionModal.editTitle");
-  // The failure was toasted (query cache): nothing to edit, so the dialog goes away.
-  const failed = detail.isError;
+  // The failure was toasted (query cache): nothing to edit, so the dialog goes away. A later refetch
+  // that fails (after a reconnection) leaves the connection being edited as it is.
+  const failed = detail.isError && !detail.data;
   useEffect(() => {
     if (failed) onClose();
   }, [failed, onClose]);

@@ -8,7 +8,8 @@ export function useMediaUrl(url: string | null) {
     queryKey: mediaKeys.blob(url ?? ""),
     queryFn: ({ signal }) => fetchMediaBlob(url!, signal),
     enabled: Boolean(url),
-    staleTime: Infinity,
+    // A file never changes: never read again, not even after a reconnection (useRefetchWhenReady).
+    staleTime: "static",
     gcTime: 10 * 60_000,
     retry: 1,
     meta: { silent: true },
