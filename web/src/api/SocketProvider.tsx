@@ -108,28 +108,6 @@ function useRefetchWhenReady(live: CompanySocket | null): void {
   }, [live, queryClient]);
 }
 
-/**
- * Runs `handler` after each "ready" of the live channel, once the tab is shown (see
- * useRefetchWhenReady): for a query marked NOT_REFETCHED_ON_READY.
- */
-export function useCatchUpWhenReady(handler: () => void): void {
-  const { live } = useContext(SocketContext);
-  const onReady = useEffectEvent(handler);
-  useEffect(() => {
-    if (!live) return;
-    let cancelWait = () => undefined as void;
-    const listener = () => {
-      cancelWait();
-      cancelWait = whenShown(() => onReady());
-    };
-    live.socket.on("ready", listener);
-    return () => {
-      cancelWait();
-      live.socket.off("ready", listener);
-    };
-  }, [live]);
-}
-
 /** Runs `handler` for each `company-{companyId}-{name}` event while the component is mounted. */
 export function useCompanyEvent<N extends CompanyEventName>(
   name: N,
@@ -153,20 +131,29 @@ export function useCompanyEvent<N extends CompanyEventName>(
  * Runs `handler` each time the live channel becomes ready (connected, rooms joined) while the
  * component is mounted: after a reconnection, and after the first connection when the component
  * was there before it. The provider reads every query again right after (useRefetchWhenReady):
- * this is for what a page must do before that, such as trimming a long list to its first pages.
+ * this is for what a page must do before that, such as trimming a long list to its first pages,
+ * or, with `whenShown`, for a query marked NOT_REFETCHED_ON_READY that catches up on its own once
+ * the tab is shown.
  */
-export function useSocketReady(handler: () => void): void {
+export function useSocketReady(handler: () => void, opts: { whenShown?: boolean } = {}): void {
   const { live } = useContext(SocketContext);
   const onReady = useEffectEvent(handler);
+  const deferred = opts.whenShown ?? false;
 
   useEffect(() => {
     if (!live) return;
-    const listener = () => onReady();
+    let cancelWait = () => undefined as void;
+    const listener = () => {
+      cancelWait();
+      if (deferred) cancelWait = whenShown(() => onReady());
+      else onReady();
+    };
     live.socket.on("ready", listener);
     return () => {
+      cancelWait();
       live.socket.off("ready", listener);
     };
-  }, [live]);
+  }, [live, deferred]);
 }
 
 /**

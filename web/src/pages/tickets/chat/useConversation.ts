@@ -2,7 +2,7 @@ import type { MessageDTO, MessagesPage, TicketDTO } from "@atende/contracts";
 import { useInfiniteQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef } from "react";
 import { fetchMessages, messageKeys } from "../../../api/messages";
-import { NOT_REFETCHED_ON_READY, useCatchUpWhenReady, useCompanyEvent } from "../../../api/SocketProvider";
+import { NOT_REFETCHED_ON_READY, useCompanyEvent, useSocketReady } from "../../../api/SocketProvider";
 import { flattenPages, upsertInPages, type MessagePages } from "./conversation";
 
 /** Shows a message at once (an answer to our own call), or replaces it where it is listed. */
@@ -54,19 +54,22 @@ export function useConversation(ticket: TicketDTO, opts: { meId: number; readOnl
 
   // Back from a lost connection: the newest page is merged in, so the pages scrolled back to and a
   // message being sent stay. A whole page of messages never seen means more were missed: all again.
-  useCatchUpWhenReady(() => {
-    const known = new Set(
-      flattenPages(queryClient.getQueryData(messageKeys.ticket(ticket.id))).map((m) => m.id),
-    );
-    fetchMessages(ticket.id, 1)
-      .then((page) => {
-        const missedMore = known.size > 0 && page.hasMore && page.messages.every((m) => !known.has(m.id));
-        if (missedMore)
-          void queryClient.resetQueries({ queryKey: messageKeys.ticket(ticket.id), exact: true });
-        else page.messages.forEach((m) => upsertMessage(queryClient, ticket.id, m));
-      })
-      .catch(() => undefined);
-  });
+  useSocketReady(
+    () => {
+      const known = new Set(
+        flattenPages(queryClient.getQueryData(messageKeys.ticket(ticket.id))).map((m) => m.id),
+      );
+      fetchMessages(ticket.id, 1)
+        .then((page) => {
+          const missedMore = known.size > 0 && page.hasMore && page.messages.every((m) => !known.has(m.id));
+          if (missedMore)
+            void queryClient.resetQueries({ queryKey: messageKeys.ticket(ticket.id), exact: true });
+          else page.messages.forEach((m) => upsertMessage(queryClient, ticket.id, m));
+        })
+        .catch(() => undefined);
+    },
+    { whenShown: true },
+  );
 
   useCompanyEvent("appMessage", (event) => {
     if (event.message.mediaType === "reactionMessage" || !belongsTo(ticket, event)) return;
