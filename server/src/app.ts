@@ -38,6 +38,7 @@ import { whatsappRoutes } from "./modules/whatsapps/routes.js";
 import { createWhatsappsService } from "./modules/whatsapps/service.js";
 import { makeRequireAuth, trustSessionChecks } from "./http/auth.js";
 import { registerErrorHandler, sendError } from "./http/errors.js";
+import { withRedactedUrls } from "./http/redact.js";
 import { authRoutes } from "./modules/auth/routes.js";
 import { createAuthService } from "./modules/auth/service.js";
 import { healthRoutes } from "./modules/health/routes.js";
@@ -89,7 +90,7 @@ export async function buildApp(
   } = {},
 ): Promise<BuiltApp> {
   const app = Fastify({
-    logger: opts.logger ?? { level: deps.config.LOG_LEVEL },
+    logger: withRedactedUrls(opts.logger ?? { level: deps.config.LOG_LEVEL }),
     genReqId: (req) =>
       (req.headers["x-request-id"] as string | undefined)?.slice(0, 64) || crypto.randomUUID(),
     trustProxy: true,

@@ -31,7 +31,11 @@ export class TokenService {
   /** Returns the claims, or "expired" / "invalid". */
   async verify(token: string): Promise<AccessClaims | "expired" | "invalid"> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ["HS256"] });
+      // A token without `exp` would never expire: refused, like one that did.
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ["HS256"],
+        requiredClaims: ["exp", "sub"],
+      });
       const userId = Number(payload.sub);
       const companyId = Number(payload.companyId);
       if (!Number.isInteger(userId) || !Number.isInteger(companyId) || typeof payload.sid !== "string") {

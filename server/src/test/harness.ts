@@ -63,7 +63,13 @@ export interface TestContext {
 
 export async function createTestContext(
   overrides: Partial<Config> = {},
-  opts: { authOptions?: { reuseGraceMs: number }; database?: Database; providers?: ProviderRegistry } = {},
+  opts: {
+    authOptions?: { reuseGraceMs: number };
+    database?: Database;
+    providers?: ProviderRegistry;
+    /** The app's logger options (default: none), for a test that reads what the server logs. */
+    logger?: NonNullable<Parameters<typeof buildApp>[1]>["logger"];
+  } = {},
 ): Promise<TestContext> {
   // A shared database plays several instances of one deployment; its owner drops it.
   const database = opts.database
@@ -94,7 +100,7 @@ export async function createTestContext(
     media: new MediaStore(path.join(dataDir, "media"), config.MEDIA_MAX_BYTES),
   };
   const built = await buildApp(deps, {
-    logger: false,
+    logger: opts.logger ?? false,
     authOptions: opts.authOptions,
     providers: opts.providers,
   });
