@@ -28,6 +28,15 @@ export class TokenService {
       .sign(this.key);
   }
 
+  /**
+   * The refresh token that follows `refreshToken` when it is rotated: derived from it with the
+   * secret, so every replay of one token within the reuse grace (two tabs, a retried request) is
+   * answered the one successor rather than a chain of its own. Unguessable without the secret.
+   */
+  successorOf(refreshToken: string): string {
+    return crypto.createHmac("sha256", this.key).update(`refresh:${refreshToken}`).digest("base64url");
+  }
+
   /** Returns the claims, or "expired" / "invalid". */
   async verify(token: string): Promise<AccessClaims | "expired" | "invalid"> {
     try {

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoginAnswer } from "@atende/contracts";
 import { type TestContext, createTestContext } from "../../test/harness.js";
+import { and, eq, isNull } from "drizzle-orm";
+import { refreshTokens } from "../../db/schema/index.js";
+import { REFRESH_REUSE_GRACE_MS } from "./service.js";
 import { TEST_PASSWORD, buildCompany, buildUser, login } from "../../test/factories.js";
 
 let ctx: TestContext;
@@ -271,6 +274,55 @@ describe("refresh, me and logout", () => {
     expect((await ctx.app.inject({ method: "GET", url: "/auth/me", headers: newer.auth })).statusCode).toBe(
       200,
     );
+  });
+});
+
+describe("refresh within the reuse grace (two tabs)", () => {
+  let graced: TestContext;
+  beforeAll(async () => {
+    graced = await createTestContext({ LOGIN_MAX_PER_EMAIL: 100, LOGIN_MAX_PER_IP: 1000 });
+  });
+  afterAll(() => graced.close());
+  const refresh = (cookie: string) =>
+    graced.app.inject({ method: "POST", url: "/auth/refresh_token", headers: { cookie } });
+
+  it("ten concurrent refreshes of one token all get the one successor; a replay after the grace kills the session", async () => {
+    const company = await buildCompany(graced.deps.db);
+    const u = await buildUser(graced.deps.db, company.id);
+    const first = await login(graced, u.email);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => refresh(first.cookie)));
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
+    const successors = new Set(answers.map(cookieOf));
+    expect(successors.size).toBe(1);
+    const [successor] = [...successors];
+    expect(successor).not.toBe(first.cookie);
+    // One live chain: the session holds exactly one refresh token that is neither used nor revoked.
+    const live = await graced.deps.db
+      .select()
+      .from(refreshTokens)
+      .where(
+        and(eq(refreshTokens.userId, u.id), isNull(refreshTokens.rotatedAt), isNull(refreshTokens.revokedAt)),
+      );
+    expect(live).toHaveLength(1);
+
+    // A near-simultaneous replay (within the grace) still gets that successor.
+    const late = await refresh(first.cookie);
+    expect(late.statusCode).toBe(200);
+    expect(cookieOf(late)).toBe(successor);
+    const next = await refresh(successor!);
+    expect(next.statusCode).toBe(200);
+
+    // After the grace, the old token used again revokes the whole family.
+    graced.clock.now = new Date(Date.now() + REFRESH_REUSE_GRACE_MS + 1_000);
+    const replay = await refresh(first.cookie);
+    expect(replay.statusCode).toBe(401);
+    expect((await refresh(cookieOf(next))).statusCode).toBe(401);
+    const me = await graced.app.inject({
+      method: "GET",
+      url: "/auth/me",
+      headers: { authorization: `Bearer ${next.json().token}` },
+    });
+    expect(me.statusCode).toBe(401);
   });
 });
 

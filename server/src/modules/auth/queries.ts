@@ -9,6 +9,18 @@ export async function insertRefreshToken(
   await db.insert(refreshTokens).values(row);
 }
 
+/**
+ * Stores a rotated token's successor unless a replay of the same token already did (the successor
+ * is derived from it): answers the stored row either way.
+ */
+export async function insertSuccessorToken(
+  db: Executor,
+  row: { companyId: number; userId: number; sessionId: string; tokenHash: string; expiresAt: Date },
+) {
+  const [inserted] = await db.insert(refreshTokens).values(row).onConflictDoNothing().returning();
+  return inserted ?? (await findRefreshToken(db, row.tokenHash));
+}
+
 export async function findRefreshToken(db: Executor, tokenHash: string) {
   const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash));
   return row ?? null;

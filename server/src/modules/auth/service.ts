@@ -101,10 +101,12 @@ export function createAuthService(
       const row = await q.findRefreshToken(db, hashToken(refreshToken));
       const at = now();
       if (!row || row.revokedAt || row.expiresAt <= at) throw new AppError("ERR_NO_SESSION");
+      const subscription = await checkCompany(row.companyId);
       if (row.rotatedAt || !(await q.markRotated(db, row.id, at))) {
-        // A rotated token used again: a twin request within the grace, or a stolen copy. Kill the session.
-        const rotatedAt = row.rotatedAt ?? at;
-        if (at.getTime() - rotatedAt.getTime() >= opts.reuseGraceMs) {
+        // A rotated token used again: a twin request within the grace, or a stolen copy after it.
+        const seen = row.rotatedAt ? row : await q.findRefreshToken(db, row.tokenHash);
+        if (!seen || seen.revokedAt) throw new AppError("ERR_NO_SESSION");
+        if (at.getTime() - (seen.rotatedAt ?? at).getTime() >= opts.reuseGraceMs) {
           await q.revokeSession(db, row.sessionId, at);
           await bus.publish([
             {
@@ -117,9 +119,28 @@ export function createAuthService(
           throw new AppError("ERR_NO_SESSION");
         }
       }
-      const subscription = await checkCompany(row.companyId);
-      const issued = await issue(row.companyId, row.userId, row.sessionId);
-      return { ...issued, user: await sessionUser(row.companyId, row.userId), subscription };
+      // Every use of this token within the grace gets the same successor: one chain, never two.
+      const successor = tokens.successorOf(refreshToken);
+      const stored = await q.insertSuccessorToken(db, {
+        companyId: row.companyId,
+        userId: row.userId,
+        sessionId: row.sessionId,
+        tokenHash: hashToken(successor),
+        expiresAt: new Date(at.getTime() + config.REFRESH_TOKEN_DAYS * 86_400_000),
+      });
+      if (!stored || stored.revokedAt) throw new AppError("ERR_NO_SESSION");
+      const token = await tokens.sign({
+        userId: row.userId,
+        companyId: row.companyId,
+        sessionId: row.sessionId,
+      });
+      return {
+        token,
+        refreshToken: successor,
+        refreshExpiresAt: stored.expiresAt,
+        user: await sessionUser(row.companyId, row.userId),
+        subscription,
+      };
     },
 
     async logout(companyId: number, userId: number): Promise<void> {
