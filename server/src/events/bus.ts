@@ -18,6 +18,11 @@ export type DomainEvent =
   | { type: "session.started"; companyId: number; userId: number; sessionId: string }
   /** One session revoked alone (a refresh token used twice): its access tokens stop working. */
   | { type: "session.revoked"; companyId: number; userId: number; sessionId: string }
+  /**
+   * Every session of a user revoked (logout, a password change) but `keepSessionId` (the one that
+   * changed its own password): their sockets are cut at once, on every instance.
+   */
+  | { type: "user.sessionsRevoked"; companyId: number; userId: number; keepSessionId?: string }
   | { type: "whatsapp.saved"; companyId: number; whatsapp: WhatsappDTO }
   | { type: "whatsapp.deleted"; companyId: number; whatsappId: number }
   | { type: "whatsapp.session"; companyId: number; session: WhatsappSessionDTO }

@@ -129,7 +129,12 @@ export function trustSessionChecks(db: Db, bus: EventBus): () => void {
       if (check.userId === userId) shared.bySession.delete(sessionId);
   };
   const off = bus.on((event) => {
-    if (event.type === "session.started" || event.type === "session.revoked") forgetUser(event.userId);
+    if (
+      event.type === "session.started" ||
+      event.type === "session.revoked" ||
+      event.type === "user.sessionsRevoked"
+    )
+      forgetUser(event.userId);
     else if (event.type === "user.saved") forgetUser(event.user.id);
     else if (event.type === "user.deleted") forgetUser(event.userId);
   });

@@ -64,4 +64,19 @@ describe("several instances through the Redis adapter", () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(outsiderEvents.filter((n) => n.startsWith(`company-${company.id}-`))).toEqual([]);
   });
+
+  it("a logout through instance B cuts that session's socket on instance A within a second", async () => {
+    const company = await buildCompany(database.db);
+    const agent = await buildUser(database.db, company.id);
+    const session = await login(b, agent.email);
+    const socketOnA = await connectSocket(await a.url(), session.token);
+    sockets.push(socketOnA);
+    const out = await b.app.inject({
+      method: "DELETE",
+      url: "/auth/logout",
+      headers: { ...session.auth, cookie: session.cookie },
+    });
+    expect(out.statusCode).toBe(204);
+    await waitFor(() => !socketOnA.connected, 1_000);
+  });
 });

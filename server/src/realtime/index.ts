@@ -154,6 +154,12 @@ export async function createRealtime(
       io.to(rooms.company(companyId)).emit(companyEvent(companyId, "user"), { action: "update", user });
   }
 
+  /** Disconnects every socket of a user, on every instance, but those of `keepSessionId`. */
+  function cutSessions(userId: number, keepSessionId?: string) {
+    const sockets = io.in(rooms.user(userId));
+    (keepSessionId ? sockets.except(rooms.session(keepSessionId)) : sockets).disconnectSockets(true);
+  }
+
   io.use(async (socket, next) => {
     try {
       socket.data.auth = await authenticate(db, tokens, handshakeToken(socket));
@@ -356,6 +362,10 @@ export async function createRealtime(
       case "session.revoked":
         // A refresh token used twice killed the session: its sockets go with it.
         io.in(rooms.session(event.sessionId)).disconnectSockets(true);
+        break;
+      case "user.sessionsRevoked":
+        // Logout or a password change: the revoked sessions' sockets go now (through the adapter).
+        cutSessions(event.userId, event.keepSessionId);
         break;
       case "session.started": {
         // Only the user's sessions older than this login hear it; a few seconds later exactly those

@@ -200,6 +200,30 @@ describe("company isolation of user events", () => {
   });
 });
 
+describe("logout", () => {
+  it("cuts the session's sockets within a second; they hear no more company events", async () => {
+    const team = await buildTeam(ctx);
+    const agentSocket = await socketFor(team.agentLogin);
+    const heard = recordAll(agentSocket);
+    const out = await ctx.app.inject({
+      method: "DELETE",
+      url: "/auth/logout",
+      headers: { ...team.agentLogin.auth, cookie: team.agentLogin.cookie },
+    });
+    expect(out.statusCode).toBe(204);
+    await waitFor(() => !agentSocket.connected, 1_000);
+    expect(await serverSocketsOf(team.agent.id)).toBe(0);
+    const before = heard.length;
+    const res = await api("POST", "/contacts", team.adminLogin, {
+      name: "After logout",
+      number: "5511900001111",
+    });
+    expect(res.statusCode).toBe(201);
+    await settle();
+    expect(heard.slice(before)).toEqual([]);
+  });
+});
+
 describe("login elsewhere", () => {
   /** How long the server leaves an older session's socket before cutting it (realtime/index.ts). */
   const CUT_OFF_MS = 3_000;

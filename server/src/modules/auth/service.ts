@@ -146,6 +146,7 @@ export function createAuthService(
     async logout(companyId: number, userId: number): Promise<void> {
       await inTransaction(db, bus, async (tx, raise) => {
         await q.revokeUserSessions(tx, companyId, userId, now());
+        raise({ type: "user.sessionsRevoked", companyId, userId });
         await tx.update(users).set({ online: false }).where(eq(users.id, userId));
         const user = await findUser(tx, companyId, userId);
         if (user) raise({ type: "user.saved", action: "update", companyId, user });
