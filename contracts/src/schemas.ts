@@ -44,6 +44,8 @@ export const userUpdateSchema = z.object({
   name: userFields.name.optional(),
   email: userFields.email.optional(),
   password: optionalPassword,
+  /** The current password: required when users change their own password. */
+  oldPassword: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().max(200).optional()),
   profile: userFields.profile.optional(),
   queueIds: userFields.queueIds.optional(),
   whatsappId: userFields.whatsappId.optional(),

@@ -145,7 +145,7 @@ export async function buildApp(
 
   await app.register(async (priv) => {
     priv.addHook("preHandler", requireAuth);
-    usersRoutes(priv, users);
+    usersRoutes(priv, users, deps.config);
     await queuesModule(priv, { ...deps, maxFileBytes: deps.config.MEDIA_MAX_BYTES });
     settingsRoutes(priv, createSettingsService(deps));
     companiesRoutes(priv, createCompaniesService(deps));

@@ -9,15 +9,19 @@ import {
   validationMessage,
 } from "@atende/contracts";
 
-/** An error a user can cause: answered with the catalogue's status and the translated message. */
+/**
+ * An error a user can cause: answered with the catalogue's status (or `status`, where one code
+ * must not mean what its usual status does to clients) and the translated message.
+ */
 export class AppError extends Error {
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
     readonly extra: Record<string, unknown> = {},
+    status?: number,
   ) {
     super(code);
-    this.status = ERRORS[code].status;
+    this.status = status ?? ERRORS[code].status;
   }
 }
 

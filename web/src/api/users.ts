@@ -18,6 +18,8 @@ export interface UserPayload {
   name: string;
   email: string;
   password?: string;
+  /** The current password, when users change their own. */
+  oldPassword?: string;
   profile?: Profile;
   queueIds?: number[];
   whatsappId?: number | null;

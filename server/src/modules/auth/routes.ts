@@ -16,11 +16,21 @@ function cookieOptions(config: Config, req: FastifyRequest) {
   return { httpOnly: true, secure, sameSite, path: "/auth" };
 }
 
-function answer(reply: FastifyReply, req: FastifyRequest, config: Config, s: IssuedSession) {
+/** Sets the httpOnly refresh cookie (login, refresh, and one's own password change). */
+export function setRefreshCookie(
+  reply: FastifyReply,
+  req: FastifyRequest,
+  config: Config,
+  s: { refreshToken: string; refreshExpiresAt: Date },
+) {
   reply.setCookie(REFRESH_COOKIE, s.refreshToken, {
     ...cookieOptions(config, req),
     expires: s.refreshExpiresAt,
   });
+}
+
+function answer(reply: FastifyReply, req: FastifyRequest, config: Config, s: IssuedSession) {
+  setRefreshCookie(reply, req, config, s);
   return { token: s.token, user: s.user, subscription: s.subscription };
 }
 

@@ -6,13 +6,20 @@ import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError, dbErrorCode } from "../../http/errors.js";
-import { hashPassword } from "../../lib/passwords.js";
+import { hashPassword, verifyPassword } from "../../lib/passwords.js";
+import { endSessionsForNewPassword } from "../auth/passwordChange.js";
 import { findCompany } from "../companies/queries.js";
 import { findWhatsappRow } from "../whatsapps/present.js";
 import * as q from "./queries.js";
 import { userPolicy } from "./policy.js";
 
-type UsersDeps = Pick<Deps, "db" | "bus" | "now">;
+type UsersDeps = Pick<Deps, "db" | "bus" | "now" | "config">;
+
+/** An updated user; `session` is the caller's fresh refresh token after changing their own password. */
+export interface UpdatedUser {
+  user: UserDTO;
+  session: { refreshToken: string; refreshExpiresAt: Date } | null;
+}
 
 /** Two companies may race for one email; the unique index decides, and the loser hears why. */
 async function emailUnique<T>(work: () => Promise<T>): Promise<T> {
@@ -24,7 +31,7 @@ async function emailUnique<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createUsersService({ db, bus, now }: UsersDeps) {
+export function createUsersService({ db, bus, now, config }: UsersDeps) {
   async function checkQueues(companyId: number, queueIds: number[]) {
     const unique = [...new Set(queueIds)];
     const found = await q.companyQueueIds(db, companyId, unique);
@@ -89,7 +96,7 @@ export function createUsersService({ db, bus, now }: UsersDeps) {
       );
     },
 
-    async update(actor: AuthContext, userId: number, input: UserUpdateInput): Promise<UserDTO> {
+    async update(actor: AuthContext, userId: number, input: UserUpdateInput): Promise<UpdatedUser> {
       const target = await q.findUserRow(db, actor.companyId, userId);
       if (!target) throw new AppError("ERR_NO_USER_FOUND");
       const current = (await q.findUser(db, actor.companyId, userId))!;
@@ -103,6 +110,14 @@ export function createUsersService({ db, bus, now }: UsersDeps) {
         input.queueIds !== undefined ? await checkQueues(actor.companyId, input.queueIds) : undefined;
       if (input.whatsappId !== undefined && input.whatsappId !== target.whatsappId)
         await checkConnection(actor.companyId, input.whatsappId);
+      // A stolen access token must not be enough to take the account: one's own password changes
+      // only with the current one (400, not 401: the caller's session is fine).
+      const own = actor.userId === userId;
+      if (input.password && own) {
+        const ok =
+          input.oldPassword !== undefined && (await verifyPassword(target.passwordHash, input.oldPassword));
+        if (!ok) throw new AppError("ERR_INVALID_CREDENTIALS", {}, 400);
+      }
       const passwordHash = input.password ? await hashPassword(input.password) : undefined;
       return emailUnique(() =>
         inTransaction(db, bus, async (tx, raise) => {
@@ -124,9 +139,18 @@ export function createUsersService({ db, bus, now }: UsersDeps) {
             })
             .where(eq(users.id, userId));
           if (queueIds) await q.setUserQueues(tx, actor.companyId, userId, queueIds);
+          const session = passwordHash
+            ? await endSessionsForNewPassword(
+                tx,
+                raise,
+                { companyId: actor.companyId, userId, keepSessionId: own ? actor.sessionId : undefined },
+                now(),
+                config.REFRESH_TOKEN_DAYS,
+              )
+            : null;
           const user = (await q.findUser(tx, actor.companyId, userId))!;
           raise({ type: "user.saved", action: "update", companyId: actor.companyId, user });
-          return user;
+          return { user, session };
         }),
       );
     },

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
 import type { UserDTO } from "@atende/contracts";
-import { userQueues, users } from "../../db/schema/index.js";
-import { type TestContext, createTestContext } from "../../test/harness.js";
+import crypto from "node:crypto";
+import { refreshTokens, userQueues, users } from "../../db/schema/index.js";
+import { hashToken, newRefreshToken } from "../../http/tokens.js";
+import { type TestContext, connectSocket, createTestContext, waitFor } from "../../test/harness.js";
 import { TEST_PASSWORD, buildCompany, buildQueue, buildTeam, buildUser } from "../../test/factories.js";
 
 let ctx: TestContext;
@@ -405,6 +407,7 @@ describe("PUT /users/:id", () => {
       name: "Me Myself",
       email,
       password: "MyOwnPass",
+      oldPassword: TEST_PASSWORD,
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ name: "Me Myself", email, profile: "user" });
@@ -501,6 +504,100 @@ describe("PUT /users/:id", () => {
       profile: "user",
     });
     expect(await canLogin(team.agent.email, TEST_PASSWORD)).toBe(true);
+  });
+});
+
+describe("a password change ends the user's other sessions", () => {
+  /** A second live session of the user (another device), made as login makes one. */
+  async function secondSession(companyId: number, userId: number) {
+    const sessionId = crypto.randomUUID();
+    const refreshToken = newRefreshToken();
+    await ctx.deps.db.insert(refreshTokens).values({
+      companyId,
+      userId,
+      sessionId,
+      tokenHash: hashToken(refreshToken),
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+    const token = await ctx.deps.tokens.sign({ userId, companyId, sessionId });
+    return { token, cookie: `jrt=${refreshToken}`, auth: { authorization: `Bearer ${token}` } };
+  }
+  const me = (who: { auth: { authorization: string } }) => call("GET", "/auth/me", who);
+  const refresh = (cookie: string) =>
+    ctx.app.inject({ method: "POST", url: "/auth/refresh_token", headers: { cookie } });
+
+  it("one's own password needs the current one: missing or wrong is 400 ERR_INVALID_CREDENTIALS and changes nothing", async () => {
+    const team = await buildTeam(ctx);
+    for (const body of [
+      { name: "Taken Over", password: "Stolen123" },
+      { name: "Taken Over", password: "Stolen123", oldPassword: "not-it" },
+    ]) {
+      const res = await updateUser(team.agentLogin, team.agent.id, body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toBe("ERR_INVALID_CREDENTIALS");
+    }
+    expect((await rowOf(team.agent.id))!.name).toBe("Agent");
+    expect(await canLogin(team.agent.email, TEST_PASSWORD)).toBe(true);
+  });
+
+  it("a self-change keeps only the session that made it, with a fresh refresh token; the others end at once", async () => {
+    const team = await buildTeam(ctx);
+    const url = await ctx.url();
+    const other = await secondSession(team.company.id, team.agent.id);
+    const otherSocket = await connectSocket(url, other.token);
+    const ownSocket = await connectSocket(url, team.agentLogin.token);
+    try {
+      const res = await updateUser(team.agentLogin, team.agent.id, {
+        password: "Changed123",
+        oldPassword: TEST_PASSWORD,
+      });
+      expect(res.statusCode).toBe(200);
+      const fresh = res.cookies.find((c) => c.name === "jrt");
+      expect(fresh?.value).toBeTruthy();
+      expect(`jrt=${fresh!.value}`).not.toBe(team.agentLogin.cookie);
+
+      // The other session: its token, refresh cookie and socket are dead at once.
+      expect((await me(other)).statusCode).toBe(401);
+      expect((await refresh(other.cookie)).statusCode).toBe(401);
+      await waitFor(() => !otherSocket.connected, 1_000);
+      // The session that changed it goes on: its access token, its socket, and the fresh cookie
+      // (the old refresh cookie, a copy of which a thief may hold, is dead).
+      expect((await me(team.agentLogin)).statusCode).toBe(200);
+      expect((await refresh(team.agentLogin.cookie)).statusCode).toBe(401);
+      expect((await refresh(`jrt=${fresh!.value}`)).statusCode).toBe(200);
+      expect(ownSocket.connected).toBe(true);
+      expect(await canLogin(team.agent.email, "Changed123")).toBe(true);
+    } finally {
+      otherSocket.close();
+      ownSocket.close();
+    }
+  });
+
+  it("an admin sets another user's password without the current one, and every session of that user ends", async () => {
+    const team = await buildTeam(ctx);
+    const agentSocket = await connectSocket(await ctx.url(), team.agentLogin.token);
+    try {
+      const res = await updateUser(team.adminLogin, team.agent.id, { password: "ByAdmin123" });
+      expect(res.statusCode).toBe(200);
+      expect(res.cookies.find((c) => c.name === "jrt")).toBeUndefined();
+      expect((await me(team.agentLogin)).statusCode).toBe(401);
+      expect((await refresh(team.agentLogin.cookie)).statusCode).toBe(401);
+      await waitFor(() => !agentSocket.connected, 1_000);
+      // The admin's own session is untouched.
+      expect((await me(team.adminLogin)).statusCode).toBe(200);
+    } finally {
+      agentSocket.close();
+    }
+  });
+
+  it("a change without a new password ends no session", async () => {
+    const team = await buildTeam(ctx);
+    expect((await updateUser(team.agentLogin, team.agent.id, { name: "Just Renamed" })).statusCode).toBe(200);
+    expect((await updateUser(team.adminLogin, team.agent.id, { name: "Renamed Again" })).statusCode).toBe(
+      200,
+    );
+    expect((await me(team.agentLogin)).statusCode).toBe(200);
+    expect((await refresh(team.agentLogin.cookie)).statusCode).toBe(200);
   });
 });
 

@@ -36,6 +36,8 @@ export function UserModal({ user, onClose }: UserModalProps) {
   const currentUser = useSessionUser();
   const titleId = useId();
   const creating = user === null;
+  // One's own password changes only with the current one (a stolen session must not take the account).
+  const own = !creating && user.id === currentUser.id;
   const rights = {
     profile: can(currentUser, "user-modal:editProfile"),
     queues: can(currentUser, "user-modal:editQueues"),
@@ -52,6 +54,14 @@ export function UserModal({ user, onClose }: UserModalProps) {
   });
 
   function showServerErrors(error: unknown) {
+    if (error instanceof ApiError && error.code === "ERR_INVALID_CREDENTIALS") {
+      setError(
+        "oldPassword",
+        { type: SERVER_ERROR, message: t("userModal.wrongCurrentPassword") },
+        { shouldFocus: true },
+      );
+      return;
+    }
     if (error instanceof ApiError && error.code === "ERR_EMAIL_ALREADY_EXISTS") {
       setError(
         "email",
@@ -71,6 +81,14 @@ export function UserModal({ user, onClose }: UserModalProps) {
   }
 
   async function submit(values: UserUpdateInput) {
+    if (own && values.password && !values.oldPassword) {
+      setError(
+        "oldPassword",
+        { type: SERVER_ERROR, message: t("userModal.currentPasswordNeeded") },
+        { shouldFocus: true },
+      );
+      return;
+    }
     try {
       const saved = await saveUser(user?.id ?? null, toPayload(values, rights));
       if (saved) {
@@ -126,6 +144,16 @@ export function UserModal({ user, onClose }: UserModalProps) {
                 fieldErrorText(errors.password) ?? (creating ? undefined : t("userModal.keepPassword"))
               }
             />
+            {own && (
+              <PasswordField
+                {...textFieldRegister(register("oldPassword"))}
+                id="user-old-password"
+                label={t("userModal.currentPassword")}
+                autoComplete="current-password"
+                error={Boolean(errors.oldPassword)}
+                helperText={fieldErrorText(errors.oldPassword) ?? t("userModal.currentPasswordHelp")}
+              />
+            )}
             <AdminUserFields control={control} errors={errors} rights={rights} />
           </Stack>
         </DialogContent>

@@ -15,6 +15,8 @@ export interface UserFormValues {
   email: string;
   /** Empty on edit means "keep the current password". */
   password: string;
+  /** The current password: asked when users change their own. */
+  oldPassword: string;
   profile: Profile;
   queueIds: number[];
   whatsappId: number | null;
@@ -25,6 +27,7 @@ const USER_FORM_FIELDS: readonly (keyof UserFormValues)[] = [
   "name",
   "email",
   "password",
+  "oldPassword",
   "profile",
   "queueIds",
   "whatsappId",
@@ -36,6 +39,7 @@ export function initialValues(user: UserDTO | null): UserFormValues {
     name: user?.name ?? "",
     email: user?.email ?? "",
     password: "",
+    oldPassword: "",
     profile: user?.profile ?? "user",
     queueIds: user?.queues.map((queue) => queue.id) ?? [],
     whatsappId: user?.whatsappId ?? null,
@@ -66,6 +70,7 @@ export interface EditRights {
 export function toPayload(values: UserUpdateInput, rights: EditRights): UserPayload {
   const payload: UserPayload = { name: values.name ?? "", email: values.email ?? "" };
   if (values.password) payload.password = values.password;
+  if (values.password && values.oldPassword) payload.oldPassword = values.oldPassword;
   if (rights.profile) {
     payload.profile = values.profile;
     payload.whatsappId = values.whatsappId ?? null;
