@@ -104,7 +104,12 @@ export async function buildApp(
 
   await app.register(cookie);
   if (deps.config.corsOrigins.length) {
-    await app.register(cors, { origin: deps.config.corsOrigins, credentials: true });
+    await app.register(cors, {
+      origin: deps.config.corsOrigins,
+      credentials: true,
+      // Every method the API answers; requested headers (Authorization, Content-Type) are reflected.
+      methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
+    });
   }
 
   const realtime = await createRealtime(app.server, deps, app.log);

@@ -320,4 +320,30 @@ describe("front ends on other origins", () => {
       await local.close();
     }
   });
+
+  it("the preflight allows every method and header the API uses, so a ticket can be accepted (PUT) from another origin", async () => {
+    const local = await createTestContext({ corsOrigins: ["https://inbox.example.com"] });
+    try {
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+        const res = await local.app.inject({
+          method: "OPTIONS",
+          url: "/tickets/1",
+          headers: {
+            origin: "https://inbox.example.com",
+            "access-control-request-method": method,
+            "access-control-request-headers": "authorization,content-type",
+          },
+        });
+        expect(res.statusCode).toBe(204);
+        expect(res.headers["access-control-allow-origin"]).toBe("https://inbox.example.com");
+        const methods = String(res.headers["access-control-allow-methods"]).split(",").map((m) => m.trim());
+        expect(methods).toContain(method);
+        const headers = String(res.headers["access-control-allow-headers"]).toLowerCase();
+        expect(headers).toContain("authorization");
+        expect(headers).toContain("content-type");
+      }
+    } finally {
+      await local.close();
+    }
+  });
 });
