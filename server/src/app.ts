@@ -92,7 +92,8 @@ export async function buildApp(
     logger: opts.logger ?? { level: deps.config.LOG_LEVEL },
     genReqId: (req) =>
       (req.headers["x-request-id"] as string | undefined)?.slice(0, 64) || crypto.randomUUID(),
-    trustProxy: true,
+    // The client's address comes from X-Forwarded-For only through the proxies TRUST_PROXY names.
+    trustProxy: deps.config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   });
@@ -125,6 +126,7 @@ export async function buildApp(
   app.addHook("onClose", async () => forgetSessionChecks());
   const requireAuth = makeRequireAuth(deps.db, deps.tokens);
   const auth = createAuthService(deps, opts.authOptions);
+  app.addHook("onClose", async () => auth.close());
   const users = createUsersService(deps);
   const whatsapps = createWhatsappsService({ ...deps, sessions: channels.sessions });
   const simulator = createSimulatorService({
