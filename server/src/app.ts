@@ -93,7 +93,8 @@ export async function buildApp(
     logger: withRedactedUrls(opts.logger ?? { level: deps.config.LOG_LEVEL }),
     genReqId: (req) =>
       (req.headers["x-request-id"] as string | undefined)?.slice(0, 64) || crypto.randomUUID(),
-    trustProxy: true,
+    // The client's address comes from X-Forwarded-For only through the proxies TRUST_PROXY names.
+    trustProxy: deps.config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   });
@@ -105,7 +106,12 @@ export async function buildApp(
 
   await app.register(cookie);
   if (deps.config.corsOrigins.length) {
-    await app.register(cors, { origin: deps.config.corsOrigins, credentials: true });
+    await app.register(cors, {
+      origin: deps.config.corsOrigins,
+      credentials: true,
+      // Every method the API answers; requested headers (Authorization, Content-Type) are reflected.
+      methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
+    });
   }
 
   const realtime = await createRealtime(app.server, deps, app.log);
@@ -121,6 +127,7 @@ export async function buildApp(
   app.addHook("onClose", async () => forgetSessionChecks());
   const requireAuth = makeRequireAuth(deps.db, deps.tokens);
   const auth = createAuthService(deps, opts.authOptions);
+  app.addHook("onClose", async () => auth.close());
   const users = createUsersService(deps);
   const whatsapps = createWhatsappsService({ ...deps, sessions: channels.sessions });
   const simulator = createSimulatorService({

@@ -9,6 +9,23 @@ const envSchema = z.object({
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: z.string().optional(),
   REDIS_URL: z.string().optional(),
+  /** Names this deployment's keys and channels in Redis; by default derived from the database. */
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[\w:.-]{1,64}$/, "letters, digits and _ : . - only (at most 64)")
+    .optional(),
+  /**
+   * Which proxies in front of the server are believed about the client's address (X-Forwarded-For):
+   * none by default; a hop count ("1"), or a comma-separated list of proxy addresses or CIDR ranges.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .regex(
+      /^(|false|\d{1,2}|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/,
+      "a hop count or a list of addresses",
+    )
+    .default(""),
   JWT_SECRET: z.string().min(32).optional(),
   ACCESS_TOKEN_TTL: z.string().default("15m"),
   REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(7),
@@ -42,6 +59,17 @@ export interface Config extends Env {
   dataDir: string;
   corsOrigins: string[];
   demo: boolean;
+  /** Fastify's `trustProxy`: nobody, the nearest `hops` proxies, or the proxies at these addresses. */
+  trustProxy: false | string[] | ((address: string, hop: number) => boolean);
+}
+
+function trustProxyOf(value: string): Config["trustProxy"] {
+  if (value === "" || value === "false") return false;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return hops > 0 ? (_address, hop) => hop < hops : false;
+  }
+  return value.split(",").map((s) => s.trim());
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -59,5 +87,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((s) => s.trim())
       .filter(Boolean),
     demo,
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
   };
 }

@@ -19,6 +19,7 @@ import type { DomainEvent } from "../events/bus.js";
 import { type AuthContext, authenticate } from "../http/auth.js";
 import { AppError } from "../http/errors.js";
 import { findUser, markSeen } from "../modules/users/queries.js";
+import { redisPrefix } from "../lib/redisPrefix.js";
 
 /** Room names: every emit goes to one of these, so nothing of one company reaches another. */
 export const rooms = {
@@ -104,7 +105,8 @@ export async function createRealtime(
     pub.on("error", (err) => log.error({ err }, "redis publisher"));
     sub.on("error", (err) => log.error({ err }, "redis subscriber"));
     await Promise.all([pub.connect(), sub.connect()]);
-    io.adapter(createAdapter(pub, sub));
+    // Channels named per deployment: another deployment on this Redis hears none of our events.
+    io.adapter(createAdapter(pub, sub, { key: `${await redisPrefix(config, db)}:socket.io` }));
     redisClients.push(pub, sub);
   }
 

@@ -11,3 +11,4 @@ export * from "./ticketNotes.js";
 export * from "./quickMessages.js";
 export * from "./schedules.js";
 export * from "./chatbot.js";
+export * from "./deployment.js";

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoginAnswer } from "@atende/contracts";
+import { loadConfig } from "../../config.js";
 import { type TestContext, createTestContext } from "../../test/harness.js";
 import { and, eq, isNull } from "drizzle-orm";
 import { refreshTokens } from "../../db/schema/index.js";
@@ -180,6 +181,74 @@ describe("rate limit per IP", () => {
     } finally {
       await local.close();
     }
+  });
+});
+
+describe("the client's address behind proxies", () => {
+  const attempt = (ctx: TestContext, remoteAddress: string, forwardedFor: string) =>
+    ctx.app.inject({
+      method: "POST",
+      url: "/auth/login",
+      payload: { email: `${forwardedFor.replaceAll(/\W/g, "")}@x.test`, password: "x" },
+      headers: { "x-forwarded-for": forwardedFor },
+      remoteAddress,
+    });
+
+  it("by default X-Forwarded-For is not believed: a rotating one does not escape the per-IP limit", async () => {
+    const local = await createTestContext({ LOGIN_MAX_PER_IP: 3 });
+    try {
+      for (let i = 0; i < 3; i++)
+        expect((await attempt(local, "10.9.9.9", `1.2.3.${i}`)).statusCode).toBe(401);
+      const blocked = await attempt(local, "10.9.9.9", "1.2.3.200");
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.json().error).toBe("ERR_TOO_MANY_LOGIN_ATTEMPTS");
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("TRUST_PROXY as a hop count believes only that many proxies: a client-made X-Forwarded-For is ignored", async () => {
+    const local = await createTestContext({
+      LOGIN_MAX_PER_IP: 3,
+      trustProxy: loadConfig({ TRUST_PROXY: "1" }).trustProxy,
+    });
+    try {
+      // The proxy appends the address it saw; whatever the client wrote before it is not believed.
+      for (let i = 0; i < 3; i++) {
+        expect((await attempt(local, "10.0.0.2", `6.6.6.${i}, 1.1.1.1`)).statusCode).toBe(401);
+      }
+      expect((await attempt(local, "10.0.0.2", "6.6.6.99, 1.1.1.1")).statusCode).toBe(429);
+      // Another client behind the same proxy has its own count.
+      expect((await attempt(local, "10.0.0.2", "2.2.2.2")).statusCode).toBe(401);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("TRUST_PROXY as a list of addresses believes X-Forwarded-For from those proxies only", async () => {
+    const local = await createTestContext({
+      LOGIN_MAX_PER_IP: 2,
+      trustProxy: loadConfig({ TRUST_PROXY: "10.0.0.2, 192.168.0.0/16" }).trustProxy,
+    });
+    try {
+      // Through a listed proxy each client counts on its own.
+      for (let i = 0; i < 4; i++)
+        expect((await attempt(local, "192.168.4.4", `3.3.3.${i}`)).statusCode).toBe(401);
+      // From an address that is not a listed proxy the header is ignored.
+      for (let i = 0; i < 2; i++)
+        expect((await attempt(local, "10.0.0.3", `4.4.4.${i}`)).statusCode).toBe(401);
+      expect((await attempt(local, "10.0.0.3", "4.4.4.9")).statusCode).toBe(429);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("TRUST_PROXY is off unless set, and a value that is neither a count nor addresses stops the start", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "0" }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.1,::1" }).trustProxy).toEqual(["10.0.0.1", "::1"]);
+    expect(() => loadConfig({ TRUST_PROXY: "true" })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: "proxy.example.com" })).toThrow(/TRUST_PROXY/);
   });
 });
 
@@ -368,6 +437,34 @@ describe("front ends on other origins", () => {
       expect(allowed.headers["access-control-allow-credentials"]).toBe("true");
       const denied = await preflight("https://evil.example.net");
       expect(denied.headers["access-control-allow-origin"]).toBeUndefined();
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("the preflight allows every method and header the API uses, so a ticket can be accepted (PUT) from another origin", async () => {
+    const local = await createTestContext({ corsOrigins: ["https://inbox.example.com"] });
+    try {
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+        const res = await local.app.inject({
+          method: "OPTIONS",
+          url: "/tickets/1",
+          headers: {
+            origin: "https://inbox.example.com",
+            "access-control-request-method": method,
+            "access-control-request-headers": "authorization,content-type",
+          },
+        });
+        expect(res.statusCode).toBe(204);
+        expect(res.headers["access-control-allow-origin"]).toBe("https://inbox.example.com");
+        const methods = String(res.headers["access-control-allow-methods"])
+          .split(",")
+          .map((m) => m.trim());
+        expect(methods).toContain(method);
+        const headers = String(res.headers["access-control-allow-headers"]).toLowerCase();
+        expect(headers).toContain("authorization");
+        expect(headers).toContain("content-type");
+      }
     } finally {
       await local.close();
     }

@@ -1,12 +1,14 @@
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
+import { createClient } from "redis";
 import type { LoginAnswer, LoginInput, SessionUserDTO } from "@atende/contracts";
 import type { Executor } from "../../db/client.js";
 import { users } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import { AppError } from "../../http/errors.js";
-import { RateLimiter } from "../../http/rateLimit.js";
+import { RateLimiter, RedisRateLimiter } from "../../http/rateLimit.js";
+import { redisPrefix } from "../../lib/redisPrefix.js";
 import { hashToken, newRefreshToken } from "../../http/tokens.js";
 import { dummyPasswordHash, verifyPassword } from "../../lib/passwords.js";
 import { findCompany, sessionCompany, subscriptionStatus } from "../companies/queries.js";
@@ -28,8 +30,8 @@ export function createAuthService(
   opts = { reuseGraceMs: REFRESH_REUSE_GRACE_MS },
 ) {
   const windowMs = config.LOGIN_WINDOW_SECONDS * 1000;
-  const byIp = new RateLimiter(config.LOGIN_MAX_PER_IP, windowMs);
-  const byEmail = new RateLimiter(config.LOGIN_MAX_PER_EMAIL, windowMs);
+  const limits = loginLimits(config, db, windowMs);
+  const { byIp, byEmail } = limits;
 
   async function sessionUser(companyId: number, userId: number): Promise<SessionUserDTO> {
     const user = await findUser(db, companyId, userId);
@@ -68,17 +70,17 @@ export function createAuthService(
     async login(input: LoginInput, ip: string): Promise<IssuedSession> {
       const ipKey = `ip:${ip}`;
       const emailKey = `email:${input.email}`;
-      const wait = Math.max(byIp.blockedFor(ipKey), byEmail.blockedFor(emailKey));
+      const wait = Math.max(await byIp.blockedFor(ipKey), await byEmail.blockedFor(emailKey));
       if (wait > 0) throw new AppError("ERR_TOO_MANY_LOGIN_ATTEMPTS", { retryAfter: wait });
-      byIp.hit(ipKey);
+      await byIp.hit(ipKey);
 
       const row = await findUserForLogin(db, input.email);
       const ok = await verifyPassword(row?.passwordHash ?? (await dummyPasswordHash()), input.password);
       if (!row || !ok) {
-        byEmail.hit(emailKey);
+        await byEmail.hit(emailKey);
         throw new AppError("ERR_INVALID_CREDENTIALS");
       }
-      byEmail.reset(emailKey);
+      await byEmail.reset(emailKey);
       const subscription = await checkCompany(row.companyId);
 
       // One session per user: a login revokes the others, whose sockets are told after commit.
@@ -161,6 +163,44 @@ export function createAuthService(
     },
 
     me: sessionUser,
+
+    /** Lets go of the shared counters' Redis connection, if any. */
+    close: limits.close,
+  };
+}
+
+/**
+ * The login limits: in this process's memory alone, or, with REDIS_URL, in Redis under the
+ * deployment's prefix, so every instance counts against one limit.
+ */
+function loginLimits(config: AuthDeps["config"], db: AuthDeps["db"], windowMs: number) {
+  if (!config.REDIS_URL) {
+    return {
+      byIp: new RateLimiter(config.LOGIN_MAX_PER_IP, windowMs),
+      byEmail: new RateLimiter(config.LOGIN_MAX_PER_EMAIL, windowMs),
+      close: async () => undefined,
+    };
+  }
+  const url = config.REDIS_URL;
+  let client: ReturnType<typeof createClient> | null = null;
+  let connecting: Promise<ReturnType<typeof createClient>> | null = null;
+  const redis = () =>
+    (connecting ??= (async () => {
+      client = createClient({ url });
+      // Trouble reaching Redis surfaces in the login that needed it; the realtime adapter logs it.
+      client.on("error", () => undefined);
+      await client.connect();
+      return client;
+    })());
+  let prefix: Promise<string> | null = null;
+  const loginPrefix = () => (prefix ??= redisPrefix(config, db).then((p) => `${p}:login`));
+  return {
+    byIp: new RedisRateLimiter(redis, loginPrefix, config.LOGIN_MAX_PER_IP, windowMs),
+    byEmail: new RedisRateLimiter(redis, loginPrefix, config.LOGIN_MAX_PER_EMAIL, windowMs),
+    async close() {
+      await connecting?.catch(() => undefined);
+      if (client?.isOpen) await client.quit();
+    },
   };
 }
 
