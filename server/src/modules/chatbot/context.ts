@@ -221,6 +221,6 @@ export async function closeTicket(tx: Tx, raise: Raise, ticket: TicketRow, at: D
     type: "ticket.saved",
     companyId: ticket.companyId,
     ticket: (await loadTicket(tx, ticket.companyId, ticket.id))!,
-    previous: { queueId: ticket.queueId, userId: ticket.userId },
+    previous: { queueId: ticket.queueId, userId: ticket.userId, status: ticket.status },
   });
 }
