@@ -764,6 +764,33 @@ describe("PUT /tickets/{id}: the status table", () => {
     });
   });
 
+  it("resolve as the ticket header of clients of this API family sends it: false for promptId, integrationId and useIntegration", async () => {
+    const ticket = await openFor(agentA.id, queueA.id);
+    await ctx.deps.db
+      .update(tickets)
+      .set({ useIntegration: true, promptId: 7, integrationId: 9 })
+      .where(eq(tickets.id, ticket.id));
+    const closed = expectOk(
+      await updateTicket(agentA.login, ticket.id, {
+        status: "closed",
+        userId: agentA.id,
+        useIntegration: false,
+        promptId: false,
+        integrationId: false,
+      }),
+    );
+    expect(closed).toMatchObject({ status: "closed", userId: agentA.id });
+    expect(await rowOf(ticket.id)).toMatchObject({
+      status: "closed",
+      useIntegration: false,
+      promptId: null,
+      integrationId: null,
+    });
+    // Anything else than an id, null or false is still refused.
+    expectError(await updateTicket(agentA.login, ticket.id, { promptId: true }), 400, "ERR_VALIDATION");
+    expectError(await updateTicket(agentA.login, ticket.id, { integrationId: "x" }), 400, "ERR_VALIDATION");
+  });
+
   it("return: open → pending, user cleared, queue kept", async () => {
     const ticket = await openFor(agentA.id, queueA.id);
     const returned = expectOk(
