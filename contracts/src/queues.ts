@@ -228,3 +228,16 @@ export function mediaNameOf(filename: string): string {
     .replace(/\s+/g, "_");
   return (clean || "arquivo").slice(-200);
 }
+
+/**
+ * The one queue order (the bot's menu numbering, every list and select): orderQueue with the
+ * unnumbered last, then name as the database orders it (by code point), then id.
+ */
+export function compareQueues(
+  a: { id: number; name: string; orderQueue: number | null },
+  b: { id: number; name: string; orderQueue: number | null },
+): number {
+  const order = (q: { orderQueue: number | null }) => q.orderQueue ?? Number.MAX_SAFE_INTEGER;
+  const byName = a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  return order(a) - order(b) || byName || a.id - b.id;
+}

@@ -20,7 +20,11 @@ export interface CompanyEventPayloads {
   appMessage: { action: "create" | "update"; message: MessageDTO; ticket: TicketDTO; contact: ContactDTO };
   ticket:
     | { action: "update"; ticket: TicketDTO }
-    | { action: "delete"; ticketId: number }
+    /**
+     * Gone from the listener's view. With `fromStatus`, it only left that status (or agent): clients
+     * keeping one list per status drop it there, and the `update` right after places it again.
+     */
+    | { action: "delete"; ticketId: number; fromStatus?: TicketDTO["status"] }
     | { action: "updateUnread"; ticketId: number };
   contact: { action: "create" | "update"; contact: ContactDTO } | { action: "delete"; contactId: number };
   presence: { ticketId: number; presence: "composing" | "recording" | "available" };

@@ -50,6 +50,10 @@ export const ticketCreateSchema = z.object({
 });
 export type TicketCreateInput = z.infer<typeof ticketCreateSchema>;
 
+/** An id, null or, as the ticket header of clients of this API family sends "none", false (read as null). */
+const noneAsFalse = <T extends z.ZodType>(id: T) =>
+  z.preprocess((v) => (v === false ? null : v), id.nullable().optional());
+
 /**
  * PUT /tickets/{id}: the spec's actions are combinations of these fields —
  * accept {status:"open", userId:me}, resolve {status:"closed"}, return {status:"pending", userId:null},
@@ -61,8 +65,8 @@ export const ticketUpdateSchema = z.object({
   queueId: dbId.nullable().optional(),
   whatsappId: dbId.nullable().optional(),
   useIntegration: z.boolean().optional(),
-  promptId: dbId.nullable().optional(),
-  integrationId: dbId.nullable().optional(),
+  promptId: noneAsFalse(dbId),
+  integrationId: noneAsFalse(dbId),
 });
 export type TicketUpdateInput = z.infer<typeof ticketUpdateSchema>;
 

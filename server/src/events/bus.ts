@@ -26,12 +26,15 @@ export type DomainEvent =
   | { type: "whatsapp.saved"; companyId: number; whatsapp: WhatsappDTO }
   | { type: "whatsapp.deleted"; companyId: number; whatsappId: number }
   | { type: "whatsapp.session"; companyId: number; session: WhatsappSessionDTO }
-  /** `previous`: where the ticket was seen before this change (queue, agent), so those viewers hear it left. */
+  /**
+   * `previous`: where the ticket was seen before this change (queue, agent), so those viewers hear it
+   * left; with its status wherever the status may have changed, so lists per status hear it moved.
+   */
   | {
       type: "ticket.saved";
       companyId: number;
       ticket: TicketDTO;
-      previous?: { queueId: number | null; userId: number | null };
+      previous?: { queueId: number | null; userId: number | null; status?: TicketDTO["status"] };
     }
   /** The ticket's agent read it: unread went to zero (the lists drop the badge). */
   | { type: "ticket.read"; companyId: number; ticket: TicketDTO }

@@ -259,9 +259,15 @@ export async function createRealtime(
         // Whoever has the chat open but may no longer see the ticket leaves its chat box.
         const chatBox = rooms.chatBox(event.companyId, event.ticket.id);
         if (event.previous) io.in(chatBox).except(seeing).socketsLeave(chatBox);
+        const saw =
+          event.previous && ticketRooms(event.companyId, { id: event.ticket.id, ...event.previous });
+        // A new status or agent: clients keeping one list per status first drop it from the old
+        // status' list, as the backends of this API family tell them; here, only whoever saw it there.
+        const from = event.previous?.status;
+        if (saw && from && (from !== event.ticket.status || event.previous!.userId !== event.ticket.userId))
+          io.to(saw).emit(name, { action: "delete", ticketId: event.ticket.id, fromStatus: from });
         io.to(seeing).emit(name, { action: "update", ticket: event.ticket });
-        if (event.previous) {
-          const saw = ticketRooms(event.companyId, { id: event.ticket.id, ...event.previous });
+        if (saw) {
           const left = saw.filter((room) => !seeing.includes(room));
           if (left.length)
             io.to(left).except(seeing).emit(name, { action: "delete", ticketId: event.ticket.id });

@@ -1,4 +1,9 @@
-import type { QueueDetailDTO, QueueOptionDTO, ScheduleEntry } from "@atende/contracts";
+import {
+  compareQueues,
+  type QueueDetailDTO,
+  type QueueOptionDTO,
+  type ScheduleEntry,
+} from "@atende/contracts";
 import { useQuery, type QueryClient } from "@tanstack/react-query";
 import { api } from "./http";
 
@@ -86,17 +91,12 @@ export function deleteQueueOptionMedia(id: number): Promise<QueueOptionDTO> {
   return api.delete<QueueOptionDTO>(`/queue-options/${id}/media-upload`);
 }
 
-function byMenuOrder(a: QueueDetailDTO, b: QueueDetailDTO): number {
-  const order = (q: QueueDetailDTO) => q.orderQueue ?? Number.MAX_SAFE_INTEGER;
-  return order(a) - order(b) || a.name.localeCompare(b.name) || a.id - b.id;
-}
-
 /** Create or update: replaces the queue where listed, else adds it; the list keeps the menu order. */
 export function upsertQueue(queryClient: QueryClient, queue: QueueDetailDTO): void {
   queryClient.setQueryData<QueueDetailDTO[]>(QUEUES_KEY, (list) => {
     if (!list) return list;
     const rest = list.filter((q) => q.id !== queue.id);
-    return [...rest, queue].sort(byMenuOrder);
+    return [...rest, queue].sort(compareQueues);
   });
 }
 

@@ -1,6 +1,15 @@
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jobs, queueOptions, ticketBotStates, ticketTracking, tickets } from "../../db/schema/index.js";
+import {
+  jobs,
+  queueOptions,
+  queues,
+  ticketBotStates,
+  ticketTracking,
+  tickets,
+  userQueues,
+} from "../../db/schema/index.js";
+import type { QueueRow } from "../queues/present.js";
 import {
   eventually,
   menu3,
@@ -74,6 +83,45 @@ describe("the chatbot on inbound messages", () => {
       .where(eq(ticketTracking.ticketId, (await ticketOf(ctx, s)).id));
     expect(tracking).toMatchObject({ queueId: s.queues[1]!.id });
     expect(tracking!.queuedAt).not.toBeNull();
+  });
+
+  it("one queue order: the menu numbers the queues as the queues page, the connection and the user list them", async () => {
+    const s = await setup(ctx, { queues: ["Vendas", "Financeiro", "Atendimento", "Bravo"] });
+    const db = ctx.deps.db;
+    const [vendas, financeiro, atendimento, bravo] = s.queues as [QueueRow, QueueRow, QueueRow, QueueRow];
+    // Two queues share a number (then by name); one has none (last).
+    for (const [q, orderQueue] of [
+      [vendas, 2],
+      [financeiro, 2],
+      [atendimento, 1],
+      [bravo, null],
+    ] as const)
+      await db.update(queues).set({ orderQueue }).where(eq(queues.id, q.id));
+    await db
+      .insert(userQueues)
+      .values(s.queues.map((q) => ({ companyId: s.company.id, userId: s.admin.id, queueId: q.id })));
+    const names = ["Atendimento", "Financeiro", "Vendas", "Bravo"];
+    const get = async <T>(url: string) => {
+      const res = await ctx.app.inject({ method: "GET", url, headers: s.adminLogin.auth });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<T>();
+    };
+    type Named = { name: string }[];
+    expect((await get<Named>("/queue")).map((q) => q.name)).toEqual(names);
+    expect((await get<{ queues: Named }>(`/whatsapp/${s.connection.id}`)).queues.map((q) => q.name)).toEqual(
+      names,
+    );
+    const listed = await get<{ id: number; queues: Named }[]>("/whatsapp/");
+    expect(listed.find((w) => w.id === s.connection.id)!.queues.map((q) => q.name)).toEqual(names);
+    expect((await get<{ queues: Named }>(`/users/${s.admin.id}`)).queues.map((q) => q.name)).toEqual(names);
+
+    await s.say("oi");
+    const menu = `Olá! Escolha um setor:\n\n${names.map((n, i) => `*[ ${i + 1} ]* - ${n}`).join("\n")}`;
+    expect(await receivedNow(ctx, s, 1)).toEqual([menu]);
+    // "2" is the second queue the admin sees.
+    await s.say("2");
+    expect(await receivedNow(ctx, s, 2)).toEqual([menu, "Bem-vindo a Financeiro"]);
+    expect(await ticketOf(ctx, s)).toMatchObject({ queueId: financeiro.id });
   });
 
   it("a two-level options tree: numbers choose, '0' goes back, '#' returns to the main menu", async () => {

@@ -16,6 +16,7 @@ import type { Raise } from "../../events/bus.js";
 import { queueOutbound } from "../messages/outbound.js";
 import { loadTicket } from "../tickets/present.js";
 import { track } from "./tracking.js";
+import { queueOrder, queueOrderSql } from "../queues/queries.js";
 
 export type TicketRow = typeof tickets.$inferSelect;
 export type ConnectionRow = typeof whatsapps.$inferSelect;
@@ -60,7 +61,7 @@ const turnStatement = new PreparedSql<
           where m.id = ${sql.placeholder("messageId")}::bigint and m.company_id = t.company_id) as message,
         (select row_to_json(b) from ticket_bot_states b where b.ticket_id = t.id) as state,
         (select json_object_agg(s.key, s.value) from settings s where s.company_id = t.company_id) as settings,
-        (select json_agg(row_to_json(q) order by q.order_queue asc nulls last, q.id)
+        (select json_agg(row_to_json(q) order by ${queueOrderSql("q")})
           from whatsapp_queues wq join queues q on q.id = wq.queue_id
           where wq.company_id = t.company_id and wq.whatsapp_id = t.whatsapp_id) as queues
       from tickets t
@@ -110,14 +111,14 @@ export async function connectionOf(
   return row ? tableRow(whatsapps, row) : null;
 }
 
-/** The connection's queues in menu order (orderQueue, then the unnumbered ones by id). */
+/** The connection's queues in menu order (`queueOrder`). */
 export async function connectionQueues(db: Executor, companyId: number, whatsappId: number) {
   return db
     .select({ queue: queues })
     .from(whatsappQueues)
     .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
     .where(and(eq(whatsappQueues.companyId, companyId), eq(whatsappQueues.whatsappId, whatsappId)))
-    .orderBy(sql`${queues.orderQueue} asc nulls last`, asc(queues.id))
+    .orderBy(...queueOrder())
     .then((rows) => rows.map((r) => r.queue));
 }
 
@@ -221,6 +222,6 @@ export async function closeTicket(tx: Tx, raise: Raise, ticket: TicketRow, at: D
     type: "ticket.saved",
     companyId: ticket.companyId,
     ticket: (await loadTicket(tx, ticket.companyId, ticket.id))!,
-    previous: { queueId: ticket.queueId, userId: ticket.userId },
+    previous: { queueId: ticket.queueId, userId: ticket.userId, status: ticket.status },
   });
 }

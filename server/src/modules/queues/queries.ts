@@ -13,13 +13,23 @@ export async function findQueueRow(db: Executor, companyId: number, id: number):
   return row ?? null;
 }
 
-/** The company's queues in menu order: numbered ones first, then by name. */
+/**
+ * The one queue order, for the bot's menu numbering, every list and every select: orderQueue
+ * (unnumbered last), then name, then id. The web sorts live changes with `compareQueues` (contracts).
+ */
+export const queueOrder = () => [sql`${queues.orderQueue} asc nulls last`, asc(queues.name), asc(queues.id)];
+
+/** The same order in raw SQL, for the queues table aliased `alias`. */
+export const queueOrderSql = (alias: string) =>
+  sql.raw(`${alias}.order_queue asc nulls last, ${alias}.name asc, ${alias}.id asc`);
+
+/** The company's queues in menu order. */
 export function listQueueRows(db: Executor, companyId: number): Promise<QueueRow[]> {
   return db
     .select()
     .from(queues)
     .where(eq(queues.companyId, companyId))
-    .orderBy(sql`${queues.orderQueue} asc nulls last`, asc(queues.name), asc(queues.id));
+    .orderBy(...queueOrder());
 }
 
 export async function countQueues(db: Executor, companyId: number): Promise<number> {

@@ -303,7 +303,7 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
           type: "ticket.saved",
           companyId: actor.companyId,
           ticket: saved,
-          previous: { queueId: ticket.queueId, userId: ticket.userId },
+          previous: { queueId: ticket.queueId, userId: ticket.userId, status: ticket.status },
         });
         return saved;
       });
@@ -458,6 +458,7 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
             ),
           )
           .returning({ id: tickets.id, queueId: tickets.queueId, userId: tickets.userId });
+        // Returned values are the new ones: every closed ticket was in `status`.
         for (const dto of await loadTickets(
           tx,
           actor.companyId,
@@ -468,7 +469,7 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
             type: "ticket.saved",
             companyId: actor.companyId,
             ticket: dto,
-            previous: { queueId: before.queueId, userId: before.userId },
+            previous: { queueId: before.queueId, userId: before.userId, status },
           });
         }
         return closed.length;

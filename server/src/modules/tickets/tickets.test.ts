@@ -764,6 +764,33 @@ describe("PUT /tickets/{id}: the status table", () => {
     });
   });
 
+  it("resolve as the ticket header of clients of this API family sends it: false for promptId, integrationId and useIntegration", async () => {
+    const ticket = await openFor(agentA.id, queueA.id);
+    await ctx.deps.db
+      .update(tickets)
+      .set({ useIntegration: true, promptId: 7, integrationId: 9 })
+      .where(eq(tickets.id, ticket.id));
+    const closed = expectOk(
+      await updateTicket(agentA.login, ticket.id, {
+        status: "closed",
+        userId: agentA.id,
+        useIntegration: false,
+        promptId: false,
+        integrationId: false,
+      }),
+    );
+    expect(closed).toMatchObject({ status: "closed", userId: agentA.id });
+    expect(await rowOf(ticket.id)).toMatchObject({
+      status: "closed",
+      useIntegration: false,
+      promptId: null,
+      integrationId: null,
+    });
+    // Anything else than an id, null or false is still refused.
+    expectError(await updateTicket(agentA.login, ticket.id, { promptId: true }), 400, "ERR_VALIDATION");
+    expectError(await updateTicket(agentA.login, ticket.id, { integrationId: "x" }), 400, "ERR_VALIDATION");
+  });
+
   it("return: open → pending, user cleared, queue kept", async () => {
     const ticket = await openFor(agentA.id, queueA.id);
     const returned = expectOk(
@@ -1012,7 +1039,12 @@ describe("live: company-{id}-ticket reaches exactly who may see the ticket", () 
     adminB = record<TicketEvent>(stranger, companyEvent(b.ticket.companyId, "ticket"));
   });
 
+  /** The events about ticket `id`, but for the "left this status" deletes (tested on their own). */
   const about = (events: TicketEvent[], id: number) =>
+    events.filter(
+      (e) => ("ticket" in e ? e.ticket.id : e.ticketId) === id && !("fromStatus" in e && e.fromStatus),
+    );
+  const everything = (events: TicketEvent[], id: number) =>
     events.filter((e) => ("ticket" in e ? e.ticket.id : e.ticketId) === id);
   const summary = (events: TicketEvent[], id: number) =>
     about(events, id).map((e) =>
@@ -1086,8 +1118,9 @@ describe("live: company-{id}-ticket reaches exactly who may see the ticket", () 
 
     // Company B's socket hears its own company's change and nothing of company A.
     expectOk(await updateTicket(b.admin.login, b.ticket.id, { status: "open" }));
-    await waitFor(() => adminB.length === 1);
-    expect(adminB[0]).toMatchObject({ action: "update", ticket: { id: b.ticket.id, status: "open" } });
+    await waitFor(() => adminB.length === 2);
+    expect(adminB[0]).toEqual({ action: "delete", ticketId: b.ticket.id, fromStatus: "pending" });
+    expect(adminB[1]).toMatchObject({ action: "update", ticket: { id: b.ticket.id, status: "open" } });
     expect(strangerHeard.filter((e) => !e.event.startsWith(`company-${b.ticket.companyId}-`))).toEqual([]);
     expect(JSON.stringify(strangerHeard)).not.toContain(ticket.number);
   });
@@ -1115,6 +1148,56 @@ describe("live: company-{id}-ticket reaches exactly who may see the ticket", () 
       () => about(live.agentA, unqueued.id).length === 1 && about(live.agentAll, unqueued.id).length === 2,
     );
     expect(about(live.agentAll, unqueued.id)[1]).toEqual({ action: "delete", ticketId: unqueued.id });
+  });
+
+  it("a new status or agent: who saw it hears it left the old status before the update (lists per status)", async () => {
+    // A client of this API family: one list per status, in the status rooms and the notification room.
+    const perStatus = await connectSocket(url, agentA2.login.token);
+    sockets.push(perStatus);
+    for (const room of ["pending", "open", "closed"])
+      expect(await perStatus.timeout(2_000).emitWithAck("joinTickets", room)).toEqual({ ok: true });
+    expect(await perStatus.timeout(2_000).emitWithAck("joinNotification")).toEqual({ ok: true });
+    const heard = record<TicketEvent>(perStatus, companyEvent(a.company.id, "ticket"));
+    const moves = (events: TicketEvent[], id: number) =>
+      everything(events, id).map((e) =>
+        e.action === "update"
+          ? ["update", e.ticket.status]
+          : [e.action, "fromStatus" in e ? e.fromStatus : null],
+      );
+
+    const ticket = await pendingIn(queueA.id);
+    expectOk(await updateTicket(agentA.login, ticket.id, { status: "open", userId: agentA.id }));
+    await waitFor(() => moves(heard, ticket.id).length === 2);
+    expect(moves(heard, ticket.id)).toEqual([
+      ["delete", "pending"],
+      ["update", "open"],
+    ]);
+    expectOk(await updateTicket(agentA.login, ticket.id, { status: "closed" }));
+    await waitFor(() => moves(heard, ticket.id).length === 4);
+    expect(moves(heard, ticket.id).slice(2)).toEqual([
+      ["delete", "open"],
+      ["update", "closed"],
+    ]);
+    // Agent A (holder) and the admins hear the same order; queue B's agent, who never saw it, nothing.
+    await waitFor(
+      () => moves(live.agentA, ticket.id).length >= 4 && moves(live.admin, ticket.id).length >= 4,
+    );
+    expect(moves(live.agentA, ticket.id).slice(-4)).toEqual(moves(heard, ticket.id));
+    expect(moves(live.admin, ticket.id).slice(-4)).toEqual(moves(heard, ticket.id));
+    expect(everything(live.agentB, ticket.id)).toEqual([]);
+
+    // Given to another agent without a new status: the old holder's list per status hears it left too.
+    const held = await openFor(agentA.id, queueA.id);
+    expectOk(await updateTicket(a.adminLogin, held.id, { userId: agentA2.id }));
+    await waitFor(() => moves(heard, held.id).length === 2);
+    expect(moves(heard, held.id)).toEqual([
+      ["delete", "open"],
+      ["update", "open"],
+    ]);
+    // A change of neither (a queue-less message, an unread reset) is only an update.
+    await customerWrites("mais uma", { number: held.number });
+    await waitFor(() => moves(heard, held.id).length === 3);
+    expect(moves(heard, held.id)[2]).toEqual(["update", "open"]);
   });
 
   it("the chat box: only who may see the ticket joins it and hears the contact typing; a transfer out of their view evicts them", async () => {

@@ -2,6 +2,7 @@ import { and, asc, count, eq, ilike, inArray, ne, or, sql } from "drizzle-orm";
 import type { QueueDTO, UserDTO } from "@atende/contracts";
 import { type Executor, queryRows } from "../../db/client.js";
 import { queues, userQueues, users } from "../../db/schema/index.js";
+import { queueOrder } from "../queues/queries.js";
 import { type UserRow, presentUser } from "./present.js";
 
 /** Every helper takes the caller's companyId first: a row of another company is simply not found. */
@@ -18,7 +19,7 @@ async function queuesByUser(
     .from(userQueues)
     .innerJoin(queues, eq(queues.id, userQueues.queueId))
     .where(and(eq(userQueues.companyId, companyId), inArray(userQueues.userId, userIds)))
-    .orderBy(asc(queues.name));
+    .orderBy(...queueOrder());
   for (const { userId, ...q } of rows) {
     const list = map.get(userId) ?? [];
     list.push(q);

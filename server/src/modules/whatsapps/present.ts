@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type {
   WhatsappDTO,
   WhatsappDetailDTO,
@@ -7,6 +7,7 @@ import type {
 } from "@atende/contracts";
 import type { Executor } from "../../db/client.js";
 import { queues, whatsappQueues, whatsapps } from "../../db/schema/index.js";
+import { queueOrder } from "../queues/queries.js";
 
 export type WhatsappRow = typeof whatsapps.$inferSelect;
 
@@ -75,7 +76,7 @@ export async function queuesOfWhatsapps(db: Executor, companyId: number, ids: nu
     .from(whatsappQueues)
     .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
     .where(and(eq(whatsappQueues.companyId, companyId), inArray(whatsappQueues.whatsappId, ids)))
-    .orderBy(asc(queues.name));
+    .orderBy(...queueOrder());
   for (const { whatsappId, ...q } of rows) map.set(whatsappId, [...(map.get(whatsappId) ?? []), q]);
   return map;
 }

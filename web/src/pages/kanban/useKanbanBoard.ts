@@ -62,7 +62,8 @@ export function useKanbanBoard(showAll: boolean) {
   }
   useCompanyEvent("ticket", (payload) => {
     if (payload.action === "update") heard(payload.ticket);
-    else if (payload.action === "delete") removeTicketFromBoards(queryClient, payload.ticketId);
+    else if (payload.action === "delete" && !payload.fromStatus)
+      removeTicketFromBoards(queryClient, payload.ticketId);
   });
   useCompanyEvent("appMessage", (payload) => heard(payload.ticket));
   useCompanyEvent("tag", (payload) => {

@@ -33,6 +33,8 @@ export function useTicketsLive(viewer: Viewer, selectedUuid: string | undefined)
         clearUnread(queryClient, payload.ticketId);
         break;
       case "delete": {
+        // Only left a status (for clients with one list per status): the update that follows moves it.
+        if (payload.fromStatus) break;
         const shown = findListedTicket(queryClient, payload.ticketId);
         removeTicket(queryClient, payload.ticketId);
         if (shown && shown.uuid === selectedUuid) void navigate("/tickets", { replace: true });

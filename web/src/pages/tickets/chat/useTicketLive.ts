@@ -51,7 +51,8 @@ export function useTicketLive(ticket: TicketDTO, onDeleted: () => void) {
 
   useCompanyEvent("ticket", (event) => {
     if (event.action === "update" && event.ticket.id === ticket.id) store(event.ticket);
-    else if (event.action === "delete" && event.ticketId === ticket.id) onDeleted();
+    // A delete with `fromStatus` only says the ticket left a status: it is still there.
+    else if (event.action === "delete" && event.ticketId === ticket.id && !event.fromStatus) onDeleted();
   });
 
   useCompanyEvent("appMessage", (event) => {
