@@ -202,6 +202,40 @@ test.describe("tags and kanban", () => {
     await admin.context.close();
   });
 
+  test("a full lane scrolls and keeps each card whole, its button in sight", async ({ browser }) => {
+    const admin = await newPerson(browser);
+    const page = admin.page;
+    await loginAs(page, DEMO.admin.email, DEMO.admin.password);
+    const whatsappId = await vendasConnection(page);
+    const stamp = Date.now() % 100000;
+    for (let i = 0; i < 8; i++) {
+      await callApi(page, "POST", `/simulator/${whatsappId}/messages`, {
+        from: `55117${String(stamp * 10 + i).padStart(8, "0")}`,
+        name: `Cliente Fila ${stamp}-${i}`,
+        body: "Bom dia",
+      });
+    }
+    await page.goto("/kanban");
+    const open = lane(page, "Em aberto");
+    await expect(open.getByLabel(new RegExp(`^Ticket de Cliente Fila ${stamp}-`))).toHaveCount(8);
+    // No card is squashed to fit: each is as tall as what it holds.
+    const cut = await open
+      .getByLabel(/^Ticket de /)
+      .evaluateAll((cards) => cards.filter((card) => card.scrollHeight > card.clientHeight + 1).length);
+    expect(cut).toBe(0);
+    // The lane scrolls instead, down to the last card's button.
+    const lastButton = open
+      .getByLabel(/^Ticket de /)
+      .last()
+      .getByRole("button", { name: "Ver ticket" });
+    await expect(lastButton).not.toBeInViewport();
+    await lastButton.scrollIntoViewIfNeeded();
+    await expect(lastButton).toBeInViewport({ ratio: 1 });
+    await expect(open.getByRole("heading", { name: "Em aberto" })).toBeInViewport();
+    await shot(page, "kanban-full-lane");
+    await admin.context.close();
+  });
+
   test("the tags page catches up on what changed while its live channel was away", async ({ browser }) => {
     const stamp = Date.now();
     const admin = await newPerson(browser);

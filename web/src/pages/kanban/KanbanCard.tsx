@@ -46,6 +46,8 @@ export const CardView = forwardRef<HTMLDivElement, CardViewProps>(function CardV
       sx={{
         position: "relative",
         width,
+        // In a full lane the cards keep their height and the lane scrolls.
+        flexShrink: 0,
         p: 1.25,
         pl: 1.75,
         overflow: "hidden",
