@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import { type Db, type Executor, queryRows } from "../db/client.js";
+import { type Db, type Executor, isDatabaseUnavailable, queryRows } from "../db/client.js";
 import { GroupCommit } from "../db/groupCommit.js";
 import { columnList, tableRow } from "../db/prepared.js";
 import { jobs } from "../db/schema/index.js";
@@ -239,7 +239,8 @@ export class JobRunner {
       await this.done.submit("done", job.id);
     } catch (raw) {
       const err = raw instanceof Error ? raw : new Error(String(raw));
-      const giveUp = err instanceof JobFailed || isLastAttempt;
+      // A database that went away says nothing about the job: it is tried again, whatever its count.
+      const giveUp = (err instanceof JobFailed || isLastAttempt) && !isDatabaseUnavailable(err);
       if (giveUp) {
         await finish({ status: "failed", lastError: err.message });
         await handler
