@@ -407,6 +407,12 @@ export const ERRORS = {
     en: "The chosen connection was not connected at sending time.",
     es: "La conexión elegida no estaba conectada a la hora del envío.",
   },
+  ERR_DATABASE_UNAVAILABLE: {
+    status: 503,
+    pt: "O banco de dados está indisponível no momento. Tente novamente em alguns segundos.",
+    en: "The database is unavailable right now. Try again in a few seconds.",
+    es: "La base de datos no está disponible en este momento. Inténtelo de nuevo en unos segundos.",
+  },
   ERR_INTERNAL: {
     status: 500,
     pt: "Erro interno do servidor.",

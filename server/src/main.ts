@@ -1,5 +1,14 @@
 import { loadConfig } from "./config.js";
-import { type Database, openPglite, openPostgres } from "./db/client.js";
+import {
+  type Database,
+  type DbLog,
+  consoleLog,
+  isDatabaseMisconfigured,
+  isDatabaseUnavailable,
+  migrateWhenReachable,
+  openPglite,
+  openPostgres,
+} from "./db/client.js";
 import { DataDirLockedError } from "./db/lock.js";
 import { buildApp } from "./app.js";
 import { EventBus } from "./events/bus.js";
@@ -14,9 +23,14 @@ async function main() {
   if (config.NODE_ENV === "production" && !config.JWT_SECRET && config.DATABASE_URL) {
     throw new Error("JWT_SECRET (32+ characters) is required in production with DATABASE_URL.");
   }
+  // The database's log goes to the console until the app's logger exists.
+  let dbLog: DbLog = consoleLog;
+  const log: DbLog = { warn: (obj, msg) => dbLog.warn(obj, msg) };
   let database: Database;
   try {
-    database = config.DATABASE_URL ? openPostgres(config.DATABASE_URL) : await openPglite(config.dataDir);
+    database = config.DATABASE_URL
+      ? openPostgres(config.DATABASE_URL, 10, log)
+      : await openPglite(config.dataDir);
   } catch (err) {
     if (err instanceof DataDirLockedError) {
       console.error(`\n${err.message}\n`);
@@ -24,7 +38,19 @@ async function main() {
     }
     throw err;
   }
-  await database.migrate();
+  try {
+    await migrateWhenReachable(database, log);
+  } catch (err) {
+    if (config.DATABASE_URL && isDatabaseMisconfigured(err)) {
+      const where = new URL(config.DATABASE_URL);
+      console.error(
+        `\nCannot use DATABASE_URL (${where.hostname}:${where.port || 5432}${where.pathname}): ` +
+          `${(err as Error).message}. Check the user, password and database name.\n`,
+      );
+      process.exit(1);
+    }
+    throw err;
+  }
 
   const deps = {
     config,
@@ -37,6 +63,7 @@ async function main() {
   };
   const built = await buildApp(deps);
   const { app, realtime } = built;
+  dbLog = app.log;
   const seeded = await seed(deps, app.log);
 
   await app.listen({ port: config.PORT, host: config.HOST });
@@ -77,6 +104,13 @@ async function main() {
       process.exit(1);
     }
   };
+  // Last line of defence: background work that lost the database mid-query (a promise nobody
+  // awaited) is logged, not a crash; the work is picked up again by its loop once the database is
+  // back. Any other unhandled rejection is a bug and still ends the process.
+  process.on("unhandledRejection", (err) => {
+    if (!isDatabaseUnavailable(err)) throw err;
+    app.log.warn({ reason: (err as Error).message }, "background work failed: database unavailable");
+  });
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
 }

@@ -14,6 +14,8 @@ interface Running {
   provider: ProviderName;
   session: ChannelSession | null;
   starting: Promise<void> | null;
+  /** When our lease row last written for it runs out (ms): past it, another instance may own it. */
+  leaseUntil: number;
 }
 
 /** Statuses in which a connection wants a live session; DISCONNECTED and TIMEOUT wait for a person. */
@@ -58,9 +60,17 @@ export class SessionManager {
   start(): void {
     const every = Math.max(1000, (this.deps.leaseSeconds * 1000) / 3);
     const loop = () => {
-      void this.tick().finally(() => {
-        if (this.timer) this.timer = setTimeout(loop, every);
-      });
+      void this.tick()
+        .catch(async (err: unknown) => {
+          // The database is away: the leases cannot be renewed. A session whose lease has run out
+          // may already be another instance's, so it stops here (never two owners at once); the
+          // next tick that reaches the database takes the free leases back.
+          this.deps.log.warn({ err }, "session leases could not be renewed");
+          await this.stopExpired();
+        })
+        .finally(() => {
+          if (this.timer) this.timer = setTimeout(loop, every);
+        });
     };
     this.timer = setTimeout(loop, 0);
   }
@@ -75,6 +85,18 @@ export class SessionManager {
       await this.deps.db
         .delete(whatsappLeases)
         .where(and(inArray(whatsappLeases.whatsappId, ids), eq(whatsappLeases.ownerId, this.instanceId)));
+    }
+  }
+
+  private async stopExpired(): Promise<void> {
+    const at = this.deps.now().getTime();
+    for (const [id, entry] of [...this.running]) {
+      if (entry.leaseUntil > at) continue;
+      this.deps.log.warn(
+        { whatsappId: id },
+        "session lease ran out while the database was away; stopping it",
+      );
+      await this.stopLocal(id);
     }
   }
 
@@ -101,7 +123,12 @@ export class SessionManager {
         .where(and(inArray(whatsappLeases.whatsappId, owned), eq(whatsappLeases.ownerId, this.instanceId)))
         .returning({ id: whatsappLeases.whatsappId });
       const keptIds = new Set(kept.map((k) => k.id));
-      for (const id of owned) if (!keptIds.has(id)) await this.stopLocal(id);
+      for (const id of owned) {
+        const entry = this.running.get(id);
+        if (keptIds.has(id)) {
+          if (entry) entry.leaseUntil = until.getTime();
+        } else await this.stopLocal(id);
+      }
     }
     // Connections that want a session and whose lease is free or stale.
     const candidates = await queryRows<{ id: number; company_id: number }>(
@@ -122,7 +149,7 @@ export class SessionManager {
             where whatsapp_leases.expires_at < ${at.toISOString()}
             returning whatsapp_id`,
       );
-      if (claimed.length) await this.startLocal(c.company_id, c.id);
+      if (claimed.length) await this.startLocal(c.company_id, c.id, until);
     }
     // Sessions whose connection went to DISCONNECTED/TIMEOUT (a logout, a person's "disconnect") end here.
     if (owned.length) {
@@ -135,7 +162,7 @@ export class SessionManager {
     await db.delete(whatsappLeases).where(lt(whatsappLeases.expiresAt, new Date(at.getTime() - 3600_000)));
   }
 
-  private async startLocal(companyId: number, whatsappId: number): Promise<void> {
+  private async startLocal(companyId: number, whatsappId: number, leaseUntil: Date): Promise<void> {
     const [row] = await this.deps.db.select().from(whatsapps).where(eq(whatsapps.id, whatsappId));
     if (!row) return;
     const provider = providerFor(this.deps.providers, row.provider);
@@ -146,7 +173,13 @@ export class SessionManager {
       number: row.number,
       config: row.providerConfig,
     };
-    const entry: Running = { connection, provider: row.provider, session: null, starting: null };
+    const entry: Running = {
+      connection,
+      provider: row.provider,
+      session: null,
+      starting: null,
+      leaseUntil: leaseUntil.getTime(),
+    };
     this.running.set(whatsappId, entry);
     if (!provider) {
       this.deps.log.warn(

@@ -36,8 +36,102 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function openPostgres(url: string, poolSize = 10): Database {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+/** Where the PostgreSQL driver reports what it survives (a lost connection, a failed reconnect). */
+export interface DbLog {
+  warn(obj: object, msg: string): void;
+}
+
+/** The console, as JSON lines, for the database's log before (or without) the app's logger. */
+export const consoleLog: DbLog = {
+  warn: (obj, msg) => console.warn(JSON.stringify({ level: "warn", msg, ...describe(obj) })),
+};
+
+function describe(obj: object): Record<string, unknown> {
+  const { err, ...rest } = obj as { err?: unknown };
+  return err instanceof Error ? { ...rest, err: { message: err.message, code: errCode(err) } } : rest;
+}
+
+function errCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/**
+ * A lost or refused database connection, through any wrapping (Drizzle puts the driver's error in
+ * `cause`): the server shut down or restarted (57P01-57P03), the connection broke (class 08), the
+ * socket was refused, reset or timed out, or the pool's client died under the query. Such an error
+ * says nothing about the request: it is answered 503 and the work is tried again later.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (
+    let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0;
+    e && i < 5;
+    i++
+  ) {
+    const code = typeof e.code === "string" ? e.code : "";
+    if (/^(57P0[123]|08\w{3}|53300)$/.test(code)) return true;
+    if (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN)$/.test(code))
+      return true;
+    const message = typeof e.message === "string" ? e.message : "";
+    if (
+      /Connection terminated|not queryable|timeout exceeded when trying to connect|Connection terminated due to connection timeout/.test(
+        message,
+      )
+    )
+      return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
+/**
+ * A DATABASE_URL that will never work, however long we wait: wrong password or user (class 28),
+ * a database that does not exist (3D000).
+ */
+export function isDatabaseMisconfigured(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; i++) {
+    if (typeof e.code === "string" && /^(28\w{3}|3D000)$/.test(e.code)) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
+/**
+ * Migrates once the database answers: a database still starting, restarting or out of reach is
+ * waited for, with a backoff up to `maxDelayMs`, each attempt logged. Anything else (a bad
+ * password, a database that does not exist) throws at once.
+ */
+export async function migrateWhenReachable(database: Database, log: DbLog, maxDelayMs = 10_000) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await database.migrate();
+      return;
+    } catch (err) {
+      if (!isDatabaseUnavailable(err)) throw err;
+      const retryInMs = Math.min(maxDelayMs, 500 * 2 ** (attempt - 1));
+      log.warn({ err, attempt, retryInMs }, "database unreachable at start; waiting for it");
+      await new Promise((r) => setTimeout(r, retryInMs));
+    }
+  }
+}
+
+export function openPostgres(url: string, poolSize = 10, log: DbLog = consoleLog): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    // A database that does not answer fails the request (503) instead of holding it forever.
+    connectionTimeoutMillis: 5_000,
+    keepAlive: true,
+  });
+  // A connection lost (a restart, a failover, a network blip) emits 'error' on its client, and on
+  // the pool when the client sat idle in it; an 'error' event without a listener is thrown by Node
+  // and kills the process. The client's own listener covers both cases (a client checked out by a
+  // transaction has no pool listener) and logs once; the pool drops a broken client (idle at once,
+  // checked out when released, since it is no longer queryable) and opens a new one when needed.
+  pool.on("connect", (client) => {
+    client.on("error", (err) => log.warn({ err }, "database connection lost; it will be replaced"));
+  });
+  pool.on("error", () => undefined); // already logged by the client's listener above
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,

@@ -65,3 +65,56 @@ describe("error answers", () => {
     expect(fields.json().fields.name).toBe("Too Short!");
   });
 });
+
+describe("the database out of reach", () => {
+  // The driver's errors as pg and Drizzle raise them: a server shutting down (57P01), a refused
+  // socket, a connection dropped under the query, a pool that cannot open a connection in time.
+  const lost = [
+    Object.assign(new Error("Failed query: select 1"), {
+      cause: Object.assign(new Error("terminating connection due to administrator command"), {
+        code: "57P01",
+      }),
+    }),
+    Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }),
+    Object.assign(new Error("Failed query: commit"), {
+      cause: new Error("Connection terminated unexpectedly"),
+    }),
+    new Error("timeout exceeded when trying to connect"),
+    Object.assign(new Error("Client was closed and is not queryable"), {}),
+  ];
+
+  it.each(lost.map((err) => [err.message, err]))(
+    "%s answers 503 ERR_DATABASE_UNAVAILABLE with Retry-After, not 500",
+    async (_, err) => {
+      const { app } = appWith((a) =>
+        a.post("/write", async () => {
+          throw err;
+        }),
+      );
+      const res = await app.inject({ method: "POST", url: "/write", headers: { "accept-language": "en" } });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers["retry-after"]).toBe("5");
+      expect(res.json()).toEqual({
+        error: "ERR_DATABASE_UNAVAILABLE",
+        message: "The database is unavailable right now. Try again in a few seconds.",
+      });
+    },
+  );
+
+  it("a refused value is still 400 and an unknown failure still 500", async () => {
+    const { app } = appWith((a) => {
+      a.get("/bad", async () => {
+        throw Object.assign(new Error("Failed query"), {
+          cause: Object.assign(new Error("x"), { code: "22P02" }),
+        });
+      });
+      a.get("/bug", async () => {
+        throw Object.assign(new Error("Failed query"), {
+          cause: Object.assign(new Error("x"), { code: "42703" }),
+        });
+      });
+    });
+    expect((await app.inject({ method: "GET", url: "/bad" })).statusCode).toBe(400);
+    expect((await app.inject({ method: "GET", url: "/bug" })).statusCode).toBe(500);
+  });
+});

@@ -8,6 +8,7 @@ import {
   pickLang,
   validationMessage,
 } from "@atende/contracts";
+import { isDatabaseUnavailable } from "../db/client.js";
 
 /**
  * An error a user can cause: answered with the catalogue's status (or `status`, where one code
@@ -75,6 +76,13 @@ export function dbErrorCode(err: unknown): string | undefined {
   return undefined;
 }
 
+/** The innermost message of a wrapped error (the driver's, not Drizzle's query text and parameters). */
+function rootMessage(err: unknown): string {
+  let e = err as { message?: unknown; cause?: unknown };
+  for (let i = 0; e.cause && i < 5; i++) e = e.cause as typeof e;
+  return String(e.message);
+}
+
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
     if (err instanceof AppError) {
@@ -84,6 +92,12 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (clientCode) {
       const fields = clientCode === "ERR_VALIDATION" ? { fields: { _: err.message } } : {};
       return reply.status(ERRORS[clientCode].status).send(body(clientCode, req, fields));
+    }
+    // The database is out of reach (a restart, a failover): nothing was committed, the client (or
+    // a webhook's sender) tries again once it is back.
+    if (isDatabaseUnavailable(err)) {
+      req.log.warn({ reqId: req.id, reason: rootMessage(err) }, "database unavailable; answered 503");
+      return reply.status(503).header("retry-after", "5").send(body("ERR_DATABASE_UNAVAILABLE", req));
     }
     // Safety net: a value the database refuses (class 22, data exception) is bad input, not a crash.
     if (dbErrorCode(err)?.startsWith("22")) {

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import { type Db, type Executor, queryRows } from "../db/client.js";
+import { type Db, type Executor, isDatabaseUnavailable, queryRows } from "../db/client.js";
 import { GroupCommit } from "../db/groupCommit.js";
 import { columnList, tableRow } from "../db/prepared.js";
 import { jobs } from "../db/schema/index.js";
@@ -221,14 +221,32 @@ export class JobRunner {
     return ids.map(() => undefined);
   });
 
+  /**
+   * Writes a job's outcome, waiting for a database that went away meanwhile: left unwritten, the job
+   * would hold its lock (and every later job of its orderKey) until the lock expires.
+   */
+  private async persist(write: () => Promise<unknown>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await write();
+        return;
+      } catch (err) {
+        if (this.stopped || !isDatabaseUnavailable(err)) throw err;
+        await new Promise((r) => setTimeout(r, Math.min(5_000, 100 * 2 ** (attempt - 1))));
+      }
+    }
+  }
+
   private async execute(job: JobRow): Promise<void> {
     const handler = this.handlers.get(job.type);
     const now = this.opts.now();
     const finish = (values: Partial<typeof jobs.$inferInsert>) =>
-      this.opts.db
-        .update(jobs)
-        .set({ ...values, lockedBy: null, lockedUntil: null, updatedAt: this.opts.now() })
-        .where(sql`${jobs.id} = ${job.id}`);
+      this.persist(() =>
+        this.opts.db
+          .update(jobs)
+          .set({ ...values, lockedBy: null, lockedUntil: null, updatedAt: this.opts.now() })
+          .where(sql`${jobs.id} = ${job.id}`),
+      );
     if (!handler) {
       await finish({ status: "failed", lastError: `no handler for job type ${job.type}` });
       return;
@@ -236,10 +254,11 @@ export class JobRunner {
     const isLastAttempt = job.attempts >= job.maxAttempts;
     try {
       await handler.run(job, { attempt: job.attempts, isLastAttempt, now });
-      await this.done.submit("done", job.id);
+      await this.persist(() => this.done.submit("done", job.id));
     } catch (raw) {
       const err = raw instanceof Error ? raw : new Error(String(raw));
-      const giveUp = err instanceof JobFailed || isLastAttempt;
+      // A database that went away says nothing about the job: it is tried again, whatever its count.
+      const giveUp = (err instanceof JobFailed || isLastAttempt) && !isDatabaseUnavailable(err);
       if (giveUp) {
         await finish({ status: "failed", lastError: err.message });
         await handler
@@ -247,8 +266,11 @@ export class JobRunner {
           .catch((e) => this.opts.log.error({ err: e }, "job onFailed failed"));
         this.opts.log.warn({ jobId: job.id, type: job.type, err: err.message }, "job failed for good");
       } else {
-        const seconds =
-          err instanceof RetryLater && err.seconds !== undefined ? err.seconds : backoffSeconds(job.attempts);
+        const seconds = isDatabaseUnavailable(err)
+          ? 2
+          : err instanceof RetryLater && err.seconds !== undefined
+            ? err.seconds
+            : backoffSeconds(job.attempts);
         await finish({
           status: "pending",
           lastError: err.message,

@@ -15,33 +15,48 @@ import { MediaStore } from "../storage/media.js";
 import os from "node:os";
 import path from "node:path";
 
-/** A fresh, migrated database for one test file: PGlite from the snapshot, or a PostgreSQL clone. */
-export async function openTestDatabase(): Promise<Database & { drop(): Promise<void> }> {
+/**
+ * A fresh PostgreSQL database cloned from the suite's migrated template (TEST_DATABASE_URL only): its
+ * URL, for a test that connects its own way (a spawned server, a proxy), and how to drop it.
+ */
+export async function clonePostgresTemplate(): Promise<{ url: string; drop(): Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
   const template = inject("pgTemplate");
-  if (url && template) {
-    const name = `atende_t_${crypto.randomBytes(6).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create database ${name} template ${template}`);
-    const dbUrl = new URL(url);
-    dbUrl.pathname = `/${name}`;
-    const database = openPostgres(dbUrl.toString(), 5);
+  if (!url || !template) throw new Error("clonePostgresTemplate needs TEST_DATABASE_URL");
+  const name = `atende_t_${crypto.randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name} template ${template}`);
+  const dbUrl = new URL(url);
+  dbUrl.pathname = `/${name}`;
+  return {
+    url: dbUrl.toString(),
+    async drop() {
+      // pool.end() resolves before every backend has gone; a forced drop would kill one mid-goodbye.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await admin.query(`drop database if exists ${name}`);
+          break;
+        } catch (err) {
+          if ((err as { code?: string }).code !== "55006" || attempt >= 50) throw err;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+      await admin.end();
+    },
+  };
+}
+
+/** A fresh, migrated database for one test file: PGlite from the snapshot, or a PostgreSQL clone. */
+export async function openTestDatabase(): Promise<Database & { drop(): Promise<void> }> {
+  if (process.env.TEST_DATABASE_URL && inject("pgTemplate")) {
+    const clone = await clonePostgresTemplate();
+    const database = openPostgres(clone.url, 5);
     return {
       ...database,
       async drop() {
         await database.close();
-        // pool.end() resolves before every backend has gone; a forced drop would kill one mid-goodbye.
-        for (let attempt = 0; ; attempt++) {
-          try {
-            await admin.query(`drop database if exists ${name}`);
-            break;
-          } catch (err) {
-            if ((err as { code?: string }).code !== "55006" || attempt >= 50) throw err;
-            await new Promise((r) => setTimeout(r, 100));
-          }
-        }
-        await admin.end();
+        await clone.drop();
       },
     };
   }

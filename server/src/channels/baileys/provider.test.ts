@@ -3,6 +3,7 @@ import { ChannelError, type ChannelSession } from "../provider.js";
 import { boom, type FakeSocket } from "./fixtures/fakeSocket.js";
 import { closeWith, settle, startProvider } from "./fixtures/harness.js";
 import { fixtures } from "./fixtures/messages.js";
+import { waitFor } from "../../test/harness.js";
 
 describe("baileysProvider: inbound", () => {
   it("hands upserted messages and acks to the sink in order, going on when the sink fails one", async () => {
@@ -21,6 +22,24 @@ describe("baileysProvider: inbound", () => {
     // IMG1 was handed first and failed; the ones after it still went through, in order.
     expect(handed).toStrictEqual(["IMG1", "TEXT1", "REPLY1", "ack:SENT1:3"]);
     expect(events.filter((e) => e.type === "message")).toHaveLength(2);
+  });
+
+  it("holds an event while the database is away and hands it again, in order, until it is committed", async () => {
+    const { current, connect, events, sink } = await startProvider();
+    await connect();
+    const away = Object.assign(new Error("Failed query: insert"), {
+      cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }),
+    });
+    sink.emit.mockRejectedValueOnce(away).mockRejectedValueOnce(away);
+    current().fire("messages.upsert", { type: "notify", messages: [fixtures.image, fixtures.text] });
+    await waitFor(() => events.filter((e) => e.type === "message").length === 2);
+    const handed = sink.emit.mock.calls.flatMap(([e]) => (e.type === "message" ? [e.message.id] : []));
+    // IMG1 was refused twice, then committed; TEXT1 waited behind it.
+    expect(handed).toStrictEqual(["IMG1", "IMG1", "IMG1", "TEXT1"]);
+    expect(events.flatMap((e) => (e.type === "message" ? [e.message.id] : []))).toStrictEqual([
+      "IMG1",
+      "TEXT1",
+    ]);
   });
 
   it("reports incoming calls without rejecting them", async () => {

@@ -113,6 +113,7 @@ export class SocketSupervisor {
     await socket
       ?.end(undefined)
       .catch((err: unknown) => this.options.logger.warn({ err }, "baileys: end failed"));
+    this.queue.stop();
     await this.queue.drain();
   }
 
@@ -130,6 +131,7 @@ export class SocketSupervisor {
     } finally {
       await this.store.clear();
     }
+    this.queue.stop();
     await this.queue.drain();
   }
 
