@@ -119,7 +119,7 @@ export async function buildApp(
 
   const forgetSessionChecks = trustSessionChecks(deps.db, deps.bus);
   app.addHook("onClose", async () => forgetSessionChecks());
-  const requireAuth = makeRequireAuth(deps.db, deps.tokens);
+  const requireAuth = makeRequireAuth(deps.db, deps.tokens, deps.now);
   const auth = createAuthService(deps, opts.authOptions);
   const users = createUsersService(deps);
   const whatsapps = createWhatsappsService({ ...deps, sessions: channels.sessions });
