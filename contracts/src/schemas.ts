@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ALL_TICKET, LIMITS, PROFILES } from "./constants.js";
+import { isCalendarDate } from "./dashboard.js";
 import { dbId, emailField, pageNumber, searchText, sizedText } from "./validation.js";
 
 export const loginSchema = z.object({
@@ -52,6 +53,16 @@ export const userUpdateSchema = z.object({
   allTicket: userFields.allTicket.optional(),
 });
 export type UserUpdateInput = z.infer<typeof userUpdateSchema>;
+
+/**
+ * A company's standing as the super user sets it (PUT /companies/{id}): active or not, and the due
+ * date (YYYY-MM-DD, null for none). The rest of the company form comes with the platform's pages.
+ */
+export const companyStandingSchema = z.object({
+  status: z.boolean("validation.invalid").optional(),
+  dueDate: z.string("validation.invalid").refine(isCalendarDate, "validation.invalid").nullable().optional(),
+});
+export type CompanyStandingInput = z.infer<typeof companyStandingSchema>;
 
 export const listQuerySchema = z.object({
   searchParam: searchText(100),

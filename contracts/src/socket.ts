@@ -13,6 +13,8 @@ import type { ScheduleDTO } from "./schedules.js";
  */
 export interface CompanyEventPayloads {
   user: { action: "create" | "update"; user: UserDTO } | { action: "delete"; userId: number };
+  /** The company was made inactive or went past its due date: its sockets close right after. */
+  locked: { error: "ERR_SUBSCRIPTION_EXPIRED" | "ERR_COMPANY_INACTIVE" };
   /** A login of `user` elsewhere: older sessions of that user log out. */
   auth: { action: "update"; user: { id: number } };
   whatsapp: { action: "update"; whatsapp: WhatsappDTO } | { action: "delete"; whatsappId: number };

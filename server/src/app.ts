@@ -125,7 +125,7 @@ export async function buildApp(
 
   const forgetSessionChecks = trustSessionChecks(deps.db, deps.bus);
   app.addHook("onClose", async () => forgetSessionChecks());
-  const requireAuth = makeRequireAuth(deps.db, deps.tokens);
+  const requireAuth = makeRequireAuth(deps.db, deps.tokens, deps.now);
   const auth = createAuthService(deps, opts.authOptions);
   app.addHook("onClose", async () => auth.close());
   const users = createUsersService(deps);

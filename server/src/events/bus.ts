@@ -23,6 +23,8 @@ export type DomainEvent =
    * changed its own password): their sockets are cut at once, on every instance.
    */
   | { type: "user.sessionsRevoked"; companyId: number; userId: number; keepSessionId?: string }
+  /** A company's status or due date changed: its standing is read again, its users locked or let in. */
+  | { type: "company.saved"; companyId: number }
   | { type: "whatsapp.saved"; companyId: number; whatsapp: WhatsappDTO }
   | { type: "whatsapp.deleted"; companyId: number; whatsappId: number }
   | { type: "whatsapp.session"; companyId: number; session: WhatsappSessionDTO }

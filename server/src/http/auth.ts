@@ -4,6 +4,7 @@ import { type Permission, type Profile, can } from "@atende/contracts";
 import type { Db } from "../db/client.js";
 import type { EventBus } from "../events/bus.js";
 import { PreparedSql } from "../db/prepared.js";
+import { companyLockout, forgetCompanyStanding } from "./companyStanding.js";
 import { AppError } from "./errors.js";
 import type { AccessClaims, TokenService } from "./tokens.js";
 
@@ -19,6 +20,10 @@ export interface AuthContext {
 declare module "fastify" {
   interface FastifyRequest {
     auth: AuthContext | null;
+  }
+  interface FastifyContextConfig {
+    /** A route a past-due company's admins still reach (the billing issue's payment pages). */
+    reachableWhenPastDue?: boolean;
   }
 }
 
@@ -137,6 +142,7 @@ export function trustSessionChecks(db: Db, bus: EventBus): () => void {
       forgetUser(event.userId);
     else if (event.type === "user.saved") forgetUser(event.user.id);
     else if (event.type === "user.deleted") forgetUser(event.userId);
+    else if (event.type === "company.saved") forgetCompanyStanding(db, event.companyId);
   });
   return () => {
     off();
@@ -177,9 +183,30 @@ export async function authenticate(db: Db, tokens: TokenService, token: string |
   return { ...claims, profile: row.profile, super: row.super };
 }
 
-export function makeRequireAuth(db: Db, tokens: TokenService) {
+/**
+ * The lockout of a company past its due date or made inactive, for an authenticated caller: the
+ * error to answer, or null. The super user is never locked out. The seam for billing: a route
+ * declared with `config: { reachableWhenPastDue: true }` stays open to a past-due company's admins.
+ */
+export async function lockoutOf(
+  db: Db,
+  auth: AuthContext,
+  now: Date,
+  route?: { reachableWhenPastDue?: boolean },
+): Promise<AppError | null> {
+  if (auth.super) return null;
+  const lock = await companyLockout(db, auth.companyId, now);
+  if (lock?.code === "ERR_SUBSCRIPTION_EXPIRED" && route?.reachableWhenPastDue && auth.profile === "admin")
+    return null;
+  return lock;
+}
+
+export function makeRequireAuth(db: Db, tokens: TokenService, now: () => Date = () => new Date()) {
   return async function requireAuth(req: FastifyRequest, _reply: FastifyReply) {
-    req.auth = await authenticate(db, tokens, bearerToken(req));
+    const auth = await authenticate(db, tokens, bearerToken(req));
+    const lock = await lockoutOf(db, auth, now(), req.routeOptions.config);
+    if (lock) throw lock;
+    req.auth = auth;
   };
 }
 

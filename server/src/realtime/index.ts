@@ -16,7 +16,8 @@ import { tickets } from "../db/schema/index.js";
 import { canSeeTicket } from "../modules/tickets/policy.js";
 import type { Deps } from "../deps.js";
 import type { DomainEvent } from "../events/bus.js";
-import { type AuthContext, authenticate } from "../http/auth.js";
+import { type AuthContext, authenticate, lockoutOf } from "../http/auth.js";
+import { companyLockout, forgetCompanyStanding } from "../http/companyStanding.js";
 import { AppError } from "../http/errors.js";
 import { findUser, markSeen } from "../modules/users/queries.js";
 import { redisPrefix } from "../lib/redisPrefix.js";
@@ -162,9 +163,28 @@ export async function createRealtime(
     (keepSessionId ? sockets.except(rooms.session(keepSessionId)) : sockets).disconnectSockets(true);
   }
 
+  /** A company made inactive or past due: its sockets, on every instance, are told and closed. */
+  async function lockOutIfLocked(companyId: number) {
+    const lock = await companyLockout(db, companyId, now());
+    if (lock?.code !== "ERR_SUBSCRIPTION_EXPIRED" && lock?.code !== "ERR_COMPANY_INACTIVE") return;
+    io.to(rooms.company(companyId)).emit(companyEvent(companyId, "locked"), { error: lock.code });
+    io.in(rooms.company(companyId)).disconnectSockets(true);
+  }
+
+  /** Other instances forget their copy of a changed company's standing at once (Redis adapter only). */
+  function relayCompanyChange(companyId: number) {
+    if (config.REDIS_URL) io.serverSideEmit("companyChanged", companyId);
+  }
+  io.on("companyChanged", (companyId: unknown) => {
+    if (typeof companyId === "number") forgetCompanyStanding(db, companyId);
+  });
+
   io.use(async (socket, next) => {
     try {
-      socket.data.auth = await authenticate(db, tokens, handshakeToken(socket));
+      const auth = await authenticate(db, tokens, handshakeToken(socket));
+      const lock = await lockoutOf(db, auth, now());
+      if (lock) throw lock;
+      socket.data.auth = auth;
       next();
     } catch (err) {
       next(new Error(err instanceof AppError ? err.code : "ERR_SESSION_EXPIRED"));
@@ -374,6 +394,11 @@ export async function createRealtime(
       case "user.sessionsRevoked":
         // Logout or a password change: the revoked sessions' sockets go now (through the adapter).
         cutSessions(event.userId, event.keepSessionId);
+        break;
+      case "company.saved":
+        forgetCompanyStanding(db, event.companyId);
+        relayCompanyChange(event.companyId);
+        await lockOutIfLocked(event.companyId);
         break;
       case "session.started": {
         // Only the user's sessions older than this login hear it; a few seconds later exactly those

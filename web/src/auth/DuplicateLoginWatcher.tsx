@@ -5,7 +5,10 @@ import { useCompanyEvent } from "../api/SocketProvider";
 import { toast } from "../api/toast";
 import { useSessionUser } from "./AuthContext";
 
-/** A login of this user elsewhere ends this session: warn, forget it, reload after 1 s. */
+/**
+ * A login of this user elsewhere, or the company locked out, ends this session: warn, forget it,
+ * reload after 1 s.
+ */
 export function DuplicateLoginWatcher() {
   const { t } = useTranslation();
   const user = useSessionUser();
@@ -13,6 +16,13 @@ export function DuplicateLoginWatcher() {
   useCompanyEvent("auth", (payload) => {
     if (payload.action !== "update" || payload.user.id !== user.id) return;
     toast(t("auth.loggedInElsewhere"), "warning");
+    clearSession();
+    window.setTimeout(() => window.location.reload(), LIMITS.reloadAfterExpiredMs);
+  });
+
+  // The company was made inactive or went past its due date: the server closes the socket too.
+  useCompanyEvent("locked", (payload) => {
+    toast(t(`errors.${payload.error}`), "error");
     clearSession();
     window.setTimeout(() => window.location.reload(), LIMITS.reloadAfterExpiredMs);
   });

@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
-import type { CompanyDTO, CompanySchedulesDTO, ScheduleEntry } from "@atende/contracts";
+import type { CompanyDTO, CompanySchedulesDTO, CompanyStandingInput, ScheduleEntry } from "@atende/contracts";
 import { companies } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
-import { type AuthContext, authorize } from "../../http/auth.js";
+import { inTransaction } from "../../events/bus.js";
+import { type AuthContext, authorize, requireSuper } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
 import { findCompany } from "./queries.js";
 
@@ -28,7 +29,7 @@ function reachable(actor: AuthContext, companyId: number): boolean {
   return actor.super || actor.companyId === companyId;
 }
 
-export function createCompaniesService({ db, now }: Pick<Deps, "db" | "now">) {
+export function createCompaniesService({ db, bus, now }: Pick<Deps, "db" | "bus" | "now">) {
   async function companyOf(actor: AuthContext, id: number): Promise<CompanyRow> {
     const found = reachable(actor, id) ? await findCompany(db, id) : null;
     if (!found) throw new AppError("ERR_NO_COMPANY_FOUND");
@@ -38,6 +39,24 @@ export function createCompaniesService({ db, now }: Pick<Deps, "db" | "now">) {
   return {
     async get(actor: AuthContext, id: number): Promise<CompanyDTO> {
       return presentCompany(await companyOf(actor, id));
+    },
+
+    /**
+     * The super user activates or deactivates a company, or moves its due date. The change's event
+     * locks the company's users out (or lets them back in) on every request and socket at once.
+     */
+    async updateStanding(actor: AuthContext, id: number, input: CompanyStandingInput): Promise<CompanyDTO> {
+      requireSuper(actor);
+      return inTransaction(db, bus, async (tx, raise) => {
+        const [row] = await tx
+          .update(companies)
+          .set({ status: input.status, dueDate: input.dueDate, updatedAt: now() })
+          .where(eq(companies.id, id))
+          .returning();
+        if (!row) throw new AppError("ERR_NO_COMPANY_FOUND");
+        raise({ type: "company.saved", companyId: id });
+        return presentCompany(row);
+      });
     },
 
     /** The company's opening hours (the settings page's Horarios tab): its admins only. */

@@ -1,0 +1,95 @@
+import { sql } from "drizzle-orm";
+import { todayInZone } from "@atende/contracts";
+import type { Db } from "../db/client.js";
+import { PreparedSql } from "../db/prepared.js";
+import { AppError } from "./errors.js";
+
+/**
+ * A company's standing, as every request and socket checks it: active, and not past its due date.
+ * Read once per company and kept COMPANY_STANDING_TTL_MS; the instance that changes a company
+ * forgets it at once (`company.saved`, see trustSessionChecks and the realtime layer), other
+ * instances at the relay through the Redis adapter or, at worst, when the entry goes stale.
+ */
+export const COMPANY_STANDING_TTL_MS = 2_000;
+
+interface Standing {
+  active: boolean;
+  /** YYYY-MM-DD, or null for no due date. */
+  dueDate: string | null;
+  /** The super user's own company is never locked. */
+  exempt: boolean;
+  loadedAtMs: number;
+}
+
+const standingStatement = new PreparedSql<
+  { companyId: number },
+  { active: boolean; due_date: string | null; exempt: boolean }
+>(
+  "company_standing",
+  sql`select c.status as active, c.due_date::text as due_date,
+        exists (select 1 from users u where u.company_id = c.id and u.super) as exempt
+      from companies c
+      where c.id = ${sql.placeholder("companyId")}::int`,
+);
+
+interface Standings {
+  byCompany: Map<number, Standing>;
+  /** Moves on every forgetting: a read that began before a change must not store what it read. */
+  generation: number;
+}
+const standings = new WeakMap<Db, Standings>();
+
+function standingsOf(db: Db): Standings {
+  let found = standings.get(db);
+  if (!found) {
+    found = { byCompany: new Map(), generation: 0 };
+    standings.set(db, found);
+  }
+  return found;
+}
+
+/** Forgets a company's standing on this instance: its status or due date just changed. */
+export function forgetCompanyStanding(db: Db, companyId: number): void {
+  const found = standingsOf(db);
+  found.generation++;
+  found.byCompany.delete(companyId);
+}
+
+async function standingOf(db: Db, companyId: number): Promise<Standing | null> {
+  const found = standingsOf(db);
+  const nowMs = performance.now();
+  const hit = found.byCompany.get(companyId);
+  if (hit && nowMs - hit.loadedAtMs < COMPANY_STANDING_TTL_MS) return hit;
+  const generation = found.generation;
+  const [row] = await standingStatement.rows(db, { companyId });
+  if (!row) return null;
+  const standing = { active: row.active, dueDate: row.due_date, exempt: row.exempt, loadedAtMs: nowMs };
+  if (found.generation === generation) {
+    if (found.byCompany.size >= 10_000) found.byCompany.delete(found.byCompany.keys().next().value!);
+    found.byCompany.set(companyId, standing);
+  }
+  return standing;
+}
+
+/** Today in the subscription's time zone, computed at most once a second (Intl is not free). */
+let today = { second: -1, date: "" };
+function todayOf(now: Date): string {
+  const second = Math.floor(now.getTime() / 1000);
+  if (today.second !== second) today = { second, date: todayInZone(now) };
+  return today.date;
+}
+
+/**
+ * Why the company's users are locked out now, or null: ERR_COMPANY_INACTIVE (403) for an inactive
+ * company, ERR_SUBSCRIPTION_EXPIRED (402, with the due date) past its due date, counted in the
+ * subscription's time zone as login counts it. A company that is gone answers null: the session
+ * check refuses its users already.
+ */
+export async function companyLockout(db: Db, companyId: number, now: Date): Promise<AppError | null> {
+  const standing = await standingOf(db, companyId);
+  if (!standing || standing.exempt) return null;
+  if (!standing.active) return new AppError("ERR_COMPANY_INACTIVE");
+  if (standing.dueDate !== null && standing.dueDate < todayOf(now))
+    return new AppError("ERR_SUBSCRIPTION_EXPIRED", { dueDate: standing.dueDate });
+  return null;
+}
