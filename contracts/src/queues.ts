@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { QueueDTO } from "./entities.js";
-import { dbId, noNul, sizedText } from "./validation.js";
+import { dbId, idValue, noNul, sizedText } from "./validation.js";
 
 /** Monday to Sunday: the stored `weekday` is the Portuguese name, as the spec's data has it. */
 export const WEEKDAYS = [
@@ -183,12 +183,12 @@ export type QueueSaveInput = z.infer<typeof queueSaveSchema>;
 /** A query id that may come as "-1" or "null": the clients of this API family say "no parent" that way. */
 const parentQuery = z.preprocess(
   (v) => (v === undefined || v === "" ? undefined : v === "null" || v === "-1" || v === -1 ? null : v),
-  z.coerce.number("validation.invalid").pipe(dbId).nullable().optional(),
+  idValue.nullable().optional(),
 );
 
 /** GET /queue-options: the options of one queue; `parentId` -1 (or null) answers its first menu. */
 export const queueOptionsQuerySchema = z.object({
-  queueId: z.coerce.number("validation.invalid").pipe(dbId),
+  queueId: idValue,
   parentId: parentQuery,
 });
 export type QueueOptionsQuery = z.infer<typeof queueOptionsQuerySchema>;
@@ -202,7 +202,7 @@ const optionNumber = z.coerce
 
 /** POST /queue-options: a new option under a queue, or under another option of the same queue. */
 export const queueOptionCreateSchema = z.object({
-  queueId: z.coerce.number("validation.invalid").pipe(dbId),
+  queueId: idValue,
   parentId: parentQuery,
   title: optionTitle,
   message: longText.default(""),

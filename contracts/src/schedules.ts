@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ContactDTO } from "./conversations.js";
 import { zoneOffsetMs } from "./dates.js";
-import { dbId, noNul, pageNumber, searchText } from "./validation.js";
+import { MAX_DB_ID, idOf, idValue, noNul, pageNumber, searchText } from "./validation.js";
 
 /**
  * PENDENTE: waiting for its time; AGENDADA: handed to the connection, on its way; ENVIADA: WhatsApp
@@ -95,13 +95,10 @@ export const scheduleSendAtField = z
 /** The contact: required ('Obrigatório'). */
 const contactIdField = z.preprocess(
   (v) => (v === "" || v === null ? undefined : v),
-  z.coerce.number({ error: "validation.obrigatorio" }).pipe(dbId),
+  idOf(MAX_DB_ID, "validation.obrigatorio"),
 );
 
-const whatsappIdField = z.preprocess(
-  (v) => (v === "" ? null : v),
-  z.coerce.number("validation.invalid").pipe(dbId).nullable(),
-);
+const whatsappIdField = z.preprocess((v) => (v === "" ? null : v), idValue.nullable());
 
 export const scheduleCreateSchema = z.object({
   body: scheduleBodyField,
@@ -131,7 +128,7 @@ const isoInstant = z
 export const schedulesQuerySchema = z.object({
   searchParam: searchText(100),
   pageNumber,
-  contactId: z.coerce.number("validation.invalid").pipe(dbId).optional(),
+  contactId: idValue.optional(),
   status: z.enum(SCHEDULE_STATUSES, "validation.invalid").optional(),
   from: isoInstant.optional(),
   to: isoInstant.optional(),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { TicketDTO } from "./conversations.js";
 import { ticketListQuerySchema } from "./tickets.js";
-import { MAX_DB_ID, dbId, noNul } from "./validation.js";
+import { dbId, idValue, noNul } from "./validation.js";
 
 /** A tag as every answer and the `company-{id}-tag` event carry it. */
 export interface TagDTO {
@@ -60,11 +60,11 @@ export const tagUpdateSchema = z.object({
 export type TagUpdateInput = z.infer<typeof tagUpdateSchema>;
 
 /** A tag in a sync list: its id, or the tag itself (the chat's tag editor sends whole tags). */
-const tagRef = z.union([dbId, z.looseObject({ id: z.coerce.number().pipe(dbId) })], "validation.invalid");
+const tagRef = z.union([dbId, z.looseObject({ id: idValue })], "validation.invalid");
 
 /** POST /tags/sync: the ticket ends with exactly these tags. */
 export const tagSyncSchema = z.object({
-  ticketId: z.coerce.number("validation.invalid").pipe(dbId),
+  ticketId: idValue,
   tags: z
     .array(tagRef)
     .max(100, "validation.tooLong")
@@ -73,8 +73,8 @@ export const tagSyncSchema = z.object({
 export type TagSyncInput = z.infer<typeof tagSyncSchema>;
 
 export const ticketTagParams = z.object({
-  ticketId: z.coerce.number("validation.invalid").int().positive().max(MAX_DB_ID, "validation.invalid"),
-  tagId: z.coerce.number("validation.invalid").int().positive().max(MAX_DB_ID, "validation.invalid"),
+  ticketId: idValue,
+  tagId: idValue,
 });
 export const ticketIdParam = ticketTagParams.pick({ ticketId: true });
 

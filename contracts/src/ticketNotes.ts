@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dbId, noNul } from "./validation.js";
+import { idValue, noNul } from "./validation.js";
 
 /** A private note on a ticket, as the contact drawer lists it and `company-{id}-ticketNote` carries it. */
 export interface TicketNoteDTO {
@@ -25,7 +25,7 @@ export const ticketNoteField = z
   .max(TICKET_NOTE.max, "validation.tooLong")
   .refine(noNul, "validation.invalid");
 
-const idField = z.coerce.number("validation.invalid").pipe(dbId);
+const idField = idValue;
 
 /** POST /ticket-notes: the contact is the ticket's own; a contactId sent along must be that one. */
 export const ticketNoteCreateSchema = z.object({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { MessageDTO, TicketDTO } from "./conversations.js";
-import { dbId, idList, pageNumber, searchText } from "./validation.js";
+import { dbId, idList, idOf, pageNumber, searchText } from "./validation.js";
 
 const flag = z.preprocess((v) => v === true || v === "true" || v === "1", z.boolean());
 
@@ -90,11 +90,7 @@ export const messageSendSchema = z.object({
       [
         z
           .object({
-            id: z.coerce
-              .number("validation.invalid")
-              .int("validation.invalid")
-              .positive("validation.invalid")
-              .max(Number.MAX_SAFE_INTEGER, "validation.invalid"),
+            id: idOf(Number.MAX_SAFE_INTEGER),
           })
           .passthrough(),
         z.null(),
@@ -120,7 +116,7 @@ export const reactionSchema = z.object({
   type: z.string("validation.required").max(16, "validation.tooLong"),
 });
 export const forwardSchema = z.object({
-  messageId: z.coerce.number("validation.invalid").int().positive().max(Number.MAX_SAFE_INTEGER),
+  messageId: idOf(Number.MAX_SAFE_INTEGER),
   contactId: dbId,
   signMessage: z.boolean().optional().default(false),
 });

@@ -49,42 +49,52 @@ export const dbId = z
   .positive("validation.invalid")
   .max(MAX_DB_ID, "validation.invalid");
 
-export const idParam = z.object({
-  id: z.coerce
-    .number("validation.invalid")
-    .int("validation.invalid")
-    .positive("validation.invalid")
-    .max(MAX_DB_ID, "validation.invalid"),
-});
+/** Digits only: no sign, no leading zero, no spaces, no exponent or hex (at most 16 of them). */
+const ID_DIGITS = /^[1-9][0-9]{0,15}$/;
+
+/**
+ * A positive integer id up to `max`: a JSON number, or a string of plain digits ("12") as paths,
+ * queries and form fields carry it. What a lenient Number() would also take (" 1", "1e0", "0x1",
+ * "+1", "01") is refused rather than read as another id. Missing, it says `missing`.
+ */
+export function idOf(max: number = MAX_DB_ID, missing = "validation.invalid") {
+  return z.preprocess(
+    (v) => (typeof v === "string" && ID_DIGITS.test(v) ? Number(v) : v),
+    z
+      .number({ error: (issue) => (issue.input === undefined ? missing : "validation.invalid") })
+      .int("validation.invalid")
+      .positive("validation.invalid")
+      .max(max, "validation.invalid"),
+  );
+}
+
+/** A uuid as paths carry it (a ticket's): hex in 8-4-4-4-12 groups, nothing around it. */
+export const uuidValue = z
+  .string("validation.invalid")
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "validation.invalid");
+
+/** A database id (a PostgreSQL integer) as a path, query, form or JSON value. */
+export const idValue = idOf();
+
+export const idParam = z.object({ id: idValue });
 
 /** Lists of ids arrive as JSON ("[1,2]", as clients of this API family send them), comma-separated ("1,2") or as repeated parameters. */
-export const idList = z.preprocess(
-  (v) => {
-    if (v === undefined || v === null || v === "") return [];
-    if (Array.isArray(v)) return v;
-    if (typeof v === "string") {
-      const text = v.trim();
-      if (text.startsWith("[")) {
-        try {
-          return JSON.parse(text) as unknown;
-        } catch {
-          return [text];
-        }
+export const idList = z.preprocess((v) => {
+  if (v === undefined || v === null || v === "") return [];
+  if (Array.isArray(v)) return v;
+  if (typeof v === "string") {
+    const text = v.trim();
+    if (text.startsWith("[")) {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        return [text];
       }
-      return text
-        .split(",")
-        .map((x) => x.trim())
-        .filter(Boolean);
     }
-    return [v];
-  },
-  z
-    .array(
-      z.coerce
-        .number("validation.invalid")
-        .int("validation.invalid")
-        .positive("validation.invalid")
-        .max(MAX_DB_ID, "validation.invalid"),
-    )
-    .max(500),
-);
+    return text
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean);
+  }
+  return [v];
+}, z.array(idValue).max(500));

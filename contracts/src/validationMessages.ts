@@ -37,6 +37,11 @@ export const VALIDATION_MESSAGES = {
     en: "Invalid time zone",
     es: "Zona horaria inválida",
   },
+  "validation.invalidText": {
+    pt: "Texto inválido: contém caracteres que não são Unicode válido",
+    en: "Invalid text: it holds characters that are not valid Unicode",
+    es: "Texto inválido: contiene caracteres que no son Unicode válido",
+  },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type ValidationKey = keyof typeof VALIDATION_MESSAGES;

@@ -38,6 +38,7 @@ import { whatsappRoutes } from "./modules/whatsapps/routes.js";
 import { createWhatsappsService } from "./modules/whatsapps/service.js";
 import { makeRequireAuth, trustSessionChecks } from "./http/auth.js";
 import { registerErrorHandler, sendError } from "./http/errors.js";
+import { registerJsonParser } from "./http/json.js";
 import { withRedactedUrls } from "./http/redact.js";
 import { authRoutes } from "./modules/auth/routes.js";
 import { createAuthService } from "./modules/auth/service.js";
@@ -103,6 +104,7 @@ export async function buildApp(
     reply.header("x-request-id", req.id);
   });
   registerErrorHandler(app);
+  registerJsonParser(app);
 
   await app.register(cookie);
   if (deps.config.corsOrigins.length) {

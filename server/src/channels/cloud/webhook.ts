@@ -50,8 +50,9 @@ export async function cloudWebhookRoutes(app: FastifyInstance, deps: CloudWebhoo
   );
 
   // The signature covers the exact bytes Meta sent: this scope keeps JSON bodies raw; the rest of
-  // the app keeps Fastify's parser.
+  // the app keeps its own parser.
   await app.register(async (scope) => {
+    scope.removeContentTypeParser("application/json");
     scope.addContentTypeParser("application/json", { parseAs: "buffer" }, (_req, body, done) =>
       done(null, body),
     );
@@ -135,7 +136,13 @@ async function findCloudConnection(
   whatsappId: string | number,
   companyId?: number | null,
 ): Promise<WhatsappRow | null> {
-  const id = Number(whatsappId);
+  // The URL's id in plain digits only: " 1" or "1e0" is not connection 1.
+  const id =
+    typeof whatsappId === "number"
+      ? whatsappId
+      : /^[1-9][0-9]{0,9}$/.test(whatsappId)
+        ? Number(whatsappId)
+        : 0;
   if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) return null;
   const [row] = await db
     .select()

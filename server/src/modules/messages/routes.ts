@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import {
   forwardSchema,
+  idOf,
   messageEditSchema,
   messageSendSchema,
   reactionSchema,
@@ -12,25 +13,15 @@ import { authOf } from "../../http/auth.js";
 import { AppError, langOf, parseInput } from "../../http/errors.js";
 import type { MessagesService, UploadedFile } from "./service.js";
 
-/** A positive integer id up to `max`; every way of missing it says the same translated "invalid". */
-const positiveId = (max: number) =>
-  z.coerce
-    .number("validation.invalid")
-    .int("validation.invalid")
-    .positive("validation.invalid")
-    .max(max, "validation.invalid");
-
-const ticketParam = z.object({ ticketId: positiveId(2_147_483_647) });
-const bigId = z.object({ id: positiveId(Number.MAX_SAFE_INTEGER) });
-const pageQuery = z.object({ pageNumber: positiveId(100_000).optional().default(1) });
+const ticketParam = z.object({ ticketId: idOf() });
+/** Messages' ids are bigints. */
+const bigId = z.object({ id: idOf(Number.MAX_SAFE_INTEGER) });
+const pageQuery = z.object({ pageNumber: idOf(100_000).optional().default(1) });
 /** The multipart form's fields: the caption, the signature flag and the replied message's id. */
 const multipartFields = z.object({
   body: z.string().optional(),
   signMessage: z.string().optional(),
-  quotedMsgId: z.preprocess(
-    (v) => (v === "" ? undefined : v),
-    positiveId(Number.MAX_SAFE_INTEGER).optional(),
-  ),
+  quotedMsgId: z.preprocess((v) => (v === "" ? undefined : v), idOf(Number.MAX_SAFE_INTEGER).optional()),
 });
 
 /** A multipart send: files under "medias", the caption and options as fields. */

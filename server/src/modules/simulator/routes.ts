@@ -1,11 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { MAX_DB_ID, simulatorSendSchema } from "@atende/contracts";
+import { idValue, simulatorSendSchema } from "@atende/contracts";
 import { authOf } from "../../http/auth.js";
 import { parseInput } from "../../http/errors.js";
 import type { SimulatorService } from "./service.js";
 
-const params = z.object({ whatsappId: z.coerce.number().int().positive().max(MAX_DB_ID) });
+const params = z.object({ whatsappId: idValue });
 const callBody = z.object({
   from: z
     .string()

@@ -6,12 +6,13 @@ import {
   ticketCreateSchema,
   ticketListQuerySchema,
   ticketUpdateSchema,
+  uuidValue,
 } from "@atende/contracts";
 import { authOf } from "../../http/auth.js";
 import { parseInput } from "../../http/errors.js";
 import type { TicketsService } from "./service.js";
 
-const uuidParam = z.object({ uuid: z.string().trim().max(64) });
+const uuidParam = z.object({ uuid: uuidValue });
 
 export function ticketsRoutes(app: FastifyInstance, tickets: TicketsService) {
   app.get("/tickets", async (req) =>
