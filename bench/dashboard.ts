@@ -117,8 +117,8 @@ function describe(call: Call, body: unknown): string {
     return `${c.supportFinished} resolved, ${(b.attendants as unknown[]).length} attendants`;
   }
   if (call.path.startsWith("/dashboard/ticketsDay"))
-    return `${(b.points as { total: number }[]).reduce((s, p) => s + p.total, 0)} tickets in ${(b.points as unknown[]).length} points`;
-  if (call.path.startsWith("/dashboard/ticketsUsers")) return `${(b.users as unknown[]).length} agents`;
+    return `${b.count as number} tickets in ${(b.data as unknown[]).length} points`;
+  if (call.path.startsWith("/dashboard/ticketsUsers")) return `${(b.data as unknown[]).length} agents`;
   if (typeof body === "string") return `CSV of ${body.trim().split("\r\n").length - 1} rows`;
   return `${(b.tickets as unknown[]).length} rows of ${b.count as number}`;
 }

@@ -143,33 +143,35 @@ export interface DashboardData {
 }
 
 /**
- * GET /dashboard/ticketsDay: tickets created per day of the range, every day present (0 when none).
- * When the range is a single day, per hour of that day instead (`unit` "hour", 24 points).
+ * GET /dashboard/ticketsDay, in the shape clients of this API family read: tickets created per day
+ * of the range (`data`: "dd/mm/YYYY"), every day present (0 when none); when the range is a single
+ * day, per hour of that day instead (`horario`: 0 to 23, all 24). `count`: the sum.
  */
-export interface TicketsDayPoint {
-  /** YYYY-MM-DD. */
-  date: string;
-  /** 0-23 when `unit` is "hour", else null. */
-  hour: number | null;
-  total: number;
-}
+export type TicketsDayPoint = { horario: number; total: number } | { data: string; total: number };
 export interface TicketsDayData {
-  unit: "day" | "hour";
-  points: TicketsDayPoint[];
+  data: TicketsDayPoint[];
+  count: number;
   range: DashboardRange;
 }
 
+/** "dd/mm/YYYY" (a day point's `data`) as YYYY-MM-DD. */
+export function dayPointDate(data: string): string {
+  const [d, m, y] = data.split("/");
+  return `${y}-${m}-${d}`;
+}
+
 /**
- * GET /dashboard/ticketsUsers: tickets created within the range, per the agent holding them now
- * (tickets with no agent are left out), most first, then by name.
+ * GET /dashboard/ticketsUsers, in the shape clients of this API family read: tickets created within
+ * the range per the agent holding them now (`nome`, `quantidade`; tickets with no agent are left
+ * out), most first, then by name.
  */
 export interface TicketsUsersPoint {
   userId: number;
-  name: string;
-  total: number;
+  nome: string;
+  quantidade: number;
 }
 export interface TicketsUsersData {
-  users: TicketsUsersPoint[];
+  data: TicketsUsersPoint[];
   range: DashboardRange;
 }
 

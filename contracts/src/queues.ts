@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { QueueDTO } from "./entities.js";
+import type { PlanDTO, QueueDTO } from "./entities.js";
 import { dbId, idValue, noNul, sizedText } from "./validation.js";
 
 /** Monday to Sunday: the stored `weekday` is the Portuguese name, as the spec's data has it. */
@@ -102,6 +102,22 @@ export interface CompanyDTO {
   recurrence: string;
   schedules: ScheduleEntry[];
   createdAt: string;
+}
+
+/**
+ * GET /companies/listPlan/{companyId}: the company with its plan, as clients of this API family
+ * read it to build their menu. A company without a plan gets a stand-in as the server enforces it:
+ * `id` and `name` null, limits 0 (no limit), every feature off.
+ */
+export interface CompanyPlanDTO {
+  id: number;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  status: boolean;
+  dueDate: string | null;
+  createdAt: string;
+  plan: Omit<PlanDTO, "id" | "name"> & { id: number | null; name: string | null };
 }
 
 /** A queue as its page, its dialog and the `company-{id}-queue` event carry it. */

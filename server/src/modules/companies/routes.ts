@@ -5,6 +5,9 @@ import { parseInput } from "../../http/errors.js";
 import type { CompaniesService } from "./service.js";
 
 export function companiesRoutes(app: FastifyInstance, companies: CompaniesService) {
+  app.get("/companies/listPlan/:id", async (req) =>
+    companies.listPlan(authOf(req), parseInput(idParam, req.params, req).id),
+  );
   app.get("/companies/:id", async (req) =>
     companies.get(authOf(req), parseInput(idParam, req.params, req).id),
   );

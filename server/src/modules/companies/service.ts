@@ -1,11 +1,18 @@
 import { eq } from "drizzle-orm";
-import type { CompanyDTO, CompanySchedulesDTO, CompanyStandingInput, ScheduleEntry } from "@atende/contracts";
+import {
+  type CompanyDTO,
+  type CompanyPlanDTO,
+  type CompanySchedulesDTO,
+  type CompanyStandingInput,
+  PLAN_FLAGS,
+  type ScheduleEntry,
+} from "@atende/contracts";
 import { companies } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import { type AuthContext, authorize, requireSuper } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
-import { findCompany } from "./queries.js";
+import { findCompany, presentPlan } from "./queries.js";
 
 type CompanyRow = typeof companies.$inferSelect;
 
@@ -24,17 +31,33 @@ function presentCompany(row: CompanyRow): CompanyDTO {
   };
 }
 
+/** What the server enforces for a company with no plan: no limits, every feature off. */
+const NO_PLAN: CompanyPlanDTO["plan"] = {
+  id: null,
+  name: null,
+  users: 0,
+  connections: 0,
+  queues: 0,
+  value: 0,
+  ...(Object.fromEntries(PLAN_FLAGS.map((flag) => [flag, false])) as Record<
+    (typeof PLAN_FLAGS)[number],
+    false
+  >),
+};
+
 /** A company's own users reach it; the super user reaches every company; anyone else hears 404. */
 function reachable(actor: AuthContext, companyId: number): boolean {
   return actor.super || actor.companyId === companyId;
 }
 
 export function createCompaniesService({ db, bus, now }: Pick<Deps, "db" | "bus" | "now">) {
-  async function companyOf(actor: AuthContext, id: number): Promise<CompanyRow> {
+  async function withPlanOf(actor: AuthContext, id: number) {
     const found = reachable(actor, id) ? await findCompany(db, id) : null;
     if (!found) throw new AppError("ERR_NO_COMPANY_FOUND");
-    return found.company;
+    return found;
   }
+  const companyOf = async (actor: AuthContext, id: number): Promise<CompanyRow> =>
+    (await withPlanOf(actor, id)).company;
 
   return {
     async get(actor: AuthContext, id: number): Promise<CompanyDTO> {
@@ -57,6 +80,21 @@ export function createCompaniesService({ db, bus, now }: Pick<Deps, "db" | "bus"
         raise({ type: "company.saved", companyId: id });
         return presentCompany(row);
       });
+    },
+
+    /** The company and its plan (GET /companies/listPlan/{id}): any of its users, or the super user. */
+    async listPlan(actor: AuthContext, id: number): Promise<CompanyPlanDTO> {
+      const { company, plan } = await withPlanOf(actor, id);
+      return {
+        id: company.id,
+        name: company.name,
+        email: company.email,
+        phone: company.phone,
+        status: company.status,
+        dueDate: company.dueDate,
+        createdAt: company.createdAt.toISOString(),
+        plan: plan ? presentPlan(plan) : NO_PLAN,
+      };
     },
 
     /** The company's opening hours (the settings page's Horarios tab): its admins only. */

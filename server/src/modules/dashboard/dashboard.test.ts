@@ -338,13 +338,14 @@ describe("charts", () => {
       A.admin,
       "/dashboard/ticketsDay?initialDate=2025-03-08&finalDate=2025-03-11",
     );
-    expect(d.unit).toBe("day");
-    expect(d.points).toEqual([
-      { date: "2025-03-08", hour: null, total: 0 },
-      { date: "2025-03-09", hour: null, total: 1 }, // c1 at 23:30
-      { date: "2025-03-10", hour: null, total: 3 }, // c2, c3, c4 (23:59)
-      { date: "2025-03-11", hour: null, total: 1 }, // c5 at 00:01
+    // The shape clients of this API family read: {data: [{data: "dd/mm/YYYY", total}], count}.
+    expect(d.data).toEqual([
+      { data: "08/03/2025", total: 0 },
+      { data: "09/03/2025", total: 1 }, // c1 at 23:30
+      { data: "10/03/2025", total: 3 }, // c2, c3, c4 (23:59)
+      { data: "11/03/2025", total: 1 }, // c5 at 00:01
     ]);
+    expect(d.count).toBe(5);
   });
 
   it("a single day: per hour of that day", async () => {
@@ -352,13 +353,15 @@ describe("charts", () => {
       A.admin,
       "/dashboard/ticketsDay?initialDate=2025-03-10&finalDate=2025-03-10",
     );
-    expect(d.unit).toBe("hour");
-    expect(d.points).toHaveLength(24);
-    expect(d.points.filter((p) => p.total > 0)).toEqual([
-      { date: "2025-03-10", hour: 9, total: 1 },
-      { date: "2025-03-10", hour: 15, total: 1 },
-      { date: "2025-03-10", hour: 23, total: 1 },
+    // {data: [{horario, total}], count}: every hour of the day, 0 to 23.
+    expect(d.data).toHaveLength(24);
+    expect(d.data.map((p) => ("horario" in p ? p.horario : null))).toEqual([...Array(24).keys()]);
+    expect(d.data.filter((p) => p.total > 0)).toEqual([
+      { horario: 9, total: 1 },
+      { horario: 15, total: 1 },
+      { horario: 23, total: 1 },
     ]);
+    expect(d.count).toBe(3);
   });
 
   it("tickets per attendant: by who holds them, most first; waiting tickets left out", async () => {
@@ -368,13 +371,13 @@ describe("charts", () => {
           A.admin,
           "/dashboard/ticketsUsers?initialDate=2025-03-09&finalDate=2025-03-11",
         )
-      ).users,
+      ).data,
     ).toEqual([
-      { userId: A.adminId, name: "Ana", total: 2 },
-      { userId: A.brunoId, name: "Bruno", total: 2 },
+      { userId: A.adminId, nome: "Ana", quantidade: 2 },
+      { userId: A.brunoId, nome: "Bruno", quantidade: 2 },
     ]);
-    expect((await get<TicketsUsersData>(A.admin, "/dashboard/ticketsUsers?days=1")).users).toEqual([
-      { userId: A.brunoId, name: "Bruno", total: 1 },
+    expect((await get<TicketsUsersData>(A.admin, "/dashboard/ticketsUsers?days=1")).data).toEqual([
+      { userId: A.brunoId, nome: "Bruno", quantidade: 1 },
     ]);
     expect(
       (
@@ -382,7 +385,7 @@ describe("charts", () => {
           A.admin,
           "/dashboard/ticketsUsers?initialDate=2025-01-01&finalDate=2025-01-31",
         )
-      ).users,
+      ).data,
     ).toEqual([]);
   });
 });
@@ -406,7 +409,10 @@ describe("company B on Tokyo time", () => {
       B.admin,
       "/dashboard/ticketsDay?initialDate=2025-03-10&finalDate=2025-03-11",
     );
-    expect(days.points.map((p) => p.total)).toEqual([1, 3]);
+    expect(days.data).toEqual([
+      { data: "10/03/2025", total: 1 },
+      { data: "11/03/2025", total: 3 },
+    ]);
     const rows = (await get<TicketReportPage>(B.admin, "/ticket/reports?days=1")).tickets;
     expect(rows.map((r) => [r.id, r.queue, r.waitTime])).toEqual([
       [T.b4, null, 0],
@@ -421,9 +427,9 @@ describe("company B on Tokyo time", () => {
     expect(d.attendants.map((x) => x.name)).toEqual(["Kaito"]);
     expect(d.counters).toMatchObject({ supportHappening: 2, supportPending: 1, supportFinished: 1 });
     const day = await get<TicketsDayData>(B.admin, `/dashboard/ticketsDay?${q}`);
-    expect(day.points.reduce((s, p) => s + p.total, 0)).toBe(4);
-    expect((await get<TicketsUsersData>(B.admin, `/dashboard/ticketsUsers?${q}`)).users).toEqual([
-      { userId: B.adminId, name: "Kaito", total: 3 },
+    expect(day.count).toBe(4);
+    expect((await get<TicketsUsersData>(B.admin, `/dashboard/ticketsUsers?${q}`)).data).toEqual([
+      { userId: B.adminId, nome: "Kaito", quantidade: 3 },
     ]);
     const report = await get<TicketReportPage>(B.admin, `/ticket/reports?${q}&userIds=${A.brunoId}`);
     expect(report).toMatchObject({ tickets: [], count: 0, hasMore: false });

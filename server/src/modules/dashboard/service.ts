@@ -11,6 +11,7 @@ import {
   type TicketReportQuery,
   type TicketReportRow,
   type TicketsDayData,
+  type TicketsDayPoint,
   type TicketsUsersData,
   isValidTimeZone,
   todayInZone,
@@ -145,21 +146,17 @@ export function createDashboardService({ db, now }: DashboardDeps) {
       const counts = new Map(
         (await q.ticketsPer(db, actor.companyId, span, range.timezone, unit)).map((r) => [r.bucket, r.total]),
       );
-      const points =
+      const data: TicketsDayPoint[] =
         unit === "hour"
-          ? Array.from({ length: 24 }, (_, hour) => ({
-              date: range.from,
-              hour,
-              total: counts.get(String(hour)) ?? 0,
-            }))
+          ? Array.from({ length: 24 }, (_, hour) => ({ horario: hour, total: counts.get(String(hour)) ?? 0 }))
           : Array.from(
               { length: Math.round((Date.parse(range.to) - Date.parse(range.from)) / 86_400_000) + 1 },
               (_, i) => {
-                const date = addDays(range.from, i);
-                return { date, hour: null, total: counts.get(date) ?? 0 };
+                const [y, m, d] = addDays(range.from, i).split("-");
+                return { data: `${d}/${m}/${y}`, total: counts.get(`${y}-${m}-${d}`) ?? 0 };
               },
             );
-      return { unit, points, range };
+      return { data, count: data.reduce((sum, p) => sum + p.total, 0), range };
     },
 
     async ticketsUsers(actor: AuthContext, query: DashboardChartQuery): Promise<TicketsUsersData> {
@@ -168,7 +165,8 @@ export function createDashboardService({ db, now }: DashboardDeps) {
         from: query.initialDate,
         to: query.finalDate,
       });
-      return { users: await q.ticketsPerUser(db, actor.companyId, span), range };
+      const users = await q.ticketsPerUser(db, actor.companyId, span);
+      return { data: users.map((u) => ({ userId: u.userId, nome: u.name, quantidade: u.total })), range };
     },
 
     async reports(actor: AuthContext, query: TicketReportQuery): Promise<TicketReportPage> {

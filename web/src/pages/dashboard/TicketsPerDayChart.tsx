@@ -1,4 +1,4 @@
-import type { TicketsDayData, TicketsDayPoint } from "@atende/contracts";
+import { dayPointDate, type TicketsDayData, type TicketsDayPoint } from "@atende/contracts";
 import { useTheme } from "@mui/material/styles";
 import { BarChart } from "@mui/x-charts/BarChart";
 import { useTranslation } from "react-i18next";
@@ -14,14 +14,15 @@ interface TicketsPerDayChartProps {
 export function TicketsPerDayChart({ data, loading }: TicketsPerDayChartProps) {
   const { t } = useTranslation();
   const theme = useTheme();
-  const points = data?.points ?? [];
-  const total = points.reduce((sum, point) => sum + point.total, 0);
+  const points = data?.data ?? [];
+  const total = data?.count ?? 0;
   // All zeros: the chart's own "no data" overlay reads better than an empty grid of days.
   const shown = total > 0 ? points : [];
 
   function label(point: TicketsDayPoint, full: boolean): string {
-    if (point.hour !== null) return t("dashboard.charts.hour", { hour: String(point.hour).padStart(2, "0") });
-    const date = formatDate(point.date);
+    if ("horario" in point)
+      return t("dashboard.charts.hour", { hour: String(point.horario).padStart(2, "0") });
+    const date = formatDate(dayPointDate(point.data));
     return full ? date : date.slice(0, 5);
   }
 

@@ -18,7 +18,7 @@ const BAR_PX = 28;
 export function TicketsPerUserChart({ data, loading }: TicketsPerUserChartProps) {
   const { t } = useTranslation();
   const theme = useTheme();
-  const users = data?.users ?? [];
+  const users = data?.data ?? [];
   const height = Math.max(CHART_HEIGHT, users.length * BAR_ROW_PX + 60);
   // A few agents must not get bars as thick as the whole chart: the gap takes the rest of the band.
   const band = (height - 60) / Math.max(1, users.length);
@@ -36,7 +36,7 @@ export function TicketsPerUserChart({ data, loading }: TicketsPerUserChartProps)
         yAxis={[
           {
             scaleType: "band",
-            data: users.map((user) => user.name),
+            data: users.map((user) => user.nome),
             // With nobody to name, the axis gives its room back to the "no data" sentence.
             width: users.length > 0 ? 120 : 8,
             categoryGapRatio: gapRatio,
@@ -45,7 +45,7 @@ export function TicketsPerUserChart({ data, loading }: TicketsPerUserChartProps)
         xAxis={[{ tickMinStep: 1 }]}
         series={[
           {
-            data: users.map((user) => user.total),
+            data: users.map((user) => user.quantidade),
             label: t("dashboard.charts.tickets"),
             color: theme.palette.primary.main,
           },
