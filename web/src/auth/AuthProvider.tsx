@@ -2,7 +2,7 @@ import type { LoginAnswer, LoginInput, SessionUserDTO, UserDTO } from "@atende/c
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
 import { api, onSessionEnded, refreshSession } from "../api/http";
-import { clearSession, readToken, storeSession } from "../api/session";
+import { clearSession, readToken, storeCampaignFlag, storeSession } from "../api/session";
 import { AuthContext, type AuthContextValue } from "./AuthContext";
 
 /** Who is logged in: found on load (token → /auth/me, else one refresh by cookie), set by login. */
@@ -21,7 +21,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     let cancelled = false;
     const found = readToken()
-      ? api.get<SessionUserDTO>("/auth/me")
+      ? api.get<SessionUserDTO>("/auth/me").then((me) => {
+          storeCampaignFlag(me);
+          return me;
+        })
       : refreshSession().then((answer) => answer.user);
     found
       .then((sessionUser) => {
