@@ -156,6 +156,42 @@ test.describe("users and sessions", () => {
     for (const p of [admin, first, second]) await p.context.close();
   });
 
+  test("the login page asks for no refresh without a session; a logged-in user keeps theirs on reload and in a second tab", async ({
+    browser,
+  }) => {
+    const { context, page } = await newPerson(browser);
+    const errors: string[] = [];
+    const refreshes: string[] = [];
+    context.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    context.on("request", (request) => {
+      if (request.url().includes("/auth/refresh_token")) refreshes.push(request.url());
+    });
+    await page.goto("/login");
+    await expect(page.getByRole("button", { name: "Entrar" })).toBeVisible();
+    expect(refreshes).toEqual([]);
+    expect(errors).toEqual([]);
+
+    await loginAs(page, DEMO.admin.email, DEMO.admin.password);
+    await page.reload();
+    await expect(page.getByRole("navigation", { name: "menu" })).toBeVisible();
+    const second = await context.newPage();
+    await second.goto("/users");
+    await expect(second.getByRole("navigation", { name: "menu" })).toBeVisible();
+    await expect(second).toHaveURL(/\/users$/);
+    expect(errors).toEqual([]);
+
+    // Logged out in one tab: the other, reloaded, shows the login without asking the server.
+    await second.getByRole("navigation", { name: "menu" }).getByRole("button", { name: "Sair" }).click();
+    await expect(second).toHaveURL(/\/login$/);
+    await page.reload();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole("button", { name: "Entrar" })).toBeVisible();
+    expect(refreshes).toEqual([]);
+    await context.close();
+  });
+
   test("a visitor who is not logged in is sent to /login, and a wrong password is refused", async ({
     browser,
   }) => {
