@@ -2,10 +2,11 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { lazy, Suspense, type ReactNode } from "react";
 import { BrowserRouter, Navigate, Route, Routes } from "react-router-dom";
 import { queryClient } from "./api/queryClient";
+import { hasCampaignFlag } from "./api/session";
 import { SocketProvider } from "./api/SocketProvider";
 import { useAuth } from "./auth/AuthContext";
 import { AuthProvider } from "./auth/AuthProvider";
-import { hasCampaignFlag, PermissionRoute, PrivateRoute, PublicRoute } from "./auth/guards";
+import { PermissionRoute, PrivateRoute, PublicRoute } from "./auth/guards";
 import { FullPageLoader } from "./components/FullPageLoader";
 import { Toaster } from "./components/Toaster";
 import { ThemeModeProvider } from "./layout/ThemeModeProvider";
@@ -78,6 +79,10 @@ function upcoming([path, title]: [string, PageKey]) {
 }
 
 function AppRoutes() {
+  // Drawn again on every change of session, which writes or clears the flag before it sets the user.
+  // While a reload asks who is logged in, the flag of the last answer stands.
+  useAuth();
+  const campaignPages = hasCampaignFlag();
   return (
     <Routes>
       <Route element={<PublicRoute />}>
@@ -116,7 +121,7 @@ function AppRoutes() {
           <Route path="/schedules" element={<SchedulesPage />} />
           <Route path="/todolist" element={<TodoListPage />} />
           {UPCOMING_PAGES.map(upcoming)}
-          {hasCampaignFlag() && CAMPAIGN_PAGES.map(upcoming)}
+          {campaignPages && CAMPAIGN_PAGES.map(upcoming)}
         </Route>
       </Route>
       <Route path="*" element={<Navigate to="/" replace />} />

@@ -1,15 +1,19 @@
 import type { LoginAnswer, LoginInput, SessionUserDTO, UserDTO } from "@atende/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
-import { api, onSessionEnded, refreshSession } from "../api/http";
-import { clearSession, readToken, storeSession } from "../api/session";
+import { api, onSessionEnded } from "../api/http";
+import { clearSession, readToken, storeCampaignFlag, storeSession } from "../api/session";
 import { AuthContext, type AuthContextValue } from "./AuthContext";
 
-/** Who is logged in: found on load (token → /auth/me, else one refresh by cookie), set by login. */
+/**
+ * Who is logged in: found on load from the stored token (/auth/me, refreshed by cookie when it has
+ * expired), set by login. Without a stored token there is no sign of a session: the login page
+ * shows at once, and no refresh is asked for (a visitor's would answer 401 in the console).
+ */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [user, setUser] = useState<SessionUserDTO | null>(null);
-  const [loading, setLoading] = useState(true);
+  const [loading, setLoading] = useState(() => readToken() !== null);
 
   const forgetSession = useCallback(() => {
     setUser(null);
@@ -19,12 +23,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => onSessionEnded(forgetSession), [forgetSession]);
 
   useEffect(() => {
+    if (!readToken()) return;
     let cancelled = false;
-    const found = readToken()
-      ? api.get<SessionUserDTO>("/auth/me")
-      : refreshSession().then((answer) => answer.user);
-    found
+    api
+      .get<SessionUserDTO>("/auth/me")
       .then((sessionUser) => {
+        storeCampaignFlag(sessionUser);
         if (!cancelled) setUser(sessionUser);
       })
       .catch(() => {

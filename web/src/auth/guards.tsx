@@ -22,8 +22,3 @@ export function PermissionRoute({ permission }: { permission: Permission }) {
   const user = useSessionUser();
   return can(user, permission) ? <Outlet /> : <Navigate to="/tickets" replace />;
 }
-
-/** The campaign routes exist only when the browser keeps the `cshow` flag. */
-export function hasCampaignFlag(): boolean {
-  return localStorage.getItem("cshow") !== null;
-}

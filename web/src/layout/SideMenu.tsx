@@ -16,6 +16,7 @@ import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useLocation } from "react-router-dom";
 import { api } from "../api/http";
+import { hasCampaignFlag } from "../api/session";
 import { useAuth, useSessionUser } from "../auth/AuthContext";
 import { menuGroups, type MenuEntry } from "./menuEntries";
 import { useConnectionsAlert } from "./useConnectionsAlert";
@@ -84,7 +85,7 @@ export function SideMenu({ onNavigate }: SideMenuProps) {
 
   return (
     <Box component="nav" aria-label={t("menu.label")} sx={{ overflowY: "auto", flex: 1, pb: 1 }}>
-      {menuGroups(user).map((group, index) => (
+      {menuGroups(user, { campaigns: hasCampaignFlag() }).map((group, index) => (
         <Fragment key={group.heading}>
           {index > 0 && <Divider sx={{ my: 1 }} />}
           <List

@@ -42,16 +42,13 @@ function planAllows(user: SessionUserDTO, flag: PlanFlag): boolean {
   return user.company.plan?.[flag] === true;
 }
 
-/** Campaigns show when the plan has them or the company keeps the campaignsEnabled setting on. */
-function campaignsEnabled(user: SessionUserDTO): boolean {
-  const stored = user.company.settings.find((setting) => setting.key === "campaignsEnabled")?.value;
-  return planAllows(user, "useCampaigns") || stored === "true" || stored === "enabled";
-}
-
 const when = (condition: boolean, entry: MenuEntry): MenuEntry[] => (condition ? [entry] : []);
 
-/** The side menu of agent-workspace section 2: attendance for everyone, the rest for admins. */
-export function menuGroups(user: SessionUserDTO): MenuGroup[] {
+/**
+ * The side menu of agent-workspace section 2: attendance for everyone, the rest for admins.
+ * `campaigns`: the browser keeps the `cshow` flag, the one the campaign routes need.
+ */
+export function menuGroups(user: SessionUserDTO, { campaigns }: { campaigns: boolean }): MenuGroup[] {
   const attendance: MenuGroup = {
     heading: "attendance",
     entries: [
@@ -78,7 +75,7 @@ export function menuGroups(user: SessionUserDTO): MenuGroup[] {
       ],
     },
   ];
-  if (campaignsEnabled(user)) {
+  if (campaigns) {
     groups.push({
       heading: "campaigns",
       entries: [
