@@ -198,7 +198,7 @@ describe("PostgreSQL going away", () => {
   it("at start: the server waits for the database, logging each attempt, and serves once it answers", async () => {
     proxy.cut();
     server = await spawnServer({ DATABASE_URL: proxy.urlFor(clone.url) });
-    await waitFor(() => (server!.output().match(/database unreachable at start/g) ?? []).length >= 2, 10_000);
+    await waitFor(() => (server!.output().match(/database unreachable at start/g) ?? []).length >= 2, 60_000);
     expect(server.child.exitCode).toBeNull();
     proxy.restore();
     await server.health(200, 20_000);
