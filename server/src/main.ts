@@ -104,12 +104,16 @@ async function main() {
       process.exit(1);
     }
   };
-  // Last line of defence: background work that lost the database mid-query (a promise nobody
-  // awaited) is logged, not a crash; the work is picked up again by its loop once the database is
-  // back. Any other unhandled rejection is a bug and still ends the process.
+  // Last line of defence: work nobody awaited that lost its connection mid-command (a database
+  // query in background work, a Redis command the Socket.IO adapter sent without a catch) is
+  // logged, not a crash; the loops pick the work up again and the clients reconnect by themselves.
+  // Any other unhandled rejection is a bug and still ends the process.
   process.on("unhandledRejection", (err) => {
     if (!isDatabaseUnavailable(err)) throw err;
-    app.log.warn({ reason: (err as Error).message }, "background work failed: database unavailable");
+    app.log.warn(
+      { reason: (err as Error).message },
+      "background work lost its connection (database or Redis)",
+    );
   });
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));

@@ -62,11 +62,11 @@ export class SessionManager {
     const loop = () => {
       void this.tick()
         .catch(async (err: unknown) => {
-          // The database is away: the leases cannot be renewed. A session whose lease has run out
-          // may already be another instance's, so it stops here (never two owners at once); the
-          // next tick that reaches the database takes the free leases back.
+          // The database is away: the leases cannot be renewed. A session whose lease runs out
+          // before the next tick may then become another instance's, so it stops now (never two
+          // owners at once); the next tick that reaches the database takes free leases back.
           this.deps.log.warn({ err }, "session leases could not be renewed");
-          await this.stopExpired();
+          await this.stopExpiring(every);
         })
         .finally(() => {
           if (this.timer) this.timer = setTimeout(loop, every);
@@ -88,13 +88,14 @@ export class SessionManager {
     }
   }
 
-  private async stopExpired(): Promise<void> {
-    const at = this.deps.now().getTime();
+  /** Stops the sessions whose lease runs out before the next tick could renew it. */
+  private async stopExpiring(every: number): Promise<void> {
+    const at = this.deps.now().getTime() + every;
     for (const [id, entry] of [...this.running]) {
       if (entry.leaseUntil > at) continue;
       this.deps.log.warn(
         { whatsappId: id },
-        "session lease ran out while the database was away; stopping it",
+        "session lease runs out while the database is away; stopping it",
       );
       await this.stopLocal(id);
     }

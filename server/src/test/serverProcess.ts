@@ -59,7 +59,7 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
     url,
     output: () => out,
     exited,
-    async health(status, timeoutMs = 30_000) {
+    async health(status, timeoutMs = 90_000) {
       const until = Date.now() + timeoutMs;
       for (;;) {
         if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
