@@ -186,14 +186,29 @@ function loginLimits(config: AuthDeps["config"], db: AuthDeps["db"], windowMs: n
   let connecting: Promise<ReturnType<typeof createClient>> | null = null;
   const redis = () =>
     (connecting ??= (async () => {
-      client = createClient({ url });
+      const c = createClient({ url });
+      client = c;
       // Trouble reaching Redis surfaces in the login that needed it; the realtime adapter logs it.
-      client.on("error", () => undefined);
-      await client.connect();
-      return client;
+      c.on("error", () => undefined);
+      try {
+        await c.connect();
+      } catch (err) {
+        // The next login tries again rather than failing forever.
+        connecting = client = null;
+        c.destroy();
+        throw err;
+      }
+      return c;
     })());
   let prefix: Promise<string> | null = null;
-  const loginPrefix = () => (prefix ??= redisPrefix(config, db).then((p) => `${p}:login`));
+  const loginPrefix = () =>
+    (prefix ??= redisPrefix(config, db).then(
+      (p) => `${p}:login`,
+      (err: unknown) => {
+        prefix = null;
+        throw err;
+      },
+    ));
   return {
     byIp: new RedisRateLimiter(redis, loginPrefix, config.LOGIN_MAX_PER_IP, windowMs),
     byEmail: new RedisRateLimiter(redis, loginPrefix, config.LOGIN_MAX_PER_EMAIL, windowMs),
