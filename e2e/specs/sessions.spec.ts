@@ -48,4 +48,41 @@ test.describe("sessions", () => {
     await ana.context.close();
     await admin.context.close();
   });
+
+  test("changing one's own password in the profile dialog asks for the current one and keeps the session", async ({
+    browser,
+  }) => {
+    const admin = await newPerson(browser);
+    await loginAs(admin.page, DEMO.admin.email, DEMO.admin.password);
+    const email = `perfil.${Date.now()}@atende.demo`;
+    await callApi(admin.page, "POST", "/users", { name: "Perfil Teste", email, password: "Antiga123" });
+
+    const me = await newPerson(browser);
+    const page = me.page;
+    await loginAs(page, email, "Antiga123");
+    await page.getByRole("button", { name: "Conta" }).click();
+    await page.getByRole("menuitem", { name: "Perfil" }).click();
+    const dialog = page.getByRole("dialog", { name: "Meus dados" });
+    await dialog.getByRole("textbox", { name: "Senha", exact: true }).fill("Nova12345");
+    await dialog.getByRole("button", { name: "Salvar" }).click();
+    await expect(dialog.getByText("Informe a senha atual para trocar a senha.")).toBeVisible();
+
+    await dialog.getByRole("textbox", { name: "Senha atual" }).fill("errada");
+    await dialog.getByRole("button", { name: "Salvar" }).click();
+    await expect(dialog.getByText("A senha atual não confere.")).toBeVisible();
+    // A wrong current password is not a lost session (400, not 401): the dialog stays, still logged in.
+    await expect(dialog).toBeVisible();
+    await expect(page).not.toHaveURL(/\/login/);
+
+    await dialog.getByRole("textbox", { name: "Senha atual" }).fill("Antiga123");
+    await dialog.getByRole("button", { name: "Salvar" }).click();
+    await expect(dialog).toBeHidden();
+    // The session lives on with its fresh refresh cookie: a reload (which refreshes) stays in.
+    await page.reload();
+    await expect(page.getByRole("navigation", { name: "menu" })).toBeVisible();
+    await expect(page).not.toHaveURL(/\/login/);
+
+    await me.context.close();
+    await admin.context.close();
+  });
 });
