@@ -70,6 +70,7 @@ async function main() {
   built.startBackground();
   const sweep = setInterval(() => {
     realtime.sweepOffline().catch((err) => app.log.warn({ err }, "offline sweep failed"));
+    realtime.sweepLocked().catch((err) => app.log.warn({ err }, "locked companies sweep failed"));
   }, 60_000);
   sweep.unref();
 

@@ -79,4 +79,27 @@ describe("several instances through the Redis adapter", () => {
     expect(out.statusCode).toBe(204);
     await waitFor(() => !socketOnA.connected, 1_000);
   });
+
+  it("a company made inactive through instance B: its socket on instance A is told and closed, its requests there refused", async () => {
+    const platform = await buildCompany(database.db);
+    const root = await buildUser(database.db, platform.id, { profile: "admin", super: true });
+    const company = await buildCompany(database.db);
+    const agent = await buildUser(database.db, company.id);
+    const session = await login(a, agent.email);
+    const socketOnA = await connectSocket(await a.url(), session.token);
+    sockets.push(socketOnA);
+    const told = record<{ error: string }>(socketOnA, `company-${company.id}-locked`);
+    const res = await b.app.inject({
+      method: "PUT",
+      url: `/companies/${company.id}`,
+      headers: (await login(b, root.email)).auth,
+      payload: { status: false },
+    });
+    expect(res.statusCode).toBe(200);
+    await waitFor(() => !socketOnA.connected, 1_000);
+    expect(told).toEqual([{ error: "ERR_COMPANY_INACTIVE" }]);
+    const refused = await a.app.inject({ method: "GET", url: "/auth/me", headers: session.auth });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toBe("ERR_COMPANY_INACTIVE");
+  });
 });

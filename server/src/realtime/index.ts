@@ -84,6 +84,7 @@ function handshakeToken(socket: Socket): string | null {
 export interface Realtime {
   io: Server;
   sweepOffline(olderThan?: Date): Promise<number>;
+  sweepLocked(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -164,11 +165,12 @@ export async function createRealtime(
   }
 
   /** A company made inactive or past due: its sockets, on every instance, are told and closed. */
-  async function lockOutIfLocked(companyId: number) {
+  async function lockOutIfLocked(companyId: number): Promise<boolean> {
     const lock = await companyLockout(db, companyId, now());
-    if (lock?.code !== "ERR_SUBSCRIPTION_EXPIRED" && lock?.code !== "ERR_COMPANY_INACTIVE") return;
+    if (lock?.code !== "ERR_SUBSCRIPTION_EXPIRED" && lock?.code !== "ERR_COMPANY_INACTIVE") return false;
     io.to(rooms.company(companyId)).emit(companyEvent(companyId, "locked"), { error: lock.code });
     io.in(rooms.company(companyId)).disconnectSockets(true);
+    return true;
   }
 
   /** Other instances forget their copy of a changed company's standing at once (Redis adapter only). */
@@ -436,6 +438,18 @@ export async function createRealtime(
         changed++;
       }
       return changed;
+    },
+    /**
+     * A due date passes with no event (the clock moves): the companies of this instance's sockets
+     * that went past due since are told and closed. Answers how many companies were locked out.
+     */
+    async sweepLocked() {
+      const companyIds = new Set(
+        (await io.local.fetchSockets()).map((s) => (s.data as SocketData).auth.companyId),
+      );
+      let locked = 0;
+      for (const companyId of companyIds) if (await lockOutIfLocked(companyId)) locked++;
+      return locked;
     },
     async close() {
       unsubscribe();

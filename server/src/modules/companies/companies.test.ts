@@ -96,6 +96,25 @@ describe("a company made inactive or past due is locked out at once", () => {
     expect((await socketOf(root.token)).connected).toBe(true);
   });
 
+  it("a due date that passes with no change (the clock moves) closes the company's sockets at the sweep", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const team = await buildTeam(ctx);
+    await ctx.deps.db.update(companies).set({ dueDate: today }).where(eq(companies.id, team.company.id));
+    const agentSocket = await socketOf(team.agentLogin.token);
+    const bystander = await buildTeam(ctx);
+    const bystanderSocket = await socketOf(bystander.agentLogin.token);
+    const told = record<CompanyEventPayloads["locked"]>(agentSocket, `company-${team.company.id}-locked`);
+    try {
+      ctx.clock.now = new Date(Date.now() + 3 * 86_400_000);
+      expect(await ctx.built.realtime.sweepLocked()).toBe(1);
+      await waitFor(() => !agentSocket.connected, 1_000);
+      expect(told).toEqual([{ error: "ERR_SUBSCRIPTION_EXPIRED" }]);
+      expect(bystanderSocket.connected).toBe(true);
+    } finally {
+      ctx.clock.now = new Date();
+    }
+  });
+
   it("only the super user changes a company's standing", async () => {
     const team = await buildTeam(ctx);
     const res = await ctx.app.inject({
