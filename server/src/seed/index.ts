@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { count, eq } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { DEFAULT_COMPANY_SETTINGS, DEFAULT_PLATFORM_SETTINGS } from "@atende/contracts";
 import type { Executor } from "../db/client.js";
@@ -183,28 +183,42 @@ export async function seedProduction(db: Executor, email: string, password?: str
   return password ? undefined : { email, password: chosen };
 }
 
+/** Seed data's advisory lock: several instances starting at once on an empty database seed it once. */
+const SEED_LOCK = 727275;
+
+/**
+ * Runs `work` when the database has no company yet, under a transaction-wide advisory lock: an
+ * instance starting beside another waits for its seed, then finds the database seeded.
+ */
+async function whenEmpty<T>(db: Executor, work: (tx: Executor) => Promise<T>): Promise<T | null> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
+    const [existing] = await tx.select({ n: count() }).from(companies);
+    return (existing?.n ?? 0) === 0 ? work(tx) : null;
+  });
+}
+
 /** Seeds an empty database once; a database that has companies is left as it is. */
 export async function seed(
   deps: Pick<Deps, "db" | "config" | "now">,
   log: FastifyBaseLogger,
 ): Promise<SeedResult> {
   const { db, config } = deps;
-  const [existing] = await db.select({ n: count() }).from(companies);
-  const empty = (existing?.n ?? 0) === 0;
   if (config.demo) {
-    if (empty) {
-      await db.transaction((tx) => seedDemo(tx, deps.now()));
-      log.info("demo data created");
-    }
+    const created = await whenEmpty(db, async (tx) => {
+      await seedDemo(tx, deps.now());
+      return true;
+    });
+    if (created) log.info("demo data created");
     const [demoCompany] = await db
       .select({ id: companies.id })
       .from(companies)
       .where(eq(companies.name, DEMO_COMPANY));
     return { logins: demoCompany ? DEMO_LOGINS.map((l) => ({ ...l })) : [] };
   }
-  if (!empty) return { logins: [] };
   const email = config.ADMIN_EMAIL ?? "admin@atende.local";
-  const generatedPassword = await db.transaction((tx) => seedProduction(tx, email, config.ADMIN_PASSWORD));
+  const generatedPassword = await whenEmpty(db, (tx) => seedProduction(tx, email, config.ADMIN_PASSWORD));
+  if (generatedPassword === null) return { logins: [] };
   log.info({ email }, "super user created");
   return { logins: [], generatedPassword };
 }
