@@ -178,7 +178,7 @@ test.describe("the tickets list", () => {
     for (const person of [admin, ana, bruno]) await person.context.close();
   });
 
-  test("accepted and resolved, a ticket moves between another viewer's lists live; the accepting agent's chat stays open", async ({
+  test("accepted and resolved, a ticket moves between another viewer's lists live; the agent's open chat stays on it", async ({
     browser,
   }) => {
     test.setTimeout(120_000);
@@ -218,9 +218,13 @@ test.describe("the tickets list", () => {
     expect(ana.page.url()).toBe(chatUrl);
     await expect(ticketItem(ana.page, customer).getByRole("button")).toHaveAttribute("aria-current", "true");
 
-    // Resolved: it leaves the admin's Atendendo, live.
-    await ana.page.getByRole("button", { name: "Resolver" }).click();
+    // Resolved by the admin while Ana has it open: it leaves the admin's Atendendo, live, and Ana's
+    // chat stays on it (the ticket only left a status), now offering to reopen it.
+    const ticket = await callApi<{ id: number }>(ana.page, "GET", `/tickets/u/${chatUrl.split("/").pop()}`);
+    await callApi(admin.page, "PUT", `/tickets/${ticket.id}`, { status: "closed" });
     await expect(ticketItem(admin.page, customer)).toHaveCount(0);
+    await expect(ana.page.getByRole("button", { name: "Reabrir" }).first()).toBeVisible();
+    expect(ana.page.url()).toBe(chatUrl);
     await waitingTab(admin.page).click();
     await expect(ticketItem(admin.page, customer)).toHaveCount(0);
 
