@@ -230,6 +230,80 @@ test.describe("the chatbot", () => {
     await context.close();
   });
 
+  test("one queue order: the queues page, the connection dialog and the menu on /simulator number the queues alike", async ({
+    browser,
+  }) => {
+    const suffix = Date.now() % 100000;
+    const number = `55118${String(Date.now()).slice(-8)}`;
+    const { context, page } = await newPerson(browser);
+    page.on("pageerror", (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+    await loginAs(page, DEMO.admin.email, DEMO.admin.password);
+    // Zeta and Alfa share a number (then by name), Beta has a larger one: Alfa, Zeta, Beta.
+    const made: { id: number; name: string }[] = [];
+    for (const [name, orderQueue, color] of [
+      [`Zeta ${suffix}`, 5, "#1a2b3c"],
+      [`Alfa ${suffix}`, 5, "#2b3c4d"],
+      [`Beta ${suffix}`, 9, "#3c4d5e"],
+    ] as const)
+      made.push(
+        await callApi(page, "POST", "/queue", { name, color, orderQueue, greetingMessage: `Fila ${name}` }),
+      );
+    const expected = [`Alfa ${suffix}`, `Zeta ${suffix}`, `Beta ${suffix}`];
+    /** Our queues' names in the order these texts (rows, chips, options) show them. */
+    const ours = (texts: string[]) => texts.flatMap((text) => expected.filter((name) => text.includes(name)));
+    const connection = await callApi<{ id: number }>(page, "POST", "/whatsapp", {
+      name: `Ordem ${suffix}`,
+      provider: "simulator",
+      greetingMessage: GREETING,
+      queueIds: made.map((q) => q.id),
+    });
+
+    // The queues page.
+    await page.goto("/queues");
+    await expect(page.getByRole("row").filter({ hasText: `Beta ${suffix}` })).toBeVisible();
+    expect(ours(await page.getByRole("row").allInnerTexts())).toEqual(expected);
+
+    // The connection dialog: its chosen queues and the select's choices.
+    await page.goto("/connections");
+    await page
+      .getByRole("row")
+      .filter({ hasText: `Ordem ${suffix}` })
+      .getByRole("button", { name: "Editar" })
+      .click();
+    const dialog = page.getByRole("dialog", { name: "Editar WhatsApp" });
+    const queuesField = dialog.getByRole("combobox", { name: "Filas" });
+    await expect(queuesField).toContainText(`Beta ${suffix}`);
+    expect(ours(await queuesField.locator(".MuiChip-label").allInnerTexts())).toEqual(expected);
+    await queuesField.click();
+    expect(ours(await page.getByRole("listbox").getByRole("option").allInnerTexts())).toEqual(expected);
+    await page.keyboard.press("Escape");
+    await dialog.getByRole("button", { name: "Cancelar" }).click();
+
+    // The menu on /simulator numbers them the same; "2" lands in the second.
+    await page.goto("/simulator");
+    const select = page.getByRole("combobox", { name: "Conexão" });
+    await select.click();
+    await page.getByRole("option", { name: `Ordem ${suffix}`, exact: true }).click();
+    const notConnected = page.getByRole("alert").filter({ hasText: "Esta conexão não está conectada" });
+    await notConnected.getByRole("button", { name: "Escanear com o simulador" }).click();
+    await expect(notConnected).toBeHidden();
+    await page.getByRole("textbox", { name: "Número do cliente" }).fill(`+${number}`);
+    const input = page.getByRole("textbox", { name: "Mensagem" });
+    const bubbles = page.getByRole("list", { name: "Conversa", exact: true }).getByRole("listitem");
+    await input.fill("oi");
+    await page.getByRole("button", { name: "Enviar" }).click();
+    await expect(bubbles).toHaveCount(2);
+    await expect(bubbles.last()).toContainText(
+      expected.map((name, i) => `[ ${i + 1} ] - ${name}`).join("\n"),
+    );
+    await input.fill("2");
+    await page.getByRole("button", { name: "Enviar" }).click();
+    await expect(bubbles.last()).toContainText(`Fila Zeta ${suffix}`);
+    await shot(page, "chatbot-queue-order");
+    expect(connection.id).toBeGreaterThan(0);
+    await context.close();
+  });
+
   test("with calls not accepted, a call from the /simulator phone is declined and the customer is told", async ({
     browser,
   }) => {

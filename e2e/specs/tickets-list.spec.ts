@@ -178,6 +178,59 @@ test.describe("the tickets list", () => {
     for (const person of [admin, ana, bruno]) await person.context.close();
   });
 
+  test("accepted and resolved, a ticket moves between another viewer's lists live; the agent's open chat stays on it", async ({
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const stamp = Date.now();
+    const customer = `Move ${stamp}`;
+    const number = `55116${String(stamp).slice(-8)}`;
+    const admin = await newPerson(browser);
+    await loginAs(admin.page, DEMO.admin.email, DEMO.admin.password);
+    const whatsappId = await vendasConnection(admin.page);
+    await openTickets(admin.page);
+    // The admin watches everyone's tickets in service.
+    await admin.page.getByLabel("Todos", { exact: true }).check();
+    await attendingTab(admin.page).click();
+
+    const ana = await newPerson(browser);
+    await loginAs(ana.page, DEMO.ana.email, DEMO.ana.password);
+    await openTickets(ana.page);
+    await waitingTab(ana.page).click();
+    await callApi(admin.page, "POST", `/simulator/${whatsappId}/messages`, {
+      from: number,
+      name: customer,
+      body: "Quero fechar o pedido",
+    });
+    await expect(ticketItem(ana.page, customer)).toBeVisible();
+    await expect(ticketItem(admin.page, customer)).toHaveCount(0);
+
+    await ticketItem(ana.page, customer)
+      .getByRole("button", { name: `Aceitar: ${customer}` })
+      .click();
+    await expect(ana.page).toHaveURL(/\/tickets\/[0-9a-f-]{36}$/);
+    const chatUrl = ana.page.url();
+    // The admin's Atendendo list gains it, no reload.
+    await expect(ticketItem(admin.page, customer)).toBeVisible();
+    await expect(ticketItem(admin.page, customer)).toContainText("Ana");
+    // Ana's chat stays open through the "left Aguardando" notice that came with it.
+    await expect(ana.page.getByRole("button", { name: "Resolver" })).toBeVisible();
+    expect(ana.page.url()).toBe(chatUrl);
+    await expect(ticketItem(ana.page, customer).getByRole("button")).toHaveAttribute("aria-current", "true");
+
+    // Resolved by the admin while Ana has it open: it leaves the admin's Atendendo, live, and Ana's
+    // chat stays on it (the ticket only left a status), now offering to reopen it.
+    const ticket = await callApi<{ id: number }>(ana.page, "GET", `/tickets/u/${chatUrl.split("/").pop()}`);
+    await callApi(admin.page, "PUT", `/tickets/${ticket.id}`, { status: "closed" });
+    await expect(ticketItem(admin.page, customer)).toHaveCount(0);
+    await expect(ana.page.getByRole("button", { name: "Reabrir" }).first()).toBeVisible();
+    expect(ana.page.url()).toBe(chatUrl);
+    await waitingTab(admin.page).click();
+    await expect(ticketItem(admin.page, customer)).toHaveCount(0);
+
+    for (const person of [admin, ana]) await person.context.close();
+  });
+
   test("a customer message rings at the chosen volume and shows a browser notification that opens the ticket", async ({
     browser,
   }) => {

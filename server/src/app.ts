@@ -160,7 +160,7 @@ export async function buildApp(
     companiesRoutes(priv, createCompaniesService(deps));
     whatsappRoutes(priv, whatsapps);
     simulatorRoutes(priv, simulator);
-    mediaRoutes(priv, deps.media);
+    mediaRoutes(priv, { ...deps, tickets });
     ticketsRoutes(priv, tickets);
     await contactsRoutes(priv, { ...deps, sessions: channels.sessions });
     tagsModule(priv, { ...deps, tickets });

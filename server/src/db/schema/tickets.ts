@@ -169,6 +169,10 @@ export const messages = pgTable(
       .where(sql`${t.wid} is not null`),
     index("messages_ticket_created_idx").on(t.ticketId, t.createdAt, t.id),
     index("messages_company_idx").on(t.companyId),
+    // GET /media: which tickets carry a file, asked for every picture a chat shows.
+    index("messages_media_path_idx")
+      .on(t.companyId, t.mediaPath)
+      .where(sql`${t.mediaPath} is not null`),
     // The chat's pages: a contact's conversation on one connection, newest first, reactions aside
     // (queries must write the same condition; bench/tickets: page 1 of a long one 322 ms -> 0.07 ms).
     index("messages_conversation_idx")

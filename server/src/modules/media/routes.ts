@@ -1,8 +1,11 @@
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import { authOf } from "../../http/auth.js";
+import type { Deps } from "../../deps.js";
+import { type AuthContext, authOf } from "../../http/auth.js";
 import { sendError } from "../../http/errors.js";
-import type { MediaStore } from "../../storage/media.js";
+import type { TicketsService } from "../tickets/service.js";
+import { ticketsAllowFile } from "./policy.js";
+import { carriedOutsideTickets, ticketsCarrying } from "./queries.js";
 
 const MIME_BY_EXT: Record<string, string> = {
   jpg: "image/jpeg",
@@ -26,14 +29,28 @@ const MIME_BY_EXT: Record<string, string> = {
   json: "application/json",
 };
 
-/** Media of the caller's own company only; another company's file answers 404 as if it did not exist. */
-export function mediaRoutes(app: FastifyInstance, media: MediaStore) {
+/**
+ * Media of the caller's own company, and of a ticket only to who may see it (`mayReadFile`); any
+ * other file answers 404 as if it did not exist.
+ */
+export function mediaRoutes(
+  app: FastifyInstance,
+  { db, media, tickets }: Pick<Deps, "db" | "media"> & { tickets: Pick<TicketsService, "scopeOf"> },
+) {
+  async function mayRead(actor: AuthContext, filePath: string): Promise<boolean> {
+    if (actor.profile === "admin") return true;
+    const carrying = await ticketsCarrying(db, actor.companyId, filePath);
+    if (ticketsAllowFile(actor, await tickets.scopeOf(actor), carrying)) return true;
+    return carriedOutsideTickets(db, actor.companyId, filePath);
+  }
+
   app.get("/media/:companyId/:file", async (req, reply) => {
     const { companyId, file } = req.params as { companyId: string; file: string };
     const actor = authOf(req);
+    const filePath = `${companyId}/${file}`;
     const data =
-      Number(companyId) === actor.companyId
-        ? await media.read(actor.companyId, `${companyId}/${file}`)
+      Number(companyId) === actor.companyId && (await mayRead(actor, filePath))
+        ? await media.read(actor.companyId, filePath)
         : null;
     if (!data) return sendError(reply, req, "ERR_NOT_FOUND");
     const ext = path.extname(file).slice(1);

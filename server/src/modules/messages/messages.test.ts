@@ -272,6 +272,81 @@ describe("GET /messages/{ticketId}", () => {
   });
 });
 
+describe("what an agent may read follows the queues: history and media", () => {
+  it("the history shows the contact's earlier tickets only where the viewer may see them; admins see all", async () => {
+    // An earlier conversation in queue 1 (Ana's), resolved; the customer writes again, the admin
+    // gives the new ticket to Caio in queue 2.
+    const { number, ticketId: earlier } = await openConversation({ first: "segredo do suporte" });
+    await sendText(earlier, ana.login, { body: "resposta do suporte" });
+    expect((await call("PUT", `/tickets/${earlier}`, team.adminLogin, { status: "closed" })).statusCode).toBe(
+      200,
+    );
+    await phoneSays(number, { body: "agora é sobre vendas" });
+    const [later] = await ctx.deps.db
+      .select()
+      .from(tickets)
+      .where(
+        and(
+          eq(tickets.companyId, team.company.id),
+          eq(tickets.status, "pending"),
+          eq(tickets.contactId, (await ticketOf(number))!.contactId),
+        ),
+      );
+    const given = await call("PUT", `/tickets/${later!.id}`, team.adminLogin, {
+      status: "open",
+      userId: caio.id,
+      queueId: team.queues[1]!.id,
+    });
+    expect(given.statusCode, given.body).toBe(200);
+
+    const caioSees = await page(later!.id, caio.login);
+    expect(caioSees.messages.map((m) => m.body)).toEqual(["agora é sobre vendas"]);
+    expect(caioSees).toMatchObject({ count: 1, hasMore: false });
+    expect(JSON.stringify(caioSees)).not.toContain("segredo");
+    const adminSees = await page(later!.id, team.adminLogin);
+    expect(adminSees.messages.map((m) => m.body)).toEqual([
+      "segredo do suporte",
+      "resposta do suporte",
+      "agora é sobre vendas",
+    ]);
+    expect(adminSees.count).toBe(3);
+    // Ana held the earlier ticket: opening it, she still sees her conversation.
+    expect((await page(earlier, ana.login)).messages.map((m) => m.body)).toContain("segredo do suporte");
+  });
+
+  it("GET /media/... answers only to who may see a ticket the file belongs to; a file of no ticket, to the company", async () => {
+    const { ticketId } = await openConversation();
+    const sent = await postForm(ticketId, ana.login, [
+      { name: "medias", filename: "laudo.png", type: "image/png", data: PNG },
+    ]);
+    expect(sent.statusCode, sent.body).toBe(201);
+    const answer = sent.json<MessageDTO | MessageDTO[]>();
+    const url = (Array.isArray(answer) ? answer[0]! : answer).mediaUrl!;
+    for (const who of [ana.login, beto.login, team.adminLogin]) {
+      const res = await call("GET", url, who);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.rawPayload.equals(PNG)).toBe(true);
+    }
+    const refused = await call("GET", url, caio.login);
+    expectError(refused, 404, "ERR_NOT_FOUND");
+    expect(refused.rawPayload.equals(PNG)).toBe(false);
+
+    // Handed to queue 2: Caio may now see the ticket, so its file; Ana and Beto no longer.
+    const moved = await call("PUT", `/tickets/${ticketId}`, team.adminLogin, {
+      userId: caio.id,
+      queueId: team.queues[1]!.id,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect((await call("GET", url, caio.login)).statusCode).toBe(200);
+    expectError(await call("GET", url, beto.login), 404, "ERR_NOT_FOUND");
+
+    // A file that belongs to no ticket (as a quick message's) is the company's.
+    const loose = await ctx.deps.media.save(team.company.id, PNG, "image/png");
+    expect((await call("GET", `/media/${loose.path}`, caio.login)).statusCode).toBe(200);
+    expectError(await call("GET", `/media/${loose.path}`, stranger), 404, "ERR_NOT_FOUND");
+  });
+});
+
 describe("POST /messages/{ticketId} with text", () => {
   it("stores the agent's message fromMe, delivers it to the phone, and its ack moves sent → delivered → read", async () => {
     const { number, ticketId } = await openConversation();

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ne, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { MESSAGE_PAGE_SIZE, type MessageDTO, type MessagesPage } from "@atende/contracts";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
 import type { Tx } from "../../db/client.js";
@@ -107,12 +107,15 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
             .where(and(eq(tickets.companyId, actor.companyId), eq(tickets.id, ticketId)))
         )[0] ?? null,
       );
+      // The earlier tickets' messages only where the caller may see those tickets (admins: all).
+      const readable = await ticketsService.readableHistory(actor, ticket);
       const conversation = and(
         eq(messages.companyId, actor.companyId),
         eq(messages.contactId, ticket.contactId),
         ticket.whatsappId ? eq(messages.whatsappId, ticket.whatsappId) : eq(messages.ticketId, ticket.id),
         // Written as a literal so the planner matches the partial index messages_conversation_idx.
         sql`${messages.mediaType} <> 'reactionMessage'`,
+        readable ? inArray(messages.ticketId, readable) : undefined,
       );
       const [total] = await db.select({ n: count() }).from(messages).where(conversation);
       const rows = await db

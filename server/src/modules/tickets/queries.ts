@@ -289,6 +289,25 @@ export async function findTicketRow(db: Executor, companyId: number, id: number)
   return row ?? null;
 }
 
+/** A contact's tickets on one connection (its conversation's history): who may see each. */
+export async function conversationTickets(
+  db: Executor,
+  companyId: number,
+  contactId: number,
+  whatsappId: number,
+) {
+  return db
+    .select({ id: tickets.id, queueId: tickets.queueId, userId: tickets.userId })
+    .from(tickets)
+    .where(
+      and(
+        eq(tickets.companyId, companyId),
+        eq(tickets.contactId, contactId),
+        eq(tickets.whatsappId, whatsappId),
+      ),
+    );
+}
+
 export async function findTicketByUuid(db: Executor, companyId: number, uuid: string) {
   // Anything not shaped like a uuid is simply not found (the database would refuse the cast).
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(uuid)) return null;

@@ -319,6 +319,19 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
   return {
     visibleTicket,
     markRead,
+    scopeOf,
+
+    /**
+     * Of a ticket's conversation (the contact's tickets on its connection), the tickets whose
+     * messages the caller may read; null: every one (an admin).
+     */
+    async readableHistory(actor: AuthContext, ticket: TicketRow): Promise<number[] | null> {
+      if (actor.profile === "admin") return null;
+      if (ticket.whatsappId === null) return [ticket.id];
+      const scope = await scopeOf(actor);
+      const all = await q.conversationTickets(db, actor.companyId, ticket.contactId, ticket.whatsappId);
+      return all.filter((t) => t.id === ticket.id || canSeeTicket(actor, scope, t)).map((t) => t.id);
+    },
 
     async list(actor: AuthContext, query: TicketListQuery): Promise<TicketsPage> {
       const scope = await scopeOf(actor);

@@ -1,0 +1,1 @@
+CREATE INDEX "messages_media_path_idx" ON "messages" USING btree ("company_id","media_path") WHERE "messages"."media_path" is not null;
