@@ -112,6 +112,9 @@ describe("what the search finds", () => {
     }
     // Three digits from the middle are too few to mean a number.
     expect(await found(admin, number.slice(6, 9))).not.toContain(t.id);
+    // Digits inside a word ("recibo" and a code) are no number: the contact is not found by them.
+    expect(await found(admin, `recibo${tail.slice(0, 2)}x${tail.slice(2, 6)}`)).not.toContain(t.id);
+    expect(await found(admin, `pedido ${tail}`)).not.toContain(t.id);
   });
 
   it("accented words, in any case and by their beginning, in messages and in names", async () => {
