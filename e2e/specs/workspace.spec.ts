@@ -285,14 +285,21 @@ test("two agents and a customer: answer, transfer, take over, resolve, and a new
   const reopened = await ticketOf(phone, number, "pending");
   expect(reopened.id).not.toBe(transferred.id);
   await next.getByRole("button", { name: `Aceitar: ${customer}` }).click();
-  await expect(chat(ana.page).getByText(/Conversa encerrada/)).toBeVisible();
+  await expect(bubble(ana.page, "qual o prazo de troca?")).toBeVisible();
+  // The earlier conversation ended in Suporte: Ana, of Vendas, is not shown it (history follows the queues).
+  await expect(bubble(ana.page, "Campinas está na nossa área.")).toHaveCount(0);
+  await expect(chat(ana.page).getByText(/Conversa encerrada/)).toHaveCount(0);
+  await shot(ana.page, "workspace-4-new-conversation");
+  // The admin sees all of it, with where the previous conversation ended and this one started.
+  await admin.page.goto(`/tickets/${reopened.uuid}`);
+  await expect(chat(admin.page).getByText(/Conversa encerrada/)).toBeVisible();
   await expect(
-    chat(ana.page)
+    chat(admin.page)
       .getByText(/Conversa iniciada/)
       .last(),
   ).toBeVisible();
-  await expect(bubble(ana.page, "qual o prazo de troca?")).toBeVisible();
-  await shot(ana.page, "workspace-4-new-conversation");
+  await expect(bubble(admin.page, "Campinas está na nossa área.")).toBeVisible();
+  await shot(admin.page, "workspace-5-admin-history");
 
   for (const person of [admin, ana, bruno]) await person.context.close();
 });
