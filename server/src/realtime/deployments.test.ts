@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Socket } from "socket.io-client";
-import { redisPrefix } from "../lib/redisPrefix.js";
+import { redisPrefix } from "../db/redisPrefix.js";
 import { buildCompany, buildUser, login } from "../test/factories.js";
 import {
   type TestContext,

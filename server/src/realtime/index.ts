@@ -20,7 +20,7 @@ import { type AuthContext, authenticate, lockoutOf } from "../http/auth.js";
 import { companyLockout, forgetCompanyStanding } from "../http/companyStanding.js";
 import { AppError } from "../http/errors.js";
 import { findUser, markSeen } from "../modules/users/queries.js";
-import { redisPrefix } from "../lib/redisPrefix.js";
+import { redisPrefix } from "../db/redisPrefix.js";
 
 /** Room names: every emit goes to one of these, so nothing of one company reaches another. */
 export const rooms = {

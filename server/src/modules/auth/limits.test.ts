@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "redis";
-import { redisPrefix } from "../../lib/redisPrefix.js";
+import { redisPrefix } from "../../db/redisPrefix.js";
 import { type TestContext, createTestContext, openTestDatabase } from "../../test/harness.js";
 
 /**

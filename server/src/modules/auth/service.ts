@@ -8,7 +8,7 @@ import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import { AppError } from "../../http/errors.js";
 import { RateLimiter, RedisRateLimiter } from "../../http/rateLimit.js";
-import { redisPrefix } from "../../lib/redisPrefix.js";
+import { redisPrefix } from "../../db/redisPrefix.js";
 import { hashToken, newRefreshToken } from "../../http/tokens.js";
 import { dummyPasswordHash, verifyPassword } from "../../lib/passwords.js";
 import { findCompany, sessionCompany, subscriptionStatus } from "../companies/queries.js";

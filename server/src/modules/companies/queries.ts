@@ -63,3 +63,16 @@ export function subscriptionStatus(dueDate: string | null, now: Date, timeZone?:
   const daysLeft = daysBetween(todayInZone(now, timeZone), dueDate);
   return { dueDate, daysLeft, expiresSoon: daysLeft >= 0 && daysLeft < LIMITS.subscriptionWarningDays };
 }
+
+/**
+ * Writes a company's own row by id: the platform's (the super user's) or its admins' change, after
+ * the caller's right to that company was checked. The row, or null when there is none.
+ */
+export async function updateCompany(
+  db: Executor,
+  id: number,
+  values: Partial<Pick<typeof companies.$inferInsert, "status" | "dueDate" | "schedules" | "updatedAt">>,
+) {
+  const [row] = await db.update(companies).set(values).where(eq(companies.id, id)).returning();
+  return row ?? null;
+}

@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import {
   type CompanyDTO,
   type CompanyPlanDTO,
@@ -7,12 +6,12 @@ import {
   PLAN_FLAGS,
   type ScheduleEntry,
 } from "@atende/contracts";
-import { companies } from "../../db/schema/index.js";
+import type { companies } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import { type AuthContext, authorize, requireSuper } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
-import { findCompany, presentPlan } from "./queries.js";
+import { findCompany, presentPlan, updateCompany } from "./queries.js";
 
 type CompanyRow = typeof companies.$inferSelect;
 
@@ -71,11 +70,11 @@ export function createCompaniesService({ db, bus, now }: Pick<Deps, "db" | "bus"
     async updateStanding(actor: AuthContext, id: number, input: CompanyStandingInput): Promise<CompanyDTO> {
       requireSuper(actor);
       return inTransaction(db, bus, async (tx, raise) => {
-        const [row] = await tx
-          .update(companies)
-          .set({ status: input.status, dueDate: input.dueDate, updatedAt: now() })
-          .where(eq(companies.id, id))
-          .returning();
+        const row = await updateCompany(tx, id, {
+          status: input.status,
+          dueDate: input.dueDate,
+          updatedAt: now(),
+        });
         if (!row) throw new AppError("ERR_NO_COMPANY_FOUND");
         raise({ type: "company.saved", companyId: id });
         return presentCompany(row);
@@ -105,13 +104,9 @@ export function createCompaniesService({ db, bus, now }: Pick<Deps, "db" | "bus"
     ): Promise<CompanySchedulesDTO> {
       await companyOf(actor, id);
       authorize(actor, "settings:edit");
-      const [row] = await db
-        .update(companies)
-        .set({ schedules, updatedAt: now() })
-        .where(eq(companies.id, id))
-        .returning({ id: companies.id, schedules: companies.schedules });
+      const row = await updateCompany(db, id, { schedules, updatedAt: now() });
       if (!row) throw new AppError("ERR_NO_COMPANY_FOUND");
-      return row;
+      return { id: row.id, schedules: row.schedules };
     },
   };
 }

@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Config } from "../config.js";
-import { type Db, queryRows } from "../db/client.js";
-import { deployment } from "../db/schema/index.js";
+import { type Db, queryRows } from "./client.js";
+import { deployment } from "./schema/index.js";
 
 /**
  * The prefix of every key and channel this deployment uses in Redis, so that two deployments on one
