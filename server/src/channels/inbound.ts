@@ -1,12 +1,13 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import { DEFAULT_TIMEZONE, type WhatsappStatus } from "@atende/contracts";
+import type { WhatsappStatus } from "@atende/contracts";
 import { type Db, type Tx, queryRows } from "../db/client.js";
-import { contacts, messages, settings, whatsapps } from "../db/schema/index.js";
+import { contacts, messages, whatsapps } from "../db/schema/index.js";
 import { type DomainEvent, type EventBus, inTransaction } from "../events/bus.js";
 import { type ContactRow, presentContact } from "../modules/contacts/present.js";
 import { raiseMessageSaved } from "../modules/messages/events.js";
 import { presentMessage } from "../modules/messages/present.js";
+import { companySetting, companyTimeZone } from "../modules/settings/queries.js";
 import { loadTicket } from "../modules/tickets/present.js";
 import { findWhatsappRow, loadWhatsapp, presentSession } from "../modules/whatsapps/present.js";
 import type { MediaStore } from "../storage/media.js";
@@ -63,14 +64,6 @@ function timeIn(date: Date, timeZone: string): string {
 export function createInbound(deps: InboundDeps): Inbound {
   const { db, bus, now, log } = deps;
   const conversations = conversationWriter(db);
-
-  async function companySetting(companyId: number, key: string): Promise<string | undefined> {
-    const [row] = await db
-      .select({ value: settings.value })
-      .from(settings)
-      .where(and(eq(settings.companyId, companyId), eq(settings.key, key)));
-    return row?.value;
-  }
 
   async function findMessageByWid(tx: Tx | Db, connection: ConnectionInfo, wid: string) {
     const [row] = await tx
@@ -236,7 +229,7 @@ export function createInbound(deps: InboundDeps): Inbound {
     msg: InboundMessage,
     mediaType = MEDIA_TYPE_BY_KIND[msg.kind],
   ) {
-    if (msg.chat.isGroup && (await companySetting(connection.companyId, "CheckMsgIsGroup")) === "enabled")
+    if (msg.chat.isGroup && (await companySetting(db, connection.companyId, "CheckMsgIsGroup")) === "enabled")
       return;
     // A redelivered media message is recognised before its media is fetched again; any other
     // redelivery is refused by the unique index on (connection, message id) when it is stored.
@@ -313,7 +306,7 @@ export function createInbound(deps: InboundDeps): Inbound {
   }
 
   async function missedCall(connection: ConnectionInfo, event: Extract<ChannelEvent, { type: "call" }>) {
-    const zone = (await companySetting(connection.companyId, "timezone")) || DEFAULT_TIMEZONE;
+    const zone = await companyTimeZone(db, connection.companyId);
     const body = `Chamada de ${event.isVideo ? "vídeo" : "voz"} perdida às ${timeIn(event.at, zone)}`;
     await ingestMessage(
       connection,

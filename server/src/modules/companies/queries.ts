@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import {
   LIMITS,
   type PlanDTO,
@@ -8,7 +8,8 @@ import {
   todayInZone,
 } from "@atende/contracts";
 import type { Executor } from "../../db/client.js";
-import { companies, plans, settings } from "../../db/schema/index.js";
+import { companies, plans } from "../../db/schema/index.js";
+import { storedSettings } from "../settings/queries.js";
 
 export function presentPlan(p: typeof plans.$inferSelect): PlanDTO {
   return {
@@ -37,14 +38,6 @@ export async function findCompany(db: Executor, companyId: number) {
   return row ?? null;
 }
 
-export async function companySettings(db: Executor, companyId: number) {
-  return db
-    .select({ key: settings.key, value: settings.value })
-    .from(settings)
-    .where(eq(settings.companyId, companyId))
-    .orderBy(asc(settings.key));
-}
-
 export async function sessionCompany(db: Executor, companyId: number): Promise<SessionCompanyDTO | null> {
   const row = await findCompany(db, companyId);
   if (!row) return null;
@@ -52,7 +45,7 @@ export async function sessionCompany(db: Executor, companyId: number): Promise<S
     id: row.company.id,
     name: row.company.name,
     dueDate: row.company.dueDate,
-    settings: await companySettings(db, companyId),
+    settings: await storedSettings(db, companyId),
     plan: row.plan ? presentPlan(row.plan) : null,
   };
 }

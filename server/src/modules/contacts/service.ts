@@ -6,16 +6,16 @@ import {
   type ContactListQuery,
   type ContactUpdateInput,
   type ContactsPage,
-  DEFAULT_TIMEZONE,
 } from "@atende/contracts";
 import { normalizeNumber, numberVariants } from "../../channels/numbers.js";
 import type { Executor } from "../../db/client.js";
-import { contacts, settings } from "../../db/schema/index.js";
+import { contacts } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError, dbErrorCode } from "../../http/errors.js";
 import { contactPolicy } from "./policy.js";
+import { companyTimeZone } from "../settings/queries.js";
 import * as q from "./queries.js";
 import type { WhatsappCheck } from "./whatsappCheck.js";
 
@@ -37,14 +37,6 @@ function invalidNumber(): AppError {
 
 export function createContactsService(deps: ContactsServiceDeps) {
   const { db, bus, now, checkOnWhatsapp } = deps;
-
-  async function timeZoneOf(companyId: number): Promise<string> {
-    const [row] = await db
-      .select({ value: settings.value })
-      .from(settings)
-      .where(and(eq(settings.companyId, companyId), eq(settings.key, "timezone")));
-    return row?.value || DEFAULT_TIMEZONE;
-  }
 
   /** 409 naming the contact that already has the number, as the spec's alreadyExists / existingContact. */
   async function duplicate(db: Executor, companyId: number, number: string, exceptId?: number) {
@@ -83,7 +75,7 @@ export function createContactsService(deps: ContactsServiceDeps) {
       date: query.date,
       dateStart: query.dateStart,
       dateEnd: query.dateEnd,
-      timeZone: await timeZoneOf(actor.companyId),
+      timeZone: await companyTimeZone(db, actor.companyId),
     };
   }
 

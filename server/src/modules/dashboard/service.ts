@@ -1,7 +1,5 @@
-import { and, eq } from "drizzle-orm";
 import {
   DASHBOARD_DEFAULT_DAYS,
-  DEFAULT_TIMEZONE,
   type DashboardChartQuery,
   type DashboardData,
   type DashboardQuery,
@@ -13,15 +11,14 @@ import {
   type TicketsDayData,
   type TicketsDayPoint,
   type TicketsUsersData,
-  isValidTimeZone,
   todayInZone,
   zoneOffsetMs,
 } from "@atende/contracts";
-import { settings } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
 import { type AuthContext, authorize } from "../../http/auth.js";
 import { toCsv } from "../contacts/csv.js";
 import { REPORT_CSV_HEADER, minutes, presentReportRow, reportCsvLine } from "./present.js";
+import { companyTimeZone } from "../settings/queries.js";
 import * as q from "./queries.js";
 
 export type DashboardDeps = Pick<Deps, "db" | "now">;
@@ -74,19 +71,10 @@ export function spanOf(range: DashboardRange): q.Span {
 }
 
 export function createDashboardService({ db, now }: DashboardDeps) {
-  async function timeZoneOf(companyId: number): Promise<string> {
-    const [row] = await db
-      .select({ value: settings.value })
-      .from(settings)
-      .where(and(eq(settings.companyId, companyId), eq(settings.key, "timezone")));
-    const zone = row?.value?.trim();
-    return zone && isValidTimeZone(zone) ? zone : DEFAULT_TIMEZONE;
-  }
-
   /** Admins only (dashboard:view); the range in the caller's company's zone. */
   async function rangeFor(actor: AuthContext, input: { days?: number; from?: string; to?: string }) {
     authorize(actor, "dashboard:view");
-    const timeZone = await timeZoneOf(actor.companyId);
+    const timeZone = await companyTimeZone(db, actor.companyId);
     const range = resolveRange(todayInZone(now(), timeZone), timeZone, input);
     return { range, span: spanOf(range) };
   }

@@ -16,7 +16,7 @@ import {
   type Lang,
 } from "@atende/contracts";
 import type { Executor, Tx } from "../../db/client.js";
-import { contacts, schedules, settings, whatsapps } from "../../db/schema/index.js";
+import { contacts, schedules, whatsapps } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
 import { type Raise, inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
@@ -25,19 +25,12 @@ import type { UploadedFile } from "../../http/upload.js";
 import { type JobRunner, enqueueJob } from "../../jobs/runner.js";
 import { requireSchedulesPlan, schedulePolicy } from "./policy.js";
 import type { ScheduleRow } from "./present.js";
+import { companyTimeZone } from "../settings/queries.js";
 import * as q from "./queries.js";
 
 export type SchedulesDeps = Pick<Deps, "db" | "bus" | "now" | "media"> & { jobs: Pick<JobRunner, "poke"> };
 
 export function createSchedulesService({ db, bus, now, media, jobs }: SchedulesDeps) {
-  async function timeZoneOf(companyId: number): Promise<string> {
-    const [row] = await db
-      .select({ value: settings.value })
-      .from(settings)
-      .where(and(eq(settings.companyId, companyId), eq(settings.key, "timezone")));
-    return row?.value || DEFAULT_TIMEZONE;
-  }
-
   /** A schedule of the caller's company (404 otherwise), on a plan with schedules. */
   async function scheduleOf(actor: AuthContext, id: number): Promise<ScheduleRow> {
     await requireSchedulesPlan(db, actor.companyId);
@@ -133,7 +126,7 @@ export function createSchedulesService({ db, bus, now, media, jobs }: SchedulesD
   return {
     async page(actor: AuthContext, query: SchedulesQuery): Promise<SchedulesPage> {
       await requireSchedulesPlan(db, actor.companyId);
-      const zone = query.from || query.to ? await timeZoneOf(actor.companyId) : DEFAULT_TIMEZONE;
+      const zone = query.from || query.to ? await companyTimeZone(db, actor.companyId) : DEFAULT_TIMEZONE;
       return q.pageSchedules(
         db,
         actor.companyId,
@@ -159,7 +152,7 @@ export function createSchedulesService({ db, bus, now, media, jobs }: SchedulesD
       const plan = await requireSchedulesPlan(db, actor.companyId);
       await checkContact(actor.companyId, input.contactId);
       await checkConnection(actor.companyId, input.whatsappId);
-      const sendAt = parseSendAt(input.sendAt, await timeZoneOf(actor.companyId));
+      const sendAt = parseSendAt(input.sendAt, await companyTimeZone(db, actor.companyId));
       const schedule = await inTransaction(db, bus, async (tx, raise) => {
         if (plan.schedules > 0) {
           // Two creations at once cannot both pass the limit.
@@ -194,7 +187,9 @@ export function createSchedulesService({ db, bus, now, media, jobs }: SchedulesD
       if (input.contactId !== undefined) await checkContact(actor.companyId, input.contactId);
       await checkConnection(actor.companyId, input.whatsappId);
       const sendAt =
-        input.sendAt !== undefined ? parseSendAt(input.sendAt, await timeZoneOf(actor.companyId)) : undefined;
+        input.sendAt !== undefined
+          ? parseSendAt(input.sendAt, await companyTimeZone(db, actor.companyId))
+          : undefined;
       return change(
         actor,
         id,

@@ -1,29 +1,20 @@
 import type { FastifyInstance } from "fastify";
-import { sql } from "drizzle-orm";
-import { type Db, queryRows } from "../../db/client.js";
+import type { Db } from "../../db/client.js";
 import { settingKeyParam, settingUpdateSchema } from "@atende/contracts";
 import { authOf } from "../../http/auth.js";
 import { parseInput } from "../../http/errors.js";
+import { platformSetting } from "./queries.js";
 import type { SettingsService } from "./service.js";
 
 /** Platform settings a visitor may read before logging in, with their defaults. */
 export const PUBLIC_SETTINGS = { viewregister: "disabled", allowregister: "disabled", trial: "3" } as const;
 
-/** Platform settings live on the platform company: the one the (first) super user belongs to. */
-async function platformSetting(db: Db, key: keyof typeof PUBLIC_SETTINGS): Promise<string> {
-  const rows = await queryRows<{ value: string }>(
-    db,
-    sql`
-    select s.value from settings s
-    where s.key = ${key}
-      and s.company_id = (select company_id from users where super order by id limit 1)`,
-  );
-  return rows[0]?.value ?? PUBLIC_SETTINGS[key];
-}
-
 export function publicSettingsRoutes(app: FastifyInstance, db: Db) {
   for (const key of Object.keys(PUBLIC_SETTINGS) as (keyof typeof PUBLIC_SETTINGS)[]) {
-    app.get(`/settings/${key}`, async () => ({ key, value: await platformSetting(db, key) }));
+    app.get(`/settings/${key}`, async () => ({
+      key,
+      value: (await platformSetting(db, key)) ?? PUBLIC_SETTINGS[key],
+    }));
   }
 }
 

@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import {
   COMPANY_SETTING_KEYS,
   DEFAULT_COMPANY_SETTINGS,
@@ -7,11 +6,10 @@ import {
   isCompanySettingKey,
   isSuperSettingKey,
 } from "@atende/contracts";
-import { settings } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
 import { type AuthContext, authorize, requireSuper } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
-import { companySettings } from "../companies/queries.js";
+import { saveSetting, storedSettings } from "./queries.js";
 
 export function createSettingsService({ db, now }: Pick<Deps, "db" | "now">) {
   return {
@@ -20,7 +18,7 @@ export function createSettingsService({ db, now }: Pick<Deps, "db" | "now">) {
      * saved). Platform settings and integration credentials only reach the super user.
      */
     async list(actor: AuthContext): Promise<SettingDTO[]> {
-      const stored = await companySettings(db, actor.companyId);
+      const stored = await storedSettings(db, actor.companyId);
       const shown = stored.filter((s) => actor.super || !isSuperSettingKey(s.key));
       const missing = COMPANY_SETTING_KEYS.filter((key) => !shown.some((s) => s.key === key)).map((key) => ({
         key,
@@ -42,14 +40,7 @@ export function createSettingsService({ db, now }: Pick<Deps, "db" | "now">) {
 
     /** PUT /settings/{key}: the value was checked against the key's rule; saved at once. */
     async update(actor: AuthContext, key: SettingKey, value: string): Promise<SettingDTO> {
-      const at = now();
-      await db
-        .insert(settings)
-        .values({ companyId: actor.companyId, key, value, createdAt: at, updatedAt: at })
-        .onConflictDoUpdate({
-          target: [settings.companyId, settings.key],
-          set: { value, updatedAt: sql`excluded.updated_at` },
-        });
+      await saveSetting(db, actor.companyId, key, value, now());
       return { key, value };
     },
   };

@@ -1,0 +1,8 @@
+import { DEFAULT_COMPANY_SETTINGS, DEFAULT_TIMEZONE } from "@atende/contracts";
+
+/** The saved settings with the default of each one never saved; a blank time zone is the default one. */
+export function settingsWithDefaults(saved: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = { ...DEFAULT_COMPANY_SETTINGS, ...saved };
+  if (!out.timezone) out.timezone = DEFAULT_TIMEZONE;
+  return out;
+}
