@@ -5,7 +5,7 @@ import { queryRows } from "../db/client.js";
 import { contacts, jobs, messages, tags, ticketBotStates, ticketTags, tickets } from "../db/schema/index.js";
 import { inTransaction } from "../events/bus.js";
 import { presentContact } from "../modules/contacts/present.js";
-import { loadMessage } from "../modules/messages/present.js";
+import { loadMessage } from "../modules/messages/queries.js";
 import { loadTicket } from "../modules/tickets/present.js";
 import { queueOutbound, retryOutbound } from "../modules/messages/outbound.js";
 import { buildSimulatorCompany, phoneSends } from "../test/channels.js";

@@ -1,9 +1,9 @@
-import { and, eq } from "drizzle-orm";
 import type { SessionManager } from "../../channels/sessions.js";
 import { ChannelError } from "../../channels/provider.js";
 import type { Db, Executor } from "../../db/client.js";
-import { contacts, messages, tickets } from "../../db/schema/index.js";
 import { type JobHandler, JobFailed, RetryLater, enqueueJob } from "../../jobs/runner.js";
+import { findTicketRow } from "../tickets/queries.js";
+import { contactOf, findMessageRow } from "./queries.js";
 
 export const CHANNEL_ACTION_JOB = "channel-action";
 
@@ -37,14 +37,12 @@ export function channelActionJob(deps: { db: Db; sessions: SessionManager }): Jo
   return {
     async run(job) {
       const payload = job.payload as { ticketId: number } & ChannelAction;
-      const [ticket] = await deps.db
-        .select()
-        .from(tickets)
-        .where(and(eq(tickets.companyId, job.companyId!), eq(tickets.id, payload.ticketId)));
+      const companyId = job.companyId!;
+      const ticket = await findTicketRow(deps.db, companyId, payload.ticketId);
       if (!ticket?.whatsappId) return;
       const session = deps.sessions.session(ticket.whatsappId);
       if (!session) throw new RetryLater("the connection's session is not running", 5);
-      const [contact] = await deps.db.select().from(contacts).where(eq(contacts.id, ticket.contactId));
+      const contact = await contactOf(deps.db, companyId, ticket.contactId);
       if (!contact) return;
       const to = { number: contact.number, isGroup: contact.isGroup, lid: contact.lid ?? undefined };
       /**
@@ -53,7 +51,7 @@ export function channelActionJob(deps: { db: Db; sessions: SessionManager }): Jo
        * (same order key), and one still at ack 0 failed, or was deleted before it went out.
        */
       const target = async (messageId: number) => {
-        const [m] = await deps.db.select().from(messages).where(eq(messages.id, messageId));
+        const m = await findMessageRow(deps.db, companyId, messageId);
         if (!m?.wid || (m.fromMe && m.ack === 0)) return null;
         return { ...m, wid: m.wid };
       };

@@ -1,16 +1,16 @@
 import crypto from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
 import type { SessionManager } from "../../channels/sessions.js";
 import { ChannelError, type OutboundMedia, type OutboundMessage } from "../../channels/provider.js";
 import type { Db, Tx } from "../../db/client.js";
-import { contacts, messages, tickets } from "../../db/schema/index.js";
 import type { EventBus, Raise } from "../../events/bus.js";
 import { inTransaction } from "../../events/bus.js";
 import { type JobHandler, JobFailed, RetryLater, enqueueJob } from "../../jobs/runner.js";
 import type { MediaStore } from "../../storage/media.js";
 import { trackAgentReply } from "../chatbot/tracking.js";
 import { loadTicket } from "../tickets/present.js";
+import { findTicketRow } from "../tickets/queries.js";
 import { raiseMessageSaved } from "./events.js";
+import * as q from "./queries.js";
 
 export const SEND_MESSAGE_JOB = "send-message";
 
@@ -45,45 +45,35 @@ function mediaTypeOf(mimetype: string): string {
  * the connection's lane sends it, in order per ticket, retried with backoff.
  */
 export async function queueOutbound(tx: Tx, raise: Raise, input: OutboundInput): Promise<number> {
-  const [ticket] = await tx
-    .select()
-    .from(tickets)
-    .where(and(eq(tickets.companyId, input.companyId), eq(tickets.id, input.ticketId)));
+  const ticket = await findTicketRow(tx, input.companyId, input.ticketId);
   if (!ticket?.whatsappId) throw new Error("ticket has no connection");
-  const [row] = await tx
-    .insert(messages)
-    .values({
-      companyId: input.companyId,
-      ticketId: ticket.id,
-      contactId: ticket.contactId,
-      whatsappId: ticket.whatsappId,
-      wid: newMessageId(),
-      body: input.body,
-      fromMe: true,
-      read: true,
-      ack: 0,
-      mediaType: input.media ? mediaTypeOf(input.media.mimetype) : "chat",
-      mediaPath: input.media?.path,
-      mediaMime: input.media?.mimetype,
-      mediaName: input.media?.name,
-      quotedMsgId: input.quotedMsgId ?? null,
-      isBot: input.isBot ?? false,
-      isForwarded: input.isForwarded ?? false,
-      userId: input.userId ?? null,
-      queueId: ticket.queueId,
-    })
-    .returning({ id: messages.id });
+  const id = await q.insertOutboundMessage(tx, input.companyId, {
+    ticketId: ticket.id,
+    contactId: ticket.contactId,
+    whatsappId: ticket.whatsappId,
+    wid: newMessageId(),
+    body: input.body,
+    fromMe: true,
+    read: true,
+    ack: 0,
+    mediaType: input.media ? mediaTypeOf(input.media.mimetype) : "chat",
+    mediaPath: input.media?.path,
+    mediaMime: input.media?.mimetype,
+    mediaName: input.media?.name,
+    quotedMsgId: input.quotedMsgId ?? null,
+    isBot: input.isBot ?? false,
+    isForwarded: input.isForwarded ?? false,
+    userId: input.userId ?? null,
+    queueId: ticket.queueId,
+  });
   // The ticket's timeline: an agent's first message (the bot's and automatic ones never count).
   if (!input.isBot && input.userId) await trackAgentReply(tx, ticket, input.at ?? new Date());
   const preview = input.body || input.media?.name || "";
-  await tx
-    .update(tickets)
-    .set({ lastMessage: preview.slice(0, 255), updatedAt: sql`now()` })
-    .where(eq(tickets.id, ticket.id));
+  await q.setTicketPreview(tx, input.companyId, ticket.id, preview, true);
   await enqueueJob(tx, {
     type: SEND_MESSAGE_JOB,
     companyId: input.companyId,
-    payload: { messageId: row!.id },
+    payload: { messageId: id },
     orderKey: `ticket:${ticket.id}`,
     lane: `wa:${ticket.whatsappId}`,
     maxAttempts: 6,
@@ -93,8 +83,8 @@ export async function queueOutbound(tx: Tx, raise: Raise, input: OutboundInput):
     companyId: input.companyId,
     ticket: (await loadTicket(tx, input.companyId, ticket.id))!,
   });
-  await raiseMessageSaved(tx, raise, input.companyId, row!.id, "create");
-  return row!.id;
+  await raiseMessageSaved(tx, raise, input.companyId, id, "create");
+  return id;
 }
 
 /** Puts a failed message back in the queue (the message's retry action). */
@@ -104,18 +94,7 @@ export async function retryOutbound(
   companyId: number,
   messageId: number,
 ): Promise<boolean> {
-  const [row] = await tx
-    .update(messages)
-    .set({ sendError: null, updatedAt: sql`now()` })
-    .where(
-      and(
-        eq(messages.companyId, companyId),
-        eq(messages.id, messageId),
-        eq(messages.fromMe, true),
-        eq(messages.ack, 0),
-      ),
-    )
-    .returning();
+  const row = await q.clearSendError(tx, companyId, messageId);
   if (!row || !row.whatsappId) return false;
   await enqueueJob(tx, {
     type: SEND_MESSAGE_JOB,
@@ -150,18 +129,13 @@ export function sendMessageJob(deps: {
     async run(job) {
       const messageId = Number(job.payload.messageId);
       const companyId = job.companyId!;
-      const [m] = await db
-        .select()
-        .from(messages)
-        .where(and(eq(messages.companyId, companyId), eq(messages.id, messageId)));
+      const m = await q.findMessageRow(db, companyId, messageId);
       if (!m || m.ack > 0 || m.isDeleted || !m.whatsappId) return; // sent already, or gone
       const session = sessions.session(m.whatsappId);
       if (!session) throw new RetryLater("the connection's session is not running", 5);
-      const [contact] = await db.select().from(contacts).where(eq(contacts.id, m.contactId!));
+      const contact = await q.contactOf(db, companyId, m.contactId!);
       if (!contact) throw new JobFailed("the contact is gone");
-      const [quoted] = m.quotedMsgId
-        ? await db.select().from(messages).where(eq(messages.id, m.quotedMsgId))
-        : [];
+      const quoted = m.quotedMsgId ? await q.findMessageRow(db, companyId, m.quotedMsgId) : null;
       const data = m.mediaPath ? await media.read(companyId, m.mediaPath) : null;
       if (m.mediaPath && !data) throw new JobFailed("the media file is missing");
       const outbound: OutboundMessage = {
@@ -183,15 +157,7 @@ export function sendMessageJob(deps: {
       try {
         const sent = await session.send(outbound);
         await inTransaction(db, bus, async (tx, raise) => {
-          await tx
-            .update(messages)
-            .set({
-              wid: sent.id,
-              ack: sql`greatest(${messages.ack}, 1)`,
-              sendError: null,
-              updatedAt: deps.now(),
-            })
-            .where(eq(messages.id, m.id));
+          await q.markSent(tx, companyId, m.id, sent.id, deps.now());
           await raiseMessageSaved(tx, raise, companyId, m.id, "update");
         });
       } catch (err) {
@@ -205,10 +171,10 @@ export function sendMessageJob(deps: {
     async onFailed(job, error) {
       const messageId = Number(job.payload.messageId);
       await inTransaction(db, bus, async (tx, raise) => {
-        await tx
-          .update(messages)
-          .set({ sendError: error.message.slice(0, 500), updatedAt: deps.now() })
-          .where(and(eq(messages.companyId, job.companyId!), eq(messages.id, messageId)));
+        await q.updateMessage(tx, job.companyId!, messageId, {
+          sendError: error.message.slice(0, 500),
+          updatedAt: deps.now(),
+        });
         await raiseMessageSaved(tx, raise, job.companyId!, messageId, "update");
       });
     },

@@ -1,7 +1,5 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { MediaType, MessageDTO, QuotedMessageDTO } from "@atende/contracts";
-import type { Executor } from "../../db/client.js";
-import { messages } from "../../db/schema/index.js";
+import type { messages } from "../../db/schema/index.js";
 
 export type MessageRow = typeof messages.$inferSelect;
 
@@ -48,55 +46,4 @@ export function presentMessage(
     createdAt: m.createdAt.toISOString(),
     updatedAt: m.updatedAt.toISOString(),
   };
-}
-
-/** Loads messages with their quoted message and the reactions they received, in the order of `ids`. */
-export async function loadMessages(db: Executor, companyId: number, ids: number[]): Promise<MessageDTO[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.companyId, companyId), inArray(messages.id, ids)));
-  const quotedIds = [...new Set(rows.map((r) => r.quotedMsgId).filter((x): x is number => x !== null))];
-  const quoted = quotedIds.length
-    ? await db
-        .select()
-        .from(messages)
-        .where(and(eq(messages.companyId, companyId), inArray(messages.id, quotedIds)))
-    : [];
-  const reactionRows = await db
-    .select({ target: messages.quotedMsgId, emoji: messages.body, fromMe: messages.fromMe })
-    .from(messages)
-    .where(
-      and(
-        eq(messages.companyId, companyId),
-        // A literal, not a parameter, so the planner can always use the partial index messages_reactions_idx.
-        sql`${messages.mediaType} = 'reactionMessage'`,
-        inArray(messages.quotedMsgId, ids),
-      ),
-    )
-    .orderBy(asc(messages.id));
-  const quotedById = new Map(quoted.map((q) => [q.id, q]));
-  const reactionsOf = new Map<number, { emoji: string; fromMe: boolean }[]>();
-  // The latest reaction of each side wins; an empty emoji removed it.
-  for (const r of reactionRows) {
-    const list = (reactionsOf.get(r.target!) ?? []).filter((x) => x.fromMe !== r.fromMe);
-    if (r.emoji) list.push({ emoji: r.emoji, fromMe: r.fromMe });
-    reactionsOf.set(r.target!, list);
-  }
-  const byId = new Map(
-    rows.map((m) => [
-      m.id,
-      presentMessage(
-        m,
-        m.quotedMsgId ? (quotedById.get(m.quotedMsgId) ?? null) : null,
-        reactionsOf.get(m.id) ?? [],
-      ),
-    ]),
-  );
-  return ids.map((id) => byId.get(id)).filter((m): m is MessageDTO => Boolean(m));
-}
-
-export async function loadMessage(db: Executor, companyId: number, id: number): Promise<MessageDTO | null> {
-  return (await loadMessages(db, companyId, [id]))[0] ?? null;
 }

@@ -1,19 +1,20 @@
-import { and, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { MESSAGE_PAGE_SIZE, type MessageDTO, type MessagesPage } from "@atende/contracts";
-import { contacts, messages, tickets } from "../../db/schema/index.js";
 import type { Tx } from "../../db/client.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction, type Raise } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
 import type { JobRunner } from "../../jobs/runner.js";
+import { findContactRow } from "../contacts/queries.js";
 import { findUser } from "../users/queries.js";
 import { loadTicket } from "../tickets/present.js";
+import { findTicketRow } from "../tickets/queries.js";
 import type { TicketsService } from "../tickets/service.js";
 import { enqueueChannelAction } from "./actions.js";
 import { raiseMessageSaved } from "./events.js";
 import { queueOutbound, retryOutbound } from "./outbound.js";
-import { loadMessage, loadMessages } from "./present.js";
+import * as q from "./queries.js";
+import { loadMessage, loadMessages } from "./queries.js";
 
 type MessagesDeps = Pick<Deps, "db" | "bus" | "now" | "media"> & {
   jobs: Pick<JobRunner, "poke">;
@@ -24,24 +25,6 @@ export interface UploadedFile {
   filename: string;
   mimetype: string;
   data: Buffer;
-}
-
-/** The ticket's newest message that the list may preview: not a reaction, not deleted. */
-async function newestShown(tx: Tx, companyId: number, ticketId: number) {
-  const [row] = await tx
-    .select({ id: messages.id, body: messages.body, mediaName: messages.mediaName })
-    .from(messages)
-    .where(
-      and(
-        eq(messages.companyId, companyId),
-        eq(messages.ticketId, ticketId),
-        eq(messages.isDeleted, false),
-        ne(messages.mediaType, "reactionMessage"),
-      ),
-    )
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(1);
-  return row ?? null;
 }
 
 /**
@@ -57,16 +40,13 @@ async function changeKeepingPreview(
   id: number,
   change: () => Promise<unknown>,
 ) {
-  const shown = await newestShown(tx, companyId, ticketId);
+  const shown = await q.newestShownMessage(tx, companyId, ticketId);
   await change();
   if (shown?.id !== id) return;
-  const next = await newestShown(tx, companyId, ticketId);
+  const next = await q.newestShownMessage(tx, companyId, ticketId);
   // The same preview as a send writes: the text, else the file's name.
   const preview = next ? next.body || next.mediaName || "" : "";
-  await tx
-    .update(tickets)
-    .set({ lastMessage: preview.slice(0, 255) })
-    .where(and(eq(tickets.companyId, companyId), eq(tickets.id, ticketId)));
+  await q.setTicketPreview(tx, companyId, ticketId, preview);
   raise({ type: "ticket.saved", companyId, ticket: (await loadTicket(tx, companyId, ticketId))! });
 }
 
@@ -81,13 +61,10 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
   }
 
   async function ownMessage(actor: AuthContext, id: number) {
-    const [m] = await db
-      .select()
-      .from(messages)
-      .where(and(eq(messages.companyId, actor.companyId), eq(messages.id, id)));
+    const m = await q.findMessageRow(db, actor.companyId, id);
     if (!m) throw new AppError("ERR_NOT_FOUND");
-    const [ticket] = await db.select().from(tickets).where(eq(tickets.id, m.ticketId));
-    await ticketsService.visibleTicket(actor, ticket ?? null);
+    const ticket = await findTicketRow(db, actor.companyId, m.ticketId);
+    await ticketsService.visibleTicket(actor, ticket);
     return { message: m, ticket: ticket! };
   }
 
@@ -100,36 +77,21 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
     async page(actor: AuthContext, ticketId: number, pageNumber: number): Promise<MessagesPage> {
       const ticket = await ticketsService.visibleTicket(
         actor,
-        (
-          await db
-            .select()
-            .from(tickets)
-            .where(and(eq(tickets.companyId, actor.companyId), eq(tickets.id, ticketId)))
-        )[0] ?? null,
+        await findTicketRow(db, actor.companyId, ticketId),
       );
       // The earlier tickets' messages only where the caller may see those tickets (admins: all).
       const readable = await ticketsService.readableHistory(actor, ticket);
-      const conversation = and(
-        eq(messages.companyId, actor.companyId),
-        eq(messages.contactId, ticket.contactId),
-        ticket.whatsappId ? eq(messages.whatsappId, ticket.whatsappId) : eq(messages.ticketId, ticket.id),
-        // Written as a literal so the planner matches the partial index messages_conversation_idx.
-        sql`${messages.mediaType} <> 'reactionMessage'`,
-        readable ? inArray(messages.ticketId, readable) : undefined,
+      const page = await q.pageConversation(
+        db,
+        actor.companyId,
+        { contactId: ticket.contactId, whatsappId: ticket.whatsappId, ticketId: ticket.id, readable },
+        pageNumber,
       );
-      const [total] = await db.select({ n: count() }).from(messages).where(conversation);
-      const rows = await db
-        .select({ id: messages.id })
-        .from(messages)
-        .where(conversation)
-        .orderBy(desc(messages.createdAt), desc(messages.id))
-        .limit(MESSAGE_PAGE_SIZE)
-        .offset((pageNumber - 1) * MESSAGE_PAGE_SIZE);
       if (pageNumber === 1 && ticket.userId === actor.userId && ticket.status === "open") {
         await ticketsService.markRead(actor.companyId, ticket);
       }
-      const list = await loadMessages(db, actor.companyId, rows.map((r) => r.id).reverse());
-      const n = total?.n ?? 0;
+      const list = await loadMessages(db, actor.companyId, page.ids.reverse());
+      const n = page.count;
       return {
         messages: list,
         ticket: (await loadTicket(db, actor.companyId, ticket.id))!,
@@ -147,12 +109,7 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
     ): Promise<MessageDTO[]> {
       const ticket = await ticketsService.visibleTicket(
         actor,
-        (
-          await db
-            .select()
-            .from(tickets)
-            .where(and(eq(tickets.companyId, actor.companyId), eq(tickets.id, ticketId)))
-        )[0] ?? null,
+        await findTicketRow(db, actor.companyId, ticketId),
       );
       if (ticket.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
       const text = input.body.trim() ? input.body : "";
@@ -160,18 +117,8 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
       if (!ticket.whatsappId) throw new AppError("ERR_NO_WAPP_FOUND");
       let quotedMsgId: number | null = null;
       if (input.quotedMsgId) {
-        const [quoted] = await db
-          .select({ id: messages.id })
-          .from(messages)
-          .where(
-            and(
-              eq(messages.companyId, actor.companyId),
-              eq(messages.id, input.quotedMsgId),
-              eq(messages.contactId, ticket.contactId),
-            ),
-          );
-        if (!quoted) throw new AppError("ERR_NOT_FOUND");
-        quotedMsgId = quoted.id;
+        quotedMsgId = await q.quotableMessageId(db, actor.companyId, input.quotedMsgId, ticket.contactId);
+        if (!quotedMsgId) throw new AppError("ERR_NOT_FOUND");
       }
       const body = await signed(actor, text, input.signMessage);
       const stored: { path: string; mimetype: string; name: string }[] = [];
@@ -217,7 +164,7 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
         throw new AppError("ERR_NOT_MESSAGE_AUTHOR");
       await inTransaction(db, bus, async (tx, raise) => {
         await changeKeepingPreview(tx, raise, actor.companyId, ticket.id, id, () =>
-          tx.update(messages).set({ body, isEdited: true, updatedAt: now() }).where(eq(messages.id, id)),
+          q.updateMessage(tx, actor.companyId, id, { body, isEdited: true, updatedAt: now() }),
         );
         // Always queued: it runs after the ticket's pending send, which may already carry the old text.
         if (ticket.whatsappId) {
@@ -242,7 +189,7 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
       if (message.isDeleted) return; // deleted already: nothing more to tell WhatsApp
       await inTransaction(db, bus, async (tx, raise) => {
         await changeKeepingPreview(tx, raise, actor.companyId, ticket.id, id, () =>
-          tx.update(messages).set({ isDeleted: true, updatedAt: now() }).where(eq(messages.id, id)),
+          q.updateMessage(tx, actor.companyId, id, { isDeleted: true, updatedAt: now() }),
         );
         if (ticket.whatsappId) {
           await enqueueChannelAction(tx, {
@@ -262,19 +209,7 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
     async react(actor: AuthContext, id: number, emoji: string): Promise<MessageDTO> {
       const { message, ticket } = await ownMessage(actor, id);
       await inTransaction(db, bus, async (tx, raise) => {
-        await tx.insert(messages).values({
-          companyId: actor.companyId,
-          ticketId: message.ticketId,
-          contactId: message.contactId,
-          whatsappId: message.whatsappId,
-          body: emoji,
-          fromMe: true,
-          read: true,
-          ack: 1,
-          mediaType: "reactionMessage",
-          quotedMsgId: id,
-          userId: actor.userId,
-        });
+        await q.insertReaction(tx, actor.companyId, message, emoji, actor.userId);
         if (ticket.whatsappId) {
           await enqueueChannelAction(tx, {
             companyId: actor.companyId,
@@ -305,24 +240,11 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
       const { message, ticket } = await ownMessage(actor, messageId);
       if (message.isDeleted || message.mediaType === "reactionMessage") throw new AppError("ERR_NOT_FOUND");
       if (!message.body && !message.mediaPath) throw new AppError("ERR_EMPTY_MESSAGE");
-      const [contact] = await db
-        .select()
-        .from(contacts)
-        .where(and(eq(contacts.companyId, actor.companyId), eq(contacts.id, contactId)));
+      const contact = await findContactRow(db, actor.companyId, contactId);
       if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
       const whatsappId = ticket.whatsappId;
       if (!whatsappId) throw new AppError("ERR_NO_WAPP_FOUND");
-      const [live] = await db
-        .select()
-        .from(tickets)
-        .where(
-          and(
-            eq(tickets.companyId, actor.companyId),
-            eq(tickets.contactId, contactId),
-            eq(tickets.whatsappId, whatsappId),
-            ne(tickets.status, "closed"),
-          ),
-        );
+      const live = await q.liveTicketRow(db, actor.companyId, contactId, whatsappId);
       if (live) {
         await ticketsService.visibleTicket(actor, live);
         if (live.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
@@ -331,28 +253,17 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
       const text = message.fromMe ? message.body.replace(SIGNATURE_LINE, "") : message.body;
       const body = await signed(actor, text, signMessage);
       const id = await inTransaction(db, bus, async (tx, raise) => {
-        const [target] = await tx
-          .insert(tickets)
-          .values({
-            companyId: actor.companyId,
-            contactId,
-            whatsappId,
-            userId: actor.userId,
-            queueId: ticket.queueId,
-            status: "open",
-            isGroup: contact.isGroup,
-          })
-          .onConflictDoUpdate({
-            target: [tickets.companyId, tickets.contactId, tickets.whatsappId],
-            targetWhere: sql`${tickets.status} <> 'closed'`,
-            set: { updatedAt: now() },
-          })
-          .returning({ id: tickets.id, status: tickets.status });
+        const target = await q.openOrLiveTicket(
+          tx,
+          actor.companyId,
+          { contactId, whatsappId, userId: actor.userId, queueId: ticket.queueId, isGroup: contact.isGroup },
+          now(),
+        );
         // A conversation the customer started since the check above waits to be accepted.
-        if (target!.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
+        if (target.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
         return queueOutbound(tx, raise, {
           companyId: actor.companyId,
-          ticketId: target!.id,
+          ticketId: target.id,
           body,
           userId: actor.userId,
           isForwarded: true,
