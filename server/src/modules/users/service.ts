@@ -9,7 +9,7 @@ import { AppError, dbErrorCode } from "../../http/errors.js";
 import { hashPassword, verifyPassword } from "../../lib/passwords.js";
 import { endSessionsForNewPassword } from "../auth/passwordChange.js";
 import { findCompany } from "../companies/queries.js";
-import { findWhatsappRow } from "../whatsapps/present.js";
+import { findWhatsappRow } from "../whatsapps/queries.js";
 import * as q from "./queries.js";
 import { userPolicy } from "./policy.js";
 

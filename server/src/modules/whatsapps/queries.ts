@@ -1,8 +1,11 @@
-import { and, asc, count, eq, ne } from "drizzle-orm";
+import { and, asc, count, eq, inArray, ne } from "drizzle-orm";
 import type { WhatsappDTO } from "@atende/contracts";
 import type { Executor } from "../../db/client.js";
-import { whatsappQueues, whatsapps } from "../../db/schema/index.js";
-import { presentWhatsapp, queuesOfWhatsapps } from "./present.js";
+import { queues, whatsappQueues, whatsapps } from "../../db/schema/index.js";
+import { queueOrder } from "../queues/queries.js";
+import { type WhatsappRow, presentWhatsapp } from "./present.js";
+
+/** Every helper takes the caller's companyId first: a connection of another company is simply not found. */
 
 export async function listWhatsapps(db: Executor, companyId: number): Promise<WhatsappDTO[]> {
   const rows = await db
@@ -66,4 +69,83 @@ export async function setWhatsappQueues(
   if (queueIds.length) {
     await db.insert(whatsappQueues).values(queueIds.map((queueId) => ({ whatsappId, queueId, companyId })));
   }
+}
+
+export async function queuesOfWhatsapps(db: Executor, companyId: number, ids: number[]) {
+  const map = new Map<number, WhatsappDTO["queues"]>();
+  if (ids.length === 0) return map;
+  const rows = await db
+    .select({ whatsappId: whatsappQueues.whatsappId, id: queues.id, name: queues.name, color: queues.color })
+    .from(whatsappQueues)
+    .innerJoin(queues, eq(queues.id, whatsappQueues.queueId))
+    .where(and(eq(whatsappQueues.companyId, companyId), inArray(whatsappQueues.whatsappId, ids)))
+    .orderBy(...queueOrder());
+  for (const { whatsappId, ...q } of rows) map.set(whatsappId, [...(map.get(whatsappId) ?? []), q]);
+  return map;
+}
+
+export async function findWhatsappRow(
+  db: Executor,
+  companyId: number,
+  id: number,
+): Promise<WhatsappRow | null> {
+  const [row] = await db
+    .select()
+    .from(whatsapps)
+    .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.id, id)));
+  return row ?? null;
+}
+
+export async function loadWhatsapp(db: Executor, companyId: number, id: number): Promise<WhatsappDTO | null> {
+  const row = await findWhatsappRow(db, companyId, id);
+  if (!row) return null;
+  return presentWhatsapp(row, (await queuesOfWhatsapps(db, companyId, [id])).get(id) ?? []);
+}
+
+export async function insertWhatsapp(
+  db: Executor,
+  companyId: number,
+  values: Omit<typeof whatsapps.$inferInsert, "companyId">,
+): Promise<WhatsappRow> {
+  const [row] = await db
+    .insert(whatsapps)
+    .values({ ...values, companyId })
+    .returning();
+  return row!;
+}
+
+export async function updateWhatsapp(
+  db: Executor,
+  companyId: number,
+  id: number,
+  values: Partial<typeof whatsapps.$inferInsert>,
+) {
+  await db
+    .update(whatsapps)
+    .set(values)
+    .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.id, id)));
+}
+
+export async function deleteWhatsapp(db: Executor, companyId: number, id: number) {
+  await db.delete(whatsapps).where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.id, id)));
+}
+
+/** The company's oldest connection other than `exceptId` (the next default when the default goes). */
+export async function firstOtherWhatsapp(db: Executor, companyId: number, exceptId: number) {
+  const [row] = await db
+    .select({ id: whatsapps.id })
+    .from(whatsapps)
+    .where(and(eq(whatsapps.companyId, companyId), ne(whatsapps.id, exceptId)))
+    .orderBy(asc(whatsapps.id))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The ids of the company's connections that are not disconnected (the ones a restart-all restarts). */
+export async function activeWhatsappIds(db: Executor, companyId: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: whatsapps.id })
+    .from(whatsapps)
+    .where(and(eq(whatsapps.companyId, companyId), ne(whatsapps.status, "DISCONNECTED")));
+  return rows.map((r) => r.id);
 }

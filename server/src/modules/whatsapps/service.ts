@@ -1,17 +1,17 @@
 import crypto from "node:crypto";
-import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { WhatsappDTO, WhatsappDetailDTO, WhatsappSaveInput } from "@atende/contracts";
 import type { SessionManager } from "../../channels/sessions.js";
-import { whatsapps } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError, dbErrorCode } from "../../http/errors.js";
 import { findCompany } from "../companies/queries.js";
+import { lockCompany } from "../queues/queries.js";
 import { companyQueueIds } from "../users/queries.js";
 import { whatsappPolicy } from "./policy.js";
-import { findWhatsappRow, loadWhatsapp, presentWhatsappDetail, queuesOfWhatsapps } from "./present.js";
+import { presentWhatsappDetail } from "./present.js";
 import * as q from "./queries.js";
+import { findWhatsappRow, loadWhatsapp, queuesOfWhatsapps } from "./queries.js";
 
 type WhatsappsDeps = Pick<Deps, "db" | "bus" | "now" | "config"> & { sessions: SessionManager };
 
@@ -105,7 +105,7 @@ export function createWhatsappsService({ db, bus, now, config, sessions }: Whats
       const queueIds = await checkInput(actor.companyId, input);
       const id = await withTokenCheck(() =>
         inTransaction(db, bus, async (tx, raise) => {
-          await tx.execute(sql`select id from companies where id = ${actor.companyId} for update`);
+          await lockCompany(tx, actor.companyId);
           const company = await findCompany(tx, actor.companyId);
           const limit = company?.plan?.connections ?? 0;
           if (limit > 0 && (await q.countWhatsapps(tx, actor.companyId)) >= limit)
@@ -113,25 +113,21 @@ export function createWhatsappsService({ db, bus, now, config, sessions }: Whats
           const first = (await q.countWhatsapps(tx, actor.companyId)) === 0;
           const isDefault = input.isDefault || first;
           if (isDefault) await q.clearDefault(tx, actor.companyId);
-          const [row] = await tx
-            .insert(whatsapps)
-            .values({
-              ...fields(input),
-              companyId: actor.companyId,
-              isDefault,
-              token: input.token || newConnectionToken(),
-              status: "OPENING",
-              createdAt: now(),
-              updatedAt: now(),
-            })
-            .returning();
-          await q.setWhatsappQueues(tx, actor.companyId, row!.id, queueIds);
+          const row = await q.insertWhatsapp(tx, actor.companyId, {
+            ...fields(input),
+            isDefault,
+            token: input.token || newConnectionToken(),
+            status: "OPENING",
+            createdAt: now(),
+            updatedAt: now(),
+          });
+          await q.setWhatsappQueues(tx, actor.companyId, row.id, queueIds);
           raise({
             type: "whatsapp.saved",
             companyId: actor.companyId,
-            whatsapp: (await loadWhatsapp(tx, actor.companyId, row!.id))!,
+            whatsapp: (await loadWhatsapp(tx, actor.companyId, row.id))!,
           });
-          return row!.id;
+          return row.id;
         }),
       );
       await sessions.tick();
@@ -146,21 +142,18 @@ export function createWhatsappsService({ db, bus, now, config, sessions }: Whats
       await withTokenCheck(() =>
         inTransaction(db, bus, async (tx, raise) => {
           // One writer of the company's connections at a time, so the default stays exactly one.
-          await tx.execute(sql`select id from companies where id = ${actor.companyId} for update`);
+          await lockCompany(tx, actor.companyId);
           const fresh = (await findWhatsappRow(tx, actor.companyId, id))!;
           if (fresh.isDefault && !input.isDefault && !(await q.otherDefault(tx, actor.companyId, id))) {
             throw new AppError("ERR_NO_OTHER_WHATSAPP");
           }
           if (input.isDefault && !fresh.isDefault) await q.clearDefault(tx, actor.companyId);
-          await tx
-            .update(whatsapps)
-            .set({
-              ...fields(input, current.providerConfig),
-              isDefault: input.isDefault,
-              token: input.token || current.token,
-              updatedAt: now(),
-            })
-            .where(and(eq(whatsapps.companyId, actor.companyId), eq(whatsapps.id, id)));
+          await q.updateWhatsapp(tx, actor.companyId, id, {
+            ...fields(input, current.providerConfig),
+            isDefault: input.isDefault,
+            token: input.token || current.token,
+            updatedAt: now(),
+          });
           await q.setWhatsappQueues(tx, actor.companyId, id, queueIds);
           raise({
             type: "whatsapp.saved",
@@ -183,20 +176,15 @@ export function createWhatsappsService({ db, bus, now, config, sessions }: Whats
       whatsappPolicy.edit(actor);
       await sessions.disconnect(actor.companyId, id);
       await inTransaction(db, bus, async (tx, raise) => {
-        await tx.execute(sql`select id from companies where id = ${actor.companyId} for update`);
+        await lockCompany(tx, actor.companyId);
         const fresh = await findWhatsappRow(tx, actor.companyId, id);
         if (!fresh) return; // deleted meanwhile by someone else
-        await tx.delete(whatsapps).where(and(eq(whatsapps.companyId, actor.companyId), eq(whatsapps.id, id)));
+        await q.deleteWhatsapp(tx, actor.companyId, id);
         if (fresh.isDefault) {
           // The company keeps a default connection while it has any.
-          const [next] = await tx
-            .select({ id: whatsapps.id })
-            .from(whatsapps)
-            .where(and(eq(whatsapps.companyId, actor.companyId), ne(whatsapps.id, id)))
-            .orderBy(asc(whatsapps.id))
-            .limit(1);
+          const next = await q.firstOtherWhatsapp(tx, actor.companyId, id);
           if (next) {
-            await tx.update(whatsapps).set({ isDefault: true }).where(eq(whatsapps.id, next.id));
+            await q.updateWhatsapp(tx, actor.companyId, next.id, { isDefault: true });
             raise({
               type: "whatsapp.saved",
               companyId: actor.companyId,
@@ -224,11 +212,8 @@ export function createWhatsappsService({ db, bus, now, config, sessions }: Whats
 
     async restartAll(actor: AuthContext): Promise<void> {
       whatsappPolicy.runSession(actor);
-      const rows = await db
-        .select({ id: whatsapps.id })
-        .from(whatsapps)
-        .where(and(eq(whatsapps.companyId, actor.companyId), ne(whatsapps.status, "DISCONNECTED")));
-      for (const { id } of rows) await sessions.restart(actor.companyId, id);
+      for (const id of await q.activeWhatsappIds(db, actor.companyId))
+        await sessions.restart(actor.companyId, id);
     },
   };
 }
