@@ -1,11 +1,8 @@
-import { eq, sql } from "drizzle-orm";
-import { DEFAULT_COMPANY_SETTINGS } from "@atende/contracts";
 import type { ConnectionCache } from "../../channels/connectionCache.js";
-import type { Db, Executor } from "../../db/client.js";
-import { PreparedSql } from "../../db/prepared.js";
-import { companies, queueOptions, ticketBotStates, tickets, userRatings } from "../../db/schema/index.js";
+import type { Db } from "../../db/client.js";
 import { type EventBus, type Raise, inTransaction } from "../../events/bus.js";
 import type { JobHandler } from "../../jobs/runner.js";
+import { findOptionRow } from "../queues/queries.js";
 import { loadTicket } from "../tickets/present.js";
 import {
   type ConnectionRow,
@@ -24,86 +21,14 @@ import {
   turnContextOf,
 } from "./context.js";
 import { outOfHours } from "./hours.js";
+import * as q from "./queries.js";
 import { track } from "./tracking.js";
 
-export const CHATBOT_JOB = "chatbot-step";
+export { CHATBOT_JOB, enqueueBotSteps } from "./queries.js";
 
 export const RATING_RETRY = "Por favor, responda apenas com 1, 2 ou 3.";
 
 export const INVALID_OPTION = "*Opção inválida!* Responda apenas com o número de uma das opções abaixo:";
-
-/**
- * Whether the bot is done with the ticket `t` (its state `b`, left-joined) for good: a waiting ticket
- * no agent took, in one of its connection's queues, whose options tree has ended (stage 'done'),
- * when no opening hours apply. There a turn would read seven rows to say nothing (see chatbotJob: in
- * one of the connection's queues and stage 'done', only the out-of-hours notice can speak; in a
- * queue the connection does not serve, the bot offers the connection's queues again), and a desk in
- * full swing is exactly that: customers writing on tickets the bot has handed over.
- */
-const botFinished = sql`(t.status = 'pending' and t.user_id is null and b.stage is not distinct from 'done'
-        and exists (select 1 from whatsapp_queues wq
-                    where wq.company_id = t.company_id and wq.whatsapp_id = t.whatsapp_id and wq.queue_id = t.queue_id)
-        and coalesce((select s.value from settings s where s.company_id = t.company_id and s.key = 'scheduleType'),
-                     ${DEFAULT_COMPANY_SETTINGS.scheduleType}) not in ('company', 'queue'))`;
-
-/**
- * The bot's turns on customers' messages, queued in one statement, in the list's order (a ticket's
- * turns keep their order: ids follow it), except where the bot is finished with the ticket
- * (botFinished). Anything else, including a closed ticket whose rating the bot awaits, is queued and
- * decided by the turn itself. Answers how many were queued.
- */
-const enqueueStatement = new PreparedSql<{ rows: string }, { id: string }>(
-  "chatbot_enqueue_steps",
-  sql`insert into jobs (type, company_id, payload, run_at, order_key, dedupe_key, max_attempts)
-      select ${CHATBOT_JOB}, i.company_id, jsonb_build_object('ticketId', i.ticket_id, 'messageId', i.message_id),
-        'epoch'::timestamptz, 'chatbot:ticket:' || i.ticket_id, 'chatbot:message:' || i.message_id, 5
-      from jsonb_to_recordset(${sql.placeholder("rows")}::jsonb) as i(idx int, company_id int, ticket_id int, message_id int)
-        join tickets t on t.id = i.ticket_id and t.company_id = i.company_id
-        left join ticket_bot_states b on b.ticket_id = t.id
-      where not ${botFinished}
-      order by i.idx
-      on conflict do nothing
-      returning id`,
-);
-
-/**
- * The turns still queued behind turn `jobId` on its ticket, settled without running, when the bot is
- * finished with the ticket (botFinished, checked again here): the turns the enqueue would not queue
- * now. Customers who write several messages before the bot's first turn has run (it hands the ticket
- * over) queue a turn each; one of them finds the bot finished and settles the others in one update,
- * instead of each being claimed, reading its context and finishing in turn to say nothing. They are
- * judged by the ticket as it is now, as the enqueue judges a new turn: a later change (another queue,
- * opening hours switched on) is heard on the customer's next message.
- */
-const settleFinishedStatement = new PreparedSql<{
-  companyId: number;
-  ticketId: number;
-  jobId: number;
-  at: string;
-}>(
-  "chatbot_settle_finished",
-  sql`update jobs set status = 'done', updated_at = ${sql.placeholder("at")}::timestamptz
-      where type = ${CHATBOT_JOB} and status = 'pending'
-        and order_key = 'chatbot:ticket:' || ${sql.placeholder("ticketId")}::int
-        and id > ${sql.placeholder("jobId")}::bigint
-        and exists (select 1 from tickets t left join ticket_bot_states b on b.ticket_id = t.id
-                    where t.id = ${sql.placeholder("ticketId")}::int
-                      and t.company_id = ${sql.placeholder("companyId")}::int and ${botFinished})`,
-);
-
-export async function enqueueBotSteps(
-  db: Executor,
-  steps: { companyId: number; ticketId: number; messageId: number }[],
-): Promise<number> {
-  if (steps.length === 0) return 0;
-  const rows = steps.map((m, idx) => ({
-    idx,
-    company_id: m.companyId,
-    ticket_id: m.ticketId,
-    message_id: m.messageId,
-  }));
-  return (await enqueueStatement.rows(db, { rows: JSON.stringify(rows) })).length;
-}
 
 const menuLines = (items: { n: string; title: string }[]) =>
   items.map((i) => `*[ ${i.n} ]* - ${i.title}`).join("\n");
@@ -152,19 +77,12 @@ export function chatbotJob(deps: {
         if (!awaitingRating(state, at) || message.mediaType === "call_log") return;
         const rate = /^[1-3]$/.test(body) ? Number(body) : null;
         await inTransaction(db, bus, async (tx, raise) => {
-          const [t] = await tx.select().from(tickets).where(eq(tickets.id, ticket.id)).for("update");
+          const t = await q.lockTicket(tx, companyId, ticket.id);
           // Reopened meanwhile, or another answer got there first.
-          const [s] = await tx
-            .select()
-            .from(ticketBotStates)
-            .where(eq(ticketBotStates.ticketId, ticket.id))
-            .for("update");
-          if (!t || t.status !== "closed" || !awaitingRating(s ?? null, at)) return;
+          const s = await q.lockBotState(tx, companyId, ticket.id);
+          if (!t || t.status !== "closed" || !awaitingRating(s, at)) return;
           if (rate !== null) {
-            await tx
-              .insert(userRatings)
-              .values({ companyId, ticketId: t.id, userId: t.userId, rate, createdAt: at })
-              .onConflictDoNothing();
+            await q.insertRating(tx, companyId, { ticketId: t.id, userId: t.userId, rate, at });
             await track(tx, t, { rating: rate, ratedAt: at }, at);
           } else if (s!.ratingAsks < 2) {
             await botSays(tx, raise, t, `${RATING_RETRY}\n\n${ratingQuestion(connection)}`);
@@ -196,7 +114,7 @@ export function chatbotJob(deps: {
         scheduleType !== "company" &&
         scheduleType !== "queue"
       ) {
-        await settleFinishedStatement.rows(db, { companyId, ticketId, jobId: job.id, at: at.toISOString() });
+        await q.settleFinishedTurns(db, companyId, ticketId, job.id, at);
         return;
       }
 
@@ -204,11 +122,7 @@ export function chatbotJob(deps: {
       let closedPeriod: string | null = null;
       let closedText = connection.outOfHoursMessage;
       if (scheduleType === "company") {
-        const [company] = await db
-          .select({ schedules: companies.schedules })
-          .from(companies)
-          .where(eq(companies.id, companyId));
-        const r = outOfHours(company?.schedules, at, zone);
+        const r = outOfHours(await q.companyHours(db, companyId), at, zone);
         if (r.closed) closedPeriod = r.period;
       } else if (scheduleType === "queue" && queue) {
         const r = outOfHours(queue.schedules, at, zone);
@@ -245,10 +159,10 @@ export function chatbotJob(deps: {
           if (!mayRepeatMenu) return;
           await step(ticket, async (tx, raise, t) => {
             await botSays(tx, raise, t, queuesMenu(connection, list));
-            await tx
-              .update(tickets)
-              .set({ amountUsedBotQueues: t.amountUsedBotQueues + 1, chatbot: true })
-              .where(eq(tickets.id, t.id));
+            await q.updateTicketRow(tx, t.companyId, t.id, {
+              amountUsedBotQueues: t.amountUsedBotQueues + 1,
+              chatbot: true,
+            });
             await saveBotState(
               tx,
               t,
@@ -279,11 +193,9 @@ export function chatbotJob(deps: {
         return showOptions(ticket, queue, null, queue.greetingMessage, severalQueues, at);
       }
       if (body === "0" && current !== null) {
-        const [node] = await db.select().from(queueOptions).where(eq(queueOptions.id, current));
+        const node = await findOptionRow(db, companyId, current);
         const parentId = node?.parentId ?? null;
-        const [parent] = parentId
-          ? await db.select().from(queueOptions).where(eq(queueOptions.id, parentId))
-          : [];
+        const parent = parentId ? await findOptionRow(db, companyId, parentId) : null;
         return showOptions(
           ticket,
           queue,
@@ -338,7 +250,7 @@ export function chatbotJob(deps: {
     ) => Promise<void>,
   ) {
     await inTransaction(db, bus, async (tx, raise) => {
-      const [t] = await tx.select().from(tickets).where(eq(tickets.id, ticket.id)).for("update");
+      const t = await q.lockTicket(tx, ticket.companyId, ticket.id);
       if (!t || t.userId !== null || t.status !== "pending") return;
       await work(tx, raise, t);
     });
@@ -362,10 +274,7 @@ export function chatbotJob(deps: {
     await step(ticket, async (tx, raise, t) => {
       await botSays(tx, raise, t, `${INVALID_OPTION}\n\n${menu()}`);
       if (state.invalidSent)
-        await tx
-          .update(tickets)
-          .set({ amountUsedBotQueues: t.amountUsedBotQueues + 1 })
-          .where(eq(tickets.id, t.id));
+        await q.updateTicketRow(tx, t.companyId, t.id, { amountUsedBotQueues: t.amountUsedBotQueues + 1 });
       await saveBotState(
         tx,
         t,
@@ -377,7 +286,7 @@ export function chatbotJob(deps: {
 
   async function backToMainMenu(ticket: TicketRow, connection: ConnectionRow, list: QueueRow[], at: Date) {
     await step(ticket, async (tx, raise, t) => {
-      await tx.update(tickets).set({ queueId: null, updatedAt: at }).where(eq(tickets.id, t.id));
+      await q.updateTicketRow(tx, t.companyId, t.id, { queueId: null, updatedAt: at });
       await botSays(tx, raise, t, queuesMenu(connection, list));
       await saveBotState(tx, t, { stage: "menu", optionId: null, invalidSent: false, menuSentAt: at }, at);
       raise({
@@ -429,8 +338,7 @@ export function chatbotJob(deps: {
     }
     await step(ticket, async (tx, raise, t) => {
       const joined = t.queueId !== queue.id;
-      if (joined)
-        await tx.update(tickets).set({ queueId: queue.id, updatedAt: at }).where(eq(tickets.id, t.id));
+      if (joined) await q.updateTicketRow(tx, t.companyId, t.id, { queueId: queue.id, updatedAt: at });
       // Joined now, or (the connection's only queue) when the ticket was created in it.
       await track(
         tx,

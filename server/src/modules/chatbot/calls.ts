@@ -1,10 +1,11 @@
-import { and, eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { ChannelSession } from "../../channels/provider.js";
 import type { Db } from "../../db/client.js";
-import { contacts, messages, tickets } from "../../db/schema/index.js";
 import { type EventBus, inTransaction } from "../../events/bus.js";
 import { type JobHandler, enqueueJob } from "../../jobs/runner.js";
+import { findContactRow } from "../contacts/queries.js";
+import { findMessageRow } from "../messages/queries.js";
+import { findTicketRow } from "../tickets/queries.js";
 import { botSays } from "./context.js";
 
 export const REJECT_CALL_JOB = "call-reject";
@@ -51,16 +52,10 @@ export function rejectCallJob(deps: {
     async run(job) {
       const companyId = job.companyId!;
       const ticketId = Number(job.payload.ticketId);
-      const [message] = await db
-        .select()
-        .from(messages)
-        .where(and(eq(messages.companyId, companyId), eq(messages.id, Number(job.payload.messageId))));
+      const message = await findMessageRow(db, companyId, Number(job.payload.messageId));
       const callId = message?.wid ? CALL_WID.exec(message.wid)?.[1] : undefined;
       if (!message || message.mediaType !== "call_log" || !callId || message.whatsappId === null) return;
-      const [contact] = await db
-        .select()
-        .from(contacts)
-        .where(and(eq(contacts.companyId, companyId), eq(contacts.id, message.contactId!)));
+      const contact = await findContactRow(db, companyId, message.contactId!);
       if (!contact) return;
       const session = deps.sessions.session(message.whatsappId);
       if (session) {
@@ -74,10 +69,7 @@ export function rejectCallJob(deps: {
         }
       }
       await inTransaction(db, bus, async (tx, raise) => {
-        const [t] = await tx
-          .select()
-          .from(tickets)
-          .where(and(eq(tickets.companyId, companyId), eq(tickets.id, ticketId)));
+        const t = await findTicketRow(tx, companyId, ticketId);
         if (t) await botSays(tx, raise, t, CALLS_DISABLED_MESSAGE);
       });
       deps.poke();

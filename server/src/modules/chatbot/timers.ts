@@ -1,15 +1,17 @@
-import { and, eq, sql } from "drizzle-orm";
 import type { ConnectionCache } from "../../channels/connectionCache.js";
-import { type Db, queryRows } from "../../db/client.js";
-import { messages, queues, tickets } from "../../db/schema/index.js";
+import type { Db } from "../../db/client.js";
 import { type EventBus, inTransaction } from "../../events/bus.js";
 import { type JobHandler, enqueueJob } from "../../jobs/runner.js";
+import { findQueueRow } from "../queues/queries.js";
+import { companySettings } from "../settings/queries.js";
 import { loadTicket } from "../tickets/present.js";
-import { botSays, closeTicket, connectionOf, enabled, settingsOf, transferNotice } from "./context.js";
+import { findTicketRow } from "../tickets/queries.js";
+import { botSays, closeTicket, connectionOf, enabled, transferNotice } from "./context.js";
+import { AUTO_TRANSFER_JOB, EXPIRE_TICKET_JOB } from "./queries.js";
+import * as q from "./queries.js";
 import { track } from "./tracking.js";
 
-export const EXPIRE_TICKET_JOB = "ticket-expire";
-export const AUTO_TRANSFER_JOB = "ticket-auto-transfer";
+export { AUTO_TRANSFER_JOB, EXPIRE_TICKET_JOB };
 
 type TimerDeps = { db: Db; bus: EventBus; now: () => Date; poke: () => void };
 
@@ -71,36 +73,7 @@ export async function armTimers(
  * many instances start at once. Answers how many it armed.
  */
 export async function armMissingTimers(db: Db): Promise<number> {
-  const expiring = await queryRows<{ id: number }>(
-    db,
-    sql`insert into jobs (type, company_id, payload, run_at, dedupe_key)
-        select ${EXPIRE_TICKET_JOB}, t.company_id, jsonb_build_object('ticketId', t.id),
-               t.updated_at + make_interval(hours => w.expires_ticket), 'expire:' || t.id
-        from tickets t
-        join whatsapps w on w.id = t.whatsapp_id and w.company_id = t.company_id
-        where t.status = 'open' and w.expires_ticket > 0
-          and not exists (select 1 from jobs j where j.dedupe_key = 'expire:' || t.id
-                            and j.status in ('pending', 'running'))
-        on conflict do nothing
-        returning id`,
-  );
-  const transferring = await queryRows<{ id: number }>(
-    db,
-    sql`insert into jobs (type, company_id, payload, run_at, dedupe_key)
-        select ${AUTO_TRANSFER_JOB}, t.company_id,
-               jsonb_build_object('ticketId', t.id, 'fromQueueId', t.queue_id),
-               t.updated_at + make_interval(mins => w.time_to_transfer), 'transfer:' || t.id
-        from tickets t
-        join whatsapps w on w.id = t.whatsapp_id and w.company_id = t.company_id
-        join queues q on q.id = w.transfer_queue_id and q.company_id = t.company_id
-        where t.status = 'pending' and t.user_id is null and w.time_to_transfer > 0
-          and t.queue_id is distinct from w.transfer_queue_id
-          and not exists (select 1 from jobs j where j.dedupe_key = 'transfer:' || t.id
-                            and j.status in ('pending', 'running'))
-        on conflict do nothing
-        returning id`,
-  );
-  return expiring.length + transferring.length;
+  return q.armMissingTimerJobs(db);
 }
 
 /** Closes an open ticket whose last message is older than the connection's expiresTicket. */
@@ -109,15 +82,12 @@ export function expireTicketJob(deps: TimerDeps): JobHandler {
   return {
     async run(job) {
       const ticketId = Number(job.payload.ticketId);
-      const [ticket] = await db.select().from(tickets).where(eq(tickets.id, ticketId));
+      const ticket = await findTicketRow(db, job.companyId!, ticketId);
       if (!ticket || ticket.status !== "open") return;
       const connection = await connectionOf(db, ticket.companyId, ticket.whatsappId);
       if (!connection || connection.expiresTicket <= 0) return;
-      const [last] = await db
-        .select({ at: sql<string | null>`max(${messages.createdAt})` })
-        .from(messages)
-        .where(eq(messages.ticketId, ticket.id));
-      const lastAt = Math.max(last?.at ? new Date(last.at).getTime() : 0, ticket.updatedAt.getTime());
+      const last = await q.lastMessageAt(db, ticket.companyId, ticket.id);
+      const lastAt = Math.max(last?.getTime() ?? 0, ticket.updatedAt.getTime());
       const due = lastAt + connection.expiresTicket * 3600_000;
       const at = now();
       if (at.getTime() < due) {
@@ -132,7 +102,7 @@ export function expireTicketJob(deps: TimerDeps): JobHandler {
         return;
       }
       await inTransaction(db, bus, async (tx, raise) => {
-        const [t] = await tx.select().from(tickets).where(eq(tickets.id, ticketId)).for("update");
+        const t = await q.lockTicket(tx, ticket.companyId, ticketId);
         if (!t || t.status !== "open") return;
         if (connection.expiresInactiveMessage.trim() && !t.isGroup)
           await botSays(tx, raise, t, connection.expiresInactiveMessage);
@@ -149,22 +119,19 @@ export function autoTransferJob(deps: TimerDeps): JobHandler {
   return {
     async run(job) {
       const ticketId = Number(job.payload.ticketId);
-      const [ticket] = await db.select().from(tickets).where(eq(tickets.id, ticketId));
+      const ticket = await findTicketRow(db, job.companyId!, ticketId);
       if (!ticket || ticket.status !== "pending" || ticket.userId !== null) return;
       const connection = await connectionOf(db, ticket.companyId, ticket.whatsappId);
       const target = connection?.transferQueueId ?? null;
       if (!connection || target === null || ticket.queueId === target) return;
-      const [queue] = await db
-        .select()
-        .from(queues)
-        .where(and(eq(queues.companyId, ticket.companyId), eq(queues.id, target)));
+      const queue = await findQueueRow(db, ticket.companyId, target);
       if (!queue) return;
-      const settings = await settingsOf(db, ticket.companyId);
+      const settings = await companySettings(db, ticket.companyId);
       const at = now();
       await inTransaction(db, bus, async (tx, raise) => {
-        const [t] = await tx.select().from(tickets).where(eq(tickets.id, ticketId)).for("update");
+        const t = await q.lockTicket(tx, ticket.companyId, ticketId);
         if (!t || t.status !== "pending" || t.userId !== null || t.queueId === target) return;
-        await tx.update(tickets).set({ queueId: target, updatedAt: at }).where(eq(tickets.id, t.id));
+        await q.updateTicketRow(tx, t.companyId, t.id, { queueId: target, updatedAt: at });
         await track(tx, { ...t, queueId: target }, { queueId: target, queuedAt: at }, at);
         if (enabled(settings, "sendMsgTransfTicket") && !t.isGroup)
           await botSays(tx, raise, t, transferNotice(queue.name));
