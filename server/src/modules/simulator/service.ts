@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import { and, desc, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { SimulatorPhoneMessage, SimulatorSendInput } from "@atende/contracts";
 import { dbAuthStore } from "../../channels/authStore.js";
@@ -8,11 +7,11 @@ import type { Inbound } from "../../channels/inbound.js";
 import { normalizeNumber } from "../../channels/numbers.js";
 import type { ConnectionInfo, InboundMessage } from "../../channels/provider.js";
 import { type PhoneBook, presentPhoneMessage } from "../../channels/simulator/phones.js";
-import { type Db, queryRows } from "../../db/client.js";
-import { simulatorMessages } from "../../db/schema/index.js";
+import type { Db } from "../../db/client.js";
 import { type AuthContext, authorize } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
 import type { MediaStore } from "../../storage/media.js";
+import { simulatorChat, simulatorPhones } from "./queries.js";
 
 function mediaKind(mimetype: string): InboundMessage["kind"] {
   if (mimetype.startsWith("image/")) return mimetype === "image/webp" ? "sticker" : "image";
@@ -101,31 +100,13 @@ export function createSimulatorService(deps: {
     async phones(actor: AuthContext, whatsappId: number) {
       await connection(actor, whatsappId);
       await phones.settled(whatsappId);
-      const rows = await queryRows<{ number: string; name: string; lastMessageAt: string | Date }>(
-        db,
-        sql`select s.number, coalesce(c.name, s.number) as name, max(s.created_at) as "lastMessageAt"
-            from simulator_messages s
-            left join contacts c on c.company_id = s.company_id and c.number = s.number
-            where s.whatsapp_id = ${whatsappId} and s.company_id = ${actor.companyId}
-            group by s.number, c.name order by max(s.created_at) desc limit 200`,
-      );
-      return rows.map((r) => ({ ...r, lastMessageAt: new Date(r.lastMessageAt).toISOString() }));
+      return simulatorPhones(db, actor.companyId, whatsappId);
     },
 
     async messages(actor: AuthContext, whatsappId: number, number: string): Promise<SimulatorPhoneMessage[]> {
       await connection(actor, whatsappId);
       await phones.settled(whatsappId);
-      const rows = await db
-        .select()
-        .from(simulatorMessages)
-        .where(
-          and(
-            eq(simulatorMessages.whatsappId, whatsappId),
-            eq(simulatorMessages.number, normalizeNumber(number)),
-          ),
-        )
-        .orderBy(desc(simulatorMessages.id))
-        .limit(500);
+      const rows = await simulatorChat(db, actor.companyId, whatsappId, normalizeNumber(number));
       return rows.reverse().map(presentPhoneMessage);
     },
 

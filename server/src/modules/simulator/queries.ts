@@ -1,0 +1,34 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { type Executor, queryRows } from "../../db/client.js";
+import { simulatorMessages } from "../../db/schema/index.js";
+
+/** Every helper takes the caller's companyId first: another company's phones are simply not found. */
+
+/** The numbers that wrote to the connection, with their contact's name, most recent first. */
+export async function simulatorPhones(db: Executor, companyId: number, whatsappId: number) {
+  const rows = await queryRows<{ number: string; name: string; lastMessageAt: string | Date }>(
+    db,
+    sql`select s.number, coalesce(c.name, s.number) as name, max(s.created_at) as "lastMessageAt"
+        from simulator_messages s
+        left join contacts c on c.company_id = s.company_id and c.number = s.number
+        where s.whatsapp_id = ${whatsappId} and s.company_id = ${companyId}
+        group by s.number, c.name order by max(s.created_at) desc limit 200`,
+  );
+  return rows.map((r) => ({ ...r, lastMessageAt: new Date(r.lastMessageAt).toISOString() }));
+}
+
+/** One phone's chat with the connection: its last 500 messages, newest first. */
+export function simulatorChat(db: Executor, companyId: number, whatsappId: number, number: string) {
+  return db
+    .select()
+    .from(simulatorMessages)
+    .where(
+      and(
+        eq(simulatorMessages.companyId, companyId),
+        eq(simulatorMessages.whatsappId, whatsappId),
+        eq(simulatorMessages.number, number),
+      ),
+    )
+    .orderBy(desc(simulatorMessages.id))
+    .limit(500);
+}
