@@ -21,7 +21,7 @@ import { useSessionUser } from "../../auth/AuthContext";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { useDebouncedValue } from "../../components/useDebouncedValue";
 import { useConfirmDelete } from "../../components/useConfirmDelete";
-import { ContactDialog } from "./ContactDialog";
+import { ContactDialog } from "../../components/ContactDialog/ContactDialog";
 import { ContactsTable } from "./ContactsTable";
 import { ImportDialog } from "./ImportDialog";
 import { StartTicketDialog } from "./StartTicketDialog";

@@ -11,7 +11,7 @@ import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type Key
 import { useTranslation } from "react-i18next";
 import { editMessage, sendMedia, sendText } from "../../../api/messages";
 import { toastError } from "../../../api/toast";
-import { QuickMessagePicker, type QuickMessageChoice } from "../../quick-messages/QuickMessagePicker";
+import { QuickMessagePicker, type QuickMessageChoice } from "../../../components/QuickMessagePicker";
 import { QuickMessageAttachment } from "../../quick-messages/QuickMessageAttachment";
 import { CHAT_COLOURS } from "./BubbleParts";
 import { EmojiPicker } from "./EmojiPicker";

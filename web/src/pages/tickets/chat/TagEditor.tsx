@@ -7,7 +7,7 @@ import { useTranslation } from "react-i18next";
 import { useCompanyEvent } from "../../../api/SocketProvider";
 import { fetchTagOptions, type TagOption } from "../../../api/tickets";
 import { toastError } from "../../../api/toast";
-import { TagChip, textOn } from "../../tags/TagChip";
+import { TagChip, textOn } from "../../../components/TagChip";
 import { chatKeys, syncTicketTags } from "./chatApi";
 
 const byName = (a: TagOption, b: TagOption) => a.name.localeCompare(b.name) || a.id - b.id;

@@ -13,9 +13,9 @@ import {
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useEffectEvent, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { fetchChatQuickMessages, QUICK_MESSAGES_CHAT_KEY, quickMessageFile } from "../../api/quickMessages";
-import { useCompanyEvent } from "../../api/SocketProvider";
-import { toastError } from "../../api/toast";
+import { fetchChatQuickMessages, QUICK_MESSAGES_CHAT_KEY, quickMessageFile } from "../api/quickMessages";
+import { useCompanyEvent } from "../api/SocketProvider";
+import { toastError } from "../api/toast";
 
 export interface QuickMessageChoice {
   quickMessage: QuickMessageDTO;

@@ -15,14 +15,14 @@ import {
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../api/http";
-import { useCompanyEvent } from "../../api/SocketProvider";
-import { addTicketNote, deleteTicketNote, fetchTicketNotes, ticketNotesKey } from "../../api/ticketNotes";
-import { toast, toastError } from "../../api/toast";
-import { useSessionUser } from "../../auth/AuthContext";
-import { ConfirmationDialog } from "../../components/ConfirmationDialog";
-import { fieldErrorText } from "../../components/formFields";
-import { formatDate, formatTime } from "../../i18n/format";
+import { ApiError } from "../api/http";
+import { useCompanyEvent } from "../api/SocketProvider";
+import { addTicketNote, deleteTicketNote, fetchTicketNotes, ticketNotesKey } from "../api/ticketNotes";
+import { toast, toastError } from "../api/toast";
+import { useSessionUser } from "../auth/AuthContext";
+import { ConfirmationDialog } from "./ConfirmationDialog";
+import { fieldErrorText } from "./formFields";
+import { formatDate, formatTime } from "../i18n/format";
 
 interface NotesPanelProps {
   ticketId: number;
