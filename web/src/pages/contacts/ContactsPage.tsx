@@ -14,9 +14,8 @@ import {
   exportContacts,
   fetchContactsPage,
   removeContactFromLists,
-  upsertContactInLists,
 } from "../../api/contacts";
-import { useCompanyEvent } from "../../api/SocketProvider";
+import { useContactsLive } from "../../api/contactsLive";
 import { toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
@@ -60,10 +59,7 @@ export function ContactsPage() {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  useCompanyEvent("contact", (payload) => {
-    if (payload.action === "delete") removeContactFromLists(queryClient, payload.contactId);
-    else upsertContactInLists(queryClient, payload.contact);
-  });
+  useContactsLive();
 
   const openTicket = (ticket: TicketDTO) => void navigate(`/tickets/${ticket.uuid}`);
 
