@@ -9,6 +9,7 @@ import { Box, Button, IconButton, InputBase, Tooltip, Typography, useTheme } fro
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { upsertMessage } from "../../../api/messagePages";
 import { editMessage, sendMedia, sendText } from "../../../api/messages";
 import { toastError } from "../../../api/toast";
 import { QuickMessagePicker, type QuickMessageChoice } from "../../../components/QuickMessagePicker";
@@ -18,7 +19,6 @@ import { EmojiPicker } from "./EmojiPicker";
 import { splitSignature } from "./conversation";
 import { MessageText } from "../../../components/MessageText";
 import { messagePreview } from "./preview";
-import { upsertMessage } from "./useConversation";
 import { VoiceRecorder } from "./VoiceRecorder";
 
 interface ComposerProps {
