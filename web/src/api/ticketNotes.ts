@@ -22,3 +22,8 @@ export function addTicketNote(payload: {
 export function deleteTicketNote(id: number): Promise<void> {
   return api.delete(`/ticket-notes/${id}`);
 }
+
+/** Newest first, each note once. */
+export function withNote(list: TicketNoteDTO[] | undefined, note: TicketNoteDTO): TicketNoteDTO[] {
+  return [note, ...(list ?? []).filter((n) => n.id !== note.id)];
+}

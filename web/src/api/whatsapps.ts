@@ -83,16 +83,11 @@ export function mergeSession(queryClient: QueryClient, session: WhatsappSessionD
 }
 
 /**
- * The connections list, kept current by the live channel (`whatsapp` and `whatsappSession`).
- * Every holder subscribes; the updates are idempotent, so two holders do no harm.
+ * Keeps the connections list current from the live channel (`whatsapp` and `whatsappSession`):
+ * connections added, edited or deleted, and their sessions' state (QR code, connected, lost).
  */
-export function useWhatsapps(enabled = true) {
+export function useWhatsappsLive(enabled = true): void {
   const queryClient = useQueryClient();
-  const query = useQuery({
-    queryKey: WHATSAPPS_KEY,
-    queryFn: ({ signal }) => fetchWhatsapps(signal),
-    enabled,
-  });
 
   useCompanyEvent("whatsapp", (payload) => {
     if (!enabled) return;
@@ -103,6 +98,18 @@ export function useWhatsapps(enabled = true) {
   useCompanyEvent("whatsappSession", (payload) => {
     if (enabled && payload.action === "update") mergeSession(queryClient, payload.session);
   });
+}
 
+/**
+ * The connections list, kept current by the live channel (useWhatsappsLive). Every holder
+ * subscribes; the updates are idempotent, so two holders do no harm.
+ */
+export function useWhatsapps(enabled = true) {
+  const query = useQuery({
+    queryKey: WHATSAPPS_KEY,
+    queryFn: ({ signal }) => fetchWhatsapps(signal),
+    enabled,
+  });
+  useWhatsappsLive(enabled);
   return query;
 }

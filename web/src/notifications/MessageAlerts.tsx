@@ -1,6 +1,6 @@
 import { useMemo } from "react";
+import type { Viewer } from "../api/ticketLists";
 import { useSessionUser } from "../auth/AuthContext";
-import type { Viewer } from "../pages/tickets/ticketLists";
 import { useMessageAlerts } from "./useMessageAlerts";
 
 /** New-message sound and browser notification on every page of the app, not only /tickets. */

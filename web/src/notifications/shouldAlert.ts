@@ -1,5 +1,5 @@
 import type { CompanyEventPayloads } from "@atende/contracts";
-import { canSee, type Viewer } from "../pages/tickets/ticketLists";
+import { canSee, type Viewer } from "../api/ticketLists";
 
 type MessageEvent = CompanyEventPayloads["appMessage"];
 

@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useMatch, useNavigate } from "react-router-dom";
 import { useCompanyEvent } from "../api/SocketProvider";
-import type { Viewer } from "../pages/tickets/ticketLists";
+import type { Viewer } from "../api/ticketLists";
 import { closeDesktopNotification, showDesktopNotification } from "./desktop";
 import { shouldAlert } from "./shouldAlert";
 import { playMessageSound, unlockSoundOnFirstGesture } from "./sound";

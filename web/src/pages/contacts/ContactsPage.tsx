@@ -1,4 +1,4 @@
-import { can, LIMITS, type ContactDTO } from "@atende/contracts";
+import { can, LIMITS, type ContactDTO, type TicketDTO } from "@atende/contracts";
 import DownloadIcon from "@mui/icons-material/FileDownloadOutlined";
 import UploadIcon from "@mui/icons-material/FileUploadOutlined";
 import PersonAddIcon from "@mui/icons-material/PersonAddOutlined";
@@ -7,24 +7,24 @@ import { Box, Button, InputAdornment, Paper, Stack, TextField, Typography } from
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router-dom";
 import {
   contactsListKey,
   deleteContact,
   exportContacts,
   fetchContactsPage,
   removeContactFromLists,
-  upsertContactInLists,
 } from "../../api/contacts";
-import { useCompanyEvent } from "../../api/SocketProvider";
+import { useContactsLive } from "../../api/contactsLive";
 import { toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { useDebouncedValue } from "../../components/useDebouncedValue";
 import { useConfirmDelete } from "../../components/useConfirmDelete";
-import { ContactDialog } from "./ContactDialog";
+import { ContactDialog } from "../../components/ContactDialog/ContactDialog";
+import { TicketStartDialog } from "../../components/TicketStartDialog";
 import { ContactsTable } from "./ContactsTable";
 import { ImportDialog } from "./ImportDialog";
-import { StartTicketDialog } from "./StartTicketDialog";
 
 /** Which contact the dialog edits: null creates a new one; undefined means the dialog is closed. */
 type Editing = ContactDTO | null | undefined;
@@ -33,6 +33,7 @@ type Editing = ContactDTO | null | undefined;
 export function ContactsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   const user = useSessionUser();
   const canDelete = can(user, "contacts-page:deleteContact");
   const [searchText, setSearchText] = useState("");
@@ -58,10 +59,9 @@ export function ContactsPage() {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  useCompanyEvent("contact", (payload) => {
-    if (payload.action === "delete") removeContactFromLists(queryClient, payload.contactId);
-    else upsertContactInLists(queryClient, payload.contact);
-  });
+  useContactsLive();
+
+  const openTicket = (ticket: TicketDTO) => void navigate(`/tickets/${ticket.uuid}`);
 
   const removal = useConfirmDelete<ContactDTO>(async (item) => {
     await deleteContact(item.id);
@@ -159,7 +159,14 @@ export function ContactsPage() {
           onClose={() => setEditing(undefined)}
         />
       )}
-      {starting && <StartTicketDialog contact={starting} onClose={() => setStarting(null)} />}
+      {starting && (
+        <TicketStartDialog
+          contact={starting}
+          onStarted={openTicket}
+          onOpenExisting={openTicket}
+          onClose={() => setStarting(null)}
+        />
+      )}
       {importing && <ImportDialog onClose={() => setImporting(false)} />}
       <ConfirmationDialog
         {...removal.dialog}

@@ -3,6 +3,14 @@ import { Box, Paper, Stack, Typography } from "@mui/material";
 import { useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { useEffect, useEffectEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
+import {
+  DASHBOARD_KEY,
+  dashboardKey,
+  fetchDashboard,
+  fetchTicketsDay,
+  fetchTicketsUsers,
+} from "../../api/dashboard";
+import { useDashboardLive } from "../../api/dashboardLive";
 import { ApiError } from "../../api/http";
 import type { PeriodFilter } from "../../api/period";
 import { toast } from "../../api/toast";
@@ -12,16 +20,8 @@ import { formatDate } from "../../i18n/format";
 import { AttendantsTable } from "./AttendantsTable";
 import { CounterCards } from "./CounterCards";
 import { DashboardFilterBar } from "./DashboardFilterBar";
-import {
-  DASHBOARD_KEY,
-  dashboardKey,
-  fetchDashboard,
-  fetchTicketsDay,
-  fetchTicketsUsers,
-} from "./dashboardApi";
 import { TicketsPerDayChart } from "./TicketsPerDayChart";
 import { TicketsPerUserChart } from "./TicketsPerUserChart";
-import { useDashboardLive } from "./useDashboardLive";
 
 /** A chart's failed fetch shows the chart's own sentence once per failure (spec section 8). */
 function useChartErrorToast(query: UseQueryResult<unknown>, message: string): void {

@@ -6,7 +6,7 @@ import { forwardRef, type HTMLAttributes } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { formatDate, formatTime } from "../../i18n/format";
-import { TagChip } from "../tags/TagChip";
+import { TagChip } from "../../components/TagChip";
 import { ContactAvatar } from "../../components/ContactAvatar";
 
 /** Today's tickets show the time, older ones the date. */

@@ -6,7 +6,7 @@ import {
   type TicketDTO,
 } from "@atende/contracts";
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
-import { canSee } from "../tickets/ticketLists";
+import { canSee } from "../../api/ticketLists";
 
 /** Every cached board, whatever its showAll (the key's last part). */
 export const BOARD_KEY = ["kanban", "tickets"] as const;

@@ -4,8 +4,8 @@ import { Box, Button, Paper, Stack, Typography } from "@mui/material";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { deleteQueue, removeQueue, upsertQueue, useQueueList } from "../../api/queues";
-import { useCompanyEvent } from "../../api/SocketProvider";
+import { deleteQueue, removeQueue, useQueueList } from "../../api/queues";
+import { useQueuesLive } from "../../api/queuesLive";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { useConfirmDelete } from "../../components/useConfirmDelete";
 import { QueueDialog } from "./QueueDialog/QueueDialog";
@@ -23,10 +23,7 @@ export function QueuesPage() {
   const [editing, setEditing] = useState<Editing>(undefined);
   const closeEditor = useCallback(() => setEditing(undefined), []);
 
-  useCompanyEvent("queue", (payload) => {
-    if (payload.action === "delete") removeQueue(queryClient, payload.queueId);
-    else upsertQueue(queryClient, payload.queue);
-  });
+  useQueuesLive();
 
   const removal = useConfirmDelete<QueueDetailDTO>(async (item) => {
     await deleteQueue(item.id);

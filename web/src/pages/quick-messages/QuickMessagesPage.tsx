@@ -7,9 +7,8 @@ import {
   fetchQuickMessagesPage,
   quickMessagesListKey,
   removeQuickMessageFromLists,
-  upsertQuickMessageInLists,
 } from "../../api/quickMessages";
-import { useCompanyEvent } from "../../api/SocketProvider";
+import { useQuickMessagesLive } from "../../api/quickMessagesLive";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { ListPage } from "../../components/ListPage";
 import { useDebouncedValue } from "../../components/useDebouncedValue";
@@ -41,10 +40,7 @@ export function QuickMessagesPage() {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  useCompanyEvent("quickmessage", (payload) => {
-    if (payload.action === "delete") removeQuickMessageFromLists(queryClient, payload.id);
-    else upsertQuickMessageInLists(queryClient, payload.record);
-  });
+  useQuickMessagesLive();
 
   const removal = useConfirmDelete<QuickMessageDTO>(async (item) => {
     await deleteQuickMessage(item.id);

@@ -26,9 +26,8 @@ import {
   removeScheduleFromLists,
   scheduleMonthKey,
   schedulesListKey,
-  upsertScheduleInLists,
 } from "../../api/schedules";
-import { useCompanyEvent } from "../../api/SocketProvider";
+import { useSchedulesLive } from "../../api/schedulesLive";
 import { toast } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
@@ -101,10 +100,7 @@ function Schedules() {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  useCompanyEvent("schedule", (payload) => {
-    if (payload.action === "delete") removeScheduleFromLists(queryClient, payload.scheduleId);
-    else upsertScheduleInLists(queryClient, payload.schedule);
-  });
+  useSchedulesLive();
 
   function changeView(next: View | null) {
     if (!next) return;

@@ -9,7 +9,7 @@ import { companyKey, fetchCompany, saveCompanySchedules } from "../../api/settin
 import { toast, toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
 import { fieldErrorText, SERVER_ERROR } from "../../components/formFields";
-import { SchedulesEditor } from "../queues/SchedulesEditor";
+import { SchedulesEditor } from "../../components/SchedulesEditor";
 import type { CompanyDTO, ScheduleEntry } from "@atende/contracts";
 
 interface HoursFormValues {

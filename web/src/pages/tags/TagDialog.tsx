@@ -21,8 +21,8 @@ import { saveTag, upsertTagInLists } from "../../api/tags";
 import { toast, toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
 import { fieldErrorText, SERVER_ERROR, textFieldRegister } from "../../components/formFields";
-import { ColorPicker } from "./ColorPicker";
-import { TagChip } from "./TagChip";
+import { ColorPicker } from "../../components/ColorPicker";
+import { TagChip } from "../../components/TagChip";
 import {
   initialTagValues,
   tagFormResolver,

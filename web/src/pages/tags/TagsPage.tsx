@@ -2,8 +2,8 @@ import { LIMITS, type TagDTO } from "@atende/contracts";
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useCompanyEvent } from "../../api/SocketProvider";
-import { deleteTag, fetchTagsPage, removeTagFromLists, tagsListKey, upsertTagInLists } from "../../api/tags";
+import { useTagsLive } from "../../api/tagsLive";
+import { deleteTag, fetchTagsPage, removeTagFromLists, tagsListKey } from "../../api/tags";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { ListPage } from "../../components/ListPage";
 import { useDebouncedValue } from "../../components/useDebouncedValue";
@@ -35,10 +35,7 @@ export function TagsPage() {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  useCompanyEvent("tag", (payload) => {
-    if (payload.action === "delete") removeTagFromLists(queryClient, payload.tagId);
-    else upsertTagInLists(queryClient, payload.tag);
-  });
+  useTagsLive();
 
   const removal = useConfirmDelete<TagDTO>(async (item) => {
     await deleteTag(item.id);

@@ -16,7 +16,7 @@ import {
 } from "@mui/material";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { TagChip } from "./TagChip";
+import { TagChip } from "../../components/TagChip";
 
 interface TagsTableProps {
   tags: TagDTO[];

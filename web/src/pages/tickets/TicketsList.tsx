@@ -17,8 +17,8 @@ import {
   type ReactNode,
 } from "react";
 import { useTranslation } from "react-i18next";
+import { ticketsOf } from "../../api/ticketLists";
 import { useClock } from "./elapsed";
-import { ticketsOf } from "./ticketLists";
 import { TicketListItem, TicketRows, type TicketAction } from "./TicketListItem";
 import { useScrollAnchor } from "./useScrollAnchor";
 import type { TicketListQuery } from "./useTicketList";

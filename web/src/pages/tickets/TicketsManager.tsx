@@ -5,17 +5,17 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
+import { applyTicket, ticketsOf, type Viewer } from "../../api/ticketLists";
 import { updateTicket, type TicketFilters, type TicketPages } from "../../api/tickets";
 import { toast, toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
+import { TicketStartDialog } from "../../components/TicketStartDialog";
 import { useDebouncedValue } from "../../components/useDebouncedValue";
 import { TicketViewDialog } from "./chat/TicketViewDialog";
 import { CloseAllDialog } from "./CloseAllDialog";
 import { ManagerHeader } from "./ManagerHeader";
 import { MainTabs, OpenTabs, type MainTab, type OpenTab } from "./ManagerTabs";
-import { NewTicketDialog } from "./NewTicketDialog";
 import { SearchFilters, type SearchState } from "./SearchFilters";
-import { applyTicket, ticketsOf, type Viewer } from "./ticketLists";
 import type { TicketAction } from "./TicketListItem";
 import { EmptyMessage, TicketsList, type EmptyState } from "./TicketsList";
 import { useQueueFilter } from "./useQueueFilter";
@@ -213,10 +213,11 @@ export function TicketsManager({ viewer, selectedUuid, onOpened }: TicketsManage
         )}
       </Box>
       {dialog === "new" && (
-        <NewTicketDialog
+        <TicketStartDialog
           queues={queueFilter.options}
+          initialQueueId={queueFilter.options.length === 1 ? queueFilter.options[0]!.id : undefined}
           onClose={() => setDialog(null)}
-          onCreated={(ticket) => {
+          onStarted={(ticket) => {
             setDialog(null);
             applyTicket(queryClient, ticket, viewer);
             setTab("open");

@@ -14,11 +14,11 @@ import { alpha, useTheme } from "@mui/material/styles";
 import { useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router-dom";
+import type { Viewer } from "../../api/ticketLists";
+import { useTicketsLive } from "../../api/ticketsLive";
 import { useSessionUser } from "../../auth/AuthContext";
 import { TicketChat } from "./chat/TicketChat";
-import type { Viewer } from "./ticketLists";
 import { TicketsManager } from "./TicketsManager";
-import { useTicketsLive } from "./useTicketsLive";
 
 /** What the right side shows with no ticket selected. */
 function Welcome() {

@@ -3,14 +3,8 @@ import PersonAddIcon from "@mui/icons-material/PersonAddOutlined";
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useCompanyEvent } from "../../api/SocketProvider";
-import {
-  deleteUser,
-  fetchUsersPage,
-  removeUserFromLists,
-  upsertUserInLists,
-  usersListKey,
-} from "../../api/users";
+import { useUsersLive } from "../../api/usersLive";
+import { deleteUser, fetchUsersPage, removeUserFromLists, usersListKey } from "../../api/users";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { ListPage } from "../../components/ListPage";
 import { useDebouncedValue } from "../../components/useDebouncedValue";
@@ -41,10 +35,7 @@ export function UsersPage() {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  useCompanyEvent("user", (payload) => {
-    if (payload.action === "delete") removeUserFromLists(queryClient, payload.userId);
-    else upsertUserInLists(queryClient, payload.user);
-  });
+  useUsersLive();
 
   const removal = useConfirmDelete<UserDTO>(async (item) => {
     await deleteUser(item.id);

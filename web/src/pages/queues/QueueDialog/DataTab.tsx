@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { Controller, useFormContext } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { fieldErrorText, textFieldRegister } from "../../../components/formFields";
-import { ColorPicker } from "../../tags/ColorPicker";
+import { ColorPicker } from "../../../components/ColorPicker";
 import type { QueueFormValues } from "./queueForm";
 
 /** Name, colour, menu order and greeting; the attachment comes below, from the dialog. */

@@ -3,7 +3,7 @@ import { Stack, TextField, Typography } from "@mui/material";
 import { Controller, useFormContext } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { fieldErrorText, textFieldRegister } from "../../../components/formFields";
-import { SchedulesEditor } from "../SchedulesEditor";
+import { SchedulesEditor } from "../../../components/SchedulesEditor";
 import type { QueueFormValues } from "./queueForm";
 
 /** The queue's service hours and the message sent outside them (scheduleType "queue"). */

@@ -19,9 +19,9 @@ import {
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { upsertMessage } from "../../../api/messagePages";
 import { sendMedia } from "../../../api/messages";
 import { toastError } from "../../../api/toast";
-import { upsertMessage } from "./useConversation";
 
 interface AttachmentDialogProps {
   ticket: TicketDTO;

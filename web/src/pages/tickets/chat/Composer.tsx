@@ -9,16 +9,16 @@ import { Box, Button, IconButton, InputBase, Tooltip, Typography, useTheme } fro
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { upsertMessage } from "../../../api/messagePages";
 import { editMessage, sendMedia, sendText } from "../../../api/messages";
 import { toastError } from "../../../api/toast";
-import { QuickMessagePicker, type QuickMessageChoice } from "../../quick-messages/QuickMessagePicker";
+import { QuickMessagePicker, type QuickMessageChoice } from "../../../components/QuickMessagePicker";
 import { QuickMessageAttachment } from "../../quick-messages/QuickMessageAttachment";
 import { CHAT_COLOURS } from "./BubbleParts";
 import { EmojiPicker } from "./EmojiPicker";
 import { splitSignature } from "./conversation";
 import { MessageText } from "../../../components/MessageText";
 import { messagePreview } from "./preview";
-import { upsertMessage } from "./useConversation";
 import { VoiceRecorder } from "./VoiceRecorder";
 
 interface ComposerProps {

@@ -1,35 +1,23 @@
 import type { TicketDTO } from "@atende/contracts";
 import LocalOfferIcon from "@mui/icons-material/LocalOfferOutlined";
 import { Autocomplete, Box, TextField, useTheme } from "@mui/material";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useCompanyEvent } from "../../../api/SocketProvider";
+import { useTagOptionsLive } from "../../../api/tagsLive";
 import { fetchTagOptions, type TagOption } from "../../../api/tickets";
 import { toastError } from "../../../api/toast";
-import { TagChip, textOn } from "../../tags/TagChip";
+import { TagChip, textOn } from "../../../components/TagChip";
 import { chatKeys, syncTicketTags } from "./chatApi";
-
-const byName = (a: TagOption, b: TagOption) => a.name.localeCompare(b.name) || a.id - b.id;
 
 /** The company's tags to choose from, kept current as tags are created, renamed, recoloured or deleted. */
 function useTagOptions() {
-  const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: chatKeys.tagOptions,
     queryFn: ({ signal }) => fetchTagOptions(signal),
     staleTime: 60_000,
   });
-  useCompanyEvent("tag", (event) => {
-    queryClient.setQueryData<TagOption[] | null>(chatKeys.tagOptions, (options) => {
-      if (!options) return options;
-      const id = event.action === "delete" ? event.tagId : event.tag.id;
-      const others = options.filter((option) => option.id !== id);
-      if (event.action === "delete") return others;
-      const { name, color } = event.tag;
-      return [...others, { id, name, color }].sort(byName);
-    });
-  });
+  useTagOptionsLive();
   return query;
 }
 

@@ -7,6 +7,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type RefObject } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
+import { upsertMessage } from "../../../api/messagePages";
 import { deleteMessage, reactToMessage, retryMessage } from "../../../api/messages";
 import { chatBoxRoom, useJoinRoom } from "../../../api/SocketProvider";
 import { updateTicket } from "../../../api/tickets";
@@ -22,7 +23,7 @@ import type { MessageHandlers } from "./MessageMenu";
 import { MessageList, WALLPAPER } from "./MessageList";
 import { TagEditor } from "./TagEditor";
 import { TransferDialog } from "./TransferDialog";
-import { upsertMessage, useConversation } from "./useConversation";
+import { useConversation } from "./useConversation";
 import { useSignPreference } from "./useSignPreference";
 import { useTicketByUuid, useTicketLive } from "./useTicketLive";
 

@@ -6,9 +6,9 @@ import { Box, IconButton, LinearProgress, Typography, useTheme } from "@mui/mate
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { upsertMessage } from "../../../api/messagePages";
 import { sendMedia } from "../../../api/messages";
 import { toast, toastError } from "../../../api/toast";
-import { upsertMessage } from "./useConversation";
 
 /** What the recorder may produce, best first: WhatsApp plays Opus in Ogg; Chromium records WebM only. */
 const MIME_CHOICES = ["audio/ogg;codecs=opus", "audio/webm;codecs=opus", "audio/webm"];

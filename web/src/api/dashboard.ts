@@ -1,6 +1,6 @@
 import type { DashboardData, TicketsDayData, TicketsUsersData } from "@atende/contracts";
-import { api } from "../../api/http";
-import { type PeriodFilter, periodQuery } from "../../api/period";
+import { api } from "./http";
+import { type PeriodFilter, periodQuery } from "./period";
 
 /** Every dashboard query starts with this key: one invalidation refreshes all of them. */
 export const DASHBOARD_KEY = ["dashboard"] as const;

@@ -21,7 +21,7 @@ import { useTranslation } from "react-i18next";
 import { saveContact, upsertContactInLists } from "../../api/contacts";
 import { ApiError } from "../../api/http";
 import { toast, toastError } from "../../api/toast";
-import { fieldErrorText, SERVER_ERROR, textFieldRegister } from "../../components/formFields";
+import { fieldErrorText, SERVER_ERROR, textFieldRegister } from "../formFields";
 import { contactFormResolver, formFieldOf, initialValues, type ContactFormValues } from "./contactForm";
 
 interface ContactDialogProps {

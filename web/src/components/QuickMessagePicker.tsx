@@ -10,12 +10,12 @@ import {
   Popper,
   Typography,
 } from "@mui/material";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useEffectEvent, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { fetchChatQuickMessages, QUICK_MESSAGES_CHAT_KEY, quickMessageFile } from "../../api/quickMessages";
-import { useCompanyEvent } from "../../api/SocketProvider";
-import { toastError } from "../../api/toast";
+import { fetchChatQuickMessages, QUICK_MESSAGES_CHAT_KEY, quickMessageFile } from "../api/quickMessages";
+import { useChatQuickMessagesLive } from "../api/quickMessagesLive";
+import { toastError } from "../api/toast";
 
 export interface QuickMessageChoice {
   quickMessage: QuickMessageDTO;
@@ -51,7 +51,6 @@ function matching(list: QuickMessageDTO[], search: string): QuickMessageDTO[] {
  */
 export function QuickMessagePicker({ text, inputElement, onSelect }: QuickMessagePickerProps) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const listId = useId();
   const search = quickMessageSearchOf(text);
   const [highlighted, setHighlighted] = useState(0);
@@ -64,10 +63,7 @@ export function QuickMessagePicker({ text, inputElement, onSelect }: QuickMessag
     staleTime: 60_000,
     enabled: search !== null,
   });
-  useCompanyEvent(
-    "quickmessage",
-    () => void queryClient.invalidateQueries({ queryKey: QUICK_MESSAGES_CHAT_KEY }),
-  );
+  useChatQuickMessagesLive();
 
   const items = useMemo(() => (search === null ? [] : matching(all.data ?? [], search)), [all.data, search]);
   const open = search !== null && dismissedFor !== text && Boolean(inputElement);

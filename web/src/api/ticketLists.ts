@@ -1,6 +1,6 @@
 import { type AllTicket, type Profile, type TicketDTO, canSeeTicket } from "@atende/contracts";
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
-import { ticketKeys, type TicketFilters, type TicketPages } from "../../api/tickets";
+import { ticketKeys, type TicketFilters, type TicketPages } from "./tickets";
 
 /** Who is looking at the lists: what the server's list query decides visibility with. */
 export interface Viewer {

@@ -15,23 +15,24 @@ import {
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../api/http";
-import { useCompanyEvent } from "../../api/SocketProvider";
-import { addTicketNote, deleteTicketNote, fetchTicketNotes, ticketNotesKey } from "../../api/ticketNotes";
-import { toast, toastError } from "../../api/toast";
-import { useSessionUser } from "../../auth/AuthContext";
-import { ConfirmationDialog } from "../../components/ConfirmationDialog";
-import { fieldErrorText } from "../../components/formFields";
-import { formatDate, formatTime } from "../../i18n/format";
+import { ApiError } from "../api/http";
+import {
+  addTicketNote,
+  deleteTicketNote,
+  fetchTicketNotes,
+  ticketNotesKey,
+  withNote,
+} from "../api/ticketNotes";
+import { useTicketNotesLive } from "../api/ticketNotesLive";
+import { toast, toastError } from "../api/toast";
+import { useSessionUser } from "../auth/AuthContext";
+import { formatDate, formatTime } from "../i18n/format";
+import { ConfirmationDialog } from "./ConfirmationDialog";
+import { fieldErrorText } from "./formFields";
 
 interface NotesPanelProps {
   ticketId: number;
   contactId: number;
-}
-
-/** Newest first, each note once. */
-function withNote(list: TicketNoteDTO[] | undefined, note: TicketNoteDTO): TicketNoteDTO[] {
-  return [note, ...(list ?? []).filter((n) => n.id !== note.id)];
 }
 
 /**
@@ -55,14 +56,7 @@ export function NotesPanel({ ticketId, contactId }: NotesPanelProps) {
     queryFn: ({ signal }) => fetchTicketNotes(ticketId, contactId, signal),
   });
 
-  useCompanyEvent("ticketNote", (payload) => {
-    if (payload.action === "create") {
-      if (payload.note.ticketId === ticketId)
-        queryClient.setQueryData<TicketNoteDTO[]>(key, (list) => withNote(list, payload.note));
-    } else if (payload.ticketId === ticketId) {
-      queryClient.setQueryData<TicketNoteDTO[]>(key, (list) => list?.filter((n) => n.id !== payload.noteId));
-    }
-  });
+  useTicketNotesLive(ticketId);
 
   async function submit(event: FormEvent) {
     event.preventDefault();

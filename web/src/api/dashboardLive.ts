@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef } from "react";
-import { useCompanyEvent } from "../../api/SocketProvider";
-import { DASHBOARD_KEY } from "./dashboardApi";
+import { DASHBOARD_KEY } from "./dashboard";
+import { useCompanyEvent } from "./SocketProvider";
 
 /** How long changes are gathered before the figures are fetched again. */
 export const LIVE_REFRESH_MS = 1500;

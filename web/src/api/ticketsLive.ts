@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "react-router-dom";
-import { useCompanyEvent, useSocketReady } from "../../api/SocketProvider";
+import { useCompanyEvent, useSocketReady } from "./SocketProvider";
 import {
   applyContact,
   applyTag,

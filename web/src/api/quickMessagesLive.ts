@@ -1,0 +1,28 @@
+import { useQueryClient } from "@tanstack/react-query";
+import {
+  QUICK_MESSAGES_CHAT_KEY,
+  removeQuickMessageFromLists,
+  upsertQuickMessageInLists,
+} from "./quickMessages";
+import { useCompanyEvent } from "./SocketProvider";
+
+/** Keeps the quick message lists current while mounted: messages other users add, edit or delete. */
+export function useQuickMessagesLive(): void {
+  const queryClient = useQueryClient();
+  useCompanyEvent("quickmessage", (payload) => {
+    if (payload.action === "delete") removeQuickMessageFromLists(queryClient, payload.id);
+    else upsertQuickMessageInLists(queryClient, payload.record);
+  });
+}
+
+/**
+ * Keeps the chat's quick message choices current while mounted. Which of them the user may pick
+ * is the server's to say, so any change reads them again.
+ */
+export function useChatQuickMessagesLive(): void {
+  const queryClient = useQueryClient();
+  useCompanyEvent(
+    "quickmessage",
+    () => void queryClient.invalidateQueries({ queryKey: QUICK_MESSAGES_CHAT_KEY }),
+  );
+}
