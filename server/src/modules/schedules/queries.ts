@@ -122,11 +122,21 @@ export async function countPending(db: Executor, companyId: number): Promise<num
 }
 
 /** The schedule handed to the connection as this message and not known as sent yet, if any. */
-export async function scheduleOfMessage(db: Executor, messageId: number): Promise<ScheduleRow | null> {
+export async function scheduleOfMessage(
+  db: Executor,
+  companyId: number,
+  messageId: number,
+): Promise<ScheduleRow | null> {
   const [row] = await db
     .select()
     .from(schedules)
-    .where(and(eq(schedules.messageId, messageId), inArray(schedules.status, ["AGENDADA", "ERRO"])));
+    .where(
+      and(
+        eq(schedules.companyId, companyId),
+        eq(schedules.messageId, messageId),
+        inArray(schedules.status, ["AGENDADA", "ERRO"]),
+      ),
+    );
   return row ?? null;
 }
 

@@ -156,8 +156,8 @@ export async function settleFromMessage(
   messageId: number,
 ): Promise<boolean> {
   const { db, bus, now } = deps;
-  const pending = await scheduleOfMessage(db, messageId);
-  if (!pending || pending.companyId !== companyId) return true;
+  const pending = await scheduleOfMessage(db, companyId, messageId);
+  if (!pending) return true;
   const m = await messageOutcome(db, companyId, messageId);
   let values: Partial<typeof schedules.$inferInsert>;
   if (m && m.ack > 0) values = { status: "ENVIADA", sentAt: now(), error: null };

@@ -56,6 +56,7 @@ export async function findUserForLogin(db: Executor, email: string): Promise<Use
   return row ?? null;
 }
 
+/** Across companies too: an email is unique in the deployment, since login finds a user by it alone. */
 export async function emailTaken(db: Executor, email: string, exceptUserId?: number): Promise<boolean> {
   const [row] = await db
     .select({ id: users.id })
