@@ -22,8 +22,8 @@ import {
   openTicketIdOfNumber,
   saveContact,
   updateConnection as updateConnectionRow,
-  updateContact,
-  updateMessage as updateMessageRow,
+  updateContactById,
+  updateMessageById,
 } from "./queries.js";
 import type { ChannelAddress, ChannelEvent, ConnectionInfo, InboundMessage } from "./provider.js";
 
@@ -253,7 +253,7 @@ export function createInbound(deps: InboundDeps): Inbound {
       return;
     try {
       const url = (await deps.profilePicture(connection, address)) ?? "";
-      const updated = await updateContact(db, connection.companyId, contact.id, {
+      const updated = await updateContactById(db, contact.id, {
         profilePicUrl: url,
         profilePicAt: now(),
       });
@@ -282,7 +282,7 @@ export function createInbound(deps: InboundDeps): Inbound {
       if (!row) return;
       const patch = change(row);
       if (!patch) return;
-      await updateMessageRow(tx, connection.companyId, row.id, { ...patch, updatedAt: now() });
+      await updateMessageById(tx, row.id, { ...patch, updatedAt: now() });
       await raiseMessageSaved(tx, raise, connection.companyId, row.id, "update");
     });
   }
@@ -348,7 +348,7 @@ export function createInbound(deps: InboundDeps): Inbound {
         ? event.profilePicUrl
         : undefined;
     if (!rename && picture === undefined) return;
-    const updated = await updateContact(db, connection.companyId, row.id, {
+    const updated = await updateContactById(db, row.id, {
       name: rename,
       profilePicUrl: picture,
       profilePicAt: picture !== undefined ? now() : undefined,

@@ -509,17 +509,14 @@ export async function insertReaction(
     .returning({ id: messages.id });
 }
 
-/** A provider's change to a message (ack, edit, revoke) the caller just read in the company. */
-export async function updateMessage(
+/** A provider's change to a message (ack, edit, revoke). */
+export async function updateMessageById(
   tx: Tx,
-  companyId: number,
   id: number,
   patch: Partial<typeof messages.$inferInsert>,
 ): Promise<void> {
-  await tx
-    .update(messages)
-    .set(patch)
-    .where(and(eq(messages.companyId, companyId), eq(messages.id, id)));
+  // By id alone: the caller just read the row in its company (findMessageByWid), in this transaction.
+  await tx.update(messages).set(patch).where(eq(messages.id, id));
 }
 
 /** The company's contact by number (a provider's contact update). */
@@ -535,18 +532,14 @@ export async function findContactByNumber(
   return row ?? null;
 }
 
-/** A provider's change to a contact (name, picture) the caller just read in the company. */
-export async function updateContact(
+/** A provider's change to a contact (name, picture). */
+export async function updateContactById(
   db: Db,
-  companyId: number,
   id: number,
   patch: Partial<typeof contacts.$inferInsert>,
 ): Promise<ContactRow | undefined> {
-  const [row] = await db
-    .update(contacts)
-    .set(patch)
-    .where(and(eq(contacts.companyId, companyId), eq(contacts.id, id)))
-    .returning();
+  // By id alone: the caller read the contact in the connection's company just before.
+  const [row] = await db.update(contacts).set(patch).where(eq(contacts.id, id)).returning();
   return row;
 }
 
