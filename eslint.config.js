@@ -25,6 +25,37 @@ export default tseslint.config(
     },
   },
   {
+    // Every database statement lives in a queries.ts (or under db/): services, routes and channels
+    // call named helpers that take the company first. Types of rows may still be imported anywhere.
+    files: ["server/src/**/*.ts"],
+    ignores: [
+      "server/src/**/queries.ts",
+      "server/src/db/**",
+      "server/src/**/*.test.ts",
+      "server/src/test/**",
+    ],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["drizzle-orm", "drizzle-orm/*"],
+              allowTypeImports: true,
+              message: "Database statements live in a queries.ts (or under src/db/).",
+            },
+            {
+              regex: "(^|/)db/schema(\\.js|/.*)?$",
+              allowTypeImports: true,
+              message:
+                "Tables are used in a queries.ts (or under src/db/); import row types with `import type`.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["web/**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { "react-hooks": reactHooks },

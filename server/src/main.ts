@@ -13,7 +13,7 @@ import { DataDirLockedError } from "./db/lock.js";
 import { buildApp } from "./app.js";
 import { EventBus } from "./events/bus.js";
 import { TokenService, resolveJwtSecret } from "./http/tokens.js";
-import { seed } from "./seed/index.js";
+import { seed } from "./db/seed/index.js";
 import { MediaStore } from "./storage/media.js";
 import path from "node:path";
 

@@ -1,15 +1,9 @@
-import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.js";
-import { PreparedSql, columnList, tableRow } from "../db/prepared.js";
-import { whatsapps } from "../db/schema/index.js";
+import type { whatsapps } from "../db/schema/index.js";
 import type { EventBus } from "../events/bus.js";
+import { loadConnectionRow } from "./queries.js";
 
 export type ConnectionRow = typeof whatsapps.$inferSelect;
-
-const connectionStatement = new PreparedSql<{ id: number }>(
-  "connection_cache_row",
-  sql`select ${columnList(whatsapps)} from whatsapps where id = ${sql.placeholder("id")}::int`,
-);
 
 interface Entry {
   row: ConnectionRow | null;
@@ -61,10 +55,8 @@ export class ConnectionCache {
     if (pending) return pending;
     const generation = this.generations.get(id) ?? 0;
     const loadedAt = this.clock();
-    const read = connectionStatement
-      .rows(this.db, { id })
-      .then(([raw]) => {
-        const row = raw ? tableRow(whatsapps, raw) : null;
+    const read = loadConnectionRow(this.db, id)
+      .then((row) => {
         if ((this.generations.get(id) ?? 0) === generation) {
           this.entries.set(id, { row, loadedAt });
           // Connections are few; bound the map anyway (a scan of ids must not grow it forever).

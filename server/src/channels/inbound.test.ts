@@ -10,7 +10,7 @@ import { loadTicket } from "../modules/tickets/present.js";
 import { queueOutbound, retryOutbound } from "../modules/messages/outbound.js";
 import { buildSimulatorCompany, phoneSends } from "../test/channels.js";
 import { buildUser, login } from "../test/factories.js";
-import { batch } from "./inboundStore.js";
+import { batch } from "./queries.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../test/harness.js";
 
 let ctx: TestContext;

@@ -1,8 +1,7 @@
-import { and, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { WhatsappStatus } from "@atende/contracts";
-import { type Db, type Tx, queryRows } from "../db/client.js";
-import { contacts, messages, whatsapps } from "../db/schema/index.js";
+import type { Db } from "../db/client.js";
+import type { messages } from "../db/schema/index.js";
 import { type DomainEvent, type EventBus, inTransaction } from "../events/bus.js";
 import { type ContactRow, presentContact } from "../modules/contacts/present.js";
 import { raiseMessageSaved } from "../modules/messages/events.js";
@@ -17,8 +16,15 @@ import {
   type ContactValues,
   type MessageValues,
   conversationWriter,
+  findContactByNumber,
+  findMessageByWid,
+  insertReaction,
+  openTicketIdOfNumber,
   saveContact,
-} from "./inboundStore.js";
+  updateConnection as updateConnectionRow,
+  updateContactById,
+  updateMessageById,
+} from "./queries.js";
 import type { ChannelAddress, ChannelEvent, ConnectionInfo, InboundMessage } from "./provider.js";
 
 /** The one inbound pipeline: every provider's events go through `handle`. */
@@ -65,20 +71,6 @@ function timeIn(date: Date, timeZone: string): string {
 export function createInbound(deps: InboundDeps): Inbound {
   const { db, bus, now, log } = deps;
   const conversations = conversationWriter(db);
-
-  async function findMessageByWid(tx: Tx | Db, connection: ConnectionInfo, wid: string) {
-    const [row] = await tx
-      .select()
-      .from(messages)
-      .where(
-        and(
-          eq(messages.companyId, connection.companyId),
-          eq(messages.whatsappId, connection.id),
-          eq(messages.wid, wid),
-        ),
-      );
-    return row ?? null;
-  }
 
   async function storeMedia(connection: ConnectionInfo, msg: InboundMessage) {
     if (!msg.media) return null;
@@ -184,30 +176,15 @@ export function createInbound(deps: InboundDeps): Inbound {
   ): Promise<ContactRow | null> {
     try {
       return await inTransaction(db, bus, async (tx, raise) => {
-        const target = await findMessageByWid(tx, connection, targetWid);
+        const target = await findMessageByWid(tx, connection.companyId, connection.id, targetWid);
         if (!target) return null; // a reaction to a message we never had
         const saved = await saveContact(tx, key, values);
-        const inserted = await tx
-          .insert(messages)
-          .values({
-            companyId: connection.companyId,
-            ticketId: target.ticketId,
-            contactId: saved.contact.id,
-            whatsappId: values.whatsappId,
-            wid: values.wid,
-            body: values.body,
-            fromMe: values.fromMe,
-            read: values.fromMe,
-            ack: values.ack,
-            mediaType: values.mediaType,
-            quotedMsgId: target.id,
-            participant: values.participant,
-            isForwarded: values.isForwarded,
-            createdAt: new Date(values.createdAt),
-            updatedAt: new Date(values.updatedAt),
-          })
-          .onConflictDoNothing()
-          .returning({ id: messages.id });
+        const inserted = await insertReaction(tx, connection.companyId, {
+          ...values,
+          ticketId: target.ticketId,
+          contactId: saved.contact.id,
+          quotedMsgId: target.id,
+        });
         if (inserted.length === 0) throw new DuplicateMessage();
         if (saved.changed)
           raise({
@@ -234,7 +211,7 @@ export function createInbound(deps: InboundDeps): Inbound {
       return;
     // A redelivered media message is recognised before its media is fetched again; any other
     // redelivery is refused by the unique index on (connection, message id) when it is stored.
-    if (msg.media && (await findMessageByWid(db, connection, msg.id))) return;
+    if (msg.media && (await findMessageByWid(db, connection.companyId, connection.id, msg.id))) return;
     const media = await storeMedia(connection, msg);
     const at = now().toISOString();
     const name = msg.fromMe || msg.chat.isGroup ? "" : (msg.pushName ?? "");
@@ -268,11 +245,10 @@ export function createInbound(deps: InboundDeps): Inbound {
       return;
     try {
       const url = (await deps.profilePicture(connection, address)) ?? "";
-      const [updated] = await db
-        .update(contacts)
-        .set({ profilePicUrl: url, profilePicAt: now() })
-        .where(eq(contacts.id, contact.id))
-        .returning();
+      const updated = await updateContactById(db, contact.id, {
+        profilePicUrl: url,
+        profilePicAt: now(),
+      });
       if (updated && url !== contact.profilePicUrl) {
         await bus.publish([
           {
@@ -294,14 +270,11 @@ export function createInbound(deps: InboundDeps): Inbound {
     change: (row: typeof messages.$inferSelect) => Partial<typeof messages.$inferInsert> | null,
   ) {
     await inTransaction(db, bus, async (tx, raise) => {
-      const row = await findMessageByWid(tx, connection, wid);
+      const row = await findMessageByWid(tx, connection.companyId, connection.id, wid);
       if (!row) return;
       const patch = change(row);
       if (!patch) return;
-      await tx
-        .update(messages)
-        .set({ ...patch, updatedAt: now() })
-        .where(eq(messages.id, row.id));
+      await updateMessageById(tx, row.id, { ...patch, updatedAt: now() });
       await raiseMessageSaved(tx, raise, connection.companyId, row.id, "update");
     });
   }
@@ -329,17 +302,13 @@ export function createInbound(deps: InboundDeps): Inbound {
     patch: { qrcode?: string; retries?: number; number?: string },
   ) {
     await inTransaction(db, bus, async (tx, raise) => {
-      const [row] = await tx
-        .update(whatsapps)
-        .set({
-          status,
-          qrcode: status === "qrcode" ? (patch.qrcode ?? "") : "",
-          retries: patch.retries ?? (status === "CONNECTED" ? 0 : undefined),
-          number: patch.number,
-          updatedAt: now(),
-        })
-        .where(and(eq(whatsapps.companyId, connection.companyId), eq(whatsapps.id, connection.id)))
-        .returning();
+      const row = await updateConnectionRow(tx, connection.companyId, connection.id, {
+        status,
+        qrcode: status === "qrcode" ? (patch.qrcode ?? "") : "",
+        retries: patch.retries ?? (status === "CONNECTED" ? 0 : undefined),
+        number: patch.number,
+        updatedAt: now(),
+      });
       if (!row) return;
       raise({ type: "whatsapp.session", companyId: row.companyId, session: presentSession(row) });
       const dto = await loadWhatsapp(tx, row.companyId, row.id);
@@ -349,14 +318,9 @@ export function createInbound(deps: InboundDeps): Inbound {
 
   async function presence(connection: ConnectionInfo, event: Extract<ChannelEvent, { type: "presence" }>) {
     if (!event.chat.number) return;
-    const rows = await queryRows<{ id: number }>(
-      db,
-      sql`select t.id from tickets t join contacts c on c.id = t.contact_id
-          where t.company_id = ${connection.companyId} and t.whatsapp_id = ${connection.id}
-            and c.number = ${event.chat.number} and t.status <> 'closed' limit 1`,
-    );
-    if (!rows[0]) return;
-    const ticket = await loadTicket(db, connection.companyId, rows[0].id);
+    const ticketId = await openTicketIdOfNumber(db, connection.companyId, connection.id, event.chat.number);
+    if (ticketId === null) return;
+    const ticket = await loadTicket(db, connection.companyId, ticketId);
     if (ticket)
       await bus.publish([
         { type: "presence", companyId: connection.companyId, ticket, presence: event.presence },
@@ -368,10 +332,7 @@ export function createInbound(deps: InboundDeps): Inbound {
     event: Extract<ChannelEvent, { type: "contact" }>,
   ) {
     if (!event.address.number) return;
-    const [row] = await db
-      .select()
-      .from(contacts)
-      .where(and(eq(contacts.companyId, connection.companyId), eq(contacts.number, event.address.number)));
+    const row = await findContactByNumber(db, connection.companyId, event.address.number);
     if (!row) return;
     const rename = event.name && row.name === row.number ? event.name : undefined;
     const picture =
@@ -379,16 +340,12 @@ export function createInbound(deps: InboundDeps): Inbound {
         ? event.profilePicUrl
         : undefined;
     if (!rename && picture === undefined) return;
-    const [updated] = await db
-      .update(contacts)
-      .set({
-        name: rename,
-        profilePicUrl: picture,
-        profilePicAt: picture !== undefined ? now() : undefined,
-        updatedAt: now(),
-      })
-      .where(eq(contacts.id, row.id))
-      .returning();
+    const updated = await updateContactById(db, row.id, {
+      name: rename,
+      profilePicUrl: picture,
+      profilePicAt: picture !== undefined ? now() : undefined,
+      updatedAt: now(),
+    });
     await bus.publish([
       {
         type: "contact.saved",

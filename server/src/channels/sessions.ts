@@ -1,12 +1,20 @@
 import crypto from "node:crypto";
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { ProviderName } from "@atende/contracts";
-import { type Db, queryRows } from "../db/client.js";
-import { whatsappLeases, whatsapps } from "../db/schema/index.js";
+import type { Db } from "../db/client.js";
 import { dbAuthStore } from "./authStore.js";
 import type { Inbound } from "./inbound.js";
 import type { ChannelSession, ConnectionInfo } from "./provider.js";
+import {
+  claimLease,
+  claimableConnections,
+  dropLease,
+  findConnectionById,
+  idleConnectionIds,
+  purgeLeases,
+  releaseLeases,
+  renewLeases,
+} from "./queries.js";
 import { type ProviderRegistry, providerFor } from "./registry.js";
 
 interface Running {
@@ -81,11 +89,7 @@ export class SessionManager {
     await this.ticking?.catch(() => undefined);
     const ids = this.ownedIds();
     await Promise.all(ids.map((id) => this.stopLocal(id)));
-    if (ids.length) {
-      await this.deps.db
-        .delete(whatsappLeases)
-        .where(and(inArray(whatsappLeases.whatsappId, ids), eq(whatsappLeases.ownerId, this.instanceId)));
-    }
+    if (ids.length) await releaseLeases(this.deps.db, this.instanceId, ids);
   }
 
   /** Stops the sessions whose lease runs out before the next tick could renew it. */
@@ -118,11 +122,7 @@ export class SessionManager {
     const until = new Date(at.getTime() + leaseSeconds * 1000);
     const owned = this.ownedIds();
     if (owned.length) {
-      const kept = await db
-        .update(whatsappLeases)
-        .set({ expiresAt: until })
-        .where(and(inArray(whatsappLeases.whatsappId, owned), eq(whatsappLeases.ownerId, this.instanceId)))
-        .returning({ id: whatsappLeases.whatsappId });
+      const kept = await renewLeases(db, this.instanceId, owned, until);
       const keptIds = new Set(kept.map((k) => k.id));
       for (const id of owned) {
         const entry = this.running.get(id);
@@ -132,39 +132,21 @@ export class SessionManager {
       }
     }
     // Connections that want a session and whose lease is free or stale.
-    const candidates = await queryRows<{ id: number; company_id: number }>(
-      db,
-      sql`select w.id, w.company_id from whatsapps w
-          left join whatsapp_leases l on l.whatsapp_id = w.id
-          where w.status in (${sql.join(
-            LIVE_STATUSES.map((s) => sql`${s}`),
-            sql`, `,
-          )}) and (l.whatsapp_id is null or l.expires_at < ${at.toISOString()})`,
-    );
+    const candidates = await claimableConnections(db, LIVE_STATUSES, at);
     for (const c of candidates) {
-      const claimed = await queryRows<{ whatsapp_id: number }>(
-        db,
-        sql`insert into whatsapp_leases (whatsapp_id, company_id, owner_id, expires_at)
-            values (${c.id}, ${c.company_id}, ${this.instanceId}, ${until.toISOString()})
-            on conflict (whatsapp_id) do update set owner_id = excluded.owner_id, expires_at = excluded.expires_at
-            where whatsapp_leases.expires_at < ${at.toISOString()}
-            returning whatsapp_id`,
-      );
-      if (claimed.length) await this.startLocal(c.company_id, c.id, until);
+      const claimed = await claimLease(db, c.company_id, c.id, { ownerId: this.instanceId, until, at });
+      if (claimed) await this.startLocal(c.company_id, c.id, until);
     }
     // Sessions whose connection went to DISCONNECTED/TIMEOUT (a logout, a person's "disconnect") end here.
     if (owned.length) {
-      const idle = await db
-        .select({ id: whatsapps.id })
-        .from(whatsapps)
-        .where(and(inArray(whatsapps.id, owned), sql`${whatsapps.status} in ('DISCONNECTED', 'TIMEOUT')`));
+      const idle = await idleConnectionIds(db, owned);
       for (const { id } of idle) await this.release(id);
     }
-    await db.delete(whatsappLeases).where(lt(whatsappLeases.expiresAt, new Date(at.getTime() - 3600_000)));
+    await purgeLeases(db, new Date(at.getTime() - 3600_000));
   }
 
   private async startLocal(companyId: number, whatsappId: number, leaseUntil: Date): Promise<void> {
-    const [row] = await this.deps.db.select().from(whatsapps).where(eq(whatsapps.id, whatsappId));
+    const row = await findConnectionById(this.deps.db, whatsappId);
     if (!row) return;
     const provider = providerFor(this.deps.providers, row.provider);
     const connection: ConnectionInfo = {
@@ -220,9 +202,7 @@ export class SessionManager {
   /** Stops our session of a connection and frees its lease for whoever should run it next. */
   async release(whatsappId: number): Promise<void> {
     await this.stopLocal(whatsappId);
-    await this.deps.db
-      .delete(whatsappLeases)
-      .where(and(eq(whatsappLeases.whatsappId, whatsappId), eq(whatsappLeases.ownerId, this.instanceId)));
+    await releaseLeases(this.deps.db, this.instanceId, [whatsappId]);
   }
 
   /**
@@ -231,7 +211,7 @@ export class SessionManager {
    */
   async restart(companyId: number, whatsappId: number): Promise<void> {
     await this.stopLocal(whatsappId);
-    await this.deps.db.delete(whatsappLeases).where(eq(whatsappLeases.whatsappId, whatsappId));
+    await dropLease(this.deps.db, whatsappId);
     await this.deps.inbound.handle(
       { id: whatsappId, companyId, name: "", number: "", config: {} },
       { type: "connection", status: "OPENING", retries: 0 },
@@ -252,6 +232,6 @@ export class SessionManager {
       { type: "loggedOut" },
     );
     await this.release(whatsappId);
-    await this.deps.db.delete(whatsappLeases).where(eq(whatsappLeases.whatsappId, whatsappId));
+    await dropLease(this.deps.db, whatsappId);
   }
 }

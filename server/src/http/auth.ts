@@ -1,11 +1,10 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { sql } from "drizzle-orm";
 import { type Permission, type Profile, can } from "@atende/contracts";
 import type { Db } from "../db/client.js";
 import type { EventBus } from "../events/bus.js";
-import { PreparedSql } from "../db/prepared.js";
 import { companyLockout, forgetCompanyStanding } from "./companyStanding.js";
 import { AppError } from "./errors.js";
+import { findSession } from "./queries.js";
 import type { AccessClaims, TokenService } from "./tokens.js";
 
 /** Who is calling: read from the verified token and the user's row, never from the request body. */
@@ -33,20 +32,6 @@ export function bearerToken(req: FastifyRequest): string | null {
   const [scheme, token] = header.split(" ");
   return scheme?.toLowerCase() === "bearer" && token ? token : null;
 }
-
-/** Every authenticated request checks its session: prepared (see PreparedSql). */
-const sessionStatement = new PreparedSql<
-  { userId: number; companyId: number; sessionId: string },
-  { profile: Profile; super: boolean; live: boolean }
->(
-  "auth_session",
-  sql`select u.profile, u.super,
-        exists (select 1 from refresh_tokens r
-                where r.session_id = ${sql.placeholder("sessionId")}::uuid and r.user_id = u.id
-                  and r.revoked_at is null) as live
-      from users u
-      where u.id = ${sql.placeholder("userId")}::int and u.company_id = ${sql.placeholder("companyId")}::int`,
-);
 
 /** Tokens whose signature was verified, per token service (secret): claims and expiry. */
 const verified = new WeakMap<TokenService, Map<string, { claims: AccessClaims; expiresAtMs: number }>>();
@@ -167,7 +152,7 @@ export async function authenticate(db: Db, tokens: TokenService, token: string |
   if (passed && passed.userId === claims.userId && nowMs - passed.checkedAtMs < SESSION_CHECK_TTL_MS)
     return { ...claims, profile: passed.profile, super: passed.super };
   const generation = checks?.generation;
-  const [row] = await sessionStatement.rows(db, claims);
+  const row = await findSession(db, claims.companyId, claims);
   if (!row || !row.live) throw new AppError("ERR_NO_SESSION");
   if (checks && checks.generation === generation) {
     const map = checks.bySession;

@@ -1,8 +1,7 @@
-import { sql } from "drizzle-orm";
 import { todayInZone } from "@atende/contracts";
 import type { Db } from "../db/client.js";
-import { PreparedSql } from "../db/prepared.js";
 import { AppError } from "./errors.js";
+import { findCompanyStanding } from "./queries.js";
 
 /**
  * A company's standing, as every request and socket checks it: active, and not past its due date.
@@ -20,17 +19,6 @@ interface Standing {
   exempt: boolean;
   loadedAtMs: number;
 }
-
-const standingStatement = new PreparedSql<
-  { companyId: number },
-  { active: boolean; due_date: string | null; exempt: boolean }
->(
-  "company_standing",
-  sql`select c.status as active, c.due_date::text as due_date,
-        exists (select 1 from users u where u.company_id = c.id and u.super) as exempt
-      from companies c
-      where c.id = ${sql.placeholder("companyId")}::int`,
-);
 
 interface Standings {
   byCompany: Map<number, Standing>;
@@ -61,7 +49,7 @@ async function standingOf(db: Db, companyId: number): Promise<Standing | null> {
   const hit = found.byCompany.get(companyId);
   if (hit && nowMs - hit.loadedAtMs < COMPANY_STANDING_TTL_MS) return hit;
   const generation = found.generation;
-  const [row] = await standingStatement.rows(db, { companyId });
+  const row = await findCompanyStanding(db, companyId);
   if (!row) return null;
   const standing = { active: row.active, dueDate: row.due_date, exempt: row.exempt, loadedAtMs: nowMs };
   if (found.generation === generation) {

@@ -1,8 +1,7 @@
 import crypto from "node:crypto";
-import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.js";
-import { whatsapps } from "../../db/schema/index.js";
+import type { whatsapps } from "../../db/schema/index.js";
 import { sendError } from "../../http/errors.js";
 import { type JobHandler, type JobRunner, JobFailed, enqueueJob } from "../../jobs/runner.js";
 import type { Inbound } from "../inbound.js";
@@ -10,6 +9,7 @@ import { ChannelError, type ConnectionInfo } from "../provider.js";
 import type { GraphClient } from "./graph.js";
 import { mapCloudWebhook } from "./mapping.js";
 import { cloudCredentialsOf } from "./provider.js";
+import { findCloudConnectionRow } from "./queries.js";
 
 /**
  * Meta's webhook for a Cloud API connection. Verification (GET) answers the challenge when the
@@ -144,17 +144,7 @@ async function findCloudConnection(
         ? Number(whatsappId)
         : 0;
   if (!Number.isSafeInteger(id) || id <= 0 || id > 2_147_483_647) return null;
-  const [row] = await db
-    .select()
-    .from(whatsapps)
-    .where(
-      and(
-        eq(whatsapps.id, id),
-        eq(whatsapps.provider, "cloud"),
-        companyId != null ? eq(whatsapps.companyId, companyId) : undefined,
-      ),
-    );
-  return row ?? null;
+  return findCloudConnectionRow(db, companyId, id);
 }
 
 /** X-Hub-Signature-256: "sha256=" + hex HMAC-SHA256 of the raw body with the app secret. */

@@ -1,33 +1,14 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
 import type { SimulatorPhoneMessage } from "@atende/contracts";
 import type { Db } from "../../db/client.js";
 import { GroupCommit } from "../../db/groupCommit.js";
-import { PreparedSql, columnList, tableRow } from "../../db/prepared.js";
-import { simulatorMessages } from "../../db/schema/index.js";
+import type { simulatorMessages } from "../../db/schema/index.js";
 import type { EventBus } from "../../events/bus.js";
+import { advancePhoneAcks, changePhoneMessage, findPhoneMessage, recordPhoneMessages } from "./queries.js";
 
 export type PhoneRow = typeof simulatorMessages.$inferSelect;
 type PhoneRecord = Omit<typeof simulatorMessages.$inferInsert, "id" | "isDeleted" | "createdAt"> & {
   createdAt: Date;
 };
-
-// Every phone message passes here, in both directions, in batches (group commit, see GroupCommit):
-// one insert for the messages recorded together on a connection, prepared (see PreparedSql).
-const recordStatement = new PreparedSql<{ rows: string }>(
-  "simulator_record",
-  sql`insert into simulator_messages
-        (company_id, whatsapp_id, number, direction, provider_id, body, kind, media, quoted_id, ack, created_at)
-      select company_id, whatsapp_id, number, direction, provider_id, body, kind, media, quoted_id, ack, created_at
-      from jsonb_to_recordset(${p("rows")}::jsonb) as x(idx int, company_id int, whatsapp_id int, number text,
-        direction text, provider_id text, body text, kind text, media jsonb, quoted_id text, ack smallint,
-        created_at timestamptz)
-      order by idx
-      on conflict (whatsapp_id, provider_id) do update set ack = greatest(simulator_messages.ack, excluded.ack)
-      returning ${columnList(simulatorMessages)}`,
-);
-function p(name: string) {
-  return sql.placeholder(name);
-}
 
 /** What a simulated phone shows of one message; media goes through the authenticated media route. */
 export function presentPhoneMessage(r: PhoneRow): SimulatorPhoneMessage {
@@ -87,8 +68,7 @@ export class PhoneBook {
         created_at: r.createdAt.toISOString(),
       });
     }
-    const saved = await recordStatement.rows(this.db, { rows: JSON.stringify(rows) });
-    const byId = new Map(saved.map((raw) => [raw.provider_id as string, tableRow(simulatorMessages, raw)]));
+    const byId = await recordPhoneMessages(this.db, rows);
     return records.map((r) => byId.get(r.providerId)!);
   });
 
@@ -151,19 +131,7 @@ export class PhoneBook {
     where: { ids?: string[]; number?: string },
   ) {
     await this.settled(whatsappId);
-    const conditions = [
-      eq(simulatorMessages.whatsappId, whatsappId),
-      eq(simulatorMessages.direction, direction),
-      sql`${simulatorMessages.ack} < ${ack}`,
-    ];
-    if (where.ids)
-      conditions.push(inArray(simulatorMessages.providerId, where.ids.length ? where.ids : [""]));
-    if (where.number) conditions.push(eq(simulatorMessages.number, where.number));
-    const rows = await this.db
-      .update(simulatorMessages)
-      .set({ ack })
-      .where(and(...conditions))
-      .returning();
+    const rows = await advancePhoneAcks(this.db, whatsappId, direction, ack, where);
     await this.announce(rows);
     return rows;
   }
@@ -174,21 +142,13 @@ export class PhoneBook {
     patch: { body?: string; isDeleted?: boolean; kind?: string },
   ) {
     await this.settled(whatsappId);
-    const rows = await this.db
-      .update(simulatorMessages)
-      .set(patch)
-      .where(and(eq(simulatorMessages.whatsappId, whatsappId), eq(simulatorMessages.providerId, providerId)))
-      .returning();
+    const rows = await changePhoneMessage(this.db, whatsappId, providerId, patch);
     await this.announce(rows);
     return rows[0] ?? null;
   }
 
   async find(whatsappId: number, providerId: string): Promise<PhoneRow | null> {
     await this.settled(whatsappId);
-    const [row] = await this.db
-      .select()
-      .from(simulatorMessages)
-      .where(and(eq(simulatorMessages.whatsappId, whatsappId), eq(simulatorMessages.providerId, providerId)));
-    return row ?? null;
+    return findPhoneMessage(this.db, whatsappId, providerId);
   }
 }

@@ -21,12 +21,16 @@ export async function insertSuccessorToken(
   return inserted ?? (await findRefreshToken(db, row.tokenHash));
 }
 
+/** By its hash alone: the caller has no session yet; the row names its company. */
 export async function findRefreshToken(db: Executor, tokenHash: string) {
   const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash));
   return row ?? null;
 }
 
-/** Marks a token used, only if nobody else did first: answers false when it lost that race. */
+/**
+ * Marks a token used, only if nobody else did first: answers false when it lost that race. By id
+ * alone: the row was just found by its hash.
+ */
 export async function markRotated(db: Executor, id: number, at: Date): Promise<boolean> {
   const rows = await db
     .update(refreshTokens)
@@ -36,6 +40,7 @@ export async function markRotated(db: Executor, id: number, at: Date): Promise<b
   return rows.length === 1;
 }
 
+/** By session id alone: a random uuid, read from the token row just found by its hash. */
 export async function revokeSession(db: Executor, sessionId: string, at: Date) {
   await db
     .update(refreshTokens)

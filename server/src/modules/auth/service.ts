@@ -1,9 +1,7 @@
 import crypto from "node:crypto";
-import { eq } from "drizzle-orm";
 import { createClient } from "redis";
 import type { LoginAnswer, LoginInput, SessionUserDTO } from "@atende/contracts";
 import type { Executor } from "../../db/client.js";
-import { users } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import { AppError } from "../../http/errors.js";
@@ -12,7 +10,7 @@ import { redisPrefix } from "../../db/redisPrefix.js";
 import { hashToken, newRefreshToken } from "../../http/tokens.js";
 import { dummyPasswordHash, verifyPassword } from "../../lib/passwords.js";
 import { findCompany, sessionCompany, subscriptionStatus } from "../companies/queries.js";
-import { findUser, findUserForLogin } from "../users/queries.js";
+import { findUser, findUserForLogin, updateUser } from "../users/queries.js";
 import * as q from "./queries.js";
 
 type AuthDeps = Pick<Deps, "db" | "bus" | "tokens" | "config" | "now">;
@@ -87,7 +85,7 @@ export function createAuthService(
       const sessionId = crypto.randomUUID();
       const issued = await inTransaction(db, bus, async (tx, raise) => {
         await q.revokeUserSessions(tx, row.companyId, row.id, now());
-        await tx.update(users).set({ online: true, lastSeenAt: now() }).where(eq(users.id, row.id));
+        await updateUser(tx, row.companyId, row.id, { online: true, lastSeenAt: now() });
         raise({ type: "session.started", companyId: row.companyId, userId: row.id, sessionId });
         if (!row.online) {
           const user = await findUser(tx, row.companyId, row.id);
@@ -149,7 +147,7 @@ export function createAuthService(
       await inTransaction(db, bus, async (tx, raise) => {
         await q.revokeUserSessions(tx, companyId, userId, now());
         raise({ type: "user.sessionsRevoked", companyId, userId });
-        await tx.update(users).set({ online: false }).where(eq(users.id, userId));
+        await updateUser(tx, companyId, userId, { online: false });
         const user = await findUser(tx, companyId, userId);
         if (user) raise({ type: "user.saved", action: "update", companyId, user });
       });

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import {
   LIMITS,
   type PlanDTO,
@@ -68,4 +68,9 @@ export async function updateCompany(
 ) {
   const [row] = await db.update(companies).set(values).where(eq(companies.id, id)).returning();
   return row ?? null;
+}
+
+/** Holds the company's row until the transaction ends: two writers cannot both pass a plan limit. */
+export async function lockCompany(tx: Executor, companyId: number): Promise<void> {
+  await tx.execute(sql`select id from companies where id = ${companyId} for update`);
 }

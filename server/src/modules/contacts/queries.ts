@@ -1,7 +1,7 @@
-import { type SQL, and, asc, count, eq, ilike, inArray, or, sql } from "drizzle-orm";
+import { type SQL, and, asc, count, desc, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import type { ContactDTO } from "@atende/contracts";
 import type { Executor } from "../../db/client.js";
-import { contactCustomFields, contacts, tickets } from "../../db/schema/index.js";
+import { contactCustomFields, contacts, tickets, whatsapps } from "../../db/schema/index.js";
 import { type ContactRow, presentContact } from "./present.js";
 
 /** Every helper takes the caller's companyId first: a contact of another company is simply not found. */
@@ -189,4 +189,74 @@ export async function ticketsOfContact(db: Executor, companyId: number, contactI
     .select({ id: tickets.id, queueId: tickets.queueId, userId: tickets.userId })
     .from(tickets)
     .where(and(eq(tickets.companyId, companyId), eq(tickets.contactId, contactId)));
+}
+
+export async function insertContact(
+  tx: Executor,
+  companyId: number,
+  values: Omit<typeof contacts.$inferInsert, "companyId">,
+): Promise<ContactRow> {
+  const [row] = await tx
+    .insert(contacts)
+    .values({ ...values, companyId })
+    .returning();
+  return row!;
+}
+
+/** Null when the company has no such contact. */
+export async function updateContact(
+  tx: Executor,
+  companyId: number,
+  contactId: number,
+  patch: Partial<typeof contacts.$inferInsert>,
+): Promise<ContactRow | null> {
+  const [row] = await tx
+    .update(contacts)
+    .set(patch)
+    .where(and(eq(contacts.companyId, companyId), eq(contacts.id, contactId)))
+    .returning();
+  return row ?? null;
+}
+
+/** Deletes the contact with its tickets and messages (the database cascades); whether it was there. */
+export async function deleteContact(tx: Executor, companyId: number, contactId: number): Promise<boolean> {
+  const [gone] = await tx
+    .delete(contacts)
+    .where(and(eq(contacts.companyId, companyId), eq(contacts.id, contactId)))
+    .returning({ id: contacts.id });
+  return gone !== undefined;
+}
+
+/** An import's batch: a number saved meanwhile by someone else is skipped (no row for it). */
+export async function insertImportedContacts(
+  tx: Executor,
+  companyId: number,
+  values: Omit<typeof contacts.$inferInsert, "companyId">[],
+): Promise<ContactRow[]> {
+  return tx
+    .insert(contacts)
+    .values(values.map((v) => ({ ...v, companyId })))
+    .onConflictDoNothing()
+    .returning();
+}
+
+export async function insertCustomFields(
+  tx: Executor,
+  companyId: number,
+  fields: { contactId: number; name: string; value: string }[],
+): Promise<(typeof contactCustomFields.$inferSelect)[]> {
+  if (fields.length === 0) return [];
+  return tx
+    .insert(contactCustomFields)
+    .values(fields.map((f) => ({ ...f, companyId })))
+    .returning();
+}
+
+/** The company's CONNECTED connections, the default one first. */
+export async function connectedConnectionIds(db: Executor, companyId: number): Promise<{ id: number }[]> {
+  return db
+    .select({ id: whatsapps.id })
+    .from(whatsapps)
+    .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.status, "CONNECTED")))
+    .orderBy(desc(whatsapps.isDefault), asc(whatsapps.id));
 }

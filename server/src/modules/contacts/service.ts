@@ -1,4 +1,3 @@
-import { and, eq } from "drizzle-orm";
 import {
   CONTACT_PAGE_SIZE,
   type ContactCreateInput,
@@ -9,7 +8,6 @@ import {
 } from "@atende/contracts";
 import { normalizeNumber, numberVariants } from "../../channels/numbers.js";
 import type { Executor } from "../../db/client.js";
-import { contacts } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
@@ -102,19 +100,15 @@ export function createContactsService(deps: ContactsServiceDeps) {
       const number = await acceptNumber(actor.companyId, input.number);
       return uniqueNumber(actor.companyId, number, () =>
         inTransaction(db, bus, async (tx, raise) => {
-          const [row] = await tx
-            .insert(contacts)
-            .values({
-              companyId: actor.companyId,
-              name: input.name,
-              number,
-              email: input.email,
-              createdAt: now(),
-              updatedAt: now(),
-            })
-            .returning();
-          await q.setExtraInfo(tx, actor.companyId, row!.id, input.extraInfo);
-          const contact = (await q.presentContacts(tx, actor.companyId, [row!]))[0]!;
+          const row = await q.insertContact(tx, actor.companyId, {
+            name: input.name,
+            number,
+            email: input.email,
+            createdAt: now(),
+            updatedAt: now(),
+          });
+          await q.setExtraInfo(tx, actor.companyId, row.id, input.extraInfo);
+          const contact = (await q.presentContacts(tx, actor.companyId, [row]))[0]!;
           raise({ type: "contact.saved", companyId: actor.companyId, action: "create", contact });
           return contact;
         }),
@@ -134,11 +128,12 @@ export function createContactsService(deps: ContactsServiceDeps) {
         : undefined;
       return uniqueNumber(actor.companyId, number ?? current.number, () =>
         inTransaction(db, bus, async (tx, raise) => {
-          const [row] = await tx
-            .update(contacts)
-            .set({ name: input.name, number, email: input.email, updatedAt: now() })
-            .where(and(eq(contacts.companyId, actor.companyId), eq(contacts.id, contactId)))
-            .returning();
+          const row = await q.updateContact(tx, actor.companyId, contactId, {
+            name: input.name,
+            number,
+            email: input.email,
+            updatedAt: now(),
+          });
           if (!row) throw new AppError("ERR_NO_CONTACT_FOUND");
           if (input.extraInfo) await q.setExtraInfo(tx, actor.companyId, contactId, input.extraInfo);
           const contact = (await q.presentContacts(tx, actor.companyId, [row]))[0]!;
@@ -153,10 +148,7 @@ export function createContactsService(deps: ContactsServiceDeps) {
       contactPolicy.remove(actor);
       await inTransaction(db, bus, async (tx, raise) => {
         const ticketList = await q.ticketsOfContact(tx, actor.companyId, contactId);
-        const [gone] = await tx
-          .delete(contacts)
-          .where(and(eq(contacts.companyId, actor.companyId), eq(contacts.id, contactId)))
-          .returning({ id: contacts.id });
+        const gone = await q.deleteContact(tx, actor.companyId, contactId);
         if (!gone) throw new AppError("ERR_NO_CONTACT_FOUND");
         for (const t of ticketList)
           raise({

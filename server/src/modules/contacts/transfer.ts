@@ -7,7 +7,6 @@ import {
   type ContactImportRowError,
   type Lang,
 } from "@atende/contracts";
-import { contactCustomFields, contacts } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
@@ -120,31 +119,26 @@ export function createContactsTransfer({ db, bus, now }: Pick<Deps, "db" | "bus"
           const batch = toSave.slice(i, i + SAVE_BATCH);
           const at = now();
           // A number saved meanwhile by someone else is skipped, not an error: it exists either way.
-          const rows = await tx
-            .insert(contacts)
-            .values(
-              batch.map((c) => ({
-                companyId: actor.companyId,
-                name: c.input.name,
-                number: c.number,
-                email: c.input.email,
-                createdAt: at,
-                updatedAt: at,
-              })),
-            )
-            .onConflictDoNothing()
-            .returning();
+          const rows = await q.insertImportedContacts(
+            tx,
+            actor.companyId,
+            batch.map((c) => ({
+              name: c.input.name,
+              number: c.number,
+              email: c.input.email,
+              createdAt: at,
+              updatedAt: at,
+            })),
+          );
           const byNumber = new Map(batch.map((c) => [c.number, c]));
           const fields = rows.flatMap((row) =>
             (byNumber.get(row.number)?.input.extraInfo ?? []).map((x) => ({
-              companyId: actor.companyId,
               contactId: row.id,
               name: x.name,
               value: x.value,
             })),
           );
-          const inserted =
-            fields.length > 0 ? await tx.insert(contactCustomFields).values(fields).returning() : [];
+          const inserted = await q.insertCustomFields(tx, actor.companyId, fields);
           for (const row of rows) {
             const extraInfo = inserted
               .filter((f) => f.contactId === row.id)

@@ -1,10 +1,9 @@
-import { and, asc, desc, eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { ChannelError } from "../../channels/provider.js";
 import type { SessionManager } from "../../channels/sessions.js";
 import type { Db } from "../../db/client.js";
-import { whatsapps } from "../../db/schema/index.js";
 import { AppError } from "../../http/errors.js";
+import { connectedConnectionIds } from "./queries.js";
 
 export type NumberCheck = "onWhatsapp" | "unchecked";
 
@@ -23,11 +22,7 @@ export function createWhatsappCheck(deps: {
   log?: FastifyBaseLogger;
 }) {
   return async function checkOnWhatsapp(companyId: number, number: string): Promise<NumberCheck> {
-    const connected = await deps.db
-      .select({ id: whatsapps.id })
-      .from(whatsapps)
-      .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.status, "CONNECTED")))
-      .orderBy(desc(whatsapps.isDefault), asc(whatsapps.id));
+    const connected = await connectedConnectionIds(deps.db, companyId);
     for (const { id } of connected) {
       const session = deps.sessions.session(id);
       if (!session) continue;

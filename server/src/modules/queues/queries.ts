@@ -37,10 +37,7 @@ export async function countQueues(db: Executor, companyId: number): Promise<numb
   return Number(row?.n ?? 0);
 }
 
-/** Serializes the writers of one company's queues (plan limit) or of one queue's menu. */
-export async function lockCompany(tx: Executor, companyId: number): Promise<void> {
-  await tx.execute(sql`select id from companies where id = ${companyId} for update`);
-}
+/** Serializes the writers of one queue's menu (the company's: see companies' lockCompany). */
 export async function lockQueue(tx: Executor, companyId: number, queueId: number): Promise<void> {
   await tx.execute(sql`select id from queues where id = ${queueId} and company_id = ${companyId} for update`);
 }
@@ -107,4 +104,85 @@ export function numberTaken(
   exceptId?: number,
 ): boolean {
   return rows.some((r) => r.parentId === parentId && r.option === option && r.id !== exceptId);
+}
+
+/** The company's queue of that colour, if any. */
+export async function findQueueIdByColor(
+  db: Executor,
+  companyId: number,
+  color: string,
+): Promise<{ id: number } | undefined> {
+  const [row] = await db
+    .select({ id: queues.id })
+    .from(queues)
+    .where(and(eq(queues.companyId, companyId), eq(queues.color, color)));
+  return row;
+}
+
+export async function insertQueue(
+  db: Executor,
+  companyId: number,
+  values: Omit<typeof queues.$inferInsert, "companyId">,
+): Promise<QueueRow> {
+  const [row] = await db
+    .insert(queues)
+    .values({ ...values, companyId })
+    .returning();
+  return row!;
+}
+
+/** Null when the company has no such queue (deleted meanwhile). */
+export async function updateQueue(
+  db: Executor,
+  companyId: number,
+  id: number,
+  patch: Partial<typeof queues.$inferInsert>,
+): Promise<QueueRow | null> {
+  const [row] = await db
+    .update(queues)
+    .set(patch)
+    .where(and(eq(queues.companyId, companyId), eq(queues.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+/** Whether a queue was deleted. */
+export async function deleteQueue(db: Executor, companyId: number, id: number): Promise<boolean> {
+  const gone = await db
+    .delete(queues)
+    .where(and(eq(queues.companyId, companyId), eq(queues.id, id)))
+    .returning({ id: queues.id });
+  return gone.length > 0;
+}
+
+export async function insertOption(
+  db: Executor,
+  companyId: number,
+  values: Omit<typeof queueOptions.$inferInsert, "companyId">,
+): Promise<number> {
+  const [row] = await db
+    .insert(queueOptions)
+    .values({ ...values, companyId })
+    .returning({ id: queueOptions.id });
+  return row!.id;
+}
+
+/** Null when the company has no such option. */
+export async function updateOption(
+  db: Executor,
+  companyId: number,
+  id: number,
+  patch: Partial<typeof queueOptions.$inferInsert>,
+): Promise<QueueOptionRow | null> {
+  const [row] = await db
+    .update(queueOptions)
+    .set(patch)
+    .where(and(eq(queueOptions.companyId, companyId), eq(queueOptions.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+/** Deletes the option; its sub-menu goes with it (foreign key cascade). */
+export async function deleteOption(db: Executor, companyId: number, id: number): Promise<void> {
+  await db.delete(queueOptions).where(and(eq(queueOptions.companyId, companyId), eq(queueOptions.id, id)));
 }

@@ -1,4 +1,3 @@
-import { and, eq } from "drizzle-orm";
 import {
   DEFAULT_SCHEDULES,
   QUEUE_LIMITS,
@@ -10,12 +9,11 @@ import {
   type QueueSaveInput,
   mediaNameOf,
 } from "@atende/contracts";
-import { queueOptions, queues } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError, dbErrorCode } from "../../http/errors.js";
-import { findCompany } from "../companies/queries.js";
+import { findCompany, lockCompany } from "../companies/queries.js";
 import { queuePolicy } from "./policy.js";
 import { presentOptionTrees, presentQueue } from "./present.js";
 import * as q from "./queries.js";
@@ -64,10 +62,7 @@ export function createQueuesService({ db, bus, now, media }: QueuesDeps) {
 
   /** Checks the colour before the write, so a taken colour is named even when the name is taken too. */
   async function colorFree(companyId: number, color: string, exceptId?: number) {
-    const [taken] = await db
-      .select({ id: queues.id })
-      .from(queues)
-      .where(and(eq(queues.companyId, companyId), eq(queues.color, color)));
+    const taken = await q.findQueueIdByColor(db, companyId, color);
     if (taken && taken.id !== exceptId) throw new AppError("ERR_QUEUE_COLOR_ALREADY_EXISTS");
   }
 
@@ -77,11 +72,7 @@ export function createQueuesService({ db, bus, now, media }: QueuesDeps) {
     value: { mediaPath: string | null; mediaName: string | null },
   ): Promise<QueueDetailDTO> {
     return inTransaction(db, bus, async (tx, raise) => {
-      const [row] = await tx
-        .update(queues)
-        .set({ ...value, updatedAt: now() })
-        .where(and(eq(queues.companyId, actor.companyId), eq(queues.id, id)))
-        .returning();
+      const row = await q.updateQueue(tx, actor.companyId, id, { ...value, updatedAt: now() });
       if (!row) throw new AppError("ERR_NO_QUEUE_FOUND");
       const queue = presentQueue(row);
       raise({ type: "queue.saved", action: "update", companyId: actor.companyId, queue });
@@ -94,11 +85,7 @@ export function createQueuesService({ db, bus, now, media }: QueuesDeps) {
     id: number,
     value: { mediaPath: string | null; mediaName: string | null },
   ): Promise<QueueOptionDTO> {
-    const [row] = await db
-      .update(queueOptions)
-      .set({ ...value, updatedAt: now() })
-      .where(and(eq(queueOptions.companyId, actor.companyId), eq(queueOptions.id, id)))
-      .returning();
+    const row = await q.updateOption(db, actor.companyId, id, { ...value, updatedAt: now() });
     if (!row) throw new AppError("ERR_NO_QUEUE_OPTION_FOUND");
     return optionTree(actor.companyId, row.queueId, id);
   }
@@ -117,28 +104,24 @@ export function createQueuesService({ db, bus, now, media }: QueuesDeps) {
       await colorFree(actor.companyId, input.color);
       return uniqueNameAndColor(() =>
         inTransaction(db, bus, async (tx, raise) => {
-          await q.lockCompany(tx, actor.companyId);
+          await lockCompany(tx, actor.companyId);
           const company = await findCompany(tx, actor.companyId);
           const limit = company?.plan?.queues ?? 0;
           if (limit > 0 && (await q.countQueues(tx, actor.companyId)) >= limit)
             throw new AppError("ERR_PLAN_QUEUE_LIMIT");
-          const [row] = await tx
-            .insert(queues)
-            .values({
-              companyId: actor.companyId,
-              name: input.name,
-              color: input.color,
-              greetingMessage: input.greetingMessage ?? "",
-              outOfHoursMessage: input.outOfHoursMessage ?? "",
-              orderQueue: input.orderQueue ?? null,
-              integrationId: input.integrationId ?? null,
-              promptId: input.promptId ?? null,
-              schedules: input.schedules ?? [...DEFAULT_SCHEDULES],
-              createdAt: now(),
-              updatedAt: now(),
-            })
-            .returning();
-          const queue = presentQueue(row!);
+          const row = await q.insertQueue(tx, actor.companyId, {
+            name: input.name,
+            color: input.color,
+            greetingMessage: input.greetingMessage ?? "",
+            outOfHoursMessage: input.outOfHoursMessage ?? "",
+            orderQueue: input.orderQueue ?? null,
+            integrationId: input.integrationId ?? null,
+            promptId: input.promptId ?? null,
+            schedules: input.schedules ?? [...DEFAULT_SCHEDULES],
+            createdAt: now(),
+            updatedAt: now(),
+          });
+          const queue = presentQueue(row);
           raise({ type: "queue.saved", action: "create", companyId: actor.companyId, queue });
           return queue;
         }),
@@ -151,21 +134,17 @@ export function createQueuesService({ db, bus, now, media }: QueuesDeps) {
       await colorFree(actor.companyId, input.color, id);
       return uniqueNameAndColor(() =>
         inTransaction(db, bus, async (tx, raise) => {
-          const [row] = await tx
-            .update(queues)
-            .set({
-              name: input.name,
-              color: input.color,
-              greetingMessage: input.greetingMessage,
-              outOfHoursMessage: input.outOfHoursMessage,
-              orderQueue: input.orderQueue,
-              integrationId: input.integrationId,
-              promptId: input.promptId,
-              schedules: input.schedules,
-              updatedAt: now(),
-            })
-            .where(and(eq(queues.companyId, actor.companyId), eq(queues.id, id)))
-            .returning();
+          const row = await q.updateQueue(tx, actor.companyId, id, {
+            name: input.name,
+            color: input.color,
+            greetingMessage: input.greetingMessage,
+            outOfHoursMessage: input.outOfHoursMessage,
+            orderQueue: input.orderQueue,
+            integrationId: input.integrationId,
+            promptId: input.promptId,
+            schedules: input.schedules,
+            updatedAt: now(),
+          });
           if (!row) throw new AppError("ERR_NO_QUEUE_FOUND"); // deleted meanwhile
           const queue = presentQueue(row);
           raise({ type: "queue.saved", action: "update", companyId: actor.companyId, queue });
@@ -179,11 +158,8 @@ export function createQueuesService({ db, bus, now, media }: QueuesDeps) {
       await queueOf(actor.companyId, id);
       queuePolicy.manage(actor);
       await inTransaction(db, bus, async (tx, raise) => {
-        const gone = await tx
-          .delete(queues)
-          .where(and(eq(queues.companyId, actor.companyId), eq(queues.id, id)))
-          .returning({ id: queues.id });
-        if (gone.length) raise({ type: "queue.deleted", companyId: actor.companyId, queueId: id });
+        const gone = await q.deleteQueue(tx, actor.companyId, id);
+        if (gone) raise({ type: "queue.deleted", companyId: actor.companyId, queueId: id });
       });
     },
 
@@ -237,20 +213,15 @@ export function createQueuesService({ db, bus, now, media }: QueuesDeps) {
           throw new AppError("ERR_QUEUE_OPTION_NUMBER_TAKEN");
         const option =
           input.option ?? (await q.nextOptionNumber(tx, actor.companyId, input.queueId, parentId));
-        const [row] = await tx
-          .insert(queueOptions)
-          .values({
-            companyId: actor.companyId,
-            queueId: input.queueId,
-            parentId,
-            title: input.title,
-            message: input.message,
-            option,
-            createdAt: now(),
-            updatedAt: now(),
-          })
-          .returning({ id: queueOptions.id });
-        return row!.id;
+        return q.insertOption(tx, actor.companyId, {
+          queueId: input.queueId,
+          parentId,
+          title: input.title,
+          message: input.message,
+          option,
+          createdAt: now(),
+          updatedAt: now(),
+        });
       });
       return optionTree(actor.companyId, input.queueId, id);
     },
@@ -269,10 +240,12 @@ export function createQueuesService({ db, bus, now, media }: QueuesDeps) {
         if (!fresh) throw new AppError("ERR_NO_QUEUE_OPTION_FOUND"); // deleted meanwhile
         if (input.option !== undefined && q.numberTaken(rows, fresh.parentId, input.option, id))
           throw new AppError("ERR_QUEUE_OPTION_NUMBER_TAKEN");
-        await tx
-          .update(queueOptions)
-          .set({ title: input.title, message: input.message, option: input.option, updatedAt: now() })
-          .where(and(eq(queueOptions.companyId, actor.companyId), eq(queueOptions.id, id)));
+        await q.updateOption(tx, actor.companyId, id, {
+          title: input.title,
+          message: input.message,
+          option: input.option,
+          updatedAt: now(),
+        });
       });
       return optionTree(actor.companyId, current.queueId, id);
     },
@@ -281,9 +254,7 @@ export function createQueuesService({ db, bus, now, media }: QueuesDeps) {
     async removeOption(actor: AuthContext, id: number): Promise<void> {
       await optionOf(actor.companyId, id);
       queuePolicy.manage(actor);
-      await db
-        .delete(queueOptions)
-        .where(and(eq(queueOptions.companyId, actor.companyId), eq(queueOptions.id, id)));
+      await q.deleteOption(db, actor.companyId, id);
     },
 
     async attachOptionMedia(actor: AuthContext, id: number, read: ReadUpload): Promise<QueueOptionDTO> {

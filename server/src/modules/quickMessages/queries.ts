@@ -90,3 +90,43 @@ export async function chatQuickMessages(
     .orderBy(asc(quickMessages.shortcode), asc(quickMessages.id));
   return withAuthors(rows);
 }
+
+export async function insertQuickMessage(
+  tx: Executor,
+  companyId: number,
+  values: Omit<typeof quickMessages.$inferInsert, "companyId">,
+): Promise<QuickMessageRow> {
+  const [row] = await tx
+    .insert(quickMessages)
+    .values({ ...values, companyId })
+    .returning();
+  return row!;
+}
+
+/** Null when the company has no such quick message (deleted meanwhile). */
+export async function updateQuickMessage(
+  tx: Executor,
+  companyId: number,
+  id: number,
+  patch: Partial<typeof quickMessages.$inferInsert>,
+): Promise<QuickMessageRow | null> {
+  const [row] = await tx
+    .update(quickMessages)
+    .set(patch)
+    .where(and(eq(quickMessages.companyId, companyId), eq(quickMessages.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+/** The deleted row, or null when it was gone already. */
+export async function deleteQuickMessage(
+  tx: Executor,
+  companyId: number,
+  id: number,
+): Promise<QuickMessageRow | null> {
+  const [row] = await tx
+    .delete(quickMessages)
+    .where(and(eq(quickMessages.companyId, companyId), eq(quickMessages.id, id)))
+    .returning();
+  return row ?? null;
+}

@@ -1,4 +1,3 @@
-import { and, eq } from "drizzle-orm";
 import {
   LIMITS,
   type ListQuery,
@@ -9,7 +8,7 @@ import {
   mediaNameOf,
 } from "@atende/contracts";
 import type { Executor } from "../../db/client.js";
-import { quickMessages } from "../../db/schema/index.js";
+import type { quickMessages } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
 import { type Raise, inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
@@ -42,11 +41,7 @@ export function createQuickMessagesService({ db, bus, now, media }: QuickMessage
     values: Partial<typeof quickMessages.$inferInsert>,
   ): Promise<QuickMessageDTO> {
     return inTransaction(db, bus, async (tx, raise) => {
-      const [row] = await tx
-        .update(quickMessages)
-        .set({ ...values, updatedAt: now() })
-        .where(and(eq(quickMessages.companyId, actor.companyId), eq(quickMessages.id, before.id)))
-        .returning();
+      const row = await q.updateQuickMessage(tx, actor.companyId, before.id, { ...values, updatedAt: now() });
       // Deleted by someone else meanwhile.
       if (!row) throw new AppError("ERR_NO_QUICK_MESSAGE_FOUND");
       return announce(tx, raise, actor.companyId, row, "update", before);
@@ -98,19 +93,15 @@ export function createQuickMessagesService({ db, bus, now, media }: QuickMessage
     async create(actor: AuthContext, input: QuickMessageCreateInput): Promise<QuickMessageDTO> {
       quickMessagePolicy.setGlobal(actor, false, input.geral);
       return inTransaction(db, bus, async (tx, raise) => {
-        const [row] = await tx
-          .insert(quickMessages)
-          .values({
-            companyId: actor.companyId,
-            userId: actor.userId,
-            shortcode: input.shortcode,
-            message: input.message,
-            geral: input.geral,
-            createdAt: now(),
-            updatedAt: now(),
-          })
-          .returning();
-        return announce(tx, raise, actor.companyId, row!, "create");
+        const row = await q.insertQuickMessage(tx, actor.companyId, {
+          userId: actor.userId,
+          shortcode: input.shortcode,
+          message: input.message,
+          geral: input.geral,
+          createdAt: now(),
+          updatedAt: now(),
+        });
+        return announce(tx, raise, actor.companyId, row, "create");
       });
     },
 
@@ -129,15 +120,12 @@ export function createQuickMessagesService({ db, bus, now, media }: QuickMessage
       const before = await visibleRow(actor, id);
       quickMessagePolicy.edit(actor, before);
       await inTransaction(db, bus, async (tx, raise) => {
-        const gone = await tx
-          .delete(quickMessages)
-          .where(and(eq(quickMessages.companyId, actor.companyId), eq(quickMessages.id, id)))
-          .returning();
-        if (gone[0])
+        const gone = await q.deleteQuickMessage(tx, actor.companyId, id);
+        if (gone)
           raise({
             type: "quickMessage.changed",
             companyId: actor.companyId,
-            audience: audienceOf(gone[0]),
+            audience: audienceOf(gone),
             payload: { action: "delete", id },
           });
       });

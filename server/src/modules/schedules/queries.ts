@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { SCHEDULE, type ScheduleDTO, type ScheduleStatus, type SchedulesPage } from "@atende/contracts";
 import type { Executor } from "../../db/client.js";
-import { contacts, jobs, schedules, tickets, users, whatsapps } from "../../db/schema/index.js";
+import { contacts, jobs, messages, schedules, tickets, users, whatsapps } from "../../db/schema/index.js";
 import { type ScheduleRow, presentSchedule } from "./present.js";
 
 /** Every helper takes the caller's companyId first: a schedule of another company is simply not found. */
@@ -122,11 +122,21 @@ export async function countPending(db: Executor, companyId: number): Promise<num
 }
 
 /** The schedule handed to the connection as this message and not known as sent yet, if any. */
-export async function scheduleOfMessage(db: Executor, messageId: number): Promise<ScheduleRow | null> {
+export async function scheduleOfMessage(
+  db: Executor,
+  companyId: number,
+  messageId: number,
+): Promise<ScheduleRow | null> {
   const [row] = await db
     .select()
     .from(schedules)
-    .where(and(eq(schedules.messageId, messageId), inArray(schedules.status, ["AGENDADA", "ERRO"])));
+    .where(
+      and(
+        eq(schedules.companyId, companyId),
+        eq(schedules.messageId, messageId),
+        inArray(schedules.status, ["AGENDADA", "ERRO"]),
+      ),
+    );
   return row ?? null;
 }
 
@@ -142,4 +152,113 @@ export async function dropPendingJobs(tx: Executor, companyId: number, scheduleI
         sql`${jobs.payload}->>'scheduleId' = ${String(scheduleId)}`,
       ),
     );
+}
+
+export async function contactExists(db: Executor, companyId: number, contactId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(and(eq(contacts.companyId, companyId), eq(contacts.id, contactId)));
+  return row !== undefined;
+}
+
+export async function connectionExists(
+  db: Executor,
+  companyId: number,
+  whatsappId: number,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: whatsapps.id })
+    .from(whatsapps)
+    .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.id, whatsappId)));
+  return row !== undefined;
+}
+
+/** The connection a schedule goes through: its own, else the company's default. */
+export async function sendingConnection(
+  db: Executor,
+  companyId: number,
+  whatsappId: number | null,
+): Promise<{ id: number; status: string } | null> {
+  const [row] = await db
+    .select({ id: whatsapps.id, status: whatsapps.status })
+    .from(whatsapps)
+    .where(
+      and(
+        eq(whatsapps.companyId, companyId),
+        whatsappId === null ? eq(whatsapps.isDefault, true) : eq(whatsapps.id, whatsappId),
+      ),
+    );
+  return row ?? null;
+}
+
+export async function insertSchedule(
+  tx: Executor,
+  companyId: number,
+  values: Omit<typeof schedules.$inferInsert, "companyId">,
+): Promise<number> {
+  const [row] = await tx
+    .insert(schedules)
+    .values({ ...values, companyId })
+    .returning({ id: schedules.id });
+  return row!.id;
+}
+
+/** Null when the company has no such schedule. */
+export async function updateSchedule(
+  tx: Executor,
+  companyId: number,
+  id: number,
+  patch: Partial<typeof schedules.$inferInsert>,
+): Promise<ScheduleRow | null> {
+  const [row] = await tx
+    .update(schedules)
+    .set(patch)
+    .where(and(eq(schedules.companyId, companyId), eq(schedules.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+/** Whether a schedule was deleted. */
+export async function deleteSchedule(tx: Executor, companyId: number, id: number): Promise<boolean> {
+  const gone = await tx
+    .delete(schedules)
+    .where(and(eq(schedules.companyId, companyId), eq(schedules.id, id)))
+    .returning({ id: schedules.id });
+  return gone.length > 0;
+}
+
+/** The schedule's author, while still a user of the company. */
+export async function findAuthorId(db: Executor, companyId: number, userId: number): Promise<number | null> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
+  return row?.id ?? null;
+}
+
+/** A ticket opened for a schedule's message (queueOutbound raises its event once the message is on it). */
+export async function insertScheduleTicket(
+  tx: Executor,
+  companyId: number,
+  values: { contactId: number; whatsappId: number; userId: number | null; status: "open" | "pending" },
+): Promise<number> {
+  const [row] = await tx
+    .insert(tickets)
+    .values({ ...values, companyId })
+    .returning({ id: tickets.id });
+  return row!.id;
+}
+
+/** How the schedule's message fared: taken (ack), failed, or deleted. */
+export async function messageOutcome(
+  db: Executor,
+  companyId: number,
+  messageId: number,
+): Promise<{ ack: number; sendError: string | null; isDeleted: boolean } | null> {
+  const [row] = await db
+    .select({ ack: messages.ack, sendError: messages.sendError, isDeleted: messages.isDeleted })
+    .from(messages)
+    .where(and(eq(messages.companyId, companyId), eq(messages.id, messageId)));
+  return row ?? null;
 }

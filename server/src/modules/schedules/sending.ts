@@ -1,12 +1,22 @@
-import { and, eq } from "drizzle-orm";
 import type { ErrorCode } from "@atende/contracts";
 import type { Db, Executor } from "../../db/client.js";
-import { messages, schedules, tickets, users, whatsapps } from "../../db/schema/index.js";
+import type { schedules } from "../../db/schema/index.js";
 import { type EventBus, type Raise, inTransaction } from "../../events/bus.js";
 import { type JobHandler, JobFailed, RetryLater, enqueueJob } from "../../jobs/runner.js";
 import { queueOutbound } from "../messages/outbound.js";
 import { liveTicketOf } from "../tickets/queries.js";
-import { SETTLE_SCHEDULE_JOB, findSchedule, lockScheduleRow, scheduleOfMessage } from "./queries.js";
+import {
+  SETTLE_SCHEDULE_JOB,
+  findAuthorId,
+  findSchedule,
+  findScheduleRow,
+  insertScheduleTicket,
+  lockScheduleRow,
+  messageOutcome,
+  scheduleOfMessage,
+  sendingConnection,
+  updateSchedule,
+} from "./queries.js";
 
 /**
  * Sending a schedule takes two durable steps. At sendAt, send-schedule hands the message to the
@@ -39,29 +49,12 @@ async function raiseSchedule(tx: Executor, raise: Raise, companyId: number, id: 
   if (schedule) raise({ type: "schedule.changed", companyId, payload: { action: "update", schedule } });
 }
 
-/** The connection a schedule goes through: its own, else the company's default. */
-async function connectionOf(db: Executor, companyId: number, whatsappId: number | null) {
-  const [row] = await db
-    .select({ id: whatsapps.id, status: whatsapps.status })
-    .from(whatsapps)
-    .where(
-      and(
-        eq(whatsapps.companyId, companyId),
-        whatsappId === null ? eq(whatsapps.isDefault, true) : eq(whatsapps.id, whatsappId),
-      ),
-    );
-  return row ?? null;
-}
-
 /** Marks a schedule that has not gone out yet as failed, with the reason. */
 async function markFailed(deps: SendingDeps, companyId: number, scheduleId: number, reason: string) {
   await inTransaction(deps.db, deps.bus, async (tx, raise) => {
     const row = await lockScheduleRow(tx, companyId, scheduleId);
     if (!row || (row.status !== "PENDENTE" && row.status !== "AGENDADA")) return;
-    await tx
-      .update(schedules)
-      .set({ status: "ERRO", error: reason, updatedAt: deps.now() })
-      .where(eq(schedules.id, scheduleId));
+    await updateSchedule(tx, companyId, scheduleId, { status: "ERRO", error: reason, updatedAt: deps.now() });
     await raiseSchedule(tx, raise, companyId, scheduleId);
   });
 }
@@ -73,13 +66,10 @@ export function sendScheduleJob(deps: SendingDeps): JobHandler {
     async run(job, ctx) {
       const companyId = job.companyId!;
       const scheduleId = Number(job.payload.scheduleId);
-      const [first] = await db
-        .select()
-        .from(schedules)
-        .where(and(eq(schedules.companyId, companyId), eq(schedules.id, scheduleId)));
+      const first = await findScheduleRow(db, companyId, scheduleId);
       // Gone, sent already, or moved to a later time (an edit queued another job for it).
       if (!first || first.status !== "PENDENTE" || first.sendAt > ctx.now) return;
-      const connection = await connectionOf(db, companyId, first.whatsappId);
+      const connection = await sendingConnection(db, companyId, first.whatsappId);
       if (!connection)
         throw new JobFailed(failureReason(first.whatsappId ? "ERR_NO_WAPP_FOUND" : "ERR_NO_DEF_WAPP_FOUND"));
       if (connection.status !== "CONNECTED") {
@@ -107,10 +97,13 @@ export function sendScheduleJob(deps: SendingDeps): JobHandler {
               }
             : null,
         });
-        await tx
-          .update(schedules)
-          .set({ status: "AGENDADA", ticketId, messageId, error: null, updatedAt: now() })
-          .where(eq(schedules.id, scheduleId));
+        await updateSchedule(tx, companyId, scheduleId, {
+          status: "AGENDADA",
+          ticketId,
+          messageId,
+          error: null,
+          updatedAt: now(),
+        });
         await enqueueJob(tx, {
           type: SETTLE_SCHEDULE_JOB,
           companyId,
@@ -143,24 +136,14 @@ async function ticketFor(
 ): Promise<number> {
   const live = await liveTicketOf(tx, companyId, contactId, whatsappId);
   if (live) return live.id;
-  const [author] = userId
-    ? await tx
-        .select({ id: users.id })
-        .from(users)
-        .where(and(eq(users.companyId, companyId), eq(users.id, userId)))
-    : [];
-  const [row] = await tx
-    .insert(tickets)
-    .values({
-      companyId,
-      contactId,
-      whatsappId,
-      userId: author?.id ?? null,
-      status: author ? "open" : "pending",
-    })
-    .returning({ id: tickets.id });
+  const authorId = userId ? await findAuthorId(tx, companyId, userId) : null;
   // queueOutbound raises the ticket's event once the message is on it.
-  return row!.id;
+  return insertScheduleTicket(tx, companyId, {
+    contactId,
+    whatsappId,
+    userId: authorId,
+    status: authorId !== null ? "open" : "pending",
+  });
 }
 
 /**
@@ -173,12 +156,9 @@ export async function settleFromMessage(
   messageId: number,
 ): Promise<boolean> {
   const { db, bus, now } = deps;
-  const pending = await scheduleOfMessage(db, messageId);
-  if (!pending || pending.companyId !== companyId) return true;
-  const [m] = await db
-    .select({ ack: messages.ack, sendError: messages.sendError, isDeleted: messages.isDeleted })
-    .from(messages)
-    .where(and(eq(messages.companyId, companyId), eq(messages.id, messageId)));
+  const pending = await scheduleOfMessage(db, companyId, messageId);
+  if (!pending) return true;
+  const m = await messageOutcome(db, companyId, messageId);
   let values: Partial<typeof schedules.$inferInsert>;
   if (m && m.ack > 0) values = { status: "ENVIADA", sentAt: now(), error: null };
   else if (pending.status === "ERRO") return true;
@@ -191,10 +171,7 @@ export async function settleFromMessage(
     // Settled meanwhile; a failed one still turns ENVIADA when its message went out after all (a retry from the chat).
     if (!row || row.messageId !== messageId || row.status === "ENVIADA" || row.status === "PENDENTE") return;
     if (row.status === "ERRO" && values.status !== "ENVIADA") return;
-    await tx
-      .update(schedules)
-      .set({ ...values, updatedAt: now() })
-      .where(eq(schedules.id, row.id));
+    await updateSchedule(tx, companyId, row.id, { ...values, updatedAt: now() });
     await raiseSchedule(tx, raise, companyId, row.id);
   });
   return true;

@@ -1,4 +1,3 @@
-import { and, eq, sql } from "drizzle-orm";
 import { fileTypeFromBuffer } from "file-type";
 import {
   DEFAULT_TIMEZONE,
@@ -16,13 +15,14 @@ import {
   type Lang,
 } from "@atende/contracts";
 import type { Executor, Tx } from "../../db/client.js";
-import { contacts, schedules, whatsapps } from "../../db/schema/index.js";
+import type { schedules } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
 import { type Raise, inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
 import type { UploadedFile } from "../../http/upload.js";
 import { type JobRunner, enqueueJob } from "../../jobs/runner.js";
+import { lockCompany } from "../companies/queries.js";
 import { requireSchedulesPlan, schedulePolicy } from "./policy.js";
 import type { ScheduleRow } from "./present.js";
 import { companyTimeZone } from "../settings/queries.js";
@@ -49,20 +49,12 @@ export function createSchedulesService({ db, bus, now, media, jobs }: SchedulesD
   }
 
   async function checkContact(companyId: number, contactId: number) {
-    const [row] = await db
-      .select({ id: contacts.id })
-      .from(contacts)
-      .where(and(eq(contacts.companyId, companyId), eq(contacts.id, contactId)));
-    if (!row) throw new AppError("ERR_NO_CONTACT_FOUND");
+    if (!(await q.contactExists(db, companyId, contactId))) throw new AppError("ERR_NO_CONTACT_FOUND");
   }
 
   async function checkConnection(companyId: number, whatsappId: number | null | undefined) {
     if (whatsappId === null || whatsappId === undefined) return;
-    const [row] = await db
-      .select({ id: whatsapps.id })
-      .from(whatsapps)
-      .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.id, whatsappId)));
-    if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
+    if (!(await q.connectionExists(db, companyId, whatsappId))) throw new AppError("ERR_NO_WAPP_FOUND");
   }
 
   /** The job that sends it at its time, in the same transaction as the schedule it serves. */
@@ -107,14 +99,10 @@ export function createSchedulesService({ db, bus, now, media, jobs }: SchedulesD
       // The sender took it between our reading and this lock.
       if (!isScheduleEditable({ status: row.status, sentAt: row.sentAt?.toISOString() ?? null }))
         throw new AppError("ERR_SCHEDULE_ALREADY_SENT");
-      const [updated] = await tx
-        .update(schedules)
-        .set({ ...values, updatedAt: now() })
-        .where(eq(schedules.id, id))
-        .returning();
+      const updated = await q.updateSchedule(tx, actor.companyId, id, { ...values, updatedAt: now() });
       // Saving the form queues it again for its (maybe new) time; a failed one is so tried again.
       if (resend) {
-        await tx.update(schedules).set({ status: "PENDENTE", error: null }).where(eq(schedules.id, id));
+        await q.updateSchedule(tx, actor.companyId, id, { status: "PENDENTE", error: null });
         await queueSend(tx, actor.companyId, id, updated!.sendAt);
       }
       return { dto: await announce(tx, raise, actor.companyId, id, "update"), sendAt: updated!.sendAt };
@@ -156,26 +144,22 @@ export function createSchedulesService({ db, bus, now, media, jobs }: SchedulesD
       const schedule = await inTransaction(db, bus, async (tx, raise) => {
         if (plan.schedules > 0) {
           // Two creations at once cannot both pass the limit.
-          await tx.execute(sql`select id from companies where id = ${actor.companyId} for update`);
+          await lockCompany(tx, actor.companyId);
           if ((await q.countPending(tx, actor.companyId)) >= plan.schedules)
             throw new AppError("ERR_PLAN_SCHEDULE_LIMIT");
         }
-        const [row] = await tx
-          .insert(schedules)
-          .values({
-            companyId: actor.companyId,
-            contactId: input.contactId,
-            userId: actor.userId,
-            whatsappId: input.whatsappId ?? null,
-            body: input.body,
-            sendAt,
-            status: "PENDENTE",
-            createdAt: now(),
-            updatedAt: now(),
-          })
-          .returning({ id: schedules.id });
-        await queueSend(tx, actor.companyId, row!.id, sendAt);
-        return announce(tx, raise, actor.companyId, row!.id, "create");
+        const scheduleId = await q.insertSchedule(tx, actor.companyId, {
+          contactId: input.contactId,
+          userId: actor.userId,
+          whatsappId: input.whatsappId ?? null,
+          body: input.body,
+          sendAt,
+          status: "PENDENTE",
+          createdAt: now(),
+          updatedAt: now(),
+        });
+        await queueSend(tx, actor.companyId, scheduleId, sendAt);
+        return announce(tx, raise, actor.companyId, scheduleId, "create");
       });
       pokeIfDue(sendAt);
       return schedule;
@@ -204,11 +188,8 @@ export function createSchedulesService({ db, bus, now, media, jobs }: SchedulesD
       await inTransaction(db, bus, async (tx, raise) => {
         await q.lockScheduleRow(tx, actor.companyId, id);
         await q.dropPendingJobs(tx, actor.companyId, id);
-        const gone = await tx
-          .delete(schedules)
-          .where(and(eq(schedules.companyId, actor.companyId), eq(schedules.id, id)))
-          .returning({ id: schedules.id });
-        if (gone.length)
+        const gone = await q.deleteSchedule(tx, actor.companyId, id);
+        if (gone)
           raise({
             type: "schedule.changed",
             companyId: actor.companyId,

@@ -146,3 +146,32 @@ export async function kanbanTagIdsOfTicket(
     .where(and(eq(ticketTags.companyId, companyId), eq(ticketTags.ticketId, ticketId), eq(tags.kanban, 1)));
   return rows.map((r) => r.tagId);
 }
+
+export async function insertTag(
+  db: Executor,
+  companyId: number,
+  values: Omit<typeof tags.$inferInsert, "companyId">,
+): Promise<TagRow> {
+  const [row] = await db
+    .insert(tags)
+    .values({ ...values, companyId })
+    .returning();
+  return row!;
+}
+
+export async function updateTag(
+  db: Executor,
+  companyId: number,
+  id: number,
+  patch: Partial<typeof tags.$inferInsert>,
+): Promise<void> {
+  await db
+    .update(tags)
+    .set(patch)
+    .where(and(eq(tags.companyId, companyId), eq(tags.id, id)));
+}
+
+/** Its ticket_tags rows go with it (on delete cascade). */
+export async function deleteTag(db: Executor, companyId: number, id: number): Promise<void> {
+  await db.delete(tags).where(and(eq(tags.companyId, companyId), eq(tags.id, id)));
+}

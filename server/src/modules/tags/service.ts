@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import {
   type CompanyEventPayloads,
   type KanbanPage,
@@ -15,7 +14,6 @@ import {
   can,
 } from "@atende/contracts";
 import type { Tx } from "../../db/client.js";
-import { tags } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
@@ -102,18 +100,13 @@ export function createTagsService({ db, bus, now, tickets, emitTag }: TagsDeps) 
     async create(actor: AuthContext, input: TagCreateInput): Promise<TagDTO> {
       tagPolicy.switchKanban(actor, 0, input.kanban);
       const row = await nameUnique(async () => {
-        const [row] = await db
-          .insert(tags)
-          .values({
-            companyId: actor.companyId,
-            name: input.name,
-            color: input.color,
-            kanban: input.kanban ?? 0,
-            createdAt: now(),
-            updatedAt: now(),
-          })
-          .returning();
-        return row!;
+        return q.insertTag(db, actor.companyId, {
+          name: input.name,
+          color: input.color,
+          kanban: input.kanban ?? 0,
+          createdAt: now(),
+          updatedAt: now(),
+        });
       });
       const tag = presentTag(row, 0);
       emitTag(actor.companyId, { action: "create", tag });
@@ -125,10 +118,12 @@ export function createTagsService({ db, bus, now, tickets, emitTag }: TagsDeps) 
       if (!current) throw new AppError("ERR_NO_TAG_FOUND");
       tagPolicy.switchKanban(actor, current.kanban === 1 ? 1 : 0, input.kanban);
       await nameUnique(() =>
-        db
-          .update(tags)
-          .set({ name: input.name, color: input.color, kanban: input.kanban, updatedAt: now() })
-          .where(eq(tags.id, id)),
+        q.updateTag(db, actor.companyId, id, {
+          name: input.name,
+          color: input.color,
+          kanban: input.kanban,
+          updatedAt: now(),
+        }),
       );
       const tag = await q.findTag(db, actor.companyId, id);
       // Deleted by someone else between the two statements.
@@ -140,7 +135,7 @@ export function createTagsService({ db, bus, now, tickets, emitTag }: TagsDeps) 
     async remove(actor: AuthContext, id: number): Promise<void> {
       if (!(await q.findTagRow(db, actor.companyId, id))) throw new AppError("ERR_NO_TAG_FOUND");
       // The ticket_tags rows go with it (on delete cascade); boards drop the lane on the event.
-      await db.delete(tags).where(eq(tags.id, id));
+      await q.deleteTag(db, actor.companyId, id);
       emitTag(actor.companyId, { action: "delete", tagId: id });
     },
 

@@ -41,3 +41,24 @@ export async function notesOfTicket(
     .orderBy(desc(ticketNotes.createdAt), desc(ticketNotes.id));
   return rows.map((r) => presentTicketNote(r.note, r.userName));
 }
+
+export async function insertNote(
+  tx: Executor,
+  companyId: number,
+  values: Omit<typeof ticketNotes.$inferInsert, "companyId">,
+): Promise<number> {
+  const [row] = await tx
+    .insert(ticketNotes)
+    .values({ ...values, companyId })
+    .returning({ id: ticketNotes.id });
+  return row!.id;
+}
+
+/** Whether a note was deleted. */
+export async function deleteNote(tx: Executor, companyId: number, id: number): Promise<boolean> {
+  const gone = await tx
+    .delete(ticketNotes)
+    .where(and(eq(ticketNotes.companyId, companyId), eq(ticketNotes.id, id)))
+    .returning({ id: ticketNotes.id });
+  return gone.length > 0;
+}

@@ -1,6 +1,4 @@
-import { and, eq } from "drizzle-orm";
 import type { TicketNoteCreateInput, TicketNoteDTO, TicketNotesQuery } from "@atende/contracts";
-import { ticketNotes } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
@@ -37,19 +35,15 @@ export function createTicketNotesService({ db, bus, now, tickets }: TicketNotesD
       const ticket = await visibleTicket(actor, input.ticketId);
       checkContact(ticket, input.contactId);
       return inTransaction(db, bus, async (tx, raise) => {
-        const [row] = await tx
-          .insert(ticketNotes)
-          .values({
-            companyId: actor.companyId,
-            ticketId: ticket.id,
-            contactId: ticket.contactId,
-            userId: actor.userId,
-            note: input.note,
-            createdAt: now(),
-            updatedAt: now(),
-          })
-          .returning({ id: ticketNotes.id });
-        const note = (await q.findNote(tx, actor.companyId, row!.id))!;
+        const noteId = await q.insertNote(tx, actor.companyId, {
+          ticketId: ticket.id,
+          contactId: ticket.contactId,
+          userId: actor.userId,
+          note: input.note,
+          createdAt: now(),
+          updatedAt: now(),
+        });
+        const note = (await q.findNote(tx, actor.companyId, noteId))!;
         raise({
           type: "ticketNote.changed",
           companyId: actor.companyId,
@@ -66,11 +60,8 @@ export function createTicketNotesService({ db, bus, now, tickets }: TicketNotesD
       const ticket = await visibleTicket(actor, note.ticketId);
       ticketNotePolicy.remove(actor, note);
       await inTransaction(db, bus, async (tx, raise) => {
-        const gone = await tx
-          .delete(ticketNotes)
-          .where(and(eq(ticketNotes.companyId, actor.companyId), eq(ticketNotes.id, id)))
-          .returning({ id: ticketNotes.id });
-        if (gone.length)
+        const gone = await q.deleteNote(tx, actor.companyId, id);
+        if (gone)
           raise({
             type: "ticketNote.changed",
             companyId: actor.companyId,

@@ -56,6 +56,7 @@ export async function findUserForLogin(db: Executor, email: string): Promise<Use
   return row ?? null;
 }
 
+/** Across companies too: an email is unique in the deployment, since login finds a user by it alone. */
 export async function emailTaken(db: Executor, email: string, exceptUserId?: number): Promise<boolean> {
   const [row] = await db
     .select({ id: users.id })
@@ -136,4 +137,32 @@ export async function markSeen(db: Executor, companyId: number, userId: number, 
   );
   const row = rows[0];
   return row ? !row.was_online : false;
+}
+
+export async function insertUser(
+  tx: Executor,
+  companyId: number,
+  values: Omit<typeof users.$inferInsert, "companyId">,
+): Promise<UserRow | undefined> {
+  const [row] = await tx
+    .insert(users)
+    .values({ ...values, companyId })
+    .returning();
+  return row;
+}
+
+export async function updateUser(
+  tx: Executor,
+  companyId: number,
+  userId: number,
+  patch: Partial<typeof users.$inferInsert>,
+): Promise<void> {
+  await tx
+    .update(users)
+    .set(patch)
+    .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
+}
+
+export async function deleteUser(tx: Executor, companyId: number, userId: number): Promise<void> {
+  await tx.delete(users).where(and(eq(users.companyId, companyId), eq(users.id, userId)));
 }

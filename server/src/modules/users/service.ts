@@ -1,14 +1,12 @@
-import { eq, sql } from "drizzle-orm";
 import type { ListQuery, UserCreateInput, UserDTO, UserUpdateInput } from "@atende/contracts";
 import { LIMITS } from "@atende/contracts";
-import { users } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError, dbErrorCode } from "../../http/errors.js";
 import { hashPassword, verifyPassword } from "../../lib/passwords.js";
 import { endSessionsForNewPassword } from "../auth/passwordChange.js";
-import { findCompany } from "../companies/queries.js";
+import { findCompany, lockCompany } from "../companies/queries.js";
 import { findWhatsappRow } from "../whatsapps/queries.js";
 import * as q from "./queries.js";
 import { userPolicy } from "./policy.js";
@@ -69,24 +67,20 @@ export function createUsersService({ db, bus, now, config }: UsersDeps) {
       return emailUnique(() =>
         inTransaction(db, bus, async (tx, raise) => {
           // Lock the company row so two concurrent creations cannot both pass the plan limit.
-          await tx.execute(sql`select id from companies where id = ${actor.companyId} for update`);
+          await lockCompany(tx, actor.companyId);
           const company = await findCompany(tx, actor.companyId);
           const limit = company?.plan?.users ?? 0;
           if (limit > 0 && (await q.countUsers(tx, actor.companyId)) >= limit)
             throw new AppError("ERR_PLAN_USER_LIMIT");
           if (await q.emailTaken(tx, input.email)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
-          const [row] = await tx
-            .insert(users)
-            .values({
-              companyId: actor.companyId,
-              name: input.name,
-              email: input.email,
-              passwordHash,
-              profile: input.profile,
-              allTicket: input.allTicket,
-              whatsappId: input.whatsappId ?? null,
-            })
-            .returning();
+          const row = await q.insertUser(tx, actor.companyId, {
+            name: input.name,
+            email: input.email,
+            passwordHash,
+            profile: input.profile,
+            allTicket: input.allTicket,
+            whatsappId: input.whatsappId ?? null,
+          });
           if (!row) throw new Error("insert returned no row");
           await q.setUserQueues(tx, actor.companyId, row.id, queueIds);
           const user = (await q.findUser(tx, actor.companyId, row.id))!;
@@ -126,18 +120,15 @@ export function createUsersService({ db, bus, now, config }: UsersDeps) {
           if (target.profile === "admin" && input.profile && input.profile !== "admin") {
             if ((await q.countAdmins(tx, actor.companyId)) <= 1) throw new AppError("ERR_LAST_ADMIN");
           }
-          await tx
-            .update(users)
-            .set({
-              name: input.name,
-              email: input.email,
-              passwordHash,
-              profile: input.profile,
-              allTicket: input.allTicket,
-              whatsappId: input.whatsappId,
-              updatedAt: now(),
-            })
-            .where(eq(users.id, userId));
+          await q.updateUser(tx, actor.companyId, userId, {
+            name: input.name,
+            email: input.email,
+            passwordHash,
+            profile: input.profile,
+            allTicket: input.allTicket,
+            whatsappId: input.whatsappId,
+            updatedAt: now(),
+          });
           if (queueIds) await q.setUserQueues(tx, actor.companyId, userId, queueIds);
           const session = passwordHash
             ? await endSessionsForNewPassword(
@@ -160,7 +151,7 @@ export function createUsersService({ db, bus, now, config }: UsersDeps) {
       if (!target) throw new AppError("ERR_NO_USER_FOUND");
       userPolicy.remove(actor, userId);
       await inTransaction(db, bus, async (tx, raise) => {
-        await tx.delete(users).where(eq(users.id, userId));
+        await q.deleteUser(tx, actor.companyId, userId);
         raise({ type: "user.deleted", companyId: actor.companyId, userId });
       });
     },

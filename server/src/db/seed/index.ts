@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { count, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { DEFAULT_COMPANY_SETTINGS, DEFAULT_PLATFORM_SETTINGS } from "@atende/contracts";
-import type { Executor } from "../db/client.js";
+import type { Executor } from "../client.js";
 import {
   baileysKeys,
   companies,
@@ -13,10 +13,10 @@ import {
   users,
   whatsappQueues,
   whatsapps,
-} from "../db/schema/index.js";
-import type { Deps } from "../deps.js";
-import { hashPassword } from "../lib/passwords.js";
-import { newConnectionToken } from "../modules/whatsapps/service.js";
+} from "../schema/index.js";
+import type { Deps } from "../../deps.js";
+import { hashPassword } from "../../lib/passwords.js";
+import { newConnectionToken } from "../../modules/whatsapps/service.js";
 
 export const PLATFORM_COMPANY = "Atende Plataforma";
 export const DEMO_COMPANY = "Empresa Demo";

@@ -1,13 +1,16 @@
-import { type SQL, sql } from "drizzle-orm";
+import { type SQL, and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { TicketDTO } from "@atende/contracts";
-import type { Executor } from "../db/client.js";
+import { type Db, type Executor, type Tx, queryRows } from "../db/client.js";
 import { GroupCommit } from "../db/groupCommit.js";
 import { PreparedSql, columnList, tableRow } from "../db/prepared.js";
-import { contacts, messages, tickets } from "../db/schema/index.js";
+import { baileysKeys, contacts, messages, tickets, whatsappLeases, whatsapps } from "../db/schema/index.js";
 import type { ContactRow } from "../modules/contacts/present.js";
 import type { MessageRow } from "../modules/messages/present.js";
 
 /**
+ * The channels' statements: the inbound pipeline's, the session leases', the connection cache's and
+ * the providers' auth keys.
+ *
  * The inbound pipeline's writes, as few statements as the guarantees allow: the hot path (a
  * message that opens or continues a conversation) is one statement for all the messages that
  * arrive on a connection while the previous batch commits (group commit).
@@ -459,4 +462,273 @@ export async function saveContact(
     created: row!.inserted,
     changed: row!.inserted || row!.renamed,
   };
+}
+
+/** The company's message on a connection by its provider id. */
+export async function findMessageByWid(
+  db: Tx | Db,
+  companyId: number,
+  whatsappId: number,
+  wid: string,
+): Promise<MessageRow | null> {
+  const [row] = await db
+    .select()
+    .from(messages)
+    .where(
+      and(eq(messages.companyId, companyId), eq(messages.whatsappId, whatsappId), eq(messages.wid, wid)),
+    );
+  return row ?? null;
+}
+
+/** A reaction stored beside its target; no id when it is a redelivery (the unique wid index). */
+export async function insertReaction(
+  tx: Tx,
+  companyId: number,
+  values: MessageValues & { ticketId: number; contactId: number; quotedMsgId: number },
+): Promise<{ id: number }[]> {
+  return tx
+    .insert(messages)
+    .values({
+      companyId,
+      ticketId: values.ticketId,
+      contactId: values.contactId,
+      whatsappId: values.whatsappId,
+      wid: values.wid,
+      body: values.body,
+      fromMe: values.fromMe,
+      read: values.fromMe,
+      ack: values.ack,
+      mediaType: values.mediaType,
+      quotedMsgId: values.quotedMsgId,
+      participant: values.participant,
+      isForwarded: values.isForwarded,
+      createdAt: new Date(values.createdAt),
+      updatedAt: new Date(values.updatedAt),
+    })
+    .onConflictDoNothing()
+    .returning({ id: messages.id });
+}
+
+/** A provider's change to a message (ack, edit, revoke). */
+export async function updateMessageById(
+  tx: Tx,
+  id: number,
+  patch: Partial<typeof messages.$inferInsert>,
+): Promise<void> {
+  // By id alone: the caller just read the row in its company (findMessageByWid), in this transaction.
+  await tx.update(messages).set(patch).where(eq(messages.id, id));
+}
+
+/** The company's contact by number (a provider's contact update). */
+export async function findContactByNumber(
+  db: Db,
+  companyId: number,
+  number: string,
+): Promise<ContactRow | null> {
+  const [row] = await db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.companyId, companyId), eq(contacts.number, number)));
+  return row ?? null;
+}
+
+/** A provider's change to a contact (name, picture). */
+export async function updateContactById(
+  db: Db,
+  id: number,
+  patch: Partial<typeof contacts.$inferInsert>,
+): Promise<ContactRow | undefined> {
+  // By id alone: the caller read the contact in the connection's company just before.
+  const [row] = await db.update(contacts).set(patch).where(eq(contacts.id, id)).returning();
+  return row;
+}
+
+/** The connection's status as its provider reports it; undefined when it is not the company's. */
+export async function updateConnection(
+  tx: Tx,
+  companyId: number,
+  whatsappId: number,
+  patch: Partial<typeof whatsapps.$inferInsert>,
+): Promise<typeof whatsapps.$inferSelect | undefined> {
+  const [row] = await tx
+    .update(whatsapps)
+    .set(patch)
+    .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.id, whatsappId)))
+    .returning();
+  return row;
+}
+
+/** The open ticket of a number on a connection (a presence is shown on it). */
+export async function openTicketIdOfNumber(
+  db: Db,
+  companyId: number,
+  whatsappId: number,
+  number: string,
+): Promise<number | null> {
+  const rows = await queryRows<{ id: number }>(
+    db,
+    sql`select t.id from tickets t join contacts c on c.id = t.contact_id
+        where t.company_id = ${companyId} and t.whatsapp_id = ${whatsappId}
+          and c.number = ${number} and t.status <> 'closed' limit 1`,
+  );
+  return rows[0]?.id ?? null;
+}
+
+/*
+ * Session leases. An instance runs the connections of every company: these statements look across
+ * companies on purpose (the lease table is the deployment's, keyed by connection).
+ */
+
+/** Renews this instance's leases among `whatsappIds`; the ids it still holds. */
+export async function renewLeases(
+  db: Db,
+  ownerId: string,
+  whatsappIds: number[],
+  until: Date,
+): Promise<{ id: number }[]> {
+  return db
+    .update(whatsappLeases)
+    .set({ expiresAt: until })
+    .where(and(inArray(whatsappLeases.whatsappId, whatsappIds), eq(whatsappLeases.ownerId, ownerId)))
+    .returning({ id: whatsappLeases.whatsappId });
+}
+
+/** Connections in one of `statuses` whose lease is free or ran out before `at`. */
+export async function claimableConnections(
+  db: Db,
+  statuses: readonly string[],
+  at: Date,
+): Promise<{ id: number; company_id: number }[]> {
+  return queryRows<{ id: number; company_id: number }>(
+    db,
+    sql`select w.id, w.company_id from whatsapps w
+        left join whatsapp_leases l on l.whatsapp_id = w.id
+        where w.status in (${sql.join(
+          statuses.map((s) => sql`${s}`),
+          sql`, `,
+        )}) and (l.whatsapp_id is null or l.expires_at < ${at.toISOString()})`,
+  );
+}
+
+/** Takes the connection's lease unless another instance holds one still valid at `at`. */
+export async function claimLease(
+  db: Db,
+  companyId: number,
+  whatsappId: number,
+  lease: { ownerId: string; until: Date; at: Date },
+): Promise<boolean> {
+  const claimed = await queryRows<{ whatsapp_id: number }>(
+    db,
+    sql`insert into whatsapp_leases (whatsapp_id, company_id, owner_id, expires_at)
+        values (${whatsappId}, ${companyId}, ${lease.ownerId}, ${lease.until.toISOString()})
+        on conflict (whatsapp_id) do update set owner_id = excluded.owner_id, expires_at = excluded.expires_at
+        where whatsapp_leases.expires_at < ${lease.at.toISOString()}
+        returning whatsapp_id`,
+  );
+  return claimed.length > 0;
+}
+
+/** Among `whatsappIds`, the connections a person or a logout left DISCONNECTED or TIMEOUT. */
+export async function idleConnectionIds(db: Db, whatsappIds: number[]): Promise<{ id: number }[]> {
+  return db
+    .select({ id: whatsapps.id })
+    .from(whatsapps)
+    .where(and(inArray(whatsapps.id, whatsappIds), sql`${whatsapps.status} in ('DISCONNECTED', 'TIMEOUT')`));
+}
+
+/** Forgets leases that ran out long ago. */
+export async function purgeLeases(db: Db, before: Date): Promise<void> {
+  await db.delete(whatsappLeases).where(lt(whatsappLeases.expiresAt, before));
+}
+
+/** Frees this instance's leases among `whatsappIds`. */
+export async function releaseLeases(db: Db, ownerId: string, whatsappIds: number[]): Promise<void> {
+  await db
+    .delete(whatsappLeases)
+    .where(and(inArray(whatsappLeases.whatsappId, whatsappIds), eq(whatsappLeases.ownerId, ownerId)));
+}
+
+/** Frees the connection's lease whoever holds it (restart, disconnect: the holder stops at its next renewal). */
+export async function dropLease(db: Db, whatsappId: number): Promise<void> {
+  // By connection alone: the caller names a connection it has already found in its company.
+  await db.delete(whatsappLeases).where(eq(whatsappLeases.whatsappId, whatsappId));
+}
+
+/** The connection row a session starts from, by id: the lease claim just read its company. */
+export async function findConnectionById(
+  db: Db,
+  whatsappId: number,
+): Promise<typeof whatsapps.$inferSelect | null> {
+  const [row] = await db.select().from(whatsapps).where(eq(whatsapps.id, whatsappId));
+  return row ?? null;
+}
+
+/*
+ * The connection cache's read: by id alone, prepared, since the cache is keyed by connection and
+ * checks the company itself on every get.
+ */
+const connectionStatement = new PreparedSql<{ id: number }>(
+  "connection_cache_row",
+  sql`select ${columnList(whatsapps)} from whatsapps where id = ${sql.placeholder("id")}::int`,
+);
+
+export async function loadConnectionRow(db: Db, id: number): Promise<typeof whatsapps.$inferSelect | null> {
+  const [raw] = await connectionStatement.rows(db, { id });
+  return raw ? tableRow(whatsapps, raw) : null;
+}
+
+/* A provider's session state as rows of `baileys_keys`: one row per key, never one blob rewritten. */
+
+/** The connection's keys of a category among `ids`. */
+export async function readAuthKeys(
+  db: Db,
+  companyId: number,
+  whatsappId: number,
+  category: string,
+  ids: string[],
+): Promise<{ keyId: string; value: unknown }[]> {
+  return db
+    .select({ keyId: baileysKeys.keyId, value: baileysKeys.value })
+    .from(baileysKeys)
+    .where(
+      and(
+        eq(baileysKeys.companyId, companyId),
+        eq(baileysKeys.whatsappId, whatsappId),
+        eq(baileysKeys.category, category),
+        inArray(baileysKeys.keyId, ids),
+      ),
+    );
+}
+
+/** Writes the keys in one transaction; a null value deletes its key. */
+export async function writeAuthKeys(
+  db: Db,
+  companyId: number,
+  whatsappId: number,
+  entries: { category: string; id: string; value: unknown }[],
+): Promise<void> {
+  const scope = and(eq(baileysKeys.companyId, companyId), eq(baileysKeys.whatsappId, whatsappId));
+  await db.transaction(async (tx) => {
+    for (const e of entries) {
+      const key = and(scope, eq(baileysKeys.category, e.category), eq(baileysKeys.keyId, e.id));
+      if (e.value === null || e.value === undefined) {
+        await tx.delete(baileysKeys).where(key);
+      } else {
+        await tx
+          .insert(baileysKeys)
+          .values({ companyId, whatsappId, category: e.category, keyId: e.id, value: e.value })
+          .onConflictDoUpdate({
+            target: [baileysKeys.whatsappId, baileysKeys.category, baileysKeys.keyId],
+            set: { value: e.value },
+          });
+      }
+    }
+  });
+}
+
+/** Forgets every key of the connection (a logout). */
+export async function clearAuthKeys(db: Db, companyId: number, whatsappId: number): Promise<void> {
+  await db
+    .delete(baileysKeys)
+    .where(and(eq(baileysKeys.companyId, companyId), eq(baileysKeys.whatsappId, whatsappId)));
 }

@@ -1,0 +1,53 @@
+import { sql } from "drizzle-orm";
+import type { Profile } from "@atende/contracts";
+import type { Db } from "../db/client.js";
+import { PreparedSql } from "../db/prepared.js";
+
+/** The statements every request runs: prepared (see PreparedSql), each scoped by the caller's company. */
+
+const sessionStatement = new PreparedSql<
+  { userId: number; companyId: number; sessionId: string },
+  { profile: Profile; super: boolean; live: boolean }
+>(
+  "auth_session",
+  sql`select u.profile, u.super,
+        exists (select 1 from refresh_tokens r
+                where r.session_id = ${sql.placeholder("sessionId")}::uuid and r.user_id = u.id
+                  and r.revoked_at is null) as live
+      from users u
+      where u.id = ${sql.placeholder("userId")}::int and u.company_id = ${sql.placeholder("companyId")}::int`,
+);
+
+/** The user's profile and whether the session is still live; undefined when the user is not the company's. */
+export async function findSession(
+  db: Db,
+  companyId: number,
+  session: { userId: number; sessionId: string },
+): Promise<{ profile: Profile; super: boolean; live: boolean } | undefined> {
+  const [row] = await sessionStatement.rows(db, {
+    companyId,
+    userId: session.userId,
+    sessionId: session.sessionId,
+  });
+  return row;
+}
+
+const standingStatement = new PreparedSql<
+  { companyId: number },
+  { active: boolean; due_date: string | null; exempt: boolean }
+>(
+  "company_standing",
+  sql`select c.status as active, c.due_date::text as due_date,
+        exists (select 1 from users u where u.company_id = c.id and u.super) as exempt
+      from companies c
+      where c.id = ${sql.placeholder("companyId")}::int`,
+);
+
+/** The company's status, due date and whether it is the super user's own; undefined when it is gone. */
+export async function findCompanyStanding(
+  db: Db,
+  companyId: number,
+): Promise<{ active: boolean; due_date: string | null; exempt: boolean } | undefined> {
+  const [row] = await standingStatement.rows(db, { companyId });
+  return row;
+}
