@@ -1,4 +1,4 @@
-import type { ContactDTO, OtherOpenTicketError, QueueDTO } from "@atende/contracts";
+import { type ContactDTO, type OtherOpenTicketError, type QueueDTO, queueRequired } from "@atende/contracts";
 import {
   Alert,
   Box,
@@ -62,7 +62,7 @@ export function StartTicketDialog({ contact, onClose }: StartTicketDialogProps) 
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (queueId === "" && !isAdmin) {
+    if (queueId === "" && queueRequired(user)) {
       setQueueMissing(true);
       return;
     }
@@ -114,7 +114,7 @@ export function StartTicketDialog({ contact, onClose }: StartTicketDialogProps) 
               id="start-ticket-queue"
               label={t("contacts.startTicket.queue")}
               value={queueId}
-              required={!isAdmin}
+              required={queueRequired(user)}
               error={queueMissing}
               helperText={queueMissing ? t("contacts.startTicket.selectQueue") : undefined}
               onChange={(event) => {

@@ -1,4 +1,10 @@
-import { LIMITS, type OtherOpenTicketError, type QueueDTO, type TicketDTO } from "@atende/contracts";
+import {
+  LIMITS,
+  type OtherOpenTicketError,
+  type QueueDTO,
+  queueRequired,
+  type TicketDTO,
+} from "@atende/contracts";
 import {
   Alert,
   Autocomplete,
@@ -70,7 +76,7 @@ export function NewTicketDialog({ queues, onCreated, onClose }: NewTicketDialogP
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!contact) return;
-    if (queueId === "" && !isAdmin) {
+    if (queueId === "" && queueRequired(user)) {
       setQueueMissing(true);
       return;
     }
@@ -155,7 +161,7 @@ export function NewTicketDialog({ queues, onCreated, onClose }: NewTicketDialogP
               id="new-ticket-queue"
               label={t("tickets.newTicketDialog.queue")}
               value={queueId}
-              required={!isAdmin}
+              required={queueRequired(user)}
               slotProps={
                 isAdmin ? { inputLabel: { shrink: true }, select: { displayEmpty: true } } : undefined
               }
