@@ -7,7 +7,7 @@ import { type DomainEvent, type EventBus, inTransaction } from "../events/bus.js
 import { type ContactRow, presentContact } from "../modules/contacts/present.js";
 import { raiseMessageSaved } from "../modules/messages/events.js";
 import { presentMessage } from "../modules/messages/present.js";
-import { loadTicket } from "../modules/tickets/present.js";
+import { loadTicket } from "../modules/tickets/queries.js";
 import { findWhatsappRow, loadWhatsapp, presentSession } from "../modules/whatsapps/present.js";
 import type { MediaStore } from "../storage/media.js";
 import {

@@ -6,25 +6,22 @@ import { PreparedSql } from "../../db/prepared.js";
 import { companies, queueOptions, ticketBotStates, tickets, userRatings } from "../../db/schema/index.js";
 import { type EventBus, type Raise, inTransaction } from "../../events/bus.js";
 import type { JobHandler } from "../../jobs/runner.js";
-import { loadTicket } from "../tickets/present.js";
+import { loadTicket, track } from "../tickets/queries.js";
+import { awaitingRating, ratingQuestion } from "../tickets/rating.js";
+import { botSays, mediaOf } from "./botMessages.js";
+import { enabled } from "./companySettings.js";
 import {
+  type BotState,
   type ConnectionRow,
   type OptionRow,
   type QueueRow,
   type TicketRow,
-  awaitingRating,
-  botSays,
-  type BotState,
-  enabled,
-  mediaOf,
   optionsUnder,
-  ratingQuestion,
   saveBotState,
   stopRatingWait,
   turnContextOf,
-} from "./context.js";
+} from "./contextQueries.js";
 import { outOfHours } from "./hours.js";
-import { track } from "./tracking.js";
 
 export const CHATBOT_JOB = "chatbot-step";
 

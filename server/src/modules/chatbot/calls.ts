@@ -5,7 +5,7 @@ import type { Db } from "../../db/client.js";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
 import { type EventBus, inTransaction } from "../../events/bus.js";
 import { type JobHandler, enqueueJob } from "../../jobs/runner.js";
-import { botSays } from "./context.js";
+import { botSays } from "./botMessages.js";
 
 export const REJECT_CALL_JOB = "call-reject";
 

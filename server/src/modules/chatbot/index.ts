@@ -7,7 +7,7 @@ import type { EventBus } from "../../events/bus.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import { CHATBOT_JOB, chatbotJob, enqueueBotSteps } from "./bot.js";
 import { REJECT_CALL_JOB, enqueueCallRejection, rejectCallJob } from "./calls.js";
-import { settingsOf } from "./context.js";
+import { settingsOf } from "./contextQueries.js";
 import {
   AUTO_TRANSFER_JOB,
   EXPIRE_TICKET_JOB,

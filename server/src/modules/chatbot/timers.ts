@@ -4,9 +4,12 @@ import { type Db, queryRows } from "../../db/client.js";
 import { messages, queues, tickets } from "../../db/schema/index.js";
 import { type EventBus, inTransaction } from "../../events/bus.js";
 import { type JobHandler, enqueueJob } from "../../jobs/runner.js";
-import { loadTicket } from "../tickets/present.js";
-import { botSays, closeTicket, connectionOf, enabled, settingsOf, transferNotice } from "./context.js";
-import { track } from "./tracking.js";
+import { transferNotice } from "../tickets/automaticMessages.js";
+import { closeTicket } from "../tickets/closeTicket.js";
+import { loadTicket, track } from "../tickets/queries.js";
+import { botSays } from "./botMessages.js";
+import { enabled } from "./companySettings.js";
+import { connectionOf, settingsOf } from "./contextQueries.js";
 
 export const EXPIRE_TICKET_JOB = "ticket-expire";
 export const AUTO_TRANSFER_JOB = "ticket-auto-transfer";

@@ -3,7 +3,7 @@ import type { Tx } from "../../db/client.js";
 import { contacts } from "../../db/schema/index.js";
 import type { Raise } from "../../events/bus.js";
 import { presentContact } from "../contacts/present.js";
-import { loadTicket } from "../tickets/present.js";
+import { loadTicket } from "../tickets/queries.js";
 import { loadMessage } from "./present.js";
 
 /** Emits the message and its ticket as they are now (after a send, an ack, a failure). */

@@ -8,8 +8,7 @@ import type { EventBus, Raise } from "../../events/bus.js";
 import { inTransaction } from "../../events/bus.js";
 import { type JobHandler, JobFailed, RetryLater, enqueueJob } from "../../jobs/runner.js";
 import type { MediaStore } from "../../storage/media.js";
-import { trackAgentReply } from "../chatbot/tracking.js";
-import { loadTicket } from "../tickets/present.js";
+import { loadTicket, trackAgentReply } from "../tickets/queries.js";
 import { raiseMessageSaved } from "./events.js";
 
 export const SEND_MESSAGE_JOB = "send-message";

@@ -8,7 +8,7 @@ import type { AuthContext } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import { findUser } from "../users/queries.js";
-import { loadTicket } from "../tickets/present.js";
+import { loadTicket } from "../tickets/queries.js";
 import type { TicketsService } from "../tickets/service.js";
 import { enqueueChannelAction } from "./actions.js";
 import { raiseMessageSaved } from "./events.js";

@@ -20,7 +20,7 @@ import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError, dbErrorCode } from "../../http/errors.js";
-import { loadTicket, loadTickets } from "../tickets/present.js";
+import { loadTicket, loadTickets } from "../tickets/queries.js";
 import { findTicketRow, pageTickets } from "../tickets/queries.js";
 import type { TicketsService } from "../tickets/service.js";
 import { findUser } from "../users/queries.js";

@@ -1,6 +1,5 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import { DEFAULT_COMPANY_SETTINGS, DEFAULT_TIMEZONE } from "@atende/contracts";
-import type { Executor, Tx } from "../../db/client.js";
+import type { Executor } from "../../db/client.js";
 import { PreparedSql, columnList, tableRow } from "../../db/prepared.js";
 import {
   messages,
@@ -12,11 +11,11 @@ import {
   whatsappQueues,
   whatsapps,
 } from "../../db/schema/index.js";
-import type { Raise } from "../../events/bus.js";
-import { queueOutbound } from "../messages/outbound.js";
-import { loadTicket } from "../tickets/present.js";
-import { track } from "./tracking.js";
 import { queueOrder, queueOrderSql } from "../queues/queries.js";
+import { withDefaults } from "./companySettings.js";
+
+// The chatbot's statements (what it reads before a turn, its state per ticket). Kept apart from
+// chatbot/queries.ts (the bot's and the timers' writes) until the two are merged.
 
 export type TicketRow = typeof tickets.$inferSelect;
 export type ConnectionRow = typeof whatsapps.$inferSelect;
@@ -31,12 +30,6 @@ export async function settingsOf(db: Executor, companyId: number): Promise<Recor
     .from(settings)
     .where(eq(settings.companyId, companyId));
   return withDefaults(Object.fromEntries(rows.map((r) => [r.key, r.value])));
-}
-
-function withDefaults(saved: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = { ...DEFAULT_COMPANY_SETTINGS, ...saved };
-  if (!out.timezone) out.timezone = DEFAULT_TIMEZONE;
-  return out;
 }
 
 /**
@@ -91,8 +84,6 @@ export async function turnContextOf(
     queues: (row.queues ?? []).map((q) => tableRow(queues, q)),
   };
 }
-
-export const enabled = (s: Record<string, string>, key: string) => s[key] === "enabled";
 
 /** Every ticket.saved (each customer message) reads its connection: prepared (see PreparedSql). */
 const connectionStatement = new PreparedSql<{ companyId: number; id: number }>(
@@ -152,76 +143,10 @@ export async function saveBotState(
     .onConflictDoUpdate({ target: ticketBotStates.ticketId, set: { ...patch, updatedAt: at } });
 }
 
-const MIME_BY_EXT: Record<string, string> = {
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-  mp4: "video/mp4",
-  mp3: "audio/mpeg",
-  ogg: "audio/ogg",
-  pdf: "application/pdf",
-};
-
-export function mediaOf(row: { mediaPath: string | null; mediaName: string | null }) {
-  if (!row.mediaPath) return null;
-  const name = row.mediaName || row.mediaPath.split("/").pop() || "file";
-  const ext = name.split(".").pop()?.toLowerCase() ?? "";
-  return { path: row.mediaPath, name, mimetype: MIME_BY_EXT[ext] ?? "application/octet-stream" };
-}
-
-/** A message from the bot (never an agent's reply). */
-export function botSays(
-  tx: Tx,
-  raise: Raise,
-  ticket: { id: number; companyId: number },
-  body: string,
-  media: ReturnType<typeof mediaOf> = null,
-) {
-  return queueOutbound(tx, raise, {
-    companyId: ticket.companyId,
-    ticketId: ticket.id,
-    body,
-    isBot: true,
-    media,
-  });
-}
-
-export const RATING_OPTIONS = "*[ 1 ]* - Insatisfeito\n*[ 2 ]* - Satisfeito\n*[ 3 ]* - Muito satisfeito";
-export const ratingQuestion = (connection: ConnectionRow) =>
-  `${connection.ratingMessage}\n\n${RATING_OPTIONS}`;
-
-/**
- * How long a resolved ticket keeps waiting for the customer's rating: within it, the customer's
- * reply still reaches the closed ticket (the inbound pipeline's rule on ticket_bot_states).
- */
-export const RATING_WAIT_MS = 24 * 3600_000;
-
-/** The closed ticket still awaits the customer's rating (asked on resolve, not yet answered). */
-export const awaitingRating = (state: BotState | null, at: Date) =>
-  state !== null && state.ratingAsks > 0 && at.getTime() - state.updatedAt.getTime() < RATING_WAIT_MS;
-
 /** The rating is no longer awaited (answered, given up, or the ticket reopened). */
 export async function stopRatingWait(tx: Executor, ticketId: number, at: Date) {
   await tx
     .update(ticketBotStates)
     .set({ ratingAsks: 0, updatedAt: at })
     .where(and(eq(ticketBotStates.ticketId, ticketId), sql`${ticketBotStates.ratingAsks} > 0`));
-}
-
-export const transferNotice = (queueName: string) =>
-  `*Mensagem automática*:\nVocê foi transferido para o departamento *${queueName}*\naguarde, já vamos te atender!`;
-
-/** Closes the ticket in the caller's transaction: the timeline's finish, no rating awaited any more. */
-export async function closeTicket(tx: Tx, raise: Raise, ticket: TicketRow, at: Date) {
-  await tx.update(tickets).set({ status: "closed", updatedAt: at }).where(eq(tickets.id, ticket.id));
-  await track(tx, ticket, { finishedAt: at }, at);
-  await stopRatingWait(tx, ticket.id, at);
-  raise({
-    type: "ticket.saved",
-    companyId: ticket.companyId,
-    ticket: (await loadTicket(tx, ticket.companyId, ticket.id))!,
-    previous: { queueId: ticket.queueId, userId: ticket.userId, status: ticket.status },
-  });
 }
