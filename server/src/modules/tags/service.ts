@@ -24,6 +24,7 @@ import { loadTicket, loadTickets } from "../tickets/queries.js";
 import { findTicketRow, pageTickets } from "../tickets/queries.js";
 import type { TicketsService } from "../tickets/service.js";
 import { findUser } from "../users/queries.js";
+import { ticketPolicy } from "../tickets/policy.js";
 import { requireKanbanPlan, tagPolicy } from "./policy.js";
 import { presentTag } from "./present.js";
 import * as q from "./queries.js";
@@ -166,7 +167,7 @@ export function createTagsService({ db, bus, now, tickets, emitTag }: TagsDeps) 
         queueIds: me?.queues.map((x) => x.id) ?? [],
         allTicket: me?.allTicket === "enabled",
         userId: actor.userId,
-        isAdmin: actor.profile === "admin",
+        isAdmin: ticketPolicy.seesEveryQueue(actor),
         showAll: query.showAll && can(actor, "tickets-manager:showall"),
         timeZone: DEFAULT_TIMEZONE,
       };

@@ -49,16 +49,6 @@ export const ticketPolicy = {
     return actsOnAnyTicket(actor) || ownQueueIds.includes(queueId);
   },
 
-  /**
-   * Reading the messages of a ticket in service with another agent, without taking it (which only
-   * an admin may do, see mayTake): the spec's "spy on a conversation" (ticket-options:spy).
-   */
-  mayReadMessages(actor: Actor, ticket: { status: string; userId: number | null }): boolean {
-    const heldByAnother =
-      ticket.status === "open" && ticket.userId !== null && ticket.userId !== actor.userId;
-    return !heldByAnother || can(actor, "ticket-options:spy");
-  },
-
   /** The ticket search's users filter (ticket-search:userFilter); for anyone else it is left out. */
   filtersByUser: (actor: Actor) => can(actor, "ticket-search:userFilter"),
 };
