@@ -1,3 +1,4 @@
+import { and, eq } from "drizzle-orm";
 import {
   DEFAULT_TIMEZONE,
   type TicketCreateInput,
@@ -8,7 +9,6 @@ import {
   can,
 } from "@atende/contracts";
 import { settings } from "../../db/schema/index.js";
-import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../db/client.js";
 import type { Deps } from "../../deps.js";
 import { type Raise, inTransaction } from "../../events/bus.js";
@@ -27,7 +27,7 @@ import { ratingQuestion } from "./rating.js";
 
 type TicketsDeps = Pick<Deps, "db" | "bus" | "now"> & { jobs: Pick<JobRunner, "poke"> };
 
-export type TicketRow = NonNullable<Awaited<ReturnType<typeof q.findTicketRow>>>;
+export type TicketRow = q.TicketRecord;
 
 /** The ticket's status or agent changed between reading it and writing it. */
 class ChangedMeanwhile extends Error {}
