@@ -169,7 +169,7 @@ export function chatbotJob(deps: {
             return;
           }
           // Rated, or asked twice without a rating: the wait ends (the ticket is closed already).
-          await stopRatingWait(tx, t.id, at);
+          await stopRatingWait(tx, t.companyId, t.id, at);
           if (connection.complationMessage.trim() && !t.isGroup)
             await botSays(tx, raise, t, connection.complationMessage);
         });

@@ -113,6 +113,7 @@ export async function connectionQueues(db: Executor, companyId: number, whatsapp
     .then((rows) => rows.map((r) => r.queue));
 }
 
+/** A queue's menu options under `parentId`: the queue was read within the company (connectionQueues). */
 export async function optionsUnder(db: Executor, queueId: number, parentId: number | null) {
   return db
     .select()
@@ -124,11 +125,6 @@ export async function optionsUnder(db: Executor, queueId: number, parentId: numb
       ),
     )
     .orderBy(asc(queueOptions.option), asc(queueOptions.id));
-}
-
-export async function botStateOf(db: Executor, ticketId: number): Promise<BotState | null> {
-  const [row] = await db.select().from(ticketBotStates).where(eq(ticketBotStates.ticketId, ticketId));
-  return row ?? null;
 }
 
 export async function saveBotState(
@@ -144,9 +140,15 @@ export async function saveBotState(
 }
 
 /** The rating is no longer awaited (answered, given up, or the ticket reopened). */
-export async function stopRatingWait(tx: Executor, ticketId: number, at: Date) {
+export async function stopRatingWait(tx: Executor, companyId: number, ticketId: number, at: Date) {
   await tx
     .update(ticketBotStates)
     .set({ ratingAsks: 0, updatedAt: at })
-    .where(and(eq(ticketBotStates.ticketId, ticketId), sql`${ticketBotStates.ratingAsks} > 0`));
+    .where(
+      and(
+        eq(ticketBotStates.companyId, companyId),
+        eq(ticketBotStates.ticketId, ticketId),
+        sql`${ticketBotStates.ratingAsks} > 0`,
+      ),
+    );
 }

@@ -7,7 +7,7 @@ import { type TicketRecord, loadTicket, setTicketClosed, track } from "./queries
 export async function closeTicket(tx: Tx, raise: Raise, ticket: TicketRecord, at: Date) {
   await setTicketClosed(tx, ticket.companyId, ticket.id, at);
   await track(tx, ticket, { finishedAt: at }, at);
-  await stopRatingWait(tx, ticket.id, at);
+  await stopRatingWait(tx, ticket.companyId, ticket.id, at);
   raise({
     type: "ticket.saved",
     companyId: ticket.companyId,

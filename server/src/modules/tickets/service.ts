@@ -336,7 +336,7 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
           },
           at,
         );
-        if (reopening) await stopRatingWait(tx, id, at);
+        if (reopening) await stopRatingWait(tx, actor.companyId, id, at);
         if (message) await sendAutomatic(tx, raise, after, message, at);
         const saved = (await q.loadTicket(tx, actor.companyId, id))!;
         raise({
