@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LIMITS } from "./constants.js";
 import { noNul } from "./validation.js";
+import { type Actor, can } from "./permissions.js";
 
 /** A quick message as every answer and the `company-{id}-quickmessage` event carry it. */
 export interface QuickMessageDTO {
@@ -77,4 +78,14 @@ export function quickMessageSearchOf(inputText: string): string | null {
 export function quickMessagePreview(message: string): string {
   const max = LIMITS.quickMessagePreviewChars;
   return message.length > max ? `${message.slice(0, max)}...` : message;
+}
+
+/** Admin and supervisor edit or delete any quick message; a user only their own non-global ones. */
+export function mayEditQuickMessage(
+  actor: Actor,
+  actorId: number,
+  quickMessage: { userId: number | null; geral: boolean },
+): boolean {
+  if (can(actor, "quick-messages:editAny")) return true;
+  return !quickMessage.geral && quickMessage.userId === actorId;
 }

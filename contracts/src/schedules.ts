@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ContactDTO } from "./conversations.js";
 import { zoneOffsetMs } from "./dates.js";
 import { MAX_DB_ID, idOf, idValue, noNul, pageNumber, searchText } from "./validation.js";
+import { type Actor, can } from "./permissions.js";
 
 /**
  * PENDENTE: waiting for its time; AGENDADA: handed to the connection, on its way; ENVIADA: WhatsApp
@@ -156,4 +157,9 @@ export function parseSendAt(value: string, timeZone: string): Date {
   let at = wall - zoneOffsetMinutes(wall, timeZone) * 60_000;
   at = wall - zoneOffsetMinutes(at, timeZone) * 60_000;
   return new Date(at);
+}
+
+/** Its author edits or deletes a schedule; admin and supervisor any (schedules:editAny). */
+export function mayEditSchedule(actor: Actor, actorId: number, schedule: { userId: number | null }): boolean {
+  return schedule.userId === actorId || can(actor, "schedules:editAny");
 }

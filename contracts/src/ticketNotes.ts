@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { idValue, noNul } from "./validation.js";
+import { type Actor, can } from "./permissions.js";
 
 /** A private note on a ticket, as the contact drawer lists it and `company-{id}-ticketNote` carries it. */
 export interface TicketNoteDTO {
@@ -41,3 +42,8 @@ export const ticketNotesQuerySchema = z.object({
   contactId: idField.optional(),
 });
 export type TicketNotesQuery = z.infer<typeof ticketNotesQuerySchema>;
+
+/** Its author deletes a note; admin and supervisor any note (ticket-notes:deleteAny). */
+export function mayDeleteTicketNote(actor: Actor, actorId: number, note: { userId: number | null }): boolean {
+  return note.userId === actorId || can(actor, "ticket-notes:deleteAny");
+}

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { MessageDTO, TicketDTO } from "./conversations.js";
 import { dbId, idList, idOf, pageNumber, searchText } from "./validation.js";
+import { type Actor } from "./permissions.js";
 
 const flag = z.preprocess((v) => v === true || v === "true" || v === "1", z.boolean());
 
@@ -128,4 +129,12 @@ export interface OtherOpenTicketError {
   ticketId: number;
   userName: string | null;
   queueName: string | null;
+}
+
+/**
+ * A ticket an agent starts needs a queue unless the agent is an admin ('Selecione uma fila'):
+ * the server refuses it, the new-ticket dialogs mark the field required.
+ */
+export function queueRequired(actor: Actor): boolean {
+  return actor.profile !== "admin";
 }

@@ -6,7 +6,7 @@ import { contacts, jobs, messages, tags, ticketBotStates, ticketTags, tickets } 
 import { inTransaction } from "../events/bus.js";
 import { presentContact } from "../modules/contacts/present.js";
 import { loadMessage } from "../modules/messages/queries.js";
-import { loadTicket } from "../modules/tickets/present.js";
+import { loadTicket } from "../modules/tickets/queries.js";
 import { queueOutbound, retryOutbound } from "../modules/messages/outbound.js";
 import { buildSimulatorCompany, phoneSends } from "../test/channels.js";
 import { buildUser, login } from "../test/factories.js";

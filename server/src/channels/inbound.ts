@@ -7,9 +7,9 @@ import { type ContactRow, presentContact } from "../modules/contacts/present.js"
 import { raiseMessageSaved } from "../modules/messages/events.js";
 import { presentMessage } from "../modules/messages/present.js";
 import { companySetting, companyTimeZone } from "../modules/settings/queries.js";
-import { loadTicket } from "../modules/tickets/present.js";
 import { presentSession } from "../modules/whatsapps/present.js";
 import { findWhatsappRow, loadWhatsapp } from "../modules/whatsapps/queries.js";
+import { loadTicket } from "../modules/tickets/queries.js";
 import type { MediaStore } from "../storage/media.js";
 import {
   type ContactKey,

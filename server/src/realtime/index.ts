@@ -13,7 +13,7 @@ import {
 } from "@atende/contracts";
 import { queryRows } from "../db/client.js";
 import { tickets } from "../db/schema/index.js";
-import { canSeeTicket } from "../modules/tickets/policy.js";
+import { canSeeTicket, ticketPolicy } from "../modules/tickets/policy.js";
 import type { Deps } from "../deps.js";
 import type { DomainEvent } from "../events/bus.js";
 import { type AuthContext, authenticate, lockoutOf } from "../http/auth.js";
@@ -132,7 +132,7 @@ export async function createRealtime(
     const user = await findUser(db, companyId, userId);
     if (!user) return [];
     const list = user.queues.map((q) => rooms.queue(companyId, q.id));
-    if (user.profile === "admin") list.push(rooms.admins(companyId), rooms.noQueue(companyId));
+    if (ticketPolicy.seesEveryQueue(user)) list.push(rooms.admins(companyId), rooms.noQueue(companyId));
     else if (user.allTicket === "enabled") list.push(rooms.noQueue(companyId));
     return list;
   }

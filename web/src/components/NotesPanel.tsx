@@ -1,4 +1,4 @@
-import { can, type TicketNoteDTO, ticketNoteField } from "@atende/contracts";
+import { mayDeleteTicketNote, type TicketNoteDTO, ticketNoteField } from "@atende/contracts";
 import DeleteIcon from "@mui/icons-material/DeleteOutlineOutlined";
 import {
   Box,
@@ -96,7 +96,7 @@ export function NotesPanel({ ticketId, contactId }: NotesPanelProps) {
     }
   }
 
-  const mayDelete = (note: TicketNoteDTO) => note.userId === user.id || can(user, "ticket-notes:deleteAny");
+  const mayDelete = (note: TicketNoteDTO) => mayDeleteTicketNote(user, user.id, note);
 
   return (
     <Box component="section" aria-labelledby={`${inputId}-title`} sx={{ px: 2.5, py: 2 }}>

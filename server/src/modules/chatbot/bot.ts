@@ -3,26 +3,23 @@ import type { Db } from "../../db/client.js";
 import { type EventBus, type Raise, inTransaction } from "../../events/bus.js";
 import type { JobHandler } from "../../jobs/runner.js";
 import { findOptionRow } from "../queues/queries.js";
-import { loadTicket } from "../tickets/present.js";
+import { loadTicket, track } from "../tickets/queries.js";
+import { awaitingRating, ratingQuestion } from "../tickets/rating.js";
+import { botSays, mediaOf } from "./botMessages.js";
+import { enabled } from "../settings/present.js";
 import {
+  type BotState,
   type ConnectionRow,
   type OptionRow,
   type QueueRow,
   type TicketRow,
-  awaitingRating,
-  botSays,
-  type BotState,
-  enabled,
-  mediaOf,
   optionsUnder,
-  ratingQuestion,
   saveBotState,
   stopRatingWait,
   turnContextOf,
-} from "./context.js";
+} from "./queries.js";
 import { outOfHours } from "./hours.js";
 import * as q from "./queries.js";
-import { track } from "./tracking.js";
 
 export { CHATBOT_JOB, enqueueBotSteps } from "./queries.js";
 
@@ -90,7 +87,7 @@ export function chatbotJob(deps: {
             return;
           }
           // Rated, or asked twice without a rating: the wait ends (the ticket is closed already).
-          await stopRatingWait(tx, t.id, at);
+          await stopRatingWait(tx, t.companyId, t.id, at);
           if (connection.complationMessage.trim() && !t.isGroup)
             await botSays(tx, raise, t, connection.complationMessage);
         });

@@ -6,7 +6,7 @@ import { type JobHandler, enqueueJob } from "../../jobs/runner.js";
 import { findContactRow } from "../contacts/queries.js";
 import { findMessageRow } from "../messages/queries.js";
 import { findTicketRow } from "../tickets/queries.js";
-import { botSays } from "./context.js";
+import { botSays } from "./botMessages.js";
 
 export const REJECT_CALL_JOB = "call-reject";
 

@@ -7,7 +7,7 @@ import type { EventBus } from "../../events/bus.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import { CHATBOT_JOB, chatbotJob, enqueueBotSteps } from "./bot.js";
 import { REJECT_CALL_JOB, enqueueCallRejection, rejectCallJob } from "./calls.js";
-import { settingsOf } from "./context.js";
+import { companySettings } from "../settings/queries.js";
 import {
   AUTO_TRANSFER_JOB,
   EXPIRE_TICKET_JOB,
@@ -57,7 +57,7 @@ export function registerChatbot(deps: {
         if (ticket.whatsappId === null) return;
         const whatsappId = ticket.whatsappId;
         void (async () => {
-          if ((await settingsOf(db, event.companyId)).call !== "disabled") return;
+          if ((await companySettings(db, event.companyId)).call !== "disabled") return;
           await enqueueCallRejection(db, {
             companyId: event.companyId,
             whatsappId,

@@ -4,12 +4,15 @@ import { type EventBus, inTransaction } from "../../events/bus.js";
 import { type JobHandler, enqueueJob } from "../../jobs/runner.js";
 import { findQueueRow } from "../queues/queries.js";
 import { companySettings } from "../settings/queries.js";
-import { loadTicket } from "../tickets/present.js";
 import { findTicketRow } from "../tickets/queries.js";
-import { botSays, closeTicket, connectionOf, enabled, transferNotice } from "./context.js";
 import { AUTO_TRANSFER_JOB, EXPIRE_TICKET_JOB } from "./queries.js";
 import * as q from "./queries.js";
-import { track } from "./tracking.js";
+import { transferNotice } from "../tickets/automaticMessages.js";
+import { closeTicket } from "../tickets/closeTicket.js";
+import { loadTicket, track } from "../tickets/queries.js";
+import { botSays } from "./botMessages.js";
+import { enabled } from "../settings/present.js";
+import { connectionOf } from "./queries.js";
 
 export { AUTO_TRANSFER_JOB, EXPIRE_TICKET_JOB };
 

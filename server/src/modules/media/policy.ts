@@ -1,5 +1,8 @@
 import type { AuthContext } from "../../http/auth.js";
-import { type TicketVisibility, type ViewerScope, canSeeTicket } from "../tickets/policy.js";
+import { type TicketVisibility, type ViewerScope, canSeeTicket, ticketPolicy } from "../tickets/policy.js";
+
+/** Whoever sees every queue's tickets (an admin) reads any file of their company. */
+export const readsAnyFile = (actor: Pick<AuthContext, "profile">) => ticketPolicy.seesEveryQueue(actor);
 
 /**
  * Who may read a file of their company by the tickets carrying it: a file of no ticket, the whole

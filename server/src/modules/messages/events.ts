@@ -1,8 +1,8 @@
 import type { Tx } from "../../db/client.js";
 import type { Raise } from "../../events/bus.js";
 import { presentContact } from "../contacts/present.js";
-import { loadTicket } from "../tickets/present.js";
 import { contactOf, loadMessage } from "./queries.js";
+import { loadTicket } from "../tickets/queries.js";
 
 /** Emits the message and its ticket as they are now (after a send, an ack, a failure). */
 export async function raiseMessageSaved(

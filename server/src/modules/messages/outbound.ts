@@ -6,9 +6,8 @@ import type { EventBus, Raise } from "../../events/bus.js";
 import { inTransaction } from "../../events/bus.js";
 import { type JobHandler, JobFailed, RetryLater, enqueueJob } from "../../jobs/runner.js";
 import type { MediaStore } from "../../storage/media.js";
-import { trackAgentReply } from "../chatbot/tracking.js";
-import { loadTicket } from "../tickets/present.js";
 import { findTicketRow } from "../tickets/queries.js";
+import { loadTicket, trackAgentReply } from "../tickets/queries.js";
 import { raiseMessageSaved } from "./events.js";
 import * as q from "./queries.js";
 

@@ -1,4 +1,4 @@
-import { can } from "@atende/contracts";
+import { can, mayEditQuickMessage } from "@atende/contracts";
 import { type AuthContext, authorize } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
 import type { QuickMessageRow } from "./present.js";
@@ -17,10 +17,10 @@ export const quickMessagePolicy = {
       throw new AppError("ERR_NO_QUICK_MESSAGE_FOUND");
   },
 
-  /** Admin and supervisor edit or delete any; a user only their own non-global ones. */
+  /** Admin and supervisor edit or delete any; a user only their own non-global ones (the rule in contracts). */
   edit(actor: AuthContext, row: Owned): void {
     this.see(actor, row);
-    if (row.geral || row.userId !== actor.userId) authorize(actor, "quick-messages:editAny");
+    if (!mayEditQuickMessage(actor, actor.userId, row)) throw new AppError("ERR_NO_PERMISSION");
   },
 
   /** The global (geral) flag is set, or taken off, by admins only. */

@@ -1,13 +1,14 @@
+import { mayEditSchedule } from "@atende/contracts";
 import type { Executor } from "../../db/client.js";
-import { type AuthContext, authorize } from "../../http/auth.js";
+import type { AuthContext } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
 import { findCompany } from "../companies/queries.js";
 import type { ScheduleRow } from "./present.js";
 
 export const schedulePolicy = {
-  /** Its author edits or deletes a schedule; admin and supervisor any (schedules:editAny). */
+  /** Its author edits or deletes a schedule; admin and supervisor any (the rule in contracts). */
   edit(actor: AuthContext, row: Pick<ScheduleRow, "userId">): void {
-    if (row.userId !== actor.userId) authorize(actor, "schedules:editAny");
+    if (!mayEditSchedule(actor, actor.userId, row)) throw new AppError("ERR_NO_PERMISSION");
   },
 };
 

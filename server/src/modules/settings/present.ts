@@ -6,3 +6,6 @@ export function settingsWithDefaults(saved: Record<string, string>): Record<stri
   if (!out.timezone) out.timezone = DEFAULT_TIMEZONE;
   return out;
 }
+
+/** Whether a switch-like setting ("enabled" / "disabled") is on. */
+export const enabled = (settings: Record<string, string>, key: string) => settings[key] === "enabled";

@@ -18,10 +18,11 @@ import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError, dbErrorCode } from "../../http/errors.js";
-import { loadTicket, loadTickets } from "../tickets/present.js";
+import { loadTicket, loadTickets } from "../tickets/queries.js";
 import { findTicketRow, pageTickets } from "../tickets/queries.js";
 import type { TicketsService } from "../tickets/service.js";
 import { findUser } from "../users/queries.js";
+import { ticketPolicy } from "../tickets/policy.js";
 import { requireKanbanPlan, tagPolicy } from "./policy.js";
 import { presentTag } from "./present.js";
 import * as q from "./queries.js";
@@ -161,7 +162,7 @@ export function createTagsService({ db, bus, now, tickets, emitTag }: TagsDeps) 
         queueIds: me?.queues.map((x) => x.id) ?? [],
         allTicket: me?.allTicket === "enabled",
         userId: actor.userId,
-        isAdmin: actor.profile === "admin",
+        isAdmin: ticketPolicy.seesEveryQueue(actor),
         showAll: query.showAll && can(actor, "tickets-manager:showall"),
         timeZone: DEFAULT_TIMEZONE,
       };

@@ -1,6 +1,4 @@
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import {
-  DEFAULT_TIMEZONE,
   type TicketCreateInput,
   type TicketDTO,
   type TicketListQuery,
@@ -8,70 +6,72 @@ import {
   type TicketsPage,
   can,
 } from "@atende/contracts";
-import { contacts, messages, queues, settings, tickets, whatsapps } from "../../db/schema/index.js";
+import type { Tx } from "../../db/client.js";
 import type { Deps } from "../../deps.js";
-import { inTransaction } from "../../events/bus.js";
+import { type Raise, inTransaction } from "../../events/bus.js";
 import { type AuthContext, authorize } from "../../http/auth.js";
 import { AppError, dbErrorCode } from "../../http/errors.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import { companyQueueIds, findUser } from "../users/queries.js";
-import { findWhatsappRow } from "../whatsapps/present.js";
+import { findWhatsappRow } from "../whatsapps/queries.js";
 import { enqueueChannelAction } from "../messages/actions.js";
 import { queueOutbound } from "../messages/outbound.js";
-import {
-  connectionOf,
-  ratingQuestion,
-  saveBotState,
-  settingsOf,
-  stopRatingWait,
-  transferNotice,
-} from "../chatbot/context.js";
-import { track } from "../chatbot/tracking.js";
-import { type ViewerScope, canSeeTicket } from "./policy.js";
-import { loadTicket, loadTickets } from "./present.js";
+import { connectionOf, saveBotState, stopRatingWait } from "../chatbot/queries.js";
+import { companySetting, companySettings, companyTimeZone } from "../settings/queries.js";
+import { acceptGreeting, transferNotice } from "./automaticMessages.js";
+import { type ViewerScope, canSeeTicket, ticketPolicy } from "./policy.js";
 import * as q from "./queries.js";
+import { ratingQuestion } from "./rating.js";
 
 type TicketsDeps = Pick<Deps, "db" | "bus" | "now"> & { jobs: Pick<JobRunner, "poke"> };
 
-export type TicketRow = NonNullable<Awaited<ReturnType<typeof q.findTicketRow>>>;
+export type TicketRow = q.TicketRecord;
 
 /** The ticket's status or agent changed between reading it and writing it. */
 class ChangedMeanwhile extends Error {}
+
+/** The commands of PUT /tickets/{id}; which one a body asks for is decided by `commandOf`. */
+export type TicketCommand = "accept" | "resolve" | "return" | "reopen" | "transfer";
+
+/**
+ * The spec's status table read from a body (see ticketUpdateSchema): status "open" accepts a
+ * waiting or in-service ticket and reopens a closed one; "closed" resolves, "pending" returns; no
+ * status transfers (queue, agent, connection) or only sets the integration fields.
+ */
+export function commandOf(ticket: { status: string }, input: TicketUpdateInput): TicketCommand {
+  switch (input.status) {
+    case "open":
+      return ticket.status === "closed" ? "reopen" : "accept";
+    case "closed":
+      return "resolve";
+    case "pending":
+      return "return";
+    default:
+      return "transfer";
+  }
+}
+
+/** What a command writes, and what follows from it in the same transaction. */
+interface TicketChange {
+  patch: q.TicketPatch;
+  /** pending → open: the timeline's acceptedAt. */
+  accepting: boolean;
+  /** The automatic message the change sends the customer, read before the transaction. */
+  message: AutomaticMessage | null;
+}
+
+interface AutomaticMessage {
+  body: string;
+  /** Sent in the agent's name (the accept greeting). */
+  userId?: number;
+  /** The rating question: the bot state keeps the answer awaited, the timeline its ratingAt. */
+  asksRating?: boolean;
+}
 
 export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
   async function scopeOf(actor: AuthContext): Promise<ViewerScope> {
     const user = await findUser(db, actor.companyId, actor.userId);
     return { queueIds: user?.queues.map((x) => x.id) ?? [], allTicket: user?.allTicket === "enabled" };
-  }
-
-  async function settingOf(companyId: number, key: string): Promise<string | undefined> {
-    const [row] = await db
-      .select({ value: settings.value })
-      .from(settings)
-      .where(and(eq(settings.companyId, companyId), eq(settings.key, key)));
-    return row?.value;
-  }
-
-  async function queueNameOf(companyId: number, queueId: number): Promise<string | null> {
-    const [row] = await db
-      .select({ name: queues.name })
-      .from(queues)
-      .where(and(eq(queues.companyId, companyId), eq(queues.id, queueId)));
-    return row?.name ?? null;
-  }
-
-  async function timeZoneOf(companyId: number): Promise<string> {
-    return (await settingOf(companyId, "timezone")) || DEFAULT_TIMEZONE;
-  }
-
-  /** The automatic greeting sent on accept (setting sendGreetingAccepted). */
-  async function acceptGreeting(actor: AuthContext, contactId: number): Promise<string> {
-    const me = await findUser(db, actor.companyId, actor.userId);
-    const [contact] = await db
-      .select({ name: contacts.name })
-      .from(contacts)
-      .where(eq(contacts.id, contactId));
-    return `*Mensagem automática:*\nOlá ${contact?.name ?? ""}, meu nome é ${me?.name ?? ""} e vou continuar o seu atendimento.`;
   }
 
   /** A ticket of the caller's company that the caller may see: 404 for another company's, 403 for one outside their queues. */
@@ -107,13 +107,7 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
   async function markRead(companyId: number, ticket: TicketRow) {
     if (ticket.unreadMessages === 0) return;
     await inTransaction(db, bus, async (tx, raise) => {
-      const unread = await tx
-        .update(messages)
-        .set({ read: true })
-        .where(and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, false), eq(messages.read, false)))
-        .returning({ wid: messages.wid });
-      await tx.update(tickets).set({ unreadMessages: 0 }).where(eq(tickets.id, ticket.id));
-      const wids = unread.map((m) => m.wid).filter((w): w is string => Boolean(w));
+      const wids = await q.markTicketRead(tx, companyId, ticket.id);
       if (wids.length && ticket.whatsappId) {
         await enqueueChannelAction(tx, {
           companyId,
@@ -123,7 +117,7 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
           wids,
         });
       }
-      const read = (await loadTicket(tx, companyId, ticket.id))!;
+      const read = (await q.loadTicket(tx, companyId, ticket.id))!;
       raise({ type: "ticket.saved", companyId, ticket: read });
       raise({ type: "ticket.read", companyId, ticket: read });
     });
@@ -133,37 +127,12 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
   /** A ticket opened by someone who may see it: its own agent opening it has read it. */
   async function opened(actor: AuthContext, ticket: TicketRow): Promise<TicketDTO> {
     if (ticket.userId === actor.userId) await markRead(actor.companyId, ticket);
-    return (await loadTicket(db, actor.companyId, ticket.id))!;
+    return (await q.loadTicket(db, actor.companyId, ticket.id))!;
   }
 
-  /** Accept, resolve, return, reopen and transfer: the spec's status table, decided here. */
-  async function updateOnce(actor: AuthContext, id: number, input: TicketUpdateInput): Promise<TicketDTO> {
-    const ticket = await visibleTicket(actor, await q.findTicketRow(db, actor.companyId, id));
-    const patch: Partial<typeof tickets.$inferInsert> = {};
-    const transfer =
-      input.status === undefined &&
-      (input.queueId !== undefined || input.userId !== undefined || input.whatsappId !== undefined);
-
-    if (
-      input.status === "open" &&
-      ticket.status === "open" &&
-      ticket.userId !== actor.userId &&
-      actor.profile !== "admin"
-    ) {
-      // Another agent's ticket in service is not taken by "accepting" it again.
-      throw new AppError("ERR_NO_PERMISSION");
-    }
-    const accepting = input.status === "open" && ticket.status === "pending";
-    if (input.status === "open") {
-      // Accept (pending → open) or reopen (closed → open): the ticket becomes the caller's.
-      patch.status = "open";
-      patch.userId = actor.profile === "admin" && input.userId ? input.userId : actor.userId;
-    } else if (input.status === "closed") {
-      patch.status = "closed";
-    } else if (input.status === "pending") {
-      patch.status = "pending";
-      patch.userId = null;
-    }
+  /** The fields any command may carry besides status and agent: queue, connection, integration. */
+  async function fieldsOf(actor: AuthContext, input: TicketUpdateInput): Promise<q.TicketPatch> {
+    const patch: q.TicketPatch = {};
     if (input.queueId !== undefined) {
       if (input.queueId !== null) await checkQueue(actor.companyId, input.queueId);
       patch.queueId = input.queueId;
@@ -173,72 +142,162 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
         throw new AppError("ERR_NO_WAPP_FOUND");
       patch.whatsappId = input.whatsappId;
     }
-    if (transfer) {
-      // A queue chosen with no agent: back to waiting in that queue. An agent chosen: theirs, open.
-      if (input.userId) {
-        await checkUser(actor.companyId, input.userId);
-        patch.userId = input.userId;
-        patch.status = ticket.status === "closed" ? "closed" : "open";
-      } else if (input.queueId !== undefined) {
-        patch.userId = null;
-        patch.status = "pending";
-      }
-    }
-    if (patch.userId && patch.userId !== actor.userId) await checkUser(actor.companyId, patch.userId);
+    return patch;
+  }
+
+  function integrationOf(input: TicketUpdateInput): q.TicketPatch {
+    const patch: q.TicketPatch = {};
     if (input.useIntegration !== undefined) patch.useIntegration = input.useIntegration;
     if (input.promptId !== undefined) patch.promptId = input.promptId;
     if (input.integrationId !== undefined) patch.integrationId = input.integrationId;
+    return patch;
+  }
 
-    // The connection's automatic messages on resolve (rating or completion) and transfer, read
-    // before the transaction like the greeting below.
-    const resolving = patch.status === "closed" && ticket.status !== "closed";
+  /**
+   * The automatic message a command sends (none to groups), read before its transaction opens: on
+   * PGlite a query outside `tx` would wait for it forever.
+   * - accept: the agent's greeting (setting sendGreetingAccepted);
+   * - resolve: the connection's rating question (setting userRating) or else its completion message;
+   * - transfer to another queue: the notice naming the queue (setting sendMsgTransfTicket).
+   */
+  async function automaticMessage(
+    actor: AuthContext,
+    ticket: TicketRow,
+    event:
+      | { kind: "accept" }
+      | { kind: "resolve"; whatsappId: number | null }
+      | { kind: "transfer"; queueId: number; whatsappId: number | null },
+  ): Promise<AutomaticMessage | null> {
+    if (ticket.isGroup) return null;
+    if (event.kind === "accept") {
+      if ((await companySetting(db, actor.companyId, "sendGreetingAccepted")) !== "enabled") return null;
+      const me = await findUser(db, actor.companyId, actor.userId);
+      const contact = await q.findContactRow(db, actor.companyId, ticket.contactId);
+      return { body: acceptGreeting(contact?.name ?? "", me?.name ?? ""), userId: actor.userId };
+    }
+    const settings = await companySettings(db, actor.companyId);
+    const connection = await connectionOf(db, actor.companyId, event.whatsappId);
+    if (event.kind === "resolve") {
+      // The ticket closes at once; the bot state (ratingAsks) keeps the rating awaited, and the
+      // customer's answer still reaches this closed ticket for a while (RATING_WAIT_MS).
+      if (settings.userRating === "enabled" && connection?.ratingMessage.trim())
+        return { body: ratingQuestion(connection), asksRating: true };
+      return connection?.complationMessage.trim() ? { body: connection.complationMessage } : null;
+    }
+    if (settings.sendMsgTransfTicket !== "enabled") return null;
+    const queueName = await q.queueNameOf(db, actor.companyId, event.queueId);
+    return queueName ? { body: transferNotice(queueName) } : null;
+  }
+
+  /** pending → open (or an in-service ticket taken again): the ticket becomes the caller's. */
+  async function acceptTicket(actor: AuthContext, ticket: TicketRow, input: TicketUpdateInput) {
+    if (!ticketPolicy.mayTake(actor, ticket)) throw new AppError("ERR_NO_PERMISSION");
+    const accepting = ticket.status === "pending";
+    const patch = await takenBy(actor, input);
+    return commit(actor, ticket, {
+      patch,
+      accepting,
+      message: accepting ? await automaticMessage(actor, ticket, { kind: "accept" }) : null,
+    });
+  }
+
+  /** closed → open: the caller's again, the timeline's finish undone, no rating awaited any more. */
+  async function reopenTicket(actor: AuthContext, ticket: TicketRow, input: TicketUpdateInput) {
+    return commit(actor, ticket, { patch: await takenBy(actor, input), accepting: false, message: null });
+  }
+
+  async function takenBy(actor: AuthContext, input: TicketUpdateInput): Promise<q.TicketPatch> {
+    const userId = ticketPolicy.assignee(actor, input.userId);
+    const patch = { status: "open" as const, userId, ...(await fieldsOf(actor, input)) };
+    if (userId !== actor.userId) await checkUser(actor.companyId, userId);
+    return { ...patch, ...integrationOf(input) };
+  }
+
+  /** → closed: the rating question or the completion message goes to the customer. */
+  async function resolveTicket(actor: AuthContext, ticket: TicketRow, input: TicketUpdateInput) {
+    const patch = { status: "closed" as const, ...(await fieldsOf(actor, input)), ...integrationOf(input) };
+    const message =
+      ticket.status !== "closed"
+        ? await automaticMessage(actor, ticket, {
+            kind: "resolve",
+            whatsappId: patch.whatsappId ?? ticket.whatsappId,
+          })
+        : null;
+    return commit(actor, ticket, { patch, accepting: false, message });
+  }
+
+  /** → pending, no agent: back to waiting. */
+  async function returnTicket(actor: AuthContext, ticket: TicketRow, input: TicketUpdateInput) {
+    const patch = {
+      status: "pending" as const,
+      userId: null,
+      ...(await fieldsOf(actor, input)),
+      ...integrationOf(input),
+    };
+    return commit(actor, ticket, { patch, accepting: false, message: null });
+  }
+
+  /**
+   * To a queue, an agent or a connection. An agent chosen: theirs, open (a closed ticket stays
+   * closed). A queue chosen with no agent: back to waiting in that queue. With none of the three,
+   * only the integration fields change.
+   */
+  async function transferTicket(actor: AuthContext, ticket: TicketRow, input: TicketUpdateInput) {
+    const patch = await fieldsOf(actor, input);
+    if (input.userId) {
+      await checkUser(actor.companyId, input.userId);
+      patch.userId = input.userId;
+      patch.status = ticket.status === "closed" ? "closed" : "open";
+    } else if (input.queueId !== undefined) {
+      patch.userId = null;
+      patch.status = "pending";
+    }
+    Object.assign(patch, integrationOf(input));
     const queueMoved =
       patch.queueId !== undefined && patch.queueId !== null && patch.queueId !== ticket.queueId;
-    const automation =
-      (resolving || (transfer && queueMoved)) && !ticket.isGroup
-        ? {
-            settings: await settingsOf(db, actor.companyId),
-            connection: await connectionOf(db, actor.companyId, patch.whatsappId ?? ticket.whatsappId),
-          }
-        : null;
-    const askRating =
-      resolving &&
-      automation?.settings.userRating === "enabled" &&
-      Boolean(automation.connection?.ratingMessage.trim());
-    // The ticket closes at once; the bot state (ratingAsks) keeps the rating awaited, and the
-    // customer's answer still reaches this closed ticket for a while (RATING_WAIT_MS).
-    const completion =
-      resolving && !askRating && automation?.connection?.complationMessage.trim()
-        ? automation.connection.complationMessage
-        : null;
-    const transferQueueName =
-      transfer && queueMoved && automation?.settings.sendMsgTransfTicket === "enabled"
-        ? await queueNameOf(actor.companyId, patch.queueId!)
-        : null;
+    const message = queueMoved
+      ? await automaticMessage(actor, ticket, {
+          kind: "transfer",
+          queueId: patch.queueId!,
+          whatsappId: patch.whatsappId ?? ticket.whatsappId,
+        })
+      : null;
+    return commit(actor, ticket, { patch, accepting: false, message });
+  }
 
-    // Read before the transaction opens: on PGlite a query outside `tx` would wait for it forever.
-    const greeting =
-      accepting && !ticket.isGroup && (await settingOf(actor.companyId, "sendGreetingAccepted")) === "enabled"
-        ? await acceptGreeting(actor, ticket.contactId)
-        : null;
+  /** Sends a command's automatic message in its transaction. */
+  async function sendAutomatic(
+    tx: Tx,
+    raise: Raise,
+    ticket: { id: number; companyId: number },
+    message: AutomaticMessage,
+    at: Date,
+  ) {
+    await queueOutbound(tx, raise, {
+      companyId: ticket.companyId,
+      ticketId: ticket.id,
+      body: message.body,
+      ...(message.userId !== undefined ? { userId: message.userId } : {}),
+      isBot: true,
+    });
+    if (message.asksRating) await saveBotState(tx, ticket, { ratingAsks: 1 }, at);
+  }
+
+  /**
+   * Writes a command's change if nobody changed the ticket's status or agent since it was read
+   * (else ChangedMeanwhile, and `update` decides again), with its timeline step and its message.
+   */
+  async function commit(actor: AuthContext, ticket: TicketRow, change: TicketChange): Promise<TicketDTO> {
+    const { patch, accepting, message } = change;
+    const id = ticket.id;
+    const reopening = patch.status === "open" && ticket.status === "closed";
     let updated: TicketDTO;
     try {
       updated = await inTransaction(db, bus, async (tx, raise) => {
-        // Only if nobody changed its status or agent since it was read: two agents accepting the
-        // same ticket at once must not both get it.
-        const changed = await tx
-          .update(tickets)
-          .set({ ...patch, updatedAt: now() })
-          .where(
-            and(
-              eq(tickets.companyId, actor.companyId),
-              eq(tickets.id, id),
-              eq(tickets.status, ticket.status),
-              ticket.userId === null ? isNull(tickets.userId) : eq(tickets.userId, ticket.userId),
-            ),
-          )
-          .returning({ id: tickets.id });
-        if (changed.length === 0) throw new ChangedMeanwhile();
+        if (
+          !(await q.updateTicketIfUnchanged(tx, actor.companyId, id, ticket, { ...patch, updatedAt: now() }))
+        )
+          throw new ChangedMeanwhile();
         const at = now();
         const after = {
           id,
@@ -247,7 +306,7 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
           queueId: patch.queueId !== undefined ? patch.queueId : ticket.queueId,
           userId: patch.userId !== undefined ? patch.userId : ticket.userId,
         };
-        await track(
+        await q.track(
           tx,
           after,
           {
@@ -258,47 +317,14 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
                 ? { queuedAt: ticket.createdAt } // created in the connection's only queue
                 : {}),
             ...(patch.status === "closed" ? { finishedAt: at } : {}),
-            ...(patch.status === "open" && ticket.status === "closed" ? { finishedAt: null } : {}),
-            ...(askRating ? { ratingAt: at } : {}),
+            ...(reopening ? { finishedAt: null } : {}),
+            ...(message?.asksRating ? { ratingAt: at } : {}),
           },
           at,
         );
-        if (patch.status === "open" && ticket.status === "closed") await stopRatingWait(tx, id, at);
-        if (askRating) {
-          await queueOutbound(tx, raise, {
-            companyId: actor.companyId,
-            ticketId: id,
-            body: ratingQuestion(automation!.connection!),
-            isBot: true,
-          });
-          await saveBotState(tx, after, { ratingAsks: 1 }, at);
-        }
-        if (completion) {
-          await queueOutbound(tx, raise, {
-            companyId: actor.companyId,
-            ticketId: id,
-            body: completion,
-            isBot: true,
-          });
-        }
-        if (transferQueueName) {
-          await queueOutbound(tx, raise, {
-            companyId: actor.companyId,
-            ticketId: id,
-            body: transferNotice(transferQueueName),
-            isBot: true,
-          });
-        }
-        if (greeting) {
-          await queueOutbound(tx, raise, {
-            companyId: actor.companyId,
-            ticketId: id,
-            body: greeting,
-            userId: actor.userId,
-            isBot: true,
-          });
-        }
-        const saved = (await loadTicket(tx, actor.companyId, id))!;
+        if (reopening) await stopRatingWait(tx, actor.companyId, id, at);
+        if (message) await sendAutomatic(tx, raise, after, message, at);
+        const saved = (await q.loadTicket(tx, actor.companyId, id))!;
         raise({
           type: "ticket.saved",
           companyId: actor.companyId,
@@ -312,9 +338,17 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
         return otherOpenTicket(actor.companyId, ticket.contactId, patch.whatsappId ?? ticket.whatsappId);
       throw err;
     }
-    if (greeting || askRating || completion || transferQueueName) jobs.poke();
+    if (message) jobs.poke();
     return updated;
   }
+
+  const commands = {
+    accept: acceptTicket,
+    resolve: resolveTicket,
+    return: returnTicket,
+    reopen: reopenTicket,
+    transfer: transferTicket,
+  } satisfies Record<TicketCommand, unknown>;
 
   return {
     visibleTicket,
@@ -326,7 +360,7 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
      * messages the caller may read; null: every one (an admin).
      */
     async readableHistory(actor: AuthContext, ticket: TicketRow): Promise<number[] | null> {
-      if (actor.profile === "admin") return null;
+      if (ticketPolicy.readsWholeConversation(actor)) return null;
       if (ticket.whatsappId === null) return [ticket.id];
       const scope = await scopeOf(actor);
       const all = await q.conversationTickets(db, actor.companyId, ticket.contactId, ticket.whatsappId);
@@ -336,20 +370,23 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
     async list(actor: AuthContext, query: TicketListQuery): Promise<TicketsPage> {
       const scope = await scopeOf(actor);
       const showAll = query.showAll && can(actor, "tickets-manager:showall");
+      // Like showAll, a filter the caller may not use is left out rather than refused: the web
+      // hides it from them (SearchFilters' withUserFilter).
+      const users = ticketPolicy.filtersByUser(actor) ? query.users : [];
       const page = await q.pageTickets(
         db,
         actor.companyId,
         {
           ...scope,
           userId: actor.userId,
-          isAdmin: actor.profile === "admin",
+          isAdmin: ticketPolicy.seesEveryQueue(actor),
           showAll,
-          timeZone: await timeZoneOf(actor.companyId),
+          timeZone: await companyTimeZone(db, actor.companyId),
         },
-        query,
+        { ...query, users },
       );
       return {
-        tickets: await loadTickets(db, actor.companyId, page.ids),
+        tickets: await q.loadTickets(db, actor.companyId, page.ids),
         count: page.count,
         hasMore: page.hasMore,
       };
@@ -365,60 +402,52 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
 
     /** A ticket opened by an agent: status open, theirs, on the chosen (or default) connection. */
     async create(actor: AuthContext, input: TicketCreateInput): Promise<TicketDTO> {
-      const [contact] = await db
-        .select()
-        .from(contacts)
-        .where(and(eq(contacts.companyId, actor.companyId), eq(contacts.id, input.contactId)));
+      const contact = await q.findContactRow(db, actor.companyId, input.contactId);
       if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
-      if (!input.queueId && actor.profile !== "admin") {
+      if (!input.queueId && ticketPolicy.queueRequired(actor)) {
         throw new AppError("ERR_VALIDATION", { fields: { queueId: "Selecione uma fila" } });
       }
       if (input.queueId) await checkQueue(actor.companyId, input.queueId);
       const me = await findUser(db, actor.companyId, actor.userId);
-      if (input.queueId && actor.profile !== "admin" && !me?.queues.some((x) => x.id === input.queueId)) {
+      if (
+        input.queueId &&
+        !ticketPolicy.mayStartIn(actor, me?.queues.map((x) => x.id) ?? [], input.queueId)
+      ) {
         throw new AppError("ERR_NO_PERMISSION");
       }
       let whatsappId = input.whatsappId ?? me?.whatsappId ?? null;
       if (whatsappId === null) {
-        const [def] = await db
-          .select({ id: whatsapps.id })
-          .from(whatsapps)
-          .where(and(eq(whatsapps.companyId, actor.companyId), eq(whatsapps.isDefault, true)));
-        if (!def) throw new AppError("ERR_NO_DEF_WAPP_FOUND");
-        whatsappId = def.id;
+        whatsappId = await q.defaultWhatsappId(db, actor.companyId);
+        if (whatsappId === null) throw new AppError("ERR_NO_DEF_WAPP_FOUND");
       } else if (!(await findWhatsappRow(db, actor.companyId, whatsappId))) {
         throw new AppError("ERR_NO_WAPP_FOUND");
       }
-      const userId = input.userId && actor.profile === "admin" ? input.userId : actor.userId;
+      const userId = ticketPolicy.assignee(actor, input.userId);
       if (userId !== actor.userId) await checkUser(actor.companyId, userId);
       if (await q.liveTicketOf(db, actor.companyId, contact.id, whatsappId))
         await otherOpenTicket(actor.companyId, contact.id, whatsappId);
       try {
         return await inTransaction(db, bus, async (tx, raise) => {
-          const [row] = await tx
-            .insert(tickets)
-            .values({
-              companyId: actor.companyId,
-              contactId: contact.id,
-              whatsappId,
-              userId,
-              queueId: input.queueId ?? null,
-              status: input.status === "pending" ? "pending" : "open",
-              isGroup: contact.isGroup,
-              createdAt: now(),
-              updatedAt: now(),
-            })
-            .returning({ id: tickets.id });
-          await track(
+          const ticketId = await q.insertTicket(tx, actor.companyId, {
+            contactId: contact.id,
+            whatsappId,
+            userId,
+            queueId: input.queueId ?? null,
+            status: input.status === "pending" ? "pending" : "open",
+            isGroup: contact.isGroup,
+            createdAt: now(),
+            updatedAt: now(),
+          });
+          await q.track(
             tx,
-            { id: row!.id, companyId: actor.companyId, whatsappId, queueId: input.queueId ?? null, userId },
+            { id: ticketId, companyId: actor.companyId, whatsappId, queueId: input.queueId ?? null, userId },
             {
               ...(input.queueId ? { queuedAt: now() } : {}),
               ...(input.status === "pending" ? {} : { acceptedAt: now() }),
             },
             now(),
           );
-          const ticket = (await loadTicket(tx, actor.companyId, row!.id))!;
+          const ticket = (await q.loadTicket(tx, actor.companyId, ticketId))!;
           raise({ type: "ticket.saved", companyId: actor.companyId, ticket });
           return ticket;
         });
@@ -428,12 +457,15 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
       }
     },
 
-    /** Accept, resolve, return, reopen and transfer (`updateOnce`), never on a stale reading. */
+    /**
+     * PUT /tickets/{id}: the command the body asks for (commandOf), never on a stale reading.
+     * Decided on the ticket as read; when another change landed first, decided again on the new state.
+     */
     async update(actor: AuthContext, id: number, input: TicketUpdateInput): Promise<TicketDTO> {
-      // Decided on the ticket as read; when another change landed first, decide again on the new state.
       for (let attempt = 1; ; attempt++) {
         try {
-          return await updateOnce(actor, id, input);
+          const ticket = await visibleTicket(actor, await q.findTicketRow(db, actor.companyId, id));
+          return await commands[commandOf(ticket, input)](actor, ticket, input);
         } catch (err) {
           if (!(err instanceof ChangedMeanwhile) || attempt >= 3) throw err;
         }
@@ -445,7 +477,7 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
       if (!ticket) throw new AppError("ERR_NO_TICKET_FOUND");
       authorize(actor, "ticket-options:deleteTicket");
       await inTransaction(db, bus, async (tx, raise) => {
-        await tx.delete(tickets).where(eq(tickets.id, id));
+        await q.deleteTicket(tx, actor.companyId, id);
         raise({
           type: "ticket.deleted",
           companyId: actor.companyId,
@@ -460,19 +492,9 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
     async closeAll(actor: AuthContext, status: "pending" | "open", queueIds: number[]): Promise<number> {
       authorize(actor, "tickets-manager:closeAll");
       return inTransaction(db, bus, async (tx, raise) => {
-        const closed = await tx
-          .update(tickets)
-          .set({ status: "closed", updatedAt: now() })
-          .where(
-            and(
-              eq(tickets.companyId, actor.companyId),
-              eq(tickets.status, status),
-              queueIds.length ? inArray(tickets.queueId, queueIds) : sql`true`,
-            ),
-          )
-          .returning({ id: tickets.id, queueId: tickets.queueId, userId: tickets.userId });
+        const closed = await q.closeTicketsWhere(tx, actor.companyId, status, queueIds, now());
         // Returned values are the new ones: every closed ticket was in `status`.
-        for (const dto of await loadTickets(
+        for (const dto of await q.loadTickets(
           tx,
           actor.companyId,
           closed.map((c) => c.id),

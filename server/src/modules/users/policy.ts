@@ -18,6 +18,10 @@ export const userPolicy = {
     authorize(actor, "users-page:manage");
     if (actor.userId === userId) throw new AppError("ERR_CANNOT_DELETE_SELF");
   },
+  /** The change takes an admin's profile away (the company's last admin must keep it). */
+  demotesAdmin(target: Pick<UserRow, "profile">, input: Pick<UserUpdateInput, "profile">): boolean {
+    return target.profile === "admin" && Boolean(input.profile) && input.profile !== "admin";
+  },
   /** Fields beyond name, email and password need user-modal:editProfile / editQueues. */
   update(actor: AuthContext, target: UserRow, input: UserUpdateInput, currentQueueIds: number[]) {
     if (actor.userId !== target.id) authorize(actor, "users-page:manage");

@@ -117,7 +117,7 @@ export function createUsersService({ db, bus, now, config }: UsersDeps) {
         inTransaction(db, bus, async (tx, raise) => {
           if (input.email && (await q.emailTaken(tx, input.email, userId)))
             throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
-          if (target.profile === "admin" && input.profile && input.profile !== "admin") {
+          if (userPolicy.demotesAdmin(target, input)) {
             if ((await q.countAdmins(tx, actor.companyId)) <= 1) throw new AppError("ERR_LAST_ADMIN");
           }
           await q.updateUser(tx, actor.companyId, userId, {

@@ -64,6 +64,3 @@ export function presentWhatsappDetail(
     },
   };
 }
-
-// Until tickets/service.ts imports them from queries.ts (its owner is rewriting it): not queries of present's own.
-export { findWhatsappRow, loadWhatsapp } from "./queries.js";

@@ -1,10 +1,13 @@
-import { can, type QuickMessageDTO, type SessionUserDTO } from "@atende/contracts";
+import {
+  type QuickMessageDTO,
+  type SessionUserDTO,
+  mayEditQuickMessage as sharedRule,
+} from "@atende/contracts";
 
-/** Mirrors the server's rule: admin and supervisor edit or delete any; a user only their own non-global ones. */
+/** The server's rule (contracts): admin and supervisor edit or delete any; a user only their own non-global ones. */
 export function mayEditQuickMessage(
   user: Pick<SessionUserDTO, "id" | "profile">,
   quickMessage: QuickMessageDTO,
 ) {
-  if (can(user, "quick-messages:editAny")) return true;
-  return !quickMessage.geral && quickMessage.userId === user.id;
+  return sharedRule(user, user.id, quickMessage);
 }

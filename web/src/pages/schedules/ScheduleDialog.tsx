@@ -1,4 +1,4 @@
-import { can, isScheduleEditable, LIMITS, SCHEDULE, type ScheduleDTO } from "@atende/contracts";
+import { isScheduleEditable, LIMITS, mayEditSchedule, SCHEDULE, type ScheduleDTO } from "@atende/contracts";
 import CloseIcon from "@mui/icons-material/Close";
 import ImageIcon from "@mui/icons-material/ImageOutlined";
 import {
@@ -89,7 +89,7 @@ function ScheduleForm({
   const user = useSessionUser();
   const titleId = useId();
   const fileInput = useRef<HTMLInputElement>(null);
-  const mayChange = !schedule || schedule.userId === user.id || can(user, "schedules:editAny");
+  const mayChange = !schedule || mayEditSchedule(user, user.id, schedule);
   const readOnly = schedule !== null && (!isScheduleEditable(schedule) || !mayChange);
   const [media, setMedia] = useState<File | "remove" | null>(null);
   const [mediaError, setMediaError] = useState<string | null>(null);

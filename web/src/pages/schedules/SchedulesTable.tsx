@@ -1,4 +1,4 @@
-import { can, isScheduleEditable, LIMITS, type ScheduleDTO } from "@atende/contracts";
+import { isScheduleEditable, LIMITS, mayEditSchedule, type ScheduleDTO } from "@atende/contracts";
 import AttachFileIcon from "@mui/icons-material/AttachFile";
 import DeleteIcon from "@mui/icons-material/DeleteOutlineOutlined";
 import EditIcon from "@mui/icons-material/EditOutlined";
@@ -94,7 +94,7 @@ export function SchedulesTable({
         </TableHead>
         <TableBody>
           {schedules.map((schedule) => {
-            const mine = schedule.userId === user.id || can(user, "schedules:editAny");
+            const mine = mayEditSchedule(user, user.id, schedule);
             const editable = mine && isScheduleEditable(schedule);
             return (
               <TableRow key={schedule.id} hover data-testid={`schedule-row-${schedule.id}`}>
