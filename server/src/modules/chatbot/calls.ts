@@ -45,16 +45,16 @@ export function rejectCallJob(deps: {
   sessions: { session(whatsappId: number): ChannelSession | null };
   poke: () => void;
   log: FastifyBaseLogger;
-}): JobHandler {
+}): JobHandler<typeof REJECT_CALL_JOB> {
   const { db, bus } = deps;
   return {
     async run(job) {
       const companyId = job.companyId!;
-      const ticketId = Number(job.payload.ticketId);
+      const { ticketId, messageId } = job.payload;
       const [message] = await db
         .select()
         .from(messages)
-        .where(and(eq(messages.companyId, companyId), eq(messages.id, Number(job.payload.messageId))));
+        .where(and(eq(messages.companyId, companyId), eq(messages.id, messageId)));
       const callId = message?.wid ? CALL_WID.exec(message.wid)?.[1] : undefined;
       if (!message || message.mediaType !== "call_log" || !callId || message.whatsappId === null) return;
       const [contact] = await db

@@ -144,11 +144,11 @@ export function sendMessageJob(deps: {
   sessions: SessionManager;
   media: MediaStore;
   now: () => Date;
-}): JobHandler {
+}): JobHandler<typeof SEND_MESSAGE_JOB> {
   const { db, bus, sessions, media } = deps;
   return {
     async run(job) {
-      const messageId = Number(job.payload.messageId);
+      const { messageId } = job.payload;
       const companyId = job.companyId!;
       const [m] = await db
         .select()
@@ -203,7 +203,7 @@ export function sendMessageJob(deps: {
       }
     },
     async onFailed(job, error) {
-      const messageId = Number(job.payload.messageId);
+      const { messageId } = job.payload;
       await inTransaction(db, bus, async (tx, raise) => {
         await tx
           .update(messages)

@@ -6,6 +6,7 @@ import { type EventBus, type Raise, inTransaction } from "../../events/bus.js";
 import { type JobHandler, JobFailed, RetryLater, enqueueJob } from "../../jobs/runner.js";
 import { queueOutbound } from "../messages/outbound.js";
 import { liveTicketOf } from "../tickets/queries.js";
+import type { SEND_SCHEDULE_JOB } from "./queries.js";
 import { SETTLE_SCHEDULE_JOB, findSchedule, lockScheduleRow, scheduleOfMessage } from "./queries.js";
 
 /**
@@ -67,12 +68,12 @@ async function markFailed(deps: SendingDeps, companyId: number, scheduleId: numb
 }
 
 /** The job run at a schedule's sendAt (lane-free: any instance may hand it over). */
-export function sendScheduleJob(deps: SendingDeps): JobHandler {
+export function sendScheduleJob(deps: SendingDeps): JobHandler<typeof SEND_SCHEDULE_JOB> {
   const { db, bus, now } = deps;
   return {
     async run(job, ctx) {
       const companyId = job.companyId!;
-      const scheduleId = Number(job.payload.scheduleId);
+      const { scheduleId } = job.payload;
       const [first] = await db
         .select()
         .from(schedules)
@@ -125,7 +126,7 @@ export function sendScheduleJob(deps: SendingDeps): JobHandler {
       const reason = error.message.startsWith("ERR_")
         ? error.message
         : failureReason("ERR_SENDING_WAPP_MSG", error.message);
-      await markFailed(deps, job.companyId!, Number(job.payload.scheduleId), reason);
+      await markFailed(deps, job.companyId!, job.payload.scheduleId, reason);
     },
   };
 }
@@ -201,10 +202,10 @@ export async function settleFromMessage(
 }
 
 /** The safety net: settles a schedule whose message event this instance never heard. */
-export function settleScheduleJob(deps: SendingDeps): JobHandler {
+export function settleScheduleJob(deps: SendingDeps): JobHandler<typeof SETTLE_SCHEDULE_JOB> {
   return {
     async run(job) {
-      const settled = await settleFromMessage(deps, job.companyId!, Number(job.payload.messageId));
+      const settled = await settleFromMessage(deps, job.companyId!, job.payload.messageId);
       if (!settled) throw new RetryLater("the message has not gone out yet", SETTLE_AFTER_SECONDS);
     },
   };
