@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { ChannelSession } from "../../channels/provider.js";
-import type { Db } from "../../db/client.js";
+import type { Db, Executor } from "../../db/client.js";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
 import { type EventBus, inTransaction } from "../../events/bus.js";
 import { type JobHandler, enqueueJob } from "../../jobs/runner.js";
@@ -21,7 +21,7 @@ const CALL_WID = /^call:(.+)$/;
  * since only the instance running its session can decline the call; once per call (dedupeKey).
  */
 export async function enqueueCallRejection(
-  db: Db,
+  db: Executor,
   m: { companyId: number; whatsappId: number; ticketId: number; messageId: number },
 ): Promise<void> {
   await enqueueJob(db, {

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { ErrorCode } from "@atende/contracts";
 import type { Db, Executor } from "../../db/client.js";
 import { messages, schedules, tickets, users, whatsapps } from "../../db/schema/index.js";
-import { type EventBus, type Raise, inTransaction } from "../../events/bus.js";
+import { type EventBus, type Follower, type Raise, inTransaction } from "../../events/bus.js";
 import { type JobHandler, JobFailed, RetryLater, enqueueJob } from "../../jobs/runner.js";
 import { queueOutbound } from "../messages/outbound.js";
 import { liveTicketOf } from "../tickets/queries.js";
@@ -199,6 +199,34 @@ export async function settleFromMessage(
     await raiseSchedule(tx, raise, companyId, row.id);
   });
   return true;
+}
+
+/**
+ * In the transaction that records WhatsApp's answer about a schedule's message (its ack, or its send
+ * given up): queues the schedule's settling, due at once. Settled by a listener after the commit
+ * instead, a crash right after the commit left it to the safety net below, which gives up after 40
+ * tries (20 minutes): a message acknowledged later than that (the phone offline meanwhile) left its
+ * schedule AGENDADA for good.
+ */
+export function settleWithin(poke: () => void): Follower {
+  return async (tx, events) => {
+    let queued = false;
+    for (const event of events) {
+      if (event.type !== "message.saved" || event.action !== "update" || !event.message.fromMe) continue;
+      if (!(event.message.ack > 0 || event.message.sendError)) continue;
+      const messageId = event.message.id;
+      const pending = await scheduleOfMessage(tx, messageId);
+      if (!pending || pending.companyId !== event.companyId) continue;
+      const id = await enqueueJob(tx, {
+        type: SETTLE_SCHEDULE_JOB,
+        companyId: event.companyId,
+        payload: { scheduleId: pending.id, messageId },
+        dedupeKey: `settle-schedule:${messageId}`,
+      });
+      queued ||= id !== null;
+    }
+    return queued ? poke : undefined;
+  };
 }
 
 /** The safety net: settles a schedule whose message event this instance never heard. */
