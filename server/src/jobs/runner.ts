@@ -1,7 +1,6 @@
 import crypto from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
-import type { Db, Executor } from "../db/client.js";
-import { isDatabaseUnavailable } from "../db/client.js";
+import { type Db, type Executor, isDatabaseUnavailable } from "../db/client.js";
 import { GroupCommit } from "../db/groupCommit.js";
 import {
   type JobPayloads,
