@@ -50,6 +50,21 @@ export function companyEvent<N extends CompanyEventName>(
   return `company-${companyId}-${name}` as `company-${number}-${N}`;
 }
 
+/**
+ * Events the server sends: every company event by its per-company name, and `ready` once the
+ * socket has joined its rooms. The server's Socket.IO instance is typed by it, so an event name or a
+ * payload that is not here fails to compile.
+ */
+export type ServerToClientEvents = {
+  [N in CompanyEventName as `company-${number}-${N}`]: (payload: CompanyEventPayloads[N]) => void;
+} & { ready: () => void };
+
+/** Events the server's instances send each other (through the Redis adapter). */
+export interface InterServerEvents {
+  /** A company's status or due date changed: each instance forgets its copy of the company's standing. */
+  companyChanged: (companyId: number) => void;
+}
+
 /** Events the client sends. Joins answer through the ack with `{ ok }` or `{ ok: false, error }`. */
 export interface ClientToServerEvents {
   joinNotification: (ack?: (res: JoinAck) => void) => void;

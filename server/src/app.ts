@@ -17,9 +17,10 @@ import { SessionManager } from "./channels/sessions.js";
 import { PhoneBook } from "./channels/simulator/phones.js";
 import { simulatorProvider } from "./channels/simulator/provider.js";
 import type { Deps } from "./deps.js";
+import { registerListeners } from "./events/listeners.js";
 import { JobRunner } from "./jobs/runner.js";
 import { mediaRoutes } from "./modules/media/routes.js";
-import { registerChatbot } from "./modules/chatbot/index.js";
+import { type Chatbot, createChatbot } from "./modules/chatbot/index.js";
 import { CHANNEL_ACTION_JOB, channelActionJob } from "./modules/messages/actions.js";
 import { SEND_MESSAGE_JOB, sendMessageJob } from "./modules/messages/outbound.js";
 import { messagesRoutes } from "./modules/messages/routes.js";
@@ -61,8 +62,7 @@ export interface Channels {
   phones: PhoneBook;
   /** Connections' rows for the per-message hot paths (see ConnectionCache). */
   connections: ConnectionCache;
-  /** Arms the timers of tickets that have none, when the background work starts; drains at close. */
-  chatbot: { start(): Promise<void>; drain(): Promise<void> };
+  chatbot: Chatbot;
 }
 
 export interface BuiltApp {
@@ -116,17 +116,24 @@ export async function buildApp(
     });
   }
 
+  deps.bus.logTo(app.log);
   const realtime = await createRealtime(app.server, deps, app.log);
   const channels = buildChannels(deps, app, opts.providers ?? {});
+  const sessionChecks = trustSessionChecks(deps.db);
+  const removeListeners = registerListeners(deps.bus, {
+    jobs: channels.jobs,
+    chatbot: channels.chatbot,
+    connections: channels.connections,
+    sessionChecks,
+    realtime,
+  });
   app.addHook("preClose", async () => {
-    await channels.chatbot.drain();
     await channels.jobs.stop();
     await channels.sessions.stop();
+    removeListeners();
     await realtime.close();
   });
-
-  const forgetSessionChecks = trustSessionChecks(deps.db, deps.bus);
-  app.addHook("onClose", async () => forgetSessionChecks());
+  app.addHook("onClose", async () => sessionChecks.close());
   const requireAuth = makeRequireAuth(deps.db, deps.tokens, deps.now);
   const auth = createAuthService(deps, opts.authOptions);
   app.addHook("onClose", async () => auth.close());
@@ -189,7 +196,7 @@ export async function buildApp(
 function buildChannels(deps: Deps, app: FastifyInstance, extraProviders: ProviderRegistry): Channels {
   const { db, bus, now, media, config } = deps;
   const phones = new PhoneBook(db, bus);
-  const connections = new ConnectionCache(db, bus);
+  const connections = new ConnectionCache(db);
   let sessions: SessionManager | null = null;
   const inbound = createInbound({
     db,
@@ -218,7 +225,7 @@ function buildChannels(deps: Deps, app: FastifyInstance, extraProviders: Provide
   const jobs = new JobRunner({ db, now, log: app.log, lanes: () => owned.lanes() });
   jobs.register(SEND_MESSAGE_JOB, sendMessageJob({ db, bus, sessions: owned, media, now }));
   jobs.register(CHANNEL_ACTION_JOB, channelActionJob({ db, sessions: owned }));
-  const chatbot = registerChatbot({
+  const chatbot = createChatbot({
     db,
     bus,
     now,
@@ -231,17 +238,6 @@ function buildChannels(deps: Deps, app: FastifyInstance, extraProviders: Provide
     CLOUD_WEBHOOK_JOB,
     cloudWebhookJob({ db, inbound, graph: createGraphClient({ baseUrl: config.GRAPH_API_URL }) }),
   );
-  // A message queued for sending is picked up at once rather than at the next poll.
-  bus.on((event) => {
-    if (
-      event.type === "message.saved" &&
-      event.action === "create" &&
-      event.message.fromMe &&
-      event.message.ack === 0
-    ) {
-      jobs.poke();
-    }
-  });
   return { inbound, sessions: owned, jobs, phones, connections, chatbot };
 }
 

@@ -28,7 +28,7 @@ describe("ConnectionCache", () => {
       .values({ companyId: company.id, name: "Loja", provider: "simulator", token: "t-cache-1" })
       .returning();
     let clock = 0;
-    const cache = new ConnectionCache(ctx.deps.db, new EventBus(), 2_000, () => clock);
+    const cache = new ConnectionCache(ctx.deps.db, 2_000, () => clock);
     expect((await cache.get(company.id, row!.id))?.name).toBe("Loja");
     expect(await cache.get(other.id, row!.id)).toBeNull();
 
@@ -53,7 +53,8 @@ describe("ConnectionCache", () => {
       .values({ companyId: company.id, name: "Antes", provider: "simulator", token: "t-cache-2" })
       .returning();
     const bus = new EventBus();
-    const cache = new ConnectionCache(ctx.deps.db, bus, 60_000, () => 0);
+    const cache = new ConnectionCache(ctx.deps.db, 60_000, () => 0);
+    bus.on((event) => cache.heard(event));
     expect((await cache.get(company.id, row!.id))?.name).toBe("Antes");
     await ctx.deps.db.update(whatsapps).set({ name: "Depois" }).where(eq(whatsapps.id, row!.id));
     await bus.publish([{ type: "whatsapp.deleted", companyId: company.id, whatsappId: row!.id }]);

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.js";
 import type { whatsapps } from "../db/schema/index.js";
-import type { EventBus } from "../events/bus.js";
+import type { DomainEvent } from "../events/bus.js";
 import { loadConnectionRow } from "./queries.js";
 
 export type ConnectionRow = typeof whatsapps.$inferSelect;
@@ -26,15 +26,15 @@ export class ConnectionCache {
 
   constructor(
     private readonly db: Db,
-    bus: EventBus,
     private readonly ttlMs = 2_000,
     private readonly clock: () => number = () => performance.now(),
-  ) {
-    bus.on((event) => {
-      if (event.type === "whatsapp.saved") this.forget(event.whatsapp.id);
-      else if (event.type === "whatsapp.session") this.forget(event.session.id);
-      else if (event.type === "whatsapp.deleted") this.forget(event.whatsappId);
-    });
+  ) {}
+
+  /** A committed change of a connection: its row is read again (registered in events/listeners.ts). */
+  heard(event: DomainEvent): void {
+    if (event.type === "whatsapp.saved") this.forget(event.whatsapp.id);
+    else if (event.type === "whatsapp.session") this.forget(event.session.id);
+    else if (event.type === "whatsapp.deleted") this.forget(event.whatsappId);
   }
 
   /** The company's connection, or null when it has none by that id. */

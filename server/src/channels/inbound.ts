@@ -15,6 +15,7 @@ import {
   type ContactKey,
   type ContactValues,
   type MessageValues,
+  type StoredConversation,
   conversationWriter,
   findContactByNumber,
   findMessageByWid,
@@ -68,9 +69,37 @@ function timeIn(date: Date, timeZone: string): string {
   }).format(date);
 }
 
+/** The events of a message stored on the hot path: its contact and ticket once a batch, then itself. */
+function conversationEvents(stored: StoredConversation): DomainEvent[] {
+  const { companyId } = stored.contact;
+  const events: DomainEvent[] = [];
+  if (stored.changed && stored.firstOfContact)
+    events.push({
+      type: "contact.saved",
+      companyId,
+      action: stored.created ? "create" : "update",
+      contact: presentContact(stored.contact),
+    });
+  // Every message of a batch carries its ticket as the batch left it; the ticket itself once.
+  if (stored.firstOfTicket) events.push({ type: "ticket.saved", companyId, ticket: stored.ticket });
+  events.push({
+    type: "message.saved",
+    companyId,
+    action: "create",
+    // A message just stored has no reactions yet: a reaction to an unknown message is dropped.
+    message: presentMessage(stored.message, stored.quoted, []),
+    ticket: stored.ticket,
+    contact: presentContact(stored.contact),
+  });
+  return events;
+}
+
 export function createInbound(deps: InboundDeps): Inbound {
   const { db, bus, now, log } = deps;
-  const conversations = conversationWriter(db);
+  // The followers' work (the bot's turn) commits with the batch of messages that calls for it.
+  const conversations = conversationWriter(db, (tx, stored) =>
+    bus.follow(tx, stored.flatMap(conversationEvents)),
+  );
 
   async function storeMedia(connection: ConnectionInfo, msg: InboundMessage) {
     if (!msg.media) return null;
@@ -131,27 +160,7 @@ export function createInbound(deps: InboundDeps): Inbound {
       unread: msg.fromMe ? 0 : 1,
     });
     if (!stored) return null;
-    const { companyId } = connection;
-    const events: DomainEvent[] = [];
-    if (stored.changed && stored.firstOfContact)
-      events.push({
-        type: "contact.saved",
-        companyId,
-        action: stored.created ? "create" : "update",
-        contact: presentContact(stored.contact),
-      });
-    // Every message of a batch carries its ticket as the batch left it; the ticket itself once.
-    if (stored.firstOfTicket) events.push({ type: "ticket.saved", companyId, ticket: stored.ticket });
-    events.push({
-      type: "message.saved",
-      companyId,
-      action: "create",
-      // A message just stored has no reactions yet: a reaction to an unknown message is dropped.
-      message: presentMessage(stored.message, stored.quoted, []),
-      ticket: stored.ticket,
-      contact: presentContact(stored.contact),
-    });
-    await publishInOrder(stored.ticket.id, events);
+    await publishInOrder(stored.ticket.id, conversationEvents(stored));
     return stored.contact;
   }
 

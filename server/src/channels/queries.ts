@@ -351,11 +351,17 @@ function isRetryable(err: unknown): boolean {
   return false;
 }
 
-async function writeBatch(
+/**
+ * Writes one key's batch and hands its rows to `within`, in the same transaction when `inTx` (the
+ * work that must commit with the messages: see storeConversationMessages), else right after.
+ */
+async function writeBatch<T>(
   db: Executor,
   key: ContactKey,
   items: { idx: number; values: ConversationValues }[],
-) {
+  inTx: boolean,
+  within: (tx: Executor, rows: ConversationRow[]) => Promise<T>,
+): Promise<T> {
   const rows = JSON.stringify(
     items.map(({ idx, values: v }) => ({
       idx,
@@ -385,7 +391,9 @@ async function writeBatch(
   );
   for (let attempt = 1; ; attempt++) {
     try {
-      return await batch[key].rows(db, { rows });
+      if (!inTx) return await within(db, await batch[key].rows(db, { rows }));
+      // A failed try aborts its transaction: each try is a transaction of its own.
+      return await db.transaction(async (tx) => within(tx, await batch[key].rows(tx, { rows })));
     } catch (err) {
       if (attempt >= BATCH_TRIES || !isRetryable(err)) throw err;
     }
@@ -393,13 +401,21 @@ async function writeBatch(
 }
 
 /**
+ * Work committed with a batch's messages (the durable jobs they call for): run in the batch's
+ * transaction, it answers what to do once committed.
+ */
+export type WithinBatch = (tx: Executor, stored: StoredConversation[]) => Promise<() => void>;
+
+/**
  * Stores a batch of messages (see batchStatement), one result per item in order: null for a
  * redelivery (already stored, or earlier in the same batch). `firstOfContact` / `firstOfTicket`
- * mark the batch's first message of each contact and ticket, so their events go out once.
+ * mark the batch's first message of each contact and ticket, so their events go out once. With
+ * `withinBatch`, the statement and that work share one transaction (one COMMIT).
  */
 export async function storeConversationMessages(
   db: Executor,
   items: ConversationItem[],
+  withinBatch?: WithinBatch,
 ): Promise<(StoredConversation | null)[]> {
   const results: (StoredConversation | null)[] = items.map(() => null);
   const seen = new Set<string>();
@@ -414,21 +430,42 @@ export async function storeConversationMessages(
   const ticketsSeen = new Set<number>();
   for (const key of ["number", "lid"] as const) {
     if (byKey[key].length === 0) continue;
-    for (const row of await writeBatch(db, key, byKey[key])) {
-      const contact = tableRow(contacts, row.contact);
-      const ticket = presentTicket(row, contact);
-      results[row.idx] = {
-        contact,
-        created: row.inserted,
-        changed: row.inserted || row.renamed,
-        ticket,
-        message: tableRow(messages, row.message),
-        quoted: row.quoted ? tableRow(messages, row.quoted) : null,
-        firstOfContact: !contactsSeen.has(contact.id),
-        firstOfTicket: !ticketsSeen.has(ticket.id),
+    const { stored, committed } = await writeBatch(db, key, byKey[key], !!withinBatch, async (tx, rows) => {
+      // Marked on copies: a try that fails must not mark the contacts and tickets of the next one.
+      const contactsNow = new Set(contactsSeen);
+      const ticketsNow = new Set(ticketsSeen);
+      const list = rows.map((row) => {
+        const contact = tableRow(contacts, row.contact);
+        const ticket = presentTicket(row, contact);
+        const one: StoredConversation = {
+          contact,
+          created: row.inserted,
+          changed: row.inserted || row.renamed,
+          ticket,
+          message: tableRow(messages, row.message),
+          quoted: row.quoted ? tableRow(messages, row.quoted) : null,
+          firstOfContact: !contactsNow.has(contact.id),
+          firstOfTicket: !ticketsNow.has(ticket.id),
+        };
+        contactsNow.add(contact.id);
+        ticketsNow.add(ticket.id);
+        return { idx: row.idx, one };
+      });
+      return {
+        stored: list,
+        committed: withinBatch
+          ? await withinBatch(
+              tx,
+              list.map((s) => s.one),
+            )
+          : () => undefined,
       };
-      contactsSeen.add(contact.id);
-      ticketsSeen.add(ticket.id);
+    });
+    committed();
+    for (const { idx, one } of stored) {
+      results[idx] = one;
+      contactsSeen.add(one.contact.id);
+      ticketsSeen.add(one.ticket.id);
     }
   }
   return results;
@@ -439,9 +476,9 @@ export async function storeConversationMessages(
  * statement (GroupCommit: one batch at a time per connection, in arrival order). Each caller's
  * promise settles once its message is committed: null for a redelivery.
  */
-export function conversationWriter(db: Executor, maxBatch = 64) {
+export function conversationWriter(db: Executor, withinBatch?: WithinBatch, maxBatch = 64) {
   const commits = new GroupCommit<ConversationItem, StoredConversation | null>(
-    (items) => storeConversationMessages(db, items),
+    (items) => storeConversationMessages(db, items, withinBatch),
     maxBatch,
   );
   return {

@@ -9,12 +9,15 @@ import type {
   WhatsappDTO,
   WhatsappSessionDTO,
 } from "@atende/contracts";
-import type { Db, Tx } from "../db/client.js";
+import type { FastifyBaseLogger } from "fastify";
+import type { Db, Executor, Tx } from "../db/client.js";
 
 /** Domain events: raised inside a transaction, delivered to listeners only after it commits. */
 export type DomainEvent =
   | { type: "user.saved"; action: "create" | "update"; companyId: number; user: UserDTO }
   | { type: "user.deleted"; companyId: number; userId: number }
+  /** A user went online or offline (a socket connected, or none was seen for a while). */
+  | { type: "user.presence"; companyId: number; user: UserDTO }
   | { type: "session.started"; companyId: number; userId: number; sessionId: string }
   /** One session revoked alone (a refresh token used twice): its access tokens stop working. */
   | { type: "session.revoked"; companyId: number; userId: number; sessionId: string }
@@ -91,24 +94,65 @@ export type DomainEvent =
       message: SimulatorPhoneMessage;
     };
 
+/** Heard after the commit: what only the living instance needs (sockets, caches, a poke). */
 export type Listener = (event: DomainEvent) => void | Promise<void>;
 
+/**
+ * Runs inside the transaction that raised `events`, before it commits: work that must survive a
+ * crash (a durable job) is written there, so it exists exactly when its cause does. Answers what
+ * to do once committed (poke the job runner), if anything.
+ */
+export type Follower = (tx: Executor, events: readonly DomainEvent[]) => Promise<(() => void) | void>;
+
+/**
+ * The one way events go out. Listeners and followers are all registered in events/listeners.ts,
+ * so what follows an event reads in one place.
+ */
 export class EventBus {
   private readonly listeners: Listener[] = [];
+  private readonly followers: Follower[] = [];
+  private log: Pick<FastifyBaseLogger, "error"> = console;
+
+  /** Where a failing listener is reported (the app's logger, once there is one). */
+  logTo(log: Pick<FastifyBaseLogger, "error">): void {
+    this.log = log;
+  }
 
   on(listener: Listener): () => void {
     this.listeners.push(listener);
     return () => this.listeners.splice(this.listeners.indexOf(listener), 1);
   }
 
-  /** Delivers events in order; a failing listener is logged by the caller's onError, never thrown. */
-  async publish(events: DomainEvent[], onError: (err: unknown) => void = () => undefined): Promise<void> {
+  within(follower: Follower): () => void {
+    this.followers.push(follower);
+    return () => this.followers.splice(this.followers.indexOf(follower), 1);
+  }
+
+  /**
+   * Runs the followers in the caller's transaction; answers what to run once it commits. A
+   * follower's failure fails the transaction: its work is part of the commit.
+   */
+  async follow(tx: Executor, events: readonly DomainEvent[]): Promise<() => void> {
+    if (events.length === 0 || this.followers.length === 0) return () => undefined;
+    const after: (() => void)[] = [];
+    for (const follower of this.followers) {
+      const then = await follower(tx, events);
+      if (then) after.push(then);
+    }
+    return () => after.forEach((then) => then());
+  }
+
+  /**
+   * Delivers committed events in order. A failing listener is logged with the event's type and the
+   * others still hear the event: the commit already happened, nothing can undo it.
+   */
+  async publish(events: DomainEvent[]): Promise<void> {
     for (const event of events) {
       for (const listener of this.listeners) {
         try {
           await listener(event);
         } catch (err) {
-          onError(err);
+          this.log.error({ err, eventType: event.type, companyId: event.companyId }, "event listener failed");
         }
       }
     }
@@ -118,8 +162,8 @@ export class EventBus {
 export type Raise = (event: DomainEvent) => void;
 
 /**
- * Runs `work` in one transaction; events it raises are published after the commit, and dropped
- * if it rolls back.
+ * Runs `work` in one transaction; the followers write what the events it raised require before it
+ * commits, and the events are published after the commit (dropped if it rolls back).
  */
 export async function inTransaction<T>(
   db: Db,
@@ -127,7 +171,13 @@ export async function inTransaction<T>(
   work: (tx: Tx, raise: Raise) => Promise<T>,
 ): Promise<T> {
   const events: DomainEvent[] = [];
-  const result = await db.transaction((tx) => work(tx, (e) => events.push(e)));
+  let committed = () => undefined as void;
+  const result = await db.transaction(async (tx) => {
+    const value = await work(tx, (e) => events.push(e));
+    committed = await bus.follow(tx, events);
+    return value;
+  });
+  committed();
   await bus.publish(events);
   return result;
 }

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type Permission, type Profile, can } from "@atende/contracts";
 import type { Db } from "../db/client.js";
-import type { EventBus } from "../events/bus.js";
+import type { DomainEvent } from "../events/bus.js";
 import { companyLockout, forgetCompanyStanding } from "./companyStanding.js";
 import { AppError } from "./errors.js";
 import { findSession } from "./queries.js";
@@ -103,9 +103,9 @@ const PASSED_MAX = 20_000;
  * other sessions), a logout, a revoked session, a profile change, a deletion. So on this instance a
  * revocation or a new profile applies to the very next request; on another instance, within a second.
  * Several apps on one database (tests play instances so) share the checks and each forgets in them.
- * Answers the unsubscribe.
+ * Answers the listener that forgets (registered in events/listeners.ts) and `close`, at the app's end.
  */
-export function trustSessionChecks(db: Db, bus: EventBus): () => void {
+export function trustSessionChecks(db: Db): { heard(event: DomainEvent): void; close(): void } {
   let checks = passedChecks.get(db);
   if (!checks) {
     checks = { bySession: new Map(), generation: 0, subscribers: 0 };
@@ -118,20 +118,21 @@ export function trustSessionChecks(db: Db, bus: EventBus): () => void {
     for (const [sessionId, check] of shared.bySession)
       if (check.userId === userId) shared.bySession.delete(sessionId);
   };
-  const off = bus.on((event) => {
-    if (
-      event.type === "session.started" ||
-      event.type === "session.revoked" ||
-      event.type === "user.sessionsRevoked"
-    )
-      forgetUser(event.userId);
-    else if (event.type === "user.saved") forgetUser(event.user.id);
-    else if (event.type === "user.deleted") forgetUser(event.userId);
-    else if (event.type === "company.saved") forgetCompanyStanding(db, event.companyId);
-  });
-  return () => {
-    off();
-    if (--shared.subscribers === 0 && passedChecks.get(db) === shared) passedChecks.delete(db);
+  return {
+    heard(event) {
+      if (
+        event.type === "session.started" ||
+        event.type === "session.revoked" ||
+        event.type === "user.sessionsRevoked"
+      )
+        forgetUser(event.userId);
+      else if (event.type === "user.saved") forgetUser(event.user.id);
+      else if (event.type === "user.deleted") forgetUser(event.userId);
+      else if (event.type === "company.saved") forgetCompanyStanding(db, event.companyId);
+    },
+    close() {
+      if (--shared.subscribers === 0 && passedChecks.get(db) === shared) passedChecks.delete(db);
+    },
   };
 }
 

@@ -3,7 +3,8 @@ import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs } from "../db/schema/index.js";
 import { openTestDatabase } from "../test/harness.js";
-import { JobRunner, RetryLater, enqueueJobs } from "./runner.js";
+import { z } from "zod";
+import { JobRunner, RetryLater, jobQueue } from "./runner.js";
 
 /**
  * The durable job runner: jobs of one orderKey one at a time in id order, others side by side (a
@@ -16,13 +17,19 @@ beforeAll(async () => {
 afterAll(() => database.drop());
 
 const log = Fastify({ logger: false }).log;
+/** The test's own job types, typed and validated as the app's are. */
+const schemas = {
+  work: z.object({ key: z.string(), n: z.number() }),
+  flaky: z.object({ fail: z.boolean() }),
+};
+const { enqueueJobs } = jobQueue(schemas);
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("JobRunner", () => {
   it("runs different orderKeys side by side (at most `concurrency`), one orderKey's jobs one at a time in id order", async () => {
     const db = database.db;
     await db.delete(jobs);
-    const runner = new JobRunner({ db, now: () => new Date(), log, concurrency: 3 });
+    const runner = new JobRunner({ db, now: () => new Date(), log, schemas, concurrency: 3 });
     const ran: string[] = [];
     let running = 0;
     let most = 0;
@@ -30,13 +37,13 @@ describe("JobRunner", () => {
     let keyOverlap = false;
     runner.register("work", {
       async run(job) {
-        const key = String(job.payload.key);
+        const key = job.payload.key;
         running++;
         most = Math.max(most, running);
         perKey.set(key, (perKey.get(key) ?? 0) + 1);
         if (perKey.get(key)! > 1) keyOverlap = true;
         await pause(30);
-        ran.push(`${key}:${String(job.payload.n)}`);
+        ran.push(`${key}:${job.payload.n}`);
         perKey.set(key, perKey.get(key)! - 1);
         running--;
       },
@@ -65,7 +72,7 @@ describe("JobRunner", () => {
     const db = database.db;
     await db.delete(jobs);
     const now = new Date("2026-01-01T12:00:00Z");
-    const runner = new JobRunner({ db, now: () => now, log });
+    const runner = new JobRunner({ db, now: () => now, log, schemas });
     runner.register("flaky", {
       async run(job) {
         if (job.payload.fail) throw new RetryLater("provider busy", 30);
@@ -83,5 +90,30 @@ describe("JobRunner", () => {
     expect(rows[1]!.runAt.getTime()).toBe(now.getTime() + 30_000);
     // Not due yet: nothing runs.
     expect(await runner.runDue()).toBe(0);
+  });
+
+  it("a stored row whose payload its type's schema refuses fails for good, its handler never called with it", async () => {
+    const db = database.db;
+    await db.delete(jobs);
+    const runner = new JobRunner({ db, now: () => new Date(), log, schemas });
+    const seen: unknown[] = [];
+    runner.register("work", {
+      async run(job) {
+        seen.push(job.payload);
+      },
+      async onFailed(job) {
+        seen.push(job.payload);
+      },
+    });
+    // Written as JSON by hand (or an older version): the typed enqueue could not write it.
+    await db.insert(jobs).values([
+      { type: "work", payload: { key: "a", n: "one" }, runAt: new Date(0) },
+      { type: "work", payload: { key: "b", n: 2 }, runAt: new Date(0) },
+    ]);
+    expect(await runner.runDue()).toBe(2);
+    const rows = await db.select().from(jobs).orderBy(asc(jobs.id));
+    expect(rows.map((j) => j.status)).toEqual(["failed", "done"]);
+    expect(rows[0]!.lastError).toMatch(/^malformed work payload/);
+    expect(seen).toEqual([{ key: "b", n: 2 }]);
   });
 });

@@ -1,32 +1,46 @@
 import crypto from "node:crypto";
-import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import { type Db, type Executor, isDatabaseUnavailable, queryRows } from "../db/client.js";
+import { type Db, type Executor, isDatabaseUnavailable } from "../db/client.js";
 import { GroupCommit } from "../db/groupCommit.js";
-import { columnList, tableRow } from "../db/prepared.js";
-import { jobs } from "../db/schema/index.js";
+import {
+  type JobPayloads,
+  type JobSchemas,
+  type JobType,
+  type PayloadsOf,
+  jobPayloadSchemas,
+} from "./payloads.js";
+import { type JobRow, type NewJobRow, claimDueJobs, finishJob, insertJobs, markJobsDone } from "./queries.js";
 
-export type JobRow = typeof jobs.$inferSelect;
+export type { JobPayloads, JobType, JobRow };
 
-export interface EnqueueOptions {
-  type: string;
-  payload?: Record<string, unknown>;
-  companyId?: number | null;
-  runAt?: Date;
-  orderKey?: string;
-  lane?: string;
-  dedupeKey?: string;
-  maxAttempts?: number;
-}
+/** A job of type `T` as its handler sees it: the stored row, its payload read through the type's schema. */
+export type Job<P, T extends keyof P = keyof P> = Omit<JobRow, "type" | "payload"> & {
+  type: T;
+  payload: P[T];
+};
+
+/** What to enqueue: a job type of the map `P` and that type's payload. */
+export type EnqueueOptions<P = JobPayloads> = {
+  [T in keyof P & string]: {
+    type: T;
+    payload: P[T];
+    companyId?: number | null;
+    runAt?: Date;
+    orderKey?: string;
+    lane?: string;
+    dedupeKey?: string;
+    maxAttempts?: number;
+  };
+}[keyof P & string];
 
 /** "As soon as possible": before any clock, so an immediate job is due whatever the runner's clock says. */
 const IMMEDIATELY = new Date(0);
 
 /** The row of a job to add: an immediate job is due at once, attempts 5 unless said. */
-function jobRow(opts: EnqueueOptions): typeof jobs.$inferInsert {
+function jobRow(opts: EnqueueOptions<Record<string, Record<string, unknown>>>): NewJobRow {
   return {
     type: opts.type,
-    payload: opts.payload ?? {},
+    payload: opts.payload,
     companyId: opts.companyId ?? null,
     runAt: opts.runAt ?? IMMEDIATELY,
     orderKey: opts.orderKey,
@@ -36,22 +50,27 @@ function jobRow(opts: EnqueueOptions): typeof jobs.$inferInsert {
   };
 }
 
-/** Adds a job in the caller's transaction, so it exists exactly when the work that asked for it commits. */
-export async function enqueueJob(db: Executor, opts: EnqueueOptions): Promise<number | null> {
-  const rows = await db.insert(jobs).values(jobRow(opts)).onConflictDoNothing().returning({ id: jobs.id });
-  return rows[0]?.id ?? null;
+/**
+ * Enqueueing for a map of job types (the app's `jobPayloadSchemas`, or a test's own). Both take the
+ * caller's executor: given the transaction of the work that asks for the job, the job exists exactly
+ * when that work commits (a crash after the commit loses nothing).
+ */
+export function jobQueue<S extends JobSchemas>(_schemas: S) {
+  type P = PayloadsOf<S>;
+  return {
+    /** Adds a job; answers its id, or null when its dedupeKey is already pending. */
+    async enqueueJob(db: Executor, opts: EnqueueOptions<P>): Promise<number | null> {
+      const [id] = await insertJobs(db, [jobRow(opts)]);
+      return id ?? null;
+    },
+    /** Adds several jobs in one statement (ids follow the list); answers how many were new. */
+    async enqueueJobs(db: Executor, list: EnqueueOptions<P>[]): Promise<number> {
+      return (await insertJobs(db, list.map(jobRow))).length;
+    },
+  };
 }
 
-/** Adds several jobs in one statement (a batch of them, in order: ids follow the list); answers how many were new. */
-export async function enqueueJobs(db: Executor, list: EnqueueOptions[]): Promise<number> {
-  if (list.length === 0) return 0;
-  const rows = await db
-    .insert(jobs)
-    .values(list.map(jobRow))
-    .onConflictDoNothing()
-    .returning({ id: jobs.id });
-  return rows.length;
-}
+export const { enqueueJob, enqueueJobs } = jobQueue(jobPayloadSchemas);
 
 /** Thrown by a handler to be tried again later (after `seconds`, or the runner's backoff). */
 export class RetryLater extends Error {
@@ -72,16 +91,22 @@ export interface JobContext {
   now: Date;
 }
 
-export interface JobHandler {
-  run(job: JobRow, ctx: JobContext): Promise<void>;
+/** Runs the jobs of type `T` of the payload map `P`. */
+export interface HandlerOf<P, T extends keyof P> {
+  run(job: Job<P, T>, ctx: JobContext): Promise<void>;
   /** Called once when the job gives up for good (last attempt failed, or JobFailed). */
-  onFailed?(job: JobRow, error: Error): Promise<void>;
+  onFailed?(job: Job<P, T>, error: Error): Promise<void>;
 }
 
-export interface JobRunnerOptions {
+/** Runs the app's jobs of type `T`: `job.payload` is that type's payload, already validated. */
+export type JobHandler<T extends JobType> = HandlerOf<JobPayloads, T>;
+
+export interface JobRunnerOptions<S extends JobSchemas = typeof jobPayloadSchemas> {
   db: Db;
   now: () => Date;
   log: FastifyBaseLogger;
+  /** The payload schemas of the job types it runs: the app's unless a test brings its own. */
+  schemas?: S;
   /** The lanes this instance serves right now (the connections whose sessions it owns). */
   lanes?: () => string[];
   pollMs?: number;
@@ -91,6 +116,8 @@ export interface JobRunnerOptions {
   lockSeconds?: number;
   instanceId?: string;
 }
+
+type AnyHandler = HandlerOf<Record<string, Record<string, unknown>>, string>;
 
 /** Backoff for attempt n (1-based): 2, 4, 8 … seconds, capped at 5 minutes, with jitter. */
 export function backoffSeconds(attempt: number): number {
@@ -103,19 +130,22 @@ export function backoffSeconds(attempt: number): number {
  * jobs of one orderKey run one at a time in id order (those of different keys side by side, a few
  * at a time), and a job whose runner died is claimed again once its lock expires.
  */
-export class JobRunner {
+export class JobRunner<S extends JobSchemas = typeof jobPayloadSchemas> {
   readonly instanceId: string;
-  private readonly handlers = new Map<string, JobHandler>();
+  private readonly schemas: JobSchemas;
+  // Handlers of any type of the map: each is called only with a job of its own type (see execute).
+  private readonly handlers = new Map<string, AnyHandler>();
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
   private stopped = true;
 
-  constructor(private readonly opts: JobRunnerOptions) {
+  constructor(private readonly opts: JobRunnerOptions<S>) {
     this.instanceId = opts.instanceId ?? crypto.randomUUID();
+    this.schemas = opts.schemas ?? jobPayloadSchemas;
   }
 
-  register(type: string, handler: JobHandler): void {
-    this.handlers.set(type, handler);
+  register<T extends keyof S & string>(type: T, handler: HandlerOf<PayloadsOf<S>, T>): void {
+    this.handlers.set(type, handler as unknown as AnyHandler);
   }
 
   start(): void {
@@ -165,34 +195,14 @@ export class JobRunner {
 
   private async claimAndRun(): Promise<number> {
     const now = this.opts.now();
-    const lanes = this.opts.lanes?.() ?? [];
-    const laneFilter = lanes.length
-      ? sql`(j.lane is null or j.lane in (${sql.join(
-          lanes.map((l) => sql`${l}`),
-          sql`, `,
-        )}))`
-      : sql`j.lane is null`;
-    const lockUntil = new Date(now.getTime() + (this.opts.lockSeconds ?? 120) * 1000);
-    // The claimed rows come back whole: no read per job. A claim never holds two jobs of one
-    // orderKey (the second waits for the first to finish), so the claimed jobs run side by side.
-    const claimed = await queryRows<Record<string, unknown>>(
-      this.opts.db,
-      sql`
-      update jobs set status = 'running', locked_by = ${this.instanceId}, locked_until = ${lockUntil.toISOString()},
-        attempts = attempts + 1, updated_at = ${now.toISOString()}
-      where id in (
-        select j.id from jobs j
-        where ((j.status = 'pending' and j.run_at <= ${now.toISOString()})
-               or (j.status = 'running' and j.locked_until < ${now.toISOString()}))
-          and ${laneFilter}
-          and (j.order_key is null or not exists (
-                select 1 from jobs e where e.order_key = j.order_key and e.id < j.id and e.status in ('pending', 'running')))
-        order by j.run_at, j.id
-        limit ${this.opts.batch ?? 20}
-        for update skip locked)
-      returning ${columnList(jobs)}`,
-    );
-    const queue = claimed.map((raw) => tableRow(jobs, raw)).sort((a, b) => a.id - b.id);
+    const queue = await claimDueJobs(this.opts.db, {
+      instanceId: this.instanceId,
+      now,
+      lockUntil: new Date(now.getTime() + (this.opts.lockSeconds ?? 120) * 1000),
+      lanes: this.opts.lanes?.() ?? [],
+      limit: this.opts.batch ?? 20,
+    });
+    const claimed = queue.length;
     const workers = Math.min(this.opts.concurrency ?? 4, queue.length);
     await Promise.all(
       Array.from({ length: workers }, async () => {
@@ -204,20 +214,12 @@ export class JobRunner {
           );
       }),
     );
-    return claimed.length;
+    return claimed;
   }
 
-  /**
-   * A job done: batched with the others finishing at the same time (one UPDATE). The ids go as one
-   * array parameter (`id = any`: one statement text whatever the batch's size), looked up through the
-   * primary key: joined with a set-returning function instead, the plan read the whole jobs table,
-   * which keeps every job done.
-   */
+  /** A job done: batched with the others finishing at the same time (one UPDATE). */
   private readonly done = new GroupCommit<number, void>(async (ids) => {
-    await this.opts.db.execute(sql`
-      update jobs set status = 'done', last_error = null, locked_by = null, locked_until = null,
-        updated_at = ${this.opts.now().toISOString()}
-      where id = any(${`{${ids.join(",")}}`}::bigint[])`);
+    await markJobsDone(this.opts.db, ids, this.opts.now());
     return ids.map(() => undefined);
   });
 
@@ -237,20 +239,27 @@ export class JobRunner {
     }
   }
 
-  private async execute(job: JobRow): Promise<void> {
-    const handler = this.handlers.get(job.type);
+  private async execute(row: JobRow): Promise<void> {
+    const handler = this.handlers.get(row.type);
     const now = this.opts.now();
-    const finish = (values: Partial<typeof jobs.$inferInsert>) =>
-      this.persist(() =>
-        this.opts.db
-          .update(jobs)
-          .set({ ...values, lockedBy: null, lockedUntil: null, updatedAt: this.opts.now() })
-          .where(sql`${jobs.id} = ${job.id}`),
-      );
+    const finish = (values: Pick<NewJobRow, "status" | "lastError" | "runAt">) =>
+      this.persist(() => finishJob(this.opts.db, row.id, values, this.opts.now()));
     if (!handler) {
-      await finish({ status: "failed", lastError: `no handler for job type ${job.type}` });
+      await finish({ status: "failed", lastError: `no handler for job type ${row.type}` });
       return;
     }
+    // A stored payload is read through its type's schema: a malformed row can never succeed.
+    const payload = this.schemas[row.type]?.safeParse(row.payload);
+    if (!payload?.success) {
+      const lastError = `malformed ${row.type} payload: ${payload?.error.message ?? "no schema"}`.slice(
+        0,
+        500,
+      );
+      await finish({ status: "failed", lastError });
+      this.opts.log.warn({ jobId: row.id, type: row.type, err: lastError }, "job failed for good");
+      return;
+    }
+    const job = { ...row, payload: payload.data };
     const isLastAttempt = job.attempts >= job.maxAttempts;
     try {
       await handler.run(job, { attempt: job.attempts, isLastAttempt, now });

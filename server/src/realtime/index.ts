@@ -2,17 +2,16 @@ import type { Server as HttpServer } from "node:http";
 import { createAdapter } from "@socket.io/redis-adapter";
 import { type Socket, Server } from "socket.io";
 import { createClient } from "redis";
-import { and, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import {
   type ClientToServerEvents,
+  type InterServerEvents,
   type JoinAck,
   LIMITS,
+  type ServerToClientEvents,
   TICKET_STATUSES,
   companyEvent,
 } from "@atende/contracts";
-import { queryRows } from "../db/client.js";
-import { tickets } from "../db/schema/index.js";
 import { canSeeTicket, ticketPolicy } from "../modules/tickets/policy.js";
 import type { Deps } from "../deps.js";
 import type { DomainEvent } from "../events/bus.js";
@@ -21,6 +20,7 @@ import { companyLockout, forgetCompanyStanding } from "../http/companyStanding.j
 import { AppError } from "../http/errors.js";
 import { findUser, markSeen } from "../modules/users/queries.js";
 import { redisPrefix } from "../db/redisPrefix.js";
+import * as q from "./queries.js";
 
 /** Room names: every emit goes to one of these, so nothing of one company reaches another. */
 export const rooms = {
@@ -69,7 +69,9 @@ export function quickMessageRooms(
 interface SocketData {
   auth: AuthContext;
 }
-type AppSocket = Socket<ClientToServerEvents, { ready: () => void }, Record<string, never>, SocketData>;
+/** Typed by the contracts' event maps: an event name or payload the web does not know fails to compile. */
+type AppServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 /** Decides whether a user may watch a ticket's chat box. */
 type ChatBoxGuard = (auth: AuthContext, ticketId: number) => Promise<boolean>;
@@ -82,7 +84,9 @@ function handshakeToken(socket: Socket): string | null {
 }
 
 export interface Realtime {
-  io: Server;
+  io: AppServer;
+  /** Sends a committed event to the sockets that may hear it (registered in events/listeners.ts). */
+  heard(event: DomainEvent): Promise<void>;
   sweepOffline(olderThan?: Date): Promise<number>;
   sweepLocked(): Promise<number>;
   close(): Promise<void>;
@@ -94,7 +98,7 @@ export async function createRealtime(
   log: FastifyBaseLogger,
 ): Promise<Realtime> {
   const { db, tokens, bus, config, now } = deps;
-  const io = new Server(httpServer, {
+  const io: AppServer = new Server(httpServer, {
     pingInterval: LIMITS.socketPingMs,
     pingTimeout: LIMITS.socketPingMs,
     cors: config.corsOrigins.length ? { origin: config.corsOrigins, credentials: true } : undefined,
@@ -114,10 +118,7 @@ export async function createRealtime(
 
   /** A chat box is joined only by who may see that ticket of their own company. */
   const chatBoxGuard: ChatBoxGuard = async (auth, ticketId) => {
-    const [ticket] = await db
-      .select({ queueId: tickets.queueId, userId: tickets.userId })
-      .from(tickets)
-      .where(and(eq(tickets.companyId, auth.companyId), eq(tickets.id, ticketId)));
+    const ticket = await q.ticketAudience(db, auth.companyId, ticketId);
     const user = ticket ? await findUser(db, auth.companyId, auth.userId) : null;
     if (!ticket || !user) return false;
     return canSeeTicket(
@@ -139,23 +140,19 @@ export async function createRealtime(
 
   /** After a user's profile or queues change, their open sockets hear the tickets they may now see. */
   async function refreshVisibility(companyId: number, userId: number) {
-    const companyQueues = await queryRows<{ id: number }>(
-      db,
-      sql`select id from queues where company_id = ${companyId}`,
-    );
     const all = [
       rooms.admins(companyId),
       rooms.noQueue(companyId),
-      ...companyQueues.map((q) => rooms.queue(companyId, q.id)),
+      ...(await q.companyQueueIds(db, companyId)).map((id) => rooms.queue(companyId, id)),
     ];
     io.in(rooms.user(userId)).socketsLeave(all);
     io.in(rooms.user(userId)).socketsJoin(await visibilityRooms(companyId, userId));
   }
 
-  async function emitUserUpdate(companyId: number, userId: number) {
+  /** A user went online or offline: the company hears it through the bus, as every change. */
+  async function announcePresence(companyId: number, userId: number) {
     const user = await findUser(db, companyId, userId);
-    if (user)
-      io.to(rooms.company(companyId)).emit(companyEvent(companyId, "user"), { action: "update", user });
+    if (user) await bus.publish([{ type: "user.presence", companyId, user }]);
   }
 
   /** Disconnects every socket of a user, on every instance, but those of `keepSessionId`. */
@@ -177,7 +174,8 @@ export async function createRealtime(
   function relayCompanyChange(companyId: number) {
     if (config.REDIS_URL) io.serverSideEmit("companyChanged", companyId);
   }
-  io.on("companyChanged", (companyId: unknown) => {
+  io.on("companyChanged", (companyId) => {
+    // Sent by another instance, maybe of another version: checked, not trusted.
     if (typeof companyId === "number") forgetCompanyStanding(db, companyId);
   });
 
@@ -193,8 +191,7 @@ export async function createRealtime(
     }
   });
 
-  io.on("connection", async (rawSocket) => {
-    const socket = rawSocket as AppSocket;
+  io.on("connection", async (socket: AppSocket) => {
     const auth = socket.data.auth;
     const reply = (ack: ((r: JoinAck) => void) | undefined, res: JoinAck) => {
       if (typeof ack === "function") ack(res);
@@ -224,11 +221,11 @@ export async function createRealtime(
     );
     socket.on("userStatus", async () => {
       if (await markSeen(db, auth.companyId, auth.userId, now()))
-        await emitUserUpdate(auth.companyId, auth.userId);
+        await announcePresence(auth.companyId, auth.userId);
     });
     socket.on("disconnect", () => {
-      db.execute(sql`update users set last_seen_at = ${now().toISOString()} where id = ${auth.userId}`).catch(
-        (err) => log.warn({ err }, "last seen update failed"),
+      q.touchLastSeen(db, auth.companyId, auth.userId, now()).catch((err) =>
+        log.warn({ err }, "last seen update failed"),
       );
     });
 
@@ -240,15 +237,21 @@ export async function createRealtime(
     ]);
     try {
       if (await markSeen(db, auth.companyId, auth.userId, now()))
-        await emitUserUpdate(auth.companyId, auth.userId);
+        await announcePresence(auth.companyId, auth.userId);
     } catch (err) {
       log.warn({ err }, "mark seen failed");
     }
     socket.emit("ready");
   });
 
-  const unsubscribe = bus.on(async (event: DomainEvent) => {
+  async function heard(event: DomainEvent): Promise<void> {
     switch (event.type) {
+      case "user.presence":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "user"), {
+          action: "update",
+          user: event.user,
+        });
+        break;
       case "user.saved":
         io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "user"), {
           action: event.action,
@@ -416,25 +419,22 @@ export async function createRealtime(
         break;
       }
     }
-  });
+  }
 
   return {
     io,
+    heard,
     /** Users with no socket for LIMITS.offlineAfterMs go offline; a user with a live socket is kept online. */
     async sweepOffline(olderThan = new Date(now().getTime() - LIMITS.offlineAfterMs)) {
-      const candidates = await queryRows<{ id: number; company_id: number }>(
-        db,
-        sql`select id, company_id from users where online and (last_seen_at is null or last_seen_at < ${olderThan.toISOString()})`,
-      );
       let changed = 0;
-      for (const { id, company_id } of candidates) {
+      for (const { id, companyId } of await q.staleOnlineUsers(db, olderThan)) {
         const sockets = await io.in(rooms.user(id)).fetchSockets();
         if (sockets.length > 0) {
-          await db.execute(sql`update users set last_seen_at = ${now().toISOString()} where id = ${id}`);
+          await q.touchLastSeen(db, companyId, id, now());
           continue;
         }
-        await db.execute(sql`update users set online = false where id = ${id} and online`);
-        await emitUserUpdate(company_id, id);
+        await q.markOffline(db, companyId, id);
+        await announcePresence(companyId, id);
         changed++;
       }
       return changed;
@@ -444,15 +444,12 @@ export async function createRealtime(
      * that went past due since are told and closed. Answers how many companies were locked out.
      */
     async sweepLocked() {
-      const companyIds = new Set(
-        (await io.local.fetchSockets()).map((s) => (s.data as SocketData).auth.companyId),
-      );
+      const companyIds = new Set((await io.local.fetchSockets()).map((s) => s.data.auth.companyId));
       let locked = 0;
       for (const companyId of companyIds) if (await lockOutIfLocked(companyId)) locked++;
       return locked;
     },
     async close() {
-      unsubscribe();
       // Not io.close(): that closes the HTTP server, which Fastify closes itself.
       io.local.disconnectSockets(true);
       io.engine.close();

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.js";
 import type { whatsapps } from "../../db/schema/index.js";
 import { sendError } from "../../http/errors.js";
-import { type JobHandler, type JobRunner, JobFailed, enqueueJob } from "../../jobs/runner.js";
+import { type JobHandler, type JobRunner, enqueueJob } from "../../jobs/runner.js";
 import type { Inbound } from "../inbound.js";
 import { ChannelError, type ConnectionInfo } from "../provider.js";
 import type { GraphClient } from "./graph.js";
@@ -93,11 +93,14 @@ export async function cloudWebhookRoutes(app: FastifyInstance, deps: CloudWebhoo
 }
 
 /** The job that delivers one stored webhook to the inbound pipeline. */
-export function cloudWebhookJob(deps: { db: Db; inbound: Inbound; graph: GraphClient }): JobHandler {
+export function cloudWebhookJob(deps: {
+  db: Db;
+  inbound: Inbound;
+  graph: GraphClient;
+}): JobHandler<typeof CLOUD_WEBHOOK_JOB> {
   return {
     async run(job) {
       const whatsappId = job.payload.whatsappId;
-      if (typeof whatsappId !== "number") throw new JobFailed("cloud-webhook job without a whatsappId");
       const row = await findCloudConnection(deps.db, whatsappId, job.companyId);
       if (!row) return; // The connection was deleted since: nobody to deliver to.
       const connection = connectionInfoOf(row);

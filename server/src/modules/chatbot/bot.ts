@@ -20,6 +20,7 @@ import {
 } from "./queries.js";
 import { outOfHours } from "./hours.js";
 import * as q from "./queries.js";
+import type { CHATBOT_JOB } from "./queries.js";
 
 export { CHATBOT_JOB, enqueueBotSteps } from "./queries.js";
 
@@ -52,13 +53,12 @@ export function chatbotJob(deps: {
   now: () => Date;
   poke: () => void;
   connections: Pick<ConnectionCache, "get">;
-}): JobHandler {
+}): JobHandler<typeof CHATBOT_JOB> {
   const { db, bus, now, connections } = deps;
 
   return {
     async run(job) {
-      const ticketId = Number(job.payload.ticketId);
-      const messageId = Number(job.payload.messageId);
+      const { ticketId, messageId } = job.payload;
       const companyId = job.companyId!;
       const turn = await turnContextOf(db, { companyId, ticketId, messageId });
       if (!turn) return;

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { ChannelSession } from "../../channels/provider.js";
-import type { Db } from "../../db/client.js";
+import type { Db, Executor } from "../../db/client.js";
 import { type EventBus, inTransaction } from "../../events/bus.js";
 import { type JobHandler, enqueueJob } from "../../jobs/runner.js";
 import { findContactRow } from "../contacts/queries.js";
@@ -22,7 +22,7 @@ const CALL_WID = /^call:(.+)$/;
  * since only the instance running its session can decline the call; once per call (dedupeKey).
  */
 export async function enqueueCallRejection(
-  db: Db,
+  db: Executor,
   m: { companyId: number; whatsappId: number; ticketId: number; messageId: number },
 ): Promise<void> {
   await enqueueJob(db, {
@@ -46,13 +46,13 @@ export function rejectCallJob(deps: {
   sessions: { session(whatsappId: number): ChannelSession | null };
   poke: () => void;
   log: FastifyBaseLogger;
-}): JobHandler {
+}): JobHandler<typeof REJECT_CALL_JOB> {
   const { db, bus } = deps;
   return {
     async run(job) {
       const companyId = job.companyId!;
-      const ticketId = Number(job.payload.ticketId);
-      const message = await findMessageRow(db, companyId, Number(job.payload.messageId));
+      const { ticketId, messageId } = job.payload;
+      const message = await findMessageRow(db, companyId, messageId);
       const callId = message?.wid ? CALL_WID.exec(message.wid)?.[1] : undefined;
       if (!message || message.mediaType !== "call_log" || !callId || message.whatsappId === null) return;
       const contact = await findContactRow(db, companyId, message.contactId!);

@@ -263,8 +263,9 @@ describe("turns the bot would spend saying nothing", () => {
           runAt: later,
         }),
         await enqueueJob(ctx.deps.db, {
-          type: "bystander",
+          type: "ticket-expire",
           companyId: s.company.id,
+          payload: { ticketId: ticket.id },
           orderKey: `chatbot:ticket:${ticket.id}`,
           runAt: later,
         }),

@@ -80,11 +80,11 @@ export async function armMissingTimers(db: Db): Promise<number> {
 }
 
 /** Closes an open ticket whose last message is older than the connection's expiresTicket. */
-export function expireTicketJob(deps: TimerDeps): JobHandler {
+export function expireTicketJob(deps: TimerDeps): JobHandler<typeof EXPIRE_TICKET_JOB> {
   const { db, bus, now } = deps;
   return {
     async run(job) {
-      const ticketId = Number(job.payload.ticketId);
+      const { ticketId } = job.payload;
       const ticket = await findTicketRow(db, job.companyId!, ticketId);
       if (!ticket || ticket.status !== "open") return;
       const connection = await connectionOf(db, ticket.companyId, ticket.whatsappId);
@@ -117,11 +117,11 @@ export function expireTicketJob(deps: TimerDeps): JobHandler {
 }
 
 /** Moves a ticket still waiting (no agent) to the connection's transferQueueId. */
-export function autoTransferJob(deps: TimerDeps): JobHandler {
+export function autoTransferJob(deps: TimerDeps): JobHandler<typeof AUTO_TRANSFER_JOB> {
   const { db, bus, now } = deps;
   return {
     async run(job) {
-      const ticketId = Number(job.payload.ticketId);
+      const { ticketId } = job.payload;
       const ticket = await findTicketRow(db, job.companyId!, ticketId);
       if (!ticket || ticket.status !== "pending" || ticket.userId !== null) return;
       const connection = await connectionOf(db, ticket.companyId, ticket.whatsappId);

@@ -31,9 +31,6 @@ export async function contactsRoutes(parent: FastifyInstance, deps: ContactsModu
   const contacts = createContactsService({
     ...deps,
     checkOnWhatsapp: createWhatsappCheck({ db: deps.db, sessions: deps.sessions, log: parent.log }),
-    // Called after the delete committed; realtime sends it to the company's sockets.
-    announceDeleted: (companyId, contactId) =>
-      void deps.bus.publish([{ type: "contact.deleted", companyId, contactId }]),
   });
   const transfer = createContactsTransfer(deps);
 

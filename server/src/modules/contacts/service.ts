@@ -19,8 +19,6 @@ import type { WhatsappCheck } from "./whatsappCheck.js";
 
 export interface ContactsServiceDeps extends Pick<Deps, "db" | "bus" | "now"> {
   checkOnWhatsapp: WhatsappCheck;
-  /** Tells the company's screens a contact is gone (after the commit). */
-  announceDeleted(companyId: number, contactId: number): void;
 }
 
 /** E.164 digits without "+": at least 8 (the shortest national numbers), at most 15 (E.164's limit). */
@@ -158,8 +156,8 @@ export function createContactsService(deps: ContactsServiceDeps) {
             queueId: t.queueId,
             userId: t.userId,
           });
+        raise({ type: "contact.deleted", companyId: actor.companyId, contactId });
       });
-      deps.announceDeleted(actor.companyId, contactId);
     },
   };
 }

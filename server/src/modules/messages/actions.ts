@@ -33,10 +33,13 @@ export async function enqueueChannelAction(
   });
 }
 
-export function channelActionJob(deps: { db: Db; sessions: SessionManager }): JobHandler {
+export function channelActionJob(deps: {
+  db: Db;
+  sessions: SessionManager;
+}): JobHandler<typeof CHANNEL_ACTION_JOB> {
   return {
     async run(job) {
-      const payload = job.payload as { ticketId: number } & ChannelAction;
+      const { payload } = job;
       const companyId = job.companyId!;
       const ticket = await findTicketRow(deps.db, companyId, payload.ticketId);
       if (!ticket?.whatsappId) return;

@@ -122,11 +122,11 @@ export function sendMessageJob(deps: {
   sessions: SessionManager;
   media: MediaStore;
   now: () => Date;
-}): JobHandler {
+}): JobHandler<typeof SEND_MESSAGE_JOB> {
   const { db, bus, sessions, media } = deps;
   return {
     async run(job) {
-      const messageId = Number(job.payload.messageId);
+      const { messageId } = job.payload;
       const companyId = job.companyId!;
       const m = await q.findMessageRow(db, companyId, messageId);
       if (!m || m.ack > 0 || m.isDeleted || !m.whatsappId) return; // sent already, or gone
@@ -168,7 +168,7 @@ export function sendMessageJob(deps: {
       }
     },
     async onFailed(job, error) {
-      const messageId = Number(job.payload.messageId);
+      const { messageId } = job.payload;
       await inTransaction(db, bus, async (tx, raise) => {
         await q.updateMessage(tx, job.companyId!, messageId, {
           sendError: error.message.slice(0, 500),

@@ -8,7 +8,7 @@ import { langOf, parseInput } from "../../http/errors.js";
 import { readSingleUpload } from "../../http/upload.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import { SEND_SCHEDULE_JOB, SETTLE_SCHEDULE_JOB } from "./queries.js";
-import { sendScheduleJob, settleFromMessage, settleScheduleJob } from "./sending.js";
+import { sendScheduleJob, settleScheduleJob } from "./sending.js";
 import { type SchedulesDeps, type SchedulesService, createSchedulesService } from "./service.js";
 
 export function schedulesRoutes(app: FastifyInstance, schedules: SchedulesService) {
@@ -36,16 +36,14 @@ export function schedulesRoutes(app: FastifyInstance, schedules: SchedulesServic
   app.delete("/schedules/:id/media-upload", async (req) => schedules.removeMedia(authOf(req), id(req)));
 }
 
-/** The durable jobs that send schedules, and the listener that marks them sent when WhatsApp takes them. */
+/**
+ * The durable jobs that send schedules and mark them sent when WhatsApp takes them (queued with the
+ * message's ack: see settleWithin, wired in events/listeners.ts).
+ */
 export function registerScheduleJobs(deps: { db: Db; bus: EventBus; now: () => Date; jobs: JobRunner }) {
-  const { jobs, bus } = deps;
+  const { jobs } = deps;
   jobs.register(SEND_SCHEDULE_JOB, sendScheduleJob(deps));
   jobs.register(SETTLE_SCHEDULE_JOB, settleScheduleJob(deps));
-  bus.on(async (event) => {
-    if (event.type !== "message.saved" || event.action !== "update" || !event.message.fromMe) return;
-    if (event.message.ack > 0 || event.message.sendError)
-      await settleFromMessage(deps, event.companyId, event.message.id);
-  });
 }
 
 /** The schedules module behind the auth hook: the page's calls, attachments and the sending jobs. */

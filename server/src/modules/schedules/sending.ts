@@ -1,10 +1,11 @@
 import type { ErrorCode } from "@atende/contracts";
 import type { Db, Executor } from "../../db/client.js";
 import type { schedules } from "../../db/schema/index.js";
-import { type EventBus, type Raise, inTransaction } from "../../events/bus.js";
+import { type EventBus, type Follower, type Raise, inTransaction } from "../../events/bus.js";
 import { type JobHandler, JobFailed, RetryLater, enqueueJob } from "../../jobs/runner.js";
 import { queueOutbound } from "../messages/outbound.js";
 import { liveTicketOf } from "../tickets/queries.js";
+import type { SEND_SCHEDULE_JOB } from "./queries.js";
 import {
   SETTLE_SCHEDULE_JOB,
   findAuthorId,
@@ -60,12 +61,12 @@ async function markFailed(deps: SendingDeps, companyId: number, scheduleId: numb
 }
 
 /** The job run at a schedule's sendAt (lane-free: any instance may hand it over). */
-export function sendScheduleJob(deps: SendingDeps): JobHandler {
+export function sendScheduleJob(deps: SendingDeps): JobHandler<typeof SEND_SCHEDULE_JOB> {
   const { db, bus, now } = deps;
   return {
     async run(job, ctx) {
       const companyId = job.companyId!;
-      const scheduleId = Number(job.payload.scheduleId);
+      const { scheduleId } = job.payload;
       const first = await findScheduleRow(db, companyId, scheduleId);
       // Gone, sent already, or moved to a later time (an edit queued another job for it).
       if (!first || first.status !== "PENDENTE" || first.sendAt > ctx.now) return;
@@ -118,7 +119,7 @@ export function sendScheduleJob(deps: SendingDeps): JobHandler {
       const reason = error.message.startsWith("ERR_")
         ? error.message
         : failureReason("ERR_SENDING_WAPP_MSG", error.message);
-      await markFailed(deps, job.companyId!, Number(job.payload.scheduleId), reason);
+      await markFailed(deps, job.companyId!, job.payload.scheduleId, reason);
     },
   };
 }
@@ -177,11 +178,39 @@ export async function settleFromMessage(
   return true;
 }
 
+/**
+ * In the transaction that records WhatsApp's answer about a schedule's message (its ack, or its send
+ * given up): queues the schedule's settling, due at once. Settled by a listener after the commit
+ * instead, a crash right after the commit left it to the safety net below, which gives up after 40
+ * tries (20 minutes): a message acknowledged later than that (the phone offline meanwhile) left its
+ * schedule AGENDADA for good.
+ */
+export function settleWithin(poke: () => void): Follower {
+  return async (tx, events) => {
+    let queued = false;
+    for (const event of events) {
+      if (event.type !== "message.saved" || event.action !== "update" || !event.message.fromMe) continue;
+      if (!(event.message.ack > 0 || event.message.sendError)) continue;
+      const messageId = event.message.id;
+      const pending = await scheduleOfMessage(tx, event.companyId, messageId);
+      if (!pending) continue;
+      const id = await enqueueJob(tx, {
+        type: SETTLE_SCHEDULE_JOB,
+        companyId: event.companyId,
+        payload: { scheduleId: pending.id, messageId },
+        dedupeKey: `settle-schedule:${messageId}`,
+      });
+      queued ||= id !== null;
+    }
+    return queued ? poke : undefined;
+  };
+}
+
 /** The safety net: settles a schedule whose message event this instance never heard. */
-export function settleScheduleJob(deps: SendingDeps): JobHandler {
+export function settleScheduleJob(deps: SendingDeps): JobHandler<typeof SETTLE_SCHEDULE_JOB> {
   return {
     async run(job) {
-      const settled = await settleFromMessage(deps, job.companyId!, Number(job.payload.messageId));
+      const settled = await settleFromMessage(deps, job.companyId!, job.payload.messageId);
       if (!settled) throw new RetryLater("the message has not gone out yet", SETTLE_AFTER_SECONDS);
     },
   };

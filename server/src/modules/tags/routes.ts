@@ -47,12 +47,8 @@ export function tagsRoutes(app: FastifyInstance, tags: TagsService) {
 }
 
 /** The tags module behind the auth hook: tags, the chat's tag sync and the kanban board. */
-export function tagsModule(app: FastifyInstance, deps: Omit<TagsDeps, "emitTag">): TagsService {
-  const tags = createTagsService({
-    ...deps,
-    // Called after the change committed; realtime sends it to the company's sockets.
-    emitTag: (companyId, payload) => void deps.bus.publish([{ type: "tag.changed", companyId, payload }]),
-  });
+export function tagsModule(app: FastifyInstance, deps: TagsDeps): TagsService {
+  const tags = createTagsService(deps);
   tagsRoutes(app, tags);
   return tags;
 }

@@ -27,12 +27,8 @@ import { requireKanbanPlan, tagPolicy } from "./policy.js";
 import { presentTag } from "./present.js";
 import * as q from "./queries.js";
 
-/** Sends a `company-{id}-tag` event to the company's sockets; called only after the change committed. */
-export type TagEmitter = (companyId: number, payload: CompanyEventPayloads["tag"]) => void;
-
 export type TagsDeps = Pick<Deps, "db" | "bus" | "now"> & {
   tickets: Pick<TicketsService, "visibleTicket">;
-  emitTag: TagEmitter;
 };
 
 /** Two requests may race for one name; the unique index decides, and the loser hears why. */
@@ -45,7 +41,11 @@ async function nameUnique<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createTagsService({ db, bus, now, tickets, emitTag }: TagsDeps) {
+export function createTagsService({ db, bus, now, tickets }: TagsDeps) {
+  /** A tag changed (after the change committed): the company's tags pages and boards hear it. */
+  const tagChanged = (companyId: number, payload: CompanyEventPayloads["tag"]) =>
+    bus.publish([{ type: "tag.changed", companyId, payload }]);
+
   /** A ticket of the caller's company that the caller may see (404 another company's, 403 outside their queues). */
   async function visibleTicket(actor: AuthContext, ticketId: number) {
     return tickets.visibleTicket(actor, await findTicketRow(db, actor.companyId, ticketId));
@@ -53,8 +53,10 @@ export function createTagsService({ db, bus, now, tickets, emitTag }: TagsDeps) 
 
   /** Tags whose ticket count moved: every tags page hears the new count. */
   async function countsChanged(companyId: number, tagIds: number[]) {
-    for (const tag of await q.findTags(db, companyId, [...new Set(tagIds)]))
-      emitTag(companyId, { action: "update", tag });
+    const changed = await q.findTags(db, companyId, [...new Set(tagIds)]);
+    await bus.publish(
+      changed.map((tag) => ({ type: "tag.changed", companyId, payload: { action: "update", tag } })),
+    );
   }
 
   /**
@@ -110,7 +112,7 @@ export function createTagsService({ db, bus, now, tickets, emitTag }: TagsDeps) 
         });
       });
       const tag = presentTag(row, 0);
-      emitTag(actor.companyId, { action: "create", tag });
+      await tagChanged(actor.companyId, { action: "create", tag });
       return tag;
     },
 
@@ -129,7 +131,7 @@ export function createTagsService({ db, bus, now, tickets, emitTag }: TagsDeps) 
       const tag = await q.findTag(db, actor.companyId, id);
       // Deleted by someone else between the two statements.
       if (!tag) throw new AppError("ERR_NO_TAG_FOUND");
-      emitTag(actor.companyId, { action: "update", tag });
+      await tagChanged(actor.companyId, { action: "update", tag });
       return tag;
     },
 
@@ -137,7 +139,7 @@ export function createTagsService({ db, bus, now, tickets, emitTag }: TagsDeps) 
       if (!(await q.findTagRow(db, actor.companyId, id))) throw new AppError("ERR_NO_TAG_FOUND");
       // The ticket_tags rows go with it (on delete cascade); boards drop the lane on the event.
       await q.deleteTag(db, actor.companyId, id);
-      emitTag(actor.companyId, { action: "delete", tagId: id });
+      await tagChanged(actor.companyId, { action: "delete", tagId: id });
     },
 
     /** POST /tags/sync: the chat's tag editor; the ticket ends with exactly these tags. */

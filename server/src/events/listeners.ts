@@ -1,0 +1,63 @@
+import type { ConnectionCache } from "../channels/connectionCache.js";
+import type { JobRunner } from "../jobs/runner.js";
+import type { Chatbot } from "../modules/chatbot/index.js";
+import { settleWithin } from "../modules/schedules/sending.js";
+import type { Realtime } from "../realtime/index.js";
+import type { DomainEvent, EventBus } from "./bus.js";
+
+/**
+ * Everything that follows an event, in one place. Two kinds:
+ * - followers (`bus.within`) run inside the transaction that raised the event, before it commits:
+ *   work that must survive a crash, written as durable jobs that exist exactly when their cause does;
+ * - listeners (`bus.on`) hear the event after the commit: what only this living instance needs
+ *   (sockets, caches, a poke of the job runner). A listener that fails is logged by the bus; the
+ *   others still hear the event.
+ *
+ * What follows `message.saved`:
+ * - create, a customer's message: the bot's turn, or a declined call's refusal (chatbot, follower);
+ * - update, WhatsApp's answer about a schedule's message: the schedule's settling (follower);
+ * - create, a message queued for sending: the job runner looks at once (listener);
+ * - every one: the sockets of whoever may see its ticket (realtime, listener).
+ * What follows `ticket.saved`: its timers armed (chatbot, listener: those lost to a crash are armed
+ * again at start), the caches, the sockets.
+ *
+ * Answers the function that removes them all (the app's close).
+ */
+export function registerListeners(
+  bus: EventBus,
+  parts: {
+    jobs: Pick<JobRunner, "poke">;
+    chatbot: Pick<Chatbot, "within" | "heard">;
+    connections: Pick<ConnectionCache, "heard">;
+    sessionChecks: { heard(event: DomainEvent): void };
+    realtime: Pick<Realtime, "heard">;
+  },
+): () => void {
+  const { jobs, chatbot, connections, sessionChecks, realtime } = parts;
+  const poke = () => jobs.poke();
+  const off = [
+    // ---- In the transaction.
+    bus.within(chatbot.within),
+    bus.within(settleWithin(poke)),
+
+    // ---- After the commit, in this order: caches first, so the listeners after them read fresh rows;
+    // the sockets before anything that waits for the database.
+    bus.on((event) => {
+      connections.heard(event);
+      sessionChecks.heard(event);
+    }),
+    bus.on((event) => realtime.heard(event)),
+    bus.on((event) => chatbot.heard(event)),
+    bus.on((event) => {
+      // A message queued for sending is picked up at once rather than at the next poll.
+      if (
+        event.type === "message.saved" &&
+        event.action === "create" &&
+        event.message.fromMe &&
+        event.message.ack === 0
+      )
+        poke();
+    }),
+  ];
+  return () => off.forEach((remove) => remove());
+}

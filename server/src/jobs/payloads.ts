@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+/**
+ * Every kind of durable job and what its payload holds: the one map `enqueueJob` and
+ * `JobRunner.register` are typed from. Payloads are stored as JSON in the jobs table, so a row
+ * written by an older version (or by hand) is read through its schema before a handler sees it:
+ * a malformed one fails for good instead of running on `NaN`.
+ */
+
+/** An id as stored: a number (older rows may hold its digits as a string, which Number() accepted). */
+const id = z.coerce.number().int().positive();
+
+const channelAction = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("markRead"), wids: z.array(z.string()) }),
+  z.object({ action: z.literal("react"), messageId: id, emoji: z.string() }),
+  z.object({ action: z.literal("edit"), messageId: id, body: z.string() }),
+  z.object({ action: z.literal("delete"), messageId: id }),
+]);
+
+export const jobPayloadSchemas = {
+  /** An agent's (or the bot's) queued message handed to the connection (messages/outbound.ts). */
+  "send-message": z.object({ messageId: id }),
+  /** A read receipt, reaction, edit or delete on WhatsApp (messages/actions.ts). */
+  "channel-action": z.object({ ticketId: id }).and(channelAction),
+  /** The bot's turn on one customer message (chatbot/bot.ts). */
+  "chatbot-step": z.object({ ticketId: id, messageId: id }),
+  /** Auto-close of an open ticket without messages (chatbot/timers.ts). */
+  "ticket-expire": z.object({ ticketId: id }),
+  /** Auto-transfer of a waiting ticket (chatbot/timers.ts); `fromQueueId` is kept for the log. */
+  "ticket-auto-transfer": z.object({ ticketId: id, fromQueueId: id.nullable().optional() }),
+  /** A declined call (chatbot/calls.ts). */
+  "call-reject": z.object({ ticketId: id, messageId: id }),
+  /** A schedule sent at its time (schedules/sending.ts). */
+  "send-schedule": z.object({ scheduleId: id }),
+  /** A handed-over schedule settled from its message (schedules/sending.ts). */
+  "settle-schedule": z.object({ scheduleId: id, messageId: id }),
+  /** One Cloud API webhook delivery, stored as received (channels/cloud/webhook.ts). */
+  "cloud-webhook": z.object({ whatsappId: z.number().int().positive(), body: z.unknown() }),
+} satisfies JobSchemas;
+
+/** A map of job type → payload schema (the app's, or a test's own). */
+export type JobSchemas = Record<string, z.ZodType<Record<string, unknown>>>;
+
+/** Job type → payload type. */
+export type PayloadsOf<S extends JobSchemas> = { [T in keyof S & string]: z.output<S[T]> };
+export type JobPayloads = PayloadsOf<typeof jobPayloadSchemas>;
+export type JobType = keyof JobPayloads;

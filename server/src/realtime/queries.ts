@@ -1,0 +1,56 @@
+import { and, eq, sql } from "drizzle-orm";
+import { type Db, queryRows } from "../db/client.js";
+import { queues, tickets, users } from "../db/schema/index.js";
+
+/** The live channel's statements. */
+
+/** Who a ticket of the company is for (its queue and agent), or null when the company has no such ticket. */
+export async function ticketAudience(
+  db: Db,
+  companyId: number,
+  ticketId: number,
+): Promise<{ queueId: number | null; userId: number | null } | null> {
+  const [ticket] = await db
+    .select({ queueId: tickets.queueId, userId: tickets.userId })
+    .from(tickets)
+    .where(and(eq(tickets.companyId, companyId), eq(tickets.id, ticketId)));
+  return ticket ?? null;
+}
+
+export async function companyQueueIds(db: Db, companyId: number): Promise<number[]> {
+  const rows = await db.select({ id: queues.id }).from(queues).where(eq(queues.companyId, companyId));
+  return rows.map((r) => r.id);
+}
+
+/** A user's socket closed, or one is still open: the user was seen now. */
+export async function touchLastSeen(db: Db, companyId: number, userId: number, at: Date): Promise<void> {
+  await db
+    .update(users)
+    .set({ lastSeenAt: at })
+    .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
+}
+
+/**
+ * Users of every company still marked online but not seen since `olderThan`: the offline sweep is
+ * the instance's, not a company's (it runs on a timer for all of them).
+ */
+export async function staleOnlineUsers(
+  db: Db,
+  olderThan: Date,
+): Promise<{ id: number; companyId: number }[]> {
+  const rows = await queryRows<{ id: number; company_id: number }>(
+    db,
+    sql`select id, company_id from users where online and (last_seen_at is null or last_seen_at < ${olderThan.toISOString()})`,
+  );
+  return rows.map((r) => ({ id: r.id, companyId: r.company_id }));
+}
+
+/** Answers whether the user was online (and now is not). */
+export async function markOffline(db: Db, companyId: number, userId: number): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ online: false })
+    .where(and(eq(users.companyId, companyId), eq(users.id, userId), eq(users.online, true)))
+    .returning({ id: users.id });
+  return rows.length > 0;
+}
