@@ -1,9 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import type { Database } from "../../db/client.js";
+import { routes } from "../../http/route.js";
 import { VERSION } from "../../version.js";
 
-export function healthRoutes(app: FastifyInstance, database: Database) {
-  app.get("/health", async (req, reply) => {
+/** The health module: liveness with the database's reach, and the running version. */
+export async function healthModule(app: FastifyInstance, deps: { database: Database }) {
+  const { database } = deps;
+  const r = routes(app);
+  r.get("/health", { access: "public" }, async (_input, req, reply) => {
     try {
       await database.ping();
       return { status: "ok", database: database.kind };
@@ -12,5 +16,5 @@ export function healthRoutes(app: FastifyInstance, database: Database) {
       return reply.status(503).send({ status: "error", database: "unreachable" });
     }
   });
-  app.get("/version", async () => ({ version: VERSION }));
+  r.get("/version", { access: "public" }, () => ({ version: VERSION }));
 }
