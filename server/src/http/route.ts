@@ -118,16 +118,18 @@ export function checkAccess(actor: AuthContext, access: Access): void {
 
 /**
  * The one preHandler that enforces declarations: a route not `public` needs a live session (401/403
- * as requireAuth answers) and the declared access (403 ERR_NO_PERMISSION). A route without a
- * declaration is not public: it needs a session too (the guard suite refuses it anyway). Static
- * files and the docs' pages are marked `asset`. Services keep their own checks.
+ * as requireAuth answers), and the declared access (403 ERR_NO_PERMISSION). A route naming a
+ * resource in its path answers 404 for another company's resource before any 403, as if it did not
+ * exist: its service looks the resource up first and checks the declared permission after. A route
+ * without a declaration is not public (the guard suite refuses it anyway); static files and the docs'
+ * pages are marked `asset`. Services keep their own checks.
  */
 export function makeRouteGuard(requireAuth: (req: FastifyRequest, reply: FastifyReply) => Promise<void>) {
   return async function routeGuard(req: FastifyRequest, reply: FastifyReply) {
     const decl = req.routeOptions.config.route;
     if (req.is404 || decl === "asset" || decl?.access === "public") return;
     await requireAuth(req, reply);
-    if (decl) checkAccess(authOf(req), decl.access);
+    if (decl && !req.routeOptions.url?.includes(":")) checkAccess(authOf(req), decl.access);
   };
 }
 
