@@ -7,9 +7,9 @@ import { VERSION } from "../version.js";
 import { type RouteDeclaration, routes } from "./route.js";
 
 /** A zod schema as the JSON Schema of what a client sends (OpenAPI 3.1 speaks JSON Schema 2020-12). */
-function jsonSchema(schema: ZodType): Record<string, unknown> {
+function jsonSchema(schema: ZodType, io: "input" | "output" = "input"): Record<string, unknown> {
   const { $schema: _, ...json } = z.toJSONSchema(schema, {
-    io: "input",
+    io,
     target: "draft-2020-12",
     unrepresentable: "any",
   }) as Record<string, unknown>;
@@ -57,7 +57,7 @@ function operationOf(decl: RouteDeclaration, url: string): Record<string, unknow
     [status]:
       status === 204
         ? { description: "No content", type: "null" }
-        : { description: "Success", ...(decl.response ? jsonSchema(decl.response) : {}) },
+        : { description: "Success", ...(decl.response ? jsonSchema(decl.response, "output") : {}) },
     400: errorAnswer(400, "Bad input (ERR_VALIDATION lists the fields) or a refused action."),
   };
   if (!isPublic) {

@@ -271,9 +271,10 @@ describe("every registered route", () => {
       if (!agentLacks(r.decl.access)) continue;
       checked++;
       const body = bodySchema(r.decl);
+      const query = r.decl.query ? validSample(r.decl.query) : undefined;
       const call: Call = {
         method: r.method,
-        url: realPath(r.url),
+        url: realPath(r.url) + queryString(query),
         who: agent,
         payload: body ? withRealIds(validSample(body) ?? {}) : undefined,
       };

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { Database } from "../../db/client.js";
 import { routes } from "../../http/route.js";
 import { VERSION } from "../../version.js";
@@ -7,7 +8,8 @@ import { VERSION } from "../../version.js";
 export async function healthModule(app: FastifyInstance, deps: { database: Database }) {
   const { database } = deps;
   const r = routes(app);
-  r.get("/health", { access: "public" }, async (_input, req, reply) => {
+  const health = z.object({ status: z.enum(["ok", "error"]), database: z.string() });
+  r.get("/health", { access: "public", response: health }, async (_input, req, reply) => {
     try {
       await database.ping();
       return { status: "ok", database: database.kind };
@@ -16,5 +18,7 @@ export async function healthModule(app: FastifyInstance, deps: { database: Datab
       return reply.status(503).send({ status: "error", database: "unreachable" });
     }
   });
-  r.get("/version", { access: "public" }, () => ({ version: VERSION }));
+  r.get("/version", { access: "public", response: z.object({ version: z.string() }) }, () => ({
+    version: VERSION,
+  }));
 }

@@ -34,7 +34,7 @@ export async function settingsModule(
   const settings = createSettingsService(deps);
   const r = routes(app);
   for (const key of Object.keys(PUBLIC_SETTINGS) as (keyof typeof PUBLIC_SETTINGS)[]) {
-    r.get(`/settings/${key}`, { access: "public" }, async () => ({
+    r.get(`/settings/${key}`, { access: "public", response: settingValueDoc.required() }, async () => ({
       key,
       value: await platformSetting(deps.db, key),
     }));

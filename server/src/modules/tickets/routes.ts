@@ -29,7 +29,7 @@ export function ticketsRoutes(app: FastifyInstance, tickets: TicketsService) {
   );
   r.post(
     "/tickets/closeAll",
-    { access: "tickets-manager:closeAll", body: closeAllSchema },
+    { access: "tickets-manager:closeAll", body: closeAllSchema, response: z.object({ closed: z.number() }) },
     async ({ auth, body }) => ({
       closed: await tickets.closeAll(auth, body.status, body.selectedQueueIds),
     }),
