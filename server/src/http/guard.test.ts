@@ -5,7 +5,7 @@ import type { ZodType } from "zod";
 import { PERMISSIONS, type Permission } from "@atende/contracts";
 import { queryRows } from "../db/client.js";
 import { arbitraryOf, validSample } from "../test/arbitraries.js";
-import { type LoggedIn, buildTeam, buildUser, login } from "../test/factories.js";
+import { type LoggedIn, buildCompany, buildPlan, buildTeam, buildUser, login } from "../test/factories.js";
 import { type TestContext, createTestContext } from "../test/harness.js";
 import type { RegisteredRoute, RouteDeclaration } from "./route.js";
 
@@ -20,6 +20,8 @@ let admin: LoggedIn;
 let agent: LoggedIn;
 let stranger: LoggedIn;
 let superUser: LoggedIn;
+/** The admin of a company whose plan has none of the flags. */
+let unplanned: LoggedIn;
 let companyId: number;
 /** Company A's real ids, by path parameter (and body field) name; `id` depends on the path. */
 let ids: Record<string, string | number>;
@@ -45,6 +47,9 @@ beforeAll(async () => {
   stranger = (await buildTeam(ctx)).adminLogin;
   const root = await buildUser(ctx.deps.db, companyId, { profile: "admin", super: true });
   superUser = await login(ctx, root.email);
+  const bare = await buildPlan(ctx.deps.db, { useKanban: false, useSchedules: false });
+  const bareCompany = await buildCompany(ctx.deps.db, { planId: bare.id });
+  unplanned = await login(ctx, (await buildUser(ctx.deps.db, bareCompany.id, { profile: "admin" })).email);
 
   // One of each entity, made as the admin would.
   const made = async (url: string, payload: object) => {
@@ -139,6 +144,14 @@ function withRealIds(body: unknown): unknown {
 }
 
 const bodySchema = (decl: RouteDeclaration) => decl.body ?? decl.bodyDoc;
+
+/** A valid body for the route, with company A's ids (where the schema's refinements defeat the arbitrary, by hand). */
+function validBody(r: ApiRoute): unknown {
+  if (r.method === "POST" && r.url === "/schedules")
+    return withRealIds({ body: "guarded", sendAt: "2099-01-01T10:00", contactId: 0 });
+  const body = bodySchema(r.decl);
+  return body ? withRealIds(validSample(body) ?? {}) : undefined;
+}
 
 interface Call {
   method: ApiRoute["method"];
@@ -244,13 +257,12 @@ describe("every registered route", () => {
     const failures: string[] = [];
     for (const r of api) {
       if (r.decl.access === "public" || r.decl.access === "super") continue;
-      const body = bodySchema(r.decl);
       const query = r.decl.query ? validSample(r.decl.query) : undefined;
       const call: Call = {
         method: r.method,
         url: realPath(r.url) + queryString(withRealIds(query)),
         who: stranger,
-        payload: body ? withRealIds(validSample(body) ?? {}) : undefined,
+        payload: validBody(r),
       };
       const res = await send(call);
       const problem = problemOf(res);
@@ -270,13 +282,12 @@ describe("every registered route", () => {
     for (const r of api) {
       if (!agentLacks(r.decl.access)) continue;
       checked++;
-      const body = bodySchema(r.decl);
       const query = r.decl.query ? validSample(r.decl.query) : undefined;
       const call: Call = {
         method: r.method,
         url: realPath(r.url) + queryString(query),
         who: agent,
-        payload: body ? withRealIds(validSample(body) ?? {}) : undefined,
+        payload: validBody(r),
       };
       const res = await send(call);
       if (res.statusCode !== 403 || res.json<{ error: string }>().error !== "ERR_NO_PERMISSION")
@@ -285,6 +296,25 @@ describe("every registered route", () => {
     expect(failures).toEqual([]);
     expect(checked).toBeGreaterThan(20);
     expect(await snapshotOfA()).toEqual(before);
+  });
+
+  it("on a plan without the route's declared flag: ERR_PLAN_FEATURE_DISABLED", async () => {
+    const failures: string[] = [];
+    const gated = api.filter((r) => r.decl.plan);
+    for (const r of gated) {
+      const query = r.decl.query ? validSample(r.decl.query) : undefined;
+      const call: Call = {
+        method: r.method,
+        url: realPath(r.url) + queryString(query),
+        who: unplanned,
+        payload: validBody(r),
+      };
+      const res = await send(call);
+      if (res.json<{ error?: string }>().error !== "ERR_PLAN_FEATURE_DISABLED")
+        failures.push(`${describeCall(call)}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+    expect(gated.length).toBeGreaterThan(5);
   });
 
   it("with property-based and hostile inputs: a success or a 4xx with an ERR_* code, never a 5xx", async () => {
