@@ -27,8 +27,14 @@ describe("/docs", () => {
   it("serves a valid OpenAPI 3.1 document listing every registered route with its auth and errors", async () => {
     const res = await ctx.app.inject({ method: "GET", url: "/docs/openapi.json" });
     expect(res.statusCode).toBe(200);
-    const doc = res.json<{ openapi: string; paths: Record<string, Record<string, Operation>> }>();
+    const doc = res.json<{
+      openapi: string;
+      paths: Record<string, Record<string, Operation>>;
+      components: { schemas: Record<string, { required?: string[] }> };
+    }>();
     expect(doc.openapi).toBe("3.1.0");
+    // Error answers share contracts' ErrorBody shape.
+    expect(doc.components.schemas.ErrorBody?.required).toEqual(["error", "message"]);
     const result = await new Validator().validate(doc as never);
     expect(result.errors ?? [], JSON.stringify(result.errors ?? []).slice(0, 2000)).toEqual([]);
     expect(result.valid).toBe(true);

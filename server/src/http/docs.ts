@@ -36,8 +36,9 @@ const errorBody = {
 const codesWith = (status: number) =>
   (Object.keys(ERRORS) as ErrorCode[]).filter((code) => ERRORS[code].status === status).join(", ");
 
+/** Its description lists the catalogue's codes of that status; the shape is components.schemas.ErrorBody. */
 function errorAnswer(status: number, lead: string) {
-  return { ...errorBody, description: `${lead} One of: ${codesWith(status)}.` };
+  return { description: `${lead} One of: ${codesWith(status)}.`, $ref: "ErrorBody#" };
 }
 
 /** A declaration as the Fastify route schema @fastify/swagger turns into an OpenAPI operation. */
@@ -70,7 +71,7 @@ function operationOf(decl: RouteDeclaration, url: string): Record<string, unknow
   if (decl.params) response[404] = errorAnswer(404, "Not found, or another company's.");
   return {
     tags: [url.split("/")[1] ?? "root"],
-    summary: decl.summary ?? `${url}`,
+    ...(decl.summary ? { summary: decl.summary } : {}),
     description: `${access}${decl.plan ? ` Needs the plan flag \`${decl.plan}\`.` : ""}`,
     security: isPublic ? [] : [{ bearer: [] }],
     ...(decl.params ? { params: jsonSchema(decl.params) } : {}),
@@ -87,6 +88,7 @@ function operationOf(decl: RouteDeclaration, url: string): Record<string, unknow
  * /docs. Register before any route: @fastify/swagger collects routes as they are added.
  */
 export async function docsModule(app: FastifyInstance) {
+  app.addSchema({ $id: "ErrorBody", ...errorBody });
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -99,6 +101,8 @@ export async function docsModule(app: FastifyInstance) {
       },
       components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } },
     },
+    // Shared schemas (ErrorBody) keep their own names under components.schemas.
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transform: ({ schema, url, route }) => {
       const decl = route.config?.route;
       if (decl === "asset" || (schema as { hide?: boolean } | undefined)?.hide)
