@@ -19,38 +19,37 @@ import { simulatorProvider } from "./channels/simulator/provider.js";
 import type { Deps } from "./deps.js";
 import { registerListeners } from "./events/listeners.js";
 import { JobRunner } from "./jobs/runner.js";
-import { mediaRoutes } from "./modules/media/routes.js";
 import { type Chatbot, createChatbot } from "./modules/chatbot/index.js";
 import { CHANNEL_ACTION_JOB, channelActionJob } from "./modules/messages/actions.js";
 import { SEND_MESSAGE_JOB, sendMessageJob } from "./modules/messages/outbound.js";
-import { messagesRoutes } from "./modules/messages/routes.js";
-import { createMessagesService } from "./modules/messages/service.js";
-import { ticketsRoutes } from "./modules/tickets/routes.js";
-import { contactsRoutes } from "./modules/contacts/routes.js";
-import { tagsModule } from "./modules/tags/routes.js";
-import { ticketNotesModule } from "./modules/ticketNotes/routes.js";
-import { quickMessagesModule } from "./modules/quickMessages/routes.js";
-import { schedulesModule } from "./modules/schedules/routes.js";
-import { dashboardModule } from "./modules/dashboard/routes.js";
-import { createTicketsService } from "./modules/tickets/service.js";
-import { simulatorRoutes } from "./modules/simulator/routes.js";
-import { createSimulatorService } from "./modules/simulator/service.js";
-import { whatsappRoutes } from "./modules/whatsapps/routes.js";
-import { createWhatsappsService } from "./modules/whatsapps/service.js";
-import { makeRequireAuth, trustSessionChecks } from "./http/auth.js";
 import { registerErrorHandler, sendError } from "./http/errors.js";
 import { registerJsonParser } from "./http/json.js";
 import { withRedactedUrls } from "./http/redact.js";
-import { authRoutes } from "./modules/auth/routes.js";
-import { createAuthService } from "./modules/auth/service.js";
-import { healthRoutes } from "./modules/health/routes.js";
-import { companiesRoutes } from "./modules/companies/routes.js";
-import { createCompaniesService } from "./modules/companies/service.js";
+import { makeRequireAuth, trustSessionChecks } from "./http/auth.js";
+import { docsModule } from "./http/docs.js";
+import { type RegisteredRoute, collectRoutes, makeRouteGuard } from "./http/route.js";
+import { authModule } from "./modules/auth/routes.js";
+import type { createAuthService } from "./modules/auth/service.js";
+import { companiesModule } from "./modules/companies/routes.js";
+import { contactsModule } from "./modules/contacts/routes.js";
+import { dashboardModule } from "./modules/dashboard/routes.js";
+import { healthModule } from "./modules/health/routes.js";
+import { mediaModule } from "./modules/media/routes.js";
+import { messagesModule } from "./modules/messages/routes.js";
+import type { createMessagesService } from "./modules/messages/service.js";
 import { queuesModule } from "./modules/queues/routes.js";
-import { publicSettingsRoutes, settingsRoutes } from "./modules/settings/routes.js";
-import { createSettingsService } from "./modules/settings/service.js";
-import { usersRoutes } from "./modules/users/routes.js";
-import { createUsersService } from "./modules/users/service.js";
+import { quickMessagesModule } from "./modules/quickMessages/routes.js";
+import { schedulesModule } from "./modules/schedules/routes.js";
+import { settingsModule } from "./modules/settings/routes.js";
+import { simulatorModule } from "./modules/simulator/routes.js";
+import { tagsModule } from "./modules/tags/routes.js";
+import { ticketNotesModule } from "./modules/ticketNotes/routes.js";
+import { ticketsModule } from "./modules/tickets/routes.js";
+import type { createTicketsService } from "./modules/tickets/service.js";
+import { usersModule } from "./modules/users/routes.js";
+import type { createUsersService } from "./modules/users/service.js";
+import { whatsappsModule } from "./modules/whatsapps/routes.js";
+import type { createWhatsappsService } from "./modules/whatsapps/service.js";
 import { type Realtime, createRealtime } from "./realtime/index.js";
 
 const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
@@ -76,6 +75,8 @@ export interface BuiltApp {
     tickets: ReturnType<typeof createTicketsService>;
     messages: ReturnType<typeof createMessagesService>;
   };
+  /** Every registered route with its declaration (the guard suite walks them). */
+  routes: RegisteredRoute[];
   /** Starts what runs in the background: connection sessions and the job runner. */
   startBackground(): void;
 }
@@ -134,49 +135,32 @@ export async function buildApp(
     await realtime.close();
   });
   app.addHook("onClose", async () => sessionChecks.close());
-  const requireAuth = makeRequireAuth(deps.db, deps.tokens, deps.now);
-  const auth = createAuthService(deps, opts.authOptions);
-  app.addHook("onClose", async () => auth.close());
-  const users = createUsersService(deps);
-  const whatsapps = createWhatsappsService({ ...deps, sessions: channels.sessions });
-  const simulator = createSimulatorService({
-    ...deps,
-    inbound: channels.inbound,
-    phones: channels.phones,
-    connections: channels.connections,
-    log: app.log,
-  });
-  const tickets = createTicketsService({ ...deps, jobs: channels.jobs });
-  const messages = createMessagesService({ ...deps, jobs: channels.jobs, tickets });
+  // Every route declares who may call it (http/route.ts); this one hook enforces it.
+  const routes = collectRoutes(app);
+  app.addHook("preHandler", makeRouteGuard(makeRequireAuth(deps.db, deps.tokens, deps.now)));
+  await docsModule(app);
 
-  healthRoutes(app, deps.database);
-  publicSettingsRoutes(app, deps.db);
-  authRoutes(app, { auth, config: deps.config, db: deps.db, tokens: deps.tokens, requireAuth });
-  await cloudWebhookRoutes(app, {
-    db: deps.db,
-    inbound: channels.inbound,
-    jobs: channels.jobs,
-    now: deps.now,
-  });
-
-  await app.register(async (priv) => {
-    priv.addHook("preHandler", requireAuth);
-    usersRoutes(priv, users, deps.config);
-    await queuesModule(priv, { ...deps, maxFileBytes: deps.config.MEDIA_MAX_BYTES });
-    settingsRoutes(priv, createSettingsService(deps));
-    companiesRoutes(priv, createCompaniesService(deps));
-    whatsappRoutes(priv, whatsapps);
-    simulatorRoutes(priv, simulator);
-    mediaRoutes(priv, { ...deps, tickets });
-    ticketsRoutes(priv, tickets);
-    await contactsRoutes(priv, { ...deps, sessions: channels.sessions });
-    tagsModule(priv, { ...deps, tickets });
-    ticketNotesModule(priv, { ...deps, tickets });
-    await quickMessagesModule(priv, { ...deps, maxFileBytes: deps.config.MEDIA_MAX_BYTES });
-    await schedulesModule(priv, { ...deps, jobs: channels.jobs, maxFileBytes: deps.config.MEDIA_MAX_BYTES });
-    await messagesRoutes(priv, messages, deps.config.MEDIA_MAX_BYTES);
-    dashboardModule(priv, deps);
-  });
+  // Every domain registers its routes the same way: `await xxxModule(app, deps)`, answering its
+  // service where another module or the caller needs it.
+  const shared = { ...deps, ...channels, log: app.log, maxFileBytes: deps.config.MEDIA_MAX_BYTES };
+  await healthModule(app, shared);
+  const auth = await authModule(app, { ...shared, authOptions: opts.authOptions });
+  const users = await usersModule(app, shared);
+  await settingsModule(app, shared);
+  await companiesModule(app, shared);
+  const whatsapps = await whatsappsModule(app, shared);
+  await simulatorModule(app, shared);
+  const tickets = await ticketsModule(app, shared);
+  const messages = await messagesModule(app, { ...shared, tickets });
+  await mediaModule(app, { ...shared, tickets });
+  await contactsModule(app, shared);
+  await tagsModule(app, { ...shared, tickets });
+  await ticketNotesModule(app, { ...shared, tickets });
+  await queuesModule(app, shared);
+  await quickMessagesModule(app, shared);
+  await schedulesModule(app, shared);
+  await dashboardModule(app, shared);
+  await cloudWebhookRoutes(app, shared);
 
   await serveWebApp(app, deps.config.WEB_DIST ?? defaultWebDist);
   return {
@@ -184,6 +168,7 @@ export async function buildApp(
     realtime,
     channels,
     services: { auth, users, whatsapps, tickets, messages },
+    routes,
     startBackground() {
       channels.sessions.start();
       channels.jobs.start();
@@ -241,7 +226,7 @@ function buildChannels(deps: Deps, app: FastifyInstance, extraProviders: Provide
   return { inbound, sessions: owned, jobs, phones, connections, chatbot };
 }
 
-const NOT_PAGES = new Set(["/health", "/version"]);
+const NOT_PAGES = new Set(["/health", "/version", "/docs"]);
 
 /**
  * Serves the built web app. Page routes share paths with the API (/users, /settings, ...): a browser
@@ -261,6 +246,7 @@ async function serveWebApp(app: FastifyInstance, dist: string) {
       !req.headers.authorization &&
       !pathname.startsWith("/socket.io") &&
       !pathname.startsWith("/webhooks/") &&
+      !pathname.startsWith("/docs/") &&
       !NOT_PAGES.has(pathname) &&
       !path.extname(pathname);
     if (isNavigation)

@@ -1,6 +1,10 @@
 import type { FastifyRequest } from "fastify";
+import { z } from "zod";
 import { validationMessage } from "@atende/contracts";
 import { AppError, langOf } from "./errors.js";
+
+/** The media-upload form, for the API document (readSingleUpload reads it). */
+export const uploadForm = z.object({ file: z.string().meta({ format: "binary" }) });
 
 export interface UploadedFile {
   filename: string;

@@ -2,7 +2,9 @@ import crypto from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.js";
 import type { whatsapps } from "../../db/schema/index.js";
+import { z } from "zod";
 import { sendError } from "../../http/errors.js";
+import type { RouteDeclaration } from "../../http/route.js";
 import { type JobHandler, type JobRunner, enqueueJob } from "../../jobs/runner.js";
 import type { Inbound } from "../inbound.js";
 import { ChannelError, type ConnectionInfo } from "../provider.js";
@@ -33,9 +35,25 @@ interface WebhookParams {
   whatsappId: string;
 }
 
+/** Meta calls these without a session: the verify token and the body's signature are the checks. */
+const webhookRoute = {
+  access: "public",
+  params: z.object({ whatsappId: z.string() }),
+  query: z
+    .object({ "hub.mode": z.string(), "hub.verify_token": z.string(), "hub.challenge": z.string() })
+    .partial(),
+  produces: "text/plain",
+} satisfies RouteDeclaration;
+const notificationRoute = {
+  access: "public",
+  params: webhookRoute.params,
+  bodyDoc: z.object({ object: z.string(), entry: z.array(z.unknown()) }),
+} satisfies RouteDeclaration;
+
 export async function cloudWebhookRoutes(app: FastifyInstance, deps: CloudWebhookDeps): Promise<void> {
   app.get<{ Params: WebhookParams; Querystring: Record<string, string | string[] | undefined> }>(
     "/webhooks/cloud/:whatsappId",
+    { config: { route: webhookRoute } },
     async (req, reply) => {
       const connection = await findCloudConnection(deps.db, req.params.whatsappId);
       if (!connection) return sendError(reply, req, "ERR_NO_WAPP_FOUND");
@@ -58,6 +76,7 @@ export async function cloudWebhookRoutes(app: FastifyInstance, deps: CloudWebhoo
     );
     scope.post<{ Params: WebhookParams; Body: unknown }>(
       "/webhooks/cloud/:whatsappId",
+      { config: { route: notificationRoute } },
       async (req, reply) => {
         const connection = await findCloudConnection(deps.db, req.params.whatsappId);
         if (!connection) return sendError(reply, req, "ERR_NO_WAPP_FOUND");

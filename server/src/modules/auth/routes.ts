@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { loginSchema } from "@atende/contracts";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
-import { authOf, authenticate, bearerToken } from "../../http/auth.js";
-import { parseInput } from "../../http/errors.js";
+import { authenticate, bearerToken } from "../../http/auth.js";
+import { routes } from "../../http/route.js";
 import type { TokenService } from "../../http/tokens.js";
-import type { AuthService, IssuedSession } from "./service.js";
+import { type AuthService, type IssuedSession, createAuthService } from "./service.js";
 
 export const REFRESH_COOKIE = "jrt";
 
@@ -36,22 +36,16 @@ function answer(reply: FastifyReply, req: FastifyRequest, config: Config, s: Iss
 
 export function authRoutes(
   app: FastifyInstance,
-  deps: {
-    auth: AuthService;
-    config: Config;
-    db: Db;
-    tokens: TokenService;
-    requireAuth: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
-  },
+  deps: { auth: AuthService; config: Config; db: Db; tokens: TokenService },
 ) {
   const { auth, config } = deps;
+  const r = routes(app);
 
-  app.post("/auth/login", async (req, reply) => {
-    const input = parseInput(loginSchema, req.body, req);
-    return answer(reply, req, config, await auth.login(input, req.ip));
-  });
+  r.post("/auth/login", { access: "public", body: loginSchema }, async ({ body }, req, reply) =>
+    answer(reply, req, config, await auth.login(body, req.ip)),
+  );
 
-  app.post("/auth/refresh_token", async (req, reply) => {
+  r.post("/auth/refresh_token", { access: "public" }, async (_input, req, reply) => {
     try {
       return answer(reply, req, config, await auth.refresh(req.cookies[REFRESH_COOKIE]));
     } catch (err) {
@@ -60,16 +54,24 @@ export function authRoutes(
     }
   });
 
-  app.delete("/auth/logout", async (req, reply) => {
+  // Public: a stale or missing token still ends the session its refresh cookie names.
+  r.delete("/auth/logout", { access: "public", status: 204 }, async (_input, req, reply) => {
     const ctx = await authenticate(deps.db, deps.tokens, bearerToken(req)).catch(() => null);
     if (ctx) await auth.logout(ctx.companyId, ctx.userId);
     else await auth.logoutByRefreshToken(req.cookies[REFRESH_COOKIE]);
     reply.clearCookie(REFRESH_COOKIE, cookieOptions(config, req));
-    return reply.status(204).send();
   });
 
-  app.get("/auth/me", { preHandler: deps.requireAuth }, async (req) => {
-    const ctx = authOf(req);
-    return auth.me(ctx.companyId, ctx.userId);
-  });
+  r.get("/auth/me", { access: "user" }, ({ auth: ctx }) => auth.me(ctx.companyId, ctx.userId));
+}
+
+/** The auth module: login, refresh, logout and the session's user. */
+export async function authModule(
+  app: FastifyInstance,
+  deps: Parameters<typeof createAuthService>[0] & { authOptions?: Parameters<typeof createAuthService>[1] },
+): Promise<AuthService> {
+  const auth = createAuthService(deps, deps.authOptions);
+  app.addHook("onClose", async () => auth.close());
+  authRoutes(app, { ...deps, auth });
+  return auth;
 }

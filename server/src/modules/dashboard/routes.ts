@@ -1,37 +1,39 @@
 import type { FastifyInstance } from "fastify";
 import { dashboardChartQuerySchema, dashboardQuerySchema, ticketReportQuerySchema } from "@atende/contracts";
-import { authOf } from "../../http/auth.js";
-import { parseInput } from "../../http/errors.js";
+import { routes } from "../../http/route.js";
 import { type DashboardDeps, type DashboardService, createDashboardService } from "./service.js";
 
 export function dashboardRoutes(app: FastifyInstance, dashboard: DashboardService) {
-  app.get("/dashboard", async (req) =>
-    dashboard.dashboard(authOf(req), parseInput(dashboardQuerySchema, req.query, req)),
+  const r = routes(app);
+  const view = "dashboard:view";
+  r.get("/dashboard", { access: view, query: dashboardQuerySchema }, ({ auth, query }) =>
+    dashboard.dashboard(auth, query),
   );
-  app.get("/dashboard/ticketsDay", async (req) =>
-    dashboard.ticketsDay(authOf(req), parseInput(dashboardChartQuerySchema, req.query, req)),
+  r.get("/dashboard/ticketsDay", { access: view, query: dashboardChartQuerySchema }, ({ auth, query }) =>
+    dashboard.ticketsDay(auth, query),
   );
-  app.get("/dashboard/ticketsUsers", async (req) =>
-    dashboard.ticketsUsers(authOf(req), parseInput(dashboardChartQuerySchema, req.query, req)),
+  r.get("/dashboard/ticketsUsers", { access: view, query: dashboardChartQuerySchema }, ({ auth, query }) =>
+    dashboard.ticketsUsers(auth, query),
   );
-  app.get("/ticket/reports", async (req) =>
-    dashboard.reports(authOf(req), parseInput(ticketReportQuerySchema, req.query, req)),
+  r.get("/ticket/reports", { access: view, query: ticketReportQuerySchema }, ({ auth, query }) =>
+    dashboard.reports(auth, query),
   );
-  app.get("/ticket/reports/export", async (req, reply) => {
-    const { csv, range } = await dashboard.exportCsv(
-      authOf(req),
-      parseInput(ticketReportQuerySchema, req.query, req),
-    );
-    return reply
-      .type("text/csv; charset=utf-8")
-      .header("content-disposition", `attachment; filename="tickets-${range.from}-${range.to}.csv"`)
-      .header("cache-control", "no-store")
-      .send(csv);
-  });
+  r.get(
+    "/ticket/reports/export",
+    { access: view, query: ticketReportQuerySchema, produces: "text/csv" },
+    async ({ auth, query }, _req, reply) => {
+      const { csv, range } = await dashboard.exportCsv(auth, query);
+      return reply
+        .type("text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="tickets-${range.from}-${range.to}.csv"`)
+        .header("cache-control", "no-store")
+        .send(csv);
+    },
+  );
 }
 
-/** The dashboard and the ticket reports, behind the auth hook; admins only. */
-export function dashboardModule(app: FastifyInstance, deps: DashboardDeps): DashboardService {
+/** The dashboard and the ticket reports; admins only. */
+export async function dashboardModule(app: FastifyInstance, deps: DashboardDeps): Promise<DashboardService> {
   const dashboard = createDashboardService(deps);
   dashboardRoutes(app, dashboard);
   return dashboard;

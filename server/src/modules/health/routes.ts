@@ -1,9 +1,15 @@
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import type { Database } from "../../db/client.js";
+import { routes } from "../../http/route.js";
 import { VERSION } from "../../version.js";
 
-export function healthRoutes(app: FastifyInstance, database: Database) {
-  app.get("/health", async (req, reply) => {
+/** The health module: liveness with the database's reach, and the running version. */
+export async function healthModule(app: FastifyInstance, deps: { database: Database }) {
+  const { database } = deps;
+  const r = routes(app);
+  const health = z.object({ status: z.enum(["ok", "error"]), database: z.string() });
+  r.get("/health", { access: "public", response: health }, async (_input, req, reply) => {
     try {
       await database.ping();
       return { status: "ok", database: database.kind };
@@ -12,5 +18,7 @@ export function healthRoutes(app: FastifyInstance, database: Database) {
       return reply.status(503).send({ status: "error", database: "unreachable" });
     }
   });
-  app.get("/version", async () => ({ version: VERSION }));
+  r.get("/version", { access: "public", response: z.object({ version: z.string() }) }, () => ({
+    version: VERSION,
+  }));
 }

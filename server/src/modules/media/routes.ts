@@ -1,8 +1,10 @@
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Deps } from "../../deps.js";
-import { type AuthContext, authOf } from "../../http/auth.js";
+import { z } from "zod";
+import type { AuthContext } from "../../http/auth.js";
 import { sendError } from "../../http/errors.js";
+import { routes } from "../../http/route.js";
 import type { TicketsService } from "../tickets/service.js";
 import { readsAnyFile, ticketsAllowFile } from "./policy.js";
 import { carriedOutsideTickets, ticketsCarrying } from "./queries.js";
@@ -33,7 +35,7 @@ const MIME_BY_EXT: Record<string, string> = {
  * Media of the caller's own company, and of a ticket only to who may see it (`mayReadFile`); any
  * other file answers 404 as if it did not exist.
  */
-export function mediaRoutes(
+export async function mediaModule(
   app: FastifyInstance,
   { db, media, tickets }: Pick<Deps, "db" | "media"> & { tickets: Pick<TicketsService, "scopeOf"> },
 ) {
@@ -44,21 +46,26 @@ export function mediaRoutes(
     return carriedOutsideTickets(db, actor.companyId, filePath);
   }
 
-  app.get("/media/:companyId/:file", async (req, reply) => {
-    const { companyId, file } = req.params as { companyId: string; file: string };
-    const actor = authOf(req);
-    const filePath = `${companyId}/${file}`;
-    const data =
-      Number(companyId) === actor.companyId && (await mayRead(actor, filePath))
-        ? await media.read(actor.companyId, filePath)
-        : null;
-    if (!data) return sendError(reply, req, "ERR_NOT_FOUND");
-    const ext = path.extname(file).slice(1);
-    return reply
-      .header("content-type", MIME_BY_EXT[ext] ?? "application/octet-stream")
-      .header("x-content-type-options", "nosniff")
-      .header("content-security-policy", "default-src 'none'; sandbox")
-      .header("cache-control", "private, max-age=86400")
-      .send(data);
-  });
+  // The params are read as they come: any other shape is a file that does not exist (404).
+  const fileParams = z.object({ companyId: z.string(), file: z.string() });
+  routes(app).get(
+    "/media/:companyId/:file",
+    { access: "user", params: fileParams },
+    async ({ auth: actor, params }, req, reply) => {
+      const { companyId, file } = params;
+      const filePath = `${companyId}/${file}`;
+      const data =
+        Number(companyId) === actor.companyId && (await mayRead(actor, filePath))
+          ? await media.read(actor.companyId, filePath)
+          : null;
+      if (!data) return sendError(reply, req, "ERR_NOT_FOUND");
+      const ext = path.extname(file).slice(1);
+      return reply
+        .header("content-type", MIME_BY_EXT[ext] ?? "application/octet-stream")
+        .header("x-content-type-options", "nosniff")
+        .header("content-security-policy", "default-src 'none'; sandbox")
+        .header("cache-control", "private, max-age=86400")
+        .send(data);
+    },
+  );
 }

@@ -11,7 +11,8 @@ import {
 } from "@atende/contracts";
 import { authOf } from "../../http/auth.js";
 import { AppError, langOf, parseInput } from "../../http/errors.js";
-import type { MessagesService, UploadedFile } from "./service.js";
+import { routes } from "../../http/route.js";
+import { type MessagesService, type UploadedFile, createMessagesService } from "./service.js";
 
 const ticketParam = z.object({ ticketId: idOf() });
 /** Messages' ids are bigints. */
@@ -42,79 +43,92 @@ async function readMultipart(req: FastifyRequest) {
   return { files, fields };
 }
 
-export async function messagesRoutes(app: FastifyInstance, messages: MessagesService, maxFileBytes: number) {
-  await app.register(multipart, {
-    limits: { fileSize: maxFileBytes, files: 10, fields: 20 },
-    throwFileSizeLimit: true,
-  });
-
-  app.get("/messages/:ticketId", async (req) =>
-    messages.page(
-      authOf(req),
-      parseInput(ticketParam, req.params, req).ticketId,
-      parseInput(pageQuery, req.query, req).pageNumber,
-    ),
+export function messagesRoutes(app: FastifyInstance, messages: MessagesService) {
+  const r = routes(app);
+  r.get(
+    "/messages/:ticketId",
+    { access: "user", params: ticketParam, query: pageQuery },
+    ({ auth, params, query }) => messages.page(auth, params.ticketId, query.pageNumber),
   );
-  app.post("/messages/:ticketId", async (req, reply) => {
-    const { ticketId } = parseInput(ticketParam, req.params, req);
-    let sent;
-    if (req.isMultipart()) {
-      // A malformed or cut-short body (no boundary, unexpected end, too many parts) or an empty
-      // file: bad input, not a crash, with its field message in the caller's language.
-      const invalidMedias = () =>
-        new AppError("ERR_VALIDATION", {
-          fields: { medias: validationMessage("validation.invalid", langOf(req)) },
+  r.post(
+    "/messages/:ticketId",
+    {
+      access: "user",
+      params: ticketParam,
+      bodyDoc: messageSendSchema,
+      consumes: ["application/json", "multipart/form-data"],
+      status: 201,
+    },
+    async ({ params: { ticketId } }, req) => {
+      let sent;
+      if (req.isMultipart()) {
+        // A malformed or cut-short body (no boundary, unexpected end, too many parts) or an empty
+        // file: bad input, not a crash, with its field message in the caller's language.
+        const invalidMedias = () =>
+          new AppError("ERR_VALIDATION", {
+            fields: { medias: validationMessage("validation.invalid", langOf(req)) },
+          });
+        const { files, fields } = await readMultipart(req).catch((err: { code?: string }) => {
+          if (err.code === "FST_REQ_FILE_TOO_LARGE") throw new AppError("ERR_MEDIA_TOO_LARGE");
+          if (err instanceof AppError) throw err;
+          throw invalidMedias();
         });
-      const { files, fields } = await readMultipart(req).catch((err: { code?: string }) => {
-        if (err.code === "FST_REQ_FILE_TOO_LARGE") throw new AppError("ERR_MEDIA_TOO_LARGE");
-        if (err instanceof AppError) throw err;
-        throw invalidMedias();
-      });
-      if (files.some((f) => f.data.length === 0)) throw invalidMedias();
-      const form = parseInput(multipartFields, fields, req);
-      const input = parseInput(
-        messageSendSchema,
-        { body: form.body ?? "", signMessage: form.signMessage },
-        req,
-      );
-      sent = await messages.send(
-        authOf(req),
-        ticketId,
-        { ...input, quotedMsgId: form.quotedMsgId ?? null },
-        files,
-      );
-    } else {
-      const input = parseInput(messageSendSchema, req.body, req);
-      sent = await messages.send(authOf(req), ticketId, {
-        ...input,
-        quotedMsgId: input.quotedMsg?.id ?? null,
-      });
-    }
-    return reply.status(201).send(sent.length === 1 ? sent[0] : sent);
-  });
-  app.post("/messages/edit/:id", async (req) =>
-    messages.edit(
-      authOf(req),
-      parseInput(bigId, req.params, req).id,
-      parseInput(messageEditSchema, req.body, req).body,
-    ),
+        if (files.some((f) => f.data.length === 0)) throw invalidMedias();
+        const form = parseInput(multipartFields, fields, req);
+        const input = parseInput(
+          messageSendSchema,
+          { body: form.body ?? "", signMessage: form.signMessage },
+          req,
+        );
+        sent = await messages.send(
+          authOf(req),
+          ticketId,
+          { ...input, quotedMsgId: form.quotedMsgId ?? null },
+          files,
+        );
+      } else {
+        const input = parseInput(messageSendSchema, req.body, req);
+        sent = await messages.send(authOf(req), ticketId, {
+          ...input,
+          quotedMsgId: input.quotedMsg?.id ?? null,
+        });
+      }
+      return sent.length === 1 ? sent[0] : sent;
+    },
   );
-  app.delete("/messages/:id", async (req, reply) => {
-    await messages.remove(authOf(req), parseInput(bigId, req.params, req).id);
-    return reply.status(204).send();
-  });
-  app.post("/messages/:id/reactions", async (req) =>
-    messages.react(
-      authOf(req),
-      parseInput(bigId, req.params, req).id,
-      parseInput(reactionSchema, req.body, req).type,
-    ),
+  r.post(
+    "/messages/edit/:id",
+    { access: "user", params: bigId, body: messageEditSchema },
+    ({ auth, params, body }) => messages.edit(auth, params.id, body.body),
   );
-  app.post("/messages/:id/retry", async (req) =>
-    messages.retry(authOf(req), parseInput(bigId, req.params, req).id),
+  r.delete("/messages/:id", { access: "user", params: bigId, status: 204 }, ({ auth, params }) =>
+    messages.remove(auth, params.id),
   );
-  app.post("/message/forward", async (req) => {
-    const input = parseInput(forwardSchema, req.body, req);
-    return messages.forward(authOf(req), input.messageId, input.contactId, input.signMessage);
+  r.post(
+    "/messages/:id/reactions",
+    { access: "user", params: bigId, body: reactionSchema },
+    ({ auth, params, body }) => messages.react(auth, params.id, body.type),
+  );
+  r.post("/messages/:id/retry", { access: "user", params: bigId }, ({ auth, params }) =>
+    messages.retry(auth, params.id),
+  );
+  r.post("/message/forward", { access: "user", body: forwardSchema }, ({ auth, body }) =>
+    messages.forward(auth, body.messageId, body.contactId, body.signMessage),
+  );
+}
+
+/** The messages module: a ticket's messages, sending (JSON or multipart), edits, reactions, forwards. */
+export async function messagesModule(
+  parent: FastifyInstance,
+  deps: Parameters<typeof createMessagesService>[0] & { maxFileBytes: number },
+): Promise<MessagesService> {
+  const messages = createMessagesService(deps);
+  await parent.register(async (app) => {
+    await app.register(multipart, {
+      limits: { fileSize: deps.maxFileBytes, files: 10, fields: 20 },
+      throwFileSizeLimit: true,
+    });
+    messagesRoutes(app, messages);
   });
+  return messages;
 }

@@ -1,5 +1,5 @@
 import multipart from "@fastify/multipart";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import {
   idParam,
   queueOptionCreateSchema,
@@ -7,56 +7,61 @@ import {
   queueOptionsQuerySchema,
   queueSaveSchema,
 } from "@atende/contracts";
-import { authOf } from "../../http/auth.js";
-import { parseInput } from "../../http/errors.js";
-import { readSingleUpload } from "../../http/upload.js";
+import { routes } from "../../http/route.js";
+import { readSingleUpload, uploadForm } from "../../http/upload.js";
 import { type QueuesDeps, type QueuesService, createQueuesService } from "./service.js";
 
 export function queuesRoutes(app: FastifyInstance, queues: QueuesService) {
-  const id = (req: FastifyRequest) => parseInput(idParam, req.params, req).id;
+  const r = routes(app);
+  // Every user reads queues (pickers, transfer, the chatbot's menu); admins manage them.
+  const manage = "queues-page:manage";
+  const byId = { params: idParam } as const;
+  const upload = { ...byId, access: manage, bodyDoc: uploadForm, consumes: ["multipart/form-data"] } as const;
 
-  app.get("/queue", async (req) => queues.list(authOf(req)));
-  app.get("/queue/:id", async (req) => queues.get(authOf(req), id(req)));
-  app.post("/queue", async (req, reply) =>
-    reply.status(201).send(await queues.create(authOf(req), parseInput(queueSaveSchema, req.body, req))),
+  r.get("/queue", { access: "user" }, ({ auth }) => queues.list(auth));
+  r.get("/queue/:id", { ...byId, access: "user" }, ({ auth, params }) => queues.get(auth, params.id));
+  r.post("/queue", { access: manage, body: queueSaveSchema, status: 201 }, ({ auth, body }) =>
+    queues.create(auth, body),
   );
-  app.put("/queue/:id", async (req) =>
-    queues.update(authOf(req), id(req), parseInput(queueSaveSchema, req.body, req)),
+  r.put("/queue/:id", { ...byId, access: manage, body: queueSaveSchema }, ({ auth, params, body }) =>
+    queues.update(auth, params.id, body),
   );
-  app.delete("/queue/:id", async (req, reply) => {
-    await queues.remove(authOf(req), id(req));
-    return reply.status(204).send();
-  });
-  app.post("/queue/:id/media-upload", async (req) =>
-    queues.attachMedia(authOf(req), id(req), () => readSingleUpload(req)),
+  r.delete("/queue/:id", { ...byId, access: manage, status: 204 }, ({ auth, params }) =>
+    queues.remove(auth, params.id),
   );
-  app.delete("/queue/:id/media-upload", async (req) => queues.removeMedia(authOf(req), id(req)));
+  r.post("/queue/:id/media-upload", upload, ({ auth, params }, req) =>
+    queues.attachMedia(auth, params.id, () => readSingleUpload(req)),
+  );
+  r.delete("/queue/:id/media-upload", { ...byId, access: manage }, ({ auth, params }) =>
+    queues.removeMedia(auth, params.id),
+  );
 
-  app.get("/queue-options", async (req) =>
-    queues.listOptions(authOf(req), parseInput(queueOptionsQuerySchema, req.query, req)),
+  r.get("/queue-options", { access: "user", query: queueOptionsQuerySchema }, ({ auth, query }) =>
+    queues.listOptions(auth, query),
   );
-  app.get("/queue-options/:id", async (req) => queues.getOption(authOf(req), id(req)));
-  app.post("/queue-options", async (req, reply) =>
-    reply
-      .status(201)
-      .send(await queues.createOption(authOf(req), parseInput(queueOptionCreateSchema, req.body, req))),
+  r.get("/queue-options/:id", { ...byId, access: "user" }, ({ auth, params }) =>
+    queues.getOption(auth, params.id),
   );
-  app.put("/queue-options/:id", async (req) =>
-    queues.updateOption(authOf(req), id(req), parseInput(queueOptionUpdateSchema, req.body, req)),
+  r.post("/queue-options", { access: manage, body: queueOptionCreateSchema, status: 201 }, ({ auth, body }) =>
+    queues.createOption(auth, body),
   );
-  app.delete("/queue-options/:id", async (req, reply) => {
-    await queues.removeOption(authOf(req), id(req));
-    return reply.status(204).send();
-  });
-  app.post("/queue-options/:id/media-upload", async (req) =>
-    queues.attachOptionMedia(authOf(req), id(req), () => readSingleUpload(req)),
+  r.put(
+    "/queue-options/:id",
+    { ...byId, access: manage, body: queueOptionUpdateSchema },
+    ({ auth, params, body }) => queues.updateOption(auth, params.id, body),
   );
-  app.delete("/queue-options/:id/media-upload", async (req) =>
-    queues.removeOptionMedia(authOf(req), id(req)),
+  r.delete("/queue-options/:id", { ...byId, access: manage, status: 204 }, ({ auth, params }) =>
+    queues.removeOption(auth, params.id),
+  );
+  r.post("/queue-options/:id/media-upload", upload, ({ auth, params }, req) =>
+    queues.attachOptionMedia(auth, params.id, () => readSingleUpload(req)),
+  );
+  r.delete("/queue-options/:id/media-upload", { ...byId, access: manage }, ({ auth, params }) =>
+    queues.removeOptionMedia(auth, params.id),
   );
 }
 
-/** The queues module behind the auth hook: queues, their chatbot menus and their media. */
+/** The queues module: queues, their chatbot menus and their media. */
 export async function queuesModule(
   parent: FastifyInstance,
   deps: QueuesDeps & { maxFileBytes: number },

@@ -1,43 +1,47 @@
 import multipart from "@fastify/multipart";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import {
   idParam,
   listQuerySchema,
   quickMessageCreateSchema,
   quickMessageUpdateSchema,
 } from "@atende/contracts";
-import { authOf } from "../../http/auth.js";
-import { parseInput } from "../../http/errors.js";
-import { readSingleUpload } from "../../http/upload.js";
+import { routes } from "../../http/route.js";
+import { readSingleUpload, uploadForm } from "../../http/upload.js";
 import { type QuickMessagesDeps, type QuickMessagesService, createQuickMessagesService } from "./service.js";
 
 export function quickMessagesRoutes(app: FastifyInstance, quick: QuickMessagesService) {
-  const id = (req: FastifyRequest) => parseInput(idParam, req.params, req).id;
+  const r = routes(app);
+  // Every user has their own; the service asks quick-messages:editAny / global for the rest.
+  const byId = { access: "user", params: idParam } as const;
 
-  app.get("/quick-messages", async (req) =>
-    quick.page(authOf(req), parseInput(listQuerySchema, req.query, req)),
+  r.get("/quick-messages", { access: "user", query: listQuerySchema }, ({ auth, query }) =>
+    quick.page(auth, query),
   );
-  app.get("/quick-messages/list", async (req) => quick.list(authOf(req)));
-  app.get("/quick-messages/:id", async (req) => quick.get(authOf(req), id(req)));
-  app.post("/quick-messages", async (req, reply) =>
-    reply
-      .status(201)
-      .send(await quick.create(authOf(req), parseInput(quickMessageCreateSchema, req.body, req))),
+  r.get("/quick-messages/list", { access: "user" }, ({ auth }) => quick.list(auth));
+  r.get("/quick-messages/:id", byId, ({ auth, params }) => quick.get(auth, params.id));
+  r.post(
+    "/quick-messages",
+    { access: "user", body: quickMessageCreateSchema, status: 201 },
+    ({ auth, body }) => quick.create(auth, body),
   );
-  app.put("/quick-messages/:id", async (req) =>
-    quick.update(authOf(req), id(req), parseInput(quickMessageUpdateSchema, req.body, req)),
+  r.put("/quick-messages/:id", { ...byId, body: quickMessageUpdateSchema }, ({ auth, params, body }) =>
+    quick.update(auth, params.id, body),
   );
-  app.delete("/quick-messages/:id", async (req, reply) => {
-    await quick.remove(authOf(req), id(req));
-    return reply.status(204).send();
-  });
-  app.post("/quick-messages/:id/media-upload", async (req) =>
-    quick.attachMedia(authOf(req), id(req), () => readSingleUpload(req)),
+  r.delete("/quick-messages/:id", { ...byId, status: 204 }, ({ auth, params }) =>
+    quick.remove(auth, params.id),
   );
-  app.delete("/quick-messages/:id/media-upload", async (req) => quick.removeMedia(authOf(req), id(req)));
+  r.post(
+    "/quick-messages/:id/media-upload",
+    { ...byId, bodyDoc: uploadForm, consumes: ["multipart/form-data"] },
+    ({ auth, params }, req) => quick.attachMedia(auth, params.id, () => readSingleUpload(req)),
+  );
+  r.delete("/quick-messages/:id/media-upload", byId, ({ auth, params }) =>
+    quick.removeMedia(auth, params.id),
+  );
 }
 
-/** The quick messages module behind the auth hook: the page, the chat's '/' list and attachments. */
+/** The quick messages module: the page, the chat's '/' list and attachments. */
 export async function quickMessagesModule(
   parent: FastifyInstance,
   deps: QuickMessagesDeps & { maxFileBytes: number },

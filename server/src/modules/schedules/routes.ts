@@ -1,39 +1,42 @@
 import multipart from "@fastify/multipart";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { idParam, scheduleCreateSchema, scheduleUpdateSchema, schedulesQuerySchema } from "@atende/contracts";
 import type { Db } from "../../db/client.js";
 import type { EventBus } from "../../events/bus.js";
-import { authOf } from "../../http/auth.js";
-import { langOf, parseInput } from "../../http/errors.js";
-import { readSingleUpload } from "../../http/upload.js";
+import { langOf } from "../../http/errors.js";
+import { routes } from "../../http/route.js";
+import { readSingleUpload, uploadForm } from "../../http/upload.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import { SEND_SCHEDULE_JOB, SETTLE_SCHEDULE_JOB } from "./queries.js";
 import { sendScheduleJob, settleScheduleJob } from "./sending.js";
 import { type SchedulesDeps, type SchedulesService, createSchedulesService } from "./service.js";
 
 export function schedulesRoutes(app: FastifyInstance, schedules: SchedulesService) {
-  const id = (req: FastifyRequest) => parseInput(idParam, req.params, req).id;
+  const r = routes(app);
+  // The author or schedules:editAny (the service decides); the plan's useSchedules.
+  const scheduled = { access: "user", plan: "useSchedules" } as const;
+  const byId = { ...scheduled, params: idParam } as const;
 
-  app.get("/schedules", async (req) =>
-    schedules.page(authOf(req), parseInput(schedulesQuerySchema, req.query, req)),
+  r.get("/schedules", { ...scheduled, query: schedulesQuerySchema }, ({ auth, query }) =>
+    schedules.page(auth, query),
   );
-  app.get("/schedules/:id", async (req) => schedules.get(authOf(req), id(req)));
-  app.post("/schedules", async (req, reply) =>
-    reply
-      .status(201)
-      .send(await schedules.create(authOf(req), parseInput(scheduleCreateSchema, req.body, req))),
+  r.get("/schedules/:id", byId, ({ auth, params }) => schedules.get(auth, params.id));
+  r.post("/schedules", { ...scheduled, body: scheduleCreateSchema, status: 201 }, ({ auth, body }) =>
+    schedules.create(auth, body),
   );
-  app.put("/schedules/:id", async (req) =>
-    schedules.update(authOf(req), id(req), parseInput(scheduleUpdateSchema, req.body, req)),
+  r.put("/schedules/:id", { ...byId, body: scheduleUpdateSchema }, ({ auth, params, body }) =>
+    schedules.update(auth, params.id, body),
   );
-  app.delete("/schedules/:id", async (req, reply) => {
-    await schedules.remove(authOf(req), id(req));
-    return reply.status(204).send();
-  });
-  app.post("/schedules/:id/media-upload", async (req) =>
-    schedules.attachMedia(authOf(req), id(req), () => readSingleUpload(req), langOf(req)),
+  r.delete("/schedules/:id", { ...byId, status: 204 }, ({ auth, params }) =>
+    schedules.remove(auth, params.id),
   );
-  app.delete("/schedules/:id/media-upload", async (req) => schedules.removeMedia(authOf(req), id(req)));
+  r.post(
+    "/schedules/:id/media-upload",
+    { ...byId, bodyDoc: uploadForm, consumes: ["multipart/form-data"] },
+    ({ auth, params }, req) =>
+      schedules.attachMedia(auth, params.id, () => readSingleUpload(req), langOf(req)),
+  );
+  r.delete("/schedules/:id/media-upload", byId, ({ auth, params }) => schedules.removeMedia(auth, params.id));
 }
 
 /**
@@ -46,7 +49,7 @@ export function registerScheduleJobs(deps: { db: Db; bus: EventBus; now: () => D
   jobs.register(SETTLE_SCHEDULE_JOB, settleScheduleJob(deps));
 }
 
-/** The schedules module behind the auth hook: the page's calls, attachments and the sending jobs. */
+/** The schedules module: the page's calls, attachments and the sending jobs. */
 export async function schedulesModule(
   parent: FastifyInstance,
   deps: Omit<SchedulesDeps, "jobs"> & { jobs: JobRunner; maxFileBytes: number },

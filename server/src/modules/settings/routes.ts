@@ -1,28 +1,40 @@
 import type { FastifyInstance } from "fastify";
-import type { Db } from "../../db/client.js";
+import { z } from "zod";
 import { settingKeyParam, settingUpdateSchema } from "@atende/contracts";
-import { authOf } from "../../http/auth.js";
+import type { Deps } from "../../deps.js";
 import { parseInput } from "../../http/errors.js";
+import { routes } from "../../http/route.js";
 import { platformSetting } from "./queries.js";
-import type { SettingsService } from "./service.js";
+import { type SettingsService, createSettingsService } from "./service.js";
+
+/** PUT /settings/{key}'s body, for the API document (the value's allowed set depends on the key). */
+const settingValueDoc = z.object({ key: z.string().optional(), value: z.string() });
 
 /** Platform settings a visitor may read before logging in, with their defaults. */
 export const PUBLIC_SETTINGS = { viewregister: "disabled", allowregister: "disabled", trial: "3" } as const;
 
-export function publicSettingsRoutes(app: FastifyInstance, db: Db) {
+/** The settings module: the public platform settings, and the company's (admins) and the platform's (super). */
+export async function settingsModule(
+  app: FastifyInstance,
+  deps: Pick<Deps, "db" | "now">,
+): Promise<SettingsService> {
+  const settings = createSettingsService(deps);
+  const r = routes(app);
   for (const key of Object.keys(PUBLIC_SETTINGS) as (keyof typeof PUBLIC_SETTINGS)[]) {
-    app.get(`/settings/${key}`, async () => ({
+    r.get(`/settings/${key}`, { access: "public", response: settingValueDoc.required() }, async () => ({
       key,
-      value: (await platformSetting(db, key)) ?? PUBLIC_SETTINGS[key],
+      value: (await platformSetting(deps.db, key)) ?? PUBLIC_SETTINGS[key],
     }));
   }
-}
-
-export function settingsRoutes(app: FastifyInstance, settings: SettingsService) {
-  app.get("/settings", async (req) => settings.list(authOf(req)));
-  app.put("/settings/:key", async (req) => {
-    const actor = authOf(req);
-    const key = settings.keyFor(actor, parseInput(settingKeyParam, req.params, req).key);
-    return settings.update(actor, key, parseInput(settingUpdateSchema(key), req.body, req).value);
-  });
+  r.get("/settings", { access: "user" }, ({ auth }) => settings.list(auth));
+  // A company key for settings:edit, a platform key for the super user too; its body's schema depends on the key.
+  r.put(
+    "/settings/:key",
+    { access: "settings:edit", params: settingKeyParam, bodyDoc: settingValueDoc },
+    ({ auth, params }, req) => {
+      const key = settings.keyFor(auth, params.key);
+      return settings.update(auth, key, parseInput(settingUpdateSchema(key), req.body, req).value);
+    },
+  );
+  return settings;
 }

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { idValue, simulatorSendSchema } from "@atende/contracts";
-import { authOf } from "../../http/auth.js";
-import { parseInput } from "../../http/errors.js";
-import type { SimulatorService } from "./service.js";
+import { routes } from "../../http/route.js";
+import { type SimulatorService, createSimulatorService } from "./service.js";
 
 const params = z.object({ whatsappId: idValue });
 const callBody = z.object({
@@ -22,39 +21,38 @@ const phoneQuery = z.object({
 });
 
 export function simulatorRoutes(app: FastifyInstance, simulator: SimulatorService) {
-  app.get("/simulator/:whatsappId/phones", async (req) =>
-    simulator.phones(authOf(req), parseInput(params, req.params, req).whatsappId),
+  const r = routes(app);
+  const phone = { access: "simulator:use", params } as const;
+  r.get("/simulator/:whatsappId/phones", phone, ({ auth, params }) =>
+    simulator.phones(auth, params.whatsappId),
   );
-  app.get("/simulator/:whatsappId/messages", async (req) =>
-    simulator.messages(
-      authOf(req),
-      parseInput(params, req.params, req).whatsappId,
-      parseInput(phoneQuery, req.query, req).number,
-    ),
+  r.get("/simulator/:whatsappId/messages", { ...phone, query: phoneQuery }, ({ auth, params, query }) =>
+    simulator.messages(auth, params.whatsappId, query.number),
   );
-  app.post("/simulator/:whatsappId/messages", { bodyLimit: 24 * 1024 * 1024 }, async (req, reply) => {
-    const { whatsappId } = parseInput(params, req.params, req);
-    const sent = await simulator.send(
-      authOf(req),
-      whatsappId,
-      parseInput(simulatorSendSchema, req.body, req),
-    );
-    return reply.status(201).send(sent);
-  });
-  app.post("/simulator/:whatsappId/calls", async (req, reply) => {
-    const { whatsappId } = parseInput(params, req.params, req);
-    const placed = await simulator.call(authOf(req), whatsappId, parseInput(callBody, req.body, req));
-    return reply.status(201).send(placed);
-  });
-  app.post("/simulator/:whatsappId/scan", async (req, reply) => {
-    await simulator.scan(authOf(req), parseInput(params, req.params, req).whatsappId);
-    return reply.status(204).send();
-  });
-  app.post("/simulator/:whatsappId/read", async (req) => ({
-    read: await simulator.read(
-      authOf(req),
-      parseInput(params, req.params, req).whatsappId,
-      parseInput(phoneQuery, req.query, req).number,
-    ),
+  r.post(
+    "/simulator/:whatsappId/messages",
+    { ...phone, body: simulatorSendSchema, status: 201, bodyLimit: 24 * 1024 * 1024 },
+    ({ auth, params, body }) => simulator.send(auth, params.whatsappId, body),
+  );
+  r.post(
+    "/simulator/:whatsappId/calls",
+    { ...phone, body: callBody, status: 201 },
+    ({ auth, params, body }) => simulator.call(auth, params.whatsappId, body),
+  );
+  r.post("/simulator/:whatsappId/scan", { ...phone, status: 204 }, ({ auth, params }) =>
+    simulator.scan(auth, params.whatsappId),
+  );
+  r.post("/simulator/:whatsappId/read", { ...phone, query: phoneQuery }, async ({ auth, params, query }) => ({
+    read: await simulator.read(auth, params.whatsappId, query.number),
   }));
+}
+
+/** The simulator module: a paired simulator connection's phones, as the admin plays them. */
+export async function simulatorModule(
+  app: FastifyInstance,
+  deps: Parameters<typeof createSimulatorService>[0],
+): Promise<SimulatorService> {
+  const simulator = createSimulatorService(deps);
+  simulatorRoutes(app, simulator);
+  return simulator;
 }

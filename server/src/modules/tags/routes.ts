@@ -9,45 +9,40 @@ import {
   ticketIdParam,
   ticketTagParams,
 } from "@atende/contracts";
-import { authOf } from "../../http/auth.js";
-import { parseInput } from "../../http/errors.js";
+import { routes } from "../../http/route.js";
 import { type TagsDeps, type TagsService, createTagsService } from "./service.js";
 
 export function tagsRoutes(app: FastifyInstance, tags: TagsService) {
-  app.get("/tags", async (req) => tags.page(authOf(req), parseInput(listQuerySchema, req.query, req)));
-  app.get("/tags/list", async (req) => tags.list(authOf(req)));
-  app.get("/tags/kanban", async (req) => tags.kanbanTags(authOf(req)));
-  app.get("/tags/:id", async (req) => tags.get(authOf(req), parseInput(idParam, req.params, req).id));
-  app.post("/tags", async (req, reply) =>
-    reply.status(201).send(await tags.create(authOf(req), parseInput(tagCreateSchema, req.body, req))),
+  const r = routes(app);
+  r.get("/tags", { access: "user", query: listQuerySchema }, ({ auth, query }) => tags.page(auth, query));
+  r.get("/tags/list", { access: "user" }, ({ auth }) => tags.list(auth));
+  r.get("/tags/kanban", { access: "user" }, ({ auth }) => tags.kanbanTags(auth));
+  r.get("/tags/:id", { access: "user", params: idParam }, ({ auth, params }) => tags.get(auth, params.id));
+  r.post("/tags", { access: "user", body: tagCreateSchema, status: 201 }, ({ auth, body }) =>
+    tags.create(auth, body),
   );
-  app.post("/tags/sync", async (req) => tags.sync(authOf(req), parseInput(tagSyncSchema, req.body, req)));
-  app.put("/tags/:id", async (req) =>
-    tags.update(
-      authOf(req),
-      parseInput(idParam, req.params, req).id,
-      parseInput(tagUpdateSchema, req.body, req),
-    ),
+  r.post("/tags/sync", { access: "user", body: tagSyncSchema }, ({ auth, body }) => tags.sync(auth, body));
+  r.put("/tags/:id", { access: "user", params: idParam, body: tagUpdateSchema }, ({ auth, params, body }) =>
+    tags.update(auth, params.id, body),
   );
-  app.delete("/tags/:id", async (req, reply) => {
-    await tags.remove(authOf(req), parseInput(idParam, req.params, req).id);
-    return reply.status(204).send();
-  });
+  r.delete("/tags/:id", { access: "user", params: idParam, status: 204 }, ({ auth, params }) =>
+    tags.remove(auth, params.id),
+  );
 
-  app.get("/ticket/kanban", async (req) =>
-    tags.board(authOf(req), parseInput(kanbanQuerySchema, req.query, req)),
+  const kanban = { access: "user", plan: "useKanban" } as const;
+  r.get("/ticket/kanban", { ...kanban, query: kanbanQuerySchema }, ({ auth, query }) =>
+    tags.board(auth, query),
   );
-  app.delete("/ticket-tags/:ticketId", async (req) =>
-    tags.leaveLane(authOf(req), parseInput(ticketIdParam, req.params, req).ticketId),
+  r.delete("/ticket-tags/:ticketId", { ...kanban, params: ticketIdParam }, ({ auth, params }) =>
+    tags.leaveLane(auth, params.ticketId),
   );
-  app.put("/ticket-tags/:ticketId/:tagId", async (req) => {
-    const { ticketId, tagId } = parseInput(ticketTagParams, req.params, req);
-    return tags.addTag(authOf(req), ticketId, tagId);
-  });
+  r.put("/ticket-tags/:ticketId/:tagId", { ...kanban, params: ticketTagParams }, ({ auth, params }) =>
+    tags.addTag(auth, params.ticketId, params.tagId),
+  );
 }
 
-/** The tags module behind the auth hook: tags, the chat's tag sync and the kanban board. */
-export function tagsModule(app: FastifyInstance, deps: TagsDeps): TagsService {
+/** The tags module: tags, the chat's tag sync and the kanban board. */
+export async function tagsModule(app: FastifyInstance, deps: TagsDeps): Promise<TagsService> {
   const tags = createTagsService(deps);
   tagsRoutes(app, tags);
   return tags;

@@ -1,26 +1,27 @@
 import type { FastifyInstance } from "fastify";
 import { idParam, ticketNoteCreateSchema, ticketNotesQuerySchema } from "@atende/contracts";
-import { authOf } from "../../http/auth.js";
-import { parseInput } from "../../http/errors.js";
+import { routes } from "../../http/route.js";
 import { type TicketNotesDeps, type TicketNotesService, createTicketNotesService } from "./service.js";
 
 export function ticketNotesRoutes(app: FastifyInstance, notes: TicketNotesService) {
-  app.get("/ticket-notes/list", async (req) =>
-    notes.list(authOf(req), parseInput(ticketNotesQuerySchema, req.query, req)),
+  const r = routes(app);
+  r.get("/ticket-notes/list", { access: "user", query: ticketNotesQuerySchema }, ({ auth, query }) =>
+    notes.list(auth, query),
   );
-  app.post("/ticket-notes", async (req, reply) =>
-    reply
-      .status(201)
-      .send(await notes.create(authOf(req), parseInput(ticketNoteCreateSchema, req.body, req))),
+  r.post("/ticket-notes", { access: "user", body: ticketNoteCreateSchema, status: 201 }, ({ auth, body }) =>
+    notes.create(auth, body),
   );
-  app.delete("/ticket-notes/:id", async (req, reply) => {
-    await notes.remove(authOf(req), parseInput(idParam, req.params, req).id);
-    return reply.status(204).send();
-  });
+  // The author, or ticket-notes:deleteAny (the service decides).
+  r.delete("/ticket-notes/:id", { access: "user", params: idParam, status: 204 }, ({ auth, params }) =>
+    notes.remove(auth, params.id),
+  );
 }
 
-/** The ticket notes module behind the auth hook: the contact drawer's private notes. */
-export function ticketNotesModule(app: FastifyInstance, deps: TicketNotesDeps): TicketNotesService {
+/** The ticket notes module: the contact drawer's private notes. */
+export async function ticketNotesModule(
+  app: FastifyInstance,
+  deps: TicketNotesDeps,
+): Promise<TicketNotesService> {
   const notes = createTicketNotesService(deps);
   ticketNotesRoutes(app, notes);
   return notes;

@@ -8,36 +8,48 @@ import {
   ticketUpdateSchema,
   uuidValue,
 } from "@atende/contracts";
-import { authOf } from "../../http/auth.js";
-import { parseInput } from "../../http/errors.js";
-import type { TicketsService } from "./service.js";
+import { routes } from "../../http/route.js";
+import { type TicketsService, createTicketsService } from "./service.js";
 
 const uuidParam = z.object({ uuid: uuidValue });
 
 export function ticketsRoutes(app: FastifyInstance, tickets: TicketsService) {
-  app.get("/tickets", async (req) =>
-    tickets.list(authOf(req), parseInput(ticketListQuerySchema, req.query, req)),
+  const r = routes(app);
+  // Who sees which ticket is the service's (queues, showAll, spy): a ticket out of sight is a 404.
+  const byId = { access: "user", params: idParam } as const;
+  r.get("/tickets", { access: "user", query: ticketListQuerySchema }, ({ auth, query }) =>
+    tickets.list(auth, query),
   );
-  app.get("/tickets/u/:uuid", async (req) =>
-    tickets.getByUuid(authOf(req), parseInput(uuidParam, req.params, req).uuid),
+  r.get("/tickets/u/:uuid", { access: "user", params: uuidParam }, ({ auth, params }) =>
+    tickets.getByUuid(auth, params.uuid),
   );
-  app.get("/tickets/:id", async (req) => tickets.get(authOf(req), parseInput(idParam, req.params, req).id));
-  app.post("/tickets", async (req, reply) =>
-    reply.status(201).send(await tickets.create(authOf(req), parseInput(ticketCreateSchema, req.body, req))),
+  r.get("/tickets/:id", byId, ({ auth, params }) => tickets.get(auth, params.id));
+  r.post("/tickets", { access: "user", body: ticketCreateSchema, status: 201 }, ({ auth, body }) =>
+    tickets.create(auth, body),
   );
-  app.post("/tickets/closeAll", async (req) => {
-    const input = parseInput(closeAllSchema, req.body, req);
-    return { closed: await tickets.closeAll(authOf(req), input.status, input.selectedQueueIds) };
-  });
-  app.put("/tickets/:id", async (req) =>
-    tickets.update(
-      authOf(req),
-      parseInput(idParam, req.params, req).id,
-      parseInput(ticketUpdateSchema, req.body, req),
-    ),
+  r.post(
+    "/tickets/closeAll",
+    { access: "tickets-manager:closeAll", body: closeAllSchema, response: z.object({ closed: z.number() }) },
+    async ({ auth, body }) => ({
+      closed: await tickets.closeAll(auth, body.status, body.selectedQueueIds),
+    }),
   );
-  app.delete("/tickets/:id", async (req, reply) => {
-    await tickets.remove(authOf(req), parseInput(idParam, req.params, req).id);
-    return reply.status(204).send();
-  });
+  r.put("/tickets/:id", { ...byId, body: ticketUpdateSchema }, ({ auth, params, body }) =>
+    tickets.update(auth, params.id, body),
+  );
+  r.delete(
+    "/tickets/:id",
+    { ...byId, access: "ticket-options:deleteTicket", status: 204 },
+    ({ auth, params }) => tickets.remove(auth, params.id),
+  );
+}
+
+/** The tickets module: the ticket list, opening, changing and closing tickets. */
+export async function ticketsModule(
+  app: FastifyInstance,
+  deps: Parameters<typeof createTicketsService>[0],
+): Promise<TicketsService> {
+  const tickets = createTicketsService(deps);
+  ticketsRoutes(app, tickets);
+  return tickets;
 }

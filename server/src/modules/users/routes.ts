@@ -1,31 +1,41 @@
 import type { FastifyInstance } from "fastify";
 import { idParam, listQuerySchema, userCreateSchema, userUpdateSchema } from "@atende/contracts";
-import { authOf } from "../../http/auth.js";
-import { parseInput } from "../../http/errors.js";
 import type { Config } from "../../config.js";
+import { routes } from "../../http/route.js";
 import { setRefreshCookie } from "../auth/routes.js";
-import type { UsersService } from "./service.js";
+import { type UsersService, createUsersService } from "./service.js";
 
 export function usersRoutes(app: FastifyInstance, users: UsersService, config: Config) {
-  app.get("/users", async (req) => users.page(authOf(req), parseInput(listQuerySchema, req.query, req)));
-  app.get("/users/list", async (req) => users.list(authOf(req)));
-  app.get("/users/:id", async (req) => users.get(authOf(req), parseInput(idParam, req.params, req).id));
-  app.post("/users", async (req, reply) => {
-    const user = await users.create(authOf(req), parseInput(userCreateSchema, req.body, req));
-    return reply.status(201).send(user);
-  });
-  app.put("/users/:id", async (req, reply) => {
-    const { user, session } = await users.update(
-      authOf(req),
-      parseInput(idParam, req.params, req).id,
-      parseInput(userUpdateSchema, req.body, req),
-    );
-    // One's own new password: this session lives on with a fresh refresh token; all others ended.
-    if (session) setRefreshCookie(reply, req, config, session);
-    return user;
-  });
-  app.delete("/users/:id", async (req, reply) => {
-    await users.remove(authOf(req), parseInput(idParam, req.params, req).id);
-    return reply.status(204).send();
-  });
+  const r = routes(app);
+  const manage = "users-page:manage";
+  r.get("/users", { access: manage, query: listQuerySchema }, ({ auth, query }) => users.page(auth, query));
+  r.get("/users/list", { access: "user" }, ({ auth }) => users.list(auth));
+  // Anyone reads and edits themselves; the service asks users-page:manage for others.
+  r.get("/users/:id", { access: "user", params: idParam }, ({ auth, params }) => users.get(auth, params.id));
+  r.post("/users", { access: manage, body: userCreateSchema, status: 201 }, ({ auth, body }) =>
+    users.create(auth, body),
+  );
+  r.put(
+    "/users/:id",
+    { access: "user", params: idParam, body: userUpdateSchema },
+    async ({ auth, params, body }, req, reply) => {
+      const { user, session } = await users.update(auth, params.id, body);
+      // One's own new password: this session lives on with a fresh refresh token; all others ended.
+      if (session) setRefreshCookie(reply, req, config, session);
+      return user;
+    },
+  );
+  r.delete("/users/:id", { access: manage, params: idParam, status: 204 }, ({ auth, params }) =>
+    users.remove(auth, params.id),
+  );
+}
+
+/** The users module: the users page and one's own profile. */
+export async function usersModule(
+  app: FastifyInstance,
+  deps: Parameters<typeof createUsersService>[0],
+): Promise<UsersService> {
+  const users = createUsersService(deps);
+  usersRoutes(app, users, deps.config);
+  return users;
 }

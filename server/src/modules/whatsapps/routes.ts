@@ -1,45 +1,45 @@
 import type { FastifyInstance } from "fastify";
 import { idParam, whatsappSaveSchema } from "@atende/contracts";
-import { authOf } from "../../http/auth.js";
-import { parseInput } from "../../http/errors.js";
-import type { WhatsappsService } from "./service.js";
+import { routes } from "../../http/route.js";
+import { type WhatsappsService, createWhatsappsService } from "./service.js";
 
 export function whatsappRoutes(app: FastifyInstance, whatsapps: WhatsappsService) {
-  app.get("/whatsapp", async (req) => whatsapps.list(authOf(req)));
-  app.get("/whatsapp/:id", async (req) =>
-    whatsapps.get(authOf(req), parseInput(idParam, req.params, req).id),
+  const r = routes(app);
+  const edit = { access: "connections-page:editOrDeleteConnection", params: idParam } as const;
+  const session = { access: "connections-page:actionButtons", params: idParam, status: 204 } as const;
+  // Every user lists the connections (the new-ticket dialog picks one); admins run them.
+  r.get("/whatsapp", { access: "user" }, ({ auth }) => whatsapps.list(auth));
+  r.get("/whatsapp/:id", edit, ({ auth, params }) => whatsapps.get(auth, params.id));
+  r.post(
+    "/whatsapp",
+    { access: "connections-page:addConnection", body: whatsappSaveSchema, status: 201 },
+    ({ auth, body }) => whatsapps.create(auth, body),
   );
-  app.post("/whatsapp", async (req, reply) =>
-    reply
-      .status(201)
-      .send(await whatsapps.create(authOf(req), parseInput(whatsappSaveSchema, req.body, req))),
+  r.put("/whatsapp/:id", { ...edit, body: whatsappSaveSchema }, ({ auth, params, body }) =>
+    whatsapps.update(auth, params.id, body),
   );
-  app.put("/whatsapp/:id", async (req) =>
-    whatsapps.update(
-      authOf(req),
-      parseInput(idParam, req.params, req).id,
-      parseInput(whatsappSaveSchema, req.body, req),
-    ),
+  r.delete("/whatsapp/:id", { ...edit, status: 204 }, ({ auth, params }) =>
+    whatsapps.remove(auth, params.id),
   );
-  app.delete("/whatsapp/:id", async (req, reply) => {
-    await whatsapps.remove(authOf(req), parseInput(idParam, req.params, req).id);
-    return reply.status(204).send();
-  });
 
-  app.post("/whatsappsession/:id", async (req, reply) => {
-    await whatsapps.startSession(authOf(req), parseInput(idParam, req.params, req).id, false);
-    return reply.status(204).send();
-  });
-  app.put("/whatsappsession/:id", async (req, reply) => {
-    await whatsapps.startSession(authOf(req), parseInput(idParam, req.params, req).id, true);
-    return reply.status(204).send();
-  });
-  app.delete("/whatsappsession/:id", async (req, reply) => {
-    await whatsapps.disconnectSession(authOf(req), parseInput(idParam, req.params, req).id);
-    return reply.status(204).send();
-  });
-  app.post("/whatsapp-restart", async (req, reply) => {
-    await whatsapps.restartAll(authOf(req));
-    return reply.status(204).send();
-  });
+  r.post("/whatsappsession/:id", session, ({ auth, params }) =>
+    whatsapps.startSession(auth, params.id, false),
+  );
+  r.put("/whatsappsession/:id", session, ({ auth, params }) => whatsapps.startSession(auth, params.id, true));
+  r.delete("/whatsappsession/:id", session, ({ auth, params }) =>
+    whatsapps.disconnectSession(auth, params.id),
+  );
+  r.post("/whatsapp-restart", { access: "connections-page:actionButtons", status: 204 }, ({ auth }) =>
+    whatsapps.restartAll(auth),
+  );
+}
+
+/** The connections module: WhatsApp connections and their sessions. */
+export async function whatsappsModule(
+  app: FastifyInstance,
+  deps: Parameters<typeof createWhatsappsService>[0],
+): Promise<WhatsappsService> {
+  const whatsapps = createWhatsappsService(deps);
+  whatsappRoutes(app, whatsapps);
+  return whatsapps;
 }

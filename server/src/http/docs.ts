@@ -1,0 +1,115 @@
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { FastifyInstance } from "fastify";
+import { type ZodType, z } from "zod";
+import { ERRORS, type ErrorCode } from "@atende/contracts";
+import { VERSION } from "../version.js";
+import { type RouteDeclaration, routes } from "./route.js";
+
+/** A zod schema as the JSON Schema of what a client sends (OpenAPI 3.1 speaks JSON Schema 2020-12). */
+function jsonSchema(schema: ZodType, io: "input" | "output" = "input"): Record<string, unknown> {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, {
+    io,
+    target: "draft-2020-12",
+    unrepresentable: "any",
+  }) as Record<string, unknown>;
+  return json;
+}
+
+/** The `{ error, message }` answer every user-caused error has (contracts' ErrorBody). */
+const errorBody = {
+  type: "object",
+  required: ["error", "message"],
+  properties: {
+    error: { type: "string", pattern: "^ERR_[A-Z0-9_]+$" },
+    message: { type: "string", description: "In the caller's language (Accept-Language: pt, en, es)" },
+    fields: {
+      type: "object",
+      additionalProperties: { type: "string" },
+      description: "ERR_VALIDATION: each bad field's message",
+    },
+    requestId: { type: "string" },
+    dueDate: { type: "string", description: "ERR_SUBSCRIPTION_EXPIRED: the due date that passed" },
+  },
+};
+
+const codesWith = (status: number) =>
+  (Object.keys(ERRORS) as ErrorCode[]).filter((code) => ERRORS[code].status === status).join(", ");
+
+/** Its description lists the catalogue's codes of that status; the shape is components.schemas.ErrorBody. */
+function errorAnswer(status: number, lead: string) {
+  return { description: `${lead} One of: ${codesWith(status)}.`, $ref: "ErrorBody#" };
+}
+
+/** A declaration as the Fastify route schema @fastify/swagger turns into an OpenAPI operation. */
+function operationOf(decl: RouteDeclaration, url: string): Record<string, unknown> {
+  const isPublic = decl.access === "public";
+  const access =
+    decl.access === "public"
+      ? "Public."
+      : decl.access === "user"
+        ? "Any signed-in user."
+        : decl.access === "super"
+          ? "The platform's super user."
+          : `Needs permission \`${decl.access}\`.`;
+  const status = decl.status ?? 200;
+  const body = decl.body ?? decl.bodyDoc;
+  const response: Record<number, unknown> = {
+    [status]:
+      status === 204
+        ? { description: "No content", type: "null" }
+        : { description: "Success", ...(decl.response ? jsonSchema(decl.response, "output") : {}) },
+    400: errorAnswer(400, "Bad input (ERR_VALIDATION lists the fields) or a refused action."),
+  };
+  if (!isPublic) {
+    response[401] = errorAnswer(401, "No usable session (ERR_NO_SESSION): the client logs out.");
+    response[403] = errorAnswer(
+      403,
+      "An expired token (ERR_SESSION_EXPIRED: refresh and retry), a missing permission, a locked company.",
+    );
+  }
+  if (decl.params) response[404] = errorAnswer(404, "Not found, or another company's.");
+  return {
+    tags: [url.split("/")[1] ?? "root"],
+    ...(decl.summary ? { summary: decl.summary } : {}),
+    description: `${access}${decl.plan ? ` Needs the plan flag \`${decl.plan}\`.` : ""}`,
+    security: isPublic ? [] : [{ bearer: [] }],
+    ...(decl.params ? { params: jsonSchema(decl.params) } : {}),
+    ...(decl.query ? { querystring: jsonSchema(decl.query) } : {}),
+    ...(body ? { body: jsonSchema(body) } : {}),
+    ...(decl.consumes ? { consumes: decl.consumes } : {}),
+    ...(decl.produces ? { produces: [decl.produces] } : {}),
+    response,
+  };
+}
+
+/**
+ * The OpenAPI 3.1 document of every declared route, at /docs/openapi.json, and its reference page at
+ * /docs. Register before any route: @fastify/swagger collects routes as they are added.
+ */
+export async function docsModule(app: FastifyInstance) {
+  app.addSchema({ $id: "ErrorBody", ...errorBody });
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "Atende API",
+        version: VERSION,
+        description:
+          'Every error a user can cause answers `{ error: "ERR_...", message }`. An expired access token ' +
+          "answers 403 ERR_SESSION_EXPIRED (refresh at POST /auth/refresh_token, then retry); 401 means no session.",
+      },
+      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } },
+    },
+    // Shared schemas (ErrorBody) keep their own names under components.schemas.
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transform: ({ schema, url, route }) => {
+      const decl = route.config?.route;
+      if (decl === "asset" || (schema as { hide?: boolean } | undefined)?.hide)
+        return { schema: { hide: true }, url };
+      return { schema: decl ? operationOf(decl, url) : schema, url } as never;
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs" });
+  routes(app).get("/docs/openapi.json", { access: "public", summary: "This document" }, () => app.swagger());
+}

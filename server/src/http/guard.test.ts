@@ -1,0 +1,416 @@
+import fc from "fast-check";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ZodType } from "zod";
+import { PERMISSIONS, type Permission } from "@atende/contracts";
+import { queryRows } from "../db/client.js";
+import { arbitraryOf, validSample } from "../test/arbitraries.js";
+import { type LoggedIn, buildCompany, buildPlan, buildTeam, buildUser, login } from "../test/factories.js";
+import { type TestContext, createTestContext } from "../test/harness.js";
+import type { RegisteredRoute, RouteDeclaration } from "./route.js";
+
+/**
+ * The generated guard suite: it walks EVERY registered route, from its declaration (http/route.ts),
+ * and calls it without a token, as another company with this company's real ids, as an agent where
+ * the route needs more, and with property-based and hostile inputs. A new route is covered by being
+ * registered; one without a declaration, or whose path parameter this suite cannot fill, fails it.
+ */
+let ctx: TestContext;
+let admin: LoggedIn;
+let agent: LoggedIn;
+let stranger: LoggedIn;
+let superUser: LoggedIn;
+/** The admin of a company whose plan has none of the flags. */
+let unplanned: LoggedIn;
+let companyId: number;
+/** Company A's real ids, by path parameter (and body field) name; `id` depends on the path. */
+let ids: Record<string, string | number>;
+let idByResource: Record<string, number>;
+let requests = 0;
+/** The fuzz's seed: a new one each run, printed; GUARD_SEED replays one. */
+const seed = Number(process.env.GUARD_SEED ?? Date.now() % 2 ** 31);
+const answered: Record<string, number> = {};
+
+interface ApiRoute {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  url: string;
+  decl: RouteDeclaration;
+}
+let api: ApiRoute[] = [];
+
+const key = (r: { method: string; url: string }) => `${r.method} ${r.url}`;
+
+beforeAll(async () => {
+  ctx = await createTestContext({ LOGIN_MAX_PER_EMAIL: 10_000, LOGIN_MAX_PER_IP: 1_000_000 });
+  const team = await buildTeam(ctx);
+  companyId = team.company.id;
+  admin = team.adminLogin;
+  agent = team.agentLogin;
+  stranger = (await buildTeam(ctx)).adminLogin;
+  const root = await buildUser(ctx.deps.db, companyId, { profile: "admin", super: true });
+  superUser = await login(ctx, root.email);
+  const bare = await buildPlan(ctx.deps.db, { useKanban: false, useSchedules: false });
+  const bareCompany = await buildCompany(ctx.deps.db, { planId: bare.id });
+  unplanned = await login(ctx, (await buildUser(ctx.deps.db, bareCompany.id, { profile: "admin" })).email);
+
+  // One of each entity, made as the admin would.
+  const made = async (url: string, payload: object) => {
+    const res = await ctx.app.inject({ method: "POST", url, headers: admin.auth, payload });
+    expect(res.statusCode, `${url}: ${res.body}`).toBe(201);
+    return res.json<{ id: number; uuid?: string }>();
+  };
+  const whatsapp = await made("/whatsapp", { name: "Guard", provider: "simulator" });
+  const contact = await made("/contacts", { name: "Guarded", number: "5511987650042" });
+  const ticket = await made("/tickets", { contactId: contact.id, whatsappId: whatsapp.id, status: "open" });
+  const message = await made(`/messages/${ticket.id}`, { body: "guarded" });
+  const tag = await made("/tags", { name: "Guard tag" });
+  const option = await made("/queue-options", { queueId: team.queue.id, title: "Guard option" });
+  const quick = await made("/quick-messages", { shortcode: "guard", message: "Guarded" });
+  const schedule = await made("/schedules", {
+    body: "guarded",
+    contactId: contact.id,
+    sendAt: "2099-01-01T10:00",
+  });
+  const note = await made("/ticket-notes", { note: "guarded", ticketId: ticket.id, contactId: contact.id });
+
+  idByResource = {
+    contacts: contact.id,
+    tickets: ticket.id,
+    messages: message.id,
+    tags: tag.id,
+    queue: team.queue.id,
+    "queue-options": option.id,
+    "quick-messages": quick.id,
+    schedules: schedule.id,
+    "ticket-notes": note.id,
+    // The agent, never the admin: the fuzz may change a user's profile.
+    users: team.agent.id,
+    whatsapp: whatsapp.id,
+    whatsappsession: whatsapp.id,
+    companies: companyId,
+  };
+  ids = {
+    ticketId: ticket.id,
+    tagId: tag.id,
+    whatsappId: whatsapp.id,
+    companyId,
+    contactId: contact.id,
+    messageId: message.id,
+    queueId: team.queue.id,
+    userId: team.agent.id,
+    uuid: ticket.uuid!,
+    key: "userRating",
+    file: "guard.png",
+  };
+
+  api = ctx.built.routes
+    .filter((r): r is RegisteredRoute & { route: RouteDeclaration } => r.route !== "asset" && !!r.route)
+    .map((r) => ({ method: r.method as ApiRoute["method"], url: r.url, decl: r.route }));
+}, 60_000);
+afterAll(() => ctx.close());
+
+const paramNames = (url: string) => [...url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+
+/** The real id for a path parameter: `:id` is the resource the path names (/messages/edit/:id is a message). */
+function realParam(url: string, name: string): string | number | undefined {
+  if (name !== "id") return ids[name];
+  const resource = url.split("/")[1]!;
+  return idByResource[resource === "message" ? "messages" : resource];
+}
+
+function pathWith(url: string, value: (name: string) => string | number | undefined) {
+  return url.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String(value(name))));
+}
+const realPath = (url: string) => pathWith(url, (name) => realParam(url, name));
+
+function queryString(query: unknown): string {
+  if (!query || typeof query !== "object") return "";
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(query as Record<string, unknown>)) {
+    for (const one of Array.isArray(v) ? v : [v])
+      if (one !== undefined)
+        parts.push(
+          `${encodeURIComponent(k)}=${encodeURIComponent(typeof one === "object" ? JSON.stringify(one) : String(one))}`,
+        );
+  }
+  return parts.length ? `?${parts.join("&")}` : "";
+}
+
+const ID_FIELDS = ["ticketId", "contactId", "messageId", "queueId", "tagId", "whatsappId", "userId"];
+/** A body with company A's real ids in its id fields. */
+function withRealIds(body: unknown): unknown {
+  if (!body || typeof body !== "object" || Array.isArray(body)) return body;
+  const out = { ...(body as Record<string, unknown>) };
+  for (const f of ID_FIELDS) if (f in out || f === "ticketId") out[f] = ids[f];
+  return out;
+}
+
+const bodySchema = (decl: RouteDeclaration) => decl.body ?? decl.bodyDoc;
+
+/** A valid body for the route, with company A's ids (where the schema's refinements defeat the arbitrary, by hand). */
+function validBody(r: ApiRoute): unknown {
+  if (r.method === "POST" && r.url === "/schedules")
+    return withRealIds({ body: "guarded", sendAt: "2099-01-01T10:00", contactId: 0 });
+  const body = bodySchema(r.decl);
+  return body ? withRealIds(validSample(body) ?? {}) : undefined;
+}
+
+interface Call {
+  method: ApiRoute["method"];
+  url: string;
+  who?: LoggedIn;
+  /** A JSON value, or raw JSON text. */
+  payload?: unknown;
+  raw?: string;
+}
+
+async function send(call: Call) {
+  requests++;
+  const hasBody = call.raw !== undefined || call.payload !== undefined;
+  const res = await ctx.app.inject({
+    method: call.method,
+    url: call.url,
+    headers: {
+      ...(call.who?.auth ?? {}),
+      ...(hasBody ? { "content-type": "application/json" } : {}),
+    },
+    ...(hasBody ? { payload: call.raw ?? JSON.stringify(call.payload) } : {}),
+  });
+  answered[res.statusCode] = (answered[res.statusCode] ?? 0) + 1;
+  return res;
+}
+
+/** A 4xx with an ERR_* code, or a success; never a 5xx. */
+function problemOf(res: { statusCode: number; body: string }): string | null {
+  if (res.statusCode >= 500) return `answered ${res.statusCode}: ${res.body.slice(0, 300)}`;
+  if (res.statusCode < 400) return null;
+  let code: unknown;
+  try {
+    code = (JSON.parse(res.body) as { error?: unknown }).error;
+  } catch {
+    code = undefined;
+  }
+  return typeof code === "string" && /^ERR_[A-Z0-9_]+$/.test(code)
+    ? null
+    : `answered ${res.statusCode} without an ERR_* code: ${res.body.slice(0, 300)}`;
+}
+
+const describeCall = (c: Call) =>
+  `${c.method} ${c.url.slice(0, 200)} ${(c.raw ?? JSON.stringify(c.payload) ?? "").slice(0, 200)}`;
+
+/** Every table row of company A, as one comparable fingerprint per table. */
+async function snapshotOfA(): Promise<Record<string, string>> {
+  const tables = await queryRows<{ table_name: string }>(
+    ctx.deps.db,
+    sql`select distinct table_name from information_schema.columns
+        where column_name = 'company_id' and table_schema = current_schema() order by table_name`,
+  );
+  const out: Record<string, string> = {};
+  for (const { table_name } of tables) {
+    const [row] = await queryRows<{ n: number; digest: string | null }>(
+      ctx.deps.db,
+      sql`select count(*)::int as n, md5(string_agg(t::text, ',' order by t::text)) as digest
+          from ${sql.identifier(table_name)} t where company_id = ${companyId}`,
+    );
+    out[table_name] = `${row?.n}:${row?.digest}`;
+  }
+  const [company] = await queryRows<{ t: string }>(
+    ctx.deps.db,
+    sql`select c::text as t from companies c where id = ${companyId}`,
+  );
+  out.companies = company?.t ?? "";
+  return out;
+}
+
+const agentLacks = (access: RouteDeclaration["access"]) =>
+  access === "super" ||
+  (access in PERMISSIONS && !(PERMISSIONS[access as Permission] as readonly string[]).includes("user"));
+
+describe("every registered route", () => {
+  it("has a declaration, and the suite can fill its path parameters", () => {
+    const undeclared = ctx.built.routes.filter((r) => !r.route).map(key);
+    expect(undeclared, "routes registered without a declaration (http/route.ts)").toEqual([]);
+    const unfilled = api.flatMap((r) =>
+      paramNames(r.url)
+        .filter((name) => realParam(r.url, name) === undefined)
+        .map((name) => `${key(r)} :${name}`),
+    );
+    expect(unfilled, "path parameters this suite has no real id for: add them to `ids`").toEqual([]);
+    expect(api.length).toBeGreaterThan(100);
+  });
+
+  it("answers 401 without a token, unless public", async () => {
+    const failures: string[] = [];
+    for (const r of api) {
+      const call: Call = { method: r.method, url: realPath(r.url) };
+      const res = await send(call);
+      if (r.decl.access === "public") {
+        const problem = problemOf(res);
+        if (problem) failures.push(`${describeCall(call)}: ${problem}`);
+      } else if (res.statusCode !== 401 || res.json<{ error: string }>().error !== "ERR_NO_SESSION") {
+        failures.push(`${describeCall(call)}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("as another company's admin with this company's real ids: 404, and nothing of this company changed", async () => {
+    const before = await snapshotOfA();
+    const failures: string[] = [];
+    for (const r of api) {
+      if (r.decl.access === "public" || r.decl.access === "super") continue;
+      const query = r.decl.query ? validSample(r.decl.query) : undefined;
+      const call: Call = {
+        method: r.method,
+        url: realPath(r.url) + queryString(withRealIds(query)),
+        who: stranger,
+        payload: validBody(r),
+      };
+      const res = await send(call);
+      const problem = problemOf(res);
+      if (problem) failures.push(`${describeCall(call)}: ${problem}`);
+      // A route naming a resource in its path: that resource does not exist for another company.
+      else if (paramNames(r.url).some((n) => n !== "key") && res.statusCode !== 404)
+        failures.push(`${describeCall(call)}: expected 404, got ${res.statusCode} ${res.body.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+    expect(await snapshotOfA()).toEqual(before);
+  });
+
+  it("as an agent on routes that need a permission the agent lacks: 403, and nothing changed", async () => {
+    const before = await snapshotOfA();
+    const failures: string[] = [];
+    let checked = 0;
+    for (const r of api) {
+      if (!agentLacks(r.decl.access)) continue;
+      checked++;
+      const query = r.decl.query ? validSample(r.decl.query) : undefined;
+      const call: Call = {
+        method: r.method,
+        url: realPath(r.url) + queryString(query),
+        who: agent,
+        payload: validBody(r),
+      };
+      const res = await send(call);
+      if (res.statusCode !== 403 || res.json<{ error: string }>().error !== "ERR_NO_PERMISSION")
+        failures.push(`${describeCall(call)}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+    expect(checked).toBeGreaterThan(20);
+    expect(await snapshotOfA()).toEqual(before);
+  });
+
+  it("on a plan without the route's declared flag: ERR_PLAN_FEATURE_DISABLED", async () => {
+    const failures: string[] = [];
+    const gated = api.filter((r) => r.decl.plan);
+    for (const r of gated) {
+      const query = r.decl.query ? validSample(r.decl.query) : undefined;
+      const call: Call = {
+        method: r.method,
+        url: realPath(r.url) + queryString(query),
+        who: unplanned,
+        payload: validBody(r),
+      };
+      const res = await send(call);
+      if (res.json<{ error?: string }>().error !== "ERR_PLAN_FEATURE_DISABLED")
+        failures.push(`${describeCall(call)}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+    expect(gated.length).toBeGreaterThan(5);
+  });
+
+  it("with property-based and hostile inputs: a success or a 4xx with an ERR_* code, never a 5xx", async () => {
+    const HOSTILE_IDS = ["-1", "0", "1e309", "abc", "..%2F..", "%00", "99999999999999999999", "1.5"];
+    const HOSTILE_VALUES = ["-1", "1e309", "abc", "../../etc/passwd", "x".repeat(5_000)];
+    const HUGE = "x".repeat(100_000);
+    // Deletions last (they take the ids the rest reach deeper with), the super user's changes
+    // (which may lock the company out) at the very end.
+    const rank = (r: ApiRoute) => (r.decl.access === "super" ? 2 : r.method === "DELETE" ? 1 : 0);
+    const ordered = [...api].sort((a, b) => rank(a) - rank(b));
+    const failures: string[] = [];
+
+    for (const r of ordered) {
+      const who = r.decl.access === "public" ? undefined : r.decl.access === "super" ? superUser : admin;
+      const names = paramNames(r.url);
+      const body = bodySchema(r.decl);
+      const calls: Call[] = [];
+
+      // Property-based: the route's schemas' own values (with real ids half the time), or any JSON.
+      const input = fc.record({
+        params: fc.record(
+          Object.fromEntries(
+            names.map((n) => [
+              n,
+              fc.oneof(
+                fc.constant(String(realParam(r.url, n))),
+                fc.constantFrom(...HOSTILE_IDS),
+                fc.nat().map(String),
+              ),
+            ]),
+          ),
+        ),
+        query: r.decl.query
+          ? fc.oneof(arbitraryOf(r.decl.query), fc.dictionary(fc.string(), fc.string()))
+          : fc.constant(undefined),
+        body: body
+          ? fc.oneof(
+              { weight: 3, arbitrary: arbitraryOf(body as ZodType).map((b) => b) },
+              { weight: 2, arbitrary: arbitraryOf(body as ZodType).map(withRealIds) },
+              { weight: 1, arbitrary: fc.jsonValue() },
+            )
+          : fc.constant(undefined),
+      });
+      for (const v of fc.sample(input, { numRuns: 6, seed: seed + api.indexOf(r) }))
+        calls.push({
+          method: r.method,
+          url: pathWith(r.url, (n) => v.params[n]) + queryString(v.query),
+          who,
+          payload: v.body,
+        });
+
+      // Hostile: each path parameter, each query field, each body field, and bodies of the wrong type.
+      for (const n of names)
+        for (const bad of HOSTILE_IDS)
+          calls.push({
+            method: r.method,
+            url: pathWith(r.url, (m) => (m === n ? decodeURIComponent(bad) : realParam(r.url, m))),
+            who,
+          });
+      const queryShape = r.decl.query && (r.decl.query as unknown as { shape?: object }).shape;
+      for (const field of Object.keys(queryShape ?? {}))
+        for (const bad of HOSTILE_VALUES)
+          calls.push({
+            method: r.method,
+            url: `${realPath(r.url)}?${field}=${encodeURIComponent(bad)}`,
+            who,
+          });
+      if (body || r.method === "POST" || r.method === "PUT") {
+        for (const raw of ["[]", '"text"', "123", "null", "{", '{"__proto__":{"admin":true}}'])
+          calls.push({ method: r.method, url: realPath(r.url), who, raw });
+        const shape = (body as unknown as { shape?: object } | undefined)?.shape;
+        for (const field of Object.keys(shape ?? {}))
+          for (const raw of [
+            `{"${field}":1e309}`,
+            `{"${field}":-1}`,
+            `{"${field}":"${HUGE}"}`,
+            `{"${field}":{"$gt":""}}`,
+            `{"${field}":["../"]}`,
+          ])
+            calls.push({ method: r.method, url: realPath(r.url), who, raw });
+      }
+
+      for (const call of calls) {
+        const problem = problemOf(await send(call));
+        if (problem) failures.push(`${describeCall(call)}: ${problem}`);
+      }
+    }
+    expect(failures, `GUARD_SEED=${seed}`).toEqual([]);
+  }, 300_000);
+
+  afterAll(() => {
+    // For the notes: how much the suite did.
+    console.info(
+      `guard suite: ${api.length} routes, ${requests} requests, answers ${JSON.stringify(answered)}`,
+    );
+  });
+});

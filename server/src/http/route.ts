@@ -1,0 +1,156 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from "fastify";
+import type { ZodType, z } from "zod";
+import type { Permission, PlanFlag } from "@atende/contracts";
+import { type AuthContext, authOf, authorize, requireSuper } from "./auth.js";
+import { parseInput } from "./errors.js";
+
+/**
+ * Who may call a route: anyone (`public`), any signed-in user of a company (`user`), a user whose
+ * profile holds a permission key (contracts' PERMISSIONS), or the platform's super user (`super`).
+ */
+export type Access = "public" | "user" | "super" | Permission;
+
+/**
+ * A route's contract, declared once in its Fastify route options (`config.route`). The guard
+ * preHandler enforces `access`, the handler gets `params`/`query`/`body` parsed with parseInput
+ * (the same 400 ERR_VALIDATION answers as ever), /docs documents it, and the guard suite
+ * (http/guard.test.ts) calls it unauthenticated, as another company, as an agent and fuzzed.
+ */
+export interface RouteDeclaration {
+  access: Access;
+  /** The plan flag the feature needs: documented here; the service checks it (ERR_PLAN_FEATURE_DISABLED). */
+  plan?: PlanFlag;
+  params?: ZodType;
+  query?: ZodType;
+  body?: ZodType;
+  /**
+   * A body read by the handler itself (multipart, a file, a schema chosen by the params): documented
+   * from this schema, not parsed before the handler.
+   */
+  bodyDoc?: ZodType;
+  /** The media type of a body that is not JSON. */
+  consumes?: readonly string[];
+  /** The success status (200 unless said); 204 answers no body. */
+  status?: 200 | 201 | 204;
+  /** The success answer's schema, where contracts has one; without, documented as JSON. */
+  response?: ZodType;
+  /** The media type of an answer that is not JSON (CSV, NDJSON, a file). */
+  produces?: string;
+  summary?: string;
+  /** A past-due company's admins still reach it (see lockoutOf). */
+  reachableWhenPastDue?: boolean;
+  bodyLimit?: number;
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The route's declaration (see RouteDeclaration); `asset` marks static files and the docs' pages. */
+    route?: RouteDeclaration | "asset";
+  }
+}
+
+type Out<S> = S extends ZodType ? z.output<S> : undefined;
+
+/** What a declared route's handler receives: the input parsed from its declaration, and the caller. */
+export interface RouteInput<D extends RouteDeclaration> {
+  /** The caller (routes other than `public`); read lazily, as authOf. */
+  auth: AuthContext;
+  params: Out<D["params"]>;
+  query: Out<D["query"]>;
+  body: Out<D["body"]>;
+}
+
+type Handler<D extends RouteDeclaration> = (
+  input: RouteInput<D>,
+  req: FastifyRequest,
+  reply: FastifyReply,
+) => unknown;
+
+/** Registers a declared route. The handler's answer is sent with the declared status. */
+function declare<D extends RouteDeclaration>(
+  app: FastifyInstance,
+  method: HTTPMethods,
+  url: string,
+  decl: D,
+  handler: Handler<D>,
+) {
+  app.route({
+    method,
+    url,
+    ...(decl.bodyLimit ? { bodyLimit: decl.bodyLimit } : {}),
+    config: { route: decl, reachableWhenPastDue: decl.reachableWhenPastDue },
+    handler: async (req, reply) => {
+      // Parsed in the order the handlers always did: params, then query, then body.
+      const params = decl.params ? parseInput(decl.params, req.params, req) : undefined;
+      const query = decl.query ? parseInput(decl.query, req.query, req) : undefined;
+      const body = decl.body ? parseInput(decl.body, req.body, req) : undefined;
+      const input = {
+        get auth() {
+          return authOf(req);
+        },
+        params,
+        query,
+        body,
+      } as RouteInput<D>;
+      reply.status(decl.status ?? 200);
+      const out = await handler(input, req, reply);
+      if (decl.status === 204 && !reply.sent) return reply.send();
+      return out;
+    },
+  });
+}
+
+/** `r.get(url, declaration, handler)`...: the way every route is registered. */
+export function routes(app: FastifyInstance) {
+  const at =
+    (method: HTTPMethods) =>
+    <D extends RouteDeclaration>(url: string, decl: D, handler: Handler<D>) =>
+      declare(app, method, url, decl, handler);
+  return { get: at("GET"), post: at("POST"), put: at("PUT"), delete: at("DELETE") };
+}
+
+/** Whether the caller passes a route's declared access (authentication was checked before). */
+export function checkAccess(actor: AuthContext, access: Access): void {
+  if (access === "public" || access === "user") return;
+  if (access === "super") requireSuper(actor);
+  else authorize(actor, access);
+}
+
+/**
+ * The one preHandler that enforces declarations: a route not `public` needs a live session (401/403
+ * as requireAuth answers), and the declared access (403 ERR_NO_PERMISSION). A route naming a
+ * resource in its path answers 404 for another company's resource before any 403, as if it did not
+ * exist: its service looks the resource up first and checks the declared permission after. A route
+ * without a declaration is not public (the guard suite refuses it anyway); static files and the docs'
+ * pages are marked `asset`. Services keep their own checks.
+ */
+export function makeRouteGuard(requireAuth: (req: FastifyRequest, reply: FastifyReply) => Promise<void>) {
+  return async function routeGuard(req: FastifyRequest, reply: FastifyReply) {
+    const decl = req.routeOptions.config.route;
+    if (req.is404 || decl === "asset" || decl?.access === "public") return;
+    await requireAuth(req, reply);
+    if (decl && !req.routeOptions.url?.includes(":")) checkAccess(authOf(req), decl.access);
+  };
+}
+
+/** A registered route as the guard suite and the API document see it. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  route: RouteDeclaration | "asset" | undefined;
+}
+
+/**
+ * Collects every route the app registers (add before any route). A route hidden from the API
+ * document without a declaration (static files, the docs' own pages) is marked an `asset`: public.
+ */
+export function collectRoutes(app: FastifyInstance): RegisteredRoute[] {
+  const registered: RegisteredRoute[] = [];
+  app.addHook("onRoute", (opts) => {
+    const hidden = (opts.schema as { hide?: boolean } | undefined)?.hide === true;
+    if (!opts.config?.route && hidden) opts.config = { ...opts.config, route: "asset" };
+    for (const method of [opts.method].flat())
+      if (method !== "HEAD") registered.push({ method, url: opts.url, route: opts.config?.route });
+  });
+  return registered;
+}
