@@ -28,8 +28,11 @@ export const ticketPolicy = {
   /** The list and the kanban read every queue's tickets (and, asked to, every agent's). */
   seesEveryQueue: actsOnAnyTicket,
 
-  /** An earlier ticket of the same conversation is read whatever its queue. */
-  readsWholeConversation: actsOnAnyTicket,
+  /**
+   * An earlier ticket of the same conversation is read whatever its queue: looking into a
+   * conversation one does not serve is the spec's spying (ticket-options:spy, the eye icon).
+   */
+  readsWholeConversation: (actor: Actor) => can(actor, "ticket-options:spy"),
 
   /** Another agent's ticket in service is not taken by "accepting" it again, except by an admin. */
   mayTake(actor: Actor, ticket: { status: string; userId: number | null }): boolean {
