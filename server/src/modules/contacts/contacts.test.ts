@@ -14,7 +14,7 @@ import { contacts, tickets } from "../../db/schema/index.js";
 import { buildSimulatorCompany, phoneSends } from "../../test/channels.js";
 import { type LoggedIn, buildCompany, buildUser, login } from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
-import { buildXlsx } from "./xlsxFixture.js";
+import { buildXlsx } from "../../test/xlsx.js";
 
 /**
  * Contacts: the list, the dialog's create / edit with the spec's rules, one contact per person

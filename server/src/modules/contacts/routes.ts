@@ -15,7 +15,7 @@ import type { Deps } from "../../deps.js";
 import { authOf } from "../../http/auth.js";
 import { AppError, langOf, parseInput } from "../../http/errors.js";
 import { createContactsService } from "./service.js";
-import { createContactsTransfer } from "./transfer.js";
+import { createContactsImportExport } from "./importExport.js";
 import { createWhatsappCheck } from "./whatsappCheck.js";
 
 export interface ContactsModuleDeps extends Pick<Deps, "db" | "bus" | "now"> {
@@ -35,7 +35,7 @@ export async function contactsRoutes(parent: FastifyInstance, deps: ContactsModu
     announceDeleted: (companyId, contactId) =>
       void deps.bus.publish([{ type: "contact.deleted", companyId, contactId }]),
   });
-  const transfer = createContactsTransfer(deps);
+  const transfer = createContactsImportExport(deps);
 
   await parent.register(async (app) => {
     // The import's file travels as the request body, whatever its type (CSV, XLSX, octet-stream).
