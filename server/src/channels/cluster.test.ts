@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Socket } from "socket.io-client";
 import { whatsappLeases, whatsapps } from "../db/schema/index.js";
 import { connectSimulator, phoneSends } from "../test/channels.js";
-import { buildCompany, buildQueue, buildUser, login } from "../test/factories.js";
+import { buildCompany, buildQueue, buildUser, login, buildConnection } from "../test/factories.js";
 import {
   type TestContext,
   connectSocket,
@@ -98,26 +98,22 @@ describe("a connection's session across instances", () => {
 describe("a lease whose owner died", () => {
   it("is taken over once it expires, not before", async () => {
     const company = await buildCompany(database.db);
-    const [conn] = await database.db
-      .insert(whatsapps)
-      .values({
-        companyId: company.id,
-        name: "Órfã",
-        provider: "simulator",
-        token: `t-${Date.now()}`,
-        status: "CONNECTED",
-      })
-      .returning();
+    const conn = await buildConnection(database.db, company.id, {
+      name: "Órfã",
+      provider: "simulator",
+      token: `t-${Date.now()}`,
+      status: "CONNECTED",
+    });
     const alive = [a, b].find((x) => x.built.app.server.listening) ?? b;
     const survivor = alive.built.channels.sessions.instanceId;
     await database.db.insert(whatsappLeases).values({
-      whatsappId: conn!.id,
+      whatsappId: conn.id,
       companyId: company.id,
       ownerId: "dead-instance",
       expiresAt: new Date(Date.now() + 2_000),
     });
     await alive.built.channels.sessions.tick();
-    expect(await leaseOwner(conn!.id)).toBe("dead-instance");
-    await waitFor(async () => (await leaseOwner(conn!.id)) === survivor, 8_000);
+    expect(await leaseOwner(conn.id)).toBe("dead-instance");
+    await waitFor(async () => (await leaseOwner(conn.id)) === survivor, 8_000);
   });
 });

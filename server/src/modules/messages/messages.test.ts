@@ -14,8 +14,9 @@ import {
 import type { OutboundMessage } from "../../channels/provider.js";
 import { contacts, jobs, messages, tickets } from "../../db/schema/index.js";
 import { buildSimulatorCompany, phoneSends } from "../../test/channels.js";
-import { type LoggedIn, buildCompany, buildUser, login } from "../../test/factories.js";
+import { type LoggedIn, buildCompany, buildUser, login, buildContact } from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
+import { expectError, caller } from "../../test/calls.js";
 
 /**
  * The messages API on a real database, driven end to end: a customer's phone (the simulator) writes,
@@ -85,19 +86,7 @@ let seq = 0;
 const newNumber = () => `55119${String(70000000 + ++seq).padStart(8, "0")}`;
 
 type Who = LoggedIn | null;
-function call(method: "GET" | "POST" | "PUT" | "DELETE", url: string, who: Who, payload?: unknown) {
-  return ctx.app.inject({ method, url, payload: payload as object, headers: { ...(who?.auth ?? {}) } });
-}
-
-function expectError(res: { statusCode: number; body: string }, status: number, error: string) {
-  let code: unknown;
-  try {
-    code = (JSON.parse(res.body) as { error?: string }).error;
-  } catch {
-    code = res.body;
-  }
-  expect({ status: res.statusCode, error: code }, res.body).toEqual({ status, error });
-}
+const call = caller(() => ctx);
 
 /** The customer's phone sends; answers the phone's id of the message. */
 async function phoneSays(number: string, payload: Record<string, unknown>): Promise<string> {
@@ -938,13 +927,10 @@ describe("POST /message/forward", () => {
     ]);
     const image = upload.json<MessageDTO>();
     const number = newNumber();
-    const [contact] = await ctx.deps.db
-      .insert(contacts)
-      .values({ companyId: team.company.id, name: "Novo Cliente", number })
-      .returning();
+    const contact = await buildContact(ctx.deps.db, team.company.id, { name: "Novo Cliente", number });
     const res = await call("POST", "/message/forward", ana.login, {
       messageId: image.id,
-      contactId: contact!.id,
+      contactId: contact.id,
       signMessage: false,
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -970,23 +956,17 @@ describe("POST /message/forward", () => {
   it("is refused across companies, into a conversation the caller may not see, and for a deleted message", async () => {
     const from = await openConversation();
     const original = await sendText(from.ticketId, ana.login, { body: "confidencial" });
-    const [foreign] = await ctx.deps.db
-      .insert(contacts)
-      .values({ companyId: strangerCompanyId, name: "De outra empresa", number: newNumber() })
-      .returning();
-    const [mine] = await ctx.deps.db
-      .insert(contacts)
-      .values({ companyId: team.company.id, name: "Meu contato", number: newNumber() })
-      .returning();
+    const foreign = await buildContact(ctx.deps.db, strangerCompanyId, { name: "De outra empresa" });
+    const mine = await buildContact(ctx.deps.db, team.company.id, { name: "Meu contato" });
     const before = (await ctx.deps.db.select().from(messages)).length;
 
     expectError(
-      await call("POST", "/message/forward", ana.login, { messageId: original.id, contactId: foreign!.id }),
+      await call("POST", "/message/forward", ana.login, { messageId: original.id, contactId: foreign.id }),
       404,
       "ERR_NO_CONTACT_FOUND",
     );
     expectError(
-      await call("POST", "/message/forward", stranger, { messageId: original.id, contactId: mine!.id }),
+      await call("POST", "/message/forward", stranger, { messageId: original.id, contactId: mine.id }),
       404,
       "ERR_NOT_FOUND",
     );
@@ -1014,7 +994,7 @@ describe("POST /message/forward", () => {
     );
     expect((await call("DELETE", `/messages/${original.id}`, ana.login)).statusCode).toBe(204);
     expectError(
-      await call("POST", "/message/forward", ana.login, { messageId: original.id, contactId: mine!.id }),
+      await call("POST", "/message/forward", ana.login, { messageId: original.id, contactId: mine.id }),
       404,
       "ERR_NOT_FOUND",
     );

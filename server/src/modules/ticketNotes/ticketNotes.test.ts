@@ -6,7 +6,14 @@ import type { CompanyEventPayloads, TicketNoteDTO } from "@atende/contracts";
 import { contacts, tickets } from "../../db/schema/index.js";
 import { expectError, expectOk, caller, fieldsOf } from "../../test/calls.js";
 import { buildSimulatorCompany, phoneSends } from "../../test/channels.js";
-import { type LoggedIn, buildCompany, buildQueue, buildUser, login } from "../../test/factories.js";
+import {
+  type LoggedIn,
+  buildCompany,
+  buildQueue,
+  buildMember,
+  type Member,
+  newNumber,
+} from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
 
 /**
@@ -17,7 +24,6 @@ import { type TestContext, connectSocket, createTestContext, record, waitFor } f
 
 let ctx: TestContext;
 let a: Awaited<ReturnType<typeof buildSimulatorCompany>>;
-type Member = Awaited<ReturnType<typeof buildUser>> & { login: LoggedIn };
 let agentA: Member;
 let agentA2: Member;
 let agentB: Member;
@@ -25,14 +31,6 @@ let supervisor: Member;
 let adminB: Member;
 const sockets: Socket[] = [];
 const call = caller(() => ctx);
-
-async function member(companyId: number, values: Parameters<typeof buildUser>[2] = {}): Promise<Member> {
-  const row = await buildUser(ctx.deps.db, companyId, values);
-  return { ...row, login: await login(ctx, row.email) };
-}
-
-let seq = 0;
-const newNumber = () => `55119${String(70_000_000 + ++seq).padStart(8, "0")}`;
 
 /** A customer writes in; the ticket is placed in queue A (index 0) or B (1). */
 async function ticketInQueue(index: 0 | 1) {
@@ -63,17 +61,17 @@ beforeAll(async () => {
   ctx = await createTestContext({ LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 });
   ctx.built.startBackground();
   a = await buildSimulatorCompany(ctx, { queues: 2 });
-  agentA = await member(a.company.id, { name: "Ana", queueIds: [a.queues[0]!.id] });
-  agentA2 = await member(a.company.id, { name: "Aldo", queueIds: [a.queues[0]!.id] });
-  agentB = await member(a.company.id, { name: "Bia", queueIds: [a.queues[1]!.id] });
-  supervisor = await member(a.company.id, {
+  agentA = await buildMember(ctx, a.company.id, { name: "Ana", queueIds: [a.queues[0]!.id] });
+  agentA2 = await buildMember(ctx, a.company.id, { name: "Aldo", queueIds: [a.queues[0]!.id] });
+  agentB = await buildMember(ctx, a.company.id, { name: "Bia", queueIds: [a.queues[1]!.id] });
+  supervisor = await buildMember(ctx, a.company.id, {
     name: "Sara",
     profile: "supervisor",
     queueIds: [a.queues[0]!.id],
   });
   const companyB = await buildCompany(ctx.deps.db);
   await buildQueue(ctx.deps.db, companyB.id);
-  adminB = await member(companyB.id, { profile: "admin" });
+  adminB = await buildMember(ctx, companyB.id, { profile: "admin" });
 });
 afterAll(async () => {
   for (const s of sockets) s.close();
@@ -165,7 +163,7 @@ describe("ticket notes: add, list, delete", () => {
 
   it("keeps a deleted author's notes, without a name; a contact that is not the ticket's is refused", async () => {
     const ticket = await ticketInQueue(0);
-    const leaving = await member(a.company.id, { name: "Léo", queueIds: [a.queues[0]!.id] });
+    const leaving = await buildMember(ctx, a.company.id, { name: "Léo", queueIds: [a.queues[0]!.id] });
     const note = expectOk<TicketNoteDTO>(
       await addNote(leaving.login, { ticketId: ticket.id, note: "até logo" }),
       201,

@@ -10,10 +10,22 @@ import {
   type TicketsPage,
   companyEvent,
 } from "@atende/contracts";
-import { contacts, messages, settings, tags, ticketTags, tickets, whatsapps } from "../../db/schema/index.js";
+import { contacts, messages, settings, tags, ticketTags, tickets } from "../../db/schema/index.js";
 import { buildSimulatorCompany, phoneSends } from "../../test/channels.js";
-import { type LoggedIn, buildCompany, buildQueue, buildUser, login } from "../../test/factories.js";
+import {
+  type LoggedIn,
+  buildCompany,
+  buildQueue,
+  buildMember,
+  type Member,
+  uid,
+  newNumber,
+  buildContact,
+  buildTicket,
+  buildConnection,
+} from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
+import { expectError, caller, expectOk } from "../../test/calls.js";
 
 /**
  * The tickets API on a real database: the list and its filters, who may open a ticket, the
@@ -27,7 +39,6 @@ let a: Awaited<ReturnType<typeof buildSimulatorCompany>>;
 let queueA: (typeof a.queues)[number];
 let queueB: (typeof a.queues)[number];
 
-type Member = Awaited<ReturnType<typeof buildUser>> & { login: LoggedIn };
 /** Agents of company A: two in queue A, one in queue B, one with no queue but allTicket enabled. */
 let agentA: Member;
 let agentA2: Member;
@@ -43,28 +54,23 @@ let b: {
 };
 const sockets: Socket[] = [];
 
-async function member(companyId: number, values: Parameters<typeof buildUser>[2] = {}): Promise<Member> {
-  const row = await buildUser(ctx.deps.db, companyId, values);
-  return { ...row, login: await login(ctx, row.email) };
-}
-
 beforeAll(async () => {
   ctx = await createTestContext({ LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 });
   ctx.built.startBackground();
   // Two queues on the connection: a new inbound ticket waits with no queue (no chatbot yet).
   a = await buildSimulatorCompany(ctx, { queues: 2, bot: false });
   [queueA, queueB] = [a.queues[0]!, a.queues[1]!];
-  agentA = await member(a.company.id, { name: "Ana Atendente", queueIds: [queueA.id] });
-  agentA2 = await member(a.company.id, { name: "Aldo Atendente", queueIds: [queueA.id] });
-  agentB = await member(a.company.id, { name: "Bia Atendente", queueIds: [queueB.id] });
-  agentAll = await member(a.company.id, { name: "Tati Todos", allTicket: "enabled" });
+  agentA = await buildMember(ctx, a.company.id, { name: "Ana Atendente", queueIds: [queueA.id] });
+  agentA2 = await buildMember(ctx, a.company.id, { name: "Aldo Atendente", queueIds: [queueA.id] });
+  agentB = await buildMember(ctx, a.company.id, { name: "Bia Atendente", queueIds: [queueB.id] });
+  agentAll = await buildMember(ctx, a.company.id, { name: "Tati Todos", allTicket: "enabled" });
 
   const companyB = await buildCompany(ctx.deps.db);
   const queue = await buildQueue(ctx.deps.db, companyB.id);
   const { ticket, contact } = await insertTicket(companyB.id, { queueId: queue.id });
   b = {
-    admin: await member(companyB.id, { profile: "admin", name: "Admin B" }),
-    user: await member(companyB.id, { name: "Usuário B", queueIds: [queue.id] }),
+    admin: await buildMember(ctx, companyB.id, { profile: "admin", name: "Admin B" }),
+    user: await buildMember(ctx, companyB.id, { name: "Usuário B", queueIds: [queue.id] }),
     queueId: queue.id,
     contactId: contact.id,
     ticket,
@@ -75,30 +81,16 @@ afterAll(async () => {
   await ctx.close();
 });
 
-type Method = "GET" | "POST" | "PUT" | "DELETE";
-function call(method: Method, url: string, who: LoggedIn, payload?: unknown, headers = {}) {
-  return ctx.app.inject({ method, url, payload: payload as object, headers: { ...who.auth, ...headers } });
-}
+const call = caller(() => ctx);
 const getTicket = (who: LoggedIn, id: number | string) => call("GET", `/tickets/${id}`, who);
 const getByUuid = (who: LoggedIn, uuid: string) => call("GET", `/tickets/u/${uuid}`, who);
 const createTicket = (who: LoggedIn, body: unknown) => call("POST", "/tickets", who, body);
 const updateTicket = (who: LoggedIn, id: number, body: unknown) => call("PUT", `/tickets/${id}`, who, body);
 const deleteTicket = (who: LoggedIn, id: number) => call("DELETE", `/tickets/${id}`, who);
 
-function expectError(res: { statusCode: number; body: string }, status: number, error: string) {
-  let code: unknown;
-  try {
-    code = (JSON.parse(res.body) as { error?: string }).error;
-  } catch {
-    code = res.body;
-  }
-  expect({ status: res.statusCode, error: code }, res.body).toEqual({ status, error });
-}
-
-function expectOk(res: { statusCode: number; body: string }, status = 200): TicketDTO {
-  expect(res.statusCode, res.body).toBe(status);
-  return JSON.parse(res.body) as TicketDTO;
-}
+/** The answer is this status; the ticket it carries. */
+const ticketOk = (res: { statusCode: number; body: string }, status = 200) =>
+  expectOk<TicketDTO>(res, status);
 
 async function list(who: LoggedIn, query: Record<string, string | number | boolean> = {}) {
   const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
@@ -110,36 +102,20 @@ async function listIds(who: LoggedIn, query: Record<string, string | number | bo
   return (await list(who, query)).tickets.map((t) => t.id);
 }
 
-let seq = 0;
-const newNumber = () => `55119${String(70_000_000 + ++seq).padStart(8, "0")}`;
-const uid = () => crypto.randomBytes(3).toString("hex");
-
 async function rowOf(id: number) {
   const [row] = await ctx.deps.db.select().from(tickets).where(eq(tickets.id, id));
   return row ?? null;
 }
 
 /** A contact and a ticket written straight to the database (for other tenants and bulk lists). */
-async function insertTicket(companyId: number, values: Partial<typeof tickets.$inferInsert> = {}) {
-  const [contact] = await ctx.deps.db
-    .insert(contacts)
-    .values({ companyId, name: `Contato ${uid()}`, number: newNumber() })
-    .returning();
-  const [ticket] = await ctx.deps.db
-    .insert(tickets)
-    .values({ companyId, contactId: contact!.id, status: "pending", ...values })
-    .returning();
-  return { contact: contact!, ticket: ticket! };
+async function insertTicket(companyId: number, values: Parameters<typeof buildTicket>[2] = {}) {
+  const contact = await buildContact(ctx.deps.db, companyId);
+  const ticket = await buildTicket(ctx.deps.db, companyId, { contactId: contact.id, ...values });
+  return { contact, ticket };
 }
 
 /** A contact of company A that has never written. */
-async function quietContact(name = `Contato ${uid()}`) {
-  const [row] = await ctx.deps.db
-    .insert(contacts)
-    .values({ companyId: a.company.id, name, number: newNumber() })
-    .returning();
-  return row!;
-}
+const quietContact = (name = `Contato ${uid()}`) => buildContact(ctx.deps.db, a.company.id, { name });
 
 /** The customer's phone writes in; answers the contact's live ticket as the pipeline left it. */
 async function customerWrites(body: string, opts: { number?: string; name?: string } = {}) {
@@ -243,29 +219,19 @@ describe("GET /tickets: the list", () => {
 
   it("pages by 40, newest activity first, with count and hasMore", async () => {
     const company = await buildCompany(ctx.deps.db);
-    const admin = await member(company.id, { profile: "admin" });
+    const admin = await buildMember(ctx, company.id, { profile: "admin" });
     const total = TICKET_PAGE_SIZE + 5;
-    const people = await ctx.deps.db
-      .insert(contacts)
-      .values(
-        Array.from({ length: total }, (_, i) => ({
-          companyId: company.id,
-          name: `P${i}`,
-          number: newNumber(),
-        })),
-      )
-      .returning({ id: contacts.id });
     // One minute apart: the last made is the most recently active.
-    const made = await ctx.deps.db
-      .insert(tickets)
-      .values(
-        people.map((p, i) => ({
-          companyId: company.id,
-          contactId: p.id,
+    const made: { id: number; updatedAt: Date }[] = [];
+    for (let i = 0; i < total; i++) {
+      const contact = await buildContact(ctx.deps.db, company.id, { name: `P${i}` });
+      made.push(
+        await buildTicket(ctx.deps.db, company.id, {
+          contactId: contact.id,
           updatedAt: new Date(Date.UTC(2025, 0, 1, 12, i)),
-        })),
-      )
-      .returning({ id: tickets.id, updatedAt: tickets.updatedAt });
+        }),
+      );
+    }
     const newestFirst = [...made]
       .sort((x, y) => y.updatedAt.getTime() - x.updatedAt.getTime())
       .map((t) => t.id);
@@ -505,9 +471,9 @@ describe("GET /tickets/{id} and /tickets/u/{uuid}", () => {
     // Without allTicket, a ticket with no queue is out of reach too; with it, in reach.
     const unqueued = await pendingIn(null);
     expectError(await getTicket(agentA.login, unqueued.id), 403, "ERR_TICKET_ACCESS_DENIED");
-    expect(expectOk(await getTicket(agentAll.login, unqueued.id)).id).toBe(unqueued.id);
+    expect(ticketOk(await getTicket(agentAll.login, unqueued.id)).id).toBe(unqueued.id);
     // The queue's own agents open it.
-    expect(expectOk(await getTicket(agentA2.login, ticket.id))).toMatchObject({
+    expect(ticketOk(await getTicket(agentA2.login, ticket.id))).toMatchObject({
       id: ticket.id,
       queueId: queueA.id,
     });
@@ -515,8 +481,8 @@ describe("GET /tickets/{id} and /tickets/u/{uuid}", () => {
 
   it("an admin opens any ticket of the company, by id or by uuid, with the same answer", async () => {
     const ticket = await openFor(agentB.id, queueB.id, "me ajuda");
-    const byId = expectOk(await getTicket(a.adminLogin, ticket.id));
-    const byUuid = expectOk(await getByUuid(a.adminLogin, ticket.uuid));
+    const byId = ticketOk(await getTicket(a.adminLogin, ticket.id));
+    const byUuid = ticketOk(await getByUuid(a.adminLogin, ticket.uuid));
     expect(byUuid).toEqual(byId);
     expect(byId).toMatchObject({
       id: ticket.id,
@@ -544,17 +510,17 @@ describe("GET /tickets/{id} and /tickets/u/{uuid}", () => {
   it("opening it as the assigned agent resets unreadMessages to 0 and marks the customer's messages read", async () => {
     const ticket = await customerWrites("primeira");
     await ctx.deps.db.update(tickets).set({ queueId: queueA.id }).where(eq(tickets.id, ticket.id));
-    expectOk(await updateTicket(agentA.login, ticket.id, { status: "open", userId: agentA.id }));
+    ticketOk(await updateTicket(agentA.login, ticket.id, { status: "open", userId: agentA.id }));
     await customerWrites("segunda", { number: ticket.number });
     await customerWrites("terceira", { number: ticket.number });
     expect((await rowOf(ticket.id))!.unreadMessages).toBe(3);
 
     // Someone else looking does not count as reading.
-    expect(expectOk(await getTicket(a.adminLogin, ticket.id)).unreadMessages).toBe(3);
-    expect(expectOk(await getTicket(agentA2.login, ticket.id)).unreadMessages).toBe(3);
+    expect(ticketOk(await getTicket(a.adminLogin, ticket.id)).unreadMessages).toBe(3);
+    expect(ticketOk(await getTicket(agentA2.login, ticket.id)).unreadMessages).toBe(3);
     expect((await rowOf(ticket.id))!.unreadMessages).toBe(3);
 
-    expect(expectOk(await getTicket(agentA.login, ticket.id)).unreadMessages).toBe(0);
+    expect(ticketOk(await getTicket(agentA.login, ticket.id)).unreadMessages).toBe(0);
     expect((await rowOf(ticket.id))!.unreadMessages).toBe(0);
     const unreadLeft = await ctx.deps.db
       .select({ n: count() })
@@ -565,7 +531,7 @@ describe("GET /tickets/{id} and /tickets/u/{uuid}", () => {
     // By uuid too.
     await customerWrites("quarta", { number: ticket.number });
     expect((await rowOf(ticket.id))!.unreadMessages).toBe(1);
-    expect(expectOk(await getByUuid(agentA.login, ticket.uuid)).unreadMessages).toBe(0);
+    expect(ticketOk(await getByUuid(agentA.login, ticket.uuid)).unreadMessages).toBe(0);
     expect((await rowOf(ticket.id))!.unreadMessages).toBe(0);
   });
 });
@@ -573,7 +539,7 @@ describe("GET /tickets/{id} and /tickets/u/{uuid}", () => {
 describe("POST /tickets", () => {
   it("creates the ticket open for the caller, on the chosen or default connection", async () => {
     const contact = await quietContact("Paulo Novo");
-    const created = expectOk(
+    const created = ticketOk(
       await createTicket(agentA.login, {
         contactId: contact.id,
         queueId: queueA.id,
@@ -596,11 +562,11 @@ describe("POST /tickets", () => {
       userId: agentA.id,
       companyId: a.company.id,
     });
-    expect(expectOk(await getTicket(agentA.login, created.id)).id).toBe(created.id);
+    expect(ticketOk(await getTicket(agentA.login, created.id)).id).toBe(created.id);
 
     // An admin may leave the queue out; the company's default connection is used.
     const other = await quietContact();
-    const byAdmin = expectOk(await createTicket(a.adminLogin, { contactId: other.id }), 201);
+    const byAdmin = ticketOk(await createTicket(a.adminLogin, { contactId: other.id }), 201);
     expect(byAdmin).toMatchObject({
       status: "open",
       userId: a.admin.id,
@@ -611,7 +577,7 @@ describe("POST /tickets", () => {
 
   it("when another user holds the contact's ticket: 409 ERR_OTHER_OPEN_TICKET naming that user and queue", async () => {
     const contact = await quietContact();
-    const held = expectOk(
+    const held = ticketOk(
       await createTicket(agentA.login, { contactId: contact.id, queueId: queueA.id }),
       201,
     );
@@ -682,7 +648,7 @@ describe("PUT /tickets/{id}: the status table", () => {
       pending: (await list(agentA.login, { status: "pending" })).count,
       open: (await list(agentA.login, { status: "open" })).count,
     };
-    const accepted = expectOk(
+    const accepted = ticketOk(
       await updateTicket(agentA.login, ticket.id, { status: "open", userId: agentA.id }),
     );
     expect(accepted).toMatchObject({
@@ -730,7 +696,7 @@ describe("PUT /tickets/{id}: the status table", () => {
     const setting = and(eq(settings.companyId, a.company.id), eq(settings.key, "sendGreetingAccepted"));
     await ctx.deps.db.update(settings).set({ value: "enabled" }).where(setting);
     try {
-      const accepted = expectOk(
+      const accepted = ticketOk(
         await updateTicket(agentA.login, ticket.id, { status: "open", userId: agentA.id }),
       );
       expect(accepted).toMatchObject({ status: "open", userId: agentA.id });
@@ -753,12 +719,12 @@ describe("PUT /tickets/{id}: the status table", () => {
 
   it("resolve: open or pending → closed, user and queue kept", async () => {
     const ticket = await openFor(agentA.id, queueA.id);
-    const closed = expectOk(await updateTicket(agentA.login, ticket.id, { status: "closed" }));
+    const closed = ticketOk(await updateTicket(agentA.login, ticket.id, { status: "closed" }));
     expect(closed).toMatchObject({ status: "closed", userId: agentA.id, queueId: queueA.id });
     expect(await rowOf(ticket.id)).toMatchObject({ status: "closed", userId: agentA.id, queueId: queueA.id });
 
     const waiting = await pendingIn(queueB.id);
-    expect(expectOk(await updateTicket(agentB.login, waiting.id, { status: "closed" }))).toMatchObject({
+    expect(ticketOk(await updateTicket(agentB.login, waiting.id, { status: "closed" }))).toMatchObject({
       status: "closed",
       userId: null,
       queueId: queueB.id,
@@ -771,7 +737,7 @@ describe("PUT /tickets/{id}: the status table", () => {
       .update(tickets)
       .set({ useIntegration: true, promptId: 7, integrationId: 9 })
       .where(eq(tickets.id, ticket.id));
-    const closed = expectOk(
+    const closed = ticketOk(
       await updateTicket(agentA.login, ticket.id, {
         status: "closed",
         userId: agentA.id,
@@ -794,7 +760,7 @@ describe("PUT /tickets/{id}: the status table", () => {
 
   it("return: open → pending, user cleared, queue kept", async () => {
     const ticket = await openFor(agentA.id, queueA.id);
-    const returned = expectOk(
+    const returned = ticketOk(
       await updateTicket(agentA.login, ticket.id, { status: "pending", userId: null }),
     );
     expect(returned).toMatchObject({ status: "pending", userId: null, user: null, queueId: queueA.id });
@@ -804,7 +770,7 @@ describe("PUT /tickets/{id}: the status table", () => {
   it("reopen: closed → open for the caller", async () => {
     const ticket = await openFor(agentA.id, queueA.id);
     await ctx.deps.db.update(tickets).set({ status: "closed" }).where(eq(tickets.id, ticket.id));
-    const reopened = expectOk(await updateTicket(agentA2.login, ticket.id, { status: "open" }));
+    const reopened = ticketOk(await updateTicket(agentA2.login, ticket.id, { status: "open" }));
     expect(reopened).toMatchObject({
       status: "open",
       userId: agentA2.id,
@@ -816,7 +782,7 @@ describe("PUT /tickets/{id}: the status table", () => {
 
   it("transfer to a queue with no user: pending, user cleared; with a user: open for that user", async () => {
     const ticket = await openFor(agentA.id, queueA.id);
-    const toQueue = expectOk(await updateTicket(agentA.login, ticket.id, { queueId: queueB.id }));
+    const toQueue = ticketOk(await updateTicket(agentA.login, ticket.id, { queueId: queueB.id }));
     expect(toQueue).toMatchObject({
       status: "pending",
       userId: null,
@@ -827,9 +793,9 @@ describe("PUT /tickets/{id}: the status table", () => {
     expect(await rowOf(ticket.id)).toMatchObject({ status: "pending", userId: null, queueId: queueB.id });
     // Agent A no longer sees it; agent B does.
     expectError(await getTicket(agentA.login, ticket.id), 403, "ERR_TICKET_ACCESS_DENIED");
-    expect(expectOk(await getTicket(agentB.login, ticket.id)).queueId).toBe(queueB.id);
+    expect(ticketOk(await getTicket(agentB.login, ticket.id)).queueId).toBe(queueB.id);
 
-    const toUser = expectOk(
+    const toUser = ticketOk(
       await updateTicket(a.adminLogin, ticket.id, { queueId: queueA.id, userId: agentA2.id }),
     );
     expect(toUser).toMatchObject({
@@ -842,20 +808,15 @@ describe("PUT /tickets/{id}: the status table", () => {
   });
 
   it("transfer may change the connection", async () => {
-    const [second] = await ctx.deps.db
-      .insert(whatsapps)
-      .values({
-        companyId: a.company.id,
-        name: "Segundo número",
-        provider: "simulator",
-        status: "DISCONNECTED",
-        token: crypto.randomBytes(16).toString("hex"),
-      })
-      .returning();
+    const second = await buildConnection(ctx.deps.db, a.company.id, {
+      name: "Segundo número",
+      provider: "simulator",
+      status: "DISCONNECTED",
+    });
     const ticket = await openFor(agentA.id, queueA.id);
-    const moved = expectOk(
+    const moved = ticketOk(
       await updateTicket(a.adminLogin, ticket.id, {
-        whatsappId: second!.id,
+        whatsappId: second.id,
         queueId: queueA.id,
         userId: agentA.id,
       }),
@@ -864,10 +825,10 @@ describe("PUT /tickets/{id}: the status table", () => {
       status: "open",
       userId: agentA.id,
       queueId: queueA.id,
-      whatsappId: second!.id,
-      whatsapp: { id: second!.id, name: "Segundo número" },
+      whatsappId: second.id,
+      whatsapp: { id: second.id, name: "Segundo número" },
     });
-    expect((await rowOf(ticket.id))!.whatsappId).toBe(second!.id);
+    expect((await rowOf(ticket.id))!.whatsappId).toBe(second.id);
   });
 
   it("a user, queue or connection that is not the company's answers 404 and changes nothing", async () => {
@@ -985,8 +946,8 @@ describe("after resolving", () => {
   it("a new customer message opens a NEW pending ticket; the resolved one stays closed", async () => {
     const first = await customerWrites("meu pedido chegou?");
     await ctx.deps.db.update(tickets).set({ queueId: queueA.id }).where(eq(tickets.id, first.id));
-    expectOk(await updateTicket(agentA.login, first.id, { status: "open", userId: agentA.id }));
-    expectOk(await updateTicket(agentA.login, first.id, { status: "closed" }));
+    ticketOk(await updateTicket(agentA.login, first.id, { status: "open", userId: agentA.id }));
+    ticketOk(await updateTicket(agentA.login, first.id, { status: "closed" }));
 
     const second = await customerWrites("outra dúvida", { number: first.number });
     expect(second.id).not.toBe(first.id);
@@ -1069,9 +1030,9 @@ describe("live: company-{id}-ticket reaches exactly who may see the ticket", () 
       },
     });
 
-    expectOk(await updateTicket(a.adminLogin, ticket.id, { queueId: queueA.id }));
+    ticketOk(await updateTicket(a.adminLogin, ticket.id, { queueId: queueA.id }));
     await waitFor(() => about(live.agentA, ticket.id).length === 1);
-    expectOk(await updateTicket(agentA.login, ticket.id, { status: "open", userId: agentA.id }));
+    ticketOk(await updateTicket(agentA.login, ticket.id, { status: "open", userId: agentA.id }));
     await waitFor(() => about(live.agentA, ticket.id).length === 2);
     expect(summary(live.agentA, ticket.id)).toEqual([
       ["update", "pending", queueA.id, null],
@@ -1085,7 +1046,7 @@ describe("live: company-{id}-ticket reaches exactly who may see the ticket", () 
       action: "update",
       ticket: { unreadMessages: 2 },
     });
-    expectOk(await getTicket(agentA.login, ticket.id));
+    ticketOk(await getTicket(agentA.login, ticket.id));
     await waitFor(
       () => about(live.agentA, ticket.id).length === 5 && about(live.admin, ticket.id).length === 6,
     );
@@ -1113,12 +1074,12 @@ describe("live: company-{id}-ticket reaches exactly who may see the ticket", () 
 
     // A change in queue B, heard by agent B, shows nothing about the queue A ticket came before it.
     const sentinel = await pendingIn(queueB.id);
-    expectOk(await updateTicket(a.adminLogin, sentinel.id, { status: "closed" }));
+    ticketOk(await updateTicket(a.adminLogin, sentinel.id, { status: "closed" }));
     await waitFor(() => about(live.agentB, sentinel.id).length === 1);
     expect(about(live.agentB, ticket.id)).toEqual([]);
 
     // Company B's socket hears its own company's change and nothing of company A.
-    expectOk(await updateTicket(b.admin.login, b.ticket.id, { status: "open" }));
+    ticketOk(await updateTicket(b.admin.login, b.ticket.id, { status: "open" }));
     await waitFor(() => adminB.length === 2);
     expect(adminB[0]).toEqual({ action: "delete", ticketId: b.ticket.id, fromStatus: "pending" });
     expect(adminB[1]).toMatchObject({ action: "update", ticket: { id: b.ticket.id, status: "open" } });
@@ -1130,7 +1091,7 @@ describe("live: company-{id}-ticket reaches exactly who may see the ticket", () 
     const ticket = await openFor(agentA.id, queueA.id);
     // Its arrival (before it was put in queue A) reached the admins only.
     await waitFor(() => about(live.admin, ticket.id).length === 1);
-    expectOk(await updateTicket(a.adminLogin, ticket.id, { queueId: queueB.id }));
+    ticketOk(await updateTicket(a.adminLogin, ticket.id, { queueId: queueB.id }));
     await waitFor(
       () =>
         about(live.agentB, ticket.id).length === 1 &&
@@ -1144,7 +1105,7 @@ describe("live: company-{id}-ticket reaches exactly who may see the ticket", () 
     // An unqueued ticket given a queue leaves the view of those who saw it only through allTicket.
     const unqueued = await customerWrites("sem fila");
     await waitFor(() => about(live.agentAll, unqueued.id).length === 1);
-    expectOk(await updateTicket(a.adminLogin, unqueued.id, { queueId: queueA.id }));
+    ticketOk(await updateTicket(a.adminLogin, unqueued.id, { queueId: queueA.id }));
     await waitFor(
       () => about(live.agentA, unqueued.id).length === 1 && about(live.agentAll, unqueued.id).length === 2,
     );
@@ -1167,13 +1128,13 @@ describe("live: company-{id}-ticket reaches exactly who may see the ticket", () 
       );
 
     const ticket = await pendingIn(queueA.id);
-    expectOk(await updateTicket(agentA.login, ticket.id, { status: "open", userId: agentA.id }));
+    ticketOk(await updateTicket(agentA.login, ticket.id, { status: "open", userId: agentA.id }));
     await waitFor(() => moves(heard, ticket.id).length === 2);
     expect(moves(heard, ticket.id)).toEqual([
       ["delete", "pending"],
       ["update", "open"],
     ]);
-    expectOk(await updateTicket(agentA.login, ticket.id, { status: "closed" }));
+    ticketOk(await updateTicket(agentA.login, ticket.id, { status: "closed" }));
     await waitFor(() => moves(heard, ticket.id).length === 4);
     expect(moves(heard, ticket.id).slice(2)).toEqual([
       ["delete", "open"],
@@ -1189,7 +1150,7 @@ describe("live: company-{id}-ticket reaches exactly who may see the ticket", () 
 
     // Given to another agent without a new status: the old holder's list per status hears it left too.
     const held = await openFor(agentA.id, queueA.id);
-    expectOk(await updateTicket(a.adminLogin, held.id, { userId: agentA2.id }));
+    ticketOk(await updateTicket(a.adminLogin, held.id, { userId: agentA2.id }));
     await waitFor(() => moves(heard, held.id).length === 2);
     expect(moves(heard, held.id)).toEqual([
       ["delete", "open"],
@@ -1226,7 +1187,7 @@ describe("live: company-{id}-ticket reaches exactly who may see the ticket", () 
     expect(heard.open).toEqual([{ ticketId: ticket.id, presence: "composing" }]);
 
     // Moved to queue B: Ana may no longer see it, so she hears it is gone, and nothing more of it.
-    expectOk(await updateTicket(a.adminLogin, ticket.id, { queueId: queueB.id }));
+    ticketOk(await updateTicket(a.adminLogin, ticket.id, { queueId: queueB.id }));
     await waitFor(() => about(ticketEvents, ticket.id).length === 1);
     expect(about(ticketEvents, ticket.id)).toEqual([{ action: "delete", ticketId: ticket.id }]);
     expect(await join(outsider, ticket.id)).toEqual({ ok: true });

@@ -19,6 +19,7 @@ import {
   login,
 } from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
+import { expectError, type Caller, caller } from "../../test/calls.js";
 
 /**
  * The connections API (spec back-office §2, §3, §5, §6, §7): the list every user of the company
@@ -44,26 +45,12 @@ afterAll(async () => {
   await ctx.close();
 });
 
-type Caller = { auth: { authorization: string } } | null;
-
-function call(method: "GET" | "POST" | "PUT" | "DELETE", url: string, who: Caller, payload?: unknown) {
-  return ctx.app.inject({ method, url, payload: payload as object, headers: { ...(who?.auth ?? {}) } });
-}
+const call = caller(() => ctx);
 const list = (who: Caller, path = "/whatsapp") => call("GET", path, who);
 const getOne = (who: Caller, id: number | string) => call("GET", `/whatsapp/${id}`, who);
 const create = (who: Caller, body: unknown) => call("POST", "/whatsapp", who, body);
 const update = (who: Caller, id: number | string, body: unknown) => call("PUT", `/whatsapp/${id}`, who, body);
 const remove = (who: Caller, id: number | string) => call("DELETE", `/whatsapp/${id}`, who);
-
-function expectError(res: { statusCode: number; body: string }, status: number, error: string) {
-  let code: unknown;
-  try {
-    code = (JSON.parse(res.body) as { error?: string }).error;
-  } catch {
-    code = res.body;
-  }
-  expect({ status: res.statusCode, error: code }, res.body).toEqual({ status, error });
-}
 
 async function rowOf(id: number) {
   const [row] = await ctx.deps.db.select().from(whatsapps).where(eq(whatsapps.id, id));
