@@ -12,6 +12,7 @@ import { EventBus } from "../events/bus.js";
 import { TokenService } from "../http/tokens.js";
 import type { ProviderRegistry } from "../channels/registry.js";
 import { MediaStore } from "../storage/media.js";
+import { NO_GRAPH_URL } from "./network.js";
 import os from "node:os";
 import path from "node:path";
 
@@ -102,7 +103,7 @@ export async function createTestContext(
   };
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "atende-test-data-"));
   const config = {
-    ...loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir }),
+    ...loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir, GRAPH_API_URL: NO_GRAPH_URL }),
     ...overrides,
   };
   const deps: Deps = {

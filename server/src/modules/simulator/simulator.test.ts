@@ -41,7 +41,6 @@ beforeAll(async () => {
     {
       LOGIN_MAX_PER_EMAIL: 1000,
       LOGIN_MAX_PER_IP: 100_000,
-      GRAPH_API_URL: "http://127.0.0.1:9",
       MEDIA_MAX_BYTES,
     },
     // A "beta" connection must never reach WhatsApp from a test: Baileys runs on fake sockets.

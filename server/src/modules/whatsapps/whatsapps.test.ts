@@ -35,7 +35,7 @@ const sockets: Socket[] = [];
 
 beforeAll(async () => {
   ctx = await createTestContext(
-    { LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000, GRAPH_API_URL: "http://127.0.0.1:9" },
+    { LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 },
     { providers: { beta: baileysProvider({ logger: silent, makeSocket: () => new FakeSocket() }) } },
   );
   ctx.built.startBackground();
