@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { WhatsappDetailDTO } from "@atende/contracts";
+import type { SimulatorPhoneMessage, WhatsappDetailDTO } from "@atende/contracts";
 import { type LoggedIn, buildCompany, buildQueue, buildUser, login } from "./factories.js";
 import { type TestContext, waitFor } from "./harness.js";
 
@@ -53,6 +53,22 @@ export async function connectSimulator(
 async function status(ctx: TestContext, who: LoggedIn, id: number) {
   const res = await ctx.app.inject({ method: "GET", url: `/whatsapp/${id}`, headers: who.auth });
   return res.json<WhatsappDetailDTO>().status;
+}
+
+/** What the customer's phone shows of its chat with the connection, oldest first. */
+export async function phoneShows(
+  ctx: TestContext,
+  who: LoggedIn,
+  whatsappId: number,
+  number: string,
+): Promise<SimulatorPhoneMessage[]> {
+  const res = await ctx.app.inject({
+    method: "GET",
+    url: `/simulator/${whatsappId}/messages?number=${encodeURIComponent(number)}`,
+    headers: who.auth,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<SimulatorPhoneMessage[]>();
 }
 
 /** The customer's phone sends to the connection through the simulator API. */

@@ -8,7 +8,7 @@ import { silent } from "../../channels/baileys/fixtures/harness.js";
 import { contacts, messages, plans, simulatorMessages, tickets, whatsapps } from "../../db/schema/index.js";
 import { inTransaction } from "../../events/bus.js";
 import { queueOutbound } from "../messages/outbound.js";
-import { buildSimulatorCompany, connectSimulator, phoneSends } from "../../test/channels.js";
+import { buildSimulatorCompany, connectSimulator, phoneSends, phoneShows } from "../../test/channels.js";
 import {
   type LoggedIn,
   buildCompany,
@@ -69,15 +69,8 @@ const call = caller(() => ctx);
 const send = (payload: Record<string, unknown>, whatsappId = team.connection.id, who = team.adminLogin) =>
   phoneSends(ctx, who, whatsappId, payload);
 
-async function phone(number: string, whatsappId = team.connection.id): Promise<SimulatorPhoneMessage[]> {
-  const res = await call(
-    "GET",
-    `/simulator/${whatsappId}/messages?number=${encodeURIComponent(number)}`,
-    team.adminLogin,
-  );
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-}
+const phone = (number: string, whatsappId = team.connection.id) =>
+  phoneShows(ctx, team.adminLogin, whatsappId, number);
 
 async function insertConnection(
   companyId: number,

@@ -1,9 +1,9 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, expect } from "vitest";
-import { type SimulatorPhoneMessage, type TicketDTO, type TicketsPage } from "@atende/contracts";
+import { type TicketDTO, type TicketsPage } from "@atende/contracts";
 import { contacts, tickets } from "../../db/schema/index.js";
-import { buildSimulatorCompany, phoneSends } from "../../test/channels.js";
+import { buildSimulatorCompany, phoneSends, phoneShows } from "../../test/channels.js";
 import {
   type LoggedIn,
   buildCompany,
@@ -115,11 +115,7 @@ export async function openFor(userId: number, queueId: number | null, body = "ol
   return { ...ticket, queueId, userId, status: "open" as const };
 }
 
-export async function phone(number: string): Promise<SimulatorPhoneMessage[]> {
-  const res = await call("GET", `/simulator/${a.connection.id}/messages?number=${number}`, a.adminLogin);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-}
+export const phone = (number: string) => phoneShows(ctx, a.adminLogin, a.connection.id, number);
 
 export async function ticketsOfContact(contactId: number) {
   return ctx.deps.db.select().from(tickets).where(eq(tickets.contactId, contactId));
