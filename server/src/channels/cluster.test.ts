@@ -11,13 +11,13 @@ import {
   openTestDatabase,
   record,
   waitFor,
+  TEST_REDIS_URL,
 } from "../test/harness.js";
 
 /**
  * Two instances of one deployment (one database, one Redis): a connection's session is owned by
  * one instance through its lease; events cross instances; when the owner stops, the other takes over.
  */
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let a: TestContext;
 let b: TestContext;
@@ -25,7 +25,7 @@ const sockets: Socket[] = [];
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  const config = { REDIS_URL, SESSION_LEASE_SECONDS: 3 };
+  const config = { REDIS_URL: TEST_REDIS_URL, SESSION_LEASE_SECONDS: 3 };
   a = await createTestContext(config, { database });
   b = await createTestContext(config, { database });
   a.built.startBackground();

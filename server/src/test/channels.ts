@@ -2,6 +2,8 @@ import { expect } from "vitest";
 import type { SimulatorPhoneMessage, WhatsappDetailDTO } from "@atende/contracts";
 import { type LoggedIn, buildCompany, buildQueue, buildUser, login } from "./factories.js";
 import { type TestContext, waitFor } from "./harness.js";
+import { and, eq, ne } from "drizzle-orm";
+import { contacts, tickets } from "../db/schema/index.js";
 
 /**
  * A company with an admin, its queues, and a CONNECTED simulator connection (paired like a person
@@ -69,6 +71,36 @@ export async function phoneShows(
   });
   expect(res.statusCode, res.body).toBe(200);
   return res.json<SimulatorPhoneMessage[]>();
+}
+
+/**
+ * A customer's phone writes to the company's simulator connection; answers the contact's live (not
+ * closed) ticket as the inbound pipeline left it.
+ */
+export async function phoneOpensTicket(
+  ctx: TestContext,
+  team: { company: { id: number }; adminLogin: LoggedIn; connection: { id: number } },
+  message: { number: string; name: string; body: string },
+) {
+  const res = await phoneSends(ctx, team.adminLogin, team.connection.id, {
+    from: message.number,
+    name: message.name,
+    body: message.body,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  const [row] = await ctx.deps.db
+    .select({ t: tickets })
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .where(
+      and(
+        eq(contacts.companyId, team.company.id),
+        eq(contacts.number, message.number),
+        ne(tickets.status, "closed"),
+      ),
+    );
+  if (!row) throw new Error(`no live ticket for ${message.number}`);
+  return row.t;
 }
 
 /** The customer's phone sends to the connection through the simulator API. */

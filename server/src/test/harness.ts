@@ -67,6 +67,9 @@ export async function openTestDatabase(): Promise<Database & { drop(): Promise<v
   return { ...database, drop: () => database.close() };
 }
 
+/** The Redis the multi-instance suites share (TEST_REDIS_URL, or the local one). */
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
 export interface TestContext {
   deps: Deps;
   built: BuiltApp;

@@ -1,10 +1,12 @@
 import { afterAll } from "vitest";
 import { blockOutboundConnections, blockedConnections } from "./network.js";
 
-// Every test file runs with the network limited to this machine; one that tried to leave it fails
-// here even when the app swallowed the refused connection.
-const databaseHost = process.env.TEST_DATABASE_URL ? new URL(process.env.TEST_DATABASE_URL).hostname : null;
-blockOutboundConnections(databaseHost ? [databaseHost] : []);
+// Every test file runs with the network limited to this machine (and the test database and Redis,
+// wherever they are); one that tried to leave it fails here even when the app swallowed the refusal.
+const serviceHosts = [process.env.TEST_DATABASE_URL, process.env.TEST_REDIS_URL].flatMap((url) =>
+  url ? [new URL(url).hostname] : [],
+);
+blockOutboundConnections(serviceHosts);
 
 afterAll(() => {
   if (blockedConnections.length)

@@ -1,4 +1,4 @@
-import { and, eq, ne } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -9,8 +9,8 @@ import {
   type TicketDTO,
   companyEvent,
 } from "@atende/contracts";
-import { contacts, plans, ticketTags, tickets } from "../../db/schema/index.js";
-import { buildSimulatorCompany, phoneSends } from "../../test/channels.js";
+import { plans, ticketTags, tickets } from "../../db/schema/index.js";
+import { buildSimulatorCompany, phoneOpensTicket } from "../../test/channels.js";
 import {
   type LoggedIn,
   buildCompany,
@@ -77,21 +77,7 @@ async function tagIdsOf(ticketId: number): Promise<number[]> {
 
 /** The customer's phone writes in; answers the contact's live ticket as the pipeline left it. */
 async function customerWrites(body = "olá") {
-  const number = newNumber();
-  const res = await phoneSends(ctx, a.adminLogin, a.connection.id, {
-    from: number,
-    name: `Cliente ${uid()}`,
-    body,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  const [row] = await ctx.deps.db
-    .select({ t: tickets })
-    .from(tickets)
-    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .where(
-      and(eq(contacts.companyId, a.company.id), eq(contacts.number, number), ne(tickets.status, "closed")),
-    );
-  return row!.t;
+  return phoneOpensTicket(ctx, a, { number: newNumber(), name: `Cliente ${uid()}`, body });
 }
 
 /** A waiting ticket placed in a queue (null: left without one, as inbound leaves it). */

@@ -1,11 +1,11 @@
 import crypto from "node:crypto";
-import { and, eq, ne } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CompanyEventPayloads, TicketNoteDTO } from "@atende/contracts";
-import { contacts, tickets } from "../../db/schema/index.js";
+import { tickets } from "../../db/schema/index.js";
 import { expectError, expectOk, caller, fieldsOf } from "../../test/calls.js";
-import { buildSimulatorCompany, phoneSends } from "../../test/channels.js";
+import { buildSimulatorCompany, phoneOpensTicket } from "../../test/channels.js";
 import {
   type LoggedIn,
   buildCompany,
@@ -34,23 +34,10 @@ const call = caller(() => ctx);
 
 /** A customer writes in; the ticket is placed in queue A (index 0) or B (1). */
 async function ticketInQueue(index: 0 | 1) {
-  const number = newNumber();
-  const res = await phoneSends(ctx, a.adminLogin, a.connection.id, {
-    from: number,
-    name: "Cliente",
-    body: "oi",
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  const [row] = await ctx.deps.db
-    .select({ t: tickets })
-    .from(tickets)
-    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .where(
-      and(eq(contacts.companyId, a.company.id), eq(contacts.number, number), ne(tickets.status, "closed")),
-    );
+  const ticket = await phoneOpensTicket(ctx, a, { number: newNumber(), name: "Cliente", body: "oi" });
   const queueId = a.queues[index]!.id;
-  await ctx.deps.db.update(tickets).set({ queueId }).where(eq(tickets.id, row!.t.id));
-  return { ...row!.t, queueId };
+  await ctx.deps.db.update(tickets).set({ queueId }).where(eq(tickets.id, ticket.id));
+  return { ...ticket, queueId };
 }
 
 const addNote = (who: LoggedIn, body: Record<string, unknown>) => call("POST", "/ticket-notes", who, body);

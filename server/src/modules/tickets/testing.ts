@@ -1,9 +1,9 @@
-import { and, eq, ne } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, expect } from "vitest";
 import { type TicketDTO, type TicketsPage } from "@atende/contracts";
-import { contacts, tickets } from "../../db/schema/index.js";
-import { buildSimulatorCompany, phoneSends, phoneShows } from "../../test/channels.js";
+import { tickets } from "../../db/schema/index.js";
+import { buildSimulatorCompany, phoneShows, phoneOpensTicket } from "../../test/channels.js";
 import {
   type LoggedIn,
   buildCompany,
@@ -85,20 +85,8 @@ export const quietContact = (name = `Contato ${uid()}`) => buildContact(ctx.deps
 /** The customer's phone writes in; answers the contact's live ticket as the pipeline left it. */
 export async function customerWrites(body: string, opts: { number?: string; name?: string } = {}) {
   const number = opts.number ?? newNumber();
-  const res = await phoneSends(ctx, a.adminLogin, a.connection.id, {
-    from: number,
-    name: opts.name ?? `Cliente ${uid()}`,
-    body,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  const [row] = await ctx.deps.db
-    .select({ t: tickets })
-    .from(tickets)
-    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .where(
-      and(eq(contacts.companyId, a.company.id), eq(contacts.number, number), ne(tickets.status, "closed")),
-    );
-  return { ...row!.t, number };
+  const ticket = await phoneOpensTicket(ctx, a, { number, name: opts.name ?? `Cliente ${uid()}`, body });
+  return { ...ticket, number };
 }
 
 /** A waiting ticket placed in a queue (null: left without one, as inbound leaves it). */
