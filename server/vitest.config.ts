@@ -9,6 +9,8 @@ export default defineConfig({
       ? configDefaults.exclude
       : [...configDefaults.exclude, "src/**/*.pg.test.ts"],
     globalSetup: ["src/test/globalSetup.ts"],
+    // Outbound connections are refused beyond this machine (src/test/network.ts).
+    setupFiles: ["src/test/setup.ts"],
     pool: "forks",
     testTimeout: 20_000,
     hookTimeout: 60_000,

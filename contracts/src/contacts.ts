@@ -1,8 +1,19 @@
 import { z } from "zod";
 import { LIMITS } from "./constants.js";
-import type { ContactDTO } from "./conversations.js";
 import type { ErrorCode, Lang } from "./errors.js";
 import { noNul, pageNumber, searchText, sizedText } from "./validation.js";
+
+export interface ContactDTO {
+  id: number;
+  name: string;
+  number: string;
+  email: string;
+  profilePicUrl: string;
+  isGroup: boolean;
+  extraInfo: { id: number; name: string; value: string }[];
+  createdAt: string;
+  updatedAt: string;
+}
 
 /** GET /contacts pages: the spec's infinite-scroll list. */
 export const CONTACT_PAGE_SIZE = LIMITS.pageSize;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ContactDTO } from "./conversations.js";
+import type { ContactDTO } from "./contacts.js";
 import { zoneOffsetMs } from "./dates.js";
 import { MAX_DB_ID, idOf, idValue, noNul, pageNumber, searchText } from "./validation.js";
 import { type Actor, can } from "./permissions.js";

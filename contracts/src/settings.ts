@@ -76,3 +76,8 @@ export function settingUpdateSchema(key: SettingKey) {
 }
 
 export const settingKeyParam = z.object({ key: z.string().min(1).max(64) });
+
+export interface SettingDTO {
+  key: string;
+  value: string;
+}

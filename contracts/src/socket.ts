@@ -1,6 +1,9 @@
-import type { SimulatorPhoneMessage, WhatsappDTO, WhatsappSessionDTO } from "./channels.js";
-import type { ContactDTO, MessageDTO, TicketDTO } from "./conversations.js";
-import type { UserDTO } from "./entities.js";
+import type { ContactDTO } from "./contacts.js";
+import type { MessageDTO } from "./messages.js";
+import type { SimulatorPhoneMessage } from "./simulator.js";
+import type { TicketDTO } from "./tickets.js";
+import type { UserDTO } from "./users.js";
+import type { WhatsappDTO, WhatsappSessionDTO } from "./whatsapps.js";
 import type { TagDTO } from "./tags.js";
 import type { QueueDetailDTO } from "./queues.js";
 import type { TicketNoteDTO } from "./ticketNotes.js";

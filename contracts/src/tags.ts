@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { TicketDTO } from "./conversations.js";
+import type { TicketDTO } from "./tickets.js";
 import { ticketListQuerySchema } from "./tickets.js";
 import { dbId, idValue, noNul } from "./validation.js";
 

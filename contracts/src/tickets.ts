@@ -1,7 +1,8 @@
 import { z } from "zod";
-import type { MessageDTO, TicketDTO } from "./conversations.js";
-import { dbId, idList, idOf, pageNumber, searchText } from "./validation.js";
-import { type Actor } from "./permissions.js";
+import type { ContactDTO } from "./contacts.js";
+import type { Actor } from "./permissions.js";
+import type { QueueDTO } from "./queues.js";
+import { dbId, idList, pageNumber, searchText } from "./validation.js";
 
 const flag = z.preprocess((v) => v === true || v === "true" || v === "1", z.boolean());
 
@@ -12,7 +13,6 @@ export const TICKET_PAGE_SIZE = 40;
  * in would mean reading all its messages (bench/tickets).
  */
 export const TICKET_SEARCH_COUNT_CAP = 100;
-export const MESSAGE_PAGE_SIZE = 20;
 
 export const ticketListQuerySchema = z.object({
   searchParam: searchText(200),
@@ -76,52 +76,6 @@ export const closeAllSchema = z.object({
   selectedQueueIds: idList,
 });
 
-export interface MessagesPage {
-  messages: MessageDTO[];
-  ticket: TicketDTO;
-  count: number;
-  hasMore: boolean;
-}
-
-export const messageSendSchema = z.object({
-  body: z.string().max(65_536, "validation.tooLong").default(""),
-  /** The message replied to: its id (or the message itself, as some clients send it). */
-  quotedMsg: z
-    .union(
-      [
-        z
-          .object({
-            id: idOf(Number.MAX_SAFE_INTEGER),
-          })
-          .passthrough(),
-        z.null(),
-      ],
-      "validation.invalid",
-    )
-    .optional(),
-  /** Prefix the agent's name ('*Name:*' line). */
-  signMessage: z.preprocess(
-    (v) => (v === undefined ? undefined : v === true || v === "true"),
-    z.boolean().optional(),
-  ),
-  read: z.unknown().optional(),
-  fromMe: z.unknown().optional(),
-  mediaUrl: z.unknown().optional(),
-});
-export type MessageSendInput = z.infer<typeof messageSendSchema>;
-
-export const messageEditSchema = z.object({
-  body: z.string().trim().min(1, "validation.required").max(65_536, "validation.tooLong"),
-});
-export const reactionSchema = z.object({
-  type: z.string("validation.required").max(16, "validation.tooLong"),
-});
-export const forwardSchema = z.object({
-  messageId: idOf(Number.MAX_SAFE_INTEGER),
-  contactId: dbId,
-  signMessage: z.boolean().optional().default(false),
-});
-
 /** ERR_OTHER_OPEN_TICKET carries who holds the contact's open ticket. */
 export interface OtherOpenTicketError {
   error: "ERR_OTHER_OPEN_TICKET";
@@ -129,6 +83,27 @@ export interface OtherOpenTicketError {
   ticketId: number;
   userName: string | null;
   queueName: string | null;
+}
+
+export interface TicketDTO {
+  id: number;
+  uuid: string;
+  status: "pending" | "open" | "closed";
+  contactId: number;
+  contact: Pick<ContactDTO, "id" | "name" | "number" | "profilePicUrl" | "isGroup">;
+  userId: number | null;
+  user: { id: number; name: string } | null;
+  queueId: number | null;
+  queue: QueueDTO | null;
+  whatsappId: number | null;
+  whatsapp: { id: number; name: string } | null;
+  lastMessage: string;
+  unreadMessages: number;
+  isGroup: boolean;
+  chatbot: boolean;
+  tags: { id: number; name: string; color: string }[];
+  createdAt: string;
+  updatedAt: string;
 }
 
 /**

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Socket } from "socket.io-client";
 import { whatsappLeases, whatsapps } from "../db/schema/index.js";
 import { connectSimulator, phoneSends } from "../test/channels.js";
-import { buildCompany, buildQueue, buildUser, login } from "../test/factories.js";
+import { buildCompany, buildQueue, buildUser, login, buildConnection } from "../test/factories.js";
 import {
   type TestContext,
   connectSocket,
@@ -11,13 +11,13 @@ import {
   openTestDatabase,
   record,
   waitFor,
+  TEST_REDIS_URL,
 } from "../test/harness.js";
 
 /**
  * Two instances of one deployment (one database, one Redis): a connection's session is owned by
  * one instance through its lease; events cross instances; when the owner stops, the other takes over.
  */
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let a: TestContext;
 let b: TestContext;
@@ -25,7 +25,7 @@ const sockets: Socket[] = [];
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  const config = { REDIS_URL, SESSION_LEASE_SECONDS: 3 };
+  const config = { REDIS_URL: TEST_REDIS_URL, SESSION_LEASE_SECONDS: 3 };
   a = await createTestContext(config, { database });
   b = await createTestContext(config, { database });
   a.built.startBackground();
@@ -98,26 +98,22 @@ describe("a connection's session across instances", () => {
 describe("a lease whose owner died", () => {
   it("is taken over once it expires, not before", async () => {
     const company = await buildCompany(database.db);
-    const [conn] = await database.db
-      .insert(whatsapps)
-      .values({
-        companyId: company.id,
-        name: "Órfã",
-        provider: "simulator",
-        token: `t-${Date.now()}`,
-        status: "CONNECTED",
-      })
-      .returning();
+    const conn = await buildConnection(database.db, company.id, {
+      name: "Órfã",
+      provider: "simulator",
+      token: `t-${Date.now()}`,
+      status: "CONNECTED",
+    });
     const alive = [a, b].find((x) => x.built.app.server.listening) ?? b;
     const survivor = alive.built.channels.sessions.instanceId;
     await database.db.insert(whatsappLeases).values({
-      whatsappId: conn!.id,
+      whatsappId: conn.id,
       companyId: company.id,
       ownerId: "dead-instance",
       expiresAt: new Date(Date.now() + 2_000),
     });
     await alive.built.channels.sessions.tick();
-    expect(await leaseOwner(conn!.id)).toBe("dead-instance");
-    await waitFor(async () => (await leaseOwner(conn!.id)) === survivor, 8_000);
+    expect(await leaseOwner(conn.id)).toBe("dead-instance");
+    await waitFor(async () => (await leaseOwner(conn.id)) === survivor, 8_000);
   });
 });

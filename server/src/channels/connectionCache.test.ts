@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { whatsapps } from "../db/schema/index.js";
 import { EventBus } from "../events/bus.js";
 import { buildSimulatorCompany, phoneSends } from "../test/channels.js";
-import { buildCompany } from "../test/factories.js";
+import { buildCompany, buildConnection } from "../test/factories.js";
 import { type TestContext, createTestContext } from "../test/harness.js";
 import { ConnectionCache } from "./connectionCache.js";
 
@@ -23,49 +23,51 @@ describe("ConnectionCache", () => {
   it("reads a connection once while fresh, re-reads after the time to live, and never answers another company's", async () => {
     const company = await buildCompany(ctx.deps.db);
     const other = await buildCompany(ctx.deps.db);
-    const [row] = await ctx.deps.db
-      .insert(whatsapps)
-      .values({ companyId: company.id, name: "Loja", provider: "simulator", token: "t-cache-1" })
-      .returning();
+    const row = await buildConnection(ctx.deps.db, company.id, {
+      name: "Loja",
+      provider: "simulator",
+      token: "t-cache-1",
+    });
     let clock = 0;
     const cache = new ConnectionCache(ctx.deps.db, 2_000, () => clock);
-    expect((await cache.get(company.id, row!.id))?.name).toBe("Loja");
-    expect(await cache.get(other.id, row!.id)).toBeNull();
+    expect((await cache.get(company.id, row.id))?.name).toBe("Loja");
+    expect(await cache.get(other.id, row.id)).toBeNull();
 
     // Changed behind this cache's back (another instance): the old row until the time to live ends.
-    await ctx.deps.db.update(whatsapps).set({ name: "Loja Centro" }).where(eq(whatsapps.id, row!.id));
+    await ctx.deps.db.update(whatsapps).set({ name: "Loja Centro" }).where(eq(whatsapps.id, row.id));
     clock = 1_999;
-    expect((await cache.get(company.id, row!.id))?.name).toBe("Loja");
+    expect((await cache.get(company.id, row.id))?.name).toBe("Loja");
     clock = 2_000;
-    expect((await cache.get(company.id, row!.id))?.name).toBe("Loja Centro");
+    expect((await cache.get(company.id, row.id))?.name).toBe("Loja Centro");
 
     // Deleted: null once re-read, and a missing id is remembered as missing.
-    await ctx.deps.db.delete(whatsapps).where(eq(whatsapps.id, row!.id));
+    await ctx.deps.db.delete(whatsapps).where(eq(whatsapps.id, row.id));
     clock = 4_000;
-    expect(await cache.get(company.id, row!.id)).toBeNull();
+    expect(await cache.get(company.id, row.id)).toBeNull();
     expect(await cache.get(company.id, 987_654)).toBeNull();
   });
 
   it("forgets a connection on this instance's events, also when the event lands during a read", async () => {
     const company = await buildCompany(ctx.deps.db);
-    const [row] = await ctx.deps.db
-      .insert(whatsapps)
-      .values({ companyId: company.id, name: "Antes", provider: "simulator", token: "t-cache-2" })
-      .returning();
+    const row = await buildConnection(ctx.deps.db, company.id, {
+      name: "Antes",
+      provider: "simulator",
+      token: "t-cache-2",
+    });
     const bus = new EventBus();
     const cache = new ConnectionCache(ctx.deps.db, 60_000, () => 0);
     bus.on((event) => cache.heard(event));
-    expect((await cache.get(company.id, row!.id))?.name).toBe("Antes");
-    await ctx.deps.db.update(whatsapps).set({ name: "Depois" }).where(eq(whatsapps.id, row!.id));
-    await bus.publish([{ type: "whatsapp.deleted", companyId: company.id, whatsappId: row!.id }]);
-    expect((await cache.get(company.id, row!.id))?.name).toBe("Depois");
+    expect((await cache.get(company.id, row.id))?.name).toBe("Antes");
+    await ctx.deps.db.update(whatsapps).set({ name: "Depois" }).where(eq(whatsapps.id, row.id));
+    await bus.publish([{ type: "whatsapp.deleted", companyId: company.id, whatsappId: row.id }]);
+    expect((await cache.get(company.id, row.id))?.name).toBe("Depois");
 
     // A read that began before a change must not keep what it read.
-    const reading = cache.get(company.id, row!.id);
-    cache.forget(row!.id);
+    const reading = cache.get(company.id, row.id);
+    cache.forget(row.id);
     await reading;
-    await ctx.deps.db.update(whatsapps).set({ name: "Por último" }).where(eq(whatsapps.id, row!.id));
-    expect((await cache.get(company.id, row!.id))?.name).toBe("Por último");
+    await ctx.deps.db.update(whatsapps).set({ name: "Por último" }).where(eq(whatsapps.id, row.id));
+    expect((await cache.get(company.id, row.id))?.name).toBe("Por último");
   });
 
   it("through the app: a connection disconnected by its admin refuses the phone's next message at once", async () => {

@@ -1,6 +1,6 @@
 import { and, count, eq, inArray, lte, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ContactDTO, MessageDTO, SimulatorPhoneMessage, TicketDTO } from "@atende/contracts";
+import type { ContactDTO, MessageDTO, TicketDTO } from "@atende/contracts";
 import { queryRows } from "../db/client.js";
 import { contacts, jobs, messages, tags, ticketBotStates, ticketTags, tickets } from "../db/schema/index.js";
 import { inTransaction } from "../events/bus.js";
@@ -8,8 +8,8 @@ import { presentContact } from "../modules/contacts/present.js";
 import { loadMessage } from "../modules/messages/queries.js";
 import { loadTicket } from "../modules/tickets/queries.js";
 import { queueOutbound, retryOutbound } from "../modules/messages/outbound.js";
-import { buildSimulatorCompany, phoneSends } from "../test/channels.js";
-import { buildUser, login } from "../test/factories.js";
+import { buildSimulatorCompany, phoneSends, phoneShows } from "../test/channels.js";
+import { buildUser, login, newNumber } from "../test/factories.js";
 import { batch } from "./queries.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../test/harness.js";
 
@@ -28,8 +28,6 @@ const PNG = Buffer.from(
   "base64",
 );
 
-let seq = 0;
-const newNumber = () => `55119${String(70000000 + ++seq).padStart(8, "0")}`;
 const send = (payload: Record<string, unknown>) =>
   phoneSends(ctx, team.adminLogin, team.connection.id, payload);
 
@@ -319,14 +317,7 @@ describe("the outbound queue", () => {
     );
   }
 
-  async function phone(number: string): Promise<SimulatorPhoneMessage[]> {
-    const res = await ctx.app.inject({
-      method: "GET",
-      url: `/simulator/${team.connection.id}/messages?number=${number}`,
-      headers: team.adminLogin.auth,
-    });
-    return res.json();
-  }
+  const phone = (number: string) => phoneShows(ctx, team.adminLogin, team.connection.id, number);
 
   it("an agent's message shows at once with ack 0, reaches the phone, and its ticks only move forward", async () => {
     const number = newNumber();

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Socket } from "socket.io-client";
 import { openPostgres, queryRows } from "./client.js";
 import { TEST_PASSWORD, buildCompany, buildUser } from "../test/factories.js";
-import { clonePostgresTemplate, connectSocket, record, waitFor } from "../test/harness.js";
+import { clonePostgresTemplate, connectSocket, record, waitFor, TEST_REDIS_URL } from "../test/harness.js";
 import { type ServerProcess, spawnServer } from "../test/serverProcess.js";
 import { type TcpProxy, startTcpProxy } from "../test/tcpProxy.js";
 
@@ -259,7 +259,7 @@ describe("PostgreSQL going away", () => {
 
 describe("Redis going away", () => {
   it("two instances: messages are stored while it is away, and fan-out across them resumes once it is back", async () => {
-    const redis = new URL(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379");
+    const redis = new URL(TEST_REDIS_URL);
     const redisProxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
     const env = { DATABASE_URL: clone.url, REDIS_URL: redisProxy.urlFor(redis.toString()) };
     // One after the other: the first start seeds the platform's super user.

@@ -7,6 +7,7 @@ import {
   openTestDatabase,
   record,
   waitFor,
+  TEST_REDIS_URL,
 } from "../test/harness.js";
 import { buildCompany, buildUser, login } from "../test/factories.js";
 
@@ -14,7 +15,6 @@ import { buildCompany, buildUser, login } from "../test/factories.js";
  * Two instances of the app on one database and one Redis: an event raised on instance B reaches
  * a socket connected to instance A, and stays within its company.
  */
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let a: TestContext;
 let b: TestContext;
@@ -22,8 +22,8 @@ const sockets: Socket[] = [];
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  a = await createTestContext({ REDIS_URL }, { database });
-  b = await createTestContext({ REDIS_URL }, { database });
+  a = await createTestContext({ REDIS_URL: TEST_REDIS_URL }, { database });
+  b = await createTestContext({ REDIS_URL: TEST_REDIS_URL }, { database });
 });
 afterAll(async () => {
   for (const s of sockets) s.close();

@@ -9,13 +9,13 @@ import {
   openTestDatabase,
   record,
   waitFor,
+  TEST_REDIS_URL,
 } from "../test/harness.js";
 
 /**
  * Two deployments (two databases: production and staging) on one Redis: each hears only its own
  * events, although their companies and users have the same ids.
  */
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 let production: Awaited<ReturnType<typeof openTestDatabase>>;
 let staging: Awaited<ReturnType<typeof openTestDatabase>>;
 let prod: TestContext;
@@ -26,9 +26,9 @@ const sockets: Socket[] = [];
 beforeAll(async () => {
   production = await openTestDatabase();
   staging = await openTestDatabase();
-  prod = await createTestContext({ REDIS_URL }, { database: production });
-  prod2 = await createTestContext({ REDIS_URL }, { database: production });
-  stag = await createTestContext({ REDIS_URL }, { database: staging });
+  prod = await createTestContext({ REDIS_URL: TEST_REDIS_URL }, { database: production });
+  prod2 = await createTestContext({ REDIS_URL: TEST_REDIS_URL }, { database: production });
+  stag = await createTestContext({ REDIS_URL: TEST_REDIS_URL }, { database: staging });
 });
 afterAll(async () => {
   for (const s of sockets) s.close();

@@ -2,16 +2,25 @@ import { expect } from "vitest";
 import type { LoggedIn } from "./factories.js";
 import type { TestContext } from "./harness.js";
 
+/** Who makes a call: anyone with an auth header (a login), or null for no token at all. */
+export type Caller = Pick<LoggedIn, "auth"> | null;
+
 /** A JSON call through the app as `who`, without opening a port. */
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 export function caller(ctx: () => TestContext) {
   return (
     method: Method,
     url: string,
-    who: LoggedIn,
+    who: Caller,
     payload?: unknown,
     headers: Record<string, string> = {},
-  ) => ctx().app.inject({ method, url, payload: payload as object, headers: { ...who.auth, ...headers } });
+  ) =>
+    ctx().app.inject({
+      method,
+      url,
+      payload: payload as object,
+      headers: { ...(who?.auth ?? {}), ...headers },
+    });
 }
 
 /** The answer is this status and ERR_* code. */

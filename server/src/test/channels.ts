@@ -1,7 +1,9 @@
 import { expect } from "vitest";
-import type { WhatsappDetailDTO } from "@atende/contracts";
+import type { SimulatorPhoneMessage, WhatsappDetailDTO } from "@atende/contracts";
 import { type LoggedIn, buildCompany, buildQueue, buildUser, login } from "./factories.js";
 import { type TestContext, waitFor } from "./harness.js";
+import { and, eq, ne } from "drizzle-orm";
+import { contacts, tickets } from "../db/schema/index.js";
 
 /**
  * A company with an admin, its queues, and a CONNECTED simulator connection (paired like a person
@@ -53,6 +55,52 @@ export async function connectSimulator(
 async function status(ctx: TestContext, who: LoggedIn, id: number) {
   const res = await ctx.app.inject({ method: "GET", url: `/whatsapp/${id}`, headers: who.auth });
   return res.json<WhatsappDetailDTO>().status;
+}
+
+/** What the customer's phone shows of its chat with the connection, oldest first. */
+export async function phoneShows(
+  ctx: TestContext,
+  who: LoggedIn,
+  whatsappId: number,
+  number: string,
+): Promise<SimulatorPhoneMessage[]> {
+  const res = await ctx.app.inject({
+    method: "GET",
+    url: `/simulator/${whatsappId}/messages?number=${encodeURIComponent(number)}`,
+    headers: who.auth,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<SimulatorPhoneMessage[]>();
+}
+
+/**
+ * A customer's phone writes to the company's simulator connection; answers the contact's live (not
+ * closed) ticket as the inbound pipeline left it.
+ */
+export async function phoneOpensTicket(
+  ctx: TestContext,
+  team: { company: { id: number }; adminLogin: LoggedIn; connection: { id: number } },
+  message: { number: string; name: string; body: string },
+) {
+  const res = await phoneSends(ctx, team.adminLogin, team.connection.id, {
+    from: message.number,
+    name: message.name,
+    body: message.body,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  const [row] = await ctx.deps.db
+    .select({ t: tickets })
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .where(
+      and(
+        eq(contacts.companyId, team.company.id),
+        eq(contacts.number, message.number),
+        ne(tickets.status, "closed"),
+      ),
+    );
+  if (!row) throw new Error(`no live ticket for ${message.number}`);
+  return row.t;
 }
 
 /** The customer's phone sends to the connection through the simulator API. */

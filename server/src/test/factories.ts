@@ -2,11 +2,30 @@ import crypto from "node:crypto";
 import type { LoginAnswer } from "@atende/contracts";
 import { DEFAULT_COMPANY_SETTINGS } from "@atende/contracts";
 import type { Executor } from "../db/client.js";
-import { companies, plans, queues, settings, userQueues, users } from "../db/schema/index.js";
+import {
+  companies,
+  contacts,
+  messages,
+  plans,
+  queues,
+  settings,
+  tickets,
+  userQueues,
+  users,
+  whatsapps,
+} from "../db/schema/index.js";
 import { hashPassword } from "../lib/passwords.js";
 import type { TestContext } from "./harness.js";
 
-const uid = () => crypto.randomBytes(4).toString("hex");
+/** A short random hex string, for names that must not clash. */
+export const uid = () => crypto.randomBytes(4).toString("hex");
+
+let numberSeq = 0;
+/**
+ * A Brazilian mobile number no other call in this test file answers. A file with numbers of its own
+ * (a fixture, a second prefix) passes `first`, the start of a range the file keeps for itself.
+ */
+export const newNumber = (first = 70_000_000) => `55119${String(first + ++numberSeq).padStart(8, "0")}`;
 
 /** Factories build rows straight in the database, with sensible defaults a test can override. */
 export async function buildPlan(db: Executor, v: Partial<typeof plans.$inferInsert> = {}) {
@@ -83,6 +102,68 @@ export async function buildQueue(
   return row!;
 }
 
+export async function buildContact(
+  db: Executor,
+  companyId: number,
+  v: Partial<Omit<typeof contacts.$inferInsert, "companyId">> = {},
+) {
+  const [row] = await db
+    .insert(contacts)
+    .values({ companyId, name: `Contato ${uid()}`, number: newNumber(), ...v })
+    .returning();
+  return row!;
+}
+
+/** A ticket straight in the database (pending, no queue), for a new contact unless `contactId` is given. */
+export async function buildTicket(
+  db: Executor,
+  companyId: number,
+  v: Partial<Omit<typeof tickets.$inferInsert, "companyId">> = {},
+) {
+  const contactId = v.contactId ?? (await buildContact(db, companyId)).id;
+  const [row] = await db
+    .insert(tickets)
+    .values({ companyId, status: "pending", ...v, contactId })
+    .returning();
+  return row!;
+}
+
+/**
+ * A connection row (a simulator one by default) with no live session: tests that need one connected
+ * use `buildSimulatorCompany`/`connectSimulator` (test/channels.ts).
+ */
+export async function buildConnection(
+  db: Executor,
+  companyId: number,
+  v: Partial<Omit<typeof whatsapps.$inferInsert, "companyId">> = {},
+) {
+  const provider = v.provider ?? "simulator";
+  const [row] = await db
+    .insert(whatsapps)
+    .values({
+      companyId,
+      name: `${provider} ${uid()}`,
+      provider,
+      token: crypto.randomBytes(16).toString("hex"),
+      ...v,
+    })
+    .returning();
+  return row!;
+}
+
+/** A message on a ticket, straight in the database (from the customer, unless `fromMe`). */
+export async function buildMessage(
+  db: Executor,
+  companyId: number,
+  v: Partial<Omit<typeof messages.$inferInsert, "companyId">> & { ticketId: number },
+) {
+  const [row] = await db
+    .insert(messages)
+    .values({ companyId, ...v })
+    .returning();
+  return row!;
+}
+
 export interface LoggedIn extends LoginAnswer {
   cookie: string;
   auth: { authorization: string };
@@ -105,6 +186,18 @@ export async function login(
   const body = res.json<LoginAnswer>();
   const setCookie = res.cookies.find((c) => c.name === "jrt");
   return { ...body, cookie: `jrt=${setCookie?.value}`, auth: { authorization: `Bearer ${body.token}` } };
+}
+
+export type Member = Awaited<ReturnType<typeof buildUser>> & { login: LoggedIn };
+
+/** A user of the company, logged in. */
+export async function buildMember(
+  ctx: TestContext,
+  companyId: number,
+  values: Parameters<typeof buildUser>[2] = {},
+): Promise<Member> {
+  const row = await buildUser(ctx.deps.db, companyId, values);
+  return { ...row, login: await login(ctx, row.email) };
 }
 
 /** A company with an admin and a plain user, both logged in. */

@@ -12,6 +12,7 @@ import { EventBus } from "../events/bus.js";
 import { TokenService } from "../http/tokens.js";
 import type { ProviderRegistry } from "../channels/registry.js";
 import { MediaStore } from "../storage/media.js";
+import { NO_GRAPH_URL } from "./network.js";
 import os from "node:os";
 import path from "node:path";
 
@@ -66,6 +67,9 @@ export async function openTestDatabase(): Promise<Database & { drop(): Promise<v
   return { ...database, drop: () => database.close() };
 }
 
+/** The Redis the multi-instance suites share (TEST_REDIS_URL, or the local one). */
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
 export interface TestContext {
   deps: Deps;
   built: BuiltApp;
@@ -102,7 +106,7 @@ export async function createTestContext(
   };
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "atende-test-data-"));
   const config = {
-    ...loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir }),
+    ...loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir, GRAPH_API_URL: NO_GRAPH_URL }),
     ...overrides,
   };
   const deps: Deps = {

@@ -4,6 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { NO_GRAPH_URL } from "./network.js";
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -44,6 +45,7 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
       PORT: String(port),
       WEB_DIST: path.join(dataDir, "no-web"),
       TEST_DATABASE_URL: "",
+      GRAPH_API_URL: NO_GRAPH_URL,
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,4 +1,3 @@
-import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -6,7 +5,7 @@ import { jobs, whatsapps } from "../../db/schema/index.js";
 import { registerErrorHandler } from "../../http/errors.js";
 import { JobRunner } from "../../jobs/runner.js";
 import { type FakeGraph, cloudWebhookPayload, startFakeGraph } from "../../test/fakes/graph.js";
-import { buildCompany } from "../../test/factories.js";
+import { buildCompany, buildConnection } from "../../test/factories.js";
 import { openTestDatabase } from "../../test/harness.js";
 import type { Inbound } from "../inbound.js";
 import type { ChannelEvent, ConnectionInfo } from "../provider.js";
@@ -79,18 +78,7 @@ async function insertConnection(
   provider: "cloud" | "beta",
   config: Record<string, string>,
 ) {
-  const [row] = await database.db
-    .insert(whatsapps)
-    .values({
-      companyId,
-      name: `${provider} ${crypto.randomBytes(3).toString("hex")}`,
-      provider,
-      number: "15550783881",
-      token: crypto.randomBytes(16).toString("hex"),
-      providerConfig: config,
-    })
-    .returning();
-  return row!;
+  return buildConnection(database.db, companyId, { provider, number: "15550783881", providerConfig: config });
 }
 
 function textWebhook(id: string, body: string, phoneNumberId = PHONE_NUMBER_ID) {

@@ -1,10 +1,9 @@
-import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgres } from "../../db/client.js";
-import { messages, whatsapps } from "../../db/schema/index.js";
+import { messages } from "../../db/schema/index.js";
 import { cloudWebhookPayload } from "../../test/fakes/graph.js";
-import { buildCompany } from "../../test/factories.js";
+import { buildCompany, buildConnection } from "../../test/factories.js";
 import { type TestContext, clonePostgresTemplate, createTestContext, waitFor } from "../../test/harness.js";
 import { type TcpProxy, startTcpProxy } from "../../test/tcpProxy.js";
 import { webhookSignature } from "./webhook.js";
@@ -34,24 +33,19 @@ beforeAll(async () => {
   ctx = await createTestContext({}, { database: throughProxy });
   const company = await buildCompany(direct.db);
   companyId = company.id;
-  const [row] = await direct.db
-    .insert(whatsapps)
-    .values({
-      companyId,
-      name: "Cloud",
-      provider: "cloud",
-      status: "DISCONNECTED", // no live session: this suite is about the webhook and its job
-      number: "15550783881",
-      token: crypto.randomBytes(16).toString("hex"),
-      providerConfig: {
-        phoneNumberId: PHONE_NUMBER_ID,
-        accessToken: "t",
-        appSecret: APP_SECRET,
-        verifyToken: "v",
-      },
-    })
-    .returning();
-  whatsappId = row!.id;
+  const row = await buildConnection(direct.db, companyId, {
+    name: "Cloud",
+    provider: "cloud",
+    status: "DISCONNECTED", // no live session: this suite is about the webhook and its job
+    number: "15550783881",
+    providerConfig: {
+      phoneNumberId: PHONE_NUMBER_ID,
+      accessToken: "t",
+      appSecret: APP_SECRET,
+      verifyToken: "v",
+    },
+  });
+  whatsappId = row.id;
   ctx.built.startBackground();
 });
 afterAll(async () => {

@@ -1,20 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "redis";
 import { redisPrefix } from "../../db/redisPrefix.js";
-import { type TestContext, createTestContext, openTestDatabase } from "../../test/harness.js";
+import { type TestContext, createTestContext, openTestDatabase, TEST_REDIS_URL } from "../../test/harness.js";
 
 /**
  * Two instances of one deployment (one database, one Redis): the login limits are counted in Redis,
  * so attempts spread over the instances count against one limit.
  */
-const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 let database: Awaited<ReturnType<typeof openTestDatabase>>;
 let a: TestContext;
 let b: TestContext;
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  const config = { REDIS_URL, LOGIN_MAX_PER_IP: 3, LOGIN_MAX_PER_EMAIL: 3 };
+  const config = { REDIS_URL: TEST_REDIS_URL, LOGIN_MAX_PER_IP: 3, LOGIN_MAX_PER_EMAIL: 3 };
   a = await createTestContext(config, { database });
   b = await createTestContext(config, { database });
 });
@@ -55,7 +54,7 @@ describe("login limits across instances", () => {
   });
 
   it("the counters live under this deployment's prefix and expire with the window", async () => {
-    const redis = createClient({ url: REDIS_URL });
+    const redis = createClient({ url: TEST_REDIS_URL });
     await redis.connect();
     try {
       const prefix = await redisPrefix(a.deps.config, database.db);

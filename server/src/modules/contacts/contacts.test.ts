@@ -14,7 +14,8 @@ import { contacts, tickets } from "../../db/schema/index.js";
 import { buildSimulatorCompany, phoneSends } from "../../test/channels.js";
 import { type LoggedIn, buildCompany, buildUser, login } from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
-import { buildXlsx } from "./xlsxFixture.js";
+import { buildXlsx } from "../../test/xlsx.js";
+import { type Method, caller } from "../../test/calls.js";
 
 /**
  * Contacts: the list, the dialog's create / edit with the spec's rules, one contact per person
@@ -43,15 +44,9 @@ afterAll(async () => {
   await ctx.close();
 });
 
-type Method = "GET" | "POST" | "PUT" | "DELETE";
-function call(method: Method, url: string, who: LoggedIn | null, payload?: unknown, lang?: string) {
-  return ctx.app.inject({
-    method,
-    url,
-    payload: payload as object,
-    headers: { ...(who?.auth ?? {}), ...(lang ? { "accept-language": lang } : {}) },
-  });
-}
+const callAs = caller(() => ctx);
+const call = (method: Method, url: string, who: LoggedIn | null, payload?: unknown, lang?: string) =>
+  callAs(method, url, who, payload, lang ? { "accept-language": lang } : {});
 
 let seq = 0;
 /** A fresh São Paulo mobile number, as digits: 55 11 9XXXX-XXXX. */

@@ -15,7 +15,7 @@ import type { Deps } from "../../deps.js";
 import { AppError, langOf } from "../../http/errors.js";
 import { routes } from "../../http/route.js";
 import { createContactsService } from "./service.js";
-import { createContactsTransfer } from "./transfer.js";
+import { createContactsImportExport } from "./importExport.js";
 import { createWhatsappCheck } from "./whatsappCheck.js";
 
 export interface ContactsModuleDeps extends Pick<Deps, "db" | "bus" | "now"> {
@@ -32,7 +32,7 @@ export async function contactsModule(parent: FastifyInstance, deps: ContactsModu
     ...deps,
     checkOnWhatsapp: createWhatsappCheck({ db: deps.db, sessions: deps.sessions, log: parent.log }),
   });
-  const transfer = createContactsTransfer(deps);
+  const transfer = createContactsImportExport(deps);
 
   await parent.register(async (app) => {
     // The import's file travels as the request body, whatever its type (CSV, XLSX, octet-stream).

@@ -4,7 +4,14 @@ import type { DashboardData, TicketReportPage, TicketsDayData, TicketsUsersData 
 import { companies, contacts, ticketTracking, tickets, users } from "../../db/schema/index.js";
 import { caller, expectError, expectOk, fieldsOf } from "../../test/calls.js";
 import { connectSimulator, phoneSends } from "../../test/channels.js";
-import { type LoggedIn, buildCompany, buildQueue, buildUser, login } from "../../test/factories.js";
+import {
+  type LoggedIn,
+  buildCompany,
+  buildQueue,
+  buildUser,
+  login,
+  buildContact,
+} from "../../test/factories.js";
 import { type TestContext, createTestContext, waitFor } from "../../test/harness.js";
 import { resolveRange, startOfDay } from "./service.js";
 
@@ -202,7 +209,7 @@ beforeAll(async () => {
   // (its wait runs from its creation); b4: an agent's own ticket opened at once (it never waited).
   at("2025-03-11T05:00:00Z");
   const contact = async (number: string, name: string) =>
-    (await db.insert(contacts).values({ companyId: B.companyId, name, number }).returning())[0]!.id;
+    (await buildContact(db, B.companyId, { name, number })).id;
   const b3 = expectOk<{ id: number }>(
     await call("POST", "/tickets", B.admin, {
       contactId: await contact(NUMBERS.b3, "Aiko Ito"),

@@ -9,9 +9,19 @@ import {
   type QueueOptionDTO,
   companyEvent,
 } from "@atende/contracts";
-import { contacts, plans, queueOptions, queues, tickets } from "../../db/schema/index.js";
-import { type LoggedIn, buildCompany, buildTeam, buildUser, login } from "../../test/factories.js";
+import { plans, queueOptions, queues, tickets } from "../../db/schema/index.js";
+import {
+  type LoggedIn,
+  buildCompany,
+  buildTeam,
+  buildUser,
+  login,
+  uid,
+  buildContact,
+  buildTicket,
+} from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
+import { expectError, expectOk, caller, fieldsOf } from "../../test/calls.js";
 
 /**
  * The queues page's API (back-office spec §2, §3, §5, §7): queues with the spec's validation texts
@@ -43,28 +53,8 @@ afterAll(async () => {
   await ctx.close();
 });
 
-type Method = "GET" | "POST" | "PUT" | "DELETE";
-function call(method: Method, url: string, who: LoggedIn, payload?: unknown, headers = {}) {
-  return ctx.app.inject({ method, url, payload: payload as object, headers: { ...who.auth, ...headers } });
-}
+const call = caller(() => ctx);
 
-function expectError(res: { statusCode: number; body: string }, status: number, error: string) {
-  let code: unknown;
-  try {
-    code = (JSON.parse(res.body) as { error?: string }).error;
-  } catch {
-    code = res.body;
-  }
-  expect({ status: res.statusCode, error: code }, res.body).toEqual({ status, error });
-}
-
-function expectOk<T>(res: { statusCode: number; body: string }, status = 200): T {
-  expect(res.statusCode, res.body).toBe(status);
-  return (res.body ? JSON.parse(res.body) : undefined) as T;
-}
-
-const fieldsOf = (res: { json<T>(): T }) => res.json<{ fields: Record<string, string> }>().fields;
-const uid = () => crypto.randomBytes(3).toString("hex");
 const randomColor = () => `#${crypto.randomBytes(3).toString("hex")}`;
 
 async function createQueue(who: LoggedIn = a.adminLogin, body: Record<string, unknown> = {}) {
@@ -402,21 +392,22 @@ describe("PUT and DELETE /queue/{id}", () => {
     const queue = await createQueue();
     const root = await createOption(a.adminLogin, { queueId: queue.id, title: "Raiz" });
     await createOption(a.adminLogin, { queueId: queue.id, parentId: root.id, title: "Filha" });
-    const [contact] = await ctx.deps.db
-      .insert(contacts)
-      .values({ companyId: a.company.id, name: "Cliente", number: `5511${Date.now() % 1_000_000_000}` })
-      .returning();
-    const [ticket] = await ctx.deps.db
-      .insert(tickets)
-      .values({ companyId: a.company.id, contactId: contact!.id, queueId: queue.id, status: "pending" })
-      .returning();
+    const contact = await buildContact(ctx.deps.db, a.company.id, {
+      name: "Cliente",
+      number: `5511${Date.now() % 1_000_000_000}`,
+    });
+    const ticket = await buildTicket(ctx.deps.db, a.company.id, {
+      contactId: contact.id,
+      queueId: queue.id,
+      status: "pending",
+    });
 
     expectOk(await call("DELETE", `/queue/${queue.id}`, a.adminLogin), 204);
     expectError(await call("GET", `/queue/${queue.id}`, a.adminLogin), 404, "ERR_NO_QUEUE_FOUND");
     expect(await ctx.deps.db.select().from(queueOptions).where(eq(queueOptions.queueId, queue.id))).toEqual(
       [],
     );
-    const [kept] = await ctx.deps.db.select().from(tickets).where(eq(tickets.id, ticket!.id));
+    const [kept] = await ctx.deps.db.select().from(tickets).where(eq(tickets.id, ticket.id));
     expect(kept!.queueId).toBeNull();
     expectError(await call("DELETE", `/queue/${queue.id}`, a.adminLogin), 404, "ERR_NO_QUEUE_FOUND");
   });

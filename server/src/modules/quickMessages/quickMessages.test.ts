@@ -1,9 +1,8 @@
-import crypto from "node:crypto";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CompanyEventPayloads, QuickMessageDTO, QuickMessagesPage } from "@atende/contracts";
 import { TINY_PNG, caller, expectError, expectOk, fieldsOf, fileForm } from "../../test/calls.js";
-import { type LoggedIn, buildCompany, buildUser, login } from "../../test/factories.js";
+import { buildCompany, type Member, uid, buildMember } from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
 
 /**
@@ -14,7 +13,6 @@ import { type TestContext, connectSocket, createTestContext, record, waitFor } f
  */
 
 let ctx: TestContext;
-type Member = Awaited<ReturnType<typeof buildUser>> & { login: LoggedIn };
 let admin: Member;
 let supervisor: Member;
 let ana: Member;
@@ -24,12 +22,6 @@ let companyId: number;
 const sockets: Socket[] = [];
 const call = caller(() => ctx);
 
-async function member(cid: number, values: Parameters<typeof buildUser>[2] = {}): Promise<Member> {
-  const row = await buildUser(ctx.deps.db, cid, values);
-  return { ...row, login: await login(ctx, row.email) };
-}
-
-const uid = () => crypto.randomBytes(3).toString("hex");
 async function create(who: Member, body: Record<string, unknown> = {}): Promise<QuickMessageDTO> {
   return expectOk<QuickMessageDTO>(
     await call("POST", "/quick-messages", who.login, {
@@ -51,12 +43,12 @@ beforeAll(async () => {
   ctx = await createTestContext({ LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 });
   const company = await buildCompany(ctx.deps.db);
   companyId = company.id;
-  admin = await member(company.id, { profile: "admin", name: "Admin" });
-  supervisor = await member(company.id, { profile: "supervisor", name: "Sara" });
-  ana = await member(company.id, { name: "Ana" });
-  aldo = await member(company.id, { name: "Aldo" });
+  admin = await buildMember(ctx, company.id, { profile: "admin", name: "Admin" });
+  supervisor = await buildMember(ctx, company.id, { profile: "supervisor", name: "Sara" });
+  ana = await buildMember(ctx, company.id, { name: "Ana" });
+  aldo = await buildMember(ctx, company.id, { name: "Aldo" });
   const companyB = await buildCompany(ctx.deps.db);
-  adminB = await member(companyB.id, { profile: "admin" });
+  adminB = await buildMember(ctx, companyB.id, { profile: "admin" });
 });
 afterAll(async () => {
   for (const s of sockets) s.close();

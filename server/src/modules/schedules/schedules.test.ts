@@ -1,4 +1,3 @@
-import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,11 +8,20 @@ import type {
   SchedulesPage,
   SimulatorPhoneMessage,
 } from "@atende/contracts";
-import { contacts, messages, plans, schedules, simulatorMessages } from "../../db/schema/index.js";
+import { messages, plans, schedules, simulatorMessages } from "../../db/schema/index.js";
 import { enqueueJob } from "../../jobs/runner.js";
 import { TINY_PNG, caller, expectError, expectOk, fieldsOf, fileForm } from "../../test/calls.js";
 import { buildSimulatorCompany, connectSimulator } from "../../test/channels.js";
-import { type LoggedIn, buildCompany, buildUser, login } from "../../test/factories.js";
+import {
+  type LoggedIn,
+  buildCompany,
+  login,
+  type Member,
+  uid,
+  newNumber,
+  buildMember,
+  buildContact,
+} from "../../test/factories.js";
 import {
   type TestContext,
   connectSocket,
@@ -36,7 +44,6 @@ import { SEND_SCHEDULE_JOB } from "./queries.js";
 const CONFIG = { LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 };
 let ctx: TestContext;
 let a: Awaited<ReturnType<typeof buildSimulatorCompany>>;
-type Member = Awaited<ReturnType<typeof buildUser>> & { login: LoggedIn };
 let ana: Member;
 let aldo: Member;
 let supervisor: Member;
@@ -45,22 +52,8 @@ const sockets: Socket[] = [];
 let current: () => TestContext = () => ctx;
 const call = caller(() => current());
 
-async function member(on: TestContext, companyId: number, values: Parameters<typeof buildUser>[2] = {}) {
-  const row = await buildUser(on.deps.db, companyId, values);
-  return { ...row, login: await login(on, row.email) };
-}
-
-let seq = 0;
-const newNumber = () => `55119${String(60_000_000 + ++seq).padStart(8, "0")}`;
-const uid = () => crypto.randomBytes(3).toString("hex");
-
-async function newContact(on: TestContext, companyId: number, name = `Cliente ${uid()}`) {
-  const [row] = await on.deps.db
-    .insert(contacts)
-    .values({ companyId, name, number: newNumber() })
-    .returning();
-  return row!;
-}
+const newContact = (on: TestContext, companyId: number, name = `Cliente ${uid()}`) =>
+  buildContact(on.deps.db, companyId, { name, number: newNumber(60_000_000) });
 
 const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
 
@@ -92,11 +85,11 @@ beforeAll(async () => {
   ctx = await createTestContext(CONFIG);
   ctx.built.startBackground();
   a = await buildSimulatorCompany(ctx);
-  ana = await member(ctx, a.company.id, { name: "Ana", queueIds: [a.queues[0]!.id] });
-  aldo = await member(ctx, a.company.id, { name: "Aldo", queueIds: [a.queues[0]!.id] });
-  supervisor = await member(ctx, a.company.id, { name: "Sara", profile: "supervisor" });
+  ana = await buildMember(ctx, a.company.id, { name: "Ana", queueIds: [a.queues[0]!.id] });
+  aldo = await buildMember(ctx, a.company.id, { name: "Aldo", queueIds: [a.queues[0]!.id] });
+  supervisor = await buildMember(ctx, a.company.id, { name: "Sara", profile: "supervisor" });
   const companyB = await buildCompany(ctx.deps.db);
-  adminB = await member(ctx, companyB.id, { profile: "admin" });
+  adminB = await buildMember(ctx, companyB.id, { profile: "admin" });
 });
 afterAll(async () => {
   for (const s of sockets) s.close();
@@ -275,7 +268,7 @@ describe("schedules: create, read, list, edit, delete", () => {
 
   it("stops at the plan's schedule limit, and is refused on a plan without schedules", async () => {
     const company = await buildCompany(ctx.deps.db);
-    const boss = await member(ctx, company.id, { profile: "admin" });
+    const boss = await buildMember(ctx, company.id, { profile: "admin" });
     const contact = await newContact(ctx, company.id);
     await ctx.deps.db.update(plans).set({ schedules: 1 }).where(eq(plans.id, company.planId!));
     const first = await schedule(boss.login, {

@@ -11,6 +11,7 @@ import {
 import { companies, settings } from "../../db/schema/index.js";
 import { type LoggedIn, buildCompany, buildTeam, buildUser, login } from "../../test/factories.js";
 import { type TestContext, createTestContext } from "../../test/harness.js";
+import { expectError, expectOk, caller, fieldsOf } from "../../test/calls.js";
 
 /**
  * The settings page's API (back-office spec §2 Settings page, §3 Setting keys and Company
@@ -39,27 +40,7 @@ afterAll(async () => {
   await ctx.close();
 });
 
-type Method = "GET" | "POST" | "PUT" | "DELETE";
-function call(method: Method, url: string, who: LoggedIn, payload?: unknown, headers = {}) {
-  return ctx.app.inject({ method, url, payload: payload as object, headers: { ...who.auth, ...headers } });
-}
-
-function expectError(res: { statusCode: number; body: string }, status: number, error: string) {
-  let code: unknown;
-  try {
-    code = (JSON.parse(res.body) as { error?: string }).error;
-  } catch {
-    code = res.body;
-  }
-  expect({ status: res.statusCode, error: code }, res.body).toEqual({ status, error });
-}
-
-function expectOk<T>(res: { statusCode: number; body: string }, status = 200): T {
-  expect(res.statusCode, res.body).toBe(status);
-  return (res.body ? JSON.parse(res.body) : undefined) as T;
-}
-
-const fieldsOf = (res: { json<T>(): T }) => res.json<{ fields: Record<string, string> }>().fields;
+const call = caller(() => ctx);
 
 async function stored(companyId: number, key: string): Promise<string | undefined> {
   const [row] = await ctx.deps.db

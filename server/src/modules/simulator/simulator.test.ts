@@ -1,4 +1,3 @@
-import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,9 +8,17 @@ import { silent } from "../../channels/baileys/fixtures/harness.js";
 import { contacts, messages, plans, simulatorMessages, tickets, whatsapps } from "../../db/schema/index.js";
 import { inTransaction } from "../../events/bus.js";
 import { queueOutbound } from "../messages/outbound.js";
-import { buildSimulatorCompany, connectSimulator, phoneSends } from "../../test/channels.js";
-import { type LoggedIn, buildCompany, buildUser, login } from "../../test/factories.js";
+import { buildSimulatorCompany, connectSimulator, phoneSends, phoneShows } from "../../test/channels.js";
+import {
+  type LoggedIn,
+  buildCompany,
+  buildUser,
+  login,
+  newNumber,
+  buildConnection,
+} from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
+import { expectError, caller } from "../../test/calls.js";
 
 /** Waits generously: the job runner and the simulator's timers run on a busy machine. */
 const eventually = (check: () => boolean | Promise<boolean>) => waitFor(check, 10_000);
@@ -34,7 +41,6 @@ beforeAll(async () => {
     {
       LOGIN_MAX_PER_EMAIL: 1000,
       LOGIN_MAX_PER_IP: 100_000,
-      GRAPH_API_URL: "http://127.0.0.1:9",
       MEDIA_MAX_BYTES,
     },
     // A "beta" connection must never reach WhatsApp from a test: Baileys runs on fake sockets.
@@ -59,52 +65,19 @@ const PNG = Buffer.from(
   "base64",
 );
 
-let seq = 0;
-const newNumber = () => `55119${String(60000000 + ++seq).padStart(8, "0")}`;
-
-function call(method: "GET" | "POST", url: string, who: LoggedIn | null, payload?: unknown) {
-  return ctx.app.inject({ method, url, payload: payload as object, headers: { ...(who?.auth ?? {}) } });
-}
+const call = caller(() => ctx);
 const send = (payload: Record<string, unknown>, whatsappId = team.connection.id, who = team.adminLogin) =>
   phoneSends(ctx, who, whatsappId, payload);
 
-async function phone(number: string, whatsappId = team.connection.id): Promise<SimulatorPhoneMessage[]> {
-  const res = await call(
-    "GET",
-    `/simulator/${whatsappId}/messages?number=${encodeURIComponent(number)}`,
-    team.adminLogin,
-  );
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-}
-
-function expectError(res: { statusCode: number; body: string }, status: number, error: string) {
-  let code: unknown;
-  try {
-    code = (JSON.parse(res.body) as { error?: string }).error;
-  } catch {
-    code = res.body;
-  }
-  expect({ status: res.statusCode, error: code }, res.body).toEqual({ status, error });
-}
+const phone = (number: string, whatsappId = team.connection.id) =>
+  phoneShows(ctx, team.adminLogin, whatsappId, number);
 
 async function insertConnection(
   companyId: number,
   provider: "beta" | "cloud" | "simulator",
   status: "CONNECTED" | "DISCONNECTED",
 ) {
-  const [row] = await ctx.deps.db
-    .insert(whatsapps)
-    .values({
-      companyId,
-      name: `${provider} ${crypto.randomBytes(3).toString("hex")}`,
-      provider,
-      status,
-      number: "5511900000001",
-      token: crypto.randomBytes(16).toString("hex"),
-    })
-    .returning();
-  return row!;
+  return buildConnection(ctx.deps.db, companyId, { provider, status, number: "5511900000001" });
 }
 
 async function ticketOf(number: string, whatsappId = team.connection.id) {

@@ -1,5 +1,4 @@
-import crypto from "node:crypto";
-import { and, eq, ne } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -10,10 +9,21 @@ import {
   type TicketDTO,
   companyEvent,
 } from "@atende/contracts";
-import { contacts, plans, ticketTags, tickets } from "../../db/schema/index.js";
-import { buildSimulatorCompany, phoneSends } from "../../test/channels.js";
-import { type LoggedIn, buildCompany, buildQueue, buildUser, login } from "../../test/factories.js";
+import { plans, ticketTags, tickets } from "../../db/schema/index.js";
+import { buildSimulatorCompany, phoneOpensTicket } from "../../test/channels.js";
+import {
+  type LoggedIn,
+  buildCompany,
+  buildQueue,
+  buildMember,
+  type Member,
+  uid,
+  newNumber,
+  buildContact,
+  buildTicket,
+} from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
+import { expectError, expectOk, caller } from "../../test/calls.js";
 
 /**
  * Tags and the kanban board on a real database: the tags page (search, pages, counts, the
@@ -28,7 +38,6 @@ let a: Awaited<ReturnType<typeof buildSimulatorCompany>>;
 let queueA: (typeof a.queues)[number];
 let queueB: (typeof a.queues)[number];
 
-type Member = Awaited<ReturnType<typeof buildUser>> & { login: LoggedIn };
 /** Company A: agents of queue A and queue B, one with allTicket, a supervisor. */
 let agentA: Member;
 let agentA2: Member;
@@ -39,34 +48,7 @@ let supervisor: Member;
 let b: { admin: Member; tag: TagDTO; ticketId: number };
 const sockets: Socket[] = [];
 
-async function member(companyId: number, values: Parameters<typeof buildUser>[2] = {}): Promise<Member> {
-  const row = await buildUser(ctx.deps.db, companyId, values);
-  return { ...row, login: await login(ctx, row.email) };
-}
-
-type Method = "GET" | "POST" | "PUT" | "DELETE";
-function call(method: Method, url: string, who: LoggedIn, payload?: unknown, headers = {}) {
-  return ctx.app.inject({ method, url, payload: payload as object, headers: { ...who.auth, ...headers } });
-}
-
-function expectError(res: { statusCode: number; body: string }, status: number, error: string) {
-  let code: unknown;
-  try {
-    code = (JSON.parse(res.body) as { error?: string }).error;
-  } catch {
-    code = res.body;
-  }
-  expect({ status: res.statusCode, error: code }, res.body).toEqual({ status, error });
-}
-
-function expectOk<T>(res: { statusCode: number; body: string }, status = 200): T {
-  expect(res.statusCode, res.body).toBe(status);
-  return (res.body ? JSON.parse(res.body) : undefined) as T;
-}
-
-const uid = () => crypto.randomBytes(3).toString("hex");
-let seq = 0;
-const newNumber = () => `55119${String(80_000_000 + ++seq).padStart(8, "0")}`;
+const call = caller(() => ctx);
 
 async function createTag(who: LoggedIn, body: Record<string, unknown>): Promise<TagDTO> {
   return expectOk<TagDTO>(await call("POST", "/tags", who, body), 201);
@@ -95,21 +77,7 @@ async function tagIdsOf(ticketId: number): Promise<number[]> {
 
 /** The customer's phone writes in; answers the contact's live ticket as the pipeline left it. */
 async function customerWrites(body = "olá") {
-  const number = newNumber();
-  const res = await phoneSends(ctx, a.adminLogin, a.connection.id, {
-    from: number,
-    name: `Cliente ${uid()}`,
-    body,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  const [row] = await ctx.deps.db
-    .select({ t: tickets })
-    .from(tickets)
-    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .where(
-      and(eq(contacts.companyId, a.company.id), eq(contacts.number, number), ne(tickets.status, "closed")),
-    );
-  return row!.t;
+  return phoneOpensTicket(ctx, a, { number: newNumber(), name: `Cliente ${uid()}`, body });
 }
 
 /** A waiting ticket placed in a queue (null: left without one, as inbound leaves it). */
@@ -131,27 +99,29 @@ beforeAll(async () => {
   ctx.built.startBackground();
   a = await buildSimulatorCompany(ctx, { queues: 2, bot: false });
   [queueA, queueB] = [a.queues[0]!, a.queues[1]!];
-  agentA = await member(a.company.id, { name: "Ana", queueIds: [queueA.id] });
-  agentA2 = await member(a.company.id, { name: "Aldo", queueIds: [queueA.id] });
-  agentB = await member(a.company.id, { name: "Bia", queueIds: [queueB.id] });
-  agentAll = await member(a.company.id, { name: "Tati", allTicket: "enabled" });
-  supervisor = await member(a.company.id, { name: "Sara", profile: "supervisor", queueIds: [queueA.id] });
+  agentA = await buildMember(ctx, a.company.id, { name: "Ana", queueIds: [queueA.id] });
+  agentA2 = await buildMember(ctx, a.company.id, { name: "Aldo", queueIds: [queueA.id] });
+  agentB = await buildMember(ctx, a.company.id, { name: "Bia", queueIds: [queueB.id] });
+  agentAll = await buildMember(ctx, a.company.id, { name: "Tati", allTicket: "enabled" });
+  supervisor = await buildMember(ctx, a.company.id, {
+    name: "Sara",
+    profile: "supervisor",
+    queueIds: [queueA.id],
+  });
 
   const companyB = await buildCompany(ctx.deps.db);
   const queue = await buildQueue(ctx.deps.db, companyB.id);
-  const [contact] = await ctx.deps.db
-    .insert(contacts)
-    .values({ companyId: companyB.id, name: "Cliente B", number: newNumber() })
-    .returning();
-  const [ticket] = await ctx.deps.db
-    .insert(tickets)
-    .values({ companyId: companyB.id, contactId: contact!.id, queueId: queue.id, status: "pending" })
-    .returning();
-  const adminB = await member(companyB.id, { profile: "admin", name: "Admin B" });
+  const contact = await buildContact(ctx.deps.db, companyB.id, { name: "Cliente B" });
+  const ticket = await buildTicket(ctx.deps.db, companyB.id, {
+    contactId: contact.id,
+    queueId: queue.id,
+    status: "pending",
+  });
+  const adminB = await buildMember(ctx, companyB.id, { profile: "admin", name: "Admin B" });
   b = {
     admin: adminB,
     tag: await createTag(adminB.login, { name: "Tag da B", kanban: 1 }),
-    ticketId: ticket!.id,
+    ticketId: ticket.id,
   };
 });
 afterAll(async () => {
@@ -446,24 +416,18 @@ describe("the kanban board", () => {
   it("is refused when the company's plan has no kanban; tags still work", async () => {
     const company = await buildCompany(ctx.deps.db);
     await ctx.deps.db.update(plans).set({ useKanban: false }).where(eq(plans.id, company.planId!));
-    const admin = await member(company.id, { profile: "admin" });
-    const [contact] = await ctx.deps.db
-      .insert(contacts)
-      .values({ companyId: company.id, name: "Sem kanban", number: newNumber() })
-      .returning();
-    const [ticket] = await ctx.deps.db
-      .insert(tickets)
-      .values({ companyId: company.id, contactId: contact!.id, status: "pending" })
-      .returning();
+    const admin = await buildMember(ctx, company.id, { profile: "admin" });
+    const contact = await buildContact(ctx.deps.db, company.id, { name: "Sem kanban" });
+    const ticket = await buildTicket(ctx.deps.db, company.id, { contactId: contact.id, status: "pending" });
     const tag = await createTag(admin.login, { name: "Lane sem plano", kanban: 1 });
 
     expectError(await call("GET", "/ticket/kanban", admin.login), 403, "ERR_PLAN_FEATURE_DISABLED");
-    expectError(await addTag(admin.login, ticket!.id, tag.id), 403, "ERR_PLAN_FEATURE_DISABLED");
-    expectError(await leaveLane(admin.login, ticket!.id), 403, "ERR_PLAN_FEATURE_DISABLED");
-    expect(await tagIdsOf(ticket!.id)).toEqual([]);
+    expectError(await addTag(admin.login, ticket.id, tag.id), 403, "ERR_PLAN_FEATURE_DISABLED");
+    expectError(await leaveLane(admin.login, ticket.id), 403, "ERR_PLAN_FEATURE_DISABLED");
+    expect(await tagIdsOf(ticket.id)).toEqual([]);
     // The chat's tag editor is not a kanban feature.
-    expectOk(await sync(admin.login, ticket!.id, [tag.id]));
-    expect(await tagIdsOf(ticket!.id)).toEqual([tag.id]);
+    expectOk(await sync(admin.login, ticket.id, [tag.id]));
+    expect(await tagIdsOf(ticket.id)).toEqual([tag.id]);
   });
 });
 

@@ -1,12 +1,19 @@
 import crypto from "node:crypto";
-import { and, eq, ne } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CompanyEventPayloads, TicketNoteDTO } from "@atende/contracts";
-import { contacts, tickets } from "../../db/schema/index.js";
+import { tickets } from "../../db/schema/index.js";
 import { expectError, expectOk, caller, fieldsOf } from "../../test/calls.js";
-import { buildSimulatorCompany, phoneSends } from "../../test/channels.js";
-import { type LoggedIn, buildCompany, buildQueue, buildUser, login } from "../../test/factories.js";
+import { buildSimulatorCompany, phoneOpensTicket } from "../../test/channels.js";
+import {
+  type LoggedIn,
+  buildCompany,
+  buildQueue,
+  buildMember,
+  type Member,
+  newNumber,
+} from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
 
 /**
@@ -17,7 +24,6 @@ import { type TestContext, connectSocket, createTestContext, record, waitFor } f
 
 let ctx: TestContext;
 let a: Awaited<ReturnType<typeof buildSimulatorCompany>>;
-type Member = Awaited<ReturnType<typeof buildUser>> & { login: LoggedIn };
 let agentA: Member;
 let agentA2: Member;
 let agentB: Member;
@@ -26,33 +32,12 @@ let adminB: Member;
 const sockets: Socket[] = [];
 const call = caller(() => ctx);
 
-async function member(companyId: number, values: Parameters<typeof buildUser>[2] = {}): Promise<Member> {
-  const row = await buildUser(ctx.deps.db, companyId, values);
-  return { ...row, login: await login(ctx, row.email) };
-}
-
-let seq = 0;
-const newNumber = () => `55119${String(70_000_000 + ++seq).padStart(8, "0")}`;
-
 /** A customer writes in; the ticket is placed in queue A (index 0) or B (1). */
 async function ticketInQueue(index: 0 | 1) {
-  const number = newNumber();
-  const res = await phoneSends(ctx, a.adminLogin, a.connection.id, {
-    from: number,
-    name: "Cliente",
-    body: "oi",
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  const [row] = await ctx.deps.db
-    .select({ t: tickets })
-    .from(tickets)
-    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .where(
-      and(eq(contacts.companyId, a.company.id), eq(contacts.number, number), ne(tickets.status, "closed")),
-    );
+  const ticket = await phoneOpensTicket(ctx, a, { number: newNumber(), name: "Cliente", body: "oi" });
   const queueId = a.queues[index]!.id;
-  await ctx.deps.db.update(tickets).set({ queueId }).where(eq(tickets.id, row!.t.id));
-  return { ...row!.t, queueId };
+  await ctx.deps.db.update(tickets).set({ queueId }).where(eq(tickets.id, ticket.id));
+  return { ...ticket, queueId };
 }
 
 const addNote = (who: LoggedIn, body: Record<string, unknown>) => call("POST", "/ticket-notes", who, body);
@@ -63,17 +48,17 @@ beforeAll(async () => {
   ctx = await createTestContext({ LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 });
   ctx.built.startBackground();
   a = await buildSimulatorCompany(ctx, { queues: 2 });
-  agentA = await member(a.company.id, { name: "Ana", queueIds: [a.queues[0]!.id] });
-  agentA2 = await member(a.company.id, { name: "Aldo", queueIds: [a.queues[0]!.id] });
-  agentB = await member(a.company.id, { name: "Bia", queueIds: [a.queues[1]!.id] });
-  supervisor = await member(a.company.id, {
+  agentA = await buildMember(ctx, a.company.id, { name: "Ana", queueIds: [a.queues[0]!.id] });
+  agentA2 = await buildMember(ctx, a.company.id, { name: "Aldo", queueIds: [a.queues[0]!.id] });
+  agentB = await buildMember(ctx, a.company.id, { name: "Bia", queueIds: [a.queues[1]!.id] });
+  supervisor = await buildMember(ctx, a.company.id, {
     name: "Sara",
     profile: "supervisor",
     queueIds: [a.queues[0]!.id],
   });
   const companyB = await buildCompany(ctx.deps.db);
   await buildQueue(ctx.deps.db, companyB.id);
-  adminB = await member(companyB.id, { profile: "admin" });
+  adminB = await buildMember(ctx, companyB.id, { profile: "admin" });
 });
 afterAll(async () => {
   for (const s of sockets) s.close();
@@ -165,7 +150,7 @@ describe("ticket notes: add, list, delete", () => {
 
   it("keeps a deleted author's notes, without a name; a contact that is not the ticket's is refused", async () => {
     const ticket = await ticketInQueue(0);
-    const leaving = await member(a.company.id, { name: "Léo", queueIds: [a.queues[0]!.id] });
+    const leaving = await buildMember(ctx, a.company.id, { name: "Léo", queueIds: [a.queues[0]!.id] });
     const note = expectOk<TicketNoteDTO>(
       await addNote(leaving.login, { ticketId: ticket.id, note: "até logo" }),
       201,

@@ -7,8 +7,17 @@ import {
   type TicketsPage,
   ticketListQuerySchema,
 } from "@atende/contracts";
-import { contacts, messages, tickets } from "../../db/schema/index.js";
-import { type LoggedIn, buildCompany, buildQueue, buildUser, login } from "../../test/factories.js";
+import {
+  type LoggedIn,
+  buildCompany,
+  buildQueue,
+  buildUser,
+  login,
+  buildContact,
+  buildTicket,
+  buildMessage,
+  uid,
+} from "../../test/factories.js";
 import { type TestContext, createTestContext } from "../../test/harness.js";
 import { type ListViewer, type SearchLimits, SEARCH_LIMITS, pageTickets } from "./queries.js";
 
@@ -45,7 +54,6 @@ afterAll(async () => {
   await ctx.close();
 });
 
-const uid = () => crypto.randomBytes(4).toString("hex");
 let seq = 0;
 const newNumber = () => `55219${String(80_000_000 + ++seq).padStart(8, "0")}`;
 /** Tickets are inserted with a last activity one minute apart, newest last, so the order is known. */
@@ -58,29 +66,21 @@ async function ticketWith(
 ) {
   const db = ctx.deps.db;
   const company = opts.companyId ?? companyId;
-  const [contact] = await db
-    .insert(contacts)
-    .values({ companyId: company, name: opts.name ?? `Cliente ${uid()}`, number: opts.number ?? newNumber() })
-    .returning();
+  const contact = await buildContact(db, company, {
+    name: opts.name ?? `Cliente ${uid()}`,
+    number: opts.number ?? newNumber(),
+  });
   clock += 60_000;
-  const [ticket] = await db
-    .insert(tickets)
-    .values({
-      companyId: company,
-      contactId: contact!.id,
-      queueId: opts.queueId === undefined ? queueA : opts.queueId,
-      status: "closed",
-      lastMessage: bodies.at(-1) ?? "",
-      updatedAt: new Date(clock),
-    })
-    .returning();
-  if (bodies.length)
-    await db
-      .insert(messages)
-      .values(
-        bodies.map((body) => ({ companyId: company, ticketId: ticket!.id, contactId: contact!.id, body })),
-      );
-  return { id: ticket!.id, contact: contact! };
+  const ticket = await buildTicket(db, company, {
+    contactId: contact.id,
+    queueId: opts.queueId === undefined ? queueA : opts.queueId,
+    status: "closed",
+    lastMessage: bodies.at(-1) ?? "",
+    updatedAt: new Date(clock),
+  });
+  for (const body of bodies)
+    await buildMessage(db, company, { ticketId: ticket.id, contactId: contact.id, body });
+  return { id: ticket.id, contact };
 }
 
 async function search(who: LoggedIn, searchParam: string, pageNumber = 1) {

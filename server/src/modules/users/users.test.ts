@@ -6,6 +6,7 @@ import { refreshTokens, userQueues, users } from "../../db/schema/index.js";
 import { hashToken, newRefreshToken } from "../../http/tokens.js";
 import { type TestContext, connectSocket, createTestContext, waitFor } from "../../test/harness.js";
 import { TEST_PASSWORD, buildCompany, buildQueue, buildTeam, buildUser } from "../../test/factories.js";
+import { type Caller, caller, expectError } from "../../test/calls.js";
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -13,23 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-type Caller = { auth: { authorization: string } } | null;
 type Page = { users: UserDTO[]; count: number; hasMore: boolean };
 
-function call(
-  method: "GET" | "POST" | "PUT" | "DELETE",
-  url: string,
-  who: Caller,
-  payload?: unknown,
-  headers: Record<string, string> = {},
-) {
-  return ctx.app.inject({
-    method,
-    url,
-    payload: payload as object,
-    headers: { ...(who?.auth ?? {}), ...headers },
-  });
-}
+const call = caller(() => ctx);
 const listPage = (who: Caller, query = "") => call("GET", `/users${query}`, who);
 const listAll = (who: Caller, query = "") => call("GET", `/users/list${query}`, who);
 const getUser = (who: Caller, id: number | string) => call("GET", `/users/${id}`, who);
@@ -72,13 +59,6 @@ const newUserBody = (extra: Record<string, unknown> = {}) => ({
   password: "Passw0rd",
   ...extra,
 });
-
-function expectError(res: { statusCode: number; json(): unknown }, status: number, error: string) {
-  expect({ status: res.statusCode, error: (res.json() as { error?: string }).error }).toEqual({
-    status,
-    error,
-  });
-}
 
 describe("GET /users", () => {
   it("answers {users, count, hasMore} with each user's queues and never a password hash", async () => {

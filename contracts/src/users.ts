@@ -1,16 +1,8 @@
 import { z } from "zod";
-import { ALL_TICKET, LIMITS, PROFILES } from "./constants.js";
-import { isCalendarDate } from "./dashboard.js";
-import { dbId, emailField, pageNumber, searchText, sizedText } from "./validation.js";
-
-export const loginSchema = z.object({
-  email: emailField,
-  password: z
-    .string({ error: "validation.required" })
-    .min(1, { error: "validation.required", abort: true })
-    .max(200),
-});
-export type LoginInput = z.infer<typeof loginSchema>;
+import { ALL_TICKET, type AllTicket, LIMITS, PROFILES, type Profile } from "./constants.js";
+import type { PageAnswer } from "./lists.js";
+import type { QueueDTO } from "./queues.js";
+import { dbId, emailField, sizedText } from "./validation.js";
 
 const password = z
   .string({ error: "validation.required" })
@@ -54,18 +46,21 @@ export const userUpdateSchema = z.object({
 });
 export type UserUpdateInput = z.infer<typeof userUpdateSchema>;
 
-/**
- * A company's standing as the super user sets it (PUT /companies/{id}): active or not, and the due
- * date (YYYY-MM-DD, null for none). The rest of the company form comes with the platform's pages.
- */
-export const companyStandingSchema = z.object({
-  status: z.boolean("validation.invalid").optional(),
-  dueDate: z.string("validation.invalid").refine(isCalendarDate, "validation.invalid").nullable().optional(),
-});
-export type CompanyStandingInput = z.infer<typeof companyStandingSchema>;
+export interface UserDTO {
+  id: number;
+  name: string;
+  email: string;
+  profile: Profile;
+  companyId: number;
+  super: boolean;
+  online: boolean;
+  allTicket: AllTicket;
+  whatsappId: number | null;
+  queues: QueueDTO[];
+  createdAt: string;
+  updatedAt: string;
+}
 
-export const listQuerySchema = z.object({
-  searchParam: searchText(100),
-  pageNumber,
-});
-export type ListQuery = z.infer<typeof listQuerySchema>;
+export interface UsersPage extends PageAnswer {
+  users: UserDTO[];
+}

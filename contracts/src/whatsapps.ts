@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { QueueDTO } from "./entities.js";
+import type { QueueDTO } from "./queues.js";
 import { dbId, sizedText } from "./validation.js";
 
 /** Connection status values, as the connections list shows them. */
@@ -150,61 +150,3 @@ export const whatsappSaveSchema = z.object({
     .optional(),
 });
 export type WhatsappSaveInput = z.infer<typeof whatsappSaveSchema>;
-
-/** The simulator's HTTP API: a customer phone sends to a connection. */
-export const simulatorSendSchema = z
-  .object({
-    from: z
-      .string()
-      .trim()
-      .regex(/^\+?\d{8,15}$/, "validation.invalid"),
-    name: z.string().trim().max(100).optional(),
-    body: z.string().max(65_536).optional(),
-    /** The message id on the phone; sending one id twice delivers the same message twice. */
-    id: z.string().trim().min(1).max(128).optional(),
-    quotedId: z.string().trim().max(128).optional(),
-    media: z
-      .object({
-        filename: z.string().trim().min(1).max(255),
-        mimetype: z.string().trim().min(3).max(255),
-        // Standard base64 (padding optional): anything else would silently decode to other bytes.
-        dataBase64: z
-          .string()
-          .min(1, "validation.required")
-          .regex(/^[A-Za-z0-9+/]+={0,2}$/, "validation.invalid")
-          .refine((v) => v.replace(/=+$/, "").length % 4 !== 1, "validation.invalid"),
-      })
-      .optional(),
-    location: z
-      .object({ latitude: z.number(), longitude: z.number(), name: z.string().max(255).optional() })
-      .optional(),
-    vcard: z.string().max(10_000).optional(),
-    reaction: z.object({ targetId: z.string().min(1).max(128), emoji: z.string().max(16) }).optional(),
-    edit: z.object({ targetId: z.string().min(1).max(128), body: z.string().min(1).max(65_536) }).optional(),
-    revoke: z.object({ targetId: z.string().min(1).max(128) }).optional(),
-    /** A missed call from this phone. */
-    call: z.object({ isVideo: z.boolean().default(false) }).optional(),
-    /** The customer is typing or recording. */
-    presence: z.enum(["composing", "recording", "available"]).optional(),
-  })
-  .refine(
-    (v) =>
-      [v.body, v.media, v.location, v.vcard, v.reaction, v.edit, v.revoke, v.call, v.presence].some(
-        (x) => x !== undefined && x !== "",
-      ),
-    { message: "validation.required", path: ["body"] },
-  );
-export type SimulatorSendInput = z.infer<typeof simulatorSendSchema>;
-
-/** A message as a simulated phone sees it. */
-export interface SimulatorPhoneMessage {
-  id: string;
-  direction: "in" | "out";
-  body: string;
-  kind: string;
-  media: { filename: string; mimetype: string; url: string } | null;
-  quotedId: string | null;
-  ack: number;
-  isDeleted: boolean;
-  createdAt: string;
-}

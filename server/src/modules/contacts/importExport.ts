@@ -27,7 +27,7 @@ const SAVE_BATCH = 500;
 export type ImportProgress = (event: Extract<ContactImportEvent, { type: "progress" }>) => void;
 
 /** CSV export and CSV / XLSX import of a company's contacts. */
-export function createContactsTransfer({ db, bus, now }: Pick<Deps, "db" | "bus" | "now">) {
+export function createContactsImportExport({ db, bus, now }: Pick<Deps, "db" | "bus" | "now">) {
   return {
     /** name, number, email, then one column per extra-info name: the same layout the import reads. */
     toCsv(list: ContactDTO[]): string {
@@ -163,4 +163,4 @@ export function createContactsTransfer({ db, bus, now }: Pick<Deps, "db" | "bus"
   };
 }
 
-export type ContactsTransfer = ReturnType<typeof createContactsTransfer>;
+export type ContactsImportExport = ReturnType<typeof createContactsImportExport>;

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import type { PlanDTO } from "./companies.js";
+import type { SettingDTO } from "./settings.js";
+import type { UserDTO } from "./users.js";
+import { emailField } from "./validation.js";
+
+export const loginSchema = z.object({
+  email: emailField,
+  password: z
+    .string({ error: "validation.required" })
+    .min(1, { error: "validation.required", abort: true })
+    .max(200),
+});
+export type LoginInput = z.infer<typeof loginSchema>;
+
+export interface SessionCompanyDTO {
+  id: number;
+  name: string;
+  dueDate: string | null;
+  settings: SettingDTO[];
+  plan: PlanDTO | null;
+}
+
+/** The user as login, refresh and /auth/me answer it. */
+export interface SessionUserDTO extends UserDTO {
+  company: SessionCompanyDTO;
+}
+
+export interface SubscriptionStatus {
+  dueDate: string | null;
+  /** Whole days from today (in the company's time zone) to the due date; null when none. */
+  daysLeft: number | null;
+  /** True when fewer than LIMITS.subscriptionWarningDays remain. */
+  expiresSoon: boolean;
+}
+
+export interface LoginAnswer {
+  token: string;
+  user: SessionUserDTO;
+  subscription: SubscriptionStatus;
+}

@@ -1,0 +1,189 @@
+import { describe, expect, it } from "vitest";
+import type { WhatsappDetailDTO } from "@atende/contracts";
+
+import { buildQueue, buildTeam } from "../../test/factories.js";
+import { expectError } from "../../test/calls.js";
+import {
+  setupWhatsappsSuite,
+  ctx,
+  getOne,
+  update,
+  rowOf,
+  defaultsOf,
+  queueIdsOf,
+  created,
+  dialogBody,
+  SCHEDULES,
+} from "./testing.js";
+
+/**
+ * Editing a connection (PUT /whatsapp/{id}): fields and queues, the token, the name, the default
+ * connection, Cloud secrets, admins only.
+ */
+setupWhatsappsSuite();
+
+describe("PUT /whatsapp/{id}", () => {
+  it("edits the fields and the queues", async () => {
+    const team = await buildTeam(ctx);
+    const q2 = await buildQueue(ctx.deps.db, team.company.id);
+    const w = await created(team.adminLogin, { queueIds: [team.queue.id] });
+    const res = await update(
+      team.adminLogin,
+      w.id,
+      dialogBody(w, {
+        name: "Renomeada",
+        greetingMessage: "Bem-vindo",
+        queueIds: [q2.id, team.queue.id],
+        transferQueueId: q2.id,
+        timeToTransfer: 15,
+        maxUseBotQueues: 7,
+        schedules: SCHEDULES,
+      }),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<WhatsappDetailDTO>();
+    expect(body).toMatchObject({
+      id: w.id,
+      name: "Renomeada",
+      greetingMessage: "Bem-vindo",
+      transferQueueId: q2.id,
+      timeToTransfer: 15,
+      maxUseBotQueues: 7,
+      schedules: SCHEDULES,
+      token: w.token,
+      isDefault: true,
+    });
+    expect(body.queues.map((q) => q.id).sort((a, b) => a - b)).toEqual(
+      [team.queue.id, q2.id].sort((a, b) => a - b),
+    );
+    expect(await rowOf(w.id)).toMatchObject({
+      name: "Renomeada",
+      greetingMessage: "Bem-vindo",
+      token: w.token,
+    });
+    expect(await queueIdsOf(w.id)).toEqual([team.queue.id, q2.id].sort((a, b) => a - b));
+
+    // Dropping the queues.
+    const cleared = await update(team.adminLogin, w.id, dialogBody(body, { queueIds: [] }));
+    expect(cleared.statusCode).toBe(200);
+    expect(await queueIdsOf(w.id)).toEqual([]);
+  });
+
+  it("keeps the token when it is sent empty, replaces it with a given one, and refuses one taken elsewhere", async () => {
+    const team = await buildTeam(ctx);
+    const other = await buildTeam(ctx);
+    const foreign = await created(other.adminLogin);
+    const w = await created(team.adminLogin);
+    const kept = await update(team.adminLogin, w.id, dialogBody(w, { token: "" }));
+    expect(kept.json<WhatsappDetailDTO>().token).toBe(w.token);
+    const replaced = await update(team.adminLogin, w.id, dialogBody(w, { token: "novo-token-da-api-123" }));
+    expect(replaced.json<WhatsappDetailDTO>().token).toBe("novo-token-da-api-123");
+    const res = await update(team.adminLogin, w.id, dialogBody(w, { token: foreign.token }));
+    expectError(res, 409, "ERR_WAPP_TOKEN_TAKEN");
+    expect((await rowOf(w.id))!.token).toBe("novo-token-da-api-123");
+  });
+
+  it("refuses the name of another connection of the company, and validates like create", async () => {
+    const team = await buildTeam(ctx);
+    const a = await created(team.adminLogin, { name: "Loja A" });
+    const b = await created(team.adminLogin, { name: "Loja B" });
+    expectError(
+      await update(team.adminLogin, b.id, dialogBody(b, { name: "Loja A" })),
+      409,
+      "ERR_WAPP_NAME_TAKEN",
+    );
+    // Saving with its own name is fine.
+    expect((await update(team.adminLogin, a.id, dialogBody(a))).statusCode).toBe(200);
+    const short = await update(team.adminLogin, b.id, dialogBody(b, { name: "B" }));
+    expectError(short, 400, "ERR_VALIDATION");
+    expect(short.json().fields).toMatchObject({ name: "Too Short!" });
+    const q2 = await buildQueue(ctx.deps.db, team.company.id);
+    expectError(
+      await update(
+        team.adminLogin,
+        b.id,
+        dialogBody(b, { queueIds: [team.queue.id, q2.id], greetingMessage: "" }),
+      ),
+      400,
+      "ERR_WAPP_GREETING_REQUIRED",
+    );
+    expect(await rowOf(b.id)).toMatchObject({ name: "Loja B" });
+    expect(await queueIdsOf(b.id)).toEqual([]);
+  });
+
+  it("setting isDefault on B unsets A; unsetting it on the only default answers 400 ERR_NO_OTHER_WHATSAPP", async () => {
+    const team = await buildTeam(ctx);
+    const a = await created(team.adminLogin, { name: "Padrão A" });
+    const b = await created(team.adminLogin, { name: "Outra B" });
+    expect(await defaultsOf(team.company.id)).toEqual([a.id]);
+
+    const res = await update(team.adminLogin, b.id, dialogBody(b, { isDefault: true }));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<WhatsappDetailDTO>().isDefault).toBe(true);
+    expect(await defaultsOf(team.company.id)).toEqual([b.id]);
+    expect((await getOne(team.adminLogin, a.id)).json<WhatsappDetailDTO>().isDefault).toBe(false);
+
+    const refused = await update(team.adminLogin, b.id, dialogBody(b, { isDefault: false }));
+    expectError(refused, 400, "ERR_NO_OTHER_WHATSAPP");
+    expect(await defaultsOf(team.company.id)).toEqual([b.id]);
+  });
+
+  it("Cloud secrets: an empty accessToken keeps the stored one, a new one replaces it, and neither is ever answered", async () => {
+    const team = await buildTeam(ctx);
+    const cloud = {
+      phoneNumberId: "555",
+      wabaId: "666",
+      verifyToken: "vt",
+      accessToken: "first-access-token",
+      appSecret: "first-app-secret",
+    };
+    const w = await created(team.adminLogin, { provider: "cloud", cloud });
+    expect(w.cloud).toMatchObject({ accessTokenSet: true, appSecretSet: true });
+
+    const kept = await update(
+      team.adminLogin,
+      w.id,
+      dialogBody(w, { cloud: { ...cloud, accessToken: "", appSecret: "", wabaId: "777" } }),
+    );
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(kept.json<WhatsappDetailDTO>().cloud).toMatchObject({
+      wabaId: "777",
+      accessTokenSet: true,
+      appSecretSet: true,
+    });
+    expect((await rowOf(w.id))!.providerConfig).toMatchObject({
+      accessToken: "first-access-token",
+      appSecret: "first-app-secret",
+      wabaId: "777",
+    });
+
+    const replaced = await update(
+      team.adminLogin,
+      w.id,
+      dialogBody(w, { cloud: { ...cloud, accessToken: "second-access-token", appSecret: "" } }),
+    );
+    expect(replaced.statusCode).toBe(200);
+    expect(replaced.body).not.toContain("second-access-token");
+    expect(replaced.body).not.toContain("first-app-secret");
+    expect((await rowOf(w.id))!.providerConfig).toMatchObject({
+      accessToken: "second-access-token",
+      appSecret: "first-app-secret",
+    });
+
+    // A save without the cloud block (the dialog of another provider) keeps the settings too.
+    await update(team.adminLogin, w.id, dialogBody(w));
+    expect((await rowOf(w.id))!.providerConfig).toMatchObject({ accessToken: "second-access-token" });
+  });
+
+  it("refuses an agent with 403 and an unknown id with 404, changing nothing", async () => {
+    const team = await buildTeam(ctx);
+    const w = await created(team.adminLogin, { name: "Intacta" });
+    expectError(
+      await update(team.agentLogin, w.id, dialogBody(w, { name: "Do agente" })),
+      403,
+      "ERR_NO_PERMISSION",
+    );
+    expectError(await update(team.adminLogin, 2_147_483_647, dialogBody(w)), 404, "ERR_NO_WAPP_FOUND");
+    expect((await rowOf(w.id))!.name).toBe("Intacta");
+  });
+});
