@@ -7,7 +7,7 @@ import { useTranslation } from "react-i18next";
 import { deleteQueue, removeQueue, upsertQueue, useQueueList } from "../../api/queues";
 import { useCompanyEvent } from "../../api/SocketProvider";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
-import { useConfirmDelete } from "../../components/useConfirmDelete";
+import { useConfirmDelete } from "../../hooks/useConfirmDelete";
 import { QueueDialog } from "./QueueDialog/QueueDialog";
 import { QueuesTable } from "./QueuesTable";
 

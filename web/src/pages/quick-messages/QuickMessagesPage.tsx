@@ -12,8 +12,8 @@ import {
 import { useCompanyEvent } from "../../api/SocketProvider";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { ListPage } from "../../components/ListPage";
-import { useDebouncedValue } from "../../components/useDebouncedValue";
-import { useConfirmDelete } from "../../components/useConfirmDelete";
+import { useDebouncedValue } from "../../hooks/useDebouncedValue";
+import { useConfirmDelete } from "../../hooks/useConfirmDelete";
 import { QuickMessageDialog } from "./QuickMessageDialog";
 import { QuickMessagesTable } from "./QuickMessagesTable";
 

@@ -5,7 +5,7 @@ import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast, toastError } from "../../api/toast";
-import { useDebouncedValue } from "../../components/useDebouncedValue";
+import { useDebouncedValue } from "../../hooks/useDebouncedValue";
 import { filterOf, initialFilterForm } from "../../components/PeriodFields";
 import { fetchReportPage, downloadReportCsv, reportKey, type ReportFilter } from "./reportsApi";
 import { ReportFilters, type ReportFilterForm } from "./ReportFilters";

@@ -34,7 +34,7 @@ import { toast, toastError } from "../../api/toast";
 import { useWhatsapps } from "../../api/whatsapps";
 import { useSessionUser } from "../../auth/AuthContext";
 import { fieldErrorText, SERVER_ERROR, textFieldRegister } from "../../components/formFields";
-import { useDebouncedValue } from "../../components/useDebouncedValue";
+import { useDebouncedValue } from "../../hooks/useDebouncedValue";
 import { formatDate, formatTime } from "../../i18n/format";
 import { ContactAvatar } from "../../components/ContactAvatar";
 import {

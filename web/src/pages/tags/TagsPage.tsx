@@ -6,8 +6,8 @@ import { useCompanyEvent } from "../../api/SocketProvider";
 import { deleteTag, fetchTagsPage, removeTagFromLists, tagsListKey, upsertTagInLists } from "../../api/tags";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { ListPage } from "../../components/ListPage";
-import { useDebouncedValue } from "../../components/useDebouncedValue";
-import { useConfirmDelete } from "../../components/useConfirmDelete";
+import { useDebouncedValue } from "../../hooks/useDebouncedValue";
+import { useConfirmDelete } from "../../hooks/useConfirmDelete";
 import { TagDialog } from "./TagDialog";
 import { TagsTable } from "./TagsTable";
 

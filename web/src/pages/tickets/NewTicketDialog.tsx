@@ -21,7 +21,7 @@ import { createTicket, searchContacts, type ContactOption } from "../../api/tick
 import { toastError } from "../../api/toast";
 import { useWhatsapps } from "../../api/whatsapps";
 import { useSessionUser } from "../../auth/AuthContext";
-import { useDebouncedValue } from "../../components/useDebouncedValue";
+import { useDebouncedValue } from "../../hooks/useDebouncedValue";
 import { ContactAvatar } from "../../components/ContactAvatar";
 
 interface NewTicketDialogProps {

@@ -8,7 +8,7 @@ import { useNavigate } from "react-router-dom";
 import { updateTicket, type TicketFilters, type TicketPages } from "../../api/tickets";
 import { toast, toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
-import { useDebouncedValue } from "../../components/useDebouncedValue";
+import { useDebouncedValue } from "../../hooks/useDebouncedValue";
 import { TicketViewDialog } from "./chat/TicketViewDialog";
 import { CloseAllDialog } from "./CloseAllDialog";
 import { ManagerHeader } from "./ManagerHeader";

@@ -13,9 +13,9 @@ import {
 } from "../../api/users";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { ListPage } from "../../components/ListPage";
-import { useDebouncedValue } from "../../components/useDebouncedValue";
+import { useDebouncedValue } from "../../hooks/useDebouncedValue";
 import { UserModal } from "../../components/UserModal/UserModal";
-import { useConfirmDelete } from "../../components/useConfirmDelete";
+import { useConfirmDelete } from "../../hooks/useConfirmDelete";
 import { UsersTable } from "./UsersTable";
 
 /** Which user the dialog edits: null creates a new one; undefined means the dialog is closed. */

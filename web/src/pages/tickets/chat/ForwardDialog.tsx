@@ -23,7 +23,7 @@ import { useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { forwardMessage } from "../../../api/messages";
 import { toast, toastError } from "../../../api/toast";
-import { useDebouncedValue } from "../../../components/useDebouncedValue";
+import { useDebouncedValue } from "../../../hooks/useDebouncedValue";
 import { searchContacts, type ContactOption } from "../../../api/tickets";
 import { chatKeys } from "./chatApi";
 import { formatPhone, initials } from "./conversation";
