@@ -1,6 +1,6 @@
-import { LIMITS, type QuickMessageDTO } from "@atende/contracts";
-import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useState } from "react";
+import type { QuickMessageDTO } from "@atende/contracts";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   deleteQuickMessage,
@@ -12,8 +12,8 @@ import {
 import { useCompanyEvent } from "../../api/SocketProvider";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { ListPage } from "../../components/ListPage";
-import { useDebouncedValue } from "../../hooks/useDebouncedValue";
 import { useConfirmDelete } from "../../hooks/useConfirmDelete";
+import { useSearchableList } from "../../hooks/useSearchableList";
 import { QuickMessageDialog } from "./QuickMessageDialog";
 import { QuickMessagesTable } from "./QuickMessagesTable";
 
@@ -24,22 +24,12 @@ type Editing = QuickMessageDTO | null | undefined;
 export function QuickMessagesPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [searchText, setSearchText] = useState("");
-  const search = useDebouncedValue(searchText.trim(), LIMITS.searchDebounceMs);
   const [editing, setEditing] = useState<Editing>(undefined);
-
-  const list = useInfiniteQuery({
-    queryKey: quickMessagesListKey(search),
-    queryFn: ({ pageParam, signal }) => fetchQuickMessagesPage(search, pageParam, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+  const list = useSearchableList({
+    queryKey: quickMessagesListKey,
+    fetchPage: fetchQuickMessagesPage,
+    itemsOf: (page) => page.records,
   });
-  const records = list.data?.pages.flatMap((page) => page.records) ?? [];
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
-
-  const loadMore = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   useCompanyEvent("quickmessage", (payload) => {
     if (payload.action === "delete") removeQuickMessageFromLists(queryClient, payload.id);
@@ -54,10 +44,10 @@ export function QuickMessagesPage() {
   return (
     <ListPage
       title={t("quickMessages.title")}
-      count={list.data?.pages[0]?.count}
+      count={list.count}
       searchLabel={t("quickMessages.search")}
-      searchText={searchText}
-      onSearchChange={setSearchText}
+      searchText={list.searchText}
+      onSearchChange={list.setSearchText}
       addLabel={t("quickMessages.add")}
       onAdd={() => setEditing(null)}
       dialogs={
@@ -73,15 +63,7 @@ export function QuickMessagesPage() {
         </>
       }
     >
-      <QuickMessagesTable
-        records={records}
-        loading={list.isPending || isFetchingNextPage}
-        hasMore={Boolean(hasNextPage)}
-        searching={search !== ""}
-        onLoadMore={loadMore}
-        onEdit={setEditing}
-        onDelete={removal.ask}
-      />
+      <QuickMessagesTable list={list} onEdit={setEditing} onDelete={removal.ask} />
     </ListPage>
   );
 }
