@@ -14,11 +14,10 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { FormProvider, useForm, useWatch, type FieldErrors } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../../api/http";
-import { toast, toastError } from "../../../api/toast";
+import { toast } from "../../../api/toast";
 import { fetchQueues } from "../../../api/users";
 import { fetchWhatsapp, saveWhatsapp, upsertWhatsapp } from "../../../api/whatsapps";
-import { SERVER_ERROR } from "../../../components/formFields";
+import { applyServerErrors } from "../../../components/formFields";
 import { CloudTab } from "./CloudTab";
 import {
   connectionResolver,
@@ -115,25 +114,8 @@ function ConnectionForm({ whatsapp, title, titleId, onClose }: ConnectionFormPro
   }
 
   function showServerErrors(error: unknown) {
-    const field = error instanceof ApiError && error.code ? CODE_FIELDS[error.code] : undefined;
-    if (field) {
-      setTab(tabOf(field));
-      setError(
-        field,
-        { type: SERVER_ERROR, message: t(`errors.${(error as ApiError).code}`) },
-        { shouldFocus: true },
-      );
-      return;
-    }
-    const placed = Object.entries(error instanceof ApiError ? (error.fields ?? {}) : {}).filter(
-      ([path, message]) => {
-        const field = formPathOf(path);
-        if (field) setError(field, { type: SERVER_ERROR, message });
-        return Boolean(field);
-      },
-    );
-    if (placed.length === 0) toastError(error);
-    else setTab(tabOf(placed[0]?.[0] ?? ""));
+    const at = applyServerErrors(error, setError, { codes: CODE_FIELDS, fieldOf: formPathOf });
+    if (at) setTab(tabOf(at));
   }
 
   async function submit(values: WhatsappSaveInput) {
