@@ -11,12 +11,15 @@ import { saveBlob } from "./download";
 import { ApiError, api, refreshSession } from "./http";
 import { readToken } from "./session";
 
-/** Every cached page list of contacts, whatever the search text (the key's last part). */
-export const CONTACTS_LISTS_KEY = ["contacts", "pages"] as const;
-
-export function contactsListKey(search: string) {
-  return [...CONTACTS_LISTS_KEY, search] as const;
-}
+export const contactKeys = {
+  all: ["contacts"] as const,
+  /** Every cached page list of contacts, whatever the search text (the key's last part). */
+  lists: () => [...contactKeys.all, "pages"] as const,
+  list: (search: string) => [...contactKeys.lists(), search] as const,
+  detail: (id: number) => [...contactKeys.all, "id", id] as const,
+  /** A contact picker's matches for a search text. */
+  search: (text: string) => [...contactKeys.all, "search", text] as const,
+};
 
 export function fetchContactsPage(
   search: string,
@@ -66,7 +69,7 @@ function matchesSearch(contact: ContactDTO, search: string): boolean {
 
 /** Create or update: replaces the contact where listed, else adds it first to the lists it matches. */
 export function upsertContactInLists(queryClient: QueryClient, contact: ContactDTO): void {
-  for (const [key, data] of queryClient.getQueriesData<ContactsPages>({ queryKey: CONTACTS_LISTS_KEY })) {
+  for (const [key, data] of queryClient.getQueriesData<ContactsPages>({ queryKey: contactKeys.lists() })) {
     if (!data) continue;
     const listed = data.pages.some((page) => page.contacts.some((c) => c.id === contact.id));
     const search = String(key[key.length - 1] ?? "");
@@ -84,7 +87,7 @@ export function upsertContactInLists(queryClient: QueryClient, contact: ContactD
 }
 
 export function removeContactFromLists(queryClient: QueryClient, contactId: number): void {
-  queryClient.setQueriesData<ContactsPages>({ queryKey: CONTACTS_LISTS_KEY }, (data) => {
+  queryClient.setQueriesData<ContactsPages>({ queryKey: contactKeys.lists() }, (data) => {
     if (!data?.pages.some((page) => page.contacts.some((c) => c.id === contactId))) return data;
     return {
       ...data,

@@ -3,14 +3,14 @@ import type { InfiniteData, QueryClient } from "@tanstack/react-query";
 import { api } from "./http";
 import { fetchMediaBlob } from "./media";
 
-/** Every cached page list of quick messages, whatever the search text (the key's last part). */
-export const QUICK_MESSAGES_LISTS_KEY = ["quickMessages", "pages"] as const;
-/** The chat's '/' list: the user's own quick messages and the global ones. */
-export const QUICK_MESSAGES_CHAT_KEY = ["quickMessages", "chat"] as const;
-
-export function quickMessagesListKey(search: string) {
-  return [...QUICK_MESSAGES_LISTS_KEY, search] as const;
-}
+export const quickMessageKeys = {
+  all: ["quickMessages"] as const,
+  /** Every cached page list of quick messages, whatever the search text (the key's last part). */
+  lists: () => [...quickMessageKeys.all, "pages"] as const,
+  list: (search: string) => [...quickMessageKeys.lists(), search] as const,
+  /** The chat's '/' list: the user's own quick messages and the global ones. */
+  chat: () => [...quickMessageKeys.all, "chat"] as const,
+};
 
 export function fetchQuickMessagesPage(
   search: string,
@@ -79,7 +79,7 @@ function matchesSearch(quickMessage: QuickMessageDTO, search: string): boolean {
 /** Create or update: replaces the quick message where listed, else adds it first to the lists it matches. */
 export function upsertQuickMessageInLists(queryClient: QueryClient, quickMessage: QuickMessageDTO): void {
   for (const [key, data] of queryClient.getQueriesData<QuickMessagesPages>({
-    queryKey: QUICK_MESSAGES_LISTS_KEY,
+    queryKey: quickMessageKeys.lists(),
   })) {
     if (!data) continue;
     const listed = data.pages.some((page) => page.records.some((r) => r.id === quickMessage.id));
@@ -95,11 +95,11 @@ export function upsertQuickMessageInLists(queryClient: QueryClient, quickMessage
         );
     queryClient.setQueryData<QuickMessagesPages>(key, { ...data, pages });
   }
-  void queryClient.invalidateQueries({ queryKey: QUICK_MESSAGES_CHAT_KEY });
+  void queryClient.invalidateQueries({ queryKey: quickMessageKeys.chat() });
 }
 
 export function removeQuickMessageFromLists(queryClient: QueryClient, id: number): void {
-  queryClient.setQueriesData<QuickMessagesPages>({ queryKey: QUICK_MESSAGES_LISTS_KEY }, (data) => {
+  queryClient.setQueriesData<QuickMessagesPages>({ queryKey: quickMessageKeys.lists() }, (data) => {
     if (!data?.pages.some((page) => page.records.some((r) => r.id === id))) return data;
     return {
       ...data,
@@ -110,7 +110,7 @@ export function removeQuickMessageFromLists(queryClient: QueryClient, id: number
       })),
     };
   });
-  queryClient.setQueryData<QuickMessageDTO[]>(QUICK_MESSAGES_CHAT_KEY, (list) =>
+  queryClient.setQueryData<QuickMessageDTO[]>(quickMessageKeys.chat(), (list) =>
     list?.filter((r) => r.id !== id),
   );
 }

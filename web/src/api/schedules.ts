@@ -2,18 +2,17 @@ import type { ScheduleDTO, SchedulesPage } from "@atende/contracts";
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
 import { api } from "./http";
 
-/** Every cached page list of schedules, whatever the search text (the key's last part). */
-export const SCHEDULES_LISTS_KEY = ["schedules", "pages"] as const;
-/** The calendar's months, by their first day (the key's last part). */
-export const SCHEDULES_MONTHS_KEY = ["schedules", "month"] as const;
-
-export function schedulesListKey(search: string) {
-  return [...SCHEDULES_LISTS_KEY, search] as const;
-}
-
-export function scheduleMonthKey(from: string) {
-  return [...SCHEDULES_MONTHS_KEY, from] as const;
-}
+export const scheduleKeys = {
+  all: ["schedules"] as const,
+  /** Every cached page list of schedules, whatever the search text (the key's last part). */
+  lists: () => [...scheduleKeys.all, "pages"] as const,
+  list: (search: string) => [...scheduleKeys.lists(), search] as const,
+  /** The calendar's months, by their first day (the key's last part). */
+  months: () => [...scheduleKeys.all, "month"] as const,
+  month: (from: string) => [...scheduleKeys.months(), from] as const,
+  /** The schedule dialog's contact picker. */
+  contactSearch: (search: string) => [...scheduleKeys.all, "contact-search", search] as const,
+};
 
 export function fetchSchedulesPage(
   search: string,
@@ -80,7 +79,7 @@ const bySendAtDesc = (x: ScheduleDTO, y: ScheduleDTO) => y.sendAt.localeCompare(
 
 /** Create or update: replaces the schedule where listed, else adds it to the lists and months it belongs to. */
 export function upsertScheduleInLists(queryClient: QueryClient, schedule: ScheduleDTO): void {
-  for (const [key, data] of queryClient.getQueriesData<SchedulesPages>({ queryKey: SCHEDULES_LISTS_KEY })) {
+  for (const [key, data] of queryClient.getQueriesData<SchedulesPages>({ queryKey: scheduleKeys.lists() })) {
     if (!data) continue;
     const listed = data.pages.some((page) => page.schedules.some((s) => s.id === schedule.id));
     const search = String(key[key.length - 1] ?? "");
@@ -98,11 +97,11 @@ export function upsertScheduleInLists(queryClient: QueryClient, schedule: Schedu
     queryClient.setQueryData<SchedulesPages>(key, { ...data, pages });
   }
   // A month holds it or not by its send time, which an edit may move: refetch the months.
-  void queryClient.invalidateQueries({ queryKey: SCHEDULES_MONTHS_KEY });
+  void queryClient.invalidateQueries({ queryKey: scheduleKeys.months() });
 }
 
 export function removeScheduleFromLists(queryClient: QueryClient, id: number): void {
-  queryClient.setQueriesData<SchedulesPages>({ queryKey: SCHEDULES_LISTS_KEY }, (data) => {
+  queryClient.setQueriesData<SchedulesPages>({ queryKey: scheduleKeys.lists() }, (data) => {
     if (!data?.pages.some((page) => page.schedules.some((s) => s.id === id))) return data;
     return {
       ...data,
@@ -113,7 +112,7 @@ export function removeScheduleFromLists(queryClient: QueryClient, id: number): v
       })),
     };
   });
-  queryClient.setQueriesData<ScheduleDTO[]>({ queryKey: SCHEDULES_MONTHS_KEY }, (list) =>
+  queryClient.setQueriesData<ScheduleDTO[]>({ queryKey: scheduleKeys.months() }, (list) =>
     list?.filter((s) => s.id !== id),
   );
 }

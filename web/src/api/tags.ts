@@ -2,13 +2,21 @@ import type { KanbanPage, TagDTO, TagsPage, TicketDTO } from "@atende/contracts"
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
 import { api } from "./http";
 
-/** Every cached page list of tags, whatever the search text (the key's last part). */
-export const TAGS_LISTS_KEY = ["tags", "pages"] as const;
-export const KANBAN_LANES_KEY = ["tags", "kanban"] as const;
+export const tagKeys = {
+  all: ["tags"] as const,
+  /** Every cached page list of tags, whatever the search text (the key's last part). */
+  lists: () => [...tagKeys.all, "pages"] as const,
+  list: (search: string) => [...tagKeys.lists(), search] as const,
+  /** The kanban lanes: the tags flagged kanban. */
+  kanbanLanes: () => [...tagKeys.all, "kanban"] as const,
+};
 
-export function tagsListKey(search: string) {
-  return [...TAGS_LISTS_KEY, search] as const;
-}
+export const kanbanKeys = {
+  all: ["kanban"] as const,
+  /** Every cached board, whatever its showAll (the key's last part). */
+  boards: () => [...kanbanKeys.all, "tickets"] as const,
+  board: (showAll: boolean) => [...kanbanKeys.boards(), showAll] as const,
+};
 
 export function fetchTagsPage(search: string, pageNumber: number, signal?: AbortSignal): Promise<TagsPage> {
   return api.get<TagsPage>("/tags", { query: { searchParam: search, pageNumber }, signal });
@@ -64,7 +72,7 @@ function matchesSearch(tag: TagDTO, search: string): boolean {
 
 /** Create or update: replaces the tag where listed, else adds it first to the lists it matches. */
 export function upsertTagInLists(queryClient: QueryClient, tag: TagDTO): void {
-  for (const [key, data] of queryClient.getQueriesData<TagsPages>({ queryKey: TAGS_LISTS_KEY })) {
+  for (const [key, data] of queryClient.getQueriesData<TagsPages>({ queryKey: tagKeys.lists() })) {
     if (!data) continue;
     const listed = data.pages.some((page) => page.tags.some((t) => t.id === tag.id));
     const search = String(key[key.length - 1] ?? "");
@@ -79,7 +87,7 @@ export function upsertTagInLists(queryClient: QueryClient, tag: TagDTO): void {
 }
 
 export function removeTagFromLists(queryClient: QueryClient, tagId: number): void {
-  queryClient.setQueriesData<TagsPages>({ queryKey: TAGS_LISTS_KEY }, (data) => {
+  queryClient.setQueriesData<TagsPages>({ queryKey: tagKeys.lists() }, (data) => {
     if (!data?.pages.some((page) => page.tags.some((t) => t.id === tagId))) return data;
     return {
       ...data,
@@ -97,7 +105,7 @@ export function applyTagToLanes(
   queryClient: QueryClient,
   event: { action: "create" | "update"; tag: TagDTO } | { action: "delete"; tagId: number },
 ): void {
-  queryClient.setQueryData<TagDTO[]>(KANBAN_LANES_KEY, (lanes) => {
+  queryClient.setQueryData<TagDTO[]>(tagKeys.kanbanLanes(), (lanes) => {
     if (!lanes) return lanes;
     const id = event.action === "delete" ? event.tagId : event.tag.id;
     const others = lanes.filter((lane) => lane.id !== id);

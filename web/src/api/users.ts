@@ -2,12 +2,14 @@ import type { AllTicket, Profile, QueueDTO, UserDTO, UsersPage } from "@atende/c
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
 import { api } from "./http";
 
-/** Every cached page list of users, whatever the search text (the key's last part). */
-export const USERS_LISTS_KEY = ["users", "pages"] as const;
-
-export function usersListKey(search: string) {
-  return [...USERS_LISTS_KEY, search] as const;
-}
+export const userKeys = {
+  all: ["users"] as const,
+  /** Every cached page list of users, whatever the search text (the key's last part). */
+  lists: () => [...userKeys.all, "pages"] as const,
+  list: (search: string) => [...userKeys.lists(), search] as const,
+  /** Every user of the company in one answer (GET /users/list), for pickers. */
+  everyone: () => [...userKeys.all, "list"] as const,
+};
 
 export function fetchUsersPage(search: string, pageNumber: number, signal?: AbortSignal): Promise<UsersPage> {
   return api.get<UsersPage>("/users", { query: { searchParam: search, pageNumber }, signal });
@@ -57,7 +59,7 @@ function matchesSearch(user: UserDTO, search: string): boolean {
 
 /** Create or update: replaces the user where listed, else adds it first to the lists it matches. */
 export function upsertUserInLists(queryClient: QueryClient, user: UserDTO): void {
-  for (const [key, data] of queryClient.getQueriesData<UsersPages>({ queryKey: USERS_LISTS_KEY })) {
+  for (const [key, data] of queryClient.getQueriesData<UsersPages>({ queryKey: userKeys.lists() })) {
     if (!data) continue;
     const listed = data.pages.some((page) => page.users.some((u) => u.id === user.id));
     const search = String(key[key.length - 1] ?? "");
@@ -72,7 +74,7 @@ export function upsertUserInLists(queryClient: QueryClient, user: UserDTO): void
 }
 
 export function removeUserFromLists(queryClient: QueryClient, userId: number): void {
-  queryClient.setQueriesData<UsersPages>({ queryKey: USERS_LISTS_KEY }, (data) => {
+  queryClient.setQueriesData<UsersPages>({ queryKey: userKeys.lists() }, (data) => {
     if (!data?.pages.some((page) => page.users.some((u) => u.id === userId))) return data;
     return {
       ...data,

@@ -8,7 +8,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
-  contactsListKey,
+  contactKeys,
   deleteContact,
   exportContacts,
   fetchContactsPage,
@@ -41,7 +41,7 @@ export function ContactsPage() {
   const [exporting, setExporting] = useState(false);
 
   const list = useSearchableList({
-    queryKey: contactsListKey,
+    queryKey: contactKeys.list,
     fetchPage: fetchContactsPage,
     itemsOf: (page) => page.contacts,
     // The spec's contact search starts at 3 characters; fewer shows the whole list.

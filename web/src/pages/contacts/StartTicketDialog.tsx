@@ -21,6 +21,7 @@ import { toastError } from "../../api/toast";
 import { fetchQueues } from "../../api/users";
 import { useWhatsapps } from "../../api/whatsapps";
 import { useSessionUser } from "../../auth/AuthContext";
+import { queueKeys } from "../../api/queues";
 
 interface StartTicketDialogProps {
   contact: ContactDTO;
@@ -46,7 +47,7 @@ export function StartTicketDialog({ contact, onClose }: StartTicketDialogProps) 
   const titleId = useId();
   const isAdmin = user.profile === "admin";
   const allQueues = useQuery({
-    queryKey: ["queues"],
+    queryKey: queueKeys.all,
     queryFn: ({ signal }) => fetchQueues(signal),
     enabled: isAdmin,
   });

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef } from "react";
 import { useCompanyEvent } from "../../api/SocketProvider";
-import { DASHBOARD_KEY } from "./dashboardApi";
+import { dashboardKeys } from "./dashboardApi";
 
 /** How long changes are gathered before the figures are fetched again. */
 export const LIVE_REFRESH_MS = 1500;
@@ -20,7 +20,7 @@ export function useDashboardLive(): void {
     if (timer.current !== undefined) return;
     timer.current = window.setTimeout(() => {
       timer.current = undefined;
-      void queryClient.invalidateQueries({ queryKey: DASHBOARD_KEY });
+      void queryClient.invalidateQueries({ queryKey: dashboardKeys.all });
     }, LIVE_REFRESH_MS);
   }, [queryClient]);
 

@@ -13,7 +13,7 @@ import {
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useEffectEvent, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { fetchChatQuickMessages, QUICK_MESSAGES_CHAT_KEY, quickMessageFile } from "../../api/quickMessages";
+import { fetchChatQuickMessages, quickMessageFile, quickMessageKeys } from "../../api/quickMessages";
 import { useCompanyEvent } from "../../api/SocketProvider";
 import { toastError } from "../../api/toast";
 
@@ -59,14 +59,14 @@ export function QuickMessagePicker({ text, inputElement, onSelect }: QuickMessag
   const [loadingId, setLoadingId] = useState<number | null>(null);
 
   const all = useQuery({
-    queryKey: QUICK_MESSAGES_CHAT_KEY,
+    queryKey: quickMessageKeys.chat(),
     queryFn: ({ signal }) => fetchChatQuickMessages(signal),
     staleTime: 60_000,
     enabled: search !== null,
   });
   useCompanyEvent(
     "quickmessage",
-    () => void queryClient.invalidateQueries({ queryKey: QUICK_MESSAGES_CHAT_KEY }),
+    () => void queryClient.invalidateQueries({ queryKey: quickMessageKeys.chat() }),
   );
 
   const items = useMemo(() => (search === null ? [] : matching(all.data ?? [], search)), [all.data, search]);

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import {
   deleteQuickMessage,
   fetchQuickMessagesPage,
-  quickMessagesListKey,
+  quickMessageKeys,
   removeQuickMessageFromLists,
   upsertQuickMessageInLists,
 } from "../../api/quickMessages";
@@ -26,7 +26,7 @@ export function QuickMessagesPage() {
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<Editing>(undefined);
   const list = useSearchableList({
-    queryKey: quickMessagesListKey,
+    queryKey: quickMessageKeys.list,
     fetchPage: fetchQuickMessagesPage,
     itemsOf: (page) => page.records,
   });

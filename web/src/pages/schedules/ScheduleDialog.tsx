@@ -25,6 +25,7 @@ import { useTranslation } from "react-i18next";
 import {
   removeScheduleMedia,
   saveSchedule,
+  scheduleKeys,
   uploadScheduleMedia,
   upsertScheduleInLists,
 } from "../../api/schedules";
@@ -117,7 +118,7 @@ function ScheduleForm({
 
   const searchable = search.length >= LIMITS.contactSearchMinChars;
   const contacts = useQuery({
-    queryKey: ["schedules", "contact-search", search],
+    queryKey: scheduleKeys.contactSearch(search),
     queryFn: ({ signal }) => searchContacts(search, signal),
     enabled: searchable && !readOnly,
     staleTime: 10_000,

@@ -24,8 +24,7 @@ import {
   fetchSchedulesBetween,
   fetchSchedulesPage,
   removeScheduleFromLists,
-  scheduleMonthKey,
-  schedulesListKey,
+  scheduleKeys,
   upsertScheduleInLists,
 } from "../../api/schedules";
 import { useCompanyEvent } from "../../api/SocketProvider";
@@ -79,14 +78,14 @@ function Schedules() {
   const [editing, setEditing] = useState<Editing>(null);
 
   const list = useSearchableList({
-    queryKey: schedulesListKey,
+    queryKey: scheduleKeys.list,
     fetchPage: fetchSchedulesPage,
     itemsOf: (page) => page.schedules,
     enabled: view === "list",
   });
 
   const monthQuery = useQuery({
-    queryKey: scheduleMonthKey(month.toISOString()),
+    queryKey: scheduleKeys.month(month.toISOString()),
     queryFn: ({ signal }) => fetchSchedulesBetween(month, nextMonth(month), signal),
     enabled: view === "calendar",
     placeholderData: (previous) => previous,

@@ -4,7 +4,7 @@ import { Box, Button, Skeleton, Stack, Typography } from "@mui/material";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Controller, useForm, type Resolver } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { companyKey, fetchCompany, saveCompanySchedules } from "../../api/settings";
+import { companyKeys, fetchCompany, saveCompanySchedules } from "../../api/settings";
 import { toast } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
 import { applyServerErrors, fieldErrorText } from "../../components/formFields";
@@ -25,7 +25,7 @@ const hoursResolver = zodResolver(companySchedulesSchema) as unknown as Resolver
 export function CompanyHoursTab() {
   const user = useSessionUser();
   const company = useQuery({
-    queryKey: companyKey(user.companyId),
+    queryKey: companyKeys.detail(user.companyId),
     queryFn: ({ signal }) => fetchCompany(user.companyId, signal),
   });
   if (!company.data) return <Skeleton variant="rounded" height={320} />;
@@ -48,7 +48,7 @@ function HoursForm({ company }: { company: CompanyDTO }) {
   async function submit(values: CompanySchedulesInput) {
     try {
       const saved = await saveCompanySchedules(company.id, values.schedules);
-      queryClient.setQueryData<CompanyDTO>(companyKey(company.id), (current) =>
+      queryClient.setQueryData<CompanyDTO>(companyKeys.detail(company.id), (current) =>
         current ? { ...current, schedules: saved.schedules } : current,
       );
       toast(t("settings.schedulesSaved"), "success");

@@ -3,7 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useCompanyEvent } from "../../api/SocketProvider";
-import { deleteTag, fetchTagsPage, removeTagFromLists, tagsListKey, upsertTagInLists } from "../../api/tags";
+import { deleteTag, fetchTagsPage, removeTagFromLists, tagKeys, upsertTagInLists } from "../../api/tags";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { ListPage } from "../../components/ListPage";
 import { useConfirmDelete } from "../../hooks/useConfirmDelete";
@@ -20,7 +20,7 @@ export function TagsPage() {
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<Editing>(undefined);
   const list = useSearchableList({
-    queryKey: tagsListKey,
+    queryKey: tagKeys.list,
     fetchPage: fetchTagsPage,
     itemsOf: (page) => page.tags,
   });

@@ -17,7 +17,7 @@ import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../api/http";
 import { useCompanyEvent } from "../../api/SocketProvider";
-import { addTicketNote, deleteTicketNote, fetchTicketNotes, ticketNotesKey } from "../../api/ticketNotes";
+import { addTicketNote, deleteTicketNote, fetchTicketNotes, ticketNoteKeys } from "../../api/ticketNotes";
 import { toast, toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
@@ -48,7 +48,7 @@ export function NotesPanel({ ticketId, contactId }: NotesPanelProps) {
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState<TicketNoteDTO | null>(null);
   const [deleteBusy, setDeleteBusy] = useState(false);
-  const key = ticketNotesKey(ticketId);
+  const key = ticketNoteKeys.ticket(ticketId);
 
   const notes = useQuery({
     queryKey: key,

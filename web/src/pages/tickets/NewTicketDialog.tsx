@@ -17,7 +17,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../api/http";
-import { createTicket, searchContacts, type ContactOption } from "../../api/tickets";
+import { type ContactOption, createTicket, searchContacts, ticketKeys } from "../../api/tickets";
 import { toastError } from "../../api/toast";
 import { useWhatsapps } from "../../api/whatsapps";
 import { useSessionUser } from "../../auth/AuthContext";
@@ -57,7 +57,7 @@ export function NewTicketDialog({ queues, onCreated, onClose }: NewTicketDialogP
 
   const searchable = search.length >= LIMITS.contactSearchMinChars;
   const contacts = useQuery({
-    queryKey: ["tickets", "contact-search", search],
+    queryKey: ticketKeys.contactSearch(search),
     queryFn: ({ signal }) => searchContacts(search, signal),
     enabled: searchable,
     staleTime: 10_000,

@@ -9,7 +9,7 @@ import {
   fetchUsersPage,
   removeUserFromLists,
   upsertUserInLists,
-  usersListKey,
+  userKeys,
 } from "../../api/users";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { ListPage } from "../../components/ListPage";
@@ -26,7 +26,7 @@ export function UsersPage() {
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<Editing>(undefined);
   const list = useSearchableList({
-    queryKey: usersListKey,
+    queryKey: userKeys.list,
     fetchPage: fetchUsersPage,
     itemsOf: (page) => page.users,
   });

@@ -16,7 +16,7 @@ import { FormProvider, useForm, useWatch, type FieldErrors } from "react-hook-fo
 import { useTranslation } from "react-i18next";
 import { toast } from "../../../api/toast";
 import { fetchQueues } from "../../../api/users";
-import { fetchWhatsapp, saveWhatsapp, upsertWhatsapp } from "../../../api/whatsapps";
+import { fetchWhatsapp, saveWhatsapp, upsertWhatsapp, whatsappKeys } from "../../../api/whatsapps";
 import { applyServerErrors } from "../../../components/formFields";
 import { CloudTab } from "./CloudTab";
 import {
@@ -32,6 +32,7 @@ import {
 import { GeneralTab } from "./GeneralTab";
 import { SchedulesTab } from "./SchedulesTab";
 import { ServiceTab } from "./ServiceTab";
+import { queueKeys } from "../../../api/queues";
 
 interface ConnectionDialogProps {
   /** The connection to edit; null to add one. */
@@ -44,7 +45,7 @@ export function ConnectionDialog({ whatsappId, onClose }: ConnectionDialogProps)
   const { t } = useTranslation();
   const titleId = useId();
   const detail = useQuery({
-    queryKey: ["whatsapp-detail", whatsappId],
+    queryKey: whatsappKeys.detail(whatsappId),
     queryFn: ({ signal }) => fetchWhatsapp(whatsappId ?? 0, signal),
     enabled: whatsappId !== null,
     staleTime: 0,
@@ -92,7 +93,7 @@ function ConnectionForm({ whatsapp, title, titleId, onClose }: ConnectionFormPro
   const queryClient = useQueryClient();
   const baseId = useId();
   const [tab, setTab] = useState<TabKey>("general");
-  const queues = useQuery({ queryKey: ["queues"], queryFn: ({ signal }) => fetchQueues(signal) });
+  const queues = useQuery({ queryKey: queueKeys.all, queryFn: ({ signal }) => fetchQueues(signal) });
   const queueList = queues.data ?? [];
   const form = useForm<ConnectionFormValues, unknown, WhatsappSaveInput>({
     defaultValues: initialValues(whatsapp),

@@ -5,10 +5,10 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useCompanyEvent } from "../../../api/SocketProvider";
-import { fetchTagOptions, type TagOption } from "../../../api/tickets";
+import { fetchTagOptions, type TagOption, ticketKeys } from "../../../api/tickets";
 import { toastError } from "../../../api/toast";
 import { TagChip, textOn } from "../../tags/TagChip";
-import { chatKeys, syncTicketTags } from "./chatApi";
+import { syncTicketTags } from "./chatApi";
 
 const byName = (a: TagOption, b: TagOption) => a.name.localeCompare(b.name) || a.id - b.id;
 
@@ -16,12 +16,12 @@ const byName = (a: TagOption, b: TagOption) => a.name.localeCompare(b.name) || a
 function useTagOptions() {
   const queryClient = useQueryClient();
   const query = useQuery({
-    queryKey: chatKeys.tagOptions,
+    queryKey: ticketKeys.tagOptions(),
     queryFn: ({ signal }) => fetchTagOptions(signal),
     staleTime: 60_000,
   });
   useCompanyEvent("tag", (event) => {
-    queryClient.setQueryData<TagOption[] | null>(chatKeys.tagOptions, (options) => {
+    queryClient.setQueryData<TagOption[] | null>(ticketKeys.tagOptions(), (options) => {
       if (!options) return options;
       const id = event.action === "delete" ? event.tagId : event.tag.id;
       const others = options.filter((option) => option.id !== id);
