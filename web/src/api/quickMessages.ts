@@ -1,6 +1,7 @@
 import type { QuickMessageDTO, QuickMessagesPage } from "@atende/contracts";
-import type { InfiniteData, QueryClient } from "@tanstack/react-query";
+import type { QueryClient } from "@tanstack/react-query";
 import { api } from "./http";
+import { type PagedLists, removeFromLists, upsertInLists } from "./pagedLists";
 import { fetchMediaBlob } from "./media";
 
 export const quickMessageKeys = {
@@ -65,8 +66,6 @@ export async function quickMessageFile(
   return new File([blob], quickMessage.mediaName ?? "arquivo", { type: blob.type });
 }
 
-type QuickMessagesPages = InfiniteData<QuickMessagesPage, number>;
-
 function matchesSearch(quickMessage: QuickMessageDTO, search: string): boolean {
   const text = search.trim().toLowerCase();
   return (
@@ -76,40 +75,20 @@ function matchesSearch(quickMessage: QuickMessageDTO, search: string): boolean {
   );
 }
 
+const quickMessageLists: PagedLists<"records", QuickMessageDTO> = {
+  key: quickMessageKeys.lists(),
+  field: "records",
+  matches: matchesSearch,
+};
+
 /** Create or update: replaces the quick message where listed, else adds it first to the lists it matches. */
 export function upsertQuickMessageInLists(queryClient: QueryClient, quickMessage: QuickMessageDTO): void {
-  for (const [key, data] of queryClient.getQueriesData<QuickMessagesPages>({
-    queryKey: quickMessageKeys.lists(),
-  })) {
-    if (!data) continue;
-    const listed = data.pages.some((page) => page.records.some((r) => r.id === quickMessage.id));
-    const search = String(key[key.length - 1] ?? "");
-    if (!listed && !matchesSearch(quickMessage, search)) continue;
-    const pages = listed
-      ? data.pages.map((page) => ({
-          ...page,
-          records: page.records.map((r) => (r.id === quickMessage.id ? quickMessage : r)),
-        }))
-      : data.pages.map((page, index) =>
-          index === 0 ? { ...page, records: [quickMessage, ...page.records], count: page.count + 1 } : page,
-        );
-    queryClient.setQueryData<QuickMessagesPages>(key, { ...data, pages });
-  }
+  upsertInLists(queryClient, quickMessageLists, quickMessage);
   void queryClient.invalidateQueries({ queryKey: quickMessageKeys.chat() });
 }
 
 export function removeQuickMessageFromLists(queryClient: QueryClient, id: number): void {
-  queryClient.setQueriesData<QuickMessagesPages>({ queryKey: quickMessageKeys.lists() }, (data) => {
-    if (!data?.pages.some((page) => page.records.some((r) => r.id === id))) return data;
-    return {
-      ...data,
-      pages: data.pages.map((page) => ({
-        ...page,
-        records: page.records.filter((r) => r.id !== id),
-        count: Math.max(0, page.count - 1),
-      })),
-    };
-  });
+  removeFromLists(queryClient, quickMessageLists, id);
   queryClient.setQueryData<QuickMessageDTO[]>(quickMessageKeys.chat(), (list) =>
     list?.filter((r) => r.id !== id),
   );

@@ -1,6 +1,7 @@
 import type { KanbanPage, TagDTO, TagsPage, TicketDTO } from "@atende/contracts";
-import type { InfiniteData, QueryClient } from "@tanstack/react-query";
+import type { QueryClient } from "@tanstack/react-query";
 import { api } from "./http";
+import { type PagedLists, removeFromLists, upsertInLists } from "./pagedLists";
 
 export const tagKeys = {
   all: ["tags"] as const,
@@ -63,41 +64,24 @@ export function enterKanbanLane(ticketId: number, tagId: number): Promise<Ticket
   return api.put<TicketDTO>(`/ticket-tags/${ticketId}/${tagId}`);
 }
 
-type TagsPages = InfiniteData<TagsPage, number>;
-
 function matchesSearch(tag: TagDTO, search: string): boolean {
   const text = search.trim().toLowerCase();
   return !text || tag.name.toLowerCase().includes(text);
 }
 
+const tagLists: PagedLists<"tags", TagDTO> = {
+  key: tagKeys.lists(),
+  field: "tags",
+  matches: matchesSearch,
+};
+
 /** Create or update: replaces the tag where listed, else adds it first to the lists it matches. */
 export function upsertTagInLists(queryClient: QueryClient, tag: TagDTO): void {
-  for (const [key, data] of queryClient.getQueriesData<TagsPages>({ queryKey: tagKeys.lists() })) {
-    if (!data) continue;
-    const listed = data.pages.some((page) => page.tags.some((t) => t.id === tag.id));
-    const search = String(key[key.length - 1] ?? "");
-    if (!listed && !matchesSearch(tag, search)) continue;
-    const pages = listed
-      ? data.pages.map((page) => ({ ...page, tags: page.tags.map((t) => (t.id === tag.id ? tag : t)) }))
-      : data.pages.map((page, index) =>
-          index === 0 ? { ...page, tags: [tag, ...page.tags], count: page.count + 1 } : page,
-        );
-    queryClient.setQueryData<TagsPages>(key, { ...data, pages });
-  }
+  upsertInLists(queryClient, tagLists, tag);
 }
 
 export function removeTagFromLists(queryClient: QueryClient, tagId: number): void {
-  queryClient.setQueriesData<TagsPages>({ queryKey: tagKeys.lists() }, (data) => {
-    if (!data?.pages.some((page) => page.tags.some((t) => t.id === tagId))) return data;
-    return {
-      ...data,
-      pages: data.pages.map((page) => ({
-        ...page,
-        tags: page.tags.filter((t) => t.id !== tagId),
-        count: Math.max(0, page.count - 1),
-      })),
-    };
-  });
+  removeFromLists(queryClient, tagLists, tagId);
 }
 
 /** A lane created, renamed, recoloured, switched on or off, or deleted. */
