@@ -11,6 +11,7 @@ import {
   trimListsForRefresh,
   type Viewer,
 } from "./ticketLists";
+import { ticketKeys } from "./tickets";
 
 /**
  * Keeps every cached ticket list current from the live channel: a ticket that changes moves to the
@@ -57,6 +58,6 @@ export function useTicketsLive(viewer: Viewer, selectedUuid: string | undefined)
     if (payload.action === "delete") applyTag(queryClient, payload.tagId, null);
     else if (payload.action === "update") applyTag(queryClient, payload.tag.id, payload.tag);
     // The search tab's tag choices.
-    void queryClient.invalidateQueries({ queryKey: ["tickets", "tag-options"] });
+    void queryClient.invalidateQueries({ queryKey: ticketKeys.tagOptions() });
   });
 }

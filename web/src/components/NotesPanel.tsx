@@ -20,7 +20,7 @@ import {
   addTicketNote,
   deleteTicketNote,
   fetchTicketNotes,
-  ticketNotesKey,
+  ticketNoteKeys,
   withNote,
 } from "../api/ticketNotes";
 import { useTicketNotesLive } from "../api/ticketNotesLive";
@@ -49,7 +49,7 @@ export function NotesPanel({ ticketId, contactId }: NotesPanelProps) {
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState<TicketNoteDTO | null>(null);
   const [deleteBusy, setDeleteBusy] = useState(false);
-  const key = ticketNotesKey(ticketId);
+  const key = ticketNoteKeys.ticket(ticketId);
 
   const notes = useQuery({
     queryKey: key,

@@ -23,13 +23,14 @@ import { useQuery } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../api/http";
-import { createTicket, fetchTicket, searchContacts, type ContactOption } from "../api/tickets";
+import { queueKeys } from "../api/queues";
+import { createTicket, fetchTicket, searchContacts, ticketKeys, type ContactOption } from "../api/tickets";
 import { toastError } from "../api/toast";
 import { fetchQueues } from "../api/users";
 import { useWhatsapps } from "../api/whatsapps";
 import { useSessionUser } from "../auth/AuthContext";
+import { useDebouncedValue } from "../hooks/useDebouncedValue";
 import { ContactAvatar } from "./ContactAvatar";
-import { useDebouncedValue } from "./useDebouncedValue";
 
 interface TicketStartDialogProps {
   /** The contact to start with (the contacts page); without one, the dialog searches for it. */
@@ -78,7 +79,7 @@ export function TicketStartDialog({
   const texts = searching ? "tickets.newTicketDialog" : "contacts.startTicket";
 
   const companyQueues = useQuery({
-    queryKey: ["queues"],
+    queryKey: queueKeys.all,
     queryFn: ({ signal }) => fetchQueues(signal),
     enabled: isAdmin && !givenQueues,
   });
@@ -248,7 +249,7 @@ function ContactSearch({ value, onChange }: ContactSearchProps) {
   const search = useDebouncedValue(inputText.trim(), LIMITS.searchDebounceMs);
   const searchable = search.length >= LIMITS.contactSearchMinChars;
   const contacts = useQuery({
-    queryKey: ["tickets", "contact-search", search],
+    queryKey: ticketKeys.contactSearch(search),
     queryFn: ({ signal }) => searchContacts(search, signal),
     enabled: searchable,
     staleTime: 10_000,

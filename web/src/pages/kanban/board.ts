@@ -6,11 +6,8 @@ import {
   type TicketDTO,
 } from "@atende/contracts";
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
+import { kanbanKeys } from "../../api/tags";
 import { canSee } from "../../api/ticketLists";
-
-/** Every cached board, whatever its showAll (the key's last part). */
-export const BOARD_KEY = ["kanban", "tickets"] as const;
-export const boardKey = (showAll: boolean) => [...BOARD_KEY, showAll] as const;
 
 type BoardPages = InfiniteData<KanbanPage, number>;
 
@@ -64,7 +61,7 @@ export function belongsOnBoard(ticket: TicketDTO, { user, showAll }: BoardViewer
 }
 
 function mapBoards(queryClient: QueryClient, change: (data: BoardPages, showAll: boolean) => BoardPages) {
-  for (const [key, data] of queryClient.getQueriesData<BoardPages>({ queryKey: BOARD_KEY })) {
+  for (const [key, data] of queryClient.getQueriesData<BoardPages>({ queryKey: kanbanKeys.boards() })) {
     if (data) queryClient.setQueryData<BoardPages>(key, change(data, key[key.length - 1] === true));
   }
 }

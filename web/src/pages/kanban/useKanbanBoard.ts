@@ -8,15 +8,14 @@ import {
   enterKanbanLane,
   fetchKanbanLanes,
   fetchKanbanPage,
-  KANBAN_LANES_KEY,
+  kanbanKeys,
   leaveKanbanLane,
+  tagKeys,
 } from "../../api/tags";
 import { toast, toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
 import {
   applyTagToCards,
-  BOARD_KEY,
-  boardKey,
   buildLanes,
   type LaneId,
   movedTicket,
@@ -31,11 +30,11 @@ export function useKanbanBoard(showAll: boolean) {
   const user = useSessionUser();
 
   const lanesQuery = useQuery({
-    queryKey: KANBAN_LANES_KEY,
+    queryKey: tagKeys.kanbanLanes(),
     queryFn: ({ signal }) => fetchKanbanLanes(signal),
   });
   const ticketsQuery = useInfiniteQuery({
-    queryKey: boardKey(showAll),
+    queryKey: kanbanKeys.board(showAll),
     queryFn: ({ pageParam, signal }) => fetchKanbanPage(pageParam, { showAll }, signal),
     initialPageParam: 1,
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
@@ -88,15 +87,15 @@ export function useKanbanBoard(showAll: boolean) {
       putTicketOnBoards(queryClient, saved, user);
     } catch (error) {
       toastError(error);
-      void queryClient.invalidateQueries({ queryKey: BOARD_KEY });
+      void queryClient.invalidateQueries({ queryKey: kanbanKeys.boards() });
     } finally {
       moving.current.delete(ticket.id);
     }
   }
 
   function refresh() {
-    void queryClient.invalidateQueries({ queryKey: KANBAN_LANES_KEY });
-    void queryClient.invalidateQueries({ queryKey: BOARD_KEY });
+    void queryClient.invalidateQueries({ queryKey: tagKeys.kanbanLanes() });
+    void queryClient.invalidateQueries({ queryKey: kanbanKeys.boards() });
   }
 
   return {

@@ -22,19 +22,19 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../api/http";
 import {
   removeScheduleMedia,
   saveSchedule,
+  scheduleKeys,
   uploadScheduleMedia,
   upsertScheduleInLists,
 } from "../../api/schedules";
 import { type ContactOption, searchContacts } from "../../api/tickets";
-import { toast, toastError } from "../../api/toast";
+import { toast } from "../../api/toast";
 import { useWhatsapps } from "../../api/whatsapps";
 import { useSessionUser } from "../../auth/AuthContext";
-import { fieldErrorText, SERVER_ERROR, textFieldRegister } from "../../components/formFields";
-import { useDebouncedValue } from "../../components/useDebouncedValue";
+import { applyServerErrors, fieldErrorText, textFieldRegister } from "../../components/formFields";
+import { useDebouncedValue } from "../../hooks/useDebouncedValue";
 import { formatDate, formatTime } from "../../i18n/format";
 import { ContactAvatar } from "../../components/ContactAvatar";
 import {
@@ -118,7 +118,7 @@ function ScheduleForm({
 
   const searchable = search.length >= LIMITS.contactSearchMinChars;
   const contacts = useQuery({
-    queryKey: ["schedules", "contact-search", search],
+    queryKey: scheduleKeys.contactSearch(search),
     queryFn: ({ signal }) => searchContacts(search, signal),
     enabled: searchable && !readOnly,
     staleTime: 10_000,
@@ -128,15 +128,14 @@ function ScheduleForm({
   const mediaName = media instanceof File ? media.name : media === "remove" ? null : schedule?.mediaName;
 
   function showServerErrors(error: unknown) {
-    const placed = Object.entries(error instanceof ApiError ? (error.fields ?? {}) : {}).filter(
-      ([path, message]) => {
-        const field = FIELDS[path as keyof typeof FIELDS];
-        if (field) setError(field, { type: SERVER_ERROR, message });
-        if (path === "file") setMediaError(message);
-        return Boolean(field) || path === "file";
+    applyServerErrors(error, setError, {
+      fieldOf: (path) => FIELDS[path as keyof typeof FIELDS],
+      elsewhere: (path, message) => {
+        if (path !== "file") return false;
+        setMediaError(message);
+        return true;
       },
-    );
-    if (placed.length === 0) toastError(error);
+    });
   }
 
   async function submit(values: ScheduleFormOutput) {

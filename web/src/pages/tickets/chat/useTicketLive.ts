@@ -6,7 +6,7 @@ import { ApiError } from "../../../api/http";
 import { useCompanyEvent } from "../../../api/SocketProvider";
 import { fetchTicketByUuid, ticketKeys } from "../../../api/tickets";
 import { toastError } from "../../../api/toast";
-import { chatKeys } from "./chatApi";
+import { contactKeys } from "../../../api/contacts";
 
 /**
  * The ticket opened by its uuid. A ticket the user may not see (403 'Acesso não permitido') or that
@@ -58,7 +58,7 @@ export function useTicketLive(ticket: TicketDTO, onDeleted: () => void) {
   useCompanyEvent("appMessage", (event) => {
     if (event.ticket.id === ticket.id) store(event.ticket);
     if (event.contact.id === ticket.contactId)
-      queryClient.setQueryData(chatKeys.contact(event.contact.id), event.contact);
+      queryClient.setQueryData(contactKeys.detail(event.contact.id), event.contact);
     if (event.action === "create" && event.ticket.id === ticket.id && !event.message.fromMe)
       setPresence(null);
   });
@@ -66,7 +66,7 @@ export function useTicketLive(ticket: TicketDTO, onDeleted: () => void) {
   useCompanyEvent("contact", (event) => {
     if (event.action === "delete" || event.contact.id !== ticket.contactId) return;
     const { contact } = event;
-    queryClient.setQueryData(chatKeys.contact(contact.id), contact);
+    queryClient.setQueryData(contactKeys.detail(contact.id), contact);
     queryClient.setQueryData<TicketDTO>(key, (current) =>
       current
         ? {
