@@ -11,8 +11,6 @@ export const scheduleKeys = {
   /** The calendar's months, by their first day (the key's last part). */
   months: () => [...scheduleKeys.all, "month"] as const,
   month: (from: string) => [...scheduleKeys.months(), from] as const,
-  /** The schedule dialog's contact picker. */
-  contactSearch: (search: string) => [...scheduleKeys.all, "contact-search", search] as const,
 };
 
 export function fetchSchedulesPage(

@@ -21,8 +21,6 @@ export const ticketKeys = {
   tagOptions: () => [...ticketKeys.all, "tag-options"] as const,
   /** The users the filters offer. */
   userOptions: () => [...ticketKeys.all, "user-options"] as const,
-  /** The new-ticket dialog's contact picker. */
-  contactSearch: (search: string) => [...ticketKeys.all, "contact-search", search] as const,
 };
 
 export function fetchTickets(
