@@ -2,9 +2,9 @@ import { kanbanLaneOf, type TicketDTO } from "@atende/contracts";
 import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { useCompanyEvent } from "../../api/SocketProvider";
+import { putTicketOnBoards } from "../../api/kanbanBoards";
+import { useKanbanLive } from "../../api/kanbanLive";
 import {
-  applyTagToLanes,
   enterKanbanLane,
   fetchKanbanLanes,
   fetchKanbanPage,
@@ -14,14 +14,7 @@ import {
 } from "../../api/tags";
 import { toast, toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
-import {
-  applyTagToCards,
-  buildLanes,
-  type LaneId,
-  movedTicket,
-  putTicketOnBoards,
-  removeTicketFromBoards,
-} from "./board";
+import { buildLanes, type LaneId, movedTicket } from "./board";
 
 /** The board's lanes and tickets, kept live, and the move of a card from one lane to another. */
 export function useKanbanBoard(showAll: boolean) {
@@ -53,22 +46,9 @@ export function useKanbanBoard(showAll: boolean) {
   }, [ticketsQuery.data]);
   const lanes = useMemo(() => buildLanes(tickets, tags), [tickets, tags]);
 
-  // Cards being moved here: the echo of the first of the two calls would put the card back in
-  // 'Em aberto' for a moment; the move's own answers place it.
+  // Cards being moved here, whose echoes useKanbanLive leaves to the move's own answers.
   const moving = useRef(new Set<number>());
-  function heard(ticket: TicketDTO) {
-    if (!moving.current.has(ticket.id)) putTicketOnBoards(queryClient, ticket, user);
-  }
-  useCompanyEvent("ticket", (payload) => {
-    if (payload.action === "update") heard(payload.ticket);
-    else if (payload.action === "delete" && !payload.fromStatus)
-      removeTicketFromBoards(queryClient, payload.ticketId);
-  });
-  useCompanyEvent("appMessage", (payload) => heard(payload.ticket));
-  useCompanyEvent("tag", (payload) => {
-    applyTagToLanes(queryClient, payload);
-    applyTagToCards(queryClient, payload);
-  });
+  useKanbanLive(user, (ticketId) => moving.current.has(ticketId));
 
   /** Drops a card in a lane: the old lane's tag goes (DELETE), the new one's comes (PUT), each with its toast. */
   async function move(ticket: TicketDTO, to: LaneId) {
