@@ -14,8 +14,8 @@ import {
 } from "@mui/material";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
+import type { UseFormSetError } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../api/http";
 import {
   addTicketNote,
   deleteTicketNote,
@@ -28,7 +28,7 @@ import { toast, toastError } from "../api/toast";
 import { useSessionUser } from "../auth/AuthContext";
 import { formatDate, formatTime } from "../i18n/format";
 import { ConfirmationDialog } from "./ConfirmationDialog";
-import { fieldErrorText } from "./formFields";
+import { applyServerErrors, fieldErrorText } from "./formFields";
 
 interface NotesPanelProps {
   ticketId: number;
@@ -58,6 +58,9 @@ export function NotesPanel({ ticketId, contactId }: NotesPanelProps) {
 
   useTicketNotesLive(ticketId);
 
+  // The note is plain state, not a react-hook-form field: the answer's `note` error is put in it.
+  const showServerError: UseFormSetError<{ note: string }> = (_field, { message }) => setError(message);
+
   async function submit(event: FormEvent) {
     event.preventDefault();
     const checked = ticketNoteField.safeParse(text);
@@ -73,9 +76,9 @@ export function NotesPanel({ ticketId, contactId }: NotesPanelProps) {
       setError(undefined);
       toast(t("notes.added"), "success");
     } catch (failure) {
-      const field = failure instanceof ApiError ? failure.fields?.note : undefined;
-      if (field) setError(field);
-      else toastError(failure);
+      applyServerErrors(failure, showServerError, {
+        fieldOf: (path) => (path === "note" ? "note" : undefined),
+      });
     } finally {
       setSaving(false);
     }
