@@ -125,3 +125,8 @@ export async function fetchMediaBlob(url: string): Promise<Blob> {
   }
   return response.blob();
 }
+
+/** Digits only: how the server names a phone. */
+export function phoneDigits(text: string): string {
+  return text.replace(/\D/g, "");
+}
