@@ -5,18 +5,22 @@ import type {
   ContactsPage,
   ContactUpdateInput,
 } from "@atende/contracts";
-import type { InfiniteData, QueryClient } from "@tanstack/react-query";
+import type { QueryClient } from "@tanstack/react-query";
 import i18n from "../i18n";
 import { saveBlob } from "./download";
 import { ApiError, api, refreshSession } from "./http";
+import { type PagedLists, removeFromLists, upsertInLists } from "./pagedLists";
 import { readToken } from "./session";
 
-/** Every cached page list of contacts, whatever the search text (the key's last part). */
-export const CONTACTS_LISTS_KEY = ["contacts", "pages"] as const;
-
-export function contactsListKey(search: string) {
-  return [...CONTACTS_LISTS_KEY, search] as const;
-}
+export const contactKeys = {
+  all: ["contacts"] as const,
+  /** Every cached page list of contacts, whatever the search text (the key's last part). */
+  lists: () => [...contactKeys.all, "pages"] as const,
+  list: (search: string) => [...contactKeys.lists(), search] as const,
+  detail: (id: number) => [...contactKeys.all, "id", id] as const,
+  /** A contact picker's matches for a search text. */
+  search: (text: string) => [...contactKeys.all, "search", text] as const,
+};
 
 export function fetchContactsPage(
   search: string,
@@ -51,8 +55,6 @@ export function deleteContact(id: number): Promise<void> {
   return api.delete(`/contacts/${id}`);
 }
 
-type ContactsPages = InfiniteData<ContactsPage, number>;
-
 function matchesSearch(contact: ContactDTO, search: string): boolean {
   const text = search.trim().toLowerCase();
   if (!text) return true;
@@ -64,37 +66,19 @@ function matchesSearch(contact: ContactDTO, search: string): boolean {
   );
 }
 
+const contactLists: PagedLists<"contacts", ContactDTO> = {
+  key: contactKeys.lists(),
+  field: "contacts",
+  matches: matchesSearch,
+};
+
 /** Create or update: replaces the contact where listed, else adds it first to the lists it matches. */
 export function upsertContactInLists(queryClient: QueryClient, contact: ContactDTO): void {
-  for (const [key, data] of queryClient.getQueriesData<ContactsPages>({ queryKey: CONTACTS_LISTS_KEY })) {
-    if (!data) continue;
-    const listed = data.pages.some((page) => page.contacts.some((c) => c.id === contact.id));
-    const search = String(key[key.length - 1] ?? "");
-    if (!listed && !matchesSearch(contact, search)) continue;
-    const pages = listed
-      ? data.pages.map((page) => ({
-          ...page,
-          contacts: page.contacts.map((c) => (c.id === contact.id ? contact : c)),
-        }))
-      : data.pages.map((page, index) =>
-          index === 0 ? { ...page, contacts: [contact, ...page.contacts], count: page.count + 1 } : page,
-        );
-    queryClient.setQueryData<ContactsPages>(key, { ...data, pages });
-  }
+  upsertInLists(queryClient, contactLists, contact);
 }
 
 export function removeContactFromLists(queryClient: QueryClient, contactId: number): void {
-  queryClient.setQueriesData<ContactsPages>({ queryKey: CONTACTS_LISTS_KEY }, (data) => {
-    if (!data?.pages.some((page) => page.contacts.some((c) => c.id === contactId))) return data;
-    return {
-      ...data,
-      pages: data.pages.map((page) => ({
-        ...page,
-        contacts: page.contacts.filter((c) => c.id !== contactId),
-        count: Math.max(0, page.count - 1),
-      })),
-    };
-  });
+  removeFromLists(queryClient, contactLists, contactId);
 }
 
 // ---- Export and import: files, so plain fetch / XHR with the session's token ----

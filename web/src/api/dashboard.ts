@@ -2,12 +2,12 @@ import type { DashboardData, TicketsDayData, TicketsUsersData } from "@atende/co
 import { api } from "./http";
 import { type PeriodFilter, periodQuery } from "./period";
 
-/** Every dashboard query starts with this key: one invalidation refreshes all of them. */
-export const DASHBOARD_KEY = ["dashboard"] as const;
-
-export function dashboardKey(part: "counters" | "ticketsDay" | "ticketsUsers", filter: PeriodFilter) {
-  return [...DASHBOARD_KEY, part, filter] as const;
-}
+export const dashboardKeys = {
+  /** Every dashboard query starts with this key: one invalidation refreshes all of them. */
+  all: ["dashboard"] as const,
+  part: (part: "counters" | "ticketsDay" | "ticketsUsers", filter: PeriodFilter) =>
+    [...dashboardKeys.all, part, filter] as const,
+};
 
 export function fetchDashboard(filter: PeriodFilter, signal?: AbortSignal): Promise<DashboardData> {
   const query =

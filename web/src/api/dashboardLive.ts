@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef } from "react";
-import { DASHBOARD_KEY } from "./dashboard";
+import { dashboardKeys } from "./dashboard";
 import { useCompanyEvent } from "./SocketProvider";
 
 /** How long changes are gathered before the figures are fetched again. */
@@ -20,7 +20,7 @@ export function useDashboardLive(): void {
     if (timer.current !== undefined) return;
     timer.current = window.setTimeout(() => {
       timer.current = undefined;
-      void queryClient.invalidateQueries({ queryKey: DASHBOARD_KEY });
+      void queryClient.invalidateQueries({ queryKey: dashboardKeys.all });
     }, LIVE_REFRESH_MS);
   }, [queryClient]);
 

@@ -7,19 +7,19 @@ import {
 import { useQuery, type QueryClient } from "@tanstack/react-query";
 import { api } from "./http";
 
-/** The company's queues: the queues page and every queue picker share this cache. */
-export const QUEUES_KEY = ["queues"] as const;
-
-export function queueOptionsKey(queueId: number) {
-  return ["queue-options", queueId] as const;
-}
+export const queueKeys = {
+  /** The company's queues: the queues page and every queue picker share this cache. */
+  all: ["queues"] as const,
+  /** One queue's chatbot options. */
+  options: (queueId: number) => ["queue-options", queueId] as const,
+};
 
 export function fetchQueueList(signal?: AbortSignal): Promise<QueueDetailDTO[]> {
   return api.get<QueueDetailDTO[]>("/queue", { signal });
 }
 
 export function useQueueList() {
-  return useQuery({ queryKey: QUEUES_KEY, queryFn: ({ signal }) => fetchQueueList(signal) });
+  return useQuery({ queryKey: queueKeys.all, queryFn: ({ signal }) => fetchQueueList(signal) });
 }
 
 /** What the queue dialog sends. */
@@ -93,7 +93,7 @@ export function deleteQueueOptionMedia(id: number): Promise<QueueOptionDTO> {
 
 /** Create or update: replaces the queue where listed, else adds it; the list keeps the menu order. */
 export function upsertQueue(queryClient: QueryClient, queue: QueueDetailDTO): void {
-  queryClient.setQueryData<QueueDetailDTO[]>(QUEUES_KEY, (list) => {
+  queryClient.setQueryData<QueueDetailDTO[]>(queueKeys.all, (list) => {
     if (!list) return list;
     const rest = list.filter((q) => q.id !== queue.id);
     return [...rest, queue].sort(compareQueues);
@@ -101,6 +101,6 @@ export function upsertQueue(queryClient: QueryClient, queue: QueueDetailDTO): vo
 }
 
 export function removeQueue(queryClient: QueryClient, queueId: number): void {
-  queryClient.setQueryData<QueueDetailDTO[]>(QUEUES_KEY, (list) => list?.filter((q) => q.id !== queueId));
-  queryClient.removeQueries({ queryKey: queueOptionsKey(queueId) });
+  queryClient.setQueryData<QueueDetailDTO[]>(queueKeys.all, (list) => list?.filter((q) => q.id !== queueId));
+  queryClient.removeQueries({ queryKey: queueKeys.options(queueId) });
 }

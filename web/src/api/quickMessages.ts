@@ -1,16 +1,17 @@
 import type { QuickMessageDTO, QuickMessagesPage } from "@atende/contracts";
-import type { InfiniteData, QueryClient } from "@tanstack/react-query";
+import type { QueryClient } from "@tanstack/react-query";
 import { api } from "./http";
+import { type PagedLists, removeFromLists, upsertInLists } from "./pagedLists";
 import { fetchMediaBlob } from "./media";
 
-/** Every cached page list of quick messages, whatever the search text (the key's last part). */
-export const QUICK_MESSAGES_LISTS_KEY = ["quickMessages", "pages"] as const;
-/** The chat's '/' list: the user's own quick messages and the global ones. */
-export const QUICK_MESSAGES_CHAT_KEY = ["quickMessages", "chat"] as const;
-
-export function quickMessagesListKey(search: string) {
-  return [...QUICK_MESSAGES_LISTS_KEY, search] as const;
-}
+export const quickMessageKeys = {
+  all: ["quickMessages"] as const,
+  /** Every cached page list of quick messages, whatever the search text (the key's last part). */
+  lists: () => [...quickMessageKeys.all, "pages"] as const,
+  list: (search: string) => [...quickMessageKeys.lists(), search] as const,
+  /** The chat's '/' list: the user's own quick messages and the global ones. */
+  chat: () => [...quickMessageKeys.all, "chat"] as const,
+};
 
 export function fetchQuickMessagesPage(
   search: string,
@@ -65,8 +66,6 @@ export async function quickMessageFile(
   return new File([blob], quickMessage.mediaName ?? "arquivo", { type: blob.type });
 }
 
-type QuickMessagesPages = InfiniteData<QuickMessagesPage, number>;
-
 function matchesSearch(quickMessage: QuickMessageDTO, search: string): boolean {
   const text = search.trim().toLowerCase();
   return (
@@ -76,41 +75,21 @@ function matchesSearch(quickMessage: QuickMessageDTO, search: string): boolean {
   );
 }
 
+const quickMessageLists: PagedLists<"records", QuickMessageDTO> = {
+  key: quickMessageKeys.lists(),
+  field: "records",
+  matches: matchesSearch,
+};
+
 /** Create or update: replaces the quick message where listed, else adds it first to the lists it matches. */
 export function upsertQuickMessageInLists(queryClient: QueryClient, quickMessage: QuickMessageDTO): void {
-  for (const [key, data] of queryClient.getQueriesData<QuickMessagesPages>({
-    queryKey: QUICK_MESSAGES_LISTS_KEY,
-  })) {
-    if (!data) continue;
-    const listed = data.pages.some((page) => page.records.some((r) => r.id === quickMessage.id));
-    const search = String(key[key.length - 1] ?? "");
-    if (!listed && !matchesSearch(quickMessage, search)) continue;
-    const pages = listed
-      ? data.pages.map((page) => ({
-          ...page,
-          records: page.records.map((r) => (r.id === quickMessage.id ? quickMessage : r)),
-        }))
-      : data.pages.map((page, index) =>
-          index === 0 ? { ...page, records: [quickMessage, ...page.records], count: page.count + 1 } : page,
-        );
-    queryClient.setQueryData<QuickMessagesPages>(key, { ...data, pages });
-  }
-  void queryClient.invalidateQueries({ queryKey: QUICK_MESSAGES_CHAT_KEY });
+  upsertInLists(queryClient, quickMessageLists, quickMessage);
+  void queryClient.invalidateQueries({ queryKey: quickMessageKeys.chat() });
 }
 
 export function removeQuickMessageFromLists(queryClient: QueryClient, id: number): void {
-  queryClient.setQueriesData<QuickMessagesPages>({ queryKey: QUICK_MESSAGES_LISTS_KEY }, (data) => {
-    if (!data?.pages.some((page) => page.records.some((r) => r.id === id))) return data;
-    return {
-      ...data,
-      pages: data.pages.map((page) => ({
-        ...page,
-        records: page.records.filter((r) => r.id !== id),
-        count: Math.max(0, page.count - 1),
-      })),
-    };
-  });
-  queryClient.setQueryData<QuickMessageDTO[]>(QUICK_MESSAGES_CHAT_KEY, (list) =>
+  removeFromLists(queryClient, quickMessageLists, id);
+  queryClient.setQueryData<QuickMessageDTO[]>(quickMessageKeys.chat(), (list) =>
     list?.filter((r) => r.id !== id),
   );
 }

@@ -1,9 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import {
-  QUICK_MESSAGES_CHAT_KEY,
-  removeQuickMessageFromLists,
-  upsertQuickMessageInLists,
-} from "./quickMessages";
+import { quickMessageKeys, removeQuickMessageFromLists, upsertQuickMessageInLists } from "./quickMessages";
 import { useCompanyEvent } from "./SocketProvider";
 
 /** Keeps the quick message lists current while mounted: messages other users add, edit or delete. */
@@ -23,6 +19,6 @@ export function useChatQuickMessagesLive(): void {
   const queryClient = useQueryClient();
   useCompanyEvent(
     "quickmessage",
-    () => void queryClient.invalidateQueries({ queryKey: QUICK_MESSAGES_CHAT_KEY }),
+    () => void queryClient.invalidateQueries({ queryKey: quickMessageKeys.chat() }),
   );
 }

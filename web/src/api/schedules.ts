@@ -1,19 +1,17 @@
 import type { ScheduleDTO, SchedulesPage } from "@atende/contracts";
-import type { InfiniteData, QueryClient } from "@tanstack/react-query";
+import type { QueryClient } from "@tanstack/react-query";
 import { api } from "./http";
+import { type PagedLists, removeFromLists, upsertInLists } from "./pagedLists";
 
-/** Every cached page list of schedules, whatever the search text (the key's last part). */
-export const SCHEDULES_LISTS_KEY = ["schedules", "pages"] as const;
-/** The calendar's months, by their first day (the key's last part). */
-export const SCHEDULES_MONTHS_KEY = ["schedules", "month"] as const;
-
-export function schedulesListKey(search: string) {
-  return [...SCHEDULES_LISTS_KEY, search] as const;
-}
-
-export function scheduleMonthKey(from: string) {
-  return [...SCHEDULES_MONTHS_KEY, from] as const;
-}
+export const scheduleKeys = {
+  all: ["schedules"] as const,
+  /** Every cached page list of schedules, whatever the search text (the key's last part). */
+  lists: () => [...scheduleKeys.all, "pages"] as const,
+  list: (search: string) => [...scheduleKeys.lists(), search] as const,
+  /** The calendar's months, by their first day (the key's last part). */
+  months: () => [...scheduleKeys.all, "month"] as const,
+  month: (from: string) => [...scheduleKeys.months(), from] as const,
+};
 
 export function fetchSchedulesPage(
   search: string,
@@ -64,8 +62,6 @@ export function removeScheduleMedia(id: number): Promise<ScheduleDTO> {
   return api.delete<ScheduleDTO>(`/schedules/${id}/media-upload`);
 }
 
-type SchedulesPages = InfiniteData<SchedulesPage, number>;
-
 function matchesSearch(schedule: ScheduleDTO, search: string): boolean {
   const text = search.trim().toLowerCase();
   return (
@@ -78,42 +74,23 @@ function matchesSearch(schedule: ScheduleDTO, search: string): boolean {
 
 const bySendAtDesc = (x: ScheduleDTO, y: ScheduleDTO) => y.sendAt.localeCompare(x.sendAt) || y.id - x.id;
 
+const scheduleLists: PagedLists<"schedules", ScheduleDTO> = {
+  key: scheduleKeys.lists(),
+  field: "schedules",
+  matches: matchesSearch,
+  order: bySendAtDesc,
+};
+
 /** Create or update: replaces the schedule where listed, else adds it to the lists and months it belongs to. */
 export function upsertScheduleInLists(queryClient: QueryClient, schedule: ScheduleDTO): void {
-  for (const [key, data] of queryClient.getQueriesData<SchedulesPages>({ queryKey: SCHEDULES_LISTS_KEY })) {
-    if (!data) continue;
-    const listed = data.pages.some((page) => page.schedules.some((s) => s.id === schedule.id));
-    const search = String(key[key.length - 1] ?? "");
-    if (!listed && !matchesSearch(schedule, search)) continue;
-    const pages = listed
-      ? data.pages.map((page) => ({
-          ...page,
-          schedules: page.schedules.map((s) => (s.id === schedule.id ? schedule : s)),
-        }))
-      : data.pages.map((page, index) =>
-          index === 0
-            ? { ...page, schedules: [schedule, ...page.schedules].sort(bySendAtDesc), count: page.count + 1 }
-            : page,
-        );
-    queryClient.setQueryData<SchedulesPages>(key, { ...data, pages });
-  }
+  upsertInLists(queryClient, scheduleLists, schedule);
   // A month holds it or not by its send time, which an edit may move: refetch the months.
-  void queryClient.invalidateQueries({ queryKey: SCHEDULES_MONTHS_KEY });
+  void queryClient.invalidateQueries({ queryKey: scheduleKeys.months() });
 }
 
 export function removeScheduleFromLists(queryClient: QueryClient, id: number): void {
-  queryClient.setQueriesData<SchedulesPages>({ queryKey: SCHEDULES_LISTS_KEY }, (data) => {
-    if (!data?.pages.some((page) => page.schedules.some((s) => s.id === id))) return data;
-    return {
-      ...data,
-      pages: data.pages.map((page) => ({
-        ...page,
-        schedules: page.schedules.filter((s) => s.id !== id),
-        count: Math.max(0, page.count - 1),
-      })),
-    };
-  });
-  queryClient.setQueriesData<ScheduleDTO[]>({ queryKey: SCHEDULES_MONTHS_KEY }, (list) =>
+  removeFromLists(queryClient, scheduleLists, id);
+  queryClient.setQueriesData<ScheduleDTO[]>({ queryKey: scheduleKeys.months() }, (list) =>
     list?.filter((s) => s.id !== id),
   );
 }

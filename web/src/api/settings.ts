@@ -2,19 +2,24 @@ import type { CompanyDTO, CompanySchedulesDTO, ScheduleEntry, SettingDTO } from 
 import { useQuery, type QueryClient } from "@tanstack/react-query";
 import { api } from "./http";
 
-/** The company's settings (GET /settings): the settings page and the queue dialog read them. */
-export const SETTINGS_KEY = ["settings", "company"] as const;
+export const settingKeys = {
+  all: ["settings"] as const,
+  /** The company's settings (GET /settings): the settings page and the queue dialog read them. */
+  company: () => [...settingKeys.all, "company"] as const,
+  /** Whether the login page offers a sign-up (read before login). */
+  viewRegister: () => [...settingKeys.all, "viewregister"] as const,
+};
 
-export function companyKey(id: number) {
-  return ["company", id] as const;
-}
+export const companyKeys = {
+  detail: (id: number) => ["company", id] as const,
+};
 
 export function fetchSettings(signal?: AbortSignal): Promise<SettingDTO[]> {
   return api.get<SettingDTO[]>("/settings", { signal });
 }
 
 export function useSettings() {
-  return useQuery({ queryKey: SETTINGS_KEY, queryFn: ({ signal }) => fetchSettings(signal) });
+  return useQuery({ queryKey: settingKeys.company(), queryFn: ({ signal }) => fetchSettings(signal) });
 }
 
 /** One setting's value from the cached list; undefined while loading or when not set. */
@@ -28,7 +33,7 @@ export function updateSetting(key: string, value: string): Promise<SettingDTO> {
 
 /** Writes a saved value into the cached list. */
 export function storeSetting(queryClient: QueryClient, saved: SettingDTO): void {
-  queryClient.setQueryData<SettingDTO[]>(SETTINGS_KEY, (list) => {
+  queryClient.setQueryData<SettingDTO[]>(settingKeys.company(), (list) => {
     if (!list) return list;
     return list.some((s) => s.key === saved.key)
       ? list.map((s) => (s.key === saved.key ? saved : s))

@@ -19,7 +19,11 @@ export type SimulatorSend = Omit<SimulatorSendInput, "call"> & { call?: { isVide
 
 export const simulatorKeys = {
   phones: (whatsappId: number) => ["simulator", whatsappId, "phones"] as const,
-  messages: (whatsappId: number, number: string) => ["simulator", whatsappId, "messages", number] as const,
+  /** Every phone's conversation on one connection, whatever the number (the key's last part). */
+  conversations: (whatsappId: number) => ["simulator", whatsappId, "messages"] as const,
+  messages: (whatsappId: number, number: string) =>
+    [...simulatorKeys.conversations(whatsappId), number] as const,
+  media: (url: string) => ["simulator-media", url] as const,
 };
 
 /** An instant as ISO 8601 (the phones list may carry the database's own text form). */
@@ -78,7 +82,7 @@ export function upsertPhoneMessage(
   message: SimulatorPhoneMessage,
 ): void {
   const cached = queryClient.getQueriesData<SimulatorPhoneMessage[]>({
-    queryKey: ["simulator", whatsappId, "messages"],
+    queryKey: simulatorKeys.conversations(whatsappId),
   });
   for (const [key, list] of cached) {
     const keyNumber = String(key[3] ?? "");
@@ -120,4 +124,9 @@ export async function fetchMediaBlob(url: string): Promise<Blob> {
     if (!response.ok) throw await errorOf(response);
   }
   return response.blob();
+}
+
+/** Digits only: how the server names a phone. */
+export function phoneDigits(text: string): string {
+  return text.replace(/\D/g, "");
 }

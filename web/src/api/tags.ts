@@ -1,14 +1,23 @@
 import type { KanbanPage, TagDTO, TagsPage, TicketDTO } from "@atende/contracts";
-import type { InfiniteData, QueryClient } from "@tanstack/react-query";
+import type { QueryClient } from "@tanstack/react-query";
 import { api } from "./http";
+import { type PagedLists, removeFromLists, upsertInLists } from "./pagedLists";
 
-/** Every cached page list of tags, whatever the search text (the key's last part). */
-export const TAGS_LISTS_KEY = ["tags", "pages"] as const;
-export const KANBAN_LANES_KEY = ["tags", "kanban"] as const;
+export const tagKeys = {
+  all: ["tags"] as const,
+  /** Every cached page list of tags, whatever the search text (the key's last part). */
+  lists: () => [...tagKeys.all, "pages"] as const,
+  list: (search: string) => [...tagKeys.lists(), search] as const,
+  /** The kanban lanes: the tags flagged kanban. */
+  kanbanLanes: () => [...tagKeys.all, "kanban"] as const,
+};
 
-export function tagsListKey(search: string) {
-  return [...TAGS_LISTS_KEY, search] as const;
-}
+export const kanbanKeys = {
+  all: ["kanban"] as const,
+  /** Every cached board, whatever its showAll (the key's last part). */
+  boards: () => [...kanbanKeys.all, "tickets"] as const,
+  board: (showAll: boolean) => [...kanbanKeys.boards(), showAll] as const,
+};
 
 export function fetchTagsPage(search: string, pageNumber: number, signal?: AbortSignal): Promise<TagsPage> {
   return api.get<TagsPage>("/tags", { query: { searchParam: search, pageNumber }, signal });
@@ -55,41 +64,24 @@ export function enterKanbanLane(ticketId: number, tagId: number): Promise<Ticket
   return api.put<TicketDTO>(`/ticket-tags/${ticketId}/${tagId}`);
 }
 
-type TagsPages = InfiniteData<TagsPage, number>;
-
 function matchesSearch(tag: TagDTO, search: string): boolean {
   const text = search.trim().toLowerCase();
   return !text || tag.name.toLowerCase().includes(text);
 }
 
+const tagLists: PagedLists<"tags", TagDTO> = {
+  key: tagKeys.lists(),
+  field: "tags",
+  matches: matchesSearch,
+};
+
 /** Create or update: replaces the tag where listed, else adds it first to the lists it matches. */
 export function upsertTagInLists(queryClient: QueryClient, tag: TagDTO): void {
-  for (const [key, data] of queryClient.getQueriesData<TagsPages>({ queryKey: TAGS_LISTS_KEY })) {
-    if (!data) continue;
-    const listed = data.pages.some((page) => page.tags.some((t) => t.id === tag.id));
-    const search = String(key[key.length - 1] ?? "");
-    if (!listed && !matchesSearch(tag, search)) continue;
-    const pages = listed
-      ? data.pages.map((page) => ({ ...page, tags: page.tags.map((t) => (t.id === tag.id ? tag : t)) }))
-      : data.pages.map((page, index) =>
-          index === 0 ? { ...page, tags: [tag, ...page.tags], count: page.count + 1 } : page,
-        );
-    queryClient.setQueryData<TagsPages>(key, { ...data, pages });
-  }
+  upsertInLists(queryClient, tagLists, tag);
 }
 
 export function removeTagFromLists(queryClient: QueryClient, tagId: number): void {
-  queryClient.setQueriesData<TagsPages>({ queryKey: TAGS_LISTS_KEY }, (data) => {
-    if (!data?.pages.some((page) => page.tags.some((t) => t.id === tagId))) return data;
-    return {
-      ...data,
-      pages: data.pages.map((page) => ({
-        ...page,
-        tags: page.tags.filter((t) => t.id !== tagId),
-        count: Math.max(0, page.count - 1),
-      })),
-    };
-  });
+  removeFromLists(queryClient, tagLists, tagId);
 }
 
 /** A lane created, renamed, recoloured, switched on or off, or deleted. */
@@ -97,7 +89,7 @@ export function applyTagToLanes(
   queryClient: QueryClient,
   event: { action: "create" | "update"; tag: TagDTO } | { action: "delete"; tagId: number },
 ): void {
-  queryClient.setQueryData<TagDTO[]>(KANBAN_LANES_KEY, (lanes) => {
+  queryClient.setQueryData<TagDTO[]>(tagKeys.kanbanLanes(), (lanes) => {
     if (!lanes) return lanes;
     const id = event.action === "delete" ? event.tagId : event.tag.id;
     const others = lanes.filter((lane) => lane.id !== id);

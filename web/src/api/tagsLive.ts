@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCompanyEvent } from "./SocketProvider";
 import { removeTagFromLists, upsertTagInLists } from "./tags";
-import type { TagOption } from "./tickets";
+import { ticketKeys, type TagOption } from "./tickets";
 
 /** Keeps the tag lists current while mounted: tags other users add, edit or delete. */
 export function useTagsLive(): void {
@@ -21,7 +21,7 @@ const byName = (a: TagOption, b: TagOption) => a.name.localeCompare(b.name) || a
 export function useTagOptionsLive(): void {
   const queryClient = useQueryClient();
   useCompanyEvent("tag", (event) => {
-    queryClient.setQueryData<TagOption[] | null>(["tickets", "tag-options"], (options) => {
+    queryClient.setQueryData<TagOption[] | null>(ticketKeys.tagOptions(), (options) => {
       if (!options) return options;
       const id = event.action === "delete" ? event.tagId : event.tag.id;
       const others = options.filter((option) => option.id !== id);

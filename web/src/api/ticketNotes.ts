@@ -1,7 +1,11 @@
 import type { TicketNoteDTO } from "@atende/contracts";
 import { api } from "./http";
 
-export const ticketNotesKey = (ticketId: number) => ["ticketNotes", ticketId] as const;
+export const ticketNoteKeys = {
+  all: ["ticketNotes"] as const,
+  /** The notes of a ticket's contact, as the notes panel of that ticket shows them. */
+  ticket: (ticketId: number) => [...ticketNoteKeys.all, ticketId] as const,
+};
 
 export function fetchTicketNotes(
   ticketId: number,

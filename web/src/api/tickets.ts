@@ -17,6 +17,10 @@ export const ticketKeys = {
   list: (filters: TicketFilters) => [...ticketKeys.lists(), filters] as const,
   byUuid: (uuid: string) => [...ticketKeys.all, "uuid", uuid] as const,
   byId: (id: number) => [...ticketKeys.all, "id", id] as const,
+  /** The company's tags for the filters and the tag editor (GET /tags/list). */
+  tagOptions: () => [...ticketKeys.all, "tag-options"] as const,
+  /** The users the filters offer. */
+  userOptions: () => [...ticketKeys.all, "user-options"] as const,
 };
 
 export function fetchTickets(

@@ -1,13 +1,16 @@
 import type { AllTicket, Profile, QueueDTO, UserDTO, UsersPage } from "@atende/contracts";
-import type { InfiniteData, QueryClient } from "@tanstack/react-query";
+import type { QueryClient } from "@tanstack/react-query";
 import { api } from "./http";
+import { type PagedLists, removeFromLists, upsertInLists } from "./pagedLists";
 
-/** Every cached page list of users, whatever the search text (the key's last part). */
-export const USERS_LISTS_KEY = ["users", "pages"] as const;
-
-export function usersListKey(search: string) {
-  return [...USERS_LISTS_KEY, search] as const;
-}
+export const userKeys = {
+  all: ["users"] as const,
+  /** Every cached page list of users, whatever the search text (the key's last part). */
+  lists: () => [...userKeys.all, "pages"] as const,
+  list: (search: string) => [...userKeys.lists(), search] as const,
+  /** Every user of the company in one answer (GET /users/list), for pickers. */
+  everyone: () => [...userKeys.all, "list"] as const,
+};
 
 export function fetchUsersPage(search: string, pageNumber: number, signal?: AbortSignal): Promise<UsersPage> {
   return api.get<UsersPage>("/users", { query: { searchParam: search, pageNumber }, signal });
@@ -48,39 +51,22 @@ export function fetchConnections(signal?: AbortSignal): Promise<ConnectionOption
   return api.get<ConnectionOption[]>("/whatsapp", { signal });
 }
 
-type UsersPages = InfiniteData<UsersPage, number>;
-
 function matchesSearch(user: UserDTO, search: string): boolean {
   const text = search.trim().toLowerCase();
   return !text || user.name.toLowerCase().includes(text) || user.email.toLowerCase().includes(text);
 }
 
+const userLists: PagedLists<"users", UserDTO> = {
+  key: userKeys.lists(),
+  field: "users",
+  matches: matchesSearch,
+};
+
 /** Create or update: replaces the user where listed, else adds it first to the lists it matches. */
 export function upsertUserInLists(queryClient: QueryClient, user: UserDTO): void {
-  for (const [key, data] of queryClient.getQueriesData<UsersPages>({ queryKey: USERS_LISTS_KEY })) {
-    if (!data) continue;
-    const listed = data.pages.some((page) => page.users.some((u) => u.id === user.id));
-    const search = String(key[key.length - 1] ?? "");
-    if (!listed && !matchesSearch(user, search)) continue;
-    const pages = listed
-      ? data.pages.map((page) => ({ ...page, users: page.users.map((u) => (u.id === user.id ? user : u)) }))
-      : data.pages.map((page, index) =>
-          index === 0 ? { ...page, users: [user, ...page.users], count: page.count + 1 } : page,
-        );
-    queryClient.setQueryData<UsersPages>(key, { ...data, pages });
-  }
+  upsertInLists(queryClient, userLists, user);
 }
 
 export function removeUserFromLists(queryClient: QueryClient, userId: number): void {
-  queryClient.setQueriesData<UsersPages>({ queryKey: USERS_LISTS_KEY }, (data) => {
-    if (!data?.pages.some((page) => page.users.some((u) => u.id === userId))) return data;
-    return {
-      ...data,
-      pages: data.pages.map((page) => ({
-        ...page,
-        users: page.users.filter((u) => u.id !== userId),
-        count: Math.max(0, page.count - 1),
-      })),
-    };
-  });
+  removeFromLists(queryClient, userLists, userId);
 }

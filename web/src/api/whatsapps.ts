@@ -8,8 +8,14 @@ import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-quer
 import { api } from "./http";
 import { useCompanyEvent } from "./SocketProvider";
 
-/** The company's connections, as the connections page and the side menu badge share them. */
-export const WHATSAPPS_KEY = ["whatsapps"] as const;
+export const whatsappKeys = {
+  /** The company's connections, as the connections page and the side menu badge share them. */
+  all: ["whatsapps"] as const,
+  /** The admin's full view of one connection (null: a new one, never fetched). */
+  detail: (id: number | null) => ["whatsapp-detail", id] as const,
+  /** The connections a user may be given as default (the user dialog). */
+  options: () => ["whatsapp", "options"] as const,
+};
 
 export function fetchWhatsapps(signal?: AbortSignal): Promise<WhatsappDTO[]> {
   return api.get<WhatsappDTO[]>("/whatsapp", { signal });
@@ -53,7 +59,7 @@ export function restartConnections(): Promise<void> {
 
 /** Replaces the connection where listed, else adds it at the end. */
 export function upsertWhatsapp(queryClient: QueryClient, whatsapp: WhatsappDTO): void {
-  queryClient.setQueryData<WhatsappDTO[]>(WHATSAPPS_KEY, (list) => {
+  queryClient.setQueryData<WhatsappDTO[]>(whatsappKeys.all, (list) => {
     if (!list) return list;
     const listed = list.some((w) => w.id === whatsapp.id);
     return listed ? list.map((w) => (w.id === whatsapp.id ? whatsapp : w)) : [...list, whatsapp];
@@ -61,12 +67,14 @@ export function upsertWhatsapp(queryClient: QueryClient, whatsapp: WhatsappDTO):
 }
 
 export function removeWhatsapp(queryClient: QueryClient, whatsappId: number): void {
-  queryClient.setQueryData<WhatsappDTO[]>(WHATSAPPS_KEY, (list) => list?.filter((w) => w.id !== whatsappId));
+  queryClient.setQueryData<WhatsappDTO[]>(whatsappKeys.all, (list) =>
+    list?.filter((w) => w.id !== whatsappId),
+  );
 }
 
 /** A session update changes the status, QR code, retries, number and last update of one row. */
 export function mergeSession(queryClient: QueryClient, session: WhatsappSessionDTO): void {
-  queryClient.setQueryData<WhatsappDTO[]>(WHATSAPPS_KEY, (list) =>
+  queryClient.setQueryData<WhatsappDTO[]>(whatsappKeys.all, (list) =>
     list?.map((w) =>
       w.id === session.id
         ? {
@@ -106,7 +114,7 @@ export function useWhatsappsLive(enabled = true): void {
  */
 export function useWhatsapps(enabled = true) {
   const query = useQuery({
-    queryKey: WHATSAPPS_KEY,
+    queryKey: whatsappKeys.all,
     queryFn: ({ signal }) => fetchWhatsapps(signal),
     enabled,
   });

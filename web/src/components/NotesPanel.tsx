@@ -14,13 +14,13 @@ import {
 } from "@mui/material";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
+import type { UseFormSetError } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../api/http";
 import {
   addTicketNote,
   deleteTicketNote,
   fetchTicketNotes,
-  ticketNotesKey,
+  ticketNoteKeys,
   withNote,
 } from "../api/ticketNotes";
 import { useTicketNotesLive } from "../api/ticketNotesLive";
@@ -28,7 +28,7 @@ import { toast, toastError } from "../api/toast";
 import { useSessionUser } from "../auth/AuthContext";
 import { formatDate, formatTime } from "../i18n/format";
 import { ConfirmationDialog } from "./ConfirmationDialog";
-import { fieldErrorText } from "./formFields";
+import { applyServerErrors, fieldErrorText } from "./formFields";
 
 interface NotesPanelProps {
   ticketId: number;
@@ -49,7 +49,7 @@ export function NotesPanel({ ticketId, contactId }: NotesPanelProps) {
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState<TicketNoteDTO | null>(null);
   const [deleteBusy, setDeleteBusy] = useState(false);
-  const key = ticketNotesKey(ticketId);
+  const key = ticketNoteKeys.ticket(ticketId);
 
   const notes = useQuery({
     queryKey: key,
@@ -57,6 +57,9 @@ export function NotesPanel({ ticketId, contactId }: NotesPanelProps) {
   });
 
   useTicketNotesLive(ticketId);
+
+  // The note is plain state, not a react-hook-form field: the answer's `note` error is put in it.
+  const showServerError: UseFormSetError<{ note: string }> = (_field, { message }) => setError(message);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -73,9 +76,9 @@ export function NotesPanel({ ticketId, contactId }: NotesPanelProps) {
       setError(undefined);
       toast(t("notes.added"), "success");
     } catch (failure) {
-      const field = failure instanceof ApiError ? failure.fields?.note : undefined;
-      if (field) setError(field);
-      else toastError(failure);
+      applyServerErrors(failure, showServerError, {
+        fieldOf: (path) => (path === "note" ? "note" : undefined),
+      });
     } finally {
       setSaving(false);
     }

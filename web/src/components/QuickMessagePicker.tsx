@@ -13,7 +13,7 @@ import {
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useEffectEvent, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { fetchChatQuickMessages, QUICK_MESSAGES_CHAT_KEY, quickMessageFile } from "../api/quickMessages";
+import { fetchChatQuickMessages, quickMessageFile, quickMessageKeys } from "../api/quickMessages";
 import { useChatQuickMessagesLive } from "../api/quickMessagesLive";
 import { toastError } from "../api/toast";
 
@@ -58,7 +58,7 @@ export function QuickMessagePicker({ text, inputElement, onSelect }: QuickMessag
   const [loadingId, setLoadingId] = useState<number | null>(null);
 
   const all = useQuery({
-    queryKey: QUICK_MESSAGES_CHAT_KEY,
+    queryKey: quickMessageKeys.chat(),
     queryFn: ({ signal }) => fetchChatQuickMessages(signal),
     staleTime: 60_000,
     enabled: search !== null,

@@ -1,13 +1,6 @@
-import {
-  LIMITS,
-  type ContactDTO,
-  type OtherOpenTicketError,
-  type QueueDTO,
-  type TicketDTO,
-} from "@atende/contracts";
+import type { ContactDTO, OtherOpenTicketError, QueueDTO, TicketDTO } from "@atende/contracts";
 import {
   Alert,
-  Autocomplete,
   Box,
   Button,
   Dialog,
@@ -17,19 +10,18 @@ import {
   MenuItem,
   Stack,
   TextField,
-  Typography,
 } from "@mui/material";
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../api/http";
-import { createTicket, fetchTicket, searchContacts, type ContactOption } from "../api/tickets";
+import { queueKeys } from "../api/queues";
+import { createTicket, fetchTicket, type ContactOption } from "../api/tickets";
 import { toastError } from "../api/toast";
 import { fetchQueues } from "../api/users";
 import { useWhatsapps } from "../api/whatsapps";
 import { useSessionUser } from "../auth/AuthContext";
-import { ContactAvatar } from "./ContactAvatar";
-import { useDebouncedValue } from "./useDebouncedValue";
+import { ContactSearchField } from "./ContactSearchField";
 
 interface TicketStartDialogProps {
   /** The contact to start with (the contacts page); without one, the dialog searches for it. */
@@ -78,7 +70,7 @@ export function TicketStartDialog({
   const texts = searching ? "tickets.newTicketDialog" : "contacts.startTicket";
 
   const companyQueues = useQuery({
-    queryKey: ["queues"],
+    queryKey: queueKeys.all,
     queryFn: ({ signal }) => fetchQueues(signal),
     enabled: isAdmin && !givenQueues,
   });
@@ -151,7 +143,9 @@ export function TicketStartDialog({
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
             {searching && (
-              <ContactSearch
+              <ContactSearchField
+                texts="tickets.newTicketDialog"
+                autoFocus
                 value={picked}
                 onChange={(value) => {
                   setPicked(value);
@@ -233,70 +227,5 @@ export function TicketStartDialog({
         </DialogActions>
       </Box>
     </Dialog>
-  );
-}
-
-interface ContactSearchProps {
-  value: ContactOption | null;
-  onChange(value: ContactOption | null): void;
-}
-
-/** The contact field of the searching dialog: the company's contacts by name or number. */
-function ContactSearch({ value, onChange }: ContactSearchProps) {
-  const { t } = useTranslation();
-  const [inputText, setInputText] = useState("");
-  const search = useDebouncedValue(inputText.trim(), LIMITS.searchDebounceMs);
-  const searchable = search.length >= LIMITS.contactSearchMinChars;
-  const contacts = useQuery({
-    queryKey: ["tickets", "contact-search", search],
-    queryFn: ({ signal }) => searchContacts(search, signal),
-    enabled: searchable,
-    staleTime: 10_000,
-  });
-  const typing = inputText.trim() !== search;
-  const options = searchable && contacts.data ? contacts.data : [];
-  // Keep the chosen contact among the options, so the field keeps showing it.
-  const shown = value && !options.some((c) => c.id === value.id) ? [value, ...options] : options;
-
-  let noOptionsText = t("tickets.newTicketDialog.contactHint");
-  if (searchable && (typing || contacts.isFetching)) noOptionsText = t("tickets.newTicketDialog.searching");
-  else if (searchable) noOptionsText = t("tickets.newTicketDialog.noContacts");
-
-  return (
-    <Autocomplete
-      value={value}
-      onChange={(_, next) => onChange(next)}
-      inputValue={inputText}
-      onInputChange={(_, next) => setInputText(next)}
-      options={shown}
-      filterOptions={(list) => list}
-      getOptionLabel={(option) => option.name || option.number}
-      isOptionEqualToValue={(option, other) => option.id === other.id}
-      loading={searchable && (typing || contacts.isFetching)}
-      loadingText={t("tickets.newTicketDialog.searching")}
-      noOptionsText={noOptionsText}
-      renderOption={({ key, ...props }, option) => (
-        <Box component="li" key={key} {...props} sx={{ gap: 1.5 }}>
-          <ContactAvatar contact={option} size={32} />
-          <Box sx={{ minWidth: 0 }}>
-            <Typography variant="body2" noWrap>
-              {option.name || option.number}
-            </Typography>
-            <Typography variant="caption" color="text.secondary" noWrap component="p">
-              {option.number}
-            </Typography>
-          </Box>
-        </Box>
-      )}
-      renderInput={(params) => (
-        <TextField
-          {...params}
-          autoFocus
-          required
-          label={t("tickets.newTicketDialog.contact")}
-          helperText={value ? undefined : t("tickets.newTicketDialog.contactHint")}
-        />
-      )}
-    />
   );
 }

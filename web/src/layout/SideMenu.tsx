@@ -15,11 +15,11 @@ import { useQuery } from "@tanstack/react-query";
 import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useLocation } from "react-router-dom";
-import { api } from "../api/http";
 import { hasCampaignFlag } from "../api/session";
 import { useAuth, useSessionUser } from "../auth/AuthContext";
 import { menuGroups, type MenuEntry } from "./menuEntries";
 import { useConnectionsAlert } from "./useConnectionsAlert";
+import { fetchVersion, versionKeys } from "../api/version";
 
 function isActive(to: string, pathname: string): boolean {
   return to === "/" ? pathname === "/" : pathname === to || pathname.startsWith(`${to}/`);
@@ -27,8 +27,8 @@ function isActive(to: string, pathname: string): boolean {
 
 function useProductVersion(enabled: boolean): string | undefined {
   const { data } = useQuery({
-    queryKey: ["version"],
-    queryFn: ({ signal }) => api.get<{ version: string }>("/version", { signal }),
+    queryKey: versionKeys.all,
+    queryFn: ({ signal }) => fetchVersion(signal),
     enabled,
     staleTime: "static",
     meta: { silent: true },

@@ -1,6 +1,6 @@
 import { ALERT_STATUSES, LIMITS } from "@atende/contracts";
 import { useWhatsapps } from "../api/whatsapps";
-import { useDebouncedValue } from "../components/useDebouncedValue";
+import { useDebouncedValue } from "../hooks/useDebouncedValue";
 
 /**
  * True when a connection needs attention (qrcode, PAIRING, DISCONNECTED, TIMEOUT, OPENING), judged

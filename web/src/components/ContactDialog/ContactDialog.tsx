@@ -20,8 +20,8 @@ import { useFieldArray, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { saveContact, upsertContactInLists } from "../../api/contacts";
 import { ApiError } from "../../api/http";
-import { toast, toastError } from "../../api/toast";
-import { fieldErrorText, SERVER_ERROR, textFieldRegister } from "../formFields";
+import { toast } from "../../api/toast";
+import { applyServerErrors, fieldErrorText, textFieldRegister } from "../formFields";
 import { contactFormResolver, formFieldOf, initialValues, type ContactFormValues } from "./contactForm";
 
 interface ContactDialogProps {
@@ -56,32 +56,11 @@ export function ContactDialog({ contact, onOpenExisting, onClose }: ContactDialo
   const extra = useFieldArray({ control, name: "extraInfo" });
 
   function showServerErrors(error: unknown) {
-    const duplicate = duplicateOf(error);
-    if (duplicate) {
-      setExisting(duplicate);
-      setError(
-        "number",
-        { type: SERVER_ERROR, message: t("errors.ERR_DUPLICATED_CONTACT") },
-        { shouldFocus: true },
-      );
-      return;
-    }
-    if (error instanceof ApiError && error.code === "ERR_WAPP_INVALID_CONTACT") {
-      setError(
-        "number",
-        { type: SERVER_ERROR, message: t("errors.ERR_WAPP_INVALID_CONTACT") },
-        { shouldFocus: true },
-      );
-      return;
-    }
-    const placed = Object.entries(error instanceof ApiError ? (error.fields ?? {}) : {}).filter(
-      ([path, message]) => {
-        const field = formFieldOf(path);
-        if (field) setError(field, { type: SERVER_ERROR, message });
-        return Boolean(field);
-      },
-    );
-    if (placed.length === 0) toastError(error);
+    setExisting(duplicateOf(error));
+    applyServerErrors(error, setError, {
+      codes: { ERR_DUPLICATED_CONTACT: "number", ERR_WAPP_INVALID_CONTACT: "number" },
+      fieldOf: formFieldOf,
+    });
   }
 
   async function submit(values: ContactCreateInput) {

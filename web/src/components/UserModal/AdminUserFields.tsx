@@ -6,6 +6,8 @@ import { useTranslation } from "react-i18next";
 import { fetchConnections, fetchQueues } from "../../api/users";
 import { fieldErrorText } from "../formFields";
 import type { EditRights, UserFormValues } from "./userForm";
+import { queueKeys } from "../../api/queues";
+import { whatsappKeys } from "../../api/whatsapps";
 
 interface AdminUserFieldsProps {
   control: Control<UserFormValues, unknown, UserUpdateInput>;
@@ -21,13 +23,13 @@ function ColorDot({ color }: { color: string }) {
 export function AdminUserFields({ control, errors, rights }: AdminUserFieldsProps) {
   const { t } = useTranslation();
   const queues = useQuery({
-    queryKey: ["queues"],
+    queryKey: queueKeys.all,
     queryFn: ({ signal }) => fetchQueues(signal),
     enabled: rights.queues,
   });
   // The connections route may be missing or refuse: the select then shows "no connection", disabled.
   const connections = useQuery({
-    queryKey: ["whatsapp", "options"],
+    queryKey: whatsappKeys.options(),
     queryFn: ({ signal }) => fetchConnections(signal),
     enabled: rights.profile,
     meta: { silent: true },

@@ -13,11 +13,10 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../api/http";
-import { toast, toastError } from "../../api/toast";
+import { toast } from "../../api/toast";
 import { saveUser, upsertUserInLists } from "../../api/users";
 import { useAuth, useSessionUser } from "../../auth/AuthContext";
-import { fieldErrorText, SERVER_ERROR, textFieldRegister } from "../formFields";
+import { applyServerErrors, fieldErrorText, SERVER_ERROR, textFieldRegister } from "../formFields";
 import { PasswordField } from "../PasswordField";
 import { AdminUserFields } from "./AdminUserFields";
 import { formFieldOf, initialValues, toPayload, userFormResolver, type UserFormValues } from "./userForm";
@@ -54,30 +53,13 @@ export function UserModal({ user, onClose }: UserModalProps) {
   });
 
   function showServerErrors(error: unknown) {
-    if (error instanceof ApiError && error.code === "ERR_INVALID_CREDENTIALS") {
-      setError(
-        "oldPassword",
-        { type: SERVER_ERROR, message: t("userModal.wrongCurrentPassword") },
-        { shouldFocus: true },
-      );
-      return;
-    }
-    if (error instanceof ApiError && error.code === "ERR_EMAIL_ALREADY_EXISTS") {
-      setError(
-        "email",
-        { type: SERVER_ERROR, message: t("errors.ERR_EMAIL_ALREADY_EXISTS") },
-        { shouldFocus: true },
-      );
-      return;
-    }
-    const placed = Object.entries(error instanceof ApiError ? (error.fields ?? {}) : {}).filter(
-      ([path, message]) => {
-        const field = formFieldOf(path);
-        if (field) setError(field, { type: SERVER_ERROR, message });
-        return Boolean(field);
+    applyServerErrors(error, setError, {
+      codes: {
+        ERR_INVALID_CREDENTIALS: { field: "oldPassword", message: t("userModal.wrongCurrentPassword") },
+        ERR_EMAIL_ALREADY_EXISTS: "email",
       },
-    );
-    if (placed.length === 0) toastError(error);
+      fieldOf: formFieldOf,
+    });
   }
 
   async function submit(values: UserUpdateInput) {

@@ -5,7 +5,6 @@ import EditIcon from "@mui/icons-material/EditOutlined";
 import {
   Button,
   IconButton,
-  Skeleton,
   Stack,
   Table,
   TableBody,
@@ -18,6 +17,7 @@ import {
 import { useTranslation } from "react-i18next";
 import { SessionButtons, StatusIcon, type SessionActions } from "./ConnectionStatus";
 import { formatConnectionNumber, formatShortDateTime } from "./format";
+import { SkeletonRows } from "../../components/TableStates";
 
 interface ConnectionsTableProps {
   whatsapps: WhatsappDTO[];
@@ -36,18 +36,6 @@ interface ConnectionsTableProps {
 }
 
 const COLUMNS = 7;
-
-function SkeletonRows() {
-  return Array.from({ length: 3 }, (_, row) => (
-    <TableRow key={`skeleton-${row}`} aria-hidden>
-      {Array.from({ length: COLUMNS }, (_, cell) => (
-        <TableCell key={cell}>
-          <Skeleton />
-        </TableCell>
-      ))}
-    </TableRow>
-  ));
-}
 
 export function ConnectionsTable({
   whatsapps,
@@ -123,7 +111,7 @@ export function ConnectionsTable({
                 </TableCell>
               </TableRow>
             ))}
-          {loading && <SkeletonRows />}
+          {loading && <SkeletonRows rows={3} columns={COLUMNS} />}
           {!loading && whatsapps.length === 0 && (
             <TableRow>
               <TableCell colSpan={COLUMNS}>

@@ -4,12 +4,12 @@ import UploadIcon from "@mui/icons-material/FileUploadOutlined";
 import PersonAddIcon from "@mui/icons-material/PersonAddOutlined";
 import SearchIcon from "@mui/icons-material/Search";
 import { Box, Button, InputAdornment, Paper, Stack, TextField, Typography } from "@mui/material";
-import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import {
-  contactsListKey,
+  contactKeys,
   deleteContact,
   exportContacts,
   fetchContactsPage,
@@ -19,10 +19,10 @@ import { useContactsLive } from "../../api/contactsLive";
 import { toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
-import { useDebouncedValue } from "../../components/useDebouncedValue";
-import { useConfirmDelete } from "../../components/useConfirmDelete";
 import { ContactDialog } from "../../components/ContactDialog/ContactDialog";
 import { TicketStartDialog } from "../../components/TicketStartDialog";
+import { useConfirmDelete } from "../../hooks/useConfirmDelete";
+import { useSearchableList } from "../../hooks/useSearchableList";
 import { ContactsTable } from "./ContactsTable";
 import { ImportDialog } from "./ImportDialog";
 
@@ -36,28 +36,20 @@ export function ContactsPage() {
   const navigate = useNavigate();
   const user = useSessionUser();
   const canDelete = can(user, "contacts-page:deleteContact");
-  const [searchText, setSearchText] = useState("");
-  const settled = useDebouncedValue(searchText.trim(), LIMITS.searchDebounceMs);
-  // The spec's contact search starts at 3 characters; fewer shows the whole list.
-  const search = settled.length >= LIMITS.contactSearchMinChars ? settled : "";
   const [editing, setEditing] = useState<Editing>(undefined);
   const [starting, setStarting] = useState<ContactDTO | null>(null);
   const [importing, setImporting] = useState(false);
   const [exporting, setExporting] = useState(false);
 
-  const list = useInfiniteQuery({
-    queryKey: contactsListKey(search),
-    queryFn: ({ pageParam, signal }) => fetchContactsPage(search, pageParam, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+  const list = useSearchableList({
+    queryKey: contactKeys.list,
+    fetchPage: fetchContactsPage,
+    itemsOf: (page) => page.contacts,
+    // The spec's contact search starts at 3 characters; fewer shows the whole list.
+    minSearchLength: LIMITS.contactSearchMinChars,
   });
-  const contacts = list.data?.pages.flatMap((page) => page.contacts) ?? [];
-  const total = list.data?.pages[0]?.count;
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
-
-  const loadMore = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const { searchText, search } = list;
+  const total = list.count;
 
   useContactsLive();
 
@@ -102,7 +94,7 @@ export function ContactsPage() {
           type="search"
           placeholder={t("contacts.search")}
           value={searchText}
-          onChange={(event) => setSearchText(event.target.value)}
+          onChange={(event) => list.setSearchText(event.target.value)}
           helperText={typedTooLittle ? t("contacts.searchHint") : undefined}
           sx={{ minWidth: { md: 280 } }}
           slotProps={{
@@ -138,12 +130,8 @@ export function ContactsPage() {
         sx={{ flex: 1, minHeight: 0, display: "flex", flexDirection: "column", overflow: "hidden" }}
       >
         <ContactsTable
-          contacts={contacts}
-          loading={list.isPending || isFetchingNextPage}
-          hasMore={Boolean(hasNextPage)}
-          searching={search !== ""}
+          list={list}
           canDelete={canDelete}
-          onLoadMore={loadMore}
           onAdd={() => setEditing(null)}
           onImport={() => setImporting(true)}
           onStartTicket={setStarting}

@@ -21,7 +21,7 @@ import {
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { CONTACTS_LISTS_KEY, importContacts, type ImportStage } from "../../api/contacts";
+import { contactKeys, importContacts, type ImportStage } from "../../api/contacts";
 import { ApiError } from "../../api/http";
 
 interface ImportDialogProps {
@@ -73,7 +73,7 @@ export function ImportDialog({ onClose }: ImportDialogProps) {
         onStage: (stage) => setState({ kind: "running", stage }),
       });
       setState({ kind: "done", result });
-      if (result.committed) void queryClient.invalidateQueries({ queryKey: CONTACTS_LISTS_KEY });
+      if (result.committed) void queryClient.invalidateQueries({ queryKey: contactKeys.lists() });
     } catch (error) {
       if (error instanceof DOMException && error.name === "AbortError") return;
       setState({ kind: "failed", message: errorText(error) });

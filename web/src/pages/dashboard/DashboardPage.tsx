@@ -3,13 +3,7 @@ import { Box, Paper, Stack, Typography } from "@mui/material";
 import { useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { useEffect, useEffectEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import {
-  DASHBOARD_KEY,
-  dashboardKey,
-  fetchDashboard,
-  fetchTicketsDay,
-  fetchTicketsUsers,
-} from "../../api/dashboard";
+import { dashboardKeys, fetchDashboard, fetchTicketsDay, fetchTicketsUsers } from "../../api/dashboard";
 import { useDashboardLive } from "../../api/dashboardLive";
 import { ApiError } from "../../api/http";
 import type { PeriodFilter } from "../../api/period";
@@ -64,18 +58,18 @@ function DashboardFigures({ filter }: { filter: PeriodFilter }) {
   const { t } = useTranslation();
   const user = useSessionUser();
   const figures = useQuery({
-    queryKey: dashboardKey("counters", filter),
+    queryKey: dashboardKeys.part("counters", filter),
     queryFn: ({ signal }) => fetchDashboard(filter, signal),
     placeholderData: (previous) => previous,
   });
   const perDay = useQuery({
-    queryKey: dashboardKey("ticketsDay", filter),
+    queryKey: dashboardKeys.part("ticketsDay", filter),
     queryFn: ({ signal }) => fetchTicketsDay(filter, signal),
     placeholderData: (previous) => previous,
     meta: { silent: true },
   });
   const perUser = useQuery({
-    queryKey: dashboardKey("ticketsUsers", filter),
+    queryKey: dashboardKeys.part("ticketsUsers", filter),
     queryFn: ({ signal }) => fetchTicketsUsers(filter, signal),
     placeholderData: (previous) => previous,
     meta: { silent: true },
@@ -129,7 +123,7 @@ export function DashboardPage() {
     else if (filter === "invalid") toast(t("dashboard.filter.invalidRange"), "warning");
     else if (JSON.stringify(filter) === JSON.stringify(applied)) {
       // The same filter again: the button then means "fetch the figures now".
-      void queryClient.invalidateQueries({ queryKey: DASHBOARD_KEY });
+      void queryClient.invalidateQueries({ queryKey: dashboardKeys.all });
     } else setApplied(filter);
   }
 

@@ -2,27 +2,19 @@ import { kanbanLaneOf, type TicketDTO } from "@atende/contracts";
 import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { useCompanyEvent } from "../../api/SocketProvider";
+import { putTicketOnBoards } from "../../api/kanbanBoards";
+import { useKanbanLive } from "../../api/kanbanLive";
 import {
-  applyTagToLanes,
   enterKanbanLane,
   fetchKanbanLanes,
   fetchKanbanPage,
-  KANBAN_LANES_KEY,
+  kanbanKeys,
   leaveKanbanLane,
+  tagKeys,
 } from "../../api/tags";
 import { toast, toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
-import {
-  applyTagToCards,
-  BOARD_KEY,
-  boardKey,
-  buildLanes,
-  type LaneId,
-  movedTicket,
-  putTicketOnBoards,
-  removeTicketFromBoards,
-} from "./board";
+import { buildLanes, type LaneId, movedTicket } from "./board";
 
 /** The board's lanes and tickets, kept live, and the move of a card from one lane to another. */
 export function useKanbanBoard(showAll: boolean) {
@@ -31,11 +23,11 @@ export function useKanbanBoard(showAll: boolean) {
   const user = useSessionUser();
 
   const lanesQuery = useQuery({
-    queryKey: KANBAN_LANES_KEY,
+    queryKey: tagKeys.kanbanLanes(),
     queryFn: ({ signal }) => fetchKanbanLanes(signal),
   });
   const ticketsQuery = useInfiniteQuery({
-    queryKey: boardKey(showAll),
+    queryKey: kanbanKeys.board(showAll),
     queryFn: ({ pageParam, signal }) => fetchKanbanPage(pageParam, { showAll }, signal),
     initialPageParam: 1,
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
@@ -54,22 +46,9 @@ export function useKanbanBoard(showAll: boolean) {
   }, [ticketsQuery.data]);
   const lanes = useMemo(() => buildLanes(tickets, tags), [tickets, tags]);
 
-  // Cards being moved here: the echo of the first of the two calls would put the card back in
-  // 'Em aberto' for a moment; the move's own answers place it.
+  // Cards being moved here, whose echoes useKanbanLive leaves to the move's own answers.
   const moving = useRef(new Set<number>());
-  function heard(ticket: TicketDTO) {
-    if (!moving.current.has(ticket.id)) putTicketOnBoards(queryClient, ticket, user);
-  }
-  useCompanyEvent("ticket", (payload) => {
-    if (payload.action === "update") heard(payload.ticket);
-    else if (payload.action === "delete" && !payload.fromStatus)
-      removeTicketFromBoards(queryClient, payload.ticketId);
-  });
-  useCompanyEvent("appMessage", (payload) => heard(payload.ticket));
-  useCompanyEvent("tag", (payload) => {
-    applyTagToLanes(queryClient, payload);
-    applyTagToCards(queryClient, payload);
-  });
+  useKanbanLive(user, (ticketId) => moving.current.has(ticketId));
 
   /** Drops a card in a lane: the old lane's tag goes (DELETE), the new one's comes (PUT), each with its toast. */
   async function move(ticket: TicketDTO, to: LaneId) {
@@ -88,15 +67,15 @@ export function useKanbanBoard(showAll: boolean) {
       putTicketOnBoards(queryClient, saved, user);
     } catch (error) {
       toastError(error);
-      void queryClient.invalidateQueries({ queryKey: BOARD_KEY });
+      void queryClient.invalidateQueries({ queryKey: kanbanKeys.boards() });
     } finally {
       moving.current.delete(ticket.id);
     }
   }
 
   function refresh() {
-    void queryClient.invalidateQueries({ queryKey: KANBAN_LANES_KEY });
-    void queryClient.invalidateQueries({ queryKey: BOARD_KEY });
+    void queryClient.invalidateQueries({ queryKey: tagKeys.kanbanLanes() });
+    void queryClient.invalidateQueries({ queryKey: kanbanKeys.boards() });
   }
 
   return {

@@ -13,10 +13,11 @@ import { fieldErrorText, textFieldRegister } from "../../components/formFields";
 import { LanguageSwitch } from "../../components/LanguageSwitch";
 import { PasswordField } from "../../components/PasswordField";
 import { formatDate } from "../../i18n/format";
+import { settingKeys } from "../../api/settings";
 
 function useSignupVisible(): boolean {
   const { data } = useQuery({
-    queryKey: ["settings", "viewregister"],
+    queryKey: settingKeys.viewRegister(),
     queryFn: ({ signal }) => api.get<SettingDTO>("/settings/viewregister", { signal, anonymous: true }),
     meta: { silent: true },
     retry: false,

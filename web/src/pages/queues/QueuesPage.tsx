@@ -7,7 +7,7 @@ import { useTranslation } from "react-i18next";
 import { deleteQueue, removeQueue, useQueueList } from "../../api/queues";
 import { useQueuesLive } from "../../api/queuesLive";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
-import { useConfirmDelete } from "../../components/useConfirmDelete";
+import { useConfirmDelete } from "../../hooks/useConfirmDelete";
 import { QueueDialog } from "./QueueDialog/QueueDialog";
 import { QueuesTable } from "./QueuesTable";
 

@@ -6,7 +6,6 @@ import {
   Box,
   Button,
   IconButton,
-  Skeleton,
   Stack,
   Table,
   TableBody,
@@ -17,6 +16,7 @@ import {
   Typography,
 } from "@mui/material";
 import { useTranslation } from "react-i18next";
+import { SkeletonRows } from "../../components/TableStates";
 
 interface QueuesTableProps {
   queues: QueueDetailDTO[];
@@ -27,18 +27,6 @@ interface QueuesTableProps {
 }
 
 const COLUMNS = 6;
-
-function SkeletonRows() {
-  return Array.from({ length: 3 }, (_, row) => (
-    <TableRow key={`skeleton-${row}`} aria-hidden>
-      {Array.from({ length: COLUMNS }, (_, cell) => (
-        <TableCell key={cell}>
-          <Skeleton />
-        </TableCell>
-      ))}
-    </TableRow>
-  ));
-}
 
 /** The queues in menu order: id, name, colour swatch, order, greeting, and the row's actions. */
 export function QueuesTable({ queues, loading, onAdd, onEdit, onDelete }: QueuesTableProps) {
@@ -106,7 +94,7 @@ export function QueuesTable({ queues, loading, onAdd, onEdit, onDelete }: Queues
               </TableCell>
             </TableRow>
           ))}
-          {loading && <SkeletonRows />}
+          {loading && <SkeletonRows rows={3} columns={COLUMNS} />}
           {!loading && queues.length === 0 && (
             <TableRow>
               <TableCell colSpan={COLUMNS} sx={{ py: 6, textAlign: "center", border: 0 }}>

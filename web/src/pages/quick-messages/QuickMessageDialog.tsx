@@ -19,16 +19,15 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../api/http";
 import {
   removeQuickMessageMedia,
   saveQuickMessage,
   uploadQuickMessageMedia,
   upsertQuickMessageInLists,
 } from "../../api/quickMessages";
-import { toast, toastError } from "../../api/toast";
+import { toast } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
-import { fieldErrorText, SERVER_ERROR, textFieldRegister } from "../../components/formFields";
+import { applyServerErrors, fieldErrorText, textFieldRegister } from "../../components/formFields";
 import {
   initialQuickMessageValues,
   quickMessageFormResolver,
@@ -73,14 +72,7 @@ export function QuickMessageDialog({ quickMessage, onClose }: QuickMessageDialog
     media instanceof File ? media.name : media === "remove" ? null : quickMessage?.mediaName;
 
   function showServerErrors(error: unknown) {
-    const placed = Object.entries(error instanceof ApiError ? (error.fields ?? {}) : {}).filter(
-      ([path, message]) => {
-        const field = FIELDS.find((f) => f === path);
-        if (field) setError(field, { type: SERVER_ERROR, message });
-        return Boolean(field);
-      },
-    );
-    if (placed.length === 0) toastError(error);
+    applyServerErrors(error, setError, { fieldOf: (path) => FIELDS.find((f) => f === path) });
   }
 
   async function submit(values: QuickMessageFormOutput) {

@@ -1,18 +1,18 @@
-import { LIMITS, type QuickMessageDTO } from "@atende/contracts";
-import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useState } from "react";
+import type { QuickMessageDTO } from "@atende/contracts";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   deleteQuickMessage,
   fetchQuickMessagesPage,
-  quickMessagesListKey,
+  quickMessageKeys,
   removeQuickMessageFromLists,
 } from "../../api/quickMessages";
 import { useQuickMessagesLive } from "../../api/quickMessagesLive";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { ListPage } from "../../components/ListPage";
-import { useDebouncedValue } from "../../components/useDebouncedValue";
-import { useConfirmDelete } from "../../components/useConfirmDelete";
+import { useConfirmDelete } from "../../hooks/useConfirmDelete";
+import { useSearchableList } from "../../hooks/useSearchableList";
 import { QuickMessageDialog } from "./QuickMessageDialog";
 import { QuickMessagesTable } from "./QuickMessagesTable";
 
@@ -23,22 +23,12 @@ type Editing = QuickMessageDTO | null | undefined;
 export function QuickMessagesPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [searchText, setSearchText] = useState("");
-  const search = useDebouncedValue(searchText.trim(), LIMITS.searchDebounceMs);
   const [editing, setEditing] = useState<Editing>(undefined);
-
-  const list = useInfiniteQuery({
-    queryKey: quickMessagesListKey(search),
-    queryFn: ({ pageParam, signal }) => fetchQuickMessagesPage(search, pageParam, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+  const list = useSearchableList({
+    queryKey: quickMessageKeys.list,
+    fetchPage: fetchQuickMessagesPage,
+    itemsOf: (page) => page.records,
   });
-  const records = list.data?.pages.flatMap((page) => page.records) ?? [];
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
-
-  const loadMore = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   useQuickMessagesLive();
 
@@ -50,10 +40,10 @@ export function QuickMessagesPage() {
   return (
     <ListPage
       title={t("quickMessages.title")}
-      count={list.data?.pages[0]?.count}
+      count={list.count}
       searchLabel={t("quickMessages.search")}
-      searchText={searchText}
-      onSearchChange={setSearchText}
+      searchText={list.searchText}
+      onSearchChange={list.setSearchText}
       addLabel={t("quickMessages.add")}
       onAdd={() => setEditing(null)}
       dialogs={
@@ -69,15 +59,7 @@ export function QuickMessagesPage() {
         </>
       }
     >
-      <QuickMessagesTable
-        records={records}
-        loading={list.isPending || isFetchingNextPage}
-        hasMore={Boolean(hasNextPage)}
-        searching={search !== ""}
-        onLoadMore={loadMore}
-        onEdit={setEditing}
-        onDelete={removal.ask}
-      />
+      <QuickMessagesTable list={list} onEdit={setEditing} onDelete={removal.ask} />
     </ListPage>
   );
 }

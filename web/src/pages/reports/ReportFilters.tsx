@@ -3,7 +3,7 @@ import { Autocomplete, Box, InputAdornment, MenuItem, Stack, TextField } from "@
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useQueueList } from "../../api/queues";
-import { fetchUserOptions } from "../../api/tickets";
+import { fetchUserOptions, ticketKeys } from "../../api/tickets";
 import { PeriodFields, type FilterForm } from "../../components/PeriodFields";
 import type { ReportStatus } from "./reportsApi";
 
@@ -28,7 +28,7 @@ export function ReportFilters({ value, onChange }: ReportFiltersProps) {
   const { t } = useTranslation();
   const queues = useQueueList();
   const users = useQuery({
-    queryKey: ["tickets", "user-options"],
+    queryKey: ticketKeys.userOptions(),
     queryFn: ({ signal }) => fetchUserOptions(signal),
     staleTime: 60_000,
   });

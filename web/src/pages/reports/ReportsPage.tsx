@@ -5,9 +5,9 @@ import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast, toastError } from "../../api/toast";
-import { useDebouncedValue } from "../../components/useDebouncedValue";
+import { useDebouncedValue } from "../../hooks/useDebouncedValue";
 import { filterOf, initialFilterForm } from "../../components/PeriodFields";
-import { fetchReportPage, downloadReportCsv, reportKey, type ReportFilter } from "./reportsApi";
+import { fetchReportPage, downloadReportCsv, reportKeys, type ReportFilter } from "./reportsApi";
 import { ReportFilters, type ReportFilterForm } from "./ReportFilters";
 import { ReportTable } from "./ReportTable";
 
@@ -43,7 +43,7 @@ export function ReportsPage() {
       : null;
 
   const report = useQuery({
-    queryKey: reportKey(filter, page + 1, pageSize),
+    queryKey: reportKeys.page(filter, page + 1, pageSize),
     queryFn: filter ? ({ signal }) => fetchReportPage(filter, page + 1, pageSize, signal) : skipToken,
     placeholderData: keepPreviousData,
   });

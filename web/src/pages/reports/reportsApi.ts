@@ -26,9 +26,11 @@ function reportQuery(filter: ReportFilter) {
   };
 }
 
-export function reportKey(filter: ReportFilter | null, pageNumber: number, pageSize: number) {
-  return ["ticket-reports", filter, pageNumber, pageSize] as const;
-}
+export const reportKeys = {
+  all: ["ticket-reports"] as const,
+  page: (filter: ReportFilter | null, pageNumber: number, pageSize: number) =>
+    [...reportKeys.all, filter, pageNumber, pageSize] as const,
+};
 
 export function fetchReportPage(
   filter: ReportFilter,

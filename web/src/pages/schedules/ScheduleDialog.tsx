@@ -1,10 +1,9 @@
-import { isScheduleEditable, LIMITS, mayEditSchedule, SCHEDULE, type ScheduleDTO } from "@atende/contracts";
+import { isScheduleEditable, mayEditSchedule, SCHEDULE, type ScheduleDTO } from "@atende/contracts";
 import CloseIcon from "@mui/icons-material/Close";
 import ImageIcon from "@mui/icons-material/ImageOutlined";
 import {
   Alert,
   AlertTitle,
-  Autocomplete,
   Box,
   Button,
   Chip,
@@ -16,27 +15,23 @@ import {
   MenuItem,
   Stack,
   TextField,
-  Typography,
 } from "@mui/material";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../api/http";
 import {
   removeScheduleMedia,
   saveSchedule,
   uploadScheduleMedia,
   upsertScheduleInLists,
 } from "../../api/schedules";
-import { type ContactOption, searchContacts } from "../../api/tickets";
-import { toast, toastError } from "../../api/toast";
+import { toast } from "../../api/toast";
 import { useWhatsapps } from "../../api/whatsapps";
 import { useSessionUser } from "../../auth/AuthContext";
-import { fieldErrorText, SERVER_ERROR, textFieldRegister } from "../../components/formFields";
-import { useDebouncedValue } from "../../components/useDebouncedValue";
+import { applyServerErrors, fieldErrorText, textFieldRegister } from "../../components/formFields";
 import { formatDate, formatTime } from "../../i18n/format";
-import { ContactAvatar } from "../../components/ContactAvatar";
+import { ContactSearchField } from "../../components/ContactSearchField";
 import {
   initialScheduleValues,
   isScheduleImage,
@@ -93,8 +88,6 @@ function ScheduleForm({
   const readOnly = schedule !== null && (!isScheduleEditable(schedule) || !mayChange);
   const [media, setMedia] = useState<File | "remove" | null>(null);
   const [mediaError, setMediaError] = useState<string | null>(null);
-  const [inputText, setInputText] = useState("");
-  const search = useDebouncedValue(inputText.trim(), LIMITS.searchDebounceMs);
 
   const initial = initialScheduleValues(schedule, {
     whatsappId: defaultConnection(user.whatsappId, connections),
@@ -116,27 +109,17 @@ function ScheduleForm({
     resolver: scheduleFormResolver,
   });
 
-  const searchable = search.length >= LIMITS.contactSearchMinChars;
-  const contacts = useQuery({
-    queryKey: ["schedules", "contact-search", search],
-    queryFn: ({ signal }) => searchContacts(search, signal),
-    enabled: searchable && !readOnly,
-    staleTime: 10_000,
-  });
-  const typing = inputText.trim() !== search;
-
   const mediaName = media instanceof File ? media.name : media === "remove" ? null : schedule?.mediaName;
 
   function showServerErrors(error: unknown) {
-    const placed = Object.entries(error instanceof ApiError ? (error.fields ?? {}) : {}).filter(
-      ([path, message]) => {
-        const field = FIELDS[path as keyof typeof FIELDS];
-        if (field) setError(field, { type: SERVER_ERROR, message });
-        if (path === "file") setMediaError(message);
-        return Boolean(field) || path === "file";
+    applyServerErrors(error, setError, {
+      fieldOf: (path) => FIELDS[path as keyof typeof FIELDS],
+      elsewhere: (path, message) => {
+        if (path !== "file") return false;
+        setMediaError(message);
+        return true;
       },
-    );
-    if (placed.length === 0) toastError(error);
+    });
   }
 
   async function submit(values: ScheduleFormOutput) {
@@ -159,10 +142,6 @@ function ScheduleForm({
       showServerErrors(error);
     }
   }
-
-  let noOptionsText = t("schedules.dialog.contactHint");
-  if (searchable && (typing || contacts.isFetching)) noOptionsText = t("schedules.dialog.searching");
-  else if (searchable) noOptionsText = t("schedules.dialog.noContacts");
 
   const title = readOnly
     ? "schedules.dialog.viewTitle"
@@ -204,52 +183,14 @@ function ScheduleForm({
               control={control}
               name="contact"
               render={({ field }) => (
-                <Autocomplete
+                <ContactSearchField
+                  texts="schedules.dialog"
                   value={field.value ?? null}
-                  onChange={(_, value) => field.onChange(value)}
-                  inputValue={inputText}
-                  onInputChange={(_, value) => setInputText(value)}
-                  options={
-                    field.value && !(contacts.data ?? []).some((c) => c.id === field.value?.id)
-                      ? [field.value, ...(searchable ? (contacts.data ?? []) : [])]
-                      : searchable
-                        ? (contacts.data ?? [])
-                        : []
-                  }
-                  filterOptions={(list) => list}
-                  getOptionLabel={(option: ContactOption) => option.name || option.number}
-                  isOptionEqualToValue={(option, value) => option.id === value.id}
-                  loading={searchable && (typing || contacts.isFetching)}
-                  loadingText={t("schedules.dialog.searching")}
-                  noOptionsText={noOptionsText}
+                  onChange={field.onChange}
+                  inputRef={field.ref}
+                  autoFocus={!schedule}
                   disabled={readOnly}
-                  renderOption={({ key, ...optionProps }, option) => (
-                    <Box component="li" key={key} {...optionProps} sx={{ gap: 1.5 }}>
-                      <ContactAvatar contact={option} size={32} />
-                      <Box sx={{ minWidth: 0 }}>
-                        <Typography variant="body2" noWrap>
-                          {option.name || option.number}
-                        </Typography>
-                        <Typography variant="caption" color="text.secondary" noWrap component="p">
-                          {option.number}
-                        </Typography>
-                      </Box>
-                    </Box>
-                  )}
-                  renderInput={(params) => (
-                    <TextField
-                      {...params}
-                      inputRef={field.ref}
-                      autoFocus={!schedule}
-                      required
-                      label={t("schedules.dialog.contact")}
-                      error={Boolean(errors.contact)}
-                      helperText={
-                        fieldErrorText(errors.contact) ??
-                        (field.value ? undefined : t("schedules.dialog.contactHint"))
-                      }
-                    />
-                  )}
+                  error={fieldErrorText(errors.contact)}
                 />
               )}
             />

@@ -1,4 +1,4 @@
-import { LIMITS, type ScheduleDTO } from "@atende/contracts";
+import type { ScheduleDTO } from "@atende/contracts";
 import AddIcon from "@mui/icons-material/Add";
 import CalendarMonthIcon from "@mui/icons-material/CalendarMonthOutlined";
 import SearchIcon from "@mui/icons-material/Search";
@@ -15,8 +15,8 @@ import {
   Tooltip,
   Typography,
 } from "@mui/material";
-import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import {
@@ -24,16 +24,15 @@ import {
   fetchSchedulesBetween,
   fetchSchedulesPage,
   removeScheduleFromLists,
-  scheduleMonthKey,
-  schedulesListKey,
+  scheduleKeys,
 } from "../../api/schedules";
 import { useSchedulesLive } from "../../api/schedulesLive";
 import { toast } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { FullPageLoader } from "../../components/FullPageLoader";
-import { useDebouncedValue } from "../../components/useDebouncedValue";
-import { useConfirmDelete } from "../../components/useConfirmDelete";
+import { useConfirmDelete } from "../../hooks/useConfirmDelete";
+import { useSearchableList } from "../../hooks/useSearchableList";
 import { monthStart, nextMonth, ScheduleCalendar } from "./ScheduleCalendar";
 import { ScheduleDialog } from "./ScheduleDialog";
 import { SchedulesTable } from "./SchedulesTable";
@@ -74,31 +73,22 @@ function Schedules() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [view, setView] = useState<View>(storedView);
-  const [searchText, setSearchText] = useState("");
-  const search = useDebouncedValue(searchText.trim(), LIMITS.searchDebounceMs);
   const [month, setMonth] = useState(() => monthStart(new Date()));
   const [editing, setEditing] = useState<Editing>(null);
 
-  const list = useInfiniteQuery({
-    queryKey: schedulesListKey(search),
-    queryFn: ({ pageParam, signal }) => fetchSchedulesPage(search, pageParam, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+  const list = useSearchableList({
+    queryKey: scheduleKeys.list,
+    fetchPage: fetchSchedulesPage,
+    itemsOf: (page) => page.schedules,
     enabled: view === "list",
   });
-  const schedules = list.data?.pages.flatMap((page) => page.schedules) ?? [];
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
 
   const monthQuery = useQuery({
-    queryKey: scheduleMonthKey(month.toISOString()),
+    queryKey: scheduleKeys.month(month.toISOString()),
     queryFn: ({ signal }) => fetchSchedulesBetween(month, nextMonth(month), signal),
     enabled: view === "calendar",
     placeholderData: (previous) => previous,
   });
-
-  const loadMore = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   useSchedulesLive();
 
@@ -124,9 +114,9 @@ function Schedules() {
       <Stack direction={{ xs: "column", sm: "row" }} spacing={1.5} sx={{ alignItems: { sm: "center" } }}>
         <Typography variant="h5" component="h1" sx={{ flex: 1, fontWeight: 600 }}>
           {t("schedules.title")}
-          {view === "list" && list.data && (
+          {view === "list" && list.count !== undefined && (
             <Typography component="span" color="text.secondary" sx={{ ml: 1, fontSize: "1rem" }}>
-              ({list.data.pages[0]?.count ?? 0})
+              ({list.count})
             </Typography>
           )}
         </Typography>
@@ -134,8 +124,8 @@ function Schedules() {
           <TextField
             size="small"
             placeholder={t("schedules.search")}
-            value={searchText}
-            onChange={(event) => setSearchText(event.target.value)}
+            value={list.searchText}
+            onChange={(event) => list.setSearchText(event.target.value)}
             slotProps={{
               htmlInput: { "aria-label": t("schedules.search") },
               input: {
@@ -175,11 +165,7 @@ function Schedules() {
       >
         {view === "list" ? (
           <SchedulesTable
-            schedules={schedules}
-            loading={list.isPending || isFetchingNextPage}
-            hasMore={Boolean(hasNextPage)}
-            searching={search !== ""}
-            onLoadMore={loadMore}
+            list={list}
             onOpen={(schedule) => setEditing({ schedule })}
             onDelete={removal.ask}
           />

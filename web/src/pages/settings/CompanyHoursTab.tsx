@@ -4,11 +4,10 @@ import { Box, Button, Skeleton, Stack, Typography } from "@mui/material";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Controller, useForm, type Resolver } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../api/http";
-import { companyKey, fetchCompany, saveCompanySchedules } from "../../api/settings";
-import { toast, toastError } from "../../api/toast";
+import { companyKeys, fetchCompany, saveCompanySchedules } from "../../api/settings";
+import { toast } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
-import { fieldErrorText, SERVER_ERROR } from "../../components/formFields";
+import { applyServerErrors, fieldErrorText } from "../../components/formFields";
 import { SchedulesEditor } from "../../components/SchedulesEditor";
 import type { CompanyDTO, ScheduleEntry } from "@atende/contracts";
 
@@ -26,7 +25,7 @@ const hoursResolver = zodResolver(companySchedulesSchema) as unknown as Resolver
 export function CompanyHoursTab() {
   const user = useSessionUser();
   const company = useQuery({
-    queryKey: companyKey(user.companyId),
+    queryKey: companyKeys.detail(user.companyId),
     queryFn: ({ signal }) => fetchCompany(user.companyId, signal),
   });
   if (!company.data) return <Skeleton variant="rounded" height={320} />;
@@ -49,16 +48,17 @@ function HoursForm({ company }: { company: CompanyDTO }) {
   async function submit(values: CompanySchedulesInput) {
     try {
       const saved = await saveCompanySchedules(company.id, values.schedules);
-      queryClient.setQueryData<CompanyDTO>(companyKey(company.id), (current) =>
+      queryClient.setQueryData<CompanyDTO>(companyKeys.detail(company.id), (current) =>
         current ? { ...current, schedules: saved.schedules } : current,
       );
       toast(t("settings.schedulesSaved"), "success");
     } catch (error) {
-      const fields = error instanceof ApiError ? Object.entries(error.fields ?? {}) : [];
-      const placed = fields.filter(([path]) => /^schedules\.\d+\.(startTime|endTime)$/.test(path));
-      for (const [path, message] of placed)
-        setError(path as `schedules.${number}.startTime`, { type: SERVER_ERROR, message });
-      if (placed.length === 0) toastError(error);
+      applyServerErrors(error, setError, {
+        fieldOf: (path) =>
+          /^schedules\.\d+\.(startTime|endTime)$/.test(path)
+            ? (path as `schedules.${number}.startTime`)
+            : undefined,
+      });
     }
   }
 

@@ -12,7 +12,8 @@ import { validationMessage } from "@atende/contracts";
 import { useId, useState, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { currentLanguage } from "../../i18n";
-import { isValidPhone, phoneDigits } from "./conversation";
+import { phoneDigits } from "../../api/simulator";
+import { isValidPhone } from "./conversation";
 
 interface SmallFormDialogProps {
   title: string;

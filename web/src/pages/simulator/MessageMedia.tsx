@@ -4,7 +4,7 @@ import { Box, CircularProgress, Link, Typography } from "@mui/material";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { fetchMediaBlob } from "../../api/simulator";
+import { fetchMediaBlob, simulatorKeys } from "../../api/simulator";
 
 type Media = NonNullable<SimulatorPhoneMessage["media"]>;
 
@@ -27,7 +27,7 @@ function useObjectUrl(blob: Blob | undefined): string | undefined {
 export function MessageMedia({ media }: { media: Media }) {
   const { t } = useTranslation();
   const blob = useQuery({
-    queryKey: ["simulator-media", media.url],
+    queryKey: simulatorKeys.media(media.url),
     queryFn: () => fetchMediaBlob(media.url),
     staleTime: "static",
     meta: { silent: true },

@@ -3,13 +3,13 @@ import { Alert, Box, Button, MenuItem, Paper, Skeleton, Stack, TextField, Typogr
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router-dom";
-import { scanWithSimulator } from "../../api/simulator";
+import { phoneDigits, scanWithSimulator } from "../../api/simulator";
+import { useSimulatorLive } from "../../api/simulatorLive";
 import { toast, toastError } from "../../api/toast";
 import { useWhatsapps } from "../../api/whatsapps";
-import { isValidPhone, phoneDigits } from "./conversation";
+import { isValidPhone } from "./conversation";
 import { PhoneList } from "./PhoneList";
 import { PhoneScreen } from "./PhoneScreen";
-import { useSimulatorLive } from "./useSimulator";
 
 /** A customer's phone for trying the product without WhatsApp: talks to "simulator" connections. */
 export function SimulatorPage() {

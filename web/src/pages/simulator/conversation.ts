@@ -1,4 +1,5 @@
 import type { SimulatorPhoneMessage } from "@atende/contracts";
+import { phoneDigits } from "../../api/simulator";
 
 export interface ConversationItem {
   message: SimulatorPhoneMessage;
@@ -30,11 +31,6 @@ export function conversationItems(messages: SimulatorPhoneMessage[]): Conversati
         .filter(([, emoji]) => emoji !== "")
         .map(([side, emoji]) => ({ emoji, own: side === "in" })),
     }));
-}
-
-/** Digits only: how the server names a phone. */
-export function phoneDigits(text: string): string {
-  return text.replace(/\D/g, "");
 }
 
 export function isValidPhone(digits: string): boolean {

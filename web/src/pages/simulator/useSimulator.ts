@@ -7,13 +7,9 @@ import {
   markPhoneRead,
   sendFromPhone,
   simulatorKeys,
-  upsertPhoneMessage,
-  type SimulatorPhone,
   type SimulatorSend,
 } from "../../api/simulator";
-import { useCompanyEvent } from "../../api/SocketProvider";
 import { toastError } from "../../api/toast";
-import { phoneDigits } from "./conversation";
 
 export function usePhones(whatsappId: number | null) {
   return useQuery({
@@ -40,28 +36,6 @@ export function usePhoneMessages(whatsappId: number | null, number: string | nul
       return [...stored, ...queued];
     },
     enabled: whatsappId !== null && number !== null,
-  });
-}
-
-/** `company-{id}-simulator`: a phone received a message or an ack changed. */
-export function useSimulatorLive(): void {
-  const queryClient = useQueryClient();
-  useCompanyEvent("simulator", (payload) => {
-    const number = phoneDigits(payload.number);
-    upsertPhoneMessage(queryClient, payload.whatsappId, number, payload.message);
-    const phonesKey = simulatorKeys.phones(payload.whatsappId);
-    const phones = queryClient.getQueryData<SimulatorPhone[]>(phonesKey);
-    if (!phones?.some((phone) => phone.number === number)) {
-      void queryClient.invalidateQueries({ queryKey: phonesKey });
-      return;
-    }
-    queryClient.setQueryData<SimulatorPhone[]>(phonesKey, (list) =>
-      list?.map((phone) =>
-        phone.number === number && (phone.lastMessageAt ?? "") < payload.message.createdAt
-          ? { ...phone, lastMessageAt: payload.message.createdAt }
-          : phone,
-      ),
-    );
   });
 }
 

@@ -16,12 +16,11 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../api/http";
 import { saveTag, upsertTagInLists } from "../../api/tags";
-import { toast, toastError } from "../../api/toast";
+import { toast } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
-import { fieldErrorText, SERVER_ERROR, textFieldRegister } from "../../components/formFields";
 import { ColorPicker } from "../../components/ColorPicker";
+import { applyServerErrors, fieldErrorText, textFieldRegister } from "../../components/formFields";
 import { TagChip } from "../../components/TagChip";
 import {
   initialTagValues,
@@ -59,22 +58,10 @@ export function TagDialog({ tag, onClose }: TagDialogProps) {
   const [name, color] = useWatch({ control, name: ["name", "color"] });
 
   function showServerErrors(error: unknown) {
-    if (error instanceof ApiError && error.code === "ERR_TAG_NAME_TAKEN") {
-      setError(
-        "name",
-        { type: SERVER_ERROR, message: t("errors.ERR_TAG_NAME_TAKEN") },
-        { shouldFocus: true },
-      );
-      return;
-    }
-    const placed = Object.entries(error instanceof ApiError ? (error.fields ?? {}) : {}).filter(
-      ([path, message]) => {
-        const field = FIELDS.find((f) => f === path);
-        if (field) setError(field, { type: SERVER_ERROR, message });
-        return Boolean(field);
-      },
-    );
-    if (placed.length === 0) toastError(error);
+    applyServerErrors(error, setError, {
+      codes: { ERR_TAG_NAME_TAKEN: "name" },
+      fieldOf: (path) => FIELDS.find((f) => f === path),
+    });
   }
 
   async function submit(values: TagFormOutput) {

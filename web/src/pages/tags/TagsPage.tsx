@@ -1,13 +1,13 @@
-import { LIMITS, type TagDTO } from "@atende/contracts";
-import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useState } from "react";
+import type { TagDTO } from "@atende/contracts";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { deleteTag, fetchTagsPage, removeTagFromLists, tagKeys } from "../../api/tags";
 import { useTagsLive } from "../../api/tagsLive";
-import { deleteTag, fetchTagsPage, removeTagFromLists, tagsListKey } from "../../api/tags";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { ListPage } from "../../components/ListPage";
-import { useDebouncedValue } from "../../components/useDebouncedValue";
-import { useConfirmDelete } from "../../components/useConfirmDelete";
+import { useConfirmDelete } from "../../hooks/useConfirmDelete";
+import { useSearchableList } from "../../hooks/useSearchableList";
 import { TagDialog } from "./TagDialog";
 import { TagsTable } from "./TagsTable";
 
@@ -18,22 +18,12 @@ type Editing = TagDTO | null | undefined;
 export function TagsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [searchText, setSearchText] = useState("");
-  const search = useDebouncedValue(searchText.trim(), LIMITS.searchDebounceMs);
   const [editing, setEditing] = useState<Editing>(undefined);
-
-  const list = useInfiniteQuery({
-    queryKey: tagsListKey(search),
-    queryFn: ({ pageParam, signal }) => fetchTagsPage(search, pageParam, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+  const list = useSearchableList({
+    queryKey: tagKeys.list,
+    fetchPage: fetchTagsPage,
+    itemsOf: (page) => page.tags,
   });
-  const tags = list.data?.pages.flatMap((page) => page.tags) ?? [];
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
-
-  const loadMore = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   useTagsLive();
 
@@ -45,10 +35,10 @@ export function TagsPage() {
   return (
     <ListPage
       title={t("tags.title")}
-      count={list.data?.pages[0]?.count}
+      count={list.count}
       searchLabel={t("tags.search")}
-      searchText={searchText}
-      onSearchChange={setSearchText}
+      searchText={list.searchText}
+      onSearchChange={list.setSearchText}
       addLabel={t("tags.add")}
       onAdd={() => setEditing(null)}
       dialogs={
@@ -62,15 +52,7 @@ export function TagsPage() {
         </>
       }
     >
-      <TagsTable
-        tags={tags}
-        loading={list.isPending || isFetchingNextPage}
-        hasMore={Boolean(hasNextPage)}
-        searching={search !== ""}
-        onLoadMore={loadMore}
-        onEdit={setEditing}
-        onDelete={removal.ask}
-      />
+      <TagsTable list={list} onEdit={setEditing} onDelete={removal.ask} />
     </ListPage>
   );
 }

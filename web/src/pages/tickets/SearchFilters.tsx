@@ -2,7 +2,7 @@ import SearchIcon from "@mui/icons-material/Search";
 import { Autocomplete, Box, Chip, InputAdornment, Stack, TextField } from "@mui/material";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { fetchTagOptions, fetchUserOptions, type TagOption } from "../../api/tickets";
+import { fetchTagOptions, fetchUserOptions, type TagOption, ticketKeys } from "../../api/tickets";
 
 export interface SearchState {
   text: string;
@@ -23,12 +23,12 @@ interface SearchFiltersProps {
 export function SearchFilters({ value, onChange, withUserFilter, knownTags }: SearchFiltersProps) {
   const { t } = useTranslation();
   const tags = useQuery({
-    queryKey: ["tickets", "tag-options"],
+    queryKey: ticketKeys.tagOptions(),
     queryFn: ({ signal }) => fetchTagOptions(signal),
     staleTime: 60_000,
   });
   const users = useQuery({
-    queryKey: ["tickets", "user-options"],
+    queryKey: ticketKeys.userOptions(),
     queryFn: ({ signal }) => fetchUserOptions(signal),
     enabled: withUserFilter,
     staleTime: 60_000,

@@ -10,7 +10,7 @@ import { updateTicket, type TicketFilters, type TicketPages } from "../../api/ti
 import { toast, toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
 import { TicketStartDialog } from "../../components/TicketStartDialog";
-import { useDebouncedValue } from "../../components/useDebouncedValue";
+import { useDebouncedValue } from "../../hooks/useDebouncedValue";
 import { TicketViewDialog } from "./chat/TicketViewDialog";
 import { CloseAllDialog } from "./CloseAllDialog";
 import { ManagerHeader } from "./ManagerHeader";

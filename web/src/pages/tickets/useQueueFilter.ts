@@ -2,6 +2,7 @@ import type { QueueDTO, SessionUserDTO } from "@atende/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { fetchQueues } from "../../api/users";
+import { queueKeys } from "../../api/queues";
 
 function storageKey(userId: number): string {
   return `tickets.queueIds.${userId}`;
@@ -34,7 +35,7 @@ export interface QueueFilter {
 export function useQueueFilter(user: SessionUserDTO): QueueFilter {
   const isAdmin = user.profile === "admin";
   const companyQueues = useQuery({
-    queryKey: ["queues"],
+    queryKey: queueKeys.all,
     queryFn: ({ signal }) => fetchQueues(signal),
     enabled: isAdmin,
   });

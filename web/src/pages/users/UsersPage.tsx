@@ -1,15 +1,15 @@
-import { LIMITS, type UserDTO } from "@atende/contracts";
+import type { UserDTO } from "@atende/contracts";
 import PersonAddIcon from "@mui/icons-material/PersonAddOutlined";
-import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { deleteUser, fetchUsersPage, removeUserFromLists, userKeys } from "../../api/users";
 import { useUsersLive } from "../../api/usersLive";
-import { deleteUser, fetchUsersPage, removeUserFromLists, usersListKey } from "../../api/users";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { ListPage } from "../../components/ListPage";
-import { useDebouncedValue } from "../../components/useDebouncedValue";
 import { UserModal } from "../../components/UserModal/UserModal";
-import { useConfirmDelete } from "../../components/useConfirmDelete";
+import { useConfirmDelete } from "../../hooks/useConfirmDelete";
+import { useSearchableList } from "../../hooks/useSearchableList";
 import { UsersTable } from "./UsersTable";
 
 /** Which user the dialog edits: null creates a new one; undefined means the dialog is closed. */
@@ -18,22 +18,12 @@ type Editing = UserDTO | null | undefined;
 export function UsersPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [searchText, setSearchText] = useState("");
-  const search = useDebouncedValue(searchText.trim(), LIMITS.searchDebounceMs);
   const [editing, setEditing] = useState<Editing>(undefined);
-
-  const list = useInfiniteQuery({
-    queryKey: usersListKey(search),
-    queryFn: ({ pageParam, signal }) => fetchUsersPage(search, pageParam, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+  const list = useSearchableList({
+    queryKey: userKeys.list,
+    fetchPage: fetchUsersPage,
+    itemsOf: (page) => page.users,
   });
-  const users = list.data?.pages.flatMap((page) => page.users) ?? [];
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
-
-  const loadMore = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   useUsersLive();
 
@@ -46,8 +36,8 @@ export function UsersPage() {
     <ListPage
       title={t("users.title")}
       searchLabel={t("users.search")}
-      searchText={searchText}
-      onSearchChange={setSearchText}
+      searchText={list.searchText}
+      onSearchChange={list.setSearchText}
       addLabel={t("users.add")}
       addIcon={<PersonAddIcon />}
       onAdd={() => setEditing(null)}
@@ -62,15 +52,7 @@ export function UsersPage() {
         </>
       }
     >
-      <UsersTable
-        users={users}
-        loading={list.isPending || isFetchingNextPage}
-        hasMore={Boolean(hasNextPage)}
-        searching={search !== ""}
-        onLoadMore={loadMore}
-        onEdit={setEditing}
-        onDelete={removal.ask}
-      />
+      <UsersTable list={list} onEdit={setEditing} onDelete={removal.ask} />
     </ListPage>
   );
 }

@@ -14,11 +14,10 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { FormProvider, useForm, useWatch, type FieldErrors } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../../api/http";
-import { toast, toastError } from "../../../api/toast";
+import { toast } from "../../../api/toast";
 import { fetchQueues } from "../../../api/users";
-import { fetchWhatsapp, saveWhatsapp, upsertWhatsapp } from "../../../api/whatsapps";
-import { SERVER_ERROR } from "../../../components/formFields";
+import { fetchWhatsapp, saveWhatsapp, upsertWhatsapp, whatsappKeys } from "../../../api/whatsapps";
+import { applyServerErrors } from "../../../components/formFields";
 import { CloudTab } from "./CloudTab";
 import {
   connectionResolver,
@@ -33,6 +32,7 @@ import {
 import { GeneralTab } from "./GeneralTab";
 import { SchedulesTab } from "./SchedulesTab";
 import { ServiceTab } from "./ServiceTab";
+import { queueKeys } from "../../../api/queues";
 
 interface ConnectionDialogProps {
   /** The connection to edit; null to add one. */
@@ -45,7 +45,7 @@ export function ConnectionDialog({ whatsappId, onClose }: ConnectionDialogProps)
   const { t } = useTranslation();
   const titleId = useId();
   const detail = useQuery({
-    queryKey: ["whatsapp-detail", whatsappId],
+    queryKey: whatsappKeys.detail(whatsappId),
     queryFn: ({ signal }) => fetchWhatsapp(whatsappId ?? 0, signal),
     enabled: whatsappId !== null,
     staleTime: 0,
@@ -93,7 +93,7 @@ function ConnectionForm({ whatsapp, title, titleId, onClose }: ConnectionFormPro
   const queryClient = useQueryClient();
   const baseId = useId();
   const [tab, setTab] = useState<TabKey>("general");
-  const queues = useQuery({ queryKey: ["queues"], queryFn: ({ signal }) => fetchQueues(signal) });
+  const queues = useQuery({ queryKey: queueKeys.all, queryFn: ({ signal }) => fetchQueues(signal) });
   const queueList = queues.data ?? [];
   const form = useForm<ConnectionFormValues, unknown, WhatsappSaveInput>({
     defaultValues: initialValues(whatsapp),
@@ -115,25 +115,8 @@ function ConnectionForm({ whatsapp, title, titleId, onClose }: ConnectionFormPro
   }
 
   function showServerErrors(error: unknown) {
-    const field = error instanceof ApiError && error.code ? CODE_FIELDS[error.code] : undefined;
-    if (field) {
-      setTab(tabOf(field));
-      setError(
-        field,
-        { type: SERVER_ERROR, message: t(`errors.${(error as ApiError).code}`) },
-        { shouldFocus: true },
-      );
-      return;
-    }
-    const placed = Object.entries(error instanceof ApiError ? (error.fields ?? {}) : {}).filter(
-      ([path, message]) => {
-        const field = formPathOf(path);
-        if (field) setError(field, { type: SERVER_ERROR, message });
-        return Boolean(field);
-      },
-    );
-    if (placed.length === 0) toastError(error);
-    else setTab(tabOf(placed[0]?.[0] ?? ""));
+    const at = applyServerErrors(error, setError, { codes: CODE_FIELDS, fieldOf: formPathOf });
+    if (at) setTab(tabOf(at));
   }
 
   async function submit(values: WhatsappSaveInput) {

@@ -14,10 +14,9 @@ import { useId } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
-import { ApiError } from "../../../api/http";
 import { createQueueOption, updateQueueOption } from "../../../api/queues";
-import { toast, toastError } from "../../../api/toast";
-import { fieldErrorText, SERVER_ERROR, textFieldRegister } from "../../../components/formFields";
+import { toast } from "../../../api/toast";
+import { applyServerErrors, fieldErrorText, textFieldRegister } from "../../../components/formFields";
 
 /** What the option dialog adds or edits: a new option under a parent (null: the first menu), or one option. */
 export type OptionEditing =
@@ -70,18 +69,10 @@ export function OptionDialog({ editing, onSaved, onClose }: OptionDialogProps) {
       toast(t("queues.options.saved"), "success");
       onSaved(saved);
     } catch (error) {
-      if (error instanceof ApiError && error.code === "ERR_QUEUE_OPTION_NUMBER_TAKEN") {
-        setError("option", { type: SERVER_ERROR, message: t(`errors.${error.code}`) }, { shouldFocus: true });
-        return;
-      }
-      const placed = Object.entries(error instanceof ApiError ? (error.fields ?? {}) : {}).filter(
-        ([path, message]) => {
-          const field = FIELDS.find((f) => f === path);
-          if (field) setError(field, { type: SERVER_ERROR, message });
-          return Boolean(field);
-        },
-      );
-      if (placed.length === 0) toastError(error);
+      applyServerErrors(error, setError, {
+        codes: { ERR_QUEUE_OPTION_NUMBER_TAKEN: "option" },
+        fieldOf: (path) => FIELDS.find((f) => f === path),
+      });
     }
   }
 

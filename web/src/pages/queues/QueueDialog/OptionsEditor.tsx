@@ -24,7 +24,7 @@ import {
   deleteQueueOption,
   deleteQueueOptionMedia,
   fetchQueueOptions,
-  queueOptionsKey,
+  queueKeys,
   uploadQueueOptionMedia,
 } from "../../../api/queues";
 import { toast, toastError } from "../../../api/toast";
@@ -192,7 +192,7 @@ function OptionNode({
 export function OptionsEditor({ queueId, color }: { queueId: number; color: string }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const key = queueOptionsKey(queueId);
+  const key = queueKeys.options(queueId);
   const tree = useQuery({ queryKey: key, queryFn: ({ signal }) => fetchQueueOptions(queueId, signal) });
   const [editing, setEditing] = useState<OptionEditing | null>(null);
   const [deleting, setDeleting] = useState<QueueOptionDTO | null>(null);

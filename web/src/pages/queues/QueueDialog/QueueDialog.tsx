@@ -15,7 +15,6 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";
 import { FormProvider, useForm, useWatch, type FieldErrors } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../../api/http";
 import {
   deleteQueueMedia,
   saveQueue,
@@ -25,7 +24,7 @@ import {
 } from "../../../api/queues";
 import { settingValue, useSettings } from "../../../api/settings";
 import { toast, toastError } from "../../../api/toast";
-import { SERVER_ERROR } from "../../../components/formFields";
+import { applyServerErrors } from "../../../components/formFields";
 import { DataTab } from "./DataTab";
 import { HoursTab } from "./HoursTab";
 import { MediaField } from "./MediaField";
@@ -96,25 +95,8 @@ export function QueueDialog({ queue, onClose }: QueueDialogProps) {
   }
 
   function showServerErrors(error: unknown) {
-    const field = error instanceof ApiError && error.code ? CODE_FIELDS[error.code] : undefined;
-    if (field) {
-      setTab(tabOf(field));
-      setError(
-        field,
-        { type: SERVER_ERROR, message: t(`errors.${(error as ApiError).code}`) },
-        { shouldFocus: true },
-      );
-      return;
-    }
-    const placed = Object.entries(error instanceof ApiError ? (error.fields ?? {}) : {}).filter(
-      ([path, message]) => {
-        const at = formPathOf(path);
-        if (at) setError(at, { type: SERVER_ERROR, message });
-        return Boolean(at);
-      },
-    );
-    if (placed.length === 0) toastError(error);
-    else setTab(tabOf(placed[0]?.[0] ?? ""));
+    const at = applyServerErrors(error, setError, { codes: CODE_FIELDS, fieldOf: formPathOf });
+    if (at) setTab(tabOf(at));
   }
 
   async function submit(values: QueueSaveInput) {

@@ -13,7 +13,7 @@ import { upsertMessage } from "../../../api/messagePages";
 import { editMessage, sendMedia, sendText } from "../../../api/messages";
 import { toastError } from "../../../api/toast";
 import { QuickMessagePicker, type QuickMessageChoice } from "../../../components/QuickMessagePicker";
-import { QuickMessageAttachment } from "../../quick-messages/QuickMessageAttachment";
+import { QuickMessageAttachment } from "../../../components/QuickMessageAttachment";
 import { CHAT_COLOURS } from "./BubbleParts";
 import { EmojiPicker } from "./EmojiPicker";
 import { splitSignature } from "./conversation";

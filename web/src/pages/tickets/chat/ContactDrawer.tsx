@@ -21,9 +21,10 @@ import { toast } from "../../../api/toast";
 import { formatDate } from "../../../i18n/format";
 import { ContactDialog } from "../../../components/ContactDialog/ContactDialog";
 import { NotesPanel } from "../../../components/NotesPanel";
-import { chatKeys, fetchContact } from "./chatApi";
+import { fetchContact } from "./chatApi";
 import { formatPhone, initials } from "./conversation";
 import { TagChips } from "./TagChips";
+import { contactKeys } from "../../../api/contacts";
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -79,7 +80,7 @@ export function ContactDrawer({ ticket, onClose }: ContactDrawerProps) {
   const { t } = useTranslation();
   const dark = useTheme().palette.mode === "dark";
   const full = useQuery({
-    queryKey: chatKeys.contact(ticket.contactId),
+    queryKey: contactKeys.detail(ticket.contactId),
     queryFn: ({ signal }) => fetchContact(ticket.contactId, signal),
     meta: { silent: true },
     retry: false,
@@ -90,7 +91,7 @@ export function ContactDrawer({ ticket, onClose }: ContactDrawerProps) {
 
   function closeEditor() {
     setEditing(null);
-    void queryClient.invalidateQueries({ queryKey: chatKeys.contact(ticket.contactId) });
+    void queryClient.invalidateQueries({ queryKey: contactKeys.detail(ticket.contactId) });
   }
 
   return (

@@ -23,10 +23,10 @@ import { useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { forwardMessage } from "../../../api/messages";
 import { toast, toastError } from "../../../api/toast";
-import { useDebouncedValue } from "../../../components/useDebouncedValue";
+import { useDebouncedValue } from "../../../hooks/useDebouncedValue";
 import { searchContacts, type ContactOption } from "../../../api/tickets";
-import { chatKeys } from "./chatApi";
 import { formatPhone, initials } from "./conversation";
+import { contactKeys } from "../../../api/contacts";
 
 interface ForwardDialogProps {
   /** The messages to forward, oldest first. */
@@ -46,7 +46,7 @@ export function ForwardDialog({ messageIds, sign, onClose, onDone }: ForwardDial
   const term = useDebouncedValue(search.trim(), LIMITS.searchDebounceMs);
   const ready = term.length >= LIMITS.contactSearchMinChars;
   const contacts = useQuery({
-    queryKey: chatKeys.contactSearch(term),
+    queryKey: contactKeys.search(term),
     queryFn: ({ signal }) => searchContacts(term, signal),
     enabled: ready,
   });

@@ -5,15 +5,15 @@ import { useQuery } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useTagOptionsLive } from "../../../api/tagsLive";
-import { fetchTagOptions, type TagOption } from "../../../api/tickets";
+import { fetchTagOptions, type TagOption, ticketKeys } from "../../../api/tickets";
 import { toastError } from "../../../api/toast";
 import { TagChip, textOn } from "../../../components/TagChip";
-import { chatKeys, syncTicketTags } from "./chatApi";
+import { syncTicketTags } from "./chatApi";
 
 /** The company's tags to choose from, kept current as tags are created, renamed, recoloured or deleted. */
 function useTagOptions() {
   const query = useQuery({
-    queryKey: chatKeys.tagOptions,
+    queryKey: ticketKeys.tagOptions(),
     queryFn: ({ signal }) => fetchTagOptions(signal),
     staleTime: 60_000,
   });

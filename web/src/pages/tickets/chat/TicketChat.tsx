@@ -11,6 +11,7 @@ import { upsertMessage } from "../../../api/messagePages";
 import { deleteMessage, reactToMessage, retryMessage } from "../../../api/messages";
 import { chatBoxRoom, useJoinRoom } from "../../../api/SocketProvider";
 import { updateTicket } from "../../../api/tickets";
+import { useTicketLive } from "../../../api/ticketsLive";
 import { toast, toastError } from "../../../api/toast";
 import { useSessionUser } from "../../../auth/AuthContext";
 import { ConfirmationDialog } from "../../../components/ConfirmationDialog";
@@ -25,7 +26,7 @@ import { TagEditor } from "./TagEditor";
 import { TransferDialog } from "./TransferDialog";
 import { useConversation } from "./useConversation";
 import { useSignPreference } from "./useSignPreference";
-import { useTicketByUuid, useTicketLive } from "./useTicketLive";
+import { useTicketByUuid } from "./useTicketByUuid";
 
 /** The chat window of one ticket, opened by its uuid. */
 export function TicketChat({ uuid }: { uuid: string }) {

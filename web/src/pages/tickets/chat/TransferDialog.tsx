@@ -16,9 +16,10 @@ import { useId, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { updateTicket } from "../../../api/tickets";
 import { toastError } from "../../../api/toast";
-import { fetchQueues } from "../../../api/users";
+import { fetchQueues, userKeys } from "../../../api/users";
 import { useWhatsapps } from "../../../api/whatsapps";
-import { chatKeys, fetchUsersList } from "./chatApi";
+import { fetchUsersList } from "./chatApi";
+import { queueKeys } from "../../../api/queues";
 
 interface TransferDialogProps {
   ticket: TicketDTO;
@@ -34,8 +35,8 @@ interface TransferDialogProps {
 export function TransferDialog({ ticket, onClose, onTransferred }: TransferDialogProps) {
   const { t } = useTranslation();
   const titleId = useId();
-  const users = useQuery({ queryKey: chatKeys.usersList, queryFn: ({ signal }) => fetchUsersList(signal) });
-  const queues = useQuery({ queryKey: chatKeys.queues, queryFn: ({ signal }) => fetchQueues(signal) });
+  const users = useQuery({ queryKey: userKeys.everyone(), queryFn: ({ signal }) => fetchUsersList(signal) });
+  const queues = useQuery({ queryKey: queueKeys.all, queryFn: ({ signal }) => fetchQueues(signal) });
   const whatsapps = useWhatsapps();
   const [user, setUser] = useState<UserDTO | null>(null);
   const [queueId, setQueueId] = useState<number | "">(ticket.queueId ?? "");

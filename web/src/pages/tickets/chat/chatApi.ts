@@ -1,15 +1,7 @@
 import type { ContactDTO, TicketDTO, UserDTO } from "@atende/contracts";
 import { api } from "../../../api/http";
 
-/** Calls only the chat window makes (the shared api/ modules belong to other screens). */
-export const chatKeys = {
-  contact: (id: number) => ["contacts", "id", id] as const,
-  contactSearch: (search: string) => ["contacts", "search", search] as const,
-  usersList: ["users", "list"] as const,
-  queues: ["queues"] as const,
-  /** The company's tags (GET /tags/list); the search tab's tag filter reads the same cache. */
-  tagOptions: ["tickets", "tag-options"] as const,
-};
+/** Calls only the chat window makes (the shared api/ modules belong to other screens); their cache keys are the domains' (contactKeys, userKeys...). */
 
 export function fetchContact(id: number, signal?: AbortSignal): Promise<ContactDTO> {
   return api.get<ContactDTO>(`/contacts/${id}`, { signal });
