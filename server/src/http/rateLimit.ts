@@ -152,7 +152,8 @@ export function makeRateLimitGuard(store: LimiterStore) {
     const decl = req.routeOptions.config.route;
     if (req.is404 || !decl || decl === "asset" || !decl.rateLimit) return;
     const { max, windowSeconds, by = "ip" } = decl.rateLimit;
-    const route = `${req.method} ${req.routeOptions.url}`;
+    // The HEAD Fastify adds beside a GET is the same route: one count.
+    const route = `${req.method === "HEAD" ? "GET" : req.method} ${req.routeOptions.url}`;
     let limiter = limiters.get(route);
     if (!limiter) {
       limiter = store.limiter(`route:${route}`, max, windowSeconds * 1000);
