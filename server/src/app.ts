@@ -27,6 +27,7 @@ import { registerJsonParser } from "./http/json.js";
 import { withRedactedUrls } from "./http/redact.js";
 import { makeRequireAuth, trustSessionChecks } from "./http/auth.js";
 import { docsModule } from "./http/docs.js";
+import { limiterStore, makeRateLimitGuard } from "./http/rateLimit.js";
 import { type RegisteredRoute, collectRoutes, makeRouteGuard } from "./http/route.js";
 import { authModule } from "./modules/auth/routes.js";
 import type { createAuthService } from "./modules/auth/service.js";
@@ -138,6 +139,10 @@ export async function buildApp(
   // Every route declares who may call it (http/route.ts); this one hook enforces it.
   const routes = collectRoutes(app);
   app.addHook("preHandler", makeRouteGuard(makeRequireAuth(deps.db, deps.tokens, deps.now)));
+  // Declared rate limits, after the guard so a per-user limit knows the caller.
+  const limits = limiterStore(deps.config, deps.db, () => deps.now().getTime());
+  app.addHook("preHandler", makeRateLimitGuard(limits));
+  app.addHook("onClose", async () => limits.close());
   await docsModule(app);
 
   // Every domain registers its routes the same way: `await xxxModule(app, deps)`, answering its

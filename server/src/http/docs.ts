@@ -69,10 +69,25 @@ function operationOf(decl: RouteDeclaration, url: string): Record<string, unknow
     );
   }
   if (decl.params) response[404] = errorAnswer(404, "Not found, or another company's.");
+  const limit = decl.rateLimit;
+  // A public route has no user to count by: its limit counts by address (see makeRateLimitGuard).
+  const by = limit?.by === "user" && !isPublic ? "user" : "ip";
+  const per = by === "user" ? "user" : "client address";
+  if (limit) {
+    response[429] = {
+      description: `Over the limit of ${limit.max} calls per ${limit.windowSeconds} s per ${per} (ERR_TOO_MANY_REQUESTS; \`retryAfter\` and Retry-After say the seconds to wait).`,
+      $ref: "ErrorBody#",
+      headers: { "retry-after": { type: "integer", description: "Seconds to wait" } },
+    };
+  }
   return {
     tags: [url.split("/")[1] ?? "root"],
     ...(decl.summary ? { summary: decl.summary } : {}),
-    description: `${access}${decl.plan ? ` Needs the plan flag \`${decl.plan}\`.` : ""}`,
+    description:
+      access +
+      (decl.plan ? ` Needs the plan flag \`${decl.plan}\`.` : "") +
+      (limit ? ` At most ${limit.max} calls per ${limit.windowSeconds} s per ${per}.` : ""),
+    ...(limit ? { "x-rateLimit": { max: limit.max, windowSeconds: limit.windowSeconds, by } } : {}),
     security: isPublic ? [] : [{ bearer: [] }],
     ...(decl.params ? { params: jsonSchema(decl.params) } : {}),
     ...(decl.query ? { querystring: jsonSchema(decl.query) } : {}),

@@ -1,4 +1,9 @@
-import type { createClient } from "redis";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { createClient } from "redis";
+import type { Config } from "../config.js";
+import type { Db } from "../db/client.js";
+import { redisPrefix } from "../db/redisPrefix.js";
+import { AppError } from "./errors.js";
 
 /** Fixed-window counters: how long a key must wait, one more hit, and a fresh start. */
 export interface Limiter {
@@ -75,4 +80,91 @@ export class RedisRateLimiter implements Limiter {
   async reset(key: string): Promise<void> {
     await (await this.redis()).del(await this.key(key));
   }
+}
+
+/** Where limits count: a limiter per name, and the connection to let go of at shutdown. */
+export interface LimiterStore {
+  /** A limiter of `max` hits per window; two names never share counters. */
+  limiter(name: string, max: number, windowMs: number): Limiter;
+  close(): Promise<void>;
+}
+
+/**
+ * Limits in this process's memory alone (on `now`'s clock), or, with REDIS_URL, in Redis under the
+ * deployment's prefix, so every instance counts against one limit. Redis is reached on first use.
+ */
+export function limiterStore(
+  config: Pick<Config, "REDIS_URL" | "REDIS_PREFIX">,
+  db: Db,
+  now: () => number = Date.now,
+): LimiterStore {
+  if (!config.REDIS_URL) {
+    return {
+      limiter: (_name, max, windowMs) => new RateLimiter(max, windowMs, now),
+      close: async () => undefined,
+    };
+  }
+  const url = config.REDIS_URL;
+  let client: Redis | null = null;
+  let connecting: Promise<Redis> | null = null;
+  const redis = () =>
+    (connecting ??= (async () => {
+      const c = createClient({ url });
+      client = c;
+      // Trouble reaching Redis surfaces in the request that needed it; the realtime adapter logs it.
+      c.on("error", () => undefined);
+      try {
+        await c.connect();
+      } catch (err) {
+        // The next request tries again rather than failing forever.
+        connecting = client = null;
+        c.destroy();
+        throw err;
+      }
+      return c;
+    })());
+  let prefix: Promise<string> | null = null;
+  const deploymentPrefix = () =>
+    (prefix ??= redisPrefix(config, db).catch((err: unknown) => {
+      prefix = null;
+      throw err;
+    }));
+  return {
+    limiter: (name, max, windowMs) =>
+      new RedisRateLimiter(redis, async () => `${await deploymentPrefix()}:${name}`, max, windowMs),
+    async close() {
+      await connecting?.catch(() => undefined);
+      if (client?.isOpen) await client.quit();
+    },
+  };
+}
+
+/**
+ * The preHandler that enforces declared rate limits (RouteDeclaration.rateLimit), after the route
+ * guard so a `user` limit knows the caller. Every call counts, answered or refused by its handler,
+ * per route and per caller: the client's address, or the signed-in user (the address on a public
+ * route). Over the limit: 429 ERR_TOO_MANY_REQUESTS with the seconds to wait, as the login's limit
+ * answers them (`retryAfter`), and in Retry-After.
+ */
+export function makeRateLimitGuard(store: LimiterStore) {
+  const limiters = new Map<string, Limiter>();
+  return async function rateLimitGuard(req: FastifyRequest, reply: FastifyReply) {
+    const decl = req.routeOptions.config.route;
+    if (req.is404 || !decl || decl === "asset" || !decl.rateLimit) return;
+    const { max, windowSeconds, by = "ip" } = decl.rateLimit;
+    // The HEAD Fastify adds beside a GET is the same route: one count.
+    const route = `${req.method === "HEAD" ? "GET" : req.method} ${req.routeOptions.url}`;
+    let limiter = limiters.get(route);
+    if (!limiter) {
+      limiter = store.limiter(`route:${route}`, max, windowSeconds * 1000);
+      limiters.set(route, limiter);
+    }
+    const key = by === "user" && req.auth ? `user:${req.auth.userId}` : `ip:${req.ip}`;
+    const wait = await limiter.blockedFor(key);
+    if (wait > 0) {
+      reply.header("retry-after", String(wait));
+      throw new AppError("ERR_TOO_MANY_REQUESTS", { retryAfter: wait });
+    }
+    await limiter.hit(key);
+  };
 }

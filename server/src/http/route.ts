@@ -40,6 +40,18 @@ export interface RouteDeclaration {
   /** A past-due company's admins still reach it (see lockoutOf). */
   reachableWhenPastDue?: boolean;
   bodyLimit?: number;
+  /**
+   * At most `max` calls per `windowSeconds`, per route and per caller: the client's address (`ip`,
+   * the default) or the signed-in user (`user`; the address on a public route). Every call counts;
+   * over it, 429 ERR_TOO_MANY_REQUESTS (see makeRateLimitGuard).
+   */
+  rateLimit?: RateLimit;
+}
+
+export interface RateLimit {
+  max: number;
+  windowSeconds: number;
+  by?: "ip" | "user";
 }
 
 declare module "fastify" {

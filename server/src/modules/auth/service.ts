@@ -1,12 +1,10 @@
 import crypto from "node:crypto";
-import { createClient } from "redis";
 import type { LoginAnswer, LoginInput, SessionUserDTO } from "@atende/contracts";
 import type { Executor } from "../../db/client.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import { AppError } from "../../http/errors.js";
-import { RateLimiter, RedisRateLimiter } from "../../http/rateLimit.js";
-import { redisPrefix } from "../../db/redisPrefix.js";
+import { limiterStore } from "../../http/rateLimit.js";
 import { hashToken, newRefreshToken } from "../../http/tokens.js";
 import { dummyPasswordHash, verifyPassword } from "../../lib/passwords.js";
 import { findCompany, sessionCompany, subscriptionStatus } from "../companies/queries.js";
@@ -172,48 +170,11 @@ export function createAuthService(
  * deployment's prefix, so every instance counts against one limit.
  */
 function loginLimits(config: AuthDeps["config"], db: AuthDeps["db"], windowMs: number) {
-  if (!config.REDIS_URL) {
-    return {
-      byIp: new RateLimiter(config.LOGIN_MAX_PER_IP, windowMs),
-      byEmail: new RateLimiter(config.LOGIN_MAX_PER_EMAIL, windowMs),
-      close: async () => undefined,
-    };
-  }
-  const url = config.REDIS_URL;
-  let client: ReturnType<typeof createClient> | null = null;
-  let connecting: Promise<ReturnType<typeof createClient>> | null = null;
-  const redis = () =>
-    (connecting ??= (async () => {
-      const c = createClient({ url });
-      client = c;
-      // Trouble reaching Redis surfaces in the login that needed it; the realtime adapter logs it.
-      c.on("error", () => undefined);
-      try {
-        await c.connect();
-      } catch (err) {
-        // The next login tries again rather than failing forever.
-        connecting = client = null;
-        c.destroy();
-        throw err;
-      }
-      return c;
-    })());
-  let prefix: Promise<string> | null = null;
-  const loginPrefix = () =>
-    (prefix ??= redisPrefix(config, db).then(
-      (p) => `${p}:login`,
-      (err: unknown) => {
-        prefix = null;
-        throw err;
-      },
-    ));
+  const store = limiterStore(config, db);
   return {
-    byIp: new RedisRateLimiter(redis, loginPrefix, config.LOGIN_MAX_PER_IP, windowMs),
-    byEmail: new RedisRateLimiter(redis, loginPrefix, config.LOGIN_MAX_PER_EMAIL, windowMs),
-    async close() {
-      await connecting?.catch(() => undefined);
-      if (client?.isOpen) await client.quit();
-    },
+    byIp: store.limiter("login", config.LOGIN_MAX_PER_IP, windowMs),
+    byEmail: store.limiter("login", config.LOGIN_MAX_PER_EMAIL, windowMs),
+    close: () => store.close(),
   };
 }
 
