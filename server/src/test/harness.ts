@@ -11,6 +11,9 @@ import type { Deps } from "../deps.js";
 import { EventBus } from "../events/bus.js";
 import { TokenService } from "../http/tokens.js";
 import type { ProviderRegistry } from "../channels/registry.js";
+import { baileysProvider } from "../channels/baileys/provider.js";
+import { FakeSocket } from "../channels/baileys/fixtures/fakeSocket.js";
+import { silent } from "../channels/baileys/fixtures/harness.js";
 import { MediaStore } from "../storage/media.js";
 import { NO_GRAPH_URL } from "./network.js";
 import os from "node:os";
@@ -121,7 +124,12 @@ export async function createTestContext(
   const built = await buildApp(deps, {
     logger: opts.logger ?? false,
     authOptions: opts.authOptions,
-    providers: opts.providers,
+    // WhatsApp Web (Baileys) on a fake socket that never connects: a test that creates a "beta"
+    // connection (the guard suite's fuzzing does) must not dial web.whatsapp.com.
+    providers: {
+      beta: baileysProvider({ logger: silent, makeSocket: () => new FakeSocket() }),
+      ...opts.providers,
+    },
   });
   let listening: string | null = null;
   return {
