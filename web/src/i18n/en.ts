@@ -31,6 +31,7 @@ export const en: Translation = {
     cancel: "Cancel",
     save: "Save",
     confirm: "Confirm",
+    close: "Close",
     loading: "Loading…",
     genericError: "An error occurred!",
   },

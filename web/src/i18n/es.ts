@@ -31,6 +31,7 @@ export const es: Translation = {
     cancel: "Cancelar",
     save: "Guardar",
     confirm: "Confirmar",
+    close: "Cerrar",
     loading: "Cargando…",
     genericError: "¡Ocurrió un error!",
   },

@@ -30,6 +30,7 @@ export const pt = {
     cancel: "Cancelar",
     save: "Salvar",
     confirm: "Confirmar",
+    close: "Fechar",
     loading: "Carregando…",
     genericError: "Ocorreu um erro!",
   },

@@ -1,21 +1,9 @@
 import type { ContactCreateInput, ContactDTO, DuplicatedContactError } from "@atende/contracts";
 import AddIcon from "@mui/icons-material/Add";
 import RemoveIcon from "@mui/icons-material/Close";
-import {
-  Alert,
-  Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  IconButton,
-  Stack,
-  TextField,
-  Typography,
-} from "@mui/material";
+import { Alert, Box, Button, IconButton, Stack, TextField, Typography } from "@mui/material";
 import { useQueryClient } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useState } from "react";
 import { useFieldArray, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { saveContact, upsertContactInLists } from "../../api/contacts";
@@ -23,6 +11,7 @@ import { ApiError } from "../../api/http";
 import { toast } from "../../api/toast";
 import { applyServerErrors, fieldErrorText, textFieldRegister } from "../formFields";
 import { contactFormResolver, formFieldOf, initialValues, type ContactFormValues } from "./contactForm";
+import { FormDialog } from "../FormDialog";
 
 interface ContactDialogProps {
   /** The contact to edit; null to create one. */
@@ -41,7 +30,6 @@ function duplicateOf(error: unknown): ContactDTO | null {
 export function ContactDialog({ contact, onOpenExisting, onClose }: ContactDialogProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const titleId = useId();
   const [existing, setExisting] = useState<ContactDTO | null>(null);
   const {
     register,
@@ -81,110 +69,97 @@ export function ContactDialog({ contact, onOpenExisting, onClose }: ContactDialo
   }
 
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth scroll="paper">
-      <Box
-        component="form"
-        noValidate
-        onSubmit={handleSubmit(submit)}
-        sx={{ display: "flex", flexDirection: "column", minHeight: 0 }}
-      >
-        <DialogTitle id={titleId}>
-          {t(contact ? "contacts.dialog.editTitle" : "contacts.dialog.addTitle")}
-        </DialogTitle>
-        <DialogContent dividers>
-          <Stack spacing={2}>
-            <Typography variant="subtitle2" color="text.secondary">
-              {t("contacts.dialog.data")}
-            </Typography>
-            <TextField
-              {...textFieldRegister(register("name"))}
-              id="contact-name"
-              label={t("contacts.dialog.name")}
-              autoFocus
-              required
-              error={Boolean(errors.name)}
-              helperText={fieldErrorText(errors.name)}
-            />
-            <TextField
-              {...textFieldRegister(register("number"))}
-              id="contact-number"
-              label={t("contacts.dialog.number")}
-              type="tel"
-              autoComplete="off"
-              required
-              error={Boolean(errors.number)}
-              helperText={fieldErrorText(errors.number) ?? t("contacts.dialog.numberHint")}
-            />
-            {existing && (
-              <Alert
-                severity="info"
-                action={
-                  <Button color="inherit" size="small" onClick={() => onOpenExisting(existing)}>
-                    {t("contacts.dialog.openExisting")}
-                  </Button>
-                }
-              >
-                {t("contacts.dialog.alreadyExists", { name: existing.name })}
-              </Alert>
-            )}
-            <TextField
-              {...textFieldRegister(register("email"))}
-              id="contact-email"
-              label={t("contacts.dialog.email")}
-              type="email"
-              autoComplete="off"
-              error={Boolean(errors.email)}
-              helperText={fieldErrorText(errors.email)}
-            />
-            <Typography variant="subtitle2" color="text.secondary" sx={{ pt: 1 }}>
-              {t("contacts.dialog.extraInfo")}
-            </Typography>
-            {extra.fields.map((field, index) => (
-              <Stack key={field.id} direction="row" spacing={1} sx={{ alignItems: "flex-start" }}>
-                <TextField
-                  {...textFieldRegister(register(`extraInfo.${index}.name`))}
-                  label={t("contacts.dialog.extraName")}
-                  size="small"
-                  required
-                  sx={{ flex: 1 }}
-                  error={Boolean(errors.extraInfo?.[index]?.name)}
-                  helperText={fieldErrorText(errors.extraInfo?.[index]?.name)}
-                />
-                <TextField
-                  {...textFieldRegister(register(`extraInfo.${index}.value`))}
-                  label={t("contacts.dialog.extraValue")}
-                  size="small"
-                  sx={{ flex: 1 }}
-                  error={Boolean(errors.extraInfo?.[index]?.value)}
-                  helperText={fieldErrorText(errors.extraInfo?.[index]?.value)}
-                />
-                <IconButton
-                  aria-label={t("contacts.dialog.removeExtra")}
-                  onClick={() => extra.remove(index)}
-                  sx={{ mt: 0.5 }}
-                >
-                  <RemoveIcon fontSize="small" />
-                </IconButton>
-              </Stack>
-            ))}
-            <Box>
-              <Button
-                startIcon={<AddIcon />}
-                size="small"
-                onClick={() => extra.append({ name: "", value: "" }, { shouldFocus: true })}
-              >
-                {t("contacts.dialog.addExtra")}
+    <FormDialog
+      title={t(contact ? "contacts.dialog.editTitle" : "contacts.dialog.addTitle")}
+      onClose={onClose}
+      onSubmit={handleSubmit(submit)}
+      submitting={isSubmitting}
+    >
+      <Stack spacing={2}>
+        <Typography variant="subtitle2" color="text.secondary">
+          {t("contacts.dialog.data")}
+        </Typography>
+        <TextField
+          {...textFieldRegister(register("name"))}
+          id="contact-name"
+          label={t("contacts.dialog.name")}
+          autoFocus
+          required
+          error={Boolean(errors.name)}
+          helperText={fieldErrorText(errors.name)}
+        />
+        <TextField
+          {...textFieldRegister(register("number"))}
+          id="contact-number"
+          label={t("contacts.dialog.number")}
+          type="tel"
+          autoComplete="off"
+          required
+          error={Boolean(errors.number)}
+          helperText={fieldErrorText(errors.number) ?? t("contacts.dialog.numberHint")}
+        />
+        {existing && (
+          <Alert
+            severity="info"
+            action={
+              <Button color="inherit" size="small" onClick={() => onOpenExisting(existing)}>
+                {t("contacts.dialog.openExisting")}
               </Button>
-            </Box>
+            }
+          >
+            {t("contacts.dialog.alreadyExists", { name: existing.name })}
+          </Alert>
+        )}
+        <TextField
+          {...textFieldRegister(register("email"))}
+          id="contact-email"
+          label={t("contacts.dialog.email")}
+          type="email"
+          autoComplete="off"
+          error={Boolean(errors.email)}
+          helperText={fieldErrorText(errors.email)}
+        />
+        <Typography variant="subtitle2" color="text.secondary" sx={{ pt: 1 }}>
+          {t("contacts.dialog.extraInfo")}
+        </Typography>
+        {extra.fields.map((field, index) => (
+          <Stack key={field.id} direction="row" spacing={1} sx={{ alignItems: "flex-start" }}>
+            <TextField
+              {...textFieldRegister(register(`extraInfo.${index}.name`))}
+              label={t("contacts.dialog.extraName")}
+              size="small"
+              required
+              sx={{ flex: 1 }}
+              error={Boolean(errors.extraInfo?.[index]?.name)}
+              helperText={fieldErrorText(errors.extraInfo?.[index]?.name)}
+            />
+            <TextField
+              {...textFieldRegister(register(`extraInfo.${index}.value`))}
+              label={t("contacts.dialog.extraValue")}
+              size="small"
+              sx={{ flex: 1 }}
+              error={Boolean(errors.extraInfo?.[index]?.value)}
+              helperText={fieldErrorText(errors.extraInfo?.[index]?.value)}
+            />
+            <IconButton
+              aria-label={t("contacts.dialog.removeExtra")}
+              onClick={() => extra.remove(index)}
+              sx={{ mt: 0.5 }}
+            >
+              <RemoveIcon fontSize="small" />
+            </IconButton>
           </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t("common.cancel")}</Button>
-          <Button type="submit" variant="contained" loading={isSubmitting}>
-            {t("common.save")}
+        ))}
+        <Box>
+          <Button
+            startIcon={<AddIcon />}
+            size="small"
+            onClick={() => extra.append({ name: "", value: "" }, { shouldFocus: true })}
+          >
+            {t("contacts.dialog.addExtra")}
           </Button>
-        </DialogActions>
-      </Box>
-    </Dialog>
+        </Box>
+      </Stack>
+    </FormDialog>
   );
 }

@@ -1,16 +1,6 @@
 import { can, type UserDTO, type UserUpdateInput } from "@atende/contracts";
-import {
-  Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Stack,
-  TextField,
-} from "@mui/material";
+import { Stack, TextField } from "@mui/material";
 import { useQueryClient } from "@tanstack/react-query";
-import { useId } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { toast } from "../../api/toast";
@@ -20,6 +10,7 @@ import { applyServerErrors, fieldErrorText, SERVER_ERROR, textFieldRegister } fr
 import { PasswordField } from "../PasswordField";
 import { AdminUserFields } from "./AdminUserFields";
 import { formFieldOf, initialValues, toPayload, userFormResolver, type UserFormValues } from "./userForm";
+import { FormDialog } from "../FormDialog";
 
 interface UserModalProps {
   /** The user to edit; null to create one. */
@@ -33,7 +24,6 @@ export function UserModal({ user, onClose }: UserModalProps) {
   const queryClient = useQueryClient();
   const { updateUser } = useAuth();
   const currentUser = useSessionUser();
-  const titleId = useId();
   const creating = user === null;
   // One's own password changes only with the current one (a stolen session must not take the account).
   const own = !creating && user.id === currentUser.id;
@@ -86,66 +76,53 @@ export function UserModal({ user, onClose }: UserModalProps) {
 
   const title = creating ? "addTitle" : user.id === currentUser.id ? "ownTitle" : "editTitle";
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth scroll="paper">
-      <Box
-        component="form"
-        noValidate
-        onSubmit={handleSubmit(submit)}
-        sx={{ display: "flex", flexDirection: "column", minHeight: 0 }}
-      >
-        <DialogTitle id={titleId}>{t(`userModal.${title}`)}</DialogTitle>
-        <DialogContent dividers>
-          <Stack spacing={2}>
-            <TextField
-              {...textFieldRegister(register("name"))}
-              id="user-name"
-              label={t("userModal.name")}
-              autoFocus
-              required
-              error={Boolean(errors.name)}
-              helperText={fieldErrorText(errors.name)}
-            />
-            <TextField
-              {...textFieldRegister(register("email"))}
-              id="user-email"
-              label={t("userModal.email")}
-              type="email"
-              autoComplete="off"
-              required
-              error={Boolean(errors.email)}
-              helperText={fieldErrorText(errors.email)}
-            />
-            <PasswordField
-              {...textFieldRegister(register("password"))}
-              id="user-password"
-              label={t("userModal.password")}
-              autoComplete="new-password"
-              required={creating}
-              error={Boolean(errors.password)}
-              helperText={
-                fieldErrorText(errors.password) ?? (creating ? undefined : t("userModal.keepPassword"))
-              }
-            />
-            {own && (
-              <PasswordField
-                {...textFieldRegister(register("oldPassword"))}
-                id="user-old-password"
-                label={t("userModal.currentPassword")}
-                autoComplete="current-password"
-                error={Boolean(errors.oldPassword)}
-                helperText={fieldErrorText(errors.oldPassword) ?? t("userModal.currentPasswordHelp")}
-              />
-            )}
-            <AdminUserFields control={control} errors={errors} rights={rights} />
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t("common.cancel")}</Button>
-          <Button type="submit" variant="contained" loading={isSubmitting}>
-            {t("common.save")}
-          </Button>
-        </DialogActions>
-      </Box>
-    </Dialog>
+    <FormDialog
+      title={t(`userModal.${title}`)}
+      onClose={onClose}
+      onSubmit={handleSubmit(submit)}
+      submitting={isSubmitting}
+    >
+      <Stack spacing={2}>
+        <TextField
+          {...textFieldRegister(register("name"))}
+          id="user-name"
+          label={t("userModal.name")}
+          autoFocus
+          required
+          error={Boolean(errors.name)}
+          helperText={fieldErrorText(errors.name)}
+        />
+        <TextField
+          {...textFieldRegister(register("email"))}
+          id="user-email"
+          label={t("userModal.email")}
+          type="email"
+          autoComplete="off"
+          required
+          error={Boolean(errors.email)}
+          helperText={fieldErrorText(errors.email)}
+        />
+        <PasswordField
+          {...textFieldRegister(register("password"))}
+          id="user-password"
+          label={t("userModal.password")}
+          autoComplete="new-password"
+          required={creating}
+          error={Boolean(errors.password)}
+          helperText={fieldErrorText(errors.password) ?? (creating ? undefined : t("userModal.keepPassword"))}
+        />
+        {own && (
+          <PasswordField
+            {...textFieldRegister(register("oldPassword"))}
+            id="user-old-password"
+            label={t("userModal.currentPassword")}
+            autoComplete="current-password"
+            error={Boolean(errors.oldPassword)}
+            helperText={fieldErrorText(errors.oldPassword) ?? t("userModal.currentPasswordHelp")}
+          />
+        )}
+        <AdminUserFields control={control} errors={errors} rights={rights} />
+      </Stack>
+    </FormDialog>
   );
 }

@@ -2,21 +2,9 @@ import { can, type QuickMessageDTO } from "@atende/contracts";
 import AttachFileIcon from "@mui/icons-material/AttachFile";
 import CloseIcon from "@mui/icons-material/Close";
 import InsertDriveFileIcon from "@mui/icons-material/InsertDriveFileOutlined";
-import {
-  Box,
-  Button,
-  Chip,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  Stack,
-  Switch,
-  TextField,
-} from "@mui/material";
+import { Box, Button, Chip, FormControlLabel, Stack, Switch, TextField } from "@mui/material";
 import { useQueryClient } from "@tanstack/react-query";
-import { useId, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import {
@@ -34,6 +22,7 @@ import {
   type QuickMessageFormOutput,
   type QuickMessageFormValues,
 } from "./quickMessageForm";
+import { FormDialog } from "../../components/FormDialog";
 
 interface QuickMessageDialogProps {
   /** The quick message to edit; null to create one. */
@@ -52,7 +41,6 @@ export function QuickMessageDialog({ quickMessage, onClose }: QuickMessageDialog
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const user = useSessionUser();
-  const titleId = useId();
   const fileInput = useRef<HTMLInputElement>(null);
   const mayMakeGlobal = can(user, "quick-messages:global");
   /** A new file to send, or "remove" to drop the current one. */
@@ -93,93 +81,80 @@ export function QuickMessageDialog({ quickMessage, onClose }: QuickMessageDialog
   }
 
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth scroll="paper">
-      <Box
-        component="form"
-        noValidate
-        onSubmit={handleSubmit(submit)}
-        sx={{ display: "flex", flexDirection: "column", minHeight: 0 }}
-      >
-        <DialogTitle id={titleId}>
-          {t(quickMessage ? "quickMessages.dialog.editTitle" : "quickMessages.dialog.addTitle")}
-        </DialogTitle>
-        <DialogContent dividers>
-          <Stack spacing={2.5}>
-            <TextField
-              {...textFieldRegister(register("shortcode"))}
-              id="quick-message-shortcode"
-              label={t("quickMessages.dialog.shortcode")}
-              autoFocus
-              required
-              autoComplete="off"
-              error={Boolean(errors.shortcode)}
-              helperText={fieldErrorText(errors.shortcode) ?? t("quickMessages.dialog.shortcodeHelp")}
-              slotProps={{
-                input: { startAdornment: <Box sx={{ color: "text.secondary", mr: 0.5 }}>/</Box> },
-              }}
-            />
-            <TextField
-              {...textFieldRegister(register("message"))}
-              id="quick-message-message"
-              label={t("quickMessages.dialog.message")}
-              multiline
-              minRows={4}
-              maxRows={12}
-              error={Boolean(errors.message)}
-              helperText={fieldErrorText(errors.message)}
-            />
-            {mayMakeGlobal && (
-              <Controller
-                control={control}
-                name="geral"
-                render={({ field }) => (
-                  <FormControlLabel
-                    control={
-                      <Switch
-                        checked={field.value}
-                        onChange={(event) => field.onChange(event.target.checked)}
-                        slotProps={{ input: { ref: field.ref } }}
-                      />
-                    }
-                    label={t("quickMessages.dialog.global")}
+    <FormDialog
+      title={t(quickMessage ? "quickMessages.dialog.editTitle" : "quickMessages.dialog.addTitle")}
+      onClose={onClose}
+      onSubmit={handleSubmit(submit)}
+      submitting={isSubmitting}
+    >
+      <Stack spacing={2.5}>
+        <TextField
+          {...textFieldRegister(register("shortcode"))}
+          id="quick-message-shortcode"
+          label={t("quickMessages.dialog.shortcode")}
+          autoFocus
+          required
+          autoComplete="off"
+          error={Boolean(errors.shortcode)}
+          helperText={fieldErrorText(errors.shortcode) ?? t("quickMessages.dialog.shortcodeHelp")}
+          slotProps={{
+            input: { startAdornment: <Box sx={{ color: "text.secondary", mr: 0.5 }}>/</Box> },
+          }}
+        />
+        <TextField
+          {...textFieldRegister(register("message"))}
+          id="quick-message-message"
+          label={t("quickMessages.dialog.message")}
+          multiline
+          minRows={4}
+          maxRows={12}
+          error={Boolean(errors.message)}
+          helperText={fieldErrorText(errors.message)}
+        />
+        {mayMakeGlobal && (
+          <Controller
+            control={control}
+            name="geral"
+            render={({ field }) => (
+              <FormControlLabel
+                control={
+                  <Switch
+                    checked={field.value}
+                    onChange={(event) => field.onChange(event.target.checked)}
+                    slotProps={{ input: { ref: field.ref } }}
                   />
-                )}
+                }
+                label={t("quickMessages.dialog.global")}
               />
             )}
-            <Stack direction="row" spacing={1} sx={{ alignItems: "center", flexWrap: "wrap" }}>
-              <input
-                ref={fileInput}
-                type="file"
-                hidden
-                aria-label={t("quickMessages.dialog.attach")}
-                onChange={(event) => {
-                  const file = event.target.files?.[0];
-                  if (file) setMedia(file);
-                  event.target.value = "";
-                }}
-              />
-              <Button startIcon={<AttachFileIcon />} onClick={() => fileInput.current?.click()}>
-                {t("quickMessages.dialog.attach")}
-              </Button>
-              {currentName && (
-                <Chip
-                  icon={<InsertDriveFileIcon />}
-                  label={currentName}
-                  onDelete={() => setMedia(media instanceof File ? null : "remove")}
-                  deleteIcon={<CloseIcon aria-label={t("quickMessages.dialog.removeMedia")} />}
-                  sx={{ maxWidth: 320 }}
-                />
-              )}
-            </Stack>
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t("common.cancel")}</Button>
-          <Button type="submit" variant="contained" loading={isSubmitting}>
-            {t("common.save")}
+          />
+        )}
+        <Stack direction="row" spacing={1} sx={{ alignItems: "center", flexWrap: "wrap" }}>
+          <input
+            ref={fileInput}
+            type="file"
+            hidden
+            aria-label={t("quickMessages.dialog.attach")}
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              if (file) setMedia(file);
+              event.target.value = "";
+            }}
+          />
+          <Button startIcon={<AttachFileIcon />} onClick={() => fileInput.current?.click()}>
+            {t("quickMessages.dialog.attach")}
           </Button>
-        </DialogActions>
-      </Box>
-    </Dialog>
+          {currentName && (
+            <Chip
+              icon={<InsertDriveFileIcon />}
+              label={currentName}
+              onDelete={() => setMedia(media instanceof File ? null : "remove")}
+              deleteIcon={<CloseIcon aria-label={t("quickMessages.dialog.removeMedia")} />}
+              sx={{ maxWidth: 320 }}
+            />
+          )}
+        </Stack>
+      </Stack>
+    </FormDialog>
   );
 }

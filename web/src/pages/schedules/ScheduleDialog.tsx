@@ -7,17 +7,13 @@ import {
   Box,
   Button,
   Chip,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   FormHelperText,
   MenuItem,
   Stack,
   TextField,
 } from "@mui/material";
 import { useQueryClient } from "@tanstack/react-query";
-import { useId, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import {
@@ -41,6 +37,7 @@ import {
   toLocalInput,
 } from "./scheduleForm";
 import { scheduleErrorText, ScheduleStatusChip } from "./scheduleStatus";
+import { FormDialog } from "../../components/FormDialog";
 
 interface ScheduleDialogProps {
   /** The schedule to edit or see; null to create one. */
@@ -82,7 +79,6 @@ function ScheduleForm({
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const user = useSessionUser();
-  const titleId = useId();
   const fileInput = useRef<HTMLInputElement>(null);
   const mayChange = !schedule || mayEditSchedule(user, user.id, schedule);
   const readOnly = schedule !== null && (!isScheduleEditable(schedule) || !mayChange);
@@ -150,162 +146,141 @@ function ScheduleForm({
       : "schedules.dialog.addTitle";
 
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth scroll="paper">
-      <Box
-        component="form"
-        noValidate
-        onSubmit={handleSubmit(submit)}
-        sx={{ display: "flex", flexDirection: "column", minHeight: 0 }}
-      >
-        <DialogTitle id={titleId} sx={{ display: "flex", alignItems: "center", gap: 1.5 }}>
-          <Box component="span" sx={{ flex: 1 }}>
-            {t(title)}
-          </Box>
-          {schedule && <ScheduleStatusChip schedule={schedule} />}
-        </DialogTitle>
-        <DialogContent dividers>
-          <Stack spacing={2.5}>
-            {schedule?.status === "ERRO" && (
-              <Alert severity="error">
-                <AlertTitle>{t("schedules.errorTitle")}</AlertTitle>
-                {scheduleErrorText(t, schedule.error)}
-              </Alert>
-            )}
-            {readOnly && schedule?.sentAt && (
-              <Alert severity="success">
-                {t("schedules.dialog.readOnly", {
-                  date: formatDate(schedule.sentAt),
-                  time: formatTime(schedule.sentAt),
-                })}
-              </Alert>
-            )}
-            <Controller
-              control={control}
-              name="contact"
-              render={({ field }) => (
-                <ContactSearchField
-                  texts="schedules.dialog"
-                  value={field.value ?? null}
-                  onChange={field.onChange}
-                  inputRef={field.ref}
-                  autoFocus={!schedule}
-                  disabled={readOnly}
-                  error={fieldErrorText(errors.contact)}
-                />
-              )}
-            />
-            <TextField
-              {...textFieldRegister(register("body"))}
-              id="schedule-body"
-              label={t("schedules.dialog.body")}
-              required
-              multiline
-              minRows={4}
-              maxRows={12}
+    <FormDialog
+      title={t(title)}
+      titleAdornment={schedule && <ScheduleStatusChip schedule={schedule} />}
+      readOnly={readOnly}
+      closeLabel={t("schedules.dialog.close")}
+      onClose={onClose}
+      onSubmit={handleSubmit(submit)}
+      submitting={isSubmitting}
+    >
+      <Stack spacing={2.5}>
+        {schedule?.status === "ERRO" && (
+          <Alert severity="error">
+            <AlertTitle>{t("schedules.errorTitle")}</AlertTitle>
+            {scheduleErrorText(t, schedule.error)}
+          </Alert>
+        )}
+        {readOnly && schedule?.sentAt && (
+          <Alert severity="success">
+            {t("schedules.dialog.readOnly", {
+              date: formatDate(schedule.sentAt),
+              time: formatTime(schedule.sentAt),
+            })}
+          </Alert>
+        )}
+        <Controller
+          control={control}
+          name="contact"
+          render={({ field }) => (
+            <ContactSearchField
+              texts="schedules.dialog"
+              value={field.value ?? null}
+              onChange={field.onChange}
+              inputRef={field.ref}
+              autoFocus={!schedule}
               disabled={readOnly}
-              error={Boolean(errors.body)}
-              helperText={fieldErrorText(errors.body)}
+              error={fieldErrorText(errors.contact)}
             />
-            <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
-              <TextField
-                {...textFieldRegister(register("sendAt"))}
-                id="schedule-send-at"
-                type="datetime-local"
-                label={t("schedules.dialog.sendAt")}
-                required
-                disabled={readOnly}
-                error={Boolean(errors.sendAt)}
-                helperText={fieldErrorText(errors.sendAt)}
-                slotProps={{ inputLabel: { shrink: true } }}
-                sx={{ flex: 1 }}
-              />
-              <Controller
-                control={control}
-                name="whatsappId"
-                render={({ field }) => (
-                  <TextField
-                    select
-                    id="schedule-connection"
-                    label={t("schedules.dialog.connection")}
-                    value={field.value}
-                    onChange={(event) =>
-                      field.onChange(event.target.value === "" ? "" : Number(event.target.value))
-                    }
-                    inputRef={field.ref}
-                    disabled={readOnly}
-                    error={Boolean(errors.whatsappId)}
-                    helperText={fieldErrorText(errors.whatsappId)}
-                    slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
-                    sx={{ flex: 1 }}
-                  >
-                    <MenuItem value="">
-                      <em>{t("schedules.dialog.defaultConnection")}</em>
-                    </MenuItem>
-                    {connections.map((connection) => (
-                      <MenuItem key={connection.id} value={connection.id}>
-                        {connection.name}
-                      </MenuItem>
-                    ))}
-                  </TextField>
-                )}
-              />
-            </Stack>
-            <Box>
-              <Stack direction="row" spacing={1} sx={{ alignItems: "center", flexWrap: "wrap" }}>
-                <input
-                  ref={fileInput}
-                  type="file"
-                  hidden
-                  accept={SCHEDULE.mediaAccept}
-                  aria-label={t("schedules.dialog.attach")}
-                  onChange={(event) => {
-                    const file = event.target.files?.[0];
-                    event.target.value = "";
-                    if (!file) return;
-                    if (!isScheduleImage(file)) {
-                      setMediaError(t("schedules.dialog.attachHint"));
-                      return;
-                    }
-                    setMediaError(null);
-                    setMedia(file);
-                  }}
-                />
-                {!readOnly && (
-                  <Button startIcon={<ImageIcon />} onClick={() => fileInput.current?.click()}>
-                    {t("schedules.dialog.attach")}
-                  </Button>
-                )}
-                {mediaName && (
-                  <Chip
-                    icon={<ImageIcon />}
-                    label={mediaName}
-                    onDelete={readOnly ? undefined : () => setMedia(media instanceof File ? null : "remove")}
-                    deleteIcon={<CloseIcon aria-label={t("schedules.dialog.removeMedia")} />}
-                    sx={{ maxWidth: 320 }}
-                  />
-                )}
-              </Stack>
-              <FormHelperText error={Boolean(mediaError)}>
-                {mediaError ?? (readOnly ? "" : t("schedules.dialog.attachHint"))}
-              </FormHelperText>
-            </Box>
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          {readOnly ? (
-            <Button onClick={onClose} variant="contained">
-              {t("schedules.dialog.close")}
-            </Button>
-          ) : (
-            <>
-              <Button onClick={onClose}>{t("common.cancel")}</Button>
-              <Button type="submit" variant="contained" loading={isSubmitting}>
-                {t("common.save")}
-              </Button>
-            </>
           )}
-        </DialogActions>
-      </Box>
-    </Dialog>
+        />
+        <TextField
+          {...textFieldRegister(register("body"))}
+          id="schedule-body"
+          label={t("schedules.dialog.body")}
+          required
+          multiline
+          minRows={4}
+          maxRows={12}
+          disabled={readOnly}
+          error={Boolean(errors.body)}
+          helperText={fieldErrorText(errors.body)}
+        />
+        <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
+          <TextField
+            {...textFieldRegister(register("sendAt"))}
+            id="schedule-send-at"
+            type="datetime-local"
+            label={t("schedules.dialog.sendAt")}
+            required
+            disabled={readOnly}
+            error={Boolean(errors.sendAt)}
+            helperText={fieldErrorText(errors.sendAt)}
+            slotProps={{ inputLabel: { shrink: true } }}
+            sx={{ flex: 1 }}
+          />
+          <Controller
+            control={control}
+            name="whatsappId"
+            render={({ field }) => (
+              <TextField
+                select
+                id="schedule-connection"
+                label={t("schedules.dialog.connection")}
+                value={field.value}
+                onChange={(event) =>
+                  field.onChange(event.target.value === "" ? "" : Number(event.target.value))
+                }
+                inputRef={field.ref}
+                disabled={readOnly}
+                error={Boolean(errors.whatsappId)}
+                helperText={fieldErrorText(errors.whatsappId)}
+                slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+                sx={{ flex: 1 }}
+              >
+                <MenuItem value="">
+                  <em>{t("schedules.dialog.defaultConnection")}</em>
+                </MenuItem>
+                {connections.map((connection) => (
+                  <MenuItem key={connection.id} value={connection.id}>
+                    {connection.name}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          />
+        </Stack>
+        <Box>
+          <Stack direction="row" spacing={1} sx={{ alignItems: "center", flexWrap: "wrap" }}>
+            <input
+              ref={fileInput}
+              type="file"
+              hidden
+              accept={SCHEDULE.mediaAccept}
+              aria-label={t("schedules.dialog.attach")}
+              onChange={(event) => {
+                const file = event.target.files?.[0];
+                event.target.value = "";
+                if (!file) return;
+                if (!isScheduleImage(file)) {
+                  setMediaError(t("schedules.dialog.attachHint"));
+                  return;
+                }
+                setMediaError(null);
+                setMedia(file);
+              }}
+            />
+            {!readOnly && (
+              <Button startIcon={<ImageIcon />} onClick={() => fileInput.current?.click()}>
+                {t("schedules.dialog.attach")}
+              </Button>
+            )}
+            {mediaName && (
+              <Chip
+                icon={<ImageIcon />}
+                label={mediaName}
+                onDelete={readOnly ? undefined : () => setMedia(media instanceof File ? null : "remove")}
+                deleteIcon={<CloseIcon aria-label={t("schedules.dialog.removeMedia")} />}
+                sx={{ maxWidth: 320 }}
+              />
+            )}
+          </Stack>
+          <FormHelperText error={Boolean(mediaError)}>
+            {mediaError ?? (readOnly ? "" : t("schedules.dialog.attachHint"))}
+          </FormHelperText>
+        </Box>
+      </Stack>
+    </FormDialog>
   );
 }

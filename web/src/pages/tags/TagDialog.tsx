@@ -1,19 +1,6 @@
 import { can, type TagDTO } from "@atende/contracts";
-import {
-  Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  FormHelperText,
-  Stack,
-  Switch,
-  TextField,
-} from "@mui/material";
+import { Box, FormControlLabel, FormHelperText, Stack, Switch, TextField } from "@mui/material";
 import { useQueryClient } from "@tanstack/react-query";
-import { useId } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { saveTag, upsertTagInLists } from "../../api/tags";
@@ -29,6 +16,7 @@ import {
   type TagFormOutput,
   type TagFormValues,
 } from "./tagForm";
+import { FormDialog } from "../../components/FormDialog";
 
 interface TagDialogProps {
   /** The tag to edit; null to create one. */
@@ -43,7 +31,6 @@ export function TagDialog({ tag, onClose }: TagDialogProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const user = useSessionUser();
-  const titleId = useId();
   const canSwitchKanban = can(user, "tags:kanbanSwitch");
   const {
     register,
@@ -76,76 +63,62 @@ export function TagDialog({ tag, onClose }: TagDialogProps) {
   }
 
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="xs" fullWidth scroll="paper">
-      <Box
-        component="form"
-        noValidate
-        onSubmit={handleSubmit(submit)}
-        sx={{ display: "flex", flexDirection: "column", minHeight: 0 }}
-      >
-        <DialogTitle id={titleId}>{t(tag ? "tags.dialog.editTitle" : "tags.dialog.addTitle")}</DialogTitle>
-        <DialogContent dividers>
-          <Stack spacing={2.5}>
-            <TextField
-              {...textFieldRegister(register("name"))}
-              id="tag-name"
-              label={t("tags.dialog.name")}
-              autoFocus
-              required
-              autoComplete="off"
-              error={Boolean(errors.name)}
-              helperText={fieldErrorText(errors.name)}
-            />
+    <FormDialog
+      title={t(tag ? "tags.dialog.editTitle" : "tags.dialog.addTitle")}
+      maxWidth="xs"
+      onClose={onClose}
+      onSubmit={handleSubmit(submit)}
+      submitting={isSubmitting}
+    >
+      <Stack spacing={2.5}>
+        <TextField
+          {...textFieldRegister(register("name"))}
+          id="tag-name"
+          label={t("tags.dialog.name")}
+          autoFocus
+          required
+          autoComplete="off"
+          error={Boolean(errors.name)}
+          helperText={fieldErrorText(errors.name)}
+        />
+        <Controller
+          control={control}
+          name="color"
+          render={({ field }) => (
+            <ColorPicker value={field.value} onChange={field.onChange} error={fieldErrorText(errors.color)} />
+          )}
+        />
+        {canSwitchKanban && (
+          <Box>
             <Controller
               control={control}
-              name="color"
+              name="kanban"
               render={({ field }) => (
-                <ColorPicker
-                  value={field.value}
-                  onChange={field.onChange}
-                  error={fieldErrorText(errors.color)}
+                <FormControlLabel
+                  control={
+                    <Switch
+                      checked={field.value}
+                      onChange={(event) => field.onChange(event.target.checked)}
+                      slotProps={{ input: { ref: field.ref } }}
+                    />
+                  }
+                  label={t("tags.dialog.kanban")}
                 />
               )}
             />
-            {canSwitchKanban && (
-              <Box>
-                <Controller
-                  control={control}
-                  name="kanban"
-                  render={({ field }) => (
-                    <FormControlLabel
-                      control={
-                        <Switch
-                          checked={field.value}
-                          onChange={(event) => field.onChange(event.target.checked)}
-                          slotProps={{ input: { ref: field.ref } }}
-                        />
-                      }
-                      label={t("tags.dialog.kanban")}
-                    />
-                  )}
-                />
-                <FormHelperText sx={{ mt: 0 }}>{t("tags.dialog.kanbanHelp")}</FormHelperText>
-              </Box>
-            )}
-            <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
-              <Box component="span" sx={{ typography: "body2", color: "text.secondary" }}>
-                {t("tags.dialog.preview")}
-              </Box>
-              <TagChip
-                name={name.trim() || t("tags.dialog.name")}
-                color={/^#[0-9a-f]{3,8}$/i.test(color) ? color : "#9e9e9e"}
-              />
-            </Stack>
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t("common.cancel")}</Button>
-          <Button type="submit" variant="contained" loading={isSubmitting}>
-            {t("common.save")}
-          </Button>
-        </DialogActions>
-      </Box>
-    </Dialog>
+            <FormHelperText sx={{ mt: 0 }}>{t("tags.dialog.kanbanHelp")}</FormHelperText>
+          </Box>
+        )}
+        <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
+          <Box component="span" sx={{ typography: "body2", color: "text.secondary" }}>
+            {t("tags.dialog.preview")}
+          </Box>
+          <TagChip
+            name={name.trim() || t("tags.dialog.name")}
+            color={/^#[0-9a-f]{3,8}$/i.test(color) ? color : "#9e9e9e"}
+          />
+        </Stack>
+      </Stack>
+    </FormDialog>
   );
 }

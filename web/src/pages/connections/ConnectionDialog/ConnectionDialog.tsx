@@ -1,15 +1,5 @@
 import type { WhatsappDetailDTO, WhatsappSaveInput } from "@atende/contracts";
-import {
-  Box,
-  Button,
-  CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Tab,
-  Tabs,
-} from "@mui/material";
+import { Box, CircularProgress, Dialog, DialogContent, DialogTitle, Tab, Tabs } from "@mui/material";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { FormProvider, useForm, useWatch, type FieldErrors } from "react-hook-form";
@@ -33,6 +23,7 @@ import { GeneralTab } from "./GeneralTab";
 import { SchedulesTab } from "./SchedulesTab";
 import { ServiceTab } from "./ServiceTab";
 import { queueKeys } from "../../../api/queues";
+import { FormDialog } from "../../../components/FormDialog";
 
 interface ConnectionDialogProps {
   /** The connection to edit; null to add one. */
@@ -69,13 +60,12 @@ export function ConnectionDialog({ whatsappId, onClose }: ConnectionDialogProps)
       </Dialog>
     );
   }
-  return <ConnectionForm whatsapp={detail.data ?? null} title={title} titleId={titleId} onClose={onClose} />;
+  return <ConnectionForm whatsapp={detail.data ?? null} title={title} onClose={onClose} />;
 }
 
 interface ConnectionFormProps {
   whatsapp: WhatsappDetailDTO | null;
   title: string;
-  titleId: string;
   onClose(): void;
 }
 
@@ -88,7 +78,7 @@ const CODE_FIELDS: Partial<Record<string, ConnectionFieldPath>> = {
   ERR_WAPP_TOKEN_TAKEN: "token",
 };
 
-function ConnectionForm({ whatsapp, title, titleId, onClose }: ConnectionFormProps) {
+function ConnectionForm({ whatsapp, title, onClose }: ConnectionFormProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const baseId = useId();
@@ -142,15 +132,14 @@ function ConnectionForm({ whatsapp, title, titleId, onClose }: ConnectionFormPro
   });
 
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="md" fullWidth scroll="paper">
-      <FormProvider {...form}>
-        <Box
-          component="form"
-          noValidate
-          onSubmit={handleSubmit(submit, showFirstError)}
-          sx={{ display: "flex", flexDirection: "column", minHeight: 0 }}
-        >
-          <DialogTitle id={titleId}>{title}</DialogTitle>
+    <FormProvider {...form}>
+      <FormDialog
+        title={title}
+        maxWidth="md"
+        onClose={onClose}
+        onSubmit={handleSubmit(submit, showFirstError)}
+        submitting={isSubmitting}
+        header={
           <Tabs
             value={shownTab}
             onChange={(_, value: TabKey) => setTab(value)}
@@ -167,30 +156,25 @@ function ConnectionForm({ whatsapp, title, titleId, onClose }: ConnectionFormPro
               />
             ))}
           </Tabs>
-          <DialogContent sx={{ minHeight: 360 }}>
-            <Box {...panel("general")} sx={{ pt: 1 }}>
-              <GeneralTab queues={queueList} />
-            </Box>
-            <Box {...panel("service")} sx={{ pt: 1 }}>
-              <ServiceTab queues={queueList} />
-            </Box>
-            <Box {...panel("schedules")} sx={{ pt: 1 }}>
-              <SchedulesTab />
-            </Box>
-            {provider === "cloud" && (
-              <Box {...panel("cloud")} sx={{ pt: 1 }}>
-                <CloudTab whatsapp={whatsapp} />
-              </Box>
-            )}
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={onClose}>{t("common.cancel")}</Button>
-            <Button type="submit" variant="contained" loading={isSubmitting}>
-              {t("common.save")}
-            </Button>
-          </DialogActions>
+        }
+        dividers={false}
+        contentSx={{ minHeight: 360 }}
+      >
+        <Box {...panel("general")} sx={{ pt: 1 }}>
+          <GeneralTab queues={queueList} />
         </Box>
-      </FormProvider>
-    </Dialog>
+        <Box {...panel("service")} sx={{ pt: 1 }}>
+          <ServiceTab queues={queueList} />
+        </Box>
+        <Box {...panel("schedules")} sx={{ pt: 1 }}>
+          <SchedulesTab />
+        </Box>
+        {provider === "cloud" && (
+          <Box {...panel("cloud")} sx={{ pt: 1 }}>
+            <CloudTab whatsapp={whatsapp} />
+          </Box>
+        )}
+      </FormDialog>
+    </FormProvider>
   );
 }

@@ -1,22 +1,13 @@
 import { queueOptionUpdateSchema, type QueueOptionDTO } from "@atende/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
-import {
-  Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Stack,
-  TextField,
-} from "@mui/material";
-import { useId } from "react";
+import { Stack, TextField } from "@mui/material";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { createQueueOption, updateQueueOption } from "../../../api/queues";
 import { toast } from "../../../api/toast";
 import { applyServerErrors, fieldErrorText, textFieldRegister } from "../../../components/formFields";
+import { FormDialog } from "../../../components/FormDialog";
 
 /** What the option dialog adds or edits: a new option under a parent (null: the first menu), or one option. */
 export type OptionEditing =
@@ -39,7 +30,6 @@ interface OptionDialogProps {
 /** Title, message and number of one chatbot option; saved at once, on its own. */
 export function OptionDialog({ editing, onSaved, onClose }: OptionDialogProps) {
   const { t } = useTranslation();
-  const titleId = useId();
   const current = editing.mode === "edit" ? editing.option : null;
   const {
     register,
@@ -84,63 +74,53 @@ export function OptionDialog({ editing, onSaved, onClose }: OptionDialogProps) {
         : t("queues.options.addTitle");
 
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth>
-      <Box
-        component="form"
-        noValidate
-        onSubmit={(event) => {
-          // This dialog sits inside the queue dialog's form in React's tree: its submit stays here.
-          event.stopPropagation();
-          void handleSubmit(submit)(event);
-        }}
-      >
-        <DialogTitle id={titleId}>{title}</DialogTitle>
-        <DialogContent dividers>
-          <Stack spacing={2.5}>
-            <Stack direction="row" spacing={2}>
-              <TextField
-                {...textFieldRegister(register("option"))}
-                id="queue-option-number"
-                label={t("queues.options.number")}
-                type="number"
-                error={Boolean(errors.option)}
-                helperText={
-                  fieldErrorText(errors.option) ?? (current ? undefined : t("queues.options.numberHelp"))
-                }
-                slotProps={{ htmlInput: { min: 0, max: 999 } }}
-                sx={{ width: 140 }}
-              />
-              <TextField
-                {...textFieldRegister(register("title"))}
-                id="queue-option-title"
-                label={t("queues.options.title")}
-                autoFocus
-                required
-                autoComplete="off"
-                error={Boolean(errors.title)}
-                helperText={fieldErrorText(errors.title)}
-                sx={{ flex: 1 }}
-              />
-            </Stack>
-            <TextField
-              {...textFieldRegister(register("message"))}
-              id="queue-option-message"
-              label={t("queues.options.message")}
-              multiline
-              minRows={3}
-              maxRows={8}
-              error={Boolean(errors.message)}
-              helperText={fieldErrorText(errors.message)}
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t("common.cancel")}</Button>
-          <Button type="submit" variant="contained" loading={isSubmitting}>
-            {t("common.save")}
-          </Button>
-        </DialogActions>
-      </Box>
-    </Dialog>
+    <FormDialog
+      title={title}
+      onClose={onClose}
+      onSubmit={(event) => {
+        // This dialog sits inside the queue dialog's form in React's tree: its submit stays here.
+        event.stopPropagation();
+        void handleSubmit(submit)(event);
+      }}
+      submitting={isSubmitting}
+    >
+      <Stack spacing={2.5}>
+        <Stack direction="row" spacing={2}>
+          <TextField
+            {...textFieldRegister(register("option"))}
+            id="queue-option-number"
+            label={t("queues.options.number")}
+            type="number"
+            error={Boolean(errors.option)}
+            helperText={
+              fieldErrorText(errors.option) ?? (current ? undefined : t("queues.options.numberHelp"))
+            }
+            slotProps={{ htmlInput: { min: 0, max: 999 } }}
+            sx={{ width: 140 }}
+          />
+          <TextField
+            {...textFieldRegister(register("title"))}
+            id="queue-option-title"
+            label={t("queues.options.title")}
+            autoFocus
+            required
+            autoComplete="off"
+            error={Boolean(errors.title)}
+            helperText={fieldErrorText(errors.title)}
+            sx={{ flex: 1 }}
+          />
+        </Stack>
+        <TextField
+          {...textFieldRegister(register("message"))}
+          id="queue-option-message"
+          label={t("queues.options.message")}
+          multiline
+          minRows={3}
+          maxRows={8}
+          error={Boolean(errors.message)}
+          helperText={fieldErrorText(errors.message)}
+        />
+      </Stack>
+    </FormDialog>
   );
 }

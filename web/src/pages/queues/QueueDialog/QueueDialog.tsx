@@ -1,16 +1,5 @@
 import type { QueueDetailDTO, QueueSaveInput } from "@atende/contracts";
-import {
-  Alert,
-  Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Stack,
-  Tab,
-  Tabs,
-} from "@mui/material";
+import { Alert, Box, Button, Stack, Tab, Tabs } from "@mui/material";
 import { useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";
 import { FormProvider, useForm, useWatch, type FieldErrors } from "react-hook-form";
@@ -39,6 +28,7 @@ import {
   type QueueFormValues,
   type TabKey,
 } from "./queueForm";
+import { FormDialog } from "../../../components/FormDialog";
 
 interface QueueDialogProps {
   /** The queue to edit; null to add one. */
@@ -59,7 +49,6 @@ const CODE_FIELDS: Partial<Record<string, QueueFieldPath>> = {
 export function QueueDialog({ queue, onClose }: QueueDialogProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const titleId = useId();
   const baseId = useId();
   const settings = useSettings();
   const queues = useQueueList();
@@ -158,17 +147,14 @@ export function QueueDialog({ queue, onClose }: QueueDialogProps) {
   const submitForm = handleSubmit(submit, showFirstError);
 
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} maxWidth="md" fullWidth scroll="paper">
-      <FormProvider {...form}>
-        <Box
-          component="form"
-          noValidate
-          onSubmit={submitForm}
-          sx={{ display: "flex", flexDirection: "column", minHeight: 0 }}
-        >
-          <DialogTitle id={titleId}>
-            {t(saved ? "queues.dialog.editTitle" : "queues.dialog.addTitle")}
-          </DialogTitle>
+    <FormProvider {...form}>
+      <FormDialog
+        title={t(saved ? "queues.dialog.editTitle" : "queues.dialog.addTitle")}
+        maxWidth="md"
+        onClose={onClose}
+        onSubmit={submitForm}
+        submitting={isSubmitting}
+        header={
           <Tabs
             value={shownTab}
             onChange={(_, value: TabKey) => setTab(value)}
@@ -185,64 +171,59 @@ export function QueueDialog({ queue, onClose }: QueueDialogProps) {
               />
             ))}
           </Tabs>
-          <DialogContent sx={{ minHeight: 380 }}>
-            <Box {...panel("data")} sx={{ pt: 1 }}>
-              <DataTab>
-                <MediaField
-                  label={t("queues.dialog.media")}
-                  mediaPath={saved?.mediaPath ?? null}
-                  mediaName={saved?.mediaName ?? null}
-                  pendingName={pendingFile?.name ?? null}
-                  texts={{
-                    none: t("queues.dialog.noMedia"),
-                    attach: t("queues.dialog.attach"),
-                    replace: t("queues.dialog.replace"),
-                    remove: t("queues.dialog.removeMedia"),
-                    pending: pendingFile
-                      ? t("queues.dialog.pendingMedia", { name: pendingFile.name })
-                      : undefined,
-                  }}
-                  busy={mediaBusy}
-                  onPick={pickMedia}
-                  onRemove={removeMedia}
-                />
-              </DataTab>
-            </Box>
-            {showHours && (
-              <Box {...panel("hours")} sx={{ pt: 1 }}>
-                <HoursTab />
-              </Box>
-            )}
-            <Box {...panel("options")} sx={{ pt: 1 }}>
-              {saved ? (
-                <OptionsEditor queueId={saved.id} color={color || saved.color} />
-              ) : (
-                <Stack spacing={2} sx={{ alignItems: "flex-start" }}>
-                  <Alert severity="info" sx={{ alignSelf: "stretch" }}>
-                    {t("queues.dialog.optionsNeedSave")}
-                  </Alert>
-                  <Button
-                    variant="contained"
-                    loading={isSubmitting}
-                    onClick={() => {
-                      keepOpen.current = true;
-                      void submitForm();
-                    }}
-                  >
-                    {t("queues.dialog.saveAndBuild")}
-                  </Button>
-                </Stack>
-              )}
-            </Box>
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={onClose}>{t("common.cancel")}</Button>
-            <Button type="submit" variant="contained" loading={isSubmitting}>
-              {t("common.save")}
-            </Button>
-          </DialogActions>
+        }
+        dividers={false}
+        contentSx={{ minHeight: 380 }}
+      >
+        <Box {...panel("data")} sx={{ pt: 1 }}>
+          <DataTab>
+            <MediaField
+              label={t("queues.dialog.media")}
+              mediaPath={saved?.mediaPath ?? null}
+              mediaName={saved?.mediaName ?? null}
+              pendingName={pendingFile?.name ?? null}
+              texts={{
+                none: t("queues.dialog.noMedia"),
+                attach: t("queues.dialog.attach"),
+                replace: t("queues.dialog.replace"),
+                remove: t("queues.dialog.removeMedia"),
+                pending: pendingFile
+                  ? t("queues.dialog.pendingMedia", { name: pendingFile.name })
+                  : undefined,
+              }}
+              busy={mediaBusy}
+              onPick={pickMedia}
+              onRemove={removeMedia}
+            />
+          </DataTab>
         </Box>
-      </FormProvider>
-    </Dialog>
+        {showHours && (
+          <Box {...panel("hours")} sx={{ pt: 1 }}>
+            <HoursTab />
+          </Box>
+        )}
+        <Box {...panel("options")} sx={{ pt: 1 }}>
+          {saved ? (
+            <OptionsEditor queueId={saved.id} color={color || saved.color} />
+          ) : (
+            <Stack spacing={2} sx={{ alignItems: "flex-start" }}>
+              <Alert severity="info" sx={{ alignSelf: "stretch" }}>
+                {t("queues.dialog.optionsNeedSave")}
+              </Alert>
+              <Button
+                variant="contained"
+                loading={isSubmitting}
+                onClick={() => {
+                  keepOpen.current = true;
+                  void submitForm();
+                }}
+              >
+                {t("queues.dialog.saveAndBuild")}
+              </Button>
+            </Stack>
+          )}
+        </Box>
+      </FormDialog>
+    </FormProvider>
   );
 }
