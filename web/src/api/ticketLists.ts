@@ -1,4 +1,4 @@
-import { type AllTicket, type Profile, type TicketDTO, canSeeTicket } from "@atende/contracts";
+import { type AllTicket, type Profile, type TicketDTO, can, canSeeTicket } from "@atende/contracts";
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import { ticketKeys, type TicketFilters, type TicketPages } from "./tickets";
 
@@ -30,7 +30,7 @@ export function canSee(viewer: Viewer, ticket: Pick<TicketDTO, "queueId" | "user
 export function belongsTo(ticket: TicketDTO, filters: TicketFilters, viewer: Viewer): boolean {
   if (!canSee(viewer, ticket)) return false;
   if (filters.status && ticket.status !== filters.status) return false;
-  const showAll = Boolean(filters.showAll) && viewer.profile === "admin";
+  const showAll = Boolean(filters.showAll) && can(viewer, "tickets-manager:showall");
   if ((filters.status === "open" || filters.status === "closed") && !showAll && !filters.searchParam) {
     if (ticket.userId !== viewer.id) return false;
   }

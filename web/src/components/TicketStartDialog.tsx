@@ -1,4 +1,10 @@
-import type { ContactDTO, OtherOpenTicketError, QueueDTO, TicketDTO } from "@atende/contracts";
+import {
+  type ContactDTO,
+  type OtherOpenTicketError,
+  type QueueDTO,
+  type TicketDTO,
+  queueRequired,
+} from "@atende/contracts";
 import {
   Alert,
   Box,
@@ -89,7 +95,7 @@ export function TicketStartDialog({
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (contactId === undefined) return;
-    if (queueId === "" && !isAdmin) {
+    if (queueId === "" && queueRequired(user)) {
       setQueueMissing(true);
       return;
     }
@@ -158,7 +164,7 @@ export function TicketStartDialog({
               id={`${fieldId}-queue`}
               label={t(`${texts}.queue`)}
               value={queueId}
-              required={!isAdmin}
+              required={queueRequired(user)}
               slotProps={searching && isAdmin ? showEmpty : undefined}
               error={queueMissing}
               helperText={queueMissing ? t(`${texts}.selectQueue`) : undefined}
