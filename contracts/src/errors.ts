@@ -401,6 +401,25 @@ export const ERRORS = {
     en: "Your plan's schedule limit has been reached.",
     es: "Se alcanzó el límite de programaciones de su plan.",
   },
+  ERR_PLAN_NOT_FOUND: {
+    status: 404,
+    pt: "Nenhum plano encontrado com este ID.",
+    en: "No plan found with this ID.",
+    es: "No se encontró ningún plan con este ID.",
+  },
+  // Back-office spec, messages: 'Nao foi possivel realizar a operacao' with the duplicate-name hint.
+  ERR_PLAN_NAME_TAKEN: {
+    status: 409,
+    pt: "Não foi possível realizar a operação. Verifique se já existe um plano com o mesmo nome ou se os campos foram preenchidos corretamente.",
+    en: "The operation could not be completed. Check whether a plan with the same name already exists or whether the fields are filled in correctly.",
+    es: "No se pudo realizar la operación. Verifique si ya existe un plan con el mismo nombre o si los campos se completaron correctamente.",
+  },
+  ERR_PLAN_IN_USE: {
+    status: 409,
+    pt: "Este plano não pode ser excluído: há empresas usando-o. Mude o plano dessas empresas antes.",
+    en: "This plan cannot be deleted: companies use it. Move those companies to another plan first.",
+    es: "Este plan no se puede eliminar: hay empresas que lo usan. Cambie primero el plan de esas empresas.",
+  },
   ERR_SCHEDULE_CONNECTION_DOWN: {
     status: 409,
     pt: "A conexão escolhida não estava conectada na hora do envio.",

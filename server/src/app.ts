@@ -32,6 +32,7 @@ import { type RegisteredRoute, collectRoutes, makeRouteGuard } from "./http/rout
 import { authModule } from "./modules/auth/routes.js";
 import type { createAuthService } from "./modules/auth/service.js";
 import { companiesModule } from "./modules/companies/routes.js";
+import { plansModule } from "./modules/plans/routes.js";
 import { contactsModule } from "./modules/contacts/routes.js";
 import { dashboardModule } from "./modules/dashboard/routes.js";
 import { healthModule } from "./modules/health/routes.js";
@@ -153,6 +154,7 @@ export async function buildApp(
   const users = await usersModule(app, shared);
   await settingsModule(app, shared);
   await companiesModule(app, shared);
+  await plansModule(app, shared);
   const whatsapps = await whatsappsModule(app, shared);
   await simulatorModule(app, shared);
   const tickets = await ticketsModule(app, shared);

@@ -88,6 +88,9 @@ beforeAll(async () => {
     whatsapp: whatsapp.id,
     whatsappsession: whatsapp.id,
     companies: companyId,
+    // Company A's own plan: another company's admin does not reach it (404), the super user's
+    // DELETE of it is refused while A is on it (ERR_PLAN_IN_USE).
+    plans: team.company.planId!,
   };
   ids = {
     ticketId: ticket.id,

@@ -16,6 +16,7 @@ export const plans = pgTable("plans", {
   useKanban: boolean("use_kanban").notNull().default(false),
   useOpenAi: boolean("use_open_ai").notNull().default(false),
   useIntegrations: boolean("use_integrations").notNull().default(false),
+  useInternal: boolean("use_internal").notNull().default(false),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });

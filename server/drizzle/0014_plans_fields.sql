@@ -1,0 +1,1 @@
+ALTER TABLE "plans" ADD COLUMN "use_internal" boolean DEFAULT false NOT NULL;

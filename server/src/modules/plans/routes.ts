@@ -1,0 +1,30 @@
+import type { FastifyInstance } from "fastify";
+import { idParam, planCreateSchema, planUpdateSchema } from "@atende/contracts";
+import { routes } from "../../http/route.js";
+import { type PlansDeps, type PlansService, createPlansService } from "./service.js";
+
+export function plansRoutes(app: FastifyInstance, plans: PlansService) {
+  const r = routes(app);
+  // The sign-up page's choice, for visitors: only what the form shows.
+  r.get("/plans/list", { access: "public" }, () => plans.publicList());
+  r.get("/plans/register", { access: "public" }, () => plans.publicList());
+  r.get("/plans/all", { access: "super" }, ({ auth }) => plans.all(auth));
+  r.post("/plans", { access: "super", body: planCreateSchema, status: 201 }, ({ auth, body }) =>
+    plans.create(auth, body),
+  );
+  // The super user reads any plan; a company's user only the one their company is on (the service decides).
+  r.get("/plans/:id", { access: "user", params: idParam }, ({ auth, params }) => plans.get(auth, params.id));
+  r.put("/plans/:id", { access: "super", params: idParam, body: planUpdateSchema }, ({ auth, params, body }) =>
+    plans.update(auth, params.id, body),
+  );
+  r.delete("/plans/:id", { access: "super", params: idParam, status: 204 }, ({ auth, params }) =>
+    plans.remove(auth, params.id),
+  );
+}
+
+/** The plans module: the platform's plans, managed by the super user, listed for sign-up. */
+export async function plansModule(app: FastifyInstance, deps: PlansDeps): Promise<PlansService> {
+  const plans = createPlansService(deps);
+  plansRoutes(app, plans);
+  return plans;
+}
