@@ -36,7 +36,11 @@ const numericText = (v: unknown) => (typeof v === "string" && /^\s*\d+(\.\d+)?\s
 
 const limitField = z.preprocess(
   numericText,
-  z.number("validation.invalid").int("validation.invalid").min(0, "validation.invalid").max(PLAN_LIMIT_MAX, "validation.invalid"),
+  z
+    .number("validation.invalid")
+    .int("validation.invalid")
+    .min(0, "validation.invalid")
+    .max(PLAN_LIMIT_MAX, "validation.invalid"),
 );
 const valueField = z.preprocess(
   numericText,
@@ -69,7 +73,10 @@ const planFields = {
 };
 
 /** POST /plans: the name is required; a limit or switch left out starts at 0 / off. */
-export const planCreateSchema = z.object({ name: planNameField, ...planFields }).partial().required({ name: true });
+export const planCreateSchema = z
+  .object({ name: planNameField, ...planFields })
+  .partial()
+  .required({ name: true });
 export type PlanCreateInput = z.infer<typeof planCreateSchema>;
 
 /** PUT /plans/{id}: the fields sent change, the rest stay. */

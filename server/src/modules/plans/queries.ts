@@ -40,6 +40,9 @@ export async function companiesOnPlan(db: Executor, id: number): Promise<number>
 
 /** The plan a company is on, or null. */
 export async function companyPlanId(db: Executor, companyId: number): Promise<number | null> {
-  const [row] = await db.select({ planId: companies.planId }).from(companies).where(eq(companies.id, companyId));
+  const [row] = await db
+    .select({ planId: companies.planId })
+    .from(companies)
+    .where(eq(companies.id, companyId));
   return row?.planId ?? null;
 }

@@ -14,8 +14,10 @@ export function plansRoutes(app: FastifyInstance, plans: PlansService) {
   );
   // The super user reads any plan; a company's user only the one their company is on (the service decides).
   r.get("/plans/:id", { access: "user", params: idParam }, ({ auth, params }) => plans.get(auth, params.id));
-  r.put("/plans/:id", { access: "super", params: idParam, body: planUpdateSchema }, ({ auth, params, body }) =>
-    plans.update(auth, params.id, body),
+  r.put(
+    "/plans/:id",
+    { access: "super", params: idParam, body: planUpdateSchema },
+    ({ auth, params, body }) => plans.update(auth, params.id, body),
   );
   r.delete("/plans/:id", { access: "super", params: idParam, status: 204 }, ({ auth, params }) =>
     plans.remove(auth, params.id),
