@@ -24,3 +24,4 @@ export * from "./media.js";
 export * from "./messages.js";
 export * from "./whatsapps.js";
 export * from "./simulator.js";
+export * from "./helps.js";
