@@ -56,7 +56,10 @@ describe("the super user writes help videos", () => {
     });
 
     const updated = expectOk<HelpDTO>(
-      await call("PUT", `/helps/${created.id}`, root, { title: "Conectar", video: "https://youtu.be/abcdefghijk" }),
+      await call("PUT", `/helps/${created.id}`, root, {
+        title: "Conectar",
+        video: "https://youtu.be/abcdefghijk",
+      }),
     );
     // What the update leaves out stays.
     expect(updated).toMatchObject({
@@ -125,7 +128,11 @@ describe("who may do what", () => {
   it("a company's admin or agent writes nothing: 403 ERR_NO_PERMISSION, and the help stays", async () => {
     const help = await createHelp();
     for (const who of [admin, agent]) {
-      expectError(await call("POST", "/helps", who, { title: "Minha", video: VIDEO }), 403, "ERR_NO_PERMISSION");
+      expectError(
+        await call("POST", "/helps", who, { title: "Minha", video: VIDEO }),
+        403,
+        "ERR_NO_PERMISSION",
+      );
       // Checked before the lookup: the same answer for an id that exists and one that does not.
       for (const id of [help.id, 2_000_000_000]) {
         expectError(await call("PUT", `/helps/${id}`, who, { title: "Minha" }), 403, "ERR_NO_PERMISSION");
@@ -143,7 +150,9 @@ describe("who may do what", () => {
     expect(mine).toContainEqual(help);
     for (const who of [admin, agent, otherAdmin])
       expect(expectOk<HelpDTO[]>(await call("GET", "/helps/list", who))).toEqual(mine);
-    const page = expectOk<HelpsPage>(await call("GET", `/helps?searchParam=${encodeURIComponent(help.title)}`, otherAdmin));
+    const page = expectOk<HelpsPage>(
+      await call("GET", `/helps?searchParam=${encodeURIComponent(help.title)}`, otherAdmin),
+    );
     expect(page).toEqual({ records: [help], count: 1, hasMore: false });
   });
 
@@ -176,7 +185,11 @@ describe("GET /helps: the Ajuda tab's table", () => {
       [byDescription, ...made].slice(0, LIMITS.pageSize).map((h) => h.id),
     );
     const second = expectOk<HelpsPage>(await call("GET", `/helps?searchParam=${tag}&pageNumber=2`, agent));
-    expect(second).toEqual({ records: made.slice(LIMITS.pageSize - 1), count: LIMITS.pageSize + 3, hasMore: false });
+    expect(second).toEqual({
+      records: made.slice(LIMITS.pageSize - 1),
+      count: LIMITS.pageSize + 3,
+      hasMore: false,
+    });
 
     // LIKE's wildcards are plain characters.
     expect(expectOk<HelpsPage>(await call("GET", "/helps?searchParam=%25%25_", agent)).count).toBe(0);
