@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { PageAnswer } from "./lists.js";
 import { noNul, sizedText } from "./validation.js";
 
 /**
@@ -19,10 +20,8 @@ export interface HelpDTO {
 }
 
 /** GET /helps: a page of the Ajuda tab's table, as clients of this API family read it. */
-export interface HelpsPage {
+export interface HelpsPage extends PageAnswer {
   records: HelpDTO[];
-  count: number;
-  hasMore: boolean;
 }
 
 export const HELP_TITLE = { min: 1, max: 200 } as const;
