@@ -377,6 +377,12 @@ export const ERRORS = {
     en: "No note found with this ID.",
     es: "No se encontró ninguna observación con este ID.",
   },
+  ERR_NO_HELP_FOUND: {
+    status: 404,
+    pt: "Nenhuma ajuda encontrada com este ID.",
+    en: "No help video found with this ID.",
+    es: "No se encontró ninguna ayuda con este ID.",
+  },
   ERR_NO_QUICK_MESSAGE_FOUND: {
     status: 404,
     pt: "Nenhuma resposta rápida encontrada com este ID.",

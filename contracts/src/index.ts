@@ -25,3 +25,4 @@ export * from "./messages.js";
 export * from "./whatsapps.js";
 export * from "./simulator.js";
 export * from "./plans.js";
+export * from "./helps.js";

@@ -42,6 +42,16 @@ export const VALIDATION_MESSAGES = {
     en: "Invalid text: it holds characters that are not valid Unicode",
     es: "Texto inválido: contiene caracteres que no son Unicode válido",
   },
+  "validation.invalidYoutubeVideo": {
+    pt: "Informe o código ou o link de um vídeo do YouTube",
+    en: "Enter a YouTube video code or link",
+    es: "Ingrese el código o el enlace de un video de YouTube",
+  },
+  "validation.invalidUrl": {
+    pt: "Informe um endereço http:// ou https://",
+    en: "Enter an http:// or https:// address",
+    es: "Ingrese una dirección http:// o https://",
+  },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type ValidationKey = keyof typeof VALIDATION_MESSAGES;

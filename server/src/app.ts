@@ -36,6 +36,7 @@ import { plansModule } from "./modules/plans/routes.js";
 import { contactsModule } from "./modules/contacts/routes.js";
 import { dashboardModule } from "./modules/dashboard/routes.js";
 import { healthModule } from "./modules/health/routes.js";
+import { helpsModule } from "./modules/helps/routes.js";
 import { mediaModule } from "./modules/media/routes.js";
 import { messagesModule } from "./modules/messages/routes.js";
 import type { createMessagesService } from "./modules/messages/service.js";
@@ -167,6 +168,7 @@ export async function buildApp(
   await quickMessagesModule(app, shared);
   await schedulesModule(app, shared);
   await dashboardModule(app, shared);
+  await helpsModule(app, shared);
   await cloudWebhookRoutes(app, shared);
 
   await serveWebApp(app, deps.config.WEB_DIST ?? defaultWebDist);

@@ -72,6 +72,15 @@ beforeAll(async () => {
     sendAt: "2099-01-01T10:00",
   });
   const note = await made("/ticket-notes", { note: "guarded", ticketId: ticket.id, contactId: contact.id });
+  // Help videos are the platform's, written by the super user only.
+  const helpRes = await ctx.app.inject({
+    method: "POST",
+    url: "/helps",
+    headers: superUser.auth,
+    payload: { title: "Guard help", video: "dQw4w9WgXcQ" },
+  });
+  expect(helpRes.statusCode, helpRes.body).toBe(201);
+  const help = helpRes.json<{ id: number }>();
 
   idByResource = {
     contacts: contact.id,
@@ -91,6 +100,7 @@ beforeAll(async () => {
     // Company A's own plan: another company's admin does not reach it (404), the super user's
     // DELETE of it is refused while A is on it (ERR_PLAN_IN_USE).
     plans: team.company.planId!,
+    helps: help.id,
   };
   ids = {
     ticketId: ticket.id,
@@ -300,6 +310,29 @@ describe("every registered route", () => {
     }
     expect(failures).toEqual([]);
     expect(checked).toBeGreaterThan(20);
+    expect(await snapshotOfA()).toEqual(before);
+  });
+
+  // The other-company check above skips the super user's routes: they name no company's rows (help
+  // videos are the platform's) or any company's. A company's own admin may not call them either.
+  it("as a company admin on the super user's routes: 403, and nothing changed", async () => {
+    const before = await snapshotOfA();
+    const failures: string[] = [];
+    const superRoutes = api.filter((r) => r.decl.access === "super");
+    for (const r of superRoutes) {
+      const query = r.decl.query ? validSample(r.decl.query) : undefined;
+      const call: Call = {
+        method: r.method,
+        url: realPath(r.url) + queryString(query),
+        who: admin,
+        payload: validBody(r),
+      };
+      const res = await send(call);
+      if (res.statusCode !== 403 || res.json<{ error: string }>().error !== "ERR_NO_PERMISSION")
+        failures.push(`${describeCall(call)}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+    expect(superRoutes.length).toBeGreaterThan(3);
     expect(await snapshotOfA()).toEqual(before);
   });
 

@@ -12,3 +12,4 @@ export * from "./quickMessages.js";
 export * from "./schedules.js";
 export * from "./chatbot.js";
 export * from "./deployment.js";
+export * from "./helps.js";
