@@ -64,6 +64,19 @@ function fastifyClientError(err: FastifyError): ErrorCode | null {
   return null;
 }
 
+/**
+ * Runs a write that a unique index guards: two requests may race for one name or e-mail, the index
+ * decides, and the loser hears `code` (a 4xx) instead of a 500.
+ */
+export async function uniqueOr<T>(code: ErrorCode, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (dbErrorCode(err) === "23505") throw new AppError(code);
+    throw err;
+  }
+}
+
 /** The SQLSTATE of a database error, through any wrapping (drizzle puts the driver's error in `cause`). */
 export function dbErrorCode(err: unknown): string | undefined {
   for (

@@ -1,22 +1,12 @@
 import type { PlanCreateInput, PlanRecordDTO, PlanUpdateInput, PublicPlanDTO } from "@atende/contracts";
 import type { Deps } from "../../deps.js";
 import { type AuthContext, requireSuper } from "../../http/auth.js";
-import { AppError, dbErrorCode } from "../../http/errors.js";
+import { AppError, dbErrorCode, uniqueOr } from "../../http/errors.js";
 import { planPolicy } from "./policy.js";
 import { presentPlanRecord, presentPublicPlan } from "./present.js";
 import * as q from "./queries.js";
 
 export type PlansDeps = Pick<Deps, "db" | "now">;
-
-/** Two requests may race for one name; the unique index decides, and the loser hears why. */
-async function nameUnique<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (dbErrorCode(err) === "23505") throw new AppError("ERR_PLAN_NAME_TAKEN");
-    throw err;
-  }
-}
 
 export function createPlansService({ db, now }: PlansDeps) {
   return {
@@ -41,13 +31,17 @@ export function createPlansService({ db, now }: PlansDeps) {
     async create(actor: AuthContext, input: PlanCreateInput): Promise<PlanRecordDTO> {
       requireSuper(actor);
       const at = now();
-      const row = await nameUnique(() => q.insertPlan(db, { ...input, createdAt: at, updatedAt: at }));
+      const row = await uniqueOr("ERR_PLAN_NAME_TAKEN", () =>
+        q.insertPlan(db, { ...input, createdAt: at, updatedAt: at }),
+      );
       return presentPlanRecord(row);
     },
 
     async update(actor: AuthContext, id: number, input: PlanUpdateInput): Promise<PlanRecordDTO> {
       requireSuper(actor);
-      const row = await nameUnique(() => q.updatePlan(db, id, { ...input, updatedAt: now() }));
+      const row = await uniqueOr("ERR_PLAN_NAME_TAKEN", () =>
+        q.updatePlan(db, id, { ...input, updatedAt: now() }),
+      );
       if (!row) throw new AppError("ERR_PLAN_NOT_FOUND");
       return presentPlanRecord(row);
     },

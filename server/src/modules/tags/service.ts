@@ -17,7 +17,7 @@ import type { Tx } from "../../db/client.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
-import { AppError, dbErrorCode } from "../../http/errors.js";
+import { AppError, uniqueOr } from "../../http/errors.js";
 import { loadTicket, loadTickets } from "../tickets/queries.js";
 import { findTicketRow, pageTickets } from "../tickets/queries.js";
 import type { TicketsService } from "../tickets/service.js";
@@ -30,16 +30,6 @@ import * as q from "./queries.js";
 export type TagsDeps = Pick<Deps, "db" | "bus" | "now"> & {
   tickets: Pick<TicketsService, "visibleTicket">;
 };
-
-/** Two requests may race for one name; the unique index decides, and the loser hears why. */
-async function nameUnique<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (dbErrorCode(err) === "23505") throw new AppError("ERR_TAG_NAME_TAKEN");
-    throw err;
-  }
-}
 
 export function createTagsService({ db, bus, now, tickets }: TagsDeps) {
   /** A tag changed (after the change committed): the company's tags pages and boards hear it. */
@@ -102,7 +92,7 @@ export function createTagsService({ db, bus, now, tickets }: TagsDeps) {
 
     async create(actor: AuthContext, input: TagCreateInput): Promise<TagDTO> {
       tagPolicy.switchKanban(actor, 0, input.kanban);
-      const row = await nameUnique(async () => {
+      const row = await uniqueOr("ERR_TAG_NAME_TAKEN", async () => {
         return q.insertTag(db, actor.companyId, {
           name: input.name,
           color: input.color,
@@ -120,7 +110,7 @@ export function createTagsService({ db, bus, now, tickets }: TagsDeps) {
       const current = await q.findTagRow(db, actor.companyId, id);
       if (!current) throw new AppError("ERR_NO_TAG_FOUND");
       tagPolicy.switchKanban(actor, current.kanban === 1 ? 1 : 0, input.kanban);
-      await nameUnique(() =>
+      await uniqueOr("ERR_TAG_NAME_TAKEN", () =>
         q.updateTag(db, actor.companyId, id, {
           name: input.name,
           color: input.color,

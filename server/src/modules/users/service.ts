@@ -3,7 +3,7 @@ import { LIMITS } from "@atende/contracts";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
-import { AppError, dbErrorCode } from "../../http/errors.js";
+import { AppError, uniqueOr } from "../../http/errors.js";
 import { hashPassword, verifyPassword } from "../../lib/passwords.js";
 import { endSessionsForNewPassword } from "../auth/passwordChange.js";
 import { findCompany, lockCompany } from "../companies/queries.js";
@@ -17,16 +17,6 @@ type UsersDeps = Pick<Deps, "db" | "bus" | "now" | "config">;
 export interface UpdatedUser {
   user: UserDTO;
   session: { refreshToken: string; refreshExpiresAt: Date } | null;
-}
-
-/** Two companies may race for one email; the unique index decides, and the loser hears why. */
-async function emailUnique<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (dbErrorCode(err) === "23505") throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
-    throw err;
-  }
 }
 
 export function createUsersService({ db, bus, now, config }: UsersDeps) {
@@ -64,7 +54,7 @@ export function createUsersService({ db, bus, now, config }: UsersDeps) {
       const queueIds = await checkQueues(actor.companyId, input.queueIds);
       await checkConnection(actor.companyId, input.whatsappId);
       const passwordHash = await hashPassword(input.password);
-      return emailUnique(() =>
+      return uniqueOr("ERR_EMAIL_ALREADY_EXISTS", () =>
         inTransaction(db, bus, async (tx, raise) => {
           // Lock the company row so two concurrent creations cannot both pass the plan limit.
           await lockCompany(tx, actor.companyId);
@@ -113,7 +103,7 @@ export function createUsersService({ db, bus, now, config }: UsersDeps) {
         if (!ok) throw new AppError("ERR_INVALID_CREDENTIALS", {}, 400);
       }
       const passwordHash = input.password ? await hashPassword(input.password) : undefined;
-      return emailUnique(() =>
+      return uniqueOr("ERR_EMAIL_ALREADY_EXISTS", () =>
         inTransaction(db, bus, async (tx, raise) => {
           if (input.email && (await q.emailTaken(tx, input.email, userId)))
             throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
