@@ -200,6 +200,15 @@ export async function buildMember(
   return { ...row, login: await login(ctx, row.email) };
 }
 
+/** The platform's operator: a super user (logged in) in a company of its own, as the seed makes one. */
+export async function buildPlatformOperator(ctx: TestContext): Promise<Member & { companyId: number }> {
+  const platform = await buildCompany(ctx.deps.db);
+  return {
+    ...(await buildMember(ctx, platform.id, { profile: "admin", super: true })),
+    companyId: platform.id,
+  };
+}
+
 /** A company with an admin and a plain user, both logged in. */
 export async function buildTeam(ctx: TestContext, opts: { planUsers?: number } = {}) {
   const db = ctx.deps.db;

@@ -4,7 +4,7 @@ import type { Socket } from "socket.io-client";
 import type { CompanyEventPayloads } from "@atende/contracts";
 import { companies } from "../../db/schema/index.js";
 import { COMPANY_STANDING_TTL_MS } from "../../http/companyStanding.js";
-import { buildCompany, buildTeam, buildUser, login } from "../../test/factories.js";
+import { buildTeam, buildUser, login, buildPlatformOperator } from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
 
 let ctx: TestContext;
@@ -14,10 +14,9 @@ let rootCompanyId: number;
 beforeAll(async () => {
   ctx = await createTestContext({ LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 });
   url = await ctx.url();
-  const platform = await buildCompany(ctx.deps.db);
-  rootCompanyId = platform.id;
-  const superUser = await buildUser(ctx.deps.db, platform.id, { profile: "admin", super: true });
-  root = await login(ctx, superUser.email);
+  const operator = await buildPlatformOperator(ctx);
+  rootCompanyId = operator.companyId;
+  root = operator.login;
 });
 afterAll(() => ctx.close());
 const open: Socket[] = [];

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CompanyPlanDTO } from "@atende/contracts";
-import { type LoggedIn, buildCompany, buildPlan, buildTeam, buildUser, login } from "../../test/factories.js";
+import {
+  type LoggedIn,
+  buildCompany,
+  buildPlan,
+  buildTeam,
+  buildUser,
+  login,
+  buildPlatformOperator,
+} from "../../test/factories.js";
 import { type TestContext, createTestContext } from "../../test/harness.js";
 
 /**
@@ -17,9 +25,7 @@ beforeAll(async () => {
   ctx = await createTestContext({ LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 });
   a = await buildTeam(ctx);
   b = await buildTeam(ctx);
-  const platform = await buildCompany(ctx.deps.db);
-  const root = await buildUser(ctx.deps.db, platform.id, { profile: "admin", super: true });
-  superLogin = await login(ctx, root.email);
+  superLogin = (await buildPlatformOperator(ctx)).login;
 });
 afterAll(() => ctx.close());
 

@@ -9,7 +9,7 @@ import {
   type SettingDTO,
 } from "@atende/contracts";
 import { companies, settings } from "../../db/schema/index.js";
-import { type LoggedIn, buildCompany, buildTeam, buildUser, login } from "../../test/factories.js";
+import { type LoggedIn, buildTeam, buildPlatformOperator } from "../../test/factories.js";
 import { type TestContext, createTestContext } from "../../test/harness.js";
 import { expectError, expectOk, caller, fieldsOf } from "../../test/calls.js";
 
@@ -31,10 +31,9 @@ beforeAll(async () => {
   ctx = await createTestContext({ LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 });
   a = await buildTeam(ctx);
   b = await buildTeam(ctx);
-  const platform = await buildCompany(ctx.deps.db);
-  platformId = platform.id;
-  const root = await buildUser(ctx.deps.db, platform.id, { profile: "admin", super: true });
-  superLogin = await login(ctx, root.email);
+  const operator = await buildPlatformOperator(ctx);
+  platformId = operator.companyId;
+  superLogin = operator.login;
 });
 afterAll(async () => {
   await ctx.close();
