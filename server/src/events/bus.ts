@@ -26,6 +26,11 @@ export type DomainEvent =
    * changed its own password): their sockets are cut at once, on every instance.
    */
   | { type: "user.sessionsRevoked"; companyId: number; userId: number; keepSessionId?: string }
+  /**
+   * A user was created without a password (a new company's first admin): they are e-mailed a code to
+   * set one. Raised inside the creating transaction, so the mail is sent only if the user exists.
+   */
+  | { type: "user.invited"; companyId: number; userId: number }
   /** A company's status or due date changed: its standing is read again, its users locked or let in. */
   | { type: "company.saved"; companyId: number }
   | { type: "whatsapp.saved"; companyId: number; whatsapp: WhatsappDTO }
