@@ -265,6 +265,14 @@ test.describe("connections", () => {
     await phone.page.getByRole("textbox", { name: "Número do cliente" }).fill(`+${number}`);
     await phone.page.getByRole("textbox", { name: "Nome do cliente" }).fill(customer);
     await expect(phone.page.getByText("Nenhuma mensagem ainda. Envie a primeira!")).toBeVisible();
+    // A slow network: the phone's re-read of its conversation (after a send) is answered by the server
+    // at once but reaches the page 2.5 s later, so the bot's reply comes live while it is on its way.
+    // The reply must not be lost when that older answer lands (it was, under a loaded CI machine).
+    await phone.page.route(/\/simulator\/\d+\/messages\?/, async (route) => {
+      const response = await route.fetch();
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      await route.fulfill({ response });
+    });
     await phone.page.getByRole("textbox", { name: "Mensagem" }).fill(text);
     await phone.page.getByRole("button", { name: "Enviar" }).click();
     const sent = phone.page
@@ -304,6 +312,7 @@ test.describe("connections", () => {
     await expect(item.getByRole("button", { name: `Aceitar: ${customer}` })).toBeVisible();
     await shot(admin.page, "connections-ticket-waiting");
 
+    await phone.page.unrouteAll({ behavior: "ignoreErrors" });
     for (const p of [admin, phone]) await p.context.close();
   });
 

@@ -28,12 +28,15 @@ export function usePhoneMessages(whatsappId: number | null, number: string | nul
     queryKey: key,
     queryFn: async ({ signal }) => {
       const stored = await fetchPhoneMessages(whatsappId ?? 0, number ?? "", signal);
-      // Bubbles still on their way (ack 0 lives only here) stay when the list is read again.
+      // What the list holds by the time the answer lands and the answer lacks stays: bubbles still on
+      // their way (ack 0 lives only here), and messages that came live while the answer, read before
+      // they were stored, was on its way (the bot's reply to the message just sent).
       const ids = new Set(stored.map((m) => m.id));
-      const queued = (queryClient.getQueryData<SimulatorPhoneMessage[]>(key) ?? []).filter(
-        (m) => m.ack === 0 && !ids.has(m.id),
+      const newest = stored.at(-1)?.createdAt ?? "";
+      const kept = (queryClient.getQueryData<SimulatorPhoneMessage[]>(key) ?? []).filter(
+        (m) => !ids.has(m.id) && (m.ack === 0 || m.createdAt > newest),
       );
-      return [...stored, ...queued];
+      return [...stored, ...kept];
     },
     enabled: whatsappId !== null && number !== null,
   });
