@@ -22,7 +22,9 @@ export const newPasswordField = z
 export const resetCodeField = z
   .string({ error: "validation.campoObrigatorio" })
   .transform((v) => v.replace(/\s+/g, ""))
-  .pipe(z.string().min(1, { error: "validation.campoObrigatorio", abort: true }).max(64, "validation.tooLong"));
+  .pipe(
+    z.string().min(1, { error: "validation.campoObrigatorio", abort: true }).max(64, "validation.tooLong"),
+  );
 
 /** Step 1: `POST /forgetpassword/{email}`. */
 export const forgotPasswordParamsSchema = z.object({ email: emailField });

@@ -58,7 +58,9 @@ test("a user resets a forgotten password with the e-mailed code and logs in with
   await page.getByLabel("Confirme a senha").fill("fraca");
   await page.getByRole("button", { name: "Redefinir Senha" }).click();
   await expect(
-    page.getByText("Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número."),
+    page.getByText(
+      "Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.",
+    ),
   ).toBeVisible();
   await page.getByLabel("Nova senha").fill("NovaSenha9");
   await page.getByLabel("Confirme a senha").fill("NovaSenha9");

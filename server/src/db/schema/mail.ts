@@ -24,7 +24,10 @@ export const accountCodes = pgTable(
     usedAt: timestamp("used_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("account_codes_user_uq").on(t.userId), index("account_codes_company_idx").on(t.companyId)],
+  (t) => [
+    uniqueIndex("account_codes_user_uq").on(t.userId),
+    index("account_codes_company_idx").on(t.companyId),
+  ],
 );
 
 /**

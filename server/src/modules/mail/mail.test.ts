@@ -28,7 +28,13 @@ describe("the dev outbox (no SMTP_URL)", () => {
     const operator = await buildPlatformOperator(ctx);
     const team = await buildTeam(ctx);
     const user = await buildUser(ctx.deps.db, team.company.id, { email: `outbox-${uid()}@test.local` });
-    expectOk(await ctx.app.inject({ method: "POST", url: `/forgetpassword/${user.email}`, remoteAddress: "10.6.0.1" }));
+    expectOk(
+      await ctx.app.inject({
+        method: "POST",
+        url: `/forgetpassword/${user.email}`,
+        remoteAddress: "10.6.0.1",
+      }),
+    );
     await ctx.built.channels.jobs.runDue();
 
     const box = expectOk<MailOutboxDTO>(await outbox(operator.login.auth));
@@ -65,7 +71,11 @@ describe("the dev outbox (no SMTP_URL)", () => {
       const user = await buildUser(ctx.deps.db, team.company.id, { email: `many-${i}-${uid()}@test.local` });
       emails.push(user.email);
       expectOk(
-        await ctx.app.inject({ method: "POST", url: `/forgetpassword/${user.email}`, remoteAddress: `10.5.0.${i + 1}` }),
+        await ctx.app.inject({
+          method: "POST",
+          url: `/forgetpassword/${user.email}`,
+          remoteAddress: `10.5.0.${i + 1}`,
+        }),
       );
     }
     while ((await ctx.built.channels.jobs.runDue()) > 0);
@@ -91,7 +101,11 @@ describe("production without SMTP_URL", () => {
       const operator = await buildPlatformOperator(prod);
       const team = await buildTeam(prod);
       expectOk(
-        await prod.app.inject({ method: "POST", url: `/forgetpassword/${team.admin.email}`, remoteAddress: "10.4.0.1" }),
+        await prod.app.inject({
+          method: "POST",
+          url: `/forgetpassword/${team.admin.email}`,
+          remoteAddress: "10.4.0.1",
+        }),
       );
       await prod.built.channels.jobs.runDue();
       const box = expectOk<MailOutboxDTO>(

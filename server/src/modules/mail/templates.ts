@@ -8,13 +8,17 @@ const escape = (s: string) =>
 
 const TEXTS: Record<
   CodePurpose,
-  Record<Lang, { subject: string; hello: string; intro: string; valid: string; action: string; ignore: string }>
+  Record<
+    Lang,
+    { subject: string; hello: string; intro: string; valid: string; action: string; ignore: string }
+  >
 > = {
   reset: {
     pt: {
       subject: "Seu código para redefinir a senha",
       hello: "Olá",
-      intro: "Recebemos um pedido para redefinir a senha da sua conta no Atende. Seu código de verificação é:",
+      intro:
+        "Recebemos um pedido para redefinir a senha da sua conta no Atende. Seu código de verificação é:",
       valid: `O código vale por ${RESET_CODE_MINUTES} minutos e funciona uma única vez.`,
       action: "Redefinir a senha",
       ignore: "Se você não pediu, ignore este e-mail: sua senha continua a mesma.",
@@ -30,7 +34,8 @@ const TEXTS: Record<
     es: {
       subject: "Su código para restablecer la contraseña",
       hello: "Hola",
-      intro: "Recibimos un pedido para restablecer la contraseña de su cuenta en Atende. Su código de verificación es:",
+      intro:
+        "Recibimos un pedido para restablecer la contraseña de su cuenta en Atende. Su código de verificación es:",
       valid: `El código vale por ${RESET_CODE_MINUTES} minutos y funciona una sola vez.`,
       action: "Restablecer la contraseña",
       ignore: "Si usted no lo pidió, ignore este correo: su contraseña sigue igual.",
@@ -40,7 +45,8 @@ const TEXTS: Record<
     pt: {
       subject: "Bem-vindo ao Atende: defina sua senha",
       hello: "Olá",
-      intro: "Uma conta de administrador foi criada para você no Atende. Para definir sua senha, use o código:",
+      intro:
+        "Uma conta de administrador foi criada para você no Atende. Para definir sua senha, use o código:",
       valid: `O código vale por ${INVITE_CODE_HOURS} horas e funciona uma única vez.`,
       action: "Definir a senha",
       ignore: "Se você não esperava este convite, ignore este e-mail.",
@@ -56,7 +62,8 @@ const TEXTS: Record<
     es: {
       subject: "Bienvenido a Atende: defina su contraseña",
       hello: "Hola",
-      intro: "Se creó una cuenta de administrador para usted en Atende. Para definir su contraseña, use el código:",
+      intro:
+        "Se creó una cuenta de administrador para usted en Atende. Para definir su contraseña, use el código:",
       valid: `El código vale por ${INVITE_CODE_HOURS} horas y funciona una sola vez.`,
       action: "Definir la contraseña",
       ignore: "Si no esperaba esta invitación, ignore este correo.",

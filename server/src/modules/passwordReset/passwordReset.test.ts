@@ -128,7 +128,9 @@ describe("POST /forgetpassword/{email}", () => {
     expect(mail!.raw).toContain("text/html");
     // The code travels in the fragment (#...), which a browser never sends to any server.
     expect(mail!.raw).toMatch(
-      new RegExp(`https://app\\.atende\\.test/forgetpsw#email=${encodeURIComponent(user.email).replace(/\./g, "\\.")}&code=\\d{6}`),
+      new RegExp(
+        `https://app\\.atende\\.test/forgetpsw#email=${encodeURIComponent(user.email).replace(/\./g, "\\.")}&code=\\d{6}`,
+      ),
     );
     // The log says a mail went, to whom: never its code.
     const code = /code=(\d{6})/.exec(mail!.raw)![1]!;
@@ -172,7 +174,9 @@ describe("POST /resetpasswords", () => {
     expect(expectOk(await reset(user.email, code))).toEqual({ ok: true });
 
     // The old session is over: its access token and its refresh cookie no longer work.
-    expect((await ctx.app.inject({ method: "GET", url: "/auth/me", headers: session.auth })).statusCode).toBe(401);
+    expect((await ctx.app.inject({ method: "GET", url: "/auth/me", headers: session.auth })).statusCode).toBe(
+      401,
+    );
     const refresh = await ctx.app.inject({
       method: "POST",
       url: "/auth/refresh_token",
@@ -258,7 +262,9 @@ describe("POST /resetpasswords", () => {
     expect(weak.newPassword).toBe(
       "Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.",
     );
-    const missing = fieldsOf(await post("/resetpasswords", { email: user.email, token: "", newPassword: "" }));
+    const missing = fieldsOf(
+      await post("/resetpasswords", { email: user.email, token: "", newPassword: "" }),
+    );
     expect(missing).toMatchObject({ token: "Campo obrigatório", newPassword: "Campo obrigatório" });
   });
 
@@ -281,7 +287,8 @@ describe("POST /resetpasswords", () => {
 describe("rate limits", () => {
   it(`at most ${RESET_LIMITS.codesPerEmail.max} codes per e-mail, whoever asks, known or not`, async () => {
     for (const email of [(await someone()).user.email, `nobody-${uid()}@test.local`]) {
-      for (let i = 0; i < RESET_LIMITS.codesPerEmail.max; i++) expectOk(await post(`/forgetpassword/${email}`));
+      for (let i = 0; i < RESET_LIMITS.codesPerEmail.max; i++)
+        expectOk(await post(`/forgetpassword/${email}`));
       const over = await post(`/forgetpassword/${email}`);
       expectError(over, 429, "ERR_TOO_MANY_REQUESTS");
     }
@@ -306,8 +313,16 @@ describe("rate limits", () => {
 
     const ip = "10.7.0.2";
     for (let i = 0; i < RESET_LIMITS.triesPerIp.max; i++)
-      expectError(await reset(`nobody-${uid()}@test.local`, "123456", NEW_PASSWORD, ip), 400, "ERR_INVALID_RESET_CODE");
-    expectError(await reset(`nobody-${uid()}@test.local`, "123456", NEW_PASSWORD, ip), 429, "ERR_TOO_MANY_REQUESTS");
+      expectError(
+        await reset(`nobody-${uid()}@test.local`, "123456", NEW_PASSWORD, ip),
+        400,
+        "ERR_INVALID_RESET_CODE",
+      );
+    expectError(
+      await reset(`nobody-${uid()}@test.local`, "123456", NEW_PASSWORD, ip),
+      429,
+      "ERR_TOO_MANY_REQUESTS",
+    );
   });
 });
 

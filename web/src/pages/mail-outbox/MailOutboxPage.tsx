@@ -42,7 +42,11 @@ function Outbox() {
           {t("mail.outbox.title")}
         </Typography>
         <Tooltip title={t("mail.outbox.refresh")}>
-          <IconButton aria-label={t("mail.outbox.refresh")} onClick={() => void refetch()} disabled={isFetching}>
+          <IconButton
+            aria-label={t("mail.outbox.refresh")}
+            onClick={() => void refetch()}
+            disabled={isFetching}
+          >
             <RefreshIcon />
           </IconButton>
         </Tooltip>
@@ -67,7 +71,8 @@ function Outbox() {
                     {mail.subject}
                   </Typography>
                   <Typography variant="body2" color="text.secondary" noWrap>
-                    {t("mail.outbox.to")}: {mail.to} · {formatDate(mail.createdAt)} {formatTime(mail.createdAt)}
+                    {t("mail.outbox.to")}: {mail.to} · {formatDate(mail.createdAt)}{" "}
+                    {formatTime(mail.createdAt)}
                   </Typography>
                 </Stack>
               </AccordionSummary>
