@@ -432,6 +432,14 @@ export const ERRORS = {
     en: "The chosen connection was not connected at sending time.",
     es: "La conexión elegida no estaba conectada a la hora del envío.",
   },
+  // Password reset (back-office section 8): one answer for a wrong, expired, used or exhausted code,
+  // and for an e-mail without an account, so the reset never tells who has one.
+  ERR_INVALID_RESET_CODE: {
+    status: 400,
+    pt: "Código inválido ou expirado. Confira o código do e-mail ou peça um novo.",
+    en: "Invalid or expired code. Check the code in the e-mail or ask for a new one.",
+    es: "Código inválido o vencido. Revise el código del correo o pida uno nuevo.",
+  },
   ERR_DATABASE_UNAVAILABLE: {
     status: 503,
     pt: "O banco de dados está indisponível no momento. Tente novamente em alguns segundos.",

@@ -52,6 +52,18 @@ export const VALIDATION_MESSAGES = {
     en: "Enter an http:// or https:// address",
     es: "Ingrese una dirección http:// o https://",
   },
+  // Spec: back-office section 5 (password reset).
+  "validation.campoObrigatorio": { pt: "Campo obrigatório", en: "Required field", es: "Campo obligatorio" },
+  "validation.weakPassword": {
+    pt: "Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.",
+    en: "Your password needs at least 8 characters, with an uppercase letter, a lowercase letter and a digit.",
+    es: "Su contraseña necesita al menos 8 caracteres, con una letra mayúscula, una minúscula y un número.",
+  },
+  "validation.passwordsDiffer": {
+    pt: "As senhas não correspondem",
+    en: "The passwords do not match",
+    es: "Las contraseñas no coinciden",
+  },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type ValidationKey = keyof typeof VALIDATION_MESSAGES;

@@ -50,6 +50,10 @@ import { ticketNotesModule } from "./modules/ticketNotes/routes.js";
 import { ticketsModule } from "./modules/tickets/routes.js";
 import type { createTicketsService } from "./modules/tickets/service.js";
 import { usersModule } from "./modules/users/routes.js";
+import { type Mailer, createMailer } from "./modules/mail/mailer.js";
+import { mailRoutes } from "./modules/mail/routes.js";
+import { ACCOUNT_CODE_MAIL_JOB, accountCodeMailJob } from "./modules/passwordReset/codeMail.js";
+import { passwordResetModule } from "./modules/passwordReset/routes.js";
 import type { createUsersService } from "./modules/users/service.js";
 import { whatsappsModule } from "./modules/whatsapps/routes.js";
 import type { createWhatsappsService } from "./modules/whatsapps/service.js";
@@ -122,7 +126,9 @@ export async function buildApp(
 
   deps.bus.logTo(app.log);
   const realtime = await createRealtime(app.server, deps, app.log);
-  const channels = buildChannels(deps, app, opts.providers ?? {});
+  const mailer = createMailer({ config: deps.config, db: deps.db, log: app.log });
+  app.addHook("onClose", async () => mailer.close());
+  const channels = buildChannels(deps, app, opts.providers ?? {}, mailer);
   const sessionChecks = trustSessionChecks(deps.db);
   const removeListeners = registerListeners(deps.bus, {
     jobs: channels.jobs,
@@ -169,6 +175,8 @@ export async function buildApp(
   await schedulesModule(app, shared);
   await dashboardModule(app, shared);
   await helpsModule(app, shared);
+  await passwordResetModule(app, shared);
+  mailRoutes(app, { db: deps.db, mailer });
   await cloudWebhookRoutes(app, shared);
 
   await serveWebApp(app, deps.config.WEB_DIST ?? defaultWebDist);
@@ -187,8 +195,13 @@ export async function buildApp(
 }
 
 /** The inbound pipeline, the sessions this instance runs, and the job runner, wired together. */
-function buildChannels(deps: Deps, app: FastifyInstance, extraProviders: ProviderRegistry): Channels {
-  const { db, bus, now, media, config } = deps;
+function buildChannels(
+  deps: Deps,
+  app: FastifyInstance,
+  extraProviders: ProviderRegistry,
+  mailer: Mailer,
+): Channels {
+  const { db, bus, now, media, config, tokens } = deps;
   const phones = new PhoneBook(db, bus);
   const connections = new ConnectionCache(db);
   let sessions: SessionManager | null = null;
@@ -219,6 +232,7 @@ function buildChannels(deps: Deps, app: FastifyInstance, extraProviders: Provide
   const jobs = new JobRunner({ db, now, log: app.log, lanes: () => owned.lanes() });
   jobs.register(SEND_MESSAGE_JOB, sendMessageJob({ db, bus, sessions: owned, media, now }));
   jobs.register(CHANNEL_ACTION_JOB, channelActionJob({ db, sessions: owned }));
+  jobs.register(ACCOUNT_CODE_MAIL_JOB, accountCodeMailJob({ db, tokens, config, now, mailer }));
   const chatbot = createChatbot({
     db,
     bus,

@@ -49,6 +49,19 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(64 * 1024 * 1024),
+  /**
+   * Where mail goes: smtp://user:pass@host:port (STARTTLS when offered) or smtps://... (TLS). Unset
+   * outside production: mails go to the log (subject and recipient) and the dev outbox the super user
+   * reads at /mail-outbox. Unset in production: a warning at start, and every mail fails for good.
+   */
+  SMTP_URL: z
+    .string()
+    .trim()
+    .regex(/^(smtps?:\/\/.+)?$/, "an smtp:// or smtps:// URL")
+    .optional()
+    .transform((v) => v || undefined),
+  /** The sender of every mail. */
+  MAIL_FROM: z.string().trim().min(3).default("Atende <no-reply@localhost>"),
   /** How long a connection's session lease lasts without renewal before another instance takes over. */
   SESSION_LEASE_SECONDS: z.coerce.number().int().min(3).max(600).default(15),
 });

@@ -48,6 +48,12 @@ const DashboardPage = lazy(() =>
 const ReportsPage = lazy(() =>
   import("./pages/reports/ReportsPage").then((m) => ({ default: m.ReportsPage })),
 );
+const ForgetPasswordPage = lazy(() =>
+  import("./pages/forgetpsw/ForgetPasswordPage").then((m) => ({ default: m.ForgetPasswordPage })),
+);
+const MailOutboxPage = lazy(() =>
+  import("./pages/mail-outbox/MailOutboxPage").then((m) => ({ default: m.MailOutboxPage })),
+);
 const ComingSoonPage = lazy(() =>
   import("./pages/coming-soon/ComingSoonPage").then((m) => ({ default: m.ComingSoonPage })),
 );
@@ -88,7 +94,7 @@ function AppRoutes() {
       <Route element={<PublicRoute />}>
         <Route path="/login" element={<LoginPage />} />
         <Route path="/signup" element={<ComingSoonPage title="signup" standalone />} />
-        <Route path="/forgetpsw" element={<ComingSoonPage title="forgetPassword" standalone />} />
+        <Route path="/forgetpsw" element={<ForgetPasswordPage />} />
       </Route>
       <Route element={<PrivateRoute />}>
         <Route element={<AppLayout />}>
@@ -120,6 +126,7 @@ function AppRoutes() {
           {/* The useSchedules plan flag is checked by the page itself (toast, then back to /). */}
           <Route path="/schedules" element={<SchedulesPage />} />
           <Route path="/todolist" element={<TodoListPage />} />
+          <Route path="/mail-outbox" element={<MailOutboxPage />} />
           {UPCOMING_PAGES.map(upcoming)}
           {campaignPages && CAMPAIGN_PAGES.map(upcoming)}
         </Route>

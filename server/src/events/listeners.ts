@@ -1,6 +1,7 @@
 import type { ConnectionCache } from "../channels/connectionCache.js";
 import type { JobRunner } from "../jobs/runner.js";
 import type { Chatbot } from "../modules/chatbot/index.js";
+import { inviteWithin } from "../modules/passwordReset/codeMail.js";
 import { settleWithin } from "../modules/schedules/sending.js";
 import type { Realtime } from "../realtime/index.js";
 import type { DomainEvent, EventBus } from "./bus.js";
@@ -18,6 +19,7 @@ import type { DomainEvent, EventBus } from "./bus.js";
  * - update, WhatsApp's answer about a schedule's message: the schedule's settling (follower);
  * - create, a message queued for sending: the job runner looks at once (listener);
  * - every one: the sockets of whoever may see its ticket (realtime, listener).
+ * What follows `user.invited`: the invitation mail's job (passwordReset, follower).
  * What follows `ticket.saved`: its timers armed (chatbot, listener: those lost to a crash are armed
  * again at start), the caches, the sockets.
  *
@@ -39,6 +41,8 @@ export function registerListeners(
     // ---- In the transaction.
     bus.within(chatbot.within),
     bus.within(settleWithin(poke)),
+    // A new user without a password (a new company's first admin) is mailed a code to set one.
+    bus.within(inviteWithin(poke)),
 
     // ---- After the commit, in this order: caches first, so the listeners after them read fresh rows;
     // the sockets before anything that waits for the database.

@@ -3,9 +3,15 @@ import type { FastifyServerOptions } from "fastify";
 /** Query parameters that carry a credential (the socket accepts `?token=` from older clients). */
 const SECRET_PARAMS = /([?&](?:token|access_token|refresh_token)=)[^&#]*/gi;
 
-/** The URL with the values of credential parameters replaced, for logs. */
+/**
+ * Paths that carry a credential: the legacy password reset puts the e-mail, the code and the new
+ * password in its path (`/resetpasswords/{email}/{token}/{newPassword}`).
+ */
+const SECRET_PATHS = /^(\/resetpasswords)\/[^?#]*/i;
+
+/** The URL with the values of credential parameters (and secret path segments) replaced, for logs. */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_PARAMS, "$1[redacted]");
+  return url.replace(SECRET_PATHS, "$1/[redacted]").replace(SECRET_PARAMS, "$1[redacted]");
 }
 
 interface LoggedRequest {

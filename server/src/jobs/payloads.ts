@@ -36,6 +36,15 @@ export const jobPayloadSchemas = {
   "settle-schedule": z.object({ scheduleId: id, messageId: id }),
   /** One Cloud API webhook delivery, stored as received (channels/cloud/webhook.ts). */
   "cloud-webhook": z.object({ whatsappId: z.number().int().positive(), body: z.unknown() }),
+  /**
+   * A password-reset or invitation mail (passwordReset/codeMail.ts): the code is made when it is
+   * sent, never stored here. A reset names the e-mail asked for (maybe no account's); an invitation
+   * its user, of the job's company.
+   */
+  "account-code-mail": z.discriminatedUnion("purpose", [
+    z.object({ purpose: z.literal("reset"), email: z.string(), lang: z.enum(["pt", "en", "es"]) }),
+    z.object({ purpose: z.literal("invite"), userId: id, lang: z.enum(["pt", "en", "es"]) }),
+  ]),
 } satisfies JobSchemas;
 
 /** A map of job type → payload schema (the app's, or a test's own). */

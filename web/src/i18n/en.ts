@@ -1,5 +1,6 @@
 import { contactsTexts } from "./contacts";
 import { kanbanTexts } from "./kanban";
+import { mailTexts } from "./mail";
 import { quickMessagesTexts } from "./quickMessages";
 import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
@@ -23,6 +24,7 @@ export const en: Translation = {
   queues: queuesTexts.en,
   settings: settingsTexts.en,
   kanban: kanbanTexts.en,
+  mail: mailTexts.en,
   quickMessages: quickMessagesTexts.en,
   schedules: schedulesTexts.en,
   todo: todoTexts.en,
@@ -49,6 +51,7 @@ export const en: Translation = {
     loggedInElsewhere: "Your account was accessed from another computer.",
   },
   pages: {
+    mailOutbox: "Outbox",
     dashboard: "Dashboard",
     reports: "Reports",
     tickets: "Tickets",

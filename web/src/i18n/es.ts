@@ -1,5 +1,6 @@
 import { contactsTexts } from "./contacts";
 import { kanbanTexts } from "./kanban";
+import { mailTexts } from "./mail";
 import { quickMessagesTexts } from "./quickMessages";
 import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
@@ -23,6 +24,7 @@ export const es: Translation = {
   queues: queuesTexts.es,
   settings: settingsTexts.es,
   kanban: kanbanTexts.es,
+  mail: mailTexts.es,
   quickMessages: quickMessagesTexts.es,
   schedules: schedulesTexts.es,
   todo: todoTexts.es,
@@ -50,6 +52,7 @@ export const es: Translation = {
     loggedInElsewhere: "Su cuenta fue accedida desde otra computadora.",
   },
   pages: {
+    mailOutbox: "Bandeja de salida",
     dashboard: "Dashboard",
     reports: "Informes",
     tickets: "Atenciones",

@@ -1,5 +1,6 @@
 import { contactsTexts } from "./contacts";
 import { kanbanTexts } from "./kanban";
+import { mailTexts } from "./mail";
 import { quickMessagesTexts } from "./quickMessages";
 import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
@@ -22,6 +23,7 @@ export const pt = {
   queues: queuesTexts.pt,
   settings: settingsTexts.pt,
   kanban: kanbanTexts.pt,
+  mail: mailTexts.pt,
   quickMessages: quickMessagesTexts.pt,
   schedules: schedulesTexts.pt,
   todo: todoTexts.pt,
@@ -49,6 +51,7 @@ export const pt = {
     loggedInElsewhere: "Sua conta foi acessada em outro computador.",
   },
   pages: {
+    mailOutbox: "Caixa de saída",
     dashboard: "Dashboard",
     reports: "Relatórios",
     tickets: "Atendimentos",

@@ -15,6 +15,7 @@ import FlashOnIcon from "@mui/icons-material/FlashOnOutlined";
 import ForumIcon from "@mui/icons-material/ForumOutlined";
 import HelpIcon from "@mui/icons-material/HelpOutlineOutlined";
 import ListAltIcon from "@mui/icons-material/ListAltOutlined";
+import MailIcon from "@mui/icons-material/MailOutlined";
 import LocalOfferIcon from "@mui/icons-material/LocalOfferOutlined";
 import PeopleIcon from "@mui/icons-material/PeopleOutlined";
 import PhoneIphoneIcon from "@mui/icons-material/PhoneIphone";
@@ -107,6 +108,8 @@ export function menuGroups(user: SessionUserDTO, { campaigns }: { campaigns: boo
       }),
       { to: "/financeiro", page: "financeiro", icon: AttachMoneyIcon },
       { to: "/settings", page: "settings", icon: SettingsIcon },
+      // The mails kept without SMTP_URL (development): they hold codes, so the super user's alone.
+      ...when(user.super, { to: "/mail-outbox", page: "mailOutbox", icon: MailIcon }),
     ],
   });
   return groups;

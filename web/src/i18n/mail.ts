@@ -1,0 +1,96 @@
+/** Texts of the password reset page (/forgetpsw) and the super user's mail outbox, in every language. */
+const pt = {
+  reset: {
+    title: "Recuperar senha",
+    step1Help: "Informe o e-mail da sua conta. Enviaremos um código de verificação.",
+    email: "Email",
+    sendEmail: "Enviar Email",
+    sent: "Email enviado com sucesso!",
+    step2Help: "Digite o código que enviamos para {{email}} e escolha a nova senha.",
+    code: "Código de Verificação",
+    newPassword: "Nova senha",
+    confirmPassword: "Confirme a senha",
+    submit: "Redefinir Senha",
+    done: "Senha redefinida com sucesso.",
+    otherEmail: "Usar outro e-mail",
+    resend: "Reenviar código",
+    noAccount: "Não tem uma conta? Cadastre-se",
+    backToLogin: "Voltar ao login",
+  },
+  outbox: {
+    title: "Caixa de saída de e-mails",
+    help: "Sem SMTP_URL (desenvolvimento), os e-mails ficam aqui em vez de ir para a caixa do destinatário. Só os últimos são guardados.",
+    smtp: "Os e-mails saem pelo servidor SMTP configurado (SMTP_URL): nada fica guardado aqui.",
+    none: "SMTP_URL não está configurado em produção: os e-mails não são enviados.",
+    empty: "Nenhum e-mail ainda.",
+    to: "Para",
+    subject: "Assunto",
+    sentAt: "Data",
+    refresh: "Atualizar",
+  },
+};
+export type MailTexts = typeof pt;
+
+const en: MailTexts = {
+  reset: {
+    title: "Reset password",
+    step1Help: "Enter your account's e-mail. We will send you a verification code.",
+    email: "Email",
+    sendEmail: "Send Email",
+    sent: "Email sent successfully!",
+    step2Help: "Enter the code we sent to {{email}} and choose the new password.",
+    code: "Verification code",
+    newPassword: "New password",
+    confirmPassword: "Confirm the password",
+    submit: "Reset Password",
+    done: "Password reset successfully.",
+    otherEmail: "Use another e-mail",
+    resend: "Send the code again",
+    noAccount: "No account? Sign up",
+    backToLogin: "Back to login",
+  },
+  outbox: {
+    title: "Mail outbox",
+    help: "Without SMTP_URL (development), e-mails stay here instead of reaching the recipient's mailbox. Only the latest are kept.",
+    smtp: "E-mails go out through the configured SMTP server (SMTP_URL): nothing is kept here.",
+    none: "SMTP_URL is not set in production: e-mails are not sent.",
+    empty: "No e-mails yet.",
+    to: "To",
+    subject: "Subject",
+    sentAt: "Date",
+    refresh: "Refresh",
+  },
+};
+
+const es: MailTexts = {
+  reset: {
+    title: "Recuperar contraseña",
+    step1Help: "Ingrese el correo de su cuenta. Le enviaremos un código de verificación.",
+    email: "Email",
+    sendEmail: "Enviar Email",
+    sent: "¡Email enviado con éxito!",
+    step2Help: "Ingrese el código que enviamos a {{email}} y elija la nueva contraseña.",
+    code: "Código de verificación",
+    newPassword: "Nueva contraseña",
+    confirmPassword: "Confirme la contraseña",
+    submit: "Restablecer Contraseña",
+    done: "Contraseña restablecida con éxito.",
+    otherEmail: "Usar otro correo",
+    resend: "Reenviar código",
+    noAccount: "¿No tiene una cuenta? Regístrese",
+    backToLogin: "Volver al inicio de sesión",
+  },
+  outbox: {
+    title: "Bandeja de salida de correos",
+    help: "Sin SMTP_URL (desarrollo), los correos quedan aquí en lugar de llegar al buzón del destinatario. Solo se guardan los últimos.",
+    smtp: "Los correos salen por el servidor SMTP configurado (SMTP_URL): aquí no se guarda nada.",
+    none: "SMTP_URL no está configurado en producción: los correos no se envían.",
+    empty: "Ningún correo todavía.",
+    to: "Para",
+    subject: "Asunto",
+    sentAt: "Fecha",
+    refresh: "Actualizar",
+  },
+};
+
+export const mailTexts = { pt, en, es };

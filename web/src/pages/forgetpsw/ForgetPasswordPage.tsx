@@ -1,0 +1,220 @@
+import LockResetIcon from "@mui/icons-material/LockResetOutlined";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Box, Button, Link, Paper, Stack, TextField, Typography } from "@mui/material";
+import { emailField, resetCodeField, newPasswordField } from "@atende/contracts";
+import { useEffect, useState } from "react";
+import { useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { Link as RouterLink, useNavigate } from "react-router-dom";
+import { z } from "zod";
+import { requestResetCode, resetPassword } from "../../api/mail";
+import { toast, toastError } from "../../api/toast";
+import { applyServerErrors, fieldErrorText, textFieldRegister } from "../../components/formFields";
+import { LanguageSwitch } from "../../components/LanguageSwitch";
+import { PasswordField } from "../../components/PasswordField";
+
+const emailSchema = z.object({ email: emailField });
+type EmailValues = z.infer<typeof emailSchema>;
+
+const resetSchema = z
+  .object({
+    token: resetCodeField,
+    newPassword: newPasswordField,
+    confirmPassword: z
+      .string({ error: "validation.campoObrigatorio" })
+      .min(1, { error: "validation.campoObrigatorio" }),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    path: ["confirmPassword"],
+    error: "validation.passwordsDiffer",
+  });
+type ResetValues = z.input<typeof resetSchema>;
+
+/**
+ * The e-mail and code a mail's link carries in the fragment (/forgetpsw#email=...&code=...): a
+ * fragment never reaches a server, so the code is in no access log. Read once, then wiped from the
+ * address bar and the history.
+ */
+function readLinkFragment(): { email: string; code: string } | null {
+  const params = new URLSearchParams(window.location.hash.replace(/^#/, ""));
+  const email = params.get("email");
+  return email ? { email, code: params.get("code") ?? "" } : null;
+}
+
+export function ForgetPasswordPage() {
+  const { t } = useTranslation();
+  const [fromLink] = useState(readLinkFragment);
+  const [email, setEmail] = useState<string | null>(fromLink?.email ?? null);
+  useEffect(() => {
+    if (window.location.hash) window.history.replaceState(window.history.state, "", window.location.pathname);
+  }, []);
+
+  return (
+    <Box sx={{ minHeight: "100vh", display: "grid", placeItems: "center", p: 2, position: "relative" }}>
+      <Box sx={{ position: "absolute", top: 8, right: 8 }}>
+        <LanguageSwitch color="default" />
+      </Box>
+      <Paper component="main" variant="outlined" sx={{ width: "100%", maxWidth: 420, p: { xs: 3, sm: 4 } }}>
+        <Stack spacing={2}>
+          <Stack direction="row" spacing={1} sx={{ alignItems: "center", justifyContent: "center" }}>
+            <LockResetIcon color="primary" fontSize="large" aria-hidden />
+            <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
+              {t("mail.reset.title")}
+            </Typography>
+          </Stack>
+          {email === null ? (
+            <EmailStep onDone={setEmail} />
+          ) : (
+            <CodeStep email={email} initialCode={fromLink?.code ?? ""} onOtherEmail={() => setEmail(null)} />
+          )}
+          <Stack direction="row" sx={{ justifyContent: "space-between", flexWrap: "wrap", gap: 1 }}>
+            <Link component={RouterLink} to="/login">
+              {t("mail.reset.backToLogin")}
+            </Link>
+            <Link component={RouterLink} to="/signup">
+              {t("mail.reset.noAccount")}
+            </Link>
+          </Stack>
+        </Stack>
+      </Paper>
+    </Box>
+  );
+}
+
+/** Step 1: the e-mail. It moves on to step 2 whatever the answer (the spec; the server answers alike). */
+function EmailStep({ onDone }: { onDone: (email: string) => void }) {
+  const { t } = useTranslation();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<EmailValues>({ resolver: zodResolver(emailSchema), defaultValues: { email: "" } });
+
+  async function submit({ email }: EmailValues) {
+    try {
+      await requestResetCode(email);
+      toast(t("mail.reset.sent"), "success");
+      onDone(email);
+    } catch (error) {
+      applyServerErrors(error, setError, { fieldOf: (p) => (p === "email" ? "email" : undefined) });
+      // Too many requests, or the server away: the code may still have gone; step 2 lets them try it.
+      if (!(error as { fields?: unknown }).fields) onDone(email);
+    }
+  }
+
+  return (
+    <Stack component="form" noValidate spacing={2} onSubmit={handleSubmit(submit)}>
+      <Typography color="text.secondary">{t("mail.reset.step1Help")}</Typography>
+      <TextField
+        {...textFieldRegister(register("email"))}
+        id="reset-email"
+        label={t("mail.reset.email")}
+        type="email"
+        autoComplete="email"
+        autoFocus
+        required
+        error={Boolean(errors.email)}
+        helperText={fieldErrorText(errors.email)}
+      />
+      <Button type="submit" variant="contained" size="large" loading={isSubmitting}>
+        {t("mail.reset.sendEmail")}
+      </Button>
+    </Stack>
+  );
+}
+
+/** Step 2: the code from the mail and the new password, twice. */
+function CodeStep(props: { email: string; initialCode: string; onOtherEmail: () => void }) {
+  const { email, initialCode, onOtherEmail } = props;
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<ResetValues>({
+    resolver: zodResolver(resetSchema),
+    defaultValues: { token: initialCode, newPassword: "", confirmPassword: "" },
+  });
+  const [resending, setResending] = useState(false);
+
+  async function submit(values: ResetValues) {
+    try {
+      await resetPassword({ email, token: values.token, newPassword: values.newPassword });
+      toast(t("mail.reset.done"), "success");
+      navigate("/login", { replace: true });
+    } catch (error) {
+      applyServerErrors(error, setError, {
+        codes: { ERR_INVALID_RESET_CODE: "token" },
+        fieldOf: (p) => (p === "token" || p === "newPassword" ? p : undefined),
+      });
+    }
+  }
+
+  async function resend() {
+    setResending(true);
+    try {
+      await requestResetCode(email);
+      toast(t("mail.reset.sent"), "success");
+    } catch (error) {
+      toastError(error);
+    } finally {
+      setResending(false);
+    }
+  }
+
+  return (
+    <Stack component="form" noValidate spacing={2} onSubmit={handleSubmit(submit)}>
+      <Typography color="text.secondary">{t("mail.reset.step2Help", { email })}</Typography>
+      <TextField
+        id="reset-email-shown"
+        label={t("mail.reset.email")}
+        value={email}
+        slotProps={{ input: { readOnly: true } }}
+      />
+      <TextField
+        {...textFieldRegister(register("token"))}
+        id="reset-code"
+        label={t("mail.reset.code")}
+        autoComplete="one-time-code"
+        autoFocus={!initialCode}
+        required
+        slotProps={{ htmlInput: { inputMode: "numeric" } }}
+        error={Boolean(errors.token)}
+        helperText={fieldErrorText(errors.token)}
+      />
+      <PasswordField
+        {...textFieldRegister(register("newPassword"))}
+        id="reset-new-password"
+        label={t("mail.reset.newPassword")}
+        autoComplete="new-password"
+        autoFocus={Boolean(initialCode)}
+        required
+        error={Boolean(errors.newPassword)}
+        helperText={fieldErrorText(errors.newPassword)}
+      />
+      <PasswordField
+        {...textFieldRegister(register("confirmPassword"))}
+        id="reset-confirm-password"
+        label={t("mail.reset.confirmPassword")}
+        autoComplete="new-password"
+        required
+        error={Boolean(errors.confirmPassword)}
+        helperText={fieldErrorText(errors.confirmPassword)}
+      />
+      <Button type="submit" variant="contained" size="large" loading={isSubmitting}>
+        {t("mail.reset.submit")}
+      </Button>
+      <Stack direction="row" sx={{ justifyContent: "space-between", flexWrap: "wrap", gap: 1 }}>
+        <Button size="small" onClick={onOtherEmail}>
+          {t("mail.reset.otherEmail")}
+        </Button>
+        <Button size="small" onClick={() => void resend()} loading={resending}>
+          {t("mail.reset.resend")}
+        </Button>
+      </Stack>
+    </Stack>
+  );
+}
