@@ -1,5 +1,6 @@
 import { contactsTexts } from "./contacts";
 import { kanbanTexts } from "./kanban";
+import { planGateTexts } from "./planGate";
 import { quickMessagesTexts } from "./quickMessages";
 import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
@@ -23,6 +24,7 @@ export const es: Translation = {
   queues: queuesTexts.es,
   settings: settingsTexts.es,
   kanban: kanbanTexts.es,
+  planGate: planGateTexts.es,
   quickMessages: quickMessagesTexts.es,
   schedules: schedulesTexts.es,
   todo: todoTexts.es,
