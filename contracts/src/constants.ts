@@ -44,6 +44,7 @@ export const PLAN_FLAGS = [
   "useKanban",
   "useOpenAi",
   "useIntegrations",
+  "useInternal",
 ] as const;
 export type PlanFlag = (typeof PLAN_FLAGS)[number];
 

@@ -407,6 +407,12 @@ export const ERRORS = {
     en: "Your plan's schedule limit has been reached.",
     es: "Se alcanzó el límite de programaciones de su plan.",
   },
+  ERR_PLAN_CAMPAIGN_LIMIT: {
+    status: 403,
+    pt: "O limite de campanhas do seu plano foi atingido.",
+    en: "Your plan's campaign limit has been reached.",
+    es: "Se alcanzó el límite de campañas de su plan.",
+  },
   ERR_PLAN_NOT_FOUND: {
     status: 404,
     pt: "Nenhum plano encontrado com este ID.",

@@ -6,7 +6,6 @@ import { noNul } from "./validation.js";
 export interface PlanRecordDTO extends PlanDTO {
   campaigns: number;
   schedules: number;
-  useInternal: boolean;
   createdAt: string;
   updatedAt: string;
 }

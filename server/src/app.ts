@@ -28,6 +28,7 @@ import { withRedactedUrls } from "./http/redact.js";
 import { makeRequireAuth, trustSessionChecks } from "./http/auth.js";
 import { docsModule } from "./http/docs.js";
 import { limiterStore, makeRateLimitGuard } from "./http/rateLimit.js";
+import { requirePlan } from "./http/plan.js";
 import { type RegisteredRoute, collectRoutes, makeRouteGuard } from "./http/route.js";
 import { authModule } from "./modules/auth/routes.js";
 import type { createAuthService } from "./modules/auth/service.js";
@@ -146,7 +147,12 @@ export async function buildApp(
   app.addHook("onClose", async () => sessionChecks.close());
   // Every route declares who may call it (http/route.ts); this one hook enforces it.
   const routes = collectRoutes(app);
-  app.addHook("preHandler", makeRouteGuard(makeRequireAuth(deps.db, deps.tokens, deps.now)));
+  app.addHook(
+    "preHandler",
+    makeRouteGuard(makeRequireAuth(deps.db, deps.tokens, deps.now), (companyId, flag) =>
+      requirePlan(deps.db, companyId, flag),
+    ),
+  );
   // Declared rate limits, after the guard so a per-user limit knows the caller.
   const limits = limiterStore(deps.config, deps.db, () => deps.now().getTime());
   app.addHook("preHandler", makeRateLimitGuard(limits));

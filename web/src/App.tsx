@@ -6,11 +6,12 @@ import { hasCampaignFlag } from "./api/session";
 import { SocketProvider } from "./api/SocketProvider";
 import { useAuth } from "./auth/AuthContext";
 import { AuthProvider } from "./auth/AuthProvider";
-import { PermissionRoute, PrivateRoute, PublicRoute } from "./auth/guards";
+import { PermissionRoute, PlanRoute, PrivateRoute, PublicRoute } from "./auth/guards";
 import { FullPageLoader } from "./components/FullPageLoader";
 import { Toaster } from "./components/Toaster";
 import { ThemeModeProvider } from "./layout/ThemeModeProvider";
 import type { PageKey } from "./pages/coming-soon/ComingSoonPage";
+import type { PlanFlag } from "@atende/contracts";
 
 const AppLayout = lazy(() => import("./layout/AppLayout").then((m) => ({ default: m.AppLayout })));
 const LoginPage = lazy(() => import("./pages/login/LoginPage").then((m) => ({ default: m.LoginPage })));
@@ -62,13 +63,17 @@ const ComingSoonPage = lazy(() =>
 const UPCOMING_PAGES: [path: string, title: PageKey][] = [
   ["/helps", "helps"],
   ["/files", "files"],
-  ["/prompts", "prompts"],
-  ["/queue-integration", "queueIntegration"],
-  ["/messages-api", "messagesApi"],
   ["/financeiro", "financeiro"],
   ["/announcements", "announcements"],
   ["/subscription", "subscription"],
-  ["/chats/:id?", "chats"],
+];
+
+/** Upcoming pages of a feature the plan may lack: behind PlanRoute, as the pages that exist. */
+const UPCOMING_PLAN_PAGES: [path: string, title: PageKey, flag: PlanFlag][] = [
+  ["/prompts", "prompts", "useOpenAi"],
+  ["/queue-integration", "queueIntegration", "useIntegrations"],
+  ["/messages-api", "messagesApi", "useExternalApi"],
+  ["/chats/:id?", "chats", "useInternalChat"],
 ];
 
 /** Shown only while the browser keeps the `cshow` flag. */
@@ -120,15 +125,25 @@ function AppRoutes() {
           <Route path="/tickets/:ticketId?" element={<TicketsPage />} />
           <Route path="/contacts" element={<ContactsPage />} />
           <Route path="/tags" element={<TagsPage />} />
-          {/* The useKanban plan flag is checked by the page itself (toast, then back to /). */}
-          <Route path="/kanban" element={<KanbanPage />} />
           <Route path="/quick-messages" element={<QuickMessagesPage />} />
-          {/* The useSchedules plan flag is checked by the page itself (toast, then back to /). */}
-          <Route path="/schedules" element={<SchedulesPage />} />
           <Route path="/todolist" element={<TodoListPage />} />
           <Route path="/mail-outbox" element={<MailOutboxPage />} />
+          {/* A feature the company's plan lacks: the spec's toast, then / after a second. */}
+          <Route element={<PlanRoute flag="useKanban" />}>
+            <Route path="/kanban" element={<KanbanPage />} />
+          </Route>
+          <Route element={<PlanRoute flag="useSchedules" />}>
+            <Route path="/schedules" element={<SchedulesPage />} />
+          </Route>
+          {UPCOMING_PLAN_PAGES.map(([path, title, flag]) => (
+            <Route key={path} element={<PlanRoute flag={flag} />}>
+              {upcoming([path, title])}
+            </Route>
+          ))}
           {UPCOMING_PAGES.map(upcoming)}
-          {campaignPages && CAMPAIGN_PAGES.map(upcoming)}
+          {campaignPages && (
+            <Route element={<PlanRoute flag="useCampaigns" />}>{CAMPAIGN_PAGES.map(upcoming)}</Route>
+          )}
         </Route>
       </Route>
       <Route path="*" element={<Navigate to="/" replace />} />

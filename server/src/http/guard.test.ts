@@ -2,8 +2,11 @@ import fc from "fast-check";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
-import { PERMISSIONS, type Permission } from "@atende/contracts";
+import { PERMISSIONS, PLAN_FLAGS, type Permission, type PlanFlag } from "@atende/contracts";
+import { eq } from "drizzle-orm";
 import { queryRows } from "../db/client.js";
+import { plans } from "../db/schema/index.js";
+import { findCompany } from "../modules/companies/queries.js";
 import { arbitraryOf, validSample } from "../test/arbitraries.js";
 import { type LoggedIn, buildCompany, buildPlan, buildTeam, buildUser, login } from "../test/factories.js";
 import { type TestContext, createTestContext } from "../test/harness.js";
@@ -22,6 +25,8 @@ let stranger: LoggedIn;
 let superUser: LoggedIn;
 /** The admin of a company whose plan has none of the flags. */
 let unplanned: LoggedIn;
+/** Per flag, the admin of a company whose plan has every flag but that one. */
+let lacking: Record<PlanFlag, LoggedIn>;
 let companyId: number;
 /** Company A's real ids, by path parameter (and body field) name; `id` depends on the path. */
 let ids: Record<string, string | number>;
@@ -49,9 +54,25 @@ beforeAll(async () => {
   stranger = (await buildTeam(ctx)).adminLogin;
   const root = await buildUser(ctx.deps.db, companyId, { profile: "admin", super: true });
   superUser = await login(ctx, root.email);
-  const bare = await buildPlan(ctx.deps.db, { useKanban: false, useSchedules: false });
-  const bareCompany = await buildCompany(ctx.deps.db, { planId: bare.id });
-  unplanned = await login(ctx, (await buildUser(ctx.deps.db, bareCompany.id, { profile: "admin" })).email);
+  const flags = (on: (flag: PlanFlag) => boolean) =>
+    Object.fromEntries(PLAN_FLAGS.map((flag) => [flag, on(flag)])) as Record<PlanFlag, boolean>;
+  const adminOnPlan = async (plan: Record<PlanFlag, boolean>) => {
+    const company = await buildCompany(ctx.deps.db, { planId: (await buildPlan(ctx.deps.db, plan)).id });
+    return login(ctx, (await buildUser(ctx.deps.db, company.id, { profile: "admin" })).email);
+  };
+  // Company A and the stranger have every feature: what they hear is about rows and rights.
+  for (const planId of [
+    team.company.planId!,
+    (await findCompany(ctx.deps.db, stranger.user.companyId))!.plan!.id,
+  ])
+    await ctx.deps.db
+      .update(plans)
+      .set(flags(() => true))
+      .where(eq(plans.id, planId));
+  unplanned = await adminOnPlan(flags(() => false));
+  lacking = Object.fromEntries(
+    await Promise.all(PLAN_FLAGS.map(async (flag) => [flag, await adminOnPlan(flags((f) => f !== flag))])),
+  ) as Record<PlanFlag, LoggedIn>;
 
   // One of each entity, made as the admin would.
   const made = async (url: string, payload: object) => {
@@ -352,11 +373,39 @@ describe("every registered route", () => {
         payload: validBody(r),
       };
       const res = await send(call);
-      if (res.json<{ error?: string }>().error !== "ERR_PLAN_FEATURE_DISABLED")
+      if (res.statusCode !== 403 || res.json<{ error?: string }>().error !== "ERR_PLAN_FEATURE_DISABLED")
         failures.push(`${describeCall(call)}: ${res.statusCode} ${res.body.slice(0, 200)}`);
     }
     expect(failures).toEqual([]);
     expect(gated.length).toBeGreaterThan(5);
+  });
+
+  it("each flag, declared on a route, is what refuses it: a plan lacking only that flag hears ERR_PLAN_FEATURE_DISABLED on its routes and on no other's", async () => {
+    const failures: string[] = [];
+    const gated = api.filter((r) => r.decl.plan);
+    const declaredFlags = new Set(gated.map((r) => r.decl.plan));
+    for (const flag of PLAN_FLAGS) {
+      if (!declaredFlags.has(flag)) continue;
+      for (const r of gated) {
+        const query = r.decl.query ? validSample(r.decl.query) : undefined;
+        const call: Call = {
+          method: r.method,
+          url: realPath(r.url) + queryString(query),
+          who: lacking[flag],
+          payload: validBody(r),
+        };
+        const res = await send(call);
+        const refused =
+          res.statusCode === 403 && res.json<{ error?: string }>().error === "ERR_PLAN_FEATURE_DISABLED";
+        if (refused !== (r.decl.plan === flag))
+          failures.push(
+            `lacking ${flag}: ${describeCall(call)}: ${res.statusCode} ${res.body.slice(0, 200)}`,
+          );
+      }
+    }
+    expect(failures).toEqual([]);
+    // Today's gated features; a later route adds its flag by declaring it.
+    expect([...declaredFlags].sort()).toEqual(expect.arrayContaining(["useKanban", "useSchedules"]));
   });
 
   it("with property-based and hostile inputs: a success or a 4xx with an ERR_* code, never a 5xx", async () => {

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { Profile } from "@atende/contracts";
-import type { Db } from "../db/client.js";
+import { PLAN_FLAGS, type PlanFlag, type Profile } from "@atende/contracts";
+import type { Db, Executor } from "../db/client.js";
+import { plans } from "../db/schema/index.js";
 import { PreparedSql } from "../db/prepared.js";
 
 /** The statements every request runs: prepared (see PreparedSql), each scoped by the caller's company. */
@@ -49,5 +50,27 @@ export async function findCompanyStanding(
   companyId: number,
 ): Promise<{ active: boolean; due_date: string | null; exempt: boolean } | undefined> {
   const [row] = await standingStatement.rows(db, { companyId });
+  return row;
+}
+
+/** The company's plan's use* flags, each false when the company has no plan. */
+const planFlagsStatement = new PreparedSql<{ companyId: number }, Record<PlanFlag, boolean>>(
+  "company_plan_flags",
+  sql`select ${sql.join(
+    PLAN_FLAGS.map(
+      (flag) => sql`coalesce(p.${sql.identifier(plans[flag].name)}, false) as ${sql.identifier(flag)}`,
+    ),
+    sql`, `,
+  )}
+      from companies c left join plans p on p.id = c.plan_id
+      where c.id = ${sql.placeholder("companyId")}::int`,
+);
+
+/** What the company's plan allows; undefined when the company is gone. Read on every call: a plan change applies at once. */
+export async function findPlanFlags(
+  db: Executor,
+  companyId: number,
+): Promise<Record<PlanFlag, boolean> | undefined> {
+  const [row] = await planFlagsStatement.rows(db, { companyId });
   return row;
 }

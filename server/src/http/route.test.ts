@@ -1,6 +1,7 @@
 import Fastify from "fastify";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import type { PlanFlag } from "@atende/contracts";
 import type { AuthContext } from "./auth.js";
 import { AppError, registerErrorHandler } from "./errors.js";
 import { collectRoutes, makeRouteGuard, routes } from "./route.js";
@@ -12,12 +13,17 @@ async function fakeAuth(req: { headers: Record<string, unknown>; auth: AuthConte
   req.auth = { userId: 1, companyId: 1, profile, super: req.headers["x-super"] === "1", sessionId: "s" };
 }
 
+/** A stand-in for requirePlan: company 1's plan has only useSchedules. */
+async function fakePlan(_companyId: number, flag: PlanFlag) {
+  if (flag !== "useSchedules") throw new AppError("ERR_PLAN_FEATURE_DISABLED");
+}
+
 async function appWithRoutes() {
   const app = Fastify();
   app.decorateRequest("auth", null);
   registerErrorHandler(app);
   const registered = collectRoutes(app);
-  app.addHook("preHandler", makeRouteGuard(fakeAuth as never));
+  app.addHook("preHandler", makeRouteGuard(fakeAuth as never, fakePlan));
   const r = routes(app);
   // Handlers that check nothing themselves: what answers 401/403 is the declaration.
   r.get("/open", { access: "public" }, () => ({ ok: true }));
@@ -33,6 +39,13 @@ async function appWithRoutes() {
     { access: "user", params: z.object({ id: z.coerce.number() }), status: 204 },
     () => undefined,
   );
+  r.get("/board", { access: "user", plan: "useKanban" }, () => ({ leaked: true }));
+  r.get(
+    "/board/:id",
+    { access: "user", plan: "useKanban", params: z.object({ id: z.coerce.number() }) },
+    () => ({ leaked: true }),
+  );
+  r.get("/agenda", { access: "user", plan: "useSchedules" }, () => ({ ok: true }));
   app.get("/undeclared", async () => ({ leaked: true }));
   await app.ready();
   return { app, registered };
@@ -74,6 +87,19 @@ describe("route declarations", () => {
     expect([gone.statusCode, gone.body]).toEqual([204, ""]);
     expect(registered.map((r) => `${r.method} ${r.url}`)).toContain("DELETE /things/:id");
     expect(registered.find((r) => r.url === "/undeclared")?.route).toBeUndefined();
+    await app.close();
+  });
+
+  it("the guard enforces the declared plan flag, with or without an id in the path, after the session", async () => {
+    const { app } = await appWithRoutes();
+    const get = (url: string, headers: Record<string, string> = {}) =>
+      app.inject({ method: "GET", url, headers });
+    for (const url of ["/board", "/board/7"]) {
+      const refused = await get(url, { "x-profile": "admin" });
+      expect([refused.statusCode, refused.json().error]).toEqual([403, "ERR_PLAN_FEATURE_DISABLED"]);
+      expect((await get(url)).json().error).toBe("ERR_NO_SESSION");
+    }
+    expect((await get("/agenda", { "x-profile": "user" })).json()).toEqual({ ok: true });
     await app.close();
   });
 });

@@ -18,7 +18,10 @@ export type Access = "public" | "user" | "super" | Permission;
  */
 export interface RouteDeclaration {
   access: Access;
-  /** The plan flag the feature needs: documented here; the service checks it (ERR_PLAN_FEATURE_DISABLED). */
+  /**
+   * The plan flag the feature needs (contracts' PLAN_FLAGS). The route guard refuses a caller whose
+   * company's plan lacks it with 403 ERR_PLAN_FEATURE_DISABLED, before the handler (see requirePlan).
+   */
   plan?: PlanFlag;
   params?: ZodType;
   query?: ZodType;
@@ -130,18 +133,26 @@ export function checkAccess(actor: AuthContext, access: Access): void {
 
 /**
  * The one preHandler that enforces declarations: a route not `public` needs a live session (401/403
- * as requireAuth answers), and the declared access (403 ERR_NO_PERMISSION). A route naming a
- * resource in its path answers 404 for another company's resource before any 403, as if it did not
- * exist: its service looks the resource up first and checks the declared permission after. A route
- * without a declaration is not public (the guard suite refuses it anyway); static files and the docs'
- * pages are marked `asset`. Services keep their own checks.
+ * as requireAuth answers), the declared access (403 ERR_NO_PERMISSION), and the declared plan flag
+ * (403 ERR_PLAN_FEATURE_DISABLED, see http/plan.ts: the caller's own company's plan, so it tells nothing of another
+ * company's rows, and is checked on every gated route, with or without an id in its path). A route
+ * naming a resource in its path answers 404 for another company's resource before any 403 of
+ * access, as if it did not exist: its service looks the resource up first and checks the declared
+ * permission after. A route without a declaration is not public (the guard suite refuses it
+ * anyway); static files and the docs' pages are marked `asset`. Services keep their own checks.
  */
-export function makeRouteGuard(requireAuth: (req: FastifyRequest, reply: FastifyReply) => Promise<void>) {
+export function makeRouteGuard(
+  requireAuth: (req: FastifyRequest, reply: FastifyReply) => Promise<void>,
+  /** Throws unless the company's plan has the flag: `requirePlan` (http/plan.ts) on the app's database. */
+  requirePlanFlag: (companyId: number, flag: PlanFlag) => Promise<void>,
+) {
   return async function routeGuard(req: FastifyRequest, reply: FastifyReply) {
     const decl = req.routeOptions.config.route;
     if (req.is404 || decl === "asset" || decl?.access === "public") return;
     await requireAuth(req, reply);
-    if (decl && !req.routeOptions.url?.includes(":")) checkAccess(authOf(req), decl.access);
+    if (!decl) return;
+    if (!req.routeOptions.url?.includes(":")) checkAccess(authOf(req), decl.access);
+    if (decl.plan) await requirePlanFlag(authOf(req).companyId, decl.plan);
   };
 }
 

@@ -1,7 +1,11 @@
-import { can, type Permission } from "@atende/contracts";
-import { Navigate, Outlet } from "react-router-dom";
+import { can, type Permission, type PlanFlag } from "@atende/contracts";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { Navigate, Outlet, useNavigate } from "react-router-dom";
+import { toast } from "../api/toast";
 import { FullPageLoader } from "../components/FullPageLoader";
 import { useAuth, useSessionUser } from "./AuthContext";
+import { planAllows } from "./plan";
 
 /** Private routes: an unauthenticated visitor goes to /login. */
 export function PrivateRoute() {
@@ -21,4 +25,28 @@ export function PublicRoute() {
 export function PermissionRoute({ permission }: { permission: Permission }) {
   const user = useSessionUser();
   return can(user, permission) ? <Outlet /> : <Navigate to="/tickets" replace />;
+}
+
+/** The back-office spec's redirect delay (section 9). */
+const PLAN_REDIRECT_MS = 1_000;
+
+/**
+ * Pages of a feature the company's plan may lack (kanban, schedules, campaigns, chats, prompts...):
+ * without it, the spec's toast ('Esta empresa não possui permissão para acessar essa página!
+ * Estamos lhe redirecionando.') and / after a second; the page itself is never drawn.
+ */
+export function PlanRoute({ flag }: { flag: PlanFlag }) {
+  const user = useSessionUser();
+  const allowed = planAllows(user, flag);
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+
+  useEffect(() => {
+    if (allowed) return;
+    toast(t("planGate.missing"), "error");
+    const timer = window.setTimeout(() => void navigate("/", { replace: true }), PLAN_REDIRECT_MS);
+    return () => window.clearTimeout(timer);
+  }, [allowed, navigate, t]);
+
+  return allowed ? <Outlet /> : <FullPageLoader />;
 }

@@ -1,6 +1,7 @@
 import { contactsTexts } from "./contacts";
 import { kanbanTexts } from "./kanban";
 import { mailTexts } from "./mail";
+import { planGateTexts } from "./planGate";
 import { quickMessagesTexts } from "./quickMessages";
 import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
@@ -25,6 +26,7 @@ export const en: Translation = {
   settings: settingsTexts.en,
   kanban: kanbanTexts.en,
   mail: mailTexts.en,
+  planGate: planGateTexts.en,
   quickMessages: quickMessagesTexts.en,
   schedules: schedulesTexts.en,
   todo: todoTexts.en,

@@ -1,6 +1,7 @@
 import { contactsTexts } from "./contacts";
 import { kanbanTexts } from "./kanban";
 import { mailTexts } from "./mail";
+import { planGateTexts } from "./planGate";
 import { quickMessagesTexts } from "./quickMessages";
 import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
@@ -25,6 +26,7 @@ export const es: Translation = {
   settings: settingsTexts.es,
   kanban: kanbanTexts.es,
   mail: mailTexts.es,
+  planGate: planGateTexts.es,
   quickMessages: quickMessagesTexts.es,
   schedules: schedulesTexts.es,
   todo: todoTexts.es,

@@ -5,7 +5,6 @@ const pt = {
   openTicket: "Ver ticket",
   removed: "Ticket Tag Removido!",
   added: "Ticket Tag Adicionado com Sucesso!",
-  planMissing: "Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.",
   emptyLane: "Arraste tickets para cá",
   noLanes: "Nenhuma tag é uma coluna ainda. Ligue a opção Kanban de uma tag para criar colunas.",
   manageTags: "Gerenciar tags",
@@ -34,7 +33,6 @@ const en: KanbanTexts = {
   openTicket: "Open ticket",
   removed: "Ticket tag removed!",
   added: "Ticket tag added successfully!",
-  planMissing: "This company is not allowed to access this page! Redirecting you.",
   emptyLane: "Drag tickets here",
   noLanes: "No tag is a lane yet. Turn on the Kanban option of a tag to create lanes.",
   manageTags: "Manage tags",
@@ -62,7 +60,6 @@ const es: KanbanTexts = {
   openTicket: "Ver ticket",
   removed: "¡Etiqueta del ticket eliminada!",
   added: "¡Etiqueta del ticket agregada con éxito!",
-  planMissing: "¡Esta empresa no tiene permiso para acceder a esta página! Lo estamos redirigiendo.",
   emptyLane: "Arrastre tickets aquí",
   noLanes:
     "Ninguna etiqueta es una columna todavía. Active la opción Kanban de una etiqueta para crear columnas.",

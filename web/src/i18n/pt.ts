@@ -1,6 +1,7 @@
 import { contactsTexts } from "./contacts";
 import { kanbanTexts } from "./kanban";
 import { mailTexts } from "./mail";
+import { planGateTexts } from "./planGate";
 import { quickMessagesTexts } from "./quickMessages";
 import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
@@ -24,6 +25,7 @@ export const pt = {
   settings: settingsTexts.pt,
   kanban: kanbanTexts.pt,
   mail: mailTexts.pt,
+  planGate: planGateTexts.pt,
   quickMessages: quickMessagesTexts.pt,
   schedules: schedulesTexts.pt,
   todo: todoTexts.pt,

@@ -25,7 +25,8 @@ import TuneIcon from "@mui/icons-material/TuneOutlined";
 import ViewKanbanIcon from "@mui/icons-material/ViewKanbanOutlined";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
 import type { SvgIcon } from "@mui/material";
-import { can, type PlanFlag, type SessionUserDTO } from "@atende/contracts";
+import { can, type SessionUserDTO } from "@atende/contracts";
+import { planAllows } from "../auth/plan";
 import type { Translation } from "../i18n/pt";
 
 export interface MenuEntry {
@@ -39,15 +40,12 @@ export interface MenuGroup {
   entries: MenuEntry[];
 }
 
-function planAllows(user: SessionUserDTO, flag: PlanFlag): boolean {
-  return user.company.plan?.[flag] === true;
-}
-
 const when = (condition: boolean, entry: MenuEntry): MenuEntry[] => (condition ? [entry] : []);
 
 /**
  * The side menu of agent-workspace section 2: attendance for everyone, the rest for admins.
- * `campaigns`: the browser keeps the `cshow` flag, the one the campaign routes need.
+ * `campaigns`: the browser keeps the `cshow` flag, the one the campaign routes need. An entry of a
+ * feature the company's plan lacks is not shown (its page sends a visitor away: PlanRoute).
  */
 export function menuGroups(user: SessionUserDTO, { campaigns }: { campaigns: boolean }): MenuGroup[] {
   const attendance: MenuGroup = {
@@ -76,7 +74,7 @@ export function menuGroups(user: SessionUserDTO, { campaigns }: { campaigns: boo
       ],
     },
   ];
-  if (campaigns) {
+  if (campaigns && planAllows(user, "useCampaigns")) {
     groups.push({
       heading: "campaigns",
       entries: [

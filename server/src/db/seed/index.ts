@@ -73,6 +73,7 @@ export async function seedDemo(db: Executor, now: Date): Promise<void> {
       useKanban: true,
       useOpenAi: true,
       useIntegrations: true,
+      useInternal: true,
     })
     .returning();
   const [platform] = await db

@@ -47,6 +47,7 @@ describe("GET /companies/listPlan/{companyId}", () => {
       useKanban: true,
       useOpenAi: false,
       useIntegrations: true,
+      useInternal: true,
     });
     const company = await buildCompany(ctx.deps.db, { planId: plan.id, phone: "5511999990000" });
     const admin = await buildUser(ctx.deps.db, company.id, { profile: "admin" });
@@ -73,6 +74,7 @@ describe("GET /companies/listPlan/{companyId}", () => {
         useKanban: true,
         useOpenAi: false,
         useIntegrations: true,
+        useInternal: true,
       },
     };
     for (const who of [admin, agent]) {
@@ -120,6 +122,7 @@ describe("GET /companies/listPlan/{companyId}", () => {
       useKanban: false,
       useOpenAi: false,
       useIntegrations: false,
+      useInternal: false,
     });
   });
 });

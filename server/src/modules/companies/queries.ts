@@ -26,6 +26,7 @@ export function presentPlan(p: typeof plans.$inferSelect): PlanDTO {
     useKanban: p.useKanban,
     useOpenAi: p.useOpenAi,
     useIntegrations: p.useIntegrations,
+    useInternal: p.useInternal,
   };
 }
 

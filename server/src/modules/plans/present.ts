@@ -8,7 +8,6 @@ export function presentPlanRecord(row: PlanRow): PlanRecordDTO {
     ...presentPlan(row),
     campaigns: row.campaigns,
     schedules: row.schedules,
-    useInternal: row.useInternal,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -13,7 +13,8 @@ import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError, dbErrorCode } from "../../http/errors.js";
-import { findCompany, lockCompany } from "../companies/queries.js";
+import { requirePlanForLinks } from "../../http/plan.js";
+import { requirePlanRoom } from "../plans/limits.js";
 import { queuePolicy } from "./policy.js";
 import { presentOptionTrees, presentQueue } from "./present.js";
 import * as q from "./queries.js";
@@ -102,13 +103,10 @@ export function createQueuesService({ db, bus, now, media }: QueuesDeps) {
     async create(actor: AuthContext, input: QueueSaveInput): Promise<QueueDetailDTO> {
       queuePolicy.manage(actor);
       await colorFree(actor.companyId, input.color);
+      await requirePlanForLinks(db, actor.companyId, input);
       return uniqueNameAndColor(() =>
         inTransaction(db, bus, async (tx, raise) => {
-          await lockCompany(tx, actor.companyId);
-          const company = await findCompany(tx, actor.companyId);
-          const limit = company?.plan?.queues ?? 0;
-          if (limit > 0 && (await q.countQueues(tx, actor.companyId)) >= limit)
-            throw new AppError("ERR_PLAN_QUEUE_LIMIT");
+          await requirePlanRoom(tx, actor.companyId, "queues", () => q.countQueues(tx, actor.companyId));
           const row = await q.insertQueue(tx, actor.companyId, {
             name: input.name,
             color: input.color,
@@ -129,9 +127,10 @@ export function createQueuesService({ db, bus, now, media }: QueuesDeps) {
     },
 
     async update(actor: AuthContext, id: number, input: QueueSaveInput): Promise<QueueDetailDTO> {
-      await queueOf(actor.companyId, id);
+      const current = await queueOf(actor.companyId, id);
       queuePolicy.manage(actor);
       await colorFree(actor.companyId, input.color, id);
+      await requirePlanForLinks(db, actor.companyId, input, current);
       return uniqueNameAndColor(() =>
         inTransaction(db, bus, async (tx, raise) => {
           const row = await q.updateQueue(tx, actor.companyId, id, {

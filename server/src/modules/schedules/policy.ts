@@ -1,8 +1,6 @@
 import { mayEditSchedule } from "@atende/contracts";
-import type { Executor } from "../../db/client.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
-import { findCompany } from "../companies/queries.js";
 import type { ScheduleRow } from "./present.js";
 
 export const schedulePolicy = {
@@ -11,10 +9,3 @@ export const schedulePolicy = {
     if (!mayEditSchedule(actor, actor.userId, row)) throw new AppError("ERR_NO_PERMISSION");
   },
 };
-
-/** Every schedules call needs the plan flag useSchedules. */
-export async function requireSchedulesPlan(db: Executor, companyId: number) {
-  const company = await findCompany(db, companyId);
-  if (!company?.plan?.useSchedules) throw new AppError("ERR_PLAN_FEATURE_DISABLED");
-  return company.plan;
-}

@@ -22,8 +22,8 @@ import type { AuthContext } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
 import type { UploadedFile } from "../../http/upload.js";
 import { type JobRunner, enqueueJob } from "../../jobs/runner.js";
-import { lockCompany } from "../companies/queries.js";
-import { requireSchedulesPlan, schedulePolicy } from "./policy.js";
+import { requirePlanRoom } from "../plans/limits.js";
+import { schedulePolicy } from "./policy.js";
 import type { ScheduleRow } from "./present.js";
 import { companyTimeZone } from "../settings/queries.js";
 import * as q from "./queries.js";
@@ -31,9 +31,8 @@ import * as q from "./queries.js";
 export type SchedulesDeps = Pick<Deps, "db" | "bus" | "now" | "media"> & { jobs: Pick<JobRunner, "poke"> };
 
 export function createSchedulesService({ db, bus, now, media, jobs }: SchedulesDeps) {
-  /** A schedule of the caller's company (404 otherwise), on a plan with schedules. */
+  /** A schedule of the caller's company (404 otherwise); the routes declare the plan's useSchedules. */
   async function scheduleOf(actor: AuthContext, id: number): Promise<ScheduleRow> {
-    await requireSchedulesPlan(db, actor.companyId);
     const row = await q.findScheduleRow(db, actor.companyId, id);
     if (!row) throw new AppError("ERR_NO_SCHEDULE_FOUND");
     return row;
@@ -113,7 +112,6 @@ export function createSchedulesService({ db, bus, now, media, jobs }: SchedulesD
 
   return {
     async page(actor: AuthContext, query: SchedulesQuery): Promise<SchedulesPage> {
-      await requireSchedulesPlan(db, actor.companyId);
       const zone = query.from || query.to ? await companyTimeZone(db, actor.companyId) : DEFAULT_TIMEZONE;
       return q.pageSchedules(
         db,
@@ -137,17 +135,12 @@ export function createSchedulesService({ db, bus, now, media, jobs }: SchedulesD
     },
 
     async create(actor: AuthContext, input: ScheduleCreateInput): Promise<ScheduleDTO> {
-      const plan = await requireSchedulesPlan(db, actor.companyId);
       await checkContact(actor.companyId, input.contactId);
       await checkConnection(actor.companyId, input.whatsappId);
       const sendAt = parseSendAt(input.sendAt, await companyTimeZone(db, actor.companyId));
       const schedule = await inTransaction(db, bus, async (tx, raise) => {
-        if (plan.schedules > 0) {
-          // Two creations at once cannot both pass the limit.
-          await lockCompany(tx, actor.companyId);
-          if ((await q.countPending(tx, actor.companyId)) >= plan.schedules)
-            throw new AppError("ERR_PLAN_SCHEDULE_LIMIT");
-        }
+        // The plan's limit counts the schedules still to go out; two creations at once cannot both pass it.
+        await requirePlanRoom(tx, actor.companyId, "schedules", () => q.countPending(tx, actor.companyId));
         const scheduleId = await q.insertSchedule(tx, actor.companyId, {
           contactId: input.contactId,
           userId: actor.userId,

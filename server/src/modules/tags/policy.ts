@@ -1,7 +1,6 @@
 import type { Executor } from "../../db/client.js";
 import { type AuthContext, authorize } from "../../http/auth.js";
-import { AppError } from "../../http/errors.js";
-import { findCompany } from "../companies/queries.js";
+import { requirePlan } from "../../http/plan.js";
 
 export const tagPolicy = {
   /** Making a tag a kanban lane, or no longer one: admin and supervisor only (tags:kanbanSwitch). */
@@ -10,8 +9,15 @@ export const tagPolicy = {
   },
 };
 
-/** The kanban board and its moves need the plan flag useKanban. */
-export async function requireKanbanPlan(db: Executor, companyId: number): Promise<void> {
-  const company = await findCompany(db, companyId);
-  if (!company?.plan?.useKanban) throw new AppError("ERR_PLAN_FEATURE_DISABLED");
+/**
+ * Making a tag a kanban lane needs the plan flag useKanban (the board's routes declare it). Turning
+ * it off, or saving a lane as it is, does not: a downgraded company keeps its tags and edits them.
+ */
+export async function requireKanbanPlanToSwitchOn(
+  db: Executor,
+  companyId: number,
+  from: 0 | 1,
+  to: 0 | 1 | undefined,
+): Promise<void> {
+  if (to === 1 && from !== 1) await requirePlan(db, companyId, "useKanban");
 }

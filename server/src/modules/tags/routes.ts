@@ -16,7 +16,8 @@ export function tagsRoutes(app: FastifyInstance, tags: TagsService) {
   const r = routes(app);
   r.get("/tags", { access: "user", query: listQuerySchema }, ({ auth, query }) => tags.page(auth, query));
   r.get("/tags/list", { access: "user" }, ({ auth }) => tags.list(auth));
-  r.get("/tags/kanban", { access: "user" }, ({ auth }) => tags.kanbanTags(auth));
+  // The board's lanes: a kanban feature (setting `kanban` on a tag is checked by the service).
+  r.get("/tags/kanban", { access: "user", plan: "useKanban" }, ({ auth }) => tags.kanbanTags(auth));
   r.get("/tags/:id", { access: "user", params: idParam }, ({ auth, params }) => tags.get(auth, params.id));
   r.post("/tags", { access: "user", body: tagCreateSchema, status: 201 }, ({ auth, body }) =>
     tags.create(auth, body),
@@ -29,6 +30,7 @@ export function tagsRoutes(app: FastifyInstance, tags: TagsService) {
     tags.remove(auth, params.id),
   );
 
+  // The board and its moves: the guard refuses a plan without useKanban (ERR_PLAN_FEATURE_DISABLED).
   const kanban = { access: "user", plan: "useKanban" } as const;
   r.get("/ticket/kanban", { ...kanban, query: kanbanQuerySchema }, ({ auth, query }) =>
     tags.board(auth, query),

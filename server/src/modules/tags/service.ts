@@ -23,7 +23,7 @@ import { findTicketRow, pageTickets } from "../tickets/queries.js";
 import type { TicketsService } from "../tickets/service.js";
 import { findUser } from "../users/queries.js";
 import { ticketPolicy } from "../tickets/policy.js";
-import { requireKanbanPlan, tagPolicy } from "./policy.js";
+import { requireKanbanPlanToSwitchOn, tagPolicy } from "./policy.js";
 import { presentTag } from "./present.js";
 import * as q from "./queries.js";
 
@@ -92,6 +92,7 @@ export function createTagsService({ db, bus, now, tickets }: TagsDeps) {
 
     async create(actor: AuthContext, input: TagCreateInput): Promise<TagDTO> {
       tagPolicy.switchKanban(actor, 0, input.kanban);
+      await requireKanbanPlanToSwitchOn(db, actor.companyId, 0, input.kanban);
       const row = await uniqueOr("ERR_TAG_NAME_TAKEN", async () => {
         return q.insertTag(db, actor.companyId, {
           name: input.name,
@@ -110,6 +111,7 @@ export function createTagsService({ db, bus, now, tickets }: TagsDeps) {
       const current = await q.findTagRow(db, actor.companyId, id);
       if (!current) throw new AppError("ERR_NO_TAG_FOUND");
       tagPolicy.switchKanban(actor, current.kanban === 1 ? 1 : 0, input.kanban);
+      await requireKanbanPlanToSwitchOn(db, actor.companyId, current.kanban === 1 ? 1 : 0, input.kanban);
       await uniqueOr("ERR_TAG_NAME_TAKEN", () =>
         q.updateTag(db, actor.companyId, id, {
           name: input.name,
@@ -148,7 +150,6 @@ export function createTagsService({ db, bus, now, tickets }: TagsDeps) {
 
     /** The kanban board: the ticket list's visibility rules, waiting and in-service tickets. */
     async board(actor: AuthContext, query: KanbanQuery): Promise<KanbanPage> {
-      await requireKanbanPlan(db, actor.companyId);
       const me = await findUser(db, actor.companyId, actor.userId);
       const viewer = {
         queueIds: me?.queues.map((x) => x.id) ?? [],
@@ -186,7 +187,6 @@ export function createTagsService({ db, bus, now, tickets }: TagsDeps) {
 
     /** DELETE /ticket-tags/{ticketId}: the ticket leaves its kanban lane (back to 'Em aberto'). */
     async leaveLane(actor: AuthContext, ticketId: number): Promise<TicketDTO> {
-      await requireKanbanPlan(db, actor.companyId);
       await visibleTicket(actor, ticketId);
       return retag(actor, ticketId, async (tx) =>
         q.untagTicket(
@@ -203,7 +203,6 @@ export function createTagsService({ db, bus, now, tickets }: TagsDeps) {
      * ticket sits in one lane, so it leaves any other lane in the same transaction.
      */
     async addTag(actor: AuthContext, ticketId: number, tagId: number): Promise<TicketDTO> {
-      await requireKanbanPlan(db, actor.companyId);
       await visibleTicket(actor, ticketId);
       const tag = await q.findTagRow(db, actor.companyId, tagId);
       if (!tag) throw new AppError("ERR_NO_TAG_FOUND");

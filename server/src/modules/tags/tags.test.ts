@@ -415,11 +415,12 @@ describe("the kanban board", () => {
 
   it("is refused when the company's plan has no kanban; tags still work", async () => {
     const company = await buildCompany(ctx.deps.db);
-    await ctx.deps.db.update(plans).set({ useKanban: false }).where(eq(plans.id, company.planId!));
     const admin = await buildMember(ctx, company.id, { profile: "admin" });
     const contact = await buildContact(ctx.deps.db, company.id, { name: "Sem kanban" });
     const ticket = await buildTicket(ctx.deps.db, company.id, { contactId: contact.id, status: "pending" });
+    // A lane made while the plan had kanban; then the plan loses it.
     const tag = await createTag(admin.login, { name: "Lane sem plano", kanban: 1 });
+    await ctx.deps.db.update(plans).set({ useKanban: false }).where(eq(plans.id, company.planId!));
 
     expectError(await call("GET", "/ticket/kanban", admin.login), 403, "ERR_PLAN_FEATURE_DISABLED");
     expectError(await addTag(admin.login, ticket.id, tag.id), 403, "ERR_PLAN_FEATURE_DISABLED");

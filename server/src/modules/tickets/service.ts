@@ -11,6 +11,7 @@ import type { Deps } from "../../deps.js";
 import { type Raise, inTransaction } from "../../events/bus.js";
 import { type AuthContext, authorize } from "../../http/auth.js";
 import { AppError, dbErrorCode } from "../../http/errors.js";
+import { requirePlanForLinks } from "../../http/plan.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import { companyQueueIds, findUser } from "../users/queries.js";
 import { findWhatsappRow } from "../whatsapps/queries.js";
@@ -465,6 +466,8 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
       for (let attempt = 1; ; attempt++) {
         try {
           const ticket = await visibleTicket(actor, await q.findTicketRow(db, actor.companyId, id));
+          // Pointing the ticket at a prompt or an integration needs the plan's flag.
+          await requirePlanForLinks(db, actor.companyId, input, ticket);
           return await commands[commandOf(ticket, input)](actor, ticket, input);
         } catch (err) {
           if (!(err instanceof ChangedMeanwhile) || attempt >= 3) throw err;

@@ -6,7 +6,7 @@ import type { AuthContext } from "../../http/auth.js";
 import { AppError, uniqueOr } from "../../http/errors.js";
 import { hashPassword, verifyPassword } from "../../lib/passwords.js";
 import { endSessionsForNewPassword } from "../auth/passwordChange.js";
-import { findCompany, lockCompany } from "../companies/queries.js";
+import { requirePlanRoom } from "../plans/limits.js";
 import { findWhatsappRow } from "../whatsapps/queries.js";
 import * as q from "./queries.js";
 import { userPolicy } from "./policy.js";
@@ -56,12 +56,8 @@ export function createUsersService({ db, bus, now, config }: UsersDeps) {
       const passwordHash = await hashPassword(input.password);
       return uniqueOr("ERR_EMAIL_ALREADY_EXISTS", () =>
         inTransaction(db, bus, async (tx, raise) => {
-          // Lock the company row so two concurrent creations cannot both pass the plan limit.
-          await lockCompany(tx, actor.companyId);
-          const company = await findCompany(tx, actor.companyId);
-          const limit = company?.plan?.users ?? 0;
-          if (limit > 0 && (await q.countUsers(tx, actor.companyId)) >= limit)
-            throw new AppError("ERR_PLAN_USER_LIMIT");
+          // Under the company's lock: two concurrent creations cannot both pass the plan limit.
+          await requirePlanRoom(tx, actor.companyId, "users", () => q.countUsers(tx, actor.companyId));
           if (await q.emailTaken(tx, input.email)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
           const row = await q.insertUser(tx, actor.companyId, {
             name: input.name,

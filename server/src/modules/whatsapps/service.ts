@@ -5,7 +5,9 @@ import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError, dbErrorCode } from "../../http/errors.js";
-import { findCompany, lockCompany } from "../companies/queries.js";
+import { requirePlanForLinks } from "../../http/plan.js";
+import { lockCompany } from "../companies/queries.js";
+import { requirePlanRoom } from "../plans/limits.js";
 import { companyQueueIds } from "../users/queries.js";
 import { whatsappPolicy } from "./policy.js";
 import { presentWhatsappDetail } from "./present.js";
@@ -26,7 +28,13 @@ export function createWhatsappsService({ db, bus, now, config, sessions }: Whats
     return presentWhatsappDetail(row, queues, config.PUBLIC_URL || `http://localhost:${config.PORT}`);
   }
 
-  async function checkInput(companyId: number, input: WhatsappSaveInput, exceptId?: number) {
+  async function checkInput(
+    companyId: number,
+    input: WhatsappSaveInput,
+    current?: { id: number; promptId: number | null; integrationId: number | null },
+  ) {
+    const exceptId = current?.id;
+    await requirePlanForLinks(db, companyId, input, current);
     const queueIds = [...new Set(input.queueIds)];
     if ((await companyQueueIds(db, companyId, queueIds)).length !== queueIds.length)
       throw new AppError("ERR_NO_QUEUE_FOUND");
@@ -104,11 +112,9 @@ export function createWhatsappsService({ db, bus, now, config, sessions }: Whats
       const queueIds = await checkInput(actor.companyId, input);
       const id = await withTokenCheck(() =>
         inTransaction(db, bus, async (tx, raise) => {
-          await lockCompany(tx, actor.companyId);
-          const company = await findCompany(tx, actor.companyId);
-          const limit = company?.plan?.connections ?? 0;
-          if (limit > 0 && (await q.countWhatsapps(tx, actor.companyId)) >= limit)
-            throw new AppError("ERR_PLAN_CONNECTION_LIMIT");
+          await requirePlanRoom(tx, actor.companyId, "connections", () =>
+            q.countWhatsapps(tx, actor.companyId),
+          );
           const first = (await q.countWhatsapps(tx, actor.companyId)) === 0;
           const isDefault = input.isDefault || first;
           if (isDefault) await q.clearDefault(tx, actor.companyId);
@@ -137,7 +143,7 @@ export function createWhatsappsService({ db, bus, now, config, sessions }: Whats
       const current = await findWhatsappRow(db, actor.companyId, id);
       if (!current) throw new AppError("ERR_NO_WAPP_FOUND");
       whatsappPolicy.edit(actor);
-      const queueIds = await checkInput(actor.companyId, input, id);
+      const queueIds = await checkInput(actor.companyId, input, current);
       await withTokenCheck(() =>
         inTransaction(db, bus, async (tx, raise) => {
           // One writer of the company's connections at a time, so the default stays exactly one.

@@ -16,32 +16,12 @@ import {
 } from "@mui/material";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link as RouterLink, useNavigate } from "react-router-dom";
-import { toast, toastError } from "../../api/toast";
+import { Link as RouterLink } from "react-router-dom";
+import { toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
-import { FullPageLoader } from "../../components/FullPageLoader";
 import { KanbanBoard } from "./KanbanBoard";
 import { LANE_WIDTH } from "./KanbanLane";
 import { useKanbanBoard } from "./useKanbanBoard";
-
-const REDIRECT_MS = 1_000;
-
-/** /kanban, for companies whose plan has kanban; others hear why and go to / after a second. */
-export function KanbanPage() {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const user = useSessionUser();
-  const allowed = user.company.plan?.useKanban === true;
-
-  useEffect(() => {
-    if (allowed) return;
-    toast(t("kanban.planMissing"), "error");
-    const timer = window.setTimeout(() => void navigate("/", { replace: true }), REDIRECT_MS);
-    return () => window.clearTimeout(timer);
-  }, [allowed, navigate, t]);
-
-  return allowed ? <Kanban /> : <FullPageLoader />;
-}
 
 function LanesSkeleton() {
   return (
@@ -58,7 +38,8 @@ function LanesSkeleton() {
   );
 }
 
-function Kanban() {
+/** /kanban (behind PlanRoute: only companies whose plan has kanban reach it). */
+export function KanbanPage() {
   const { t } = useTranslation();
   const user = useSessionUser();
   const mayShowAll = can(user, "tickets-manager:showall");

@@ -16,9 +16,8 @@ import {
   Typography,
 } from "@mui/material";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router-dom";
 import {
   deleteSchedule,
   fetchSchedulesBetween,
@@ -27,17 +26,13 @@ import {
   scheduleKeys,
 } from "../../api/schedules";
 import { useSchedulesLive } from "../../api/schedulesLive";
-import { toast } from "../../api/toast";
-import { useSessionUser } from "../../auth/AuthContext";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
-import { FullPageLoader } from "../../components/FullPageLoader";
 import { useConfirmDelete } from "../../hooks/useConfirmDelete";
 import { useSearchableList } from "../../hooks/useSearchableList";
 import { monthStart, nextMonth, ScheduleCalendar } from "./ScheduleCalendar";
 import { ScheduleDialog } from "./ScheduleDialog";
 import { SchedulesTable } from "./SchedulesTable";
 
-const REDIRECT_MS = 1_000;
 const VIEW_KEY = "schedules-view";
 
 type View = "list" | "calendar";
@@ -52,24 +47,8 @@ function storedView(): View {
   }
 }
 
-/** /schedules, for companies whose plan has schedules; others hear why and go to / after a second. */
+/** /schedules (behind PlanRoute: only companies whose plan has schedules reach it). */
 export function SchedulesPage() {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const user = useSessionUser();
-  const allowed = user.company.plan?.useSchedules === true;
-
-  useEffect(() => {
-    if (allowed) return;
-    toast(t("schedules.planMissing"), "error");
-    const timer = window.setTimeout(() => void navigate("/", { replace: true }), REDIRECT_MS);
-    return () => window.clearTimeout(timer);
-  }, [allowed, navigate, t]);
-
-  return allowed ? <Schedules /> : <FullPageLoader />;
-}
-
-function Schedules() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [view, setView] = useState<View>(storedView);

@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { saveTag, upsertTagInLists } from "../../api/tags";
 import { toast } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
+import { planAllows } from "../../auth/plan";
 import { ColorPicker } from "../../components/ColorPicker";
 import { applyServerErrors, fieldErrorText, textFieldRegister } from "../../components/formFields";
 import { TagChip } from "../../components/TagChip";
@@ -31,7 +32,9 @@ export function TagDialog({ tag, onClose }: TagDialogProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const user = useSessionUser();
-  const canSwitchKanban = can(user, "tags:kanbanSwitch");
+  // Admin and supervisor, on a plan with kanban; a lane kept from a better plan may still be switched off.
+  const canSwitchKanban =
+    can(user, "tags:kanbanSwitch") && (planAllows(user, "useKanban") || tag?.kanban === 1);
   const {
     register,
     control,
