@@ -66,13 +66,17 @@ test.describe("logos", () => {
     const logo = page.locator('img[data-logo="login"]');
     await expect(logo).toBeVisible();
     await expect(logo).toHaveAttribute("src", /^\/public\/logotipos\/login\.png\?v=/);
-    await expect.poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(180);
+    await expect
+      .poll(() => logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBe(180);
 
     // Another visitor, who never logged in, sees it too.
     const visitor = await newPerson(browser);
     await visitor.page.goto("/login");
     const seen = visitor.page.locator('img[data-logo="login"]');
-    await expect.poll(() => seen.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(180);
+    await expect
+      .poll(() => seen.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBe(180);
     await shot(visitor.page, "logos-login");
     await visitor.context.close();
     await context.close();

@@ -43,7 +43,14 @@ export function BrandLogo({ target, maxHeight = 72, fallback = <DefaultBrand /> 
       alt="Logo"
       data-logo={target}
       onError={() => setFailed(url)}
-      sx={{ display: "block", mx: "auto", maxHeight, maxWidth: "100%", objectFit: "contain" }}
+      sx={{
+        display: "block",
+        alignSelf: "center",
+        mx: "auto",
+        maxHeight,
+        maxWidth: "100%",
+        objectFit: "contain",
+      }}
     />
   );
 }

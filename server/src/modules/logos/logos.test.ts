@@ -60,7 +60,13 @@ const HOSTILE_SVG = Buffer.from(
 </svg>`,
 );
 
-const upload = (ref: string | null, data: Buffer | null, filename = "logo.png", mimetype = "image/png", who: LoggedIn | null = superLogin) => {
+const upload = (
+  ref: string | null,
+  data: Buffer | null,
+  filename = "logo.png",
+  mimetype = "image/png",
+  who: LoggedIn | null = superLogin,
+) => {
   const form = data ? fileForm(data, filename, mimetype) : { payload: undefined, headers: {} };
   return ctx.app.inject({
     method: "POST",
@@ -71,8 +77,7 @@ const upload = (ref: string | null, data: Buffer | null, filename = "logo.png", 
 };
 
 /** The public read, without a session. */
-const logos = async () =>
-  expectOk<LogosDTO>(await ctx.app.inject({ method: "GET", url: "/settings/logos" }));
+const logos = async () => expectOk<LogosDTO>(await ctx.app.inject({ method: "GET", url: "/settings/logos" }));
 const fetchLogo = (url: string, headers: Record<string, string> = {}) =>
   ctx.app.inject({ method: "GET", url, headers });
 
@@ -107,7 +112,9 @@ describe("POST /settings/media-upload?ref={target}", () => {
       const res = await fetchLogo(answer.url);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers["content-type"]).toBe(served);
-      expect(res.headers["content-security-policy"]).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
+      expect(res.headers["content-security-policy"]).toBe(
+        "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+      );
       expect(res.headers["x-content-type-options"]).toBe("nosniff");
       if (ext !== "svg") expect(res.rawPayload.equals(data)).toBe(true);
       // The compatible path without a version ("/public/logotipos/{target}.png") serves the same file.
@@ -121,7 +128,9 @@ describe("POST /settings/media-upload?ref={target}", () => {
     const { url } = expectOk<LogoUploadAnswer>(await upload("interno", PNG));
     const res = await fetchLogo(url);
     expect(res.headers["cache-control"]).toContain("immutable");
-    const again = await fetchLogo("/public/logotipos/interno.png", { "if-none-match": String(res.headers.etag) });
+    const again = await fetchLogo("/public/logotipos/interno.png", {
+      "if-none-match": String(res.headers.etag),
+    });
     expect(again.statusCode).toBe(304);
   });
 
@@ -143,7 +152,9 @@ describe("POST /settings/media-upload?ref={target}", () => {
     for (const [data, name, mimetype] of cases) {
       const res = await upload("login", data, name, mimetype);
       expectError(res, 400, "ERR_LOGO_INVALID_TYPE");
-      expect(res.json<{ message: string }>().message).toBe("Use somente arquivos em formato PNG, ICO ou SVG!");
+      expect(res.json<{ message: string }>().message).toBe(
+        "Use somente arquivos em formato PNG, ICO ou SVG!",
+      );
     }
     const jpeg = fileForm(JPEG, "logo.png", "image/png");
     const en = await ctx.app.inject({
@@ -158,18 +169,31 @@ describe("POST /settings/media-upload?ref={target}", () => {
   });
 
   it("an SVG is served without its script, handlers, javascript: links or foreignObject, under a sandboxing CSP", async () => {
-    const { url } = expectOk<LogoUploadAnswer>(await upload("login", HOSTILE_SVG, "logo.svg", "image/svg+xml"));
+    const { url } = expectOk<LogoUploadAnswer>(
+      await upload("login", HOSTILE_SVG, "logo.svg", "image/svg+xml"),
+    );
     const res = await fetchLogo(url);
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toBe("image/svg+xml");
-    expect(res.headers["content-security-policy"]).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    expect(res.headers["content-security-policy"]).toBe(
+      "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+    );
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
     const served = res.body;
-    for (const gone of [/script/i, /\bon[a-z]+=/i, /javascript:/i, /&#106;/, /foreignObject/i, /iframe/i, /alert/, /<set/])
+    for (const gone of [
+      /script/i,
+      /\bon[a-z]+=/i,
+      /javascript:/i,
+      /&#106;/,
+      /foreignObject/i,
+      /iframe/i,
+      /alert/,
+      /<set/,
+    ])
       expect(served, String(gone)).not.toMatch(gone);
     // The drawing itself stays.
     expect(served).toContain('<circle cx="5" cy="5" r="4" fill="#008069"/>');
-    expect(served).toContain("<text x=\"1\" y=\"9\">Atende</text>");
+    expect(served).toContain('<text x="1" y="9">Atende</text>');
     expect(served.startsWith("<svg")).toBe(true);
   });
 
@@ -183,7 +207,9 @@ describe("POST /settings/media-upload?ref={target}", () => {
     const after = storedFiles();
     expect(after.filter((f) => f.startsWith("signup-"))).toHaveLength(1);
     expect(after).not.toContain(signupFiles[0]);
-    expect(after.filter((f) => !f.startsWith("signup-"))).toEqual(files.filter((f) => !f.startsWith("signup-")));
+    expect(after.filter((f) => !f.startsWith("signup-"))).toEqual(
+      files.filter((f) => !f.startsWith("signup-")),
+    );
     // One stored file per target, whatever was uploaded before.
     expect(after).toHaveLength(LOGO_TARGETS.length);
     expect((await logos()).signup).toBe(second.url);
@@ -210,8 +236,16 @@ describe("POST /settings/media-upload?ref={target}", () => {
   it("only the super user uploads: a company admin and an agent get 403, no session 401; nothing changes", async () => {
     const before = await logos();
     const filesBefore = storedFiles();
-    expectError(await upload("login", PNG, "logo.png", "image/png", team.adminLogin), 403, "ERR_NO_PERMISSION");
-    expectError(await upload("login", PNG, "logo.png", "image/png", team.agentLogin), 403, "ERR_NO_PERMISSION");
+    expectError(
+      await upload("login", PNG, "logo.png", "image/png", team.adminLogin),
+      403,
+      "ERR_NO_PERMISSION",
+    );
+    expectError(
+      await upload("login", PNG, "logo.png", "image/png", team.agentLogin),
+      403,
+      "ERR_NO_PERMISSION",
+    );
     expectError(await upload("login", PNG, "logo.png", "image/png", null), 401, "ERR_NO_SESSION");
     expect(await logos()).toEqual(before);
     expect(storedFiles()).toEqual(filesBefore);

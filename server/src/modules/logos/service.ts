@@ -27,7 +27,8 @@ export const LOGO_CONTENT_TYPES: Record<LogoExt, string> = {
 };
 
 /** A stored logo's file name: "{target}-{uuid}.{ext}", never built from what the client sent. */
-const STORED_NAME = /^([a-z0-9-]+)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(png|ico|svg)$/;
+const STORED_NAME =
+  /^([a-z0-9-]+)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(png|ico|svg)$/;
 
 export interface LogoFile {
   data: Buffer;
@@ -83,7 +84,8 @@ export function createLogosService({ db, bus, media, now }: LogosDeps) {
       if (!isLogoTarget(ref)) throw new AppError("ERR_LOGO_TARGET_REQUIRED");
       const target = ref;
       const file = await readFile().catch((err: unknown) => {
-        if (err instanceof AppError && err.code === "ERR_VALIDATION") throw new AppError("ERR_LOGO_FILE_REQUIRED");
+        if (err instanceof AppError && err.code === "ERR_VALIDATION")
+          throw new AppError("ERR_LOGO_FILE_REQUIRED");
         throw err;
       });
       const content = await logoContent(file.data);
@@ -109,7 +111,12 @@ export function createLogosService({ db, bus, media, now }: LogosDeps) {
         throw err;
       }
       if (old && old !== name && STORED_NAME.test(old)) await fs.rm(path.join(dir, old), { force: true });
-      return { mensagem: "Arquivo Anexado", ref: target, url: logoUrl(target, name)!, logos: await current() };
+      return {
+        mensagem: "Arquivo Anexado",
+        ref: target,
+        url: logoUrl(target, name)!,
+        logos: await current(),
+      };
     },
 
     /** The target's current logo file, or null when none was uploaded (or its file is gone). */

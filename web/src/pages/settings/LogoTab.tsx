@@ -133,7 +133,13 @@ export function LogoTab() {
           {t("logos.hint")}
         </Typography>
       </Box>
-      <Stack component="form" noValidate spacing={2} onSubmit={(e) => void submit(e)} aria-label={t("logos.heading")}>
+      <Stack
+        component="form"
+        noValidate
+        spacing={2}
+        onSubmit={(e) => void submit(e)}
+        aria-label={t("logos.heading")}
+      >
         <TextField
           select
           id={`${inputId}-target`}
@@ -171,7 +177,14 @@ export function LogoTab() {
                 component="img"
                 src={preview}
                 alt={t("logos.preview")}
-                sx={{ maxHeight: 64, maxWidth: 200, objectFit: "contain", border: 1, borderColor: "divider", p: 0.5 }}
+                sx={{
+                  maxHeight: 64,
+                  maxWidth: 200,
+                  objectFit: "contain",
+                  border: 1,
+                  borderColor: "divider",
+                  p: 0.5,
+                }}
               />
             </Stack>
           )}
