@@ -39,6 +39,8 @@ test.describe("logos", () => {
   test("the super user uploads a PNG for the login page; after logout the login page shows it", async ({
     browser,
   }) => {
+    // Two browsers and a first build of each page: past the default minute on a busy machine.
+    test.setTimeout(120_000);
     const { context, page } = await newPerson(browser);
     await loginAs(page, SUPER.email, SUPER.password);
     await page.goto("/settings");
