@@ -446,6 +446,25 @@ export const ERRORS = {
     en: "Invalid or expired code. Check the code in the e-mail or ask for a new one.",
     es: "Código inválido o vencido. Revise el código del correo o pida uno nuevo.",
   },
+  // Spec: back-office sections 5 and 8 (Logo upload)
+  ERR_LOGO_INVALID_TYPE: {
+    status: 400,
+    pt: "Use somente arquivos em formato PNG, ICO ou SVG!",
+    en: "Use only PNG, ICO or SVG files!",
+    es: "¡Use solamente archivos en formato PNG, ICO o SVG!",
+  },
+  ERR_LOGO_FILE_REQUIRED: {
+    status: 400,
+    pt: "Escolha um arquivo!",
+    en: "Choose a file!",
+    es: "¡Elija un archivo!",
+  },
+  ERR_LOGO_TARGET_REQUIRED: {
+    status: 400,
+    pt: "Escolha um destino!",
+    en: "Choose a target!",
+    es: "¡Elija un destino!",
+  },
   ERR_DATABASE_UNAVAILABLE: {
     status: 503,
     pt: "O banco de dados está indisponível no momento. Tente novamente em alguns segundos.",

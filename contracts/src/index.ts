@@ -27,3 +27,4 @@ export * from "./simulator.js";
 export * from "./plans.js";
 export * from "./helps.js";
 export * from "./mail.js";
+export * from "./logos.js";

@@ -38,6 +38,7 @@ import { contactsModule } from "./modules/contacts/routes.js";
 import { dashboardModule } from "./modules/dashboard/routes.js";
 import { healthModule } from "./modules/health/routes.js";
 import { helpsModule } from "./modules/helps/routes.js";
+import { logosModule } from "./modules/logos/routes.js";
 import { mediaModule } from "./modules/media/routes.js";
 import { messagesModule } from "./modules/messages/routes.js";
 import type { createMessagesService } from "./modules/messages/service.js";
@@ -183,6 +184,7 @@ export async function buildApp(
   await helpsModule(app, shared);
   await passwordResetModule(app, shared);
   mailRoutes(app, { db: deps.db, mailer });
+  await logosModule(app, shared);
   await cloudWebhookRoutes(app, shared);
 
   await serveWebApp(app, deps.config.WEB_DIST ?? defaultWebDist);

@@ -7,6 +7,7 @@ import { SocketProvider } from "./api/SocketProvider";
 import { useAuth } from "./auth/AuthContext";
 import { AuthProvider } from "./auth/AuthProvider";
 import { PermissionRoute, PlanRoute, PrivateRoute, PublicRoute } from "./auth/guards";
+import { BrandIcons } from "./components/BrandIcons";
 import { FullPageLoader } from "./components/FullPageLoader";
 import { Toaster } from "./components/Toaster";
 import { ThemeModeProvider } from "./layout/ThemeModeProvider";
@@ -164,6 +165,7 @@ function LiveChannel({ children }: { children: ReactNode }) {
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
+      <BrandIcons />
       <ThemeModeProvider>
         <Toaster>
           <BrowserRouter>

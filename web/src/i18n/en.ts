@@ -7,6 +7,7 @@ import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
 import { notesTexts } from "./notes";
 import { tagsTexts } from "./tags";
+import { logosTexts } from "./logos";
 import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
@@ -22,6 +23,7 @@ export const en: Translation = {
   chat: chatTexts.en,
   contacts: contactsTexts.en,
   tags: tagsTexts.en,
+  logos: logosTexts.en,
   queues: queuesTexts.en,
   settings: settingsTexts.en,
   kanban: kanbanTexts.en,

@@ -7,6 +7,7 @@ import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
 import { notesTexts } from "./notes";
 import { tagsTexts } from "./tags";
+import { logosTexts } from "./logos";
 import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
@@ -22,6 +23,7 @@ export const es: Translation = {
   chat: chatTexts.es,
   contacts: contactsTexts.es,
   tags: tagsTexts.es,
+  logos: logosTexts.es,
   queues: queuesTexts.es,
   settings: settingsTexts.es,
   kanban: kanbanTexts.es,

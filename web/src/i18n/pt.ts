@@ -7,6 +7,7 @@ import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
 import { notesTexts } from "./notes";
 import { tagsTexts } from "./tags";
+import { logosTexts } from "./logos";
 import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
@@ -21,6 +22,7 @@ export const pt = {
   chat: chatTexts.pt,
   contacts: contactsTexts.pt,
   tags: tagsTexts.pt,
+  logos: logosTexts.pt,
   queues: queuesTexts.pt,
   settings: settingsTexts.pt,
   kanban: kanbanTexts.pt,

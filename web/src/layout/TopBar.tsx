@@ -2,10 +2,11 @@ import DarkModeIcon from "@mui/icons-material/DarkModeOutlined";
 import LightModeIcon from "@mui/icons-material/LightModeOutlined";
 import MenuIcon from "@mui/icons-material/Menu";
 import RefreshIcon from "@mui/icons-material/Refresh";
-import { AppBar, IconButton, Toolbar, Tooltip, Typography } from "@mui/material";
+import { AppBar, Box, IconButton, Toolbar, Tooltip, Typography } from "@mui/material";
 import { can } from "@atende/contracts";
 import { useTranslation } from "react-i18next";
 import { useSessionUser } from "../auth/AuthContext";
+import { BrandLogo } from "../components/BrandLogo";
 import { LanguageSwitch } from "../components/LanguageSwitch";
 import { formatDate } from "../i18n/format";
 import { AccountMenu } from "./AccountMenu";
@@ -35,6 +36,9 @@ export function TopBar({ onToggleDrawer, onOpenProfile }: TopBarProps) {
         >
           <MenuIcon />
         </IconButton>
+        <Box sx={{ display: { xs: "none", sm: "block" }, ml: 1 }}>
+          <BrandLogo target="interno" maxHeight={36} fallback={null} />
+        </Box>
         <Typography component="p" noWrap sx={{ flex: 1, ml: 1, fontSize: { xs: "0.875rem", sm: "1rem" } }}>
           {t("topBar.greeting", { name: user.name })}
           {showDueDate && t("topBar.activeUntil", { date: formatDate(dueDate) })}

@@ -1,4 +1,3 @@
-import ChatIcon from "@mui/icons-material/ForumOutlined";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Box, Button, Link, Paper, Stack, TextField, Typography } from "@mui/material";
 import { loginSchema, type LoginInput, type SettingDTO } from "@atende/contracts";
@@ -9,6 +8,7 @@ import { Link as RouterLink } from "react-router-dom";
 import { api, ApiError } from "../../api/http";
 import { toast, toastError } from "../../api/toast";
 import { useAuth } from "../../auth/AuthContext";
+import { BrandLogo } from "../../components/BrandLogo";
 import { fieldErrorText, textFieldRegister } from "../../components/formFields";
 import { LanguageSwitch } from "../../components/LanguageSwitch";
 import { PasswordField } from "../../components/PasswordField";
@@ -58,12 +58,7 @@ export function LoginPage() {
       </Box>
       <Paper component="main" variant="outlined" sx={{ width: "100%", maxWidth: 400, p: { xs: 3, sm: 4 } }}>
         <Stack component="form" noValidate spacing={2} onSubmit={handleSubmit(submit)}>
-          <Stack direction="row" spacing={1} sx={{ alignItems: "center", justifyContent: "center" }}>
-            <ChatIcon color="primary" fontSize="large" aria-hidden />
-            <Typography variant="h5" component="p" sx={{ fontWeight: 700 }}>
-              Atende
-            </Typography>
-          </Stack>
+          <BrandLogo target="login" />
           <Typography variant="h6" component="h1" sx={{ textAlign: "center" }}>
             {t("auth.title")}
           </Typography>

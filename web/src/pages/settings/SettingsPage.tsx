@@ -2,10 +2,12 @@ import { Box, Paper, Tab, Tabs, Typography } from "@mui/material";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { settingValue, useSettings } from "../../api/settings";
+import { useAuth } from "../../auth/AuthContext";
 import { CompanyHoursTab } from "./CompanyHoursTab";
+import { LogoTab } from "./LogoTab";
 import { OptionsTab } from "./OptionsTab";
 
-type TabKey = "options" | "schedules";
+type TabKey = "options" | "schedules" | "logo";
 
 /** /settings: the Options tab (each change saved at once) and, with company hours, the Horarios tab. */
 export function SettingsPage() {
@@ -13,8 +15,11 @@ export function SettingsPage() {
   const baseId = useId();
   const settings = useSettings();
   const [tab, setTab] = useState<TabKey>("options");
+  const { user } = useAuth();
   const tabs: TabKey[] =
     settingValue(settings.data, "scheduleType") === "company" ? ["options", "schedules"] : ["options"];
+  // The super user's tabs.
+  if (user?.super) tabs.push("logo");
   const shownTab = tabs.includes(tab) ? tab : "options";
 
   return (
@@ -35,7 +40,7 @@ export function SettingsPage() {
             <Tab
               key={key}
               value={key}
-              label={t(`settings.tabs.${key}`)}
+              label={key === "logo" ? t("logos.tab") : t(`settings.tabs.${key}`)}
               id={`${baseId}-tab-${key}`}
               aria-controls={`${baseId}-panel-${key}`}
             />
@@ -47,7 +52,9 @@ export function SettingsPage() {
           aria-labelledby={`${baseId}-tab-${shownTab}`}
           sx={{ p: { xs: 2, sm: 3 }, overflow: "auto", flex: 1, minHeight: 0 }}
         >
-          {shownTab === "options" ? <OptionsTab settings={settings} /> : <CompanyHoursTab />}
+          {shownTab === "options" && <OptionsTab settings={settings} />}
+          {shownTab === "schedules" && <CompanyHoursTab />}
+          {shownTab === "logo" && <LogoTab />}
         </Box>
       </Paper>
     </Box>

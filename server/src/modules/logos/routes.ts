@@ -1,0 +1,71 @@
+import multipart from "@fastify/multipart";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { LOGO_MAX_BYTES, LOGO_TARGETS, isLogoTarget, logoUploadQuery } from "@atende/contracts";
+import { sendError } from "../../http/errors.js";
+import { routes } from "../../http/route.js";
+import { readSingleUpload, uploadForm } from "../../http/upload.js";
+import { LOGO_CONTENT_TYPES, type LogosDeps, type LogosService, createLogosService } from "./service.js";
+
+/**
+ * What every logo is served with: an SVG opened on its own runs no script and loads nothing (the
+ * sanitizer already removed what it could find: this is the second lock), and no type is guessed.
+ */
+const LOGO_HEADERS = {
+  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+  "x-content-type-options": "nosniff",
+  "cross-origin-resource-policy": "cross-origin",
+};
+
+const logosDoc = z.object(Object.fromEntries(LOGO_TARGETS.map((t) => [t, z.string().nullable()])));
+const logoFileParams = z.object({ file: z.string() });
+const logoFileQuery = z.object({ v: z.string().optional() });
+
+export function logosRoutes(app: FastifyInstance, logos: LogosService) {
+  const r = routes(app);
+  r.post(
+    "/settings/media-upload",
+    { access: "super", query: logoUploadQuery, bodyDoc: uploadForm, consumes: ["multipart/form-data"] },
+    ({ auth, query }, req) => logos.upload(auth, query.ref, () => readSingleUpload(req)),
+  );
+  // The login and sign-up pages read it before anyone logs in.
+  r.get("/settings/logos", { access: "public", response: logosDoc }, async (_, __, reply) => {
+    reply.header("cache-control", "no-cache");
+    return logos.current();
+  });
+  // "{target}.{any extension}", as clients of this API family ask for it ("/public/logotipos/login.png"):
+  // the target's current logo, whatever its type.
+  r.get(
+    "/public/logotipos/:file",
+    { access: "public", params: logoFileParams, query: logoFileQuery, produces: "image/*" },
+    async ({ params, query }, req, reply) => {
+      const target = params.file.replace(/\.[a-z]{3,4}$/i, "");
+      const logo = isLogoTarget(target) ? await logos.file(target) : null;
+      if (!logo) return sendError(reply, req, "ERR_NOT_FOUND");
+      const etag = `"${logo.version}"`;
+      // A URL naming the current version never changes; any other is checked again each time.
+      reply
+        .headers(LOGO_HEADERS)
+        .header("etag", etag)
+        .header(
+          "cache-control",
+          query.v === logo.version ? "public, max-age=31536000, immutable" : "no-cache",
+        );
+      if (req.headers["if-none-match"] === etag) return reply.status(304).send();
+      return reply.header("content-type", LOGO_CONTENT_TYPES[logo.ext]).send(logo.data);
+    },
+  );
+}
+
+/** The logos module: the super user's uploads and the public reads of the current logos. */
+export async function logosModule(parent: FastifyInstance, deps: LogosDeps): Promise<LogosService> {
+  const logos = createLogosService(deps);
+  await parent.register(async (app) => {
+    await app.register(multipart, {
+      limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 10 },
+      throwFileSizeLimit: true,
+    });
+    logosRoutes(app, logos);
+  });
+  return logos;
+}
