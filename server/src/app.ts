@@ -47,6 +47,8 @@ import { settingsModule } from "./modules/settings/routes.js";
 import { simulatorModule } from "./modules/simulator/routes.js";
 import { tagsModule } from "./modules/tags/routes.js";
 import { ticketNotesModule } from "./modules/ticketNotes/routes.js";
+import { chatsModule } from "./modules/chats/routes.js";
+import { createChatsService } from "./modules/chats/service.js";
 import { ticketsModule } from "./modules/tickets/routes.js";
 import type { createTicketsService } from "./modules/tickets/service.js";
 import { usersModule } from "./modules/users/routes.js";
@@ -124,7 +126,9 @@ export async function buildApp(
   const realtime = await createRealtime(app.server, deps, app.log);
   const channels = buildChannels(deps, app, opts.providers ?? {});
   const sessionChecks = trustSessionChecks(deps.db);
+  const chats = createChatsService(deps);
   const removeListeners = registerListeners(deps.bus, {
+    chats,
     jobs: channels.jobs,
     chatbot: channels.chatbot,
     connections: channels.connections,
@@ -169,6 +173,7 @@ export async function buildApp(
   await schedulesModule(app, shared);
   await dashboardModule(app, shared);
   await helpsModule(app, shared);
+  await chatsModule(app, shared, chats);
   await cloudWebhookRoutes(app, shared);
 
   await serveWebApp(app, deps.config.WEB_DIST ?? defaultWebDist);

@@ -2,6 +2,7 @@ import type { ConnectionCache } from "../channels/connectionCache.js";
 import type { JobRunner } from "../jobs/runner.js";
 import type { Chatbot } from "../modules/chatbot/index.js";
 import { settleWithin } from "../modules/schedules/sending.js";
+import type { ChatsService } from "../modules/chats/service.js";
 import type { Realtime } from "../realtime/index.js";
 import type { DomainEvent, EventBus } from "./bus.js";
 
@@ -18,6 +19,7 @@ import type { DomainEvent, EventBus } from "./bus.js";
  * - update, WhatsApp's answer about a schedule's message: the schedule's settling (follower);
  * - create, a message queued for sending: the job runner looks at once (listener);
  * - every one: the sockets of whoever may see its ticket (realtime, listener).
+ * What follows `ticketNote.changed` (create): the colleagues it mentions hear it in the internal chat.
  * What follows `ticket.saved`: its timers armed (chatbot, listener: those lost to a crash are armed
  * again at start), the caches, the sockets.
  *
@@ -31,9 +33,10 @@ export function registerListeners(
     connections: Pick<ConnectionCache, "heard">;
     sessionChecks: { heard(event: DomainEvent): void };
     realtime: Pick<Realtime, "heard">;
+    chats: Pick<ChatsService, "notifyMentions">;
   },
 ): () => void {
-  const { jobs, chatbot, connections, sessionChecks, realtime } = parts;
+  const { jobs, chatbot, connections, sessionChecks, realtime, chats } = parts;
   const poke = () => jobs.poke();
   const off = [
     // ---- In the transaction.
@@ -48,6 +51,10 @@ export function registerListeners(
     }),
     bus.on((event) => realtime.heard(event)),
     bus.on((event) => chatbot.heard(event)),
+    bus.on(async (event) => {
+      if (event.type === "ticketNote.changed" && event.payload.action === "create")
+        await chats.notifyMentions(event.companyId, event.payload.note, event.ticket);
+    }),
     bus.on((event) => {
       // A message queued for sending is picked up at once rather than at the next poll.
       if (
