@@ -49,7 +49,7 @@ beforeAll(async () => {
   stranger = (await buildTeam(ctx)).adminLogin;
   const root = await buildUser(ctx.deps.db, companyId, { profile: "admin", super: true });
   superUser = await login(ctx, root.email);
-  const bare = await buildPlan(ctx.deps.db, { useKanban: false, useSchedules: false });
+  const bare = await buildPlan(ctx.deps.db, { useKanban: false, useSchedules: false, useInternalChat: false });
   const bareCompany = await buildCompany(ctx.deps.db, { planId: bare.id });
   unplanned = await login(ctx, (await buildUser(ctx.deps.db, bareCompany.id, { profile: "admin" })).email);
 
@@ -72,6 +72,7 @@ beforeAll(async () => {
     sendAt: "2099-01-01T10:00",
   });
   const note = await made("/ticket-notes", { note: "guarded", ticketId: ticket.id, contactId: contact.id });
+  const chat = await made("/chats", { title: "Guard chat", users: [team.agent.id] });
   // Help videos are the platform's, written by the super user only.
   const helpRes = await ctx.app.inject({
     method: "POST",
@@ -101,6 +102,7 @@ beforeAll(async () => {
     // DELETE of it is refused while A is on it (ERR_PLAN_IN_USE).
     plans: team.company.planId!,
     helps: help.id,
+    chats: chat.id,
   };
   ids = {
     ticketId: ticket.id,
