@@ -48,6 +48,7 @@ const DashboardPage = lazy(() =>
 const ReportsPage = lazy(() =>
   import("./pages/reports/ReportsPage").then((m) => ({ default: m.ReportsPage })),
 );
+const ChatsPage = lazy(() => import("./pages/chats/ChatsPage").then((m) => ({ default: m.ChatsPage })));
 const ComingSoonPage = lazy(() =>
   import("./pages/coming-soon/ComingSoonPage").then((m) => ({ default: m.ComingSoonPage })),
 );
@@ -62,7 +63,6 @@ const UPCOMING_PAGES: [path: string, title: PageKey][] = [
   ["/financeiro", "financeiro"],
   ["/announcements", "announcements"],
   ["/subscription", "subscription"],
-  ["/chats/:id?", "chats"],
 ];
 
 /** Shown only while the browser keeps the `cshow` flag. */
@@ -120,6 +120,8 @@ function AppRoutes() {
           {/* The useSchedules plan flag is checked by the page itself (toast, then back to /). */}
           <Route path="/schedules" element={<SchedulesPage />} />
           <Route path="/todolist" element={<TodoListPage />} />
+          {/* The useInternalChat plan flag is checked by the page itself (toast, then back to /). */}
+          <Route path="/chats/:id?" element={<ChatsPage />} />
           {UPCOMING_PAGES.map(upcoming)}
           {campaignPages && CAMPAIGN_PAGES.map(upcoming)}
         </Route>

@@ -1,5 +1,6 @@
 import { contactsTexts } from "./contacts";
 import { kanbanTexts } from "./kanban";
+import { internalChatTexts } from "./internalChat";
 import { quickMessagesTexts } from "./quickMessages";
 import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
@@ -23,6 +24,7 @@ export const en: Translation = {
   queues: queuesTexts.en,
   settings: settingsTexts.en,
   kanban: kanbanTexts.en,
+  internalChat: internalChatTexts.en,
   quickMessages: quickMessagesTexts.en,
   schedules: schedulesTexts.en,
   todo: todoTexts.en,

@@ -1,5 +1,6 @@
 import { contactsTexts } from "./contacts";
 import { kanbanTexts } from "./kanban";
+import { internalChatTexts } from "./internalChat";
 import { quickMessagesTexts } from "./quickMessages";
 import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
@@ -22,6 +23,7 @@ export const pt = {
   queues: queuesTexts.pt,
   settings: settingsTexts.pt,
   kanban: kanbanTexts.pt,
+  internalChat: internalChatTexts.pt,
   quickMessages: quickMessagesTexts.pt,
   schedules: schedulesTexts.pt,
   todo: todoTexts.pt,
