@@ -1,19 +1,20 @@
 import type { ChatDTO } from "@atende/contracts";
 import { unreadsOf } from "@atende/contracts";
-import AddIcon from "@mui/icons-material/Add";
+import AddCommentIcon from "@mui/icons-material/AddCommentOutlined";
 import SearchIcon from "@mui/icons-material/Search";
 import {
   Avatar,
   Badge,
   Box,
-  Button,
   CircularProgress,
+  IconButton,
   InputAdornment,
   List,
   ListItemAvatar,
   ListItemButton,
   ListItemText,
   TextField,
+  Tooltip,
   Typography,
 } from "@mui/material";
 import { useTranslation } from "react-i18next";
@@ -53,9 +54,11 @@ export function ChatList({ list, meId, selectedUuid, onSelect, onNew }: ChatList
             },
           }}
         />
-        <Button variant="contained" startIcon={<AddIcon />} onClick={onNew} sx={{ flexShrink: 0 }}>
-          {t("internalChat.newChat")}
-        </Button>
+        <Tooltip title={t("internalChat.newChat")}>
+          <IconButton color="primary" aria-label={t("internalChat.newChat")} onClick={onNew}>
+            <AddCommentIcon />
+          </IconButton>
+        </Tooltip>
       </Box>
       <List
         dense
