@@ -139,6 +139,7 @@ export function mentionedUsers<U extends { id: number; name: string }>(text: str
   };
   return users.filter(
     (u) =>
-      mentions(u.name.trim().toLocaleLowerCase()) || (firstCount.get(firstOf(u)) === 1 && mentions(firstOf(u))),
+      mentions(u.name.trim().toLocaleLowerCase()) ||
+      (firstCount.get(firstOf(u)) === 1 && mentions(firstOf(u))),
   );
 }

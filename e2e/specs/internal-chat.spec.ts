@@ -66,7 +66,9 @@ test("two colleagues chat: one creates a chat and writes, the other sees the dot
   const popover = bruno.page.getByRole("dialog", { name: "Chat interno" });
   await popover.getByText(title).click();
   await expect(bruno.page).toHaveURL(/\/chats\/[0-9a-f-]{36}$/);
-  await expect(bruno.page.getByRole("log", { name: "Mensagens" }).getByText("Bruno, pode cobrir o plantão?")).toBeVisible();
+  await expect(
+    bruno.page.getByRole("log", { name: "Mensagens" }).getByText("Bruno, pode cobrir o plantão?"),
+  ).toBeVisible();
   // Opening it read it: the dot goes.
   await expect(menuDot(bruno.page)).toHaveClass(/MuiBadge-invisible/);
 

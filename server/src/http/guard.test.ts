@@ -49,7 +49,11 @@ beforeAll(async () => {
   stranger = (await buildTeam(ctx)).adminLogin;
   const root = await buildUser(ctx.deps.db, companyId, { profile: "admin", super: true });
   superUser = await login(ctx, root.email);
-  const bare = await buildPlan(ctx.deps.db, { useKanban: false, useSchedules: false, useInternalChat: false });
+  const bare = await buildPlan(ctx.deps.db, {
+    useKanban: false,
+    useSchedules: false,
+    useInternalChat: false,
+  });
   const bareCompany = await buildCompany(ctx.deps.db, { planId: bare.id });
   unplanned = await login(ctx, (await buildUser(ctx.deps.db, bareCompany.id, { profile: "admin" })).email);
 

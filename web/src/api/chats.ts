@@ -41,7 +41,11 @@ export function deleteChat(id: number): Promise<void> {
 }
 
 /** Text, or files with the text on the first one (multipart "medias", as the chat window sends). */
-export async function sendChatMessage(chatId: number, message: string, files: File[]): Promise<ChatMessageDTO[]> {
+export async function sendChatMessage(
+  chatId: number,
+  message: string,
+  files: File[],
+): Promise<ChatMessageDTO[]> {
   if (files.length === 0) return [await api.post<ChatMessageDTO>(`/chats/${chatId}/messages`, { message })];
   const form = new FormData();
   form.append("message", message);
@@ -95,7 +99,10 @@ export function addChatMessages(queryClient: QueryClient, chatId: number, messag
     const [newest, ...older] = data.pages;
     return {
       ...data,
-      pages: [{ ...newest!, records: [...newest!.records, ...fresh], count: newest!.count + fresh.length }, ...older],
+      pages: [
+        { ...newest!, records: [...newest!.records, ...fresh], count: newest!.count + fresh.length },
+        ...older,
+      ],
     };
   });
 }

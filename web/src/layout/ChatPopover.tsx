@@ -58,7 +58,9 @@ export function ChatPopover() {
         onClose={() => setAnchor(null)}
         anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
         transformOrigin={{ vertical: "top", horizontal: "right" }}
-        slotProps={{ paper: { role: "dialog", "aria-labelledby": titleId, sx: { width: 340, maxWidth: "95vw" } } }}
+        slotProps={{
+          paper: { role: "dialog", "aria-labelledby": titleId, sx: { width: 340, maxWidth: "95vw" } },
+        }}
       >
         <Typography id={titleId} variant="subtitle1" sx={{ px: 2, pt: 1.5, pb: 1, fontWeight: 600 }}>
           {t("internalChat.popoverTitle")}

@@ -64,7 +64,9 @@ export function SideMenu({ onNavigate }: SideMenuProps) {
         to={to}
         selected={active}
         aria-current={active ? "page" : undefined}
-        aria-description={alert ? t("connections.alert") : unreadDot ? t("internalChat.newMessage") : undefined}
+        aria-description={
+          alert ? t("connections.alert") : unreadDot ? t("internalChat.newMessage") : undefined
+        }
         onClick={onNavigate}
         sx={{ borderRadius: 2, mx: 1, my: 0.25 }}
       >

@@ -19,7 +19,8 @@ export function ChatAlerts() {
 
   useChatsLive((event) => {
     if (event.action !== "new-message" || event.newMessage.senderId === user.id) return;
-    const onScreen = event.chat.uuid === openUuid && document.visibilityState === "visible" && document.hasFocus();
+    const onScreen =
+      event.chat.uuid === openUuid && document.visibilityState === "visible" && document.hasFocus();
     if (onScreen) return;
     void playMessageSound(readVolume());
     if (document.visibilityState !== "hidden") return;

@@ -1,6 +1,12 @@
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChatDTO, ChatMessageDTO, ChatMessagesPage, ChatsPage, CompanyEventPayloads } from "@atende/contracts";
+import type {
+  ChatDTO,
+  ChatMessageDTO,
+  ChatMessagesPage,
+  ChatsPage,
+  CompanyEventPayloads,
+} from "@atende/contracts";
 import { TINY_PNG, caller, expectError, expectOk, fieldsOf } from "../../test/calls.js";
 import {
   type Member,
@@ -82,7 +88,10 @@ describe("chats: creating", () => {
       lastMessage: "",
     });
     expect(unreadsOf(chat)).toEqual({ [ana.id]: 0, [bruno.id]: 0 });
-    expect(chat.users.find((u) => u.userId === bruno.id)?.user).toMatchObject({ id: bruno.id, name: "Bruno Lima" });
+    expect(chat.users.find((u) => u.userId === bruno.id)?.user).toMatchObject({
+      id: bruno.id,
+      name: "Bruno Lima",
+    });
     // Users as clients of this API family send them (whole objects), the creator among them once.
     const again = expectOk<ChatDTO>(
       await createChat(ana, { title: "Objetos", users: [{ id: carla.id, name: "Carla" }, { id: ana.id }] }),
@@ -127,17 +136,27 @@ describe("chats: who belongs", () => {
         "ERR_NO_CHAT_FOUND",
       );
       expectError(await call("POST", `/chats/${chat.id}/read`, outsider.login, {}), 404, "ERR_NO_CHAT_FOUND");
-      expectError(await call("PUT", `/chats/${chat.id}`, outsider.login, { title: "x" }), 404, "ERR_NO_CHAT_FOUND");
+      expectError(
+        await call("PUT", `/chats/${chat.id}`, outsider.login, { title: "x" }),
+        404,
+        "ERR_NO_CHAT_FOUND",
+      );
       expectError(await call("DELETE", `/chats/${chat.id}`, outsider.login), 404, "ERR_NO_CHAT_FOUND");
     }
-    expect(expectOk<ChatMessagesPage>(await call("GET", `/chats/${chat.id}/messages`, ana.login)).count).toBe(0);
+    expect(expectOk<ChatMessagesPage>(await call("GET", `/chats/${chat.id}/messages`, ana.login)).count).toBe(
+      0,
+    );
   });
 });
 
 describe("chats: the owner", () => {
   it("only the owner renames, changes members or deletes; a removed member loses the chat", async () => {
     const chat = await makeChat(ana, "Equipe", [bruno, carla]);
-    expectError(await call("PUT", `/chats/${chat.id}`, bruno.login, { title: "Meu" }), 403, "ERR_CHAT_OWNER_ONLY");
+    expectError(
+      await call("PUT", `/chats/${chat.id}`, bruno.login, { title: "Meu" }),
+      403,
+      "ERR_CHAT_OWNER_ONLY",
+    );
     expectError(await call("DELETE", `/chats/${chat.id}`, bruno.login), 403, "ERR_CHAT_OWNER_ONLY");
 
     const renamed = expectOk<ChatDTO>(
@@ -183,13 +202,18 @@ describe("chats: messages and unread counts", () => {
       [bruno.id]: 1,
       [carla.id]: 0,
     });
-    const listed = expectOk<ChatsPage>(await call("GET", "/chats?searchParam=Contagem", ana.login)).records[0]!;
+    const listed = expectOk<ChatsPage>(await call("GET", "/chats?searchParam=Contagem", ana.login))
+      .records[0]!;
     expect(unreadsOf(listed)[ana.id]).toBe(1);
   });
 
   it("refuses an empty message and pages messages from the newest, each page oldest first", async () => {
     const chat = await makeChat(ana, "Histórico", [bruno]);
-    expectError(await call("POST", `/chats/${chat.id}/messages`, ana.login, { message: "  \n " }), 400, "ERR_EMPTY_MESSAGE");
+    expectError(
+      await call("POST", `/chats/${chat.id}/messages`, ana.login, { message: "  \n " }),
+      400,
+      "ERR_EMPTY_MESSAGE",
+    );
     expectError(await call("POST", `/chats/${chat.id}/messages`, ana.login, {}), 400, "ERR_EMPTY_MESSAGE");
     for (let i = 1; i <= 25; i++) await say(i % 2 ? ana : bruno, chat, `m${i}`);
     const first = expectOk<ChatMessagesPage>(await call("GET", `/chats/${chat.id}/messages`, bruno.login));
@@ -238,7 +262,10 @@ describe("chats: messages and unread counts", () => {
     const chat = await makeChat(ana, "Tickets", [bruno]);
     const ticket = await buildTicket(ctx.deps.db, companyId, { queueId: queueA });
     const sent = expectOk<ChatMessageDTO>(
-      await call("POST", `/chats/${chat.id}/messages`, ana.login, { message: "veja", ticketUuid: ticket.uuid }),
+      await call("POST", `/chats/${chat.id}/messages`, ana.login, {
+        message: "veja",
+        ticketUuid: ticket.uuid,
+      }),
       201,
     );
     expect(sent.ticket).toEqual({ id: ticket.id, uuid: ticket.uuid });
@@ -274,8 +301,8 @@ describe("chats: the live channel", () => {
     const heardB = record<CompanyEventPayloads["chat"]>(sB!, event);
     const heardC = record<CompanyEventPayloads["chat"]>(sC!, event);
     const unheard = record<CompanyEventPayloads["chat"]>(sAdmin!, event);
-    const strangerHeard: unknown[] = [];
-    sX.onAny((name: string, payload: unknown) => strangerHeard.push([name, payload]));
+    const strangerHeard: string[] = [];
+    sX.onAny((name: string) => strangerHeard.push(name));
 
     const chat = await makeChat(ana, "Ao vivo", [bruno, carla]);
     await waitFor(() => heardB.length === 1 && heardC.length === 1);
@@ -300,7 +327,7 @@ describe("chats: the live channel", () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(heardC).toHaveLength(4);
     expect(unheard).toEqual([]);
-    expect(strangerHeard.filter(([name]) => String(name).includes("chat"))).toEqual([]);
+    expect(strangerHeard.filter((name) => name.includes("chat"))).toEqual([]);
   });
 });
 
@@ -313,10 +340,14 @@ describe("chats: mentions in ticket notes", () => {
     let direct: ChatDTO | undefined;
     await waitFor(async () => {
       const page = expectOk<ChatsPage>(await call("GET", "/chats", bruno.login));
-      direct = page.records.find((c) => c.users.length === 2 && c.users.some((u) => u.userId === ana.id) && c.title.includes("&"));
+      direct = page.records.find(
+        (c) => c.users.length === 2 && c.users.some((u) => u.userId === ana.id) && c.title.includes("&"),
+      );
       return !!direct && unreadsOf(direct)[bruno.id] === 1;
     });
-    const messages = expectOk<ChatMessagesPage>(await call("GET", `/chats/${direct!.id}/messages`, bruno.login));
+    const messages = expectOk<ChatMessagesPage>(
+      await call("GET", `/chats/${direct!.id}/messages`, bruno.login),
+    );
     expect(messages.records.at(-1)).toMatchObject({
       message: "@bruno pode ver este cliente? @Carla também",
       senderId: ana.id,

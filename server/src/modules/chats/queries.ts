@@ -10,7 +10,9 @@ export async function findChatRow(db: Executor, companyId: number, ref: ChatRef)
   const [row] = await db
     .select()
     .from(chats)
-    .where(and(eq(chats.companyId, companyId), typeof ref === "number" ? eq(chats.id, ref) : eq(chats.uuid, ref)));
+    .where(
+      and(eq(chats.companyId, companyId), typeof ref === "number" ? eq(chats.id, ref) : eq(chats.uuid, ref)),
+    );
   return row ?? null;
 }
 
@@ -114,7 +116,11 @@ export async function insertChat(
 }
 
 /** The direct chat a mention opened between two colleagues, if any. */
-export async function findDirectChat(db: Executor, companyId: number, directKey: string): Promise<ChatRow | null> {
+export async function findDirectChat(
+  db: Executor,
+  companyId: number,
+  directKey: string,
+): Promise<ChatRow | null> {
   const [row] = await db
     .select()
     .from(chats)
@@ -164,11 +170,19 @@ export async function setMembers(
 }
 
 /** A new message: one more unread for every member but its sender, whose count goes to zero. */
-export async function countNewMessage(tx: Executor, companyId: number, chatId: number, senderId: number, at: Date) {
+export async function countNewMessage(
+  tx: Executor,
+  companyId: number,
+  chatId: number,
+  senderId: number,
+  at: Date,
+) {
   await tx
     .update(chatUsers)
     .set({ unreads: sql`${chatUsers.unreads} + 1`, updatedAt: at })
-    .where(and(eq(chatUsers.companyId, companyId), eq(chatUsers.chatId, chatId), ne(chatUsers.userId, senderId)));
+    .where(
+      and(eq(chatUsers.companyId, companyId), eq(chatUsers.chatId, chatId), ne(chatUsers.userId, senderId)),
+    );
   await markRead(tx, companyId, chatId, senderId, at);
 }
 
@@ -213,11 +227,17 @@ const messageColumns = {
   ticketUuid: tickets.uuid,
 };
 
-function presentRows(rows: { message: ChatMessageRow; senderName: string | null; ticketUuid: string | null }[]) {
+function presentRows(
+  rows: { message: ChatMessageRow; senderName: string | null; ticketUuid: string | null }[],
+) {
   return rows.map((r) => presentChatMessage(r.message, r.senderName, r.ticketUuid));
 }
 
-export async function loadMessages(db: Executor, companyId: number, ids: number[]): Promise<ChatMessageDTO[]> {
+export async function loadMessages(
+  db: Executor,
+  companyId: number,
+  ids: number[],
+): Promise<ChatMessageDTO[]> {
   if (ids.length === 0) return [];
   return presentRows(
     await db
@@ -271,7 +291,13 @@ export async function memberOfAny(db: Executor, companyId: number, userId: numbe
   const [row] = await db
     .select({ id: chatUsers.id })
     .from(chatUsers)
-    .where(and(eq(chatUsers.companyId, companyId), eq(chatUsers.userId, userId), inArray(chatUsers.chatId, chatIds)))
+    .where(
+      and(
+        eq(chatUsers.companyId, companyId),
+        eq(chatUsers.userId, userId),
+        inArray(chatUsers.chatId, chatIds),
+      ),
+    )
     .limit(1);
   return !!row;
 }

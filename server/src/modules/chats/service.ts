@@ -102,7 +102,11 @@ export function createChatsService({ db, bus, now, media }: ChatsDeps) {
     }
     const last = parts[parts.length - 1]!;
     await q.updateChat(tx, companyId, chatId, {
-      lastMessage: previewOf(sender.name, last.message || text, last.file ? mediaNameOf(last.file.name) : null),
+      lastMessage: previewOf(
+        sender.name,
+        last.message || text,
+        last.file ? mediaNameOf(last.file.name) : null,
+      ),
       updatedAt: at,
     });
     const messages = await q.loadMessages(tx, companyId, ids);
@@ -125,7 +129,11 @@ export function createChatsService({ db, bus, now, media }: ChatsDeps) {
         ...query,
         pageSize: CHAT_LIMITS.pageSize,
       });
-      return { records: await q.loadChats(db, actor.companyId, page.ids), count: page.count, hasMore: page.hasMore };
+      return {
+        records: await q.loadChats(db, actor.companyId, page.ids),
+        count: page.count,
+        hasMore: page.hasMore,
+      };
     },
 
     /** GET /chats/{id or uuid}. */
@@ -200,7 +208,10 @@ export function createChatsService({ db, bus, now, media }: ChatsDeps) {
     /** GET /chats/{id}/messages: newest page first, each page oldest first. */
     async messages(actor: AuthContext, ref: ChatRef, pageNumber: number): Promise<ChatMessagesPage> {
       const { chat } = await memberChat(actor, ref);
-      return q.pageMessages(db, actor.companyId, chat.id, { pageNumber, pageSize: CHAT_LIMITS.messagesPageSize });
+      return q.pageMessages(db, actor.companyId, chat.id, {
+        pageNumber,
+        pageSize: CHAT_LIMITS.messagesPageSize,
+      });
     },
 
     /**
@@ -279,9 +290,24 @@ export function createChatsService({ db, bus, now, media }: ChatsDeps) {
             updatedAt: at,
           });
           // A direct chat keeps its two members, whatever was done to it since.
-          await q.setMembers(tx, companyId, chat.id, [...new Set([...(await q.memberIds(tx, companyId, chat.id)), ...pair])], at);
+          await q.setMembers(
+            tx,
+            companyId,
+            chat.id,
+            [...new Set([...(await q.memberIds(tx, companyId, chat.id)), ...pair])],
+            at,
+          );
           if (created) await raiseChat(tx, raise, companyId, chat.id, "create");
-          await post(tx, raise, companyId, chat.id, author, note.note.slice(0, CHAT_LIMITS.messageMax), ticket.id, []);
+          await post(
+            tx,
+            raise,
+            companyId,
+            chat.id,
+            author,
+            note.note.slice(0, CHAT_LIMITS.messageMax),
+            ticket.id,
+            [],
+          );
         });
       }
     },

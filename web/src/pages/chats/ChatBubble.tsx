@@ -22,16 +22,40 @@ function Attachment({ message }: { message: ChatMessageDTO }) {
         component="img"
         src={src}
         alt={name}
-        sx={{ display: "block", maxWidth: 280, maxHeight: 280, minHeight: 60, borderRadius: 1, mb: 0.5, bgcolor: "action.hover" }}
+        sx={{
+          display: "block",
+          maxWidth: 280,
+          maxHeight: 280,
+          minHeight: 60,
+          borderRadius: 1,
+          mb: 0.5,
+          bgcolor: "action.hover",
+        }}
       />
     );
   return (
-    <Box sx={{ display: "flex", alignItems: "center", gap: 1, mb: 0.5, p: 1, borderRadius: 1, bgcolor: "action.hover" }}>
+    <Box
+      sx={{
+        display: "flex",
+        alignItems: "center",
+        gap: 1,
+        mb: 0.5,
+        p: 1,
+        borderRadius: 1,
+        bgcolor: "action.hover",
+      }}
+    >
       <InsertDriveFileIcon fontSize="small" aria-hidden />
       <Typography variant="body2" sx={{ flex: 1, wordBreak: "break-all" }}>
         {name}
       </Typography>
-      <IconButton size="small" href={src ?? ""} download={name} disabled={!src} aria-label={t("internalChat.download", { name })}>
+      <IconButton
+        size="small"
+        href={src ?? ""}
+        download={name}
+        disabled={!src}
+        aria-label={t("internalChat.download", { name })}
+      >
         <DownloadIcon fontSize="small" />
       </IconButton>
     </Box>
@@ -53,7 +77,12 @@ export const ChatBubble = memo(function ChatBubble({ message, mine, firstOfGroup
   const mode = theme.palette.mode;
   return (
     <Box
-      sx={{ display: "flex", justifyContent: mine ? "flex-end" : "flex-start", px: { xs: 1, sm: 3 }, mt: firstOfGroup ? 1 : 0.25 }}
+      sx={{
+        display: "flex",
+        justifyContent: mine ? "flex-end" : "flex-start",
+        px: { xs: 1, sm: 3 },
+        mt: firstOfGroup ? 1 : 0.25,
+      }}
       data-testid="chat-message"
     >
       <Box

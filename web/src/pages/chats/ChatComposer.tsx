@@ -84,12 +84,19 @@ export function ChatComposer({ onSend }: ChatComposerProps) {
               void send();
             }
           }}
-          slotProps={{ htmlInput: { "aria-label": t("internalChat.placeholder"), title: t("internalChat.inputHint") } }}
+          slotProps={{
+            htmlInput: { "aria-label": t("internalChat.placeholder"), title: t("internalChat.inputHint") },
+          }}
           autoFocus
         />
         <Tooltip title={t("internalChat.send")}>
           <span>
-            <IconButton color="primary" aria-label={t("internalChat.send")} disabled={empty || sending} onClick={() => void send()}>
+            <IconButton
+              color="primary"
+              aria-label={t("internalChat.send")}
+              disabled={empty || sending}
+              onClick={() => void send()}
+            >
               <SendIcon />
             </IconButton>
           </span>

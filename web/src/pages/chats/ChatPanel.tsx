@@ -53,7 +53,10 @@ export function ChatPanel({ chat, meId, onEdit, onDelete, onBack }: ChatPanelPro
     const read = () => {
       if (document.visibilityState !== "visible") return;
       // Failures of the chat are swallowed (spec §8): the next message tries again.
-      markChatRead(chat.id, meId).then((saved) => upsertChat(queryClient, saved), () => undefined);
+      markChatRead(chat.id, meId).then(
+        (saved) => upsertChat(queryClient, saved),
+        () => undefined,
+      );
     };
     read();
     document.addEventListener("visibilitychange", read);
@@ -69,7 +72,10 @@ export function ChatPanel({ chat, meId, onEdit, onDelete, onBack }: ChatPanelPro
     const before = edges.current;
     if (before.first === undefined) el.scrollTop = el.scrollHeight;
     else if (first < before.first) el.scrollTop = el.scrollHeight - el.clientHeight - fromBottom.current;
-    else if (last !== before.last && (fromBottom.current < 120 || messages[messages.length - 1]!.senderId === meId))
+    else if (
+      last !== before.last &&
+      (fromBottom.current < 120 || messages[messages.length - 1]!.senderId === meId)
+    )
       el.scrollTop = el.scrollHeight;
     edges.current = { first, last };
   });
@@ -98,7 +104,17 @@ export function ChatPanel({ chat, meId, onEdit, onDelete, onBack }: ChatPanelPro
   const owner = mayManageChat(chat, meId);
   return (
     <Box sx={{ display: "flex", flexDirection: "column", flex: 1, minHeight: 0, minWidth: 0 }}>
-      <Box sx={{ display: "flex", alignItems: "center", gap: 1, px: 2, py: 1, borderBottom: 1, borderColor: "divider" }}>
+      <Box
+        sx={{
+          display: "flex",
+          alignItems: "center",
+          gap: 1,
+          px: 2,
+          py: 1,
+          borderBottom: 1,
+          borderColor: "divider",
+        }}
+      >
         {onBack && (
           <IconButton edge="start" aria-label={t("internalChat.back")} onClick={onBack}>
             <ArrowBackIcon />

@@ -110,13 +110,24 @@ function InternalChat() {
 
   return (
     <Box sx={{ flex: 1, minHeight: 0, display: "flex", flexDirection: "column", p: { xs: 0, sm: 2 } }}>
-      <Typography component="h1" variant="h6" sx={{ px: { xs: 2, sm: 0 }, py: { xs: 1, sm: 0 }, mb: { sm: 1 } }}>
+      <Typography
+        component="h1"
+        variant="h6"
+        sx={{ px: { xs: 2, sm: 0 }, py: { xs: 1, sm: 0 }, mb: { sm: 1 } }}
+      >
         {t("internalChat.title")}
       </Typography>
-      <Paper variant="outlined" sx={{ flex: 1, minHeight: 0, display: "flex", flexDirection: "column", overflow: "hidden" }}>
+      <Paper
+        variant="outlined"
+        sx={{ flex: 1, minHeight: 0, display: "flex", flexDirection: "column", overflow: "hidden" }}
+      >
         {narrow ? (
           <>
-            <Tabs value={tab} onChange={(_, value: "chats" | "messages") => setTab(value)} variant="fullWidth">
+            <Tabs
+              value={tab}
+              onChange={(_, value: "chats" | "messages") => setTab(value)}
+              variant="fullWidth"
+            >
               <Tab value="chats" label={t("internalChat.tabs.chats")} />
               <Tab value="messages" label={t("internalChat.tabs.messages")} />
             </Tabs>
