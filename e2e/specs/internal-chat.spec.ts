@@ -18,6 +18,8 @@ const menuDot = (page: Page) => page.getByTestId("chats-menu-dot").locator(".Mui
 test("two colleagues chat: one creates a chat and writes, the other sees the dot, hears it, opens it and replies live", async ({
   browser,
 }) => {
+  // Two people logging in and working side by side on a shared two-core machine.
+  test.setTimeout(120_000);
   const title = `Plantão ${Date.now()}`;
   const ana = await newPerson(browser);
   const bruno = await newPerson(browser);
