@@ -371,6 +371,24 @@ export const ERRORS = {
     en: "No company found with this ID.",
     es: "No se encontró ninguna empresa con este ID.",
   },
+  ERR_NO_CHAT_FOUND: {
+    status: 404,
+    pt: "Conversa não encontrada.",
+    en: "Chat not found.",
+    es: "Conversación no encontrada.",
+  },
+  ERR_CHAT_OWNER_ONLY: {
+    status: 403,
+    pt: "Só quem criou a conversa pode editá-la ou excluí-la.",
+    en: "Only the chat's creator may edit or delete it.",
+    es: "Solo quien creó la conversación puede editarla o eliminarla.",
+  },
+  ERR_CHAT_NO_USERS: {
+    status: 400,
+    pt: "Por favor, selecione pelo menos um usuário.",
+    en: "Please select at least one user.",
+    es: "Por favor, seleccione al menos un usuario.",
+  },
   ERR_NO_TICKET_NOTE_FOUND: {
     status: 404,
     pt: "Nenhuma observação encontrada com este ID.",

@@ -28,3 +28,4 @@ export * from "./plans.js";
 export * from "./helps.js";
 export * from "./mail.js";
 export * from "./logos.js";
+export * from "./chats.js";

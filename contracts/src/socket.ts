@@ -9,6 +9,7 @@ import type { QueueDetailDTO } from "./queues.js";
 import type { TicketNoteDTO } from "./ticketNotes.js";
 import type { QuickMessageDTO } from "./quickMessages.js";
 import type { ScheduleDTO } from "./schedules.js";
+import type { ChatDTO, ChatMessageDTO } from "./chats.js";
 
 /**
  * The live channel: the spec's event names (`company-{id}-user`, ...) and their payloads. Server
@@ -43,6 +44,15 @@ export interface CompanyEventPayloads {
   /** Global ones reach the company; personal ones their author and the admins. */
   quickmessage: { action: "create" | "update"; record: QuickMessageDTO } | { action: "delete"; id: number };
   schedule: { action: "create" | "update"; schedule: ScheduleDTO } | { action: "delete"; scheduleId: number };
+  /**
+   * The internal chat, heard only by the chat's members (their user rooms): a chat made, changed or
+   * read (`chat`, with every member's unreads), a new message (`newMessage` and the chat after it),
+   * and `delete` when the chat is gone or the listener no longer belongs to it.
+   */
+  chat:
+    | { action: "create" | "update"; chat: ChatDTO }
+    | { action: "new-message"; newMessage: ChatMessageDTO; chat: ChatDTO }
+    | { action: "delete"; id: number; uuid: string };
 }
 export type CompanyEventName = keyof CompanyEventPayloads;
 

@@ -49,6 +49,8 @@ import { settingsModule } from "./modules/settings/routes.js";
 import { simulatorModule } from "./modules/simulator/routes.js";
 import { tagsModule } from "./modules/tags/routes.js";
 import { ticketNotesModule } from "./modules/ticketNotes/routes.js";
+import { chatsModule } from "./modules/chats/routes.js";
+import { createChatsService } from "./modules/chats/service.js";
 import { ticketsModule } from "./modules/tickets/routes.js";
 import type { createTicketsService } from "./modules/tickets/service.js";
 import { usersModule } from "./modules/users/routes.js";
@@ -132,7 +134,9 @@ export async function buildApp(
   app.addHook("onClose", async () => mailer.close());
   const channels = buildChannels(deps, app, opts.providers ?? {}, mailer);
   const sessionChecks = trustSessionChecks(deps.db);
+  const chats = createChatsService(deps);
   const removeListeners = registerListeners(deps.bus, {
+    chats,
     jobs: channels.jobs,
     chatbot: channels.chatbot,
     connections: channels.connections,
@@ -185,6 +189,7 @@ export async function buildApp(
   await passwordResetModule(app, shared);
   mailRoutes(app, { db: deps.db, mailer });
   await logosModule(app, shared);
+  await chatsModule(app, shared, chats);
   await cloudWebhookRoutes(app, shared);
 
   await serveWebApp(app, deps.config.WEB_DIST ?? defaultWebDist);

@@ -56,6 +56,7 @@ const ForgetPasswordPage = lazy(() =>
 const MailOutboxPage = lazy(() =>
   import("./pages/mail-outbox/MailOutboxPage").then((m) => ({ default: m.MailOutboxPage })),
 );
+const ChatsPage = lazy(() => import("./pages/chats/ChatsPage").then((m) => ({ default: m.ChatsPage })));
 const ComingSoonPage = lazy(() =>
   import("./pages/coming-soon/ComingSoonPage").then((m) => ({ default: m.ComingSoonPage })),
 );
@@ -74,7 +75,6 @@ const UPCOMING_PLAN_PAGES: [path: string, title: PageKey, flag: PlanFlag][] = [
   ["/prompts", "prompts", "useOpenAi"],
   ["/queue-integration", "queueIntegration", "useIntegrations"],
   ["/messages-api", "messagesApi", "useExternalApi"],
-  ["/chats/:id?", "chats", "useInternalChat"],
 ];
 
 /** Shown only while the browser keeps the `cshow` flag. */
@@ -141,6 +141,9 @@ function AppRoutes() {
               {upcoming([path, title])}
             </Route>
           ))}
+          <Route element={<PlanRoute flag="useInternalChat" />}>
+            <Route path="/chats/:id?" element={<ChatsPage />} />
+          </Route>
           {UPCOMING_PAGES.map(upcoming)}
           {campaignPages && (
             <Route element={<PlanRoute flag="useCampaigns" />}>{CAMPAIGN_PAGES.map(upcoming)}</Route>

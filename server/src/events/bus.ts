@@ -91,6 +91,17 @@ export type DomainEvent =
       payload: CompanyEventPayloads["quickmessage"];
     }
   | { type: "schedule.changed"; companyId: number; payload: CompanyEventPayloads["schedule"] }
+  /**
+   * An internal chat changed: `memberIds` hear `payload`; `leftIds` (members removed by this change)
+   * hear that the chat is gone for them.
+   */
+  | {
+      type: "chat.changed";
+      companyId: number;
+      memberIds: number[];
+      leftIds?: number[];
+      payload: CompanyEventPayloads["chat"];
+    }
   | {
       type: "simulator.phone";
       companyId: number;

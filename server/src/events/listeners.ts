@@ -3,6 +3,7 @@ import type { JobRunner } from "../jobs/runner.js";
 import type { Chatbot } from "../modules/chatbot/index.js";
 import { inviteWithin } from "../modules/passwordReset/codeMail.js";
 import { settleWithin } from "../modules/schedules/sending.js";
+import type { ChatsService } from "../modules/chats/service.js";
 import type { Realtime } from "../realtime/index.js";
 import type { DomainEvent, EventBus } from "./bus.js";
 
@@ -20,6 +21,7 @@ import type { DomainEvent, EventBus } from "./bus.js";
  * - create, a message queued for sending: the job runner looks at once (listener);
  * - every one: the sockets of whoever may see its ticket (realtime, listener).
  * What follows `user.invited`: the invitation mail's job (passwordReset, follower).
+ * What follows `ticketNote.changed` (create): the colleagues it mentions hear it in the internal chat.
  * What follows `ticket.saved`: its timers armed (chatbot, listener: those lost to a crash are armed
  * again at start), the caches, the sockets.
  *
@@ -33,9 +35,10 @@ export function registerListeners(
     connections: Pick<ConnectionCache, "heard">;
     sessionChecks: { heard(event: DomainEvent): void };
     realtime: Pick<Realtime, "heard">;
+    chats: Pick<ChatsService, "notifyMentions">;
   },
 ): () => void {
-  const { jobs, chatbot, connections, sessionChecks, realtime } = parts;
+  const { jobs, chatbot, connections, sessionChecks, realtime, chats } = parts;
   const poke = () => jobs.poke();
   const off = [
     // ---- In the transaction.
@@ -52,6 +55,10 @@ export function registerListeners(
     }),
     bus.on((event) => realtime.heard(event)),
     bus.on((event) => chatbot.heard(event)),
+    bus.on(async (event) => {
+      if (event.type === "ticketNote.changed" && event.payload.action === "create")
+        await chats.notifyMentions(event.companyId, event.payload.note, event.ticket);
+    }),
     bus.on((event) => {
       // A message queued for sending is picked up at once rather than at the next poll.
       if (

@@ -93,6 +93,7 @@ beforeAll(async () => {
     sendAt: "2099-01-01T10:00",
   });
   const note = await made("/ticket-notes", { note: "guarded", ticketId: ticket.id, contactId: contact.id });
+  const chat = await made("/chats", { title: "Guard chat", users: [team.agent.id] });
   // Help videos are the platform's, written by the super user only.
   const helpRes = await ctx.app.inject({
     method: "POST",
@@ -122,6 +123,7 @@ beforeAll(async () => {
     // DELETE of it is refused while A is on it (ERR_PLAN_IN_USE).
     plans: team.company.planId!,
     helps: help.id,
+    chats: chat.id,
   };
   ids = {
     ticketId: ticket.id,

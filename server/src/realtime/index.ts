@@ -375,6 +375,18 @@ export async function createRealtime(
         }
         break;
       }
+      case "chat.changed": {
+        // Only the chat's members, in their own rooms: nobody else hears a word of it.
+        const name = companyEvent(event.companyId, "chat");
+        if (event.memberIds.length) io.to(event.memberIds.map(rooms.user)).emit(name, event.payload);
+        if (event.leftIds?.length && event.payload.action !== "delete")
+          io.to(event.leftIds.map(rooms.user)).emit(name, {
+            action: "delete",
+            id: event.payload.chat.id,
+            uuid: event.payload.chat.uuid,
+          });
+        break;
+      }
       case "schedule.changed":
         io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "schedule"), event.payload);
         break;

@@ -38,6 +38,7 @@ export async function buildPlan(db: Executor, v: Partial<typeof plans.$inferInse
       queues: 10,
       useKanban: true,
       useSchedules: true,
+      useInternalChat: true,
       ...v,
     })
     .returning();

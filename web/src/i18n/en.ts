@@ -2,6 +2,7 @@ import { contactsTexts } from "./contacts";
 import { kanbanTexts } from "./kanban";
 import { mailTexts } from "./mail";
 import { planGateTexts } from "./planGate";
+import { internalChatTexts } from "./internalChat";
 import { quickMessagesTexts } from "./quickMessages";
 import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
@@ -29,6 +30,7 @@ export const en: Translation = {
   kanban: kanbanTexts.en,
   mail: mailTexts.en,
   planGate: planGateTexts.en,
+  internalChat: internalChatTexts.en,
   quickMessages: quickMessagesTexts.en,
   schedules: schedulesTexts.en,
   todo: todoTexts.en,

@@ -2,6 +2,7 @@ import { contactsTexts } from "./contacts";
 import { kanbanTexts } from "./kanban";
 import { mailTexts } from "./mail";
 import { planGateTexts } from "./planGate";
+import { internalChatTexts } from "./internalChat";
 import { quickMessagesTexts } from "./quickMessages";
 import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
@@ -29,6 +30,7 @@ export const es: Translation = {
   kanban: kanbanTexts.es,
   mail: mailTexts.es,
   planGate: planGateTexts.es,
+  internalChat: internalChatTexts.es,
   quickMessages: quickMessagesTexts.es,
   schedules: schedulesTexts.es,
   todo: todoTexts.es,

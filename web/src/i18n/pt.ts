@@ -2,6 +2,7 @@ import { contactsTexts } from "./contacts";
 import { kanbanTexts } from "./kanban";
 import { mailTexts } from "./mail";
 import { planGateTexts } from "./planGate";
+import { internalChatTexts } from "./internalChat";
 import { quickMessagesTexts } from "./quickMessages";
 import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
@@ -28,6 +29,7 @@ export const pt = {
   kanban: kanbanTexts.pt,
   mail: mailTexts.pt,
   planGate: planGateTexts.pt,
+  internalChat: internalChatTexts.pt,
   quickMessages: quickMessagesTexts.pt,
   schedules: schedulesTexts.pt,
   todo: todoTexts.pt,

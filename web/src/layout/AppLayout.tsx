@@ -6,6 +6,7 @@ import { DuplicateLoginWatcher } from "../auth/DuplicateLoginWatcher";
 import { useSessionUser } from "../auth/AuthContext";
 import { FullPageLoader } from "../components/FullPageLoader";
 import { MessageAlerts } from "../notifications/MessageAlerts";
+import { ChatAlerts } from "../notifications/ChatAlerts";
 import { UserModal } from "../components/UserModal/UserModal";
 import { SideMenu } from "./SideMenu";
 import { TopBar } from "./TopBar";
@@ -26,6 +27,7 @@ export function AppLayout() {
     <Box sx={{ display: "flex", height: "100vh" }}>
       <DuplicateLoginWatcher />
       <MessageAlerts />
+      {user.company.plan?.useInternalChat && <ChatAlerts />}
       <TopBar
         onToggleDrawer={() => (wide ? setWideOpen((open) => !open) : setNarrowOpen((open) => !open))}
         onOpenProfile={() => setProfileOpen(true)}

@@ -20,6 +20,7 @@ import { useAuth, useSessionUser } from "../auth/AuthContext";
 import { menuGroups, type MenuEntry } from "./menuEntries";
 import { useConnectionsAlert } from "./useConnectionsAlert";
 import { fetchVersion, versionKeys } from "../api/version";
+import { unreadTotal, useRecentChats } from "../api/chats";
 
 function isActive(to: string, pathname: string): boolean {
   return to === "/" ? pathname === "/" : pathname === to || pathname.startsWith(`${to}/`);
@@ -49,10 +50,13 @@ export function SideMenu({ onNavigate }: SideMenuProps) {
   const isAdmin = can(user, "drawer-admin-items:view");
   const version = useProductVersion(isAdmin);
   const connectionsAlert = useConnectionsAlert(isAdmin);
+  const chatsAllowed = user.company.plan?.useInternalChat === true;
+  const chatUnread = unreadTotal(useRecentChats(chatsAllowed).data, user.id) > 0;
 
   function entryLink({ to, page, icon: Icon }: MenuEntry) {
     const active = isActive(to, pathname);
     const alert = to === "/connections" && connectionsAlert;
+    const unreadDot = to === "/chats" && chatUnread;
     return (
       <ListItemButton
         key={to}
@@ -60,7 +64,9 @@ export function SideMenu({ onNavigate }: SideMenuProps) {
         to={to}
         selected={active}
         aria-current={active ? "page" : undefined}
-        aria-description={alert ? t("connections.alert") : undefined}
+        aria-description={
+          alert ? t("connections.alert") : unreadDot ? t("internalChat.newMessage") : undefined
+        }
         onClick={onNavigate}
         sx={{ borderRadius: 2, mx: 1, my: 0.25 }}
       >
@@ -70,6 +76,16 @@ export function SideMenu({ onNavigate }: SideMenuProps) {
               color="error"
               badgeContent="!"
               invisible={!alert}
+              slotProps={{ badge: { "aria-hidden": true } }}
+            >
+              <Icon fontSize="small" />
+            </Badge>
+          ) : to === "/chats" ? (
+            <Badge
+              color="error"
+              variant="dot"
+              invisible={!unreadDot}
+              data-testid="chats-menu-dot"
               slotProps={{ badge: { "aria-hidden": true } }}
             >
               <Icon fontSize="small" />

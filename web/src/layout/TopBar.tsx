@@ -12,6 +12,7 @@ import { formatDate } from "../i18n/format";
 import { AccountMenu } from "./AccountMenu";
 import { useThemeMode } from "./ThemeModeProvider";
 import { VolumeControl } from "./VolumeControl";
+import { ChatPopover } from "./ChatPopover";
 
 interface TopBarProps {
   onToggleDrawer(): void;
@@ -43,6 +44,7 @@ export function TopBar({ onToggleDrawer, onOpenProfile }: TopBarProps) {
           {t("topBar.greeting", { name: user.name })}
           {showDueDate && t("topBar.activeUntil", { date: formatDate(dueDate) })}
         </Typography>
+        {user.company.plan?.useInternalChat && <ChatPopover />}
         <VolumeControl />
         <Tooltip title={t("topBar.refresh")}>
           <IconButton

@@ -14,3 +14,4 @@ export * from "./chatbot.js";
 export * from "./deployment.js";
 export * from "./helps.js";
 export * from "./mail.js";
+export * from "./chats.js";

@@ -8,6 +8,7 @@ import { routes } from "../../http/route.js";
 import type { TicketsService } from "../tickets/service.js";
 import { readsAnyFile, ticketsAllowFile } from "./policy.js";
 import { carriedOutsideTickets, ticketsCarrying } from "./queries.js";
+import { chatsCarrying, memberOfAny } from "../chats/queries.js";
 
 const MIME_BY_EXT: Record<string, string> = {
   jpg: "image/jpeg",
@@ -40,6 +41,9 @@ export async function mediaModule(
   { db, media, tickets }: Pick<Deps, "db" | "media"> & { tickets: Pick<TicketsService, "scopeOf"> },
 ) {
   async function mayRead(actor: AuthContext, filePath: string): Promise<boolean> {
+    // An internal chat's attachment is its members' alone, whoever else asks.
+    const inChats = await chatsCarrying(db, actor.companyId, filePath);
+    if (inChats.length) return memberOfAny(db, actor.companyId, actor.userId, inChats);
     if (readsAnyFile(actor)) return true;
     const carrying = await ticketsCarrying(db, actor.companyId, filePath);
     if (ticketsAllowFile(actor, await tickets.scopeOf(actor), carrying)) return true;

@@ -1,0 +1,145 @@
+import { z } from "zod";
+import { searchText, pageNumber, idValue, idOf, uuidValue, noNul, dbId } from "./validation.js";
+
+/** A member of an internal chat, with what they have not read yet. */
+export interface ChatUserDTO {
+  userId: number;
+  unreads: number;
+  user: { id: number; name: string; email: string; profile: string };
+}
+
+/** An internal chat as every answer and the `company-{id}-chat` event carry it. */
+export interface ChatDTO {
+  id: number;
+  uuid: string;
+  title: string;
+  ownerId: number | null;
+  owner: { id: number; name: string } | null;
+  /** "Sender: text" of the newest message, empty when there is none. */
+  lastMessage: string;
+  users: ChatUserDTO[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A message of an internal chat. */
+export interface ChatMessageDTO {
+  id: number;
+  chatId: number;
+  message: string;
+  senderId: number | null;
+  sender: { id: number; name: string } | null;
+  /** An attachment ("{companyId}/{file}", read through /media/...), its name and type. */
+  mediaPath: string | null;
+  mediaName: string | null;
+  mediaType: string | null;
+  /** The ticket the message links to (opened at /tickets/{uuid}). */
+  ticket: { id: number; uuid: string } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** GET /chats/ and GET /chats/{id}/messages answer `records`, as the backends of this API family. */
+export interface ChatsPage {
+  records: ChatDTO[];
+  count: number;
+  hasMore: boolean;
+}
+export interface ChatMessagesPage {
+  records: ChatMessageDTO[];
+  count: number;
+  hasMore: boolean;
+}
+
+export const CHAT_LIMITS = {
+  pageSize: 20,
+  messagesPageSize: 20,
+  titleMax: 100,
+  messageMax: 5000,
+  membersMax: 200,
+  /** The page loads older messages when scrolled within this many pixels of the top (spec §9). */
+  loadOlderWithinPx: 600,
+} as const;
+
+export const chatsQuerySchema = z.object({ searchParam: searchText(100), pageNumber });
+export type ChatsQuery = z.infer<typeof chatsQuerySchema>;
+
+export const chatMessagesQuerySchema = z.object({ pageNumber });
+
+/** A chat named in a path by its id or its uuid (the web opens /chats/{uuid}). */
+export const chatParam = z.object({ id: z.union([idValue, uuidValue], "validation.invalid") });
+export type ChatRef = z.infer<typeof chatParam>["id"];
+
+/** A member in a list: their id, or the user itself (clients of this API family send whole users). */
+const memberRef = z.union([dbId, idValue, z.looseObject({ id: idValue })], "validation.invalid");
+const membersField = z
+  .array(memberRef, "validation.invalid")
+  .max(CHAT_LIMITS.membersMax, "validation.tooLong")
+  .transform((list) => [...new Set(list.map((u) => (typeof u === "number" ? u : u.id)))]);
+
+const titleField = z
+  .string({ error: "validation.required" })
+  .trim()
+  .min(1, { error: "validation.required", abort: true })
+  .max(CHAT_LIMITS.titleMax, "validation.tooLong")
+  .refine(noNul, "validation.invalid");
+
+/** POST /chats: the creator is its owner and a member; `users` are the others. */
+export const chatCreateSchema = z.object({ title: titleField, users: membersField });
+export type ChatCreateInput = z.infer<typeof chatCreateSchema>;
+
+/** PUT /chats/{id} (owner only): a new title, and the members (the owner always stays). */
+export const chatUpdateSchema = z.object({
+  title: titleField.optional(),
+  users: membersField.optional(),
+});
+export type ChatUpdateInput = z.infer<typeof chatUpdateSchema>;
+
+/** POST /chats/{id}/messages: text, and optionally a ticket to link (its uuid). */
+export const chatMessageSchema = z.object({
+  message: z
+    .string("validation.invalid")
+    .max(CHAT_LIMITS.messageMax, "validation.tooLong")
+    .refine(noNul, "validation.invalid")
+    .optional()
+    .default(""),
+  ticketUuid: z.preprocess((v) => (v === "" || v === null ? undefined : v), uuidValue.optional()),
+});
+export type ChatMessageInput = z.infer<typeof chatMessageSchema>;
+
+/** POST /chats/{id}/read: clients send their own userId; the caller is who reads, whatever is sent. */
+export const chatReadSchema = z.object({ userId: idOf().optional() }).optional();
+
+/** A chat's unread count for one member (0 when not a member). */
+export function unreadsOf(chat: Pick<ChatDTO, "users">, userId: number): number {
+  return chat.users.find((u) => u.userId === userId)?.unreads ?? 0;
+}
+
+/** Only the owner edits or deletes a chat (back-office §6). */
+export function mayManageChat(chat: Pick<ChatDTO, "ownerId">, userId: number): boolean {
+  return chat.ownerId !== null && chat.ownerId === userId;
+}
+
+/**
+ * The colleagues a ticket note mentions: `@name` where name is a user's full name, or its first word
+ * when no other colleague shares that first word; compared case-insensitively, ending at a word end.
+ */
+export function mentionedUsers<U extends { id: number; name: string }>(text: string, users: U[]): U[] {
+  const lower = text.toLocaleLowerCase();
+  const firstOf = (u: U) => (u.name.trim().split(/\s+/)[0] ?? "").toLocaleLowerCase();
+  const firstCount = new Map<string, number>();
+  for (const u of users) firstCount.set(firstOf(u), (firstCount.get(firstOf(u)) ?? 0) + 1);
+  const endsWord = (at: number) => at >= lower.length || !/[\p{L}\p{N}_]/u.test(lower[at]!);
+  const mentions = (name: string) => {
+    if (!name) return false;
+    const needle = `@${name}`;
+    for (let at = lower.indexOf(needle); at !== -1; at = lower.indexOf(needle, at + 1))
+      if (endsWord(at + needle.length)) return true;
+    return false;
+  };
+  return users.filter(
+    (u) =>
+      mentions(u.name.trim().toLocaleLowerCase()) ||
+      (firstCount.get(firstOf(u)) === 1 && mentions(firstOf(u))),
+  );
+}

@@ -1,0 +1,104 @@
+import multipart from "@fastify/multipart";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { z } from "zod";
+import {
+  chatCreateSchema,
+  chatMessageSchema,
+  chatMessagesQuerySchema,
+  chatParam,
+  chatReadSchema,
+  chatUpdateSchema,
+  chatsQuerySchema,
+  validationMessage,
+} from "@atende/contracts";
+import { authOf } from "../../http/auth.js";
+import { AppError, langOf, parseInput } from "../../http/errors.js";
+import { routes } from "../../http/route.js";
+import type { UploadedFile } from "../../http/upload.js";
+import { type ChatsDeps, type ChatsService, createChatsService } from "./service.js";
+
+/** A multipart message: files under "medias" (as the chat window sends them), the text and the ticket as fields. */
+async function readMultipart(req: FastifyRequest) {
+  const files: UploadedFile[] = [];
+  const fields: Record<string, string> = {};
+  for await (const part of req.parts()) {
+    if (part.type === "file") {
+      if (part.fieldname !== "medias") {
+        part.file.resume(); // drain what we ignore, or the request never ends
+        continue;
+      }
+      files.push({ filename: part.filename || "file", mimetype: part.mimetype, data: await part.toBuffer() });
+    } else {
+      fields[part.fieldname] = String(part.value);
+    }
+  }
+  return { files, fields };
+}
+
+const multipartDoc = chatMessageSchema.extend({
+  medias: z.array(z.string().meta({ format: "binary" })).optional(),
+});
+
+export function chatsRoutes(app: FastifyInstance, chats: ChatsService) {
+  const r = routes(app);
+  // Any user of a company whose plan has the internal chat; the service answers 404 to non-members.
+  const chat = { access: "user", plan: "useInternalChat" } as const;
+  const byId = { ...chat, params: chatParam } as const;
+
+  r.get("/chats", { ...chat, query: chatsQuerySchema }, ({ auth, query }) => chats.page(auth, query));
+  r.get("/chats/:id", byId, ({ auth, params }) => chats.get(auth, params.id));
+  r.post("/chats", { ...chat, body: chatCreateSchema, status: 201 }, ({ auth, body }) =>
+    chats.create(auth, body),
+  );
+  r.put("/chats/:id", { ...byId, body: chatUpdateSchema }, ({ auth, params, body }) =>
+    chats.update(auth, params.id, body),
+  );
+  r.delete("/chats/:id", byId, ({ auth, params }) => chats.remove(auth, params.id));
+  r.get("/chats/:id/messages", { ...byId, query: chatMessagesQuerySchema }, ({ auth, params, query }) =>
+    chats.messages(auth, params.id, query.pageNumber),
+  );
+  r.post(
+    "/chats/:id/messages",
+    { ...byId, bodyDoc: multipartDoc, consumes: ["application/json", "multipart/form-data"], status: 201 },
+    async ({ params }, req) => {
+      let sent;
+      if (req.isMultipart()) {
+        const invalidMedias = () =>
+          new AppError("ERR_VALIDATION", {
+            fields: { medias: validationMessage("validation.invalid", langOf(req)) },
+          });
+        const { files, fields } = await readMultipart(req).catch((err: { code?: string }) => {
+          if (err.code === "FST_REQ_FILE_TOO_LARGE") throw new AppError("ERR_MEDIA_TOO_LARGE");
+          if (err instanceof AppError) throw err;
+          throw invalidMedias();
+        });
+        if (files.some((f) => f.data.length === 0)) throw invalidMedias();
+        sent = await chats.send(authOf(req), params.id, parseInput(chatMessageSchema, fields, req), files);
+      } else {
+        sent = await chats.send(authOf(req), params.id, parseInput(chatMessageSchema, req.body ?? {}, req));
+      }
+      return sent.length === 1 ? sent[0] : sent;
+    },
+  );
+  // The body's userId is what clients of this API family send; the caller is who has read it.
+  r.post("/chats/:id/read", { ...byId, body: chatReadSchema }, ({ auth, params }) =>
+    chats.read(auth, params.id),
+  );
+}
+
+/** The internal chat module: chats between colleagues, their messages, attachments and mentions. */
+export async function chatsModule(
+  parent: FastifyInstance,
+  deps: ChatsDeps & { maxFileBytes: number },
+  /** Built beforehand when a listener needs it before the routes exist (the mentions of notes). */
+  chats: ChatsService = createChatsService(deps),
+): Promise<ChatsService> {
+  await parent.register(async (app) => {
+    await app.register(multipart, {
+      limits: { fileSize: deps.maxFileBytes, files: 10, fields: 10 },
+      throwFileSizeLimit: true,
+    });
+    chatsRoutes(app, chats);
+  });
+  return chats;
+}

@@ -1,0 +1,36 @@
+import { useTranslation } from "react-i18next";
+import { useMatch, useNavigate } from "react-router-dom";
+import { useChatsLive } from "../api/chatsLive";
+import { useSessionUser } from "../auth/AuthContext";
+import { showDesktopNotification } from "./desktop";
+import { playMessageSound } from "./sound";
+import { readVolume } from "./volume";
+
+/**
+ * Keeps the internal chat live on every page (lists, unread counts, the open chat) and tells of a
+ * colleague's new message: the notification sound at the chosen volume, and a browser notification
+ * while the tab is hidden. Nothing for one's own messages, nor for the chat open on a focused page.
+ */
+export function ChatAlerts() {
+  const { t } = useTranslation();
+  const user = useSessionUser();
+  const navigate = useNavigate();
+  const openUuid = useMatch("/chats/:id")?.params.id;
+
+  useChatsLive((event) => {
+    if (event.action !== "new-message" || event.newMessage.senderId === user.id) return;
+    const onScreen =
+      event.chat.uuid === openUuid && document.visibilityState === "visible" && document.hasFocus();
+    if (onScreen) return;
+    void playMessageSound(readVolume());
+    if (document.visibilityState !== "hidden") return;
+    const { newMessage, chat } = event;
+    showDesktopNotification({
+      title: t("internalChat.notificationTitle", { sender: newMessage.sender?.name ?? "", chat: chat.title }),
+      body: newMessage.message || newMessage.mediaName || t("internalChat.newMessage"),
+      tag: `chat-${chat.uuid}`,
+      onClick: () => void navigate(`/chats/${chat.uuid}`),
+    });
+  });
+  return null;
+}
