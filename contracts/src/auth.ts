@@ -17,6 +17,8 @@ export interface SessionCompanyDTO {
   id: number;
   name: string;
   dueDate: string | null;
+  /** The last day of a sign-up's trial (YYYY-MM-DD); null when the company has none. */
+  trialExpiration: string | null;
   settings: SettingDTO[];
   plan: PlanDTO | null;
 }

@@ -1,7 +1,12 @@
 import { z } from "zod";
-import type { PlanFlag } from "./constants.js";
+import { LIMITS, type PlanFlag, RECURRENCES } from "./constants.js";
 import { isCalendarDate } from "./dashboard.js";
+import { type PageAnswer, listQuerySchema } from "./lists.js";
+import type { SettingDTO } from "./settings.js";
+import { emailField, idOf, sizedText } from "./validation.js";
 import { type ScheduleEntry, schedulesField } from "./openingHours.js";
+
+export type Recurrence = (typeof RECURRENCES)[number];
 
 export interface PlanDTO extends Record<PlanFlag, boolean> {
   id: number;
@@ -13,14 +18,115 @@ export interface PlanDTO extends Record<PlanFlag, boolean> {
 }
 
 /**
- * A company's standing as the super user sets it (PUT /companies/{id}): active or not, and the due
- * date (YYYY-MM-DD, null for none). The rest of the company form comes with the platform's pages.
+ * A due date as the Empresas form sends it: YYYY-MM-DD, or an ISO timestamp whose day is taken.
+ * Empty or invalid is sent (and read) as null: no due date (back-office spec, section 5).
  */
-export const companyStandingSchema = z.object({
-  status: z.boolean("validation.invalid").optional(),
-  dueDate: z.string("validation.invalid").refine(isCalendarDate, "validation.invalid").nullable().optional(),
+export function dueDateValue(v: unknown): string | null {
+  if (typeof v !== "string") return null;
+  const day = v.trim().slice(0, 10);
+  return /^\d{4}-\d{2}-\d{2}/.test(v.trim()) && isCalendarDate(day) ? day : null;
+}
+const dueDateField = z.preprocess(
+  (v) => (v === undefined ? undefined : dueDateValue(v)),
+  z.string().nullable().optional(),
+);
+
+export const COMPANY_NAME = { min: 2, max: 100 } as const;
+/** A company's phone: digits only (a mask's spaces, dashes and brackets are dropped), at most 20. */
+export const COMPANY_PHONE_MAX = 20;
+/** Sign-up's phone: the mask (99) 99999-9999, at most 11 digits. */
+export const SIGNUP_PHONE_MAX = 11;
+
+const digitsOnly = (max: number) =>
+  z.preprocess(
+    (v) => (typeof v === "string" ? v.replace(/[\s().+-]/g, "") : v === null ? "" : v),
+    z
+      .string("validation.invalid")
+      .regex(/^\d*$/, "validation.invalid")
+      .max(max, "validation.tooLong")
+      .optional()
+      // Absent stays absent (an update keeps the phone); empty clears it.
+      .transform((v) => (v === undefined ? undefined : v || null)),
+  );
+
+const companyFields = {
+  name: sizedText(COMPANY_NAME.min, COMPANY_NAME.max),
+  email: emailField,
+  phone: digitsOnly(COMPANY_PHONE_MAX),
+  planId: idOf(undefined, "validation.required"),
+  status: z.boolean("validation.invalid"),
+  dueDate: dueDateField,
+  recurrence: z.enum(RECURRENCES, "validation.invalid"),
+  campaignsEnabled: z.boolean("validation.invalid"),
+};
+
+/**
+ * POST /companies (super user, Cadastrar Empresa): name, e-mail and plan required. The company's
+ * first admin is created with `email` (unique across the platform) and `adminName` (default: the
+ * company's name), without a password: an e-mail lets the admin set one.
+ */
+export const companyCreateSchema = z.object({
+  name: companyFields.name,
+  email: companyFields.email,
+  phone: companyFields.phone,
+  planId: companyFields.planId,
+  status: companyFields.status.default(true),
+  dueDate: companyFields.dueDate.transform((v) => v ?? null),
+  recurrence: companyFields.recurrence.default("MENSAL"),
+  campaignsEnabled: companyFields.campaignsEnabled.default(true),
+  adminName: sizedText(LIMITS.userName.min, LIMITS.userName.max).optional(),
 });
-export type CompanyStandingInput = z.infer<typeof companyStandingSchema>;
+export type CompanyCreateInput = z.infer<typeof companyCreateSchema>;
+
+/**
+ * PUT /companies/{id} (super user, the Empresas form): the fields sent change, the rest stay.
+ * dueDate empty or invalid: null (no due date). The company's e-mail here is its contact; its
+ * users' e-mails do not change with it.
+ */
+export const companyUpdateSchema = z.object({
+  name: companyFields.name.optional(),
+  email: companyFields.email.optional(),
+  phone: companyFields.phone,
+  planId: companyFields.planId.optional(),
+  status: companyFields.status.optional(),
+  dueDate: companyFields.dueDate,
+  recurrence: companyFields.recurrence.optional(),
+  campaignsEnabled: companyFields.campaignsEnabled.optional(),
+});
+export type CompanyUpdateInput = z.infer<typeof companyUpdateSchema>;
+/** Kept for the callers of the first version (status and dueDate only). */
+export const companyStandingSchema = companyUpdateSchema;
+export type CompanyStandingInput = CompanyUpdateInput;
+
+/**
+ * POST /companies/cadastro (public sign-up, /signup): only these fields are read. The server sets
+ * dueDate and trialExpiration (today + the platform's `trial` days), recurrence MENSAL, status on
+ * and campaignsEnabled on; anything else sent (dueDate, status, price...) is ignored.
+ */
+export const companySignupSchema = z.object({
+  name: sizedText(2, 50),
+  email: emailField,
+  password: z
+    .string({ error: "validation.required" })
+    .min(1, { error: "validation.required", abort: true })
+    .min(LIMITS.userPassword.min, "validation.tooShort")
+    .max(LIMITS.userPassword.max, "validation.tooLong"),
+  phone: digitsOnly(SIGNUP_PHONE_MAX),
+  planId: idOf(undefined, "validation.required"),
+});
+export type CompanySignupInput = z.infer<typeof companySignupSchema>;
+
+/** POST /companies/cadastro's answer. */
+export interface CompanySignupAnswer {
+  id: number;
+  name: string;
+}
+
+/** GET /companies (searchParam, pageNumber): a page of the Empresas table. */
+export const companyListQuerySchema = listQuerySchema;
+export interface CompaniesPage extends PageAnswer {
+  companies: CompanyDTO[];
+}
 
 /** PUT /companies/{id}/schedules. */
 export const companySchedulesSchema = z.object({ schedules: schedulesField });
@@ -31,17 +137,27 @@ export interface CompanySchedulesDTO {
   schedules: ScheduleEntry[];
 }
 
-/** The company as GET /companies/{id} answers it to its own admin. */
+/**
+ * A company as the super user's Empresas table and form read it (GET /companies, /companies/list,
+ * GET/POST/PUT /companies/{id}); its own users read the same through GET /companies/{id}.
+ * Dates: dueDate and trialExpiration are YYYY-MM-DD (null: none); createdAt an ISO timestamp.
+ */
 export interface CompanyDTO {
   id: number;
   name: string;
   email: string | null;
   phone: string | null;
   planId: number | null;
+  plan: { id: number; name: string } | null;
   status: boolean;
+  /** Kept as the company's `campaignsEnabled` setting. */
+  campaignsEnabled: boolean;
   dueDate: string | null;
-  recurrence: string;
+  recurrence: Recurrence;
+  /** The last day of a sign-up's trial; null for a company the super user created. */
+  trialExpiration: string | null;
   schedules: ScheduleEntry[];
+  settings: SettingDTO[];
   createdAt: string;
 }
 

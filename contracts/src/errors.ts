@@ -444,6 +444,25 @@ export const ERRORS = {
     en: "Internal server error.",
     es: "Error interno del servidor.",
   },
+  // Back-office spec, messages: 'Nao foi possivel realizar a operacao' with the duplicate-name hint.
+  ERR_COMPANY_NAME_TAKEN: {
+    status: 409,
+    pt: "Não foi possível realizar a operação. Verifique se já existe uma empresa com o mesmo nome ou se os campos foram preenchidos corretamente.",
+    en: "The operation could not be completed. Check whether a company with the same name already exists or whether the fields are filled in correctly.",
+    es: "No se pudo realizar la operación. Verifique si ya existe una empresa con el mismo nombre o si los campos se completaron correctamente.",
+  },
+  ERR_COMPANY_PLAN_INVALID: {
+    status: 400,
+    pt: "Escolha um plano existente.",
+    en: "Choose an existing plan.",
+    es: "Elija un plan existente.",
+  },
+  ERR_CANNOT_DELETE_OWN_COMPANY: {
+    status: 400,
+    pt: "A empresa da plataforma não pode ser excluída.",
+    en: "The platform's own company cannot be deleted.",
+    es: "La empresa de la plataforma no se puede eliminar.",
+  },
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorCode = keyof typeof ERRORS;
