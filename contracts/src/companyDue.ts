@@ -1,7 +1,6 @@
+import type { Recurrence } from "./companies.js";
 import { RECURRENCES } from "./constants.js";
 import { daysBetween } from "./dates.js";
-
-export type Recurrence = (typeof RECURRENCES)[number];
 
 /** How far the 'Vencimento' action moves a company's due date, per recurrence (back-office §4). */
 export const RECURRENCE_MONTHS: Record<Recurrence, number> = {
