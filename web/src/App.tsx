@@ -48,13 +48,14 @@ const DashboardPage = lazy(() =>
 const ReportsPage = lazy(() =>
   import("./pages/reports/ReportsPage").then((m) => ({ default: m.ReportsPage })),
 );
+const HelpsPage = lazy(() => import("./pages/helps/HelpsPage").then((m) => ({ default: m.HelpsPage })));
+const SignupPage = lazy(() => import("./pages/signup/SignupPage").then((m) => ({ default: m.SignupPage })));
 const ComingSoonPage = lazy(() =>
   import("./pages/coming-soon/ComingSoonPage").then((m) => ({ default: m.ComingSoonPage })),
 );
 
 /** Private pages that later work fills in; until then each shows its title and "coming soon". */
 const UPCOMING_PAGES: [path: string, title: PageKey][] = [
-  ["/helps", "helps"],
   ["/files", "files"],
   ["/prompts", "prompts"],
   ["/queue-integration", "queueIntegration"],
@@ -87,7 +88,7 @@ function AppRoutes() {
     <Routes>
       <Route element={<PublicRoute />}>
         <Route path="/login" element={<LoginPage />} />
-        <Route path="/signup" element={<ComingSoonPage title="signup" standalone />} />
+        <Route path="/signup" element={<SignupPage />} />
         <Route path="/forgetpsw" element={<ComingSoonPage title="forgetPassword" standalone />} />
       </Route>
       <Route element={<PrivateRoute />}>
@@ -120,6 +121,7 @@ function AppRoutes() {
           {/* The useSchedules plan flag is checked by the page itself (toast, then back to /). */}
           <Route path="/schedules" element={<SchedulesPage />} />
           <Route path="/todolist" element={<TodoListPage />} />
+          <Route path="/helps" element={<HelpsPage />} />
           {UPCOMING_PAGES.map(upcoming)}
           {campaignPages && CAMPAIGN_PAGES.map(upcoming)}
         </Route>

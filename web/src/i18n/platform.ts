@@ -115,6 +115,7 @@ const pt = {
   trial: {
     chip_one: "Período de teste: {{count}} dia restante",
     chip_other: "Período de teste: {{count}} dias restantes",
+    short: "Teste: {{count}} d",
     hint: "Sua empresa está em período de teste até {{date}}.",
   },
 };
@@ -237,6 +238,7 @@ const en: PlatformTexts = {
   trial: {
     chip_one: "Trial: {{count}} day left",
     chip_other: "Trial: {{count}} days left",
+    short: "Trial: {{count}} d",
     hint: "Your company is on trial until {{date}}.",
   },
 };
@@ -358,6 +360,7 @@ const es: PlatformTexts = {
   trial: {
     chip_one: "Prueba: queda {{count}} día",
     chip_other: "Prueba: quedan {{count}} días",
+    short: "Prueba: {{count}} d",
     hint: "Su empresa está en período de prueba hasta el {{date}}.",
   },
 };
