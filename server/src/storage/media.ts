@@ -73,4 +73,10 @@ export class MediaStore {
     if (!file) return null;
     return fs.readFile(file).catch(() => null);
   }
+
+  /** Removes every stored file of a company (its folder), after the company itself was deleted. */
+  async removeCompany(companyId: number): Promise<void> {
+    if (!Number.isSafeInteger(companyId) || companyId <= 0) return;
+    await fs.rm(path.join(this.root, String(companyId)), { recursive: true, force: true });
+  }
 }

@@ -22,6 +22,8 @@ export const companies = pgTable("companies", {
   status: boolean("status").notNull().default(true),
   dueDate: date("due_date", { mode: "string" }),
   recurrence: text("recurrence").notNull().default("MENSAL"),
+  /** The last day of a sign-up's free trial (YYYY-MM-DD); null for a company the super user created. */
+  trialExpiration: date("trial_expiration", { mode: "string" }),
   /** Opening hours, read when the company's scheduleType is "company". */
   schedules: jsonb("schedules")
     .$type<ScheduleEntry[]>()

@@ -3,20 +3,11 @@ import { count, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { DEFAULT_COMPANY_SETTINGS, DEFAULT_PLATFORM_SETTINGS } from "@atende/contracts";
 import type { Executor } from "../client.js";
-import {
-  baileysKeys,
-  companies,
-  plans,
-  queues,
-  settings,
-  userQueues,
-  users,
-  whatsappQueues,
-  whatsapps,
-} from "../schema/index.js";
+import { companies, plans, queues, userQueues, users, whatsappQueues } from "../schema/index.js";
 import type { Deps } from "../../deps.js";
 import { hashPassword } from "../../lib/passwords.js";
-import { newConnectionToken } from "../../modules/whatsapps/service.js";
+import { insertSettings } from "../../modules/settings/queries.js";
+import { insertPairedSimulator } from "../../modules/simulator/queries.js";
 
 export const PLATFORM_COMPANY = "Atende Plataforma";
 export const DEMO_COMPANY = "Empresa Demo";
@@ -36,10 +27,6 @@ export interface SeedResult {
 
 function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10);
-}
-
-async function insertSettings(db: Executor, companyId: number, values: Record<string, string>) {
-  await db.insert(settings).values(Object.entries(values).map(([key, value]) => ({ companyId, key, value })));
 }
 
 async function createUser(
@@ -143,25 +130,14 @@ export async function seedDemo(db: Executor, now: Date): Promise<void> {
     { userId: bruno.id, queueId: suporte!.id, companyId },
   ]);
   // A connection anyone can use without a phone: already paired, so it is CONNECTED at first start.
-  const [simulator] = await db
-    .insert(whatsapps)
-    .values({
-      companyId,
-      name: DEMO_SIMULATOR,
-      provider: "simulator",
-      status: "OPENING",
-      isDefault: true,
-      greetingMessage: "Olá! Bem-vindo à Empresa Demo.",
-      token: newConnectionToken(),
-    })
-    .returning();
+  const simulator = await insertPairedSimulator(db, companyId, {
+    name: DEMO_SIMULATOR,
+    greetingMessage: "Olá! Bem-vindo à Empresa Demo.",
+  });
   await db.insert(whatsappQueues).values([
-    { whatsappId: simulator!.id, queueId: vendas!.id, companyId },
-    { whatsappId: simulator!.id, queueId: suporte!.id, companyId },
+    { whatsappId: simulator.id, queueId: vendas!.id, companyId },
+    { whatsappId: simulator.id, queueId: suporte!.id, companyId },
   ]);
-  await db
-    .insert(baileysKeys)
-    .values({ whatsappId: simulator!.id, companyId, category: "simulator", keyId: "paired", value: true });
 }
 
 /**

@@ -1,11 +1,34 @@
 import type { FastifyInstance } from "fastify";
-import { companySchedulesSchema, companyStandingSchema, idParam } from "@atende/contracts";
-import type { Deps } from "../../deps.js";
+import {
+  companyCreateSchema,
+  companyListQuerySchema,
+  companySchedulesSchema,
+  companySignupSchema,
+  companyUpdateSchema,
+  idParam,
+} from "@atende/contracts";
 import { routes } from "../../http/route.js";
-import { type CompaniesService, createCompaniesService } from "./service.js";
+import { type CompaniesDeps, type CompaniesService, createCompaniesService } from "./service.js";
+
+/** Sign-ups from one address: a few an hour (each one creates a company). */
+export const SIGNUP_RATE_LIMIT = { max: 5, windowSeconds: 3600, by: "ip" } as const;
 
 export function companiesRoutes(app: FastifyInstance, companies: CompaniesService) {
   const r = routes(app);
+  // The platform's companies: the super user's Empresas and Cadastrar Empresa tabs.
+  r.get("/companies", { access: "super", query: companyListQuerySchema }, ({ auth, query }) =>
+    companies.page(auth, query),
+  );
+  r.get("/companies/list", { access: "super" }, ({ auth }) => companies.list(auth));
+  r.post("/companies", { access: "super", body: companyCreateSchema, status: 201 }, ({ auth, body }) =>
+    companies.create(auth, body),
+  );
+  // Public sign-up (/signup): only while the platform's `allowregister` is enabled (the service decides).
+  r.post(
+    "/companies/cadastro",
+    { access: "public", body: companySignupSchema, status: 201, rateLimit: SIGNUP_RATE_LIMIT },
+    ({ body }) => companies.signup(body),
+  );
   // One's own company (any of its users) or any company (the super user): the service decides.
   r.get("/companies/listPlan/:id", { access: "user", params: idParam }, ({ auth, params }) =>
     companies.listPlan(auth, params.id),
@@ -15,8 +38,11 @@ export function companiesRoutes(app: FastifyInstance, companies: CompaniesServic
   );
   r.put(
     "/companies/:id",
-    { access: "super", params: idParam, body: companyStandingSchema },
-    ({ auth, params, body }) => companies.updateStanding(auth, params.id, body),
+    { access: "super", params: idParam, body: companyUpdateSchema },
+    ({ auth, params, body }) => companies.update(auth, params.id, body),
+  );
+  r.delete("/companies/:id", { access: "super", params: idParam, status: 204 }, ({ auth, params }) =>
+    companies.remove(auth, params.id),
   );
   r.put(
     "/companies/:id/schedules",
@@ -25,11 +51,8 @@ export function companiesRoutes(app: FastifyInstance, companies: CompaniesServic
   );
 }
 
-/** The companies module: one's company, its plan, standing and opening hours. */
-export async function companiesModule(
-  app: FastifyInstance,
-  deps: Pick<Deps, "db" | "bus" | "now">,
-): Promise<CompaniesService> {
+/** The companies module: the platform's companies (super user), sign-up, one's company and its plan. */
+export async function companiesModule(app: FastifyInstance, deps: CompaniesDeps): Promise<CompaniesService> {
   const companies = createCompaniesService(deps);
   companiesRoutes(app, companies);
   return companies;

@@ -49,6 +49,12 @@ export async function companySettings(db: Executor, companyId: number): Promise<
   return settingsWithDefaults(Object.fromEntries(rows.map((r) => [r.key, r.value])));
 }
 
+/** A new company's settings, all at once (its defaults at creation, the platform's at the first start). */
+export async function insertSettings(db: Executor, companyId: number, values: Record<string, string>) {
+  const rows = Object.entries(values).map(([key, value]) => ({ companyId, key, value }));
+  if (rows.length) await db.insert(settings).values(rows);
+}
+
 /** Saves one setting of the company, replacing the value it had. */
 export async function saveSetting(db: Executor, companyId: number, key: string, value: string, at: Date) {
   await db

@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { type Executor, queryRows } from "../../db/client.js";
-import { simulatorMessages } from "../../db/schema/index.js";
+import { baileysKeys, simulatorMessages, whatsapps } from "../../db/schema/index.js";
+import { newConnectionToken } from "../whatsapps/service.js";
 
 /** Every helper takes the caller's companyId first: another company's phones are simply not found. */
 
@@ -31,4 +32,31 @@ export function simulatorChat(db: Executor, companyId: number, whatsappId: numbe
     )
     .orderBy(desc(simulatorMessages.id))
     .limit(500);
+}
+
+/**
+ * A company's simulator connection, already paired (CONNECTED at its session's first start): a new
+ * company (the demo's, a sign-up's, the super user's) tries the product without a phone.
+ */
+export async function insertPairedSimulator(
+  db: Executor,
+  companyId: number,
+  v: { name: string; greetingMessage?: string; isDefault?: boolean },
+) {
+  const [row] = await db
+    .insert(whatsapps)
+    .values({
+      companyId,
+      name: v.name,
+      provider: "simulator",
+      status: "OPENING",
+      isDefault: v.isDefault ?? true,
+      greetingMessage: v.greetingMessage ?? "",
+      token: newConnectionToken(),
+    })
+    .returning();
+  await db
+    .insert(baileysKeys)
+    .values({ whatsappId: row!.id, companyId, category: "simulator", keyId: "paired", value: true });
+  return row!;
 }
