@@ -1,7 +1,9 @@
 import { trialDaysLeft } from "@atende/contracts";
 import TimerIcon from "@mui/icons-material/HourglassBottomOutlined";
 import { Chip, Tooltip } from "@mui/material";
+import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import { companyKeys, fetchCompany } from "../api/settings";
 import { useSessionUser } from "../auth/AuthContext";
 import { formatDate } from "../i18n/format";
 
@@ -9,10 +11,19 @@ import { formatDate } from "../i18n/format";
 export function TrialChip() {
   const { t } = useTranslation();
   const { company } = useSessionUser();
-  const days = trialDaysLeft(company.trialExpiration, Date.now());
+  // A server whose session does not carry the trial yet: the company's own record does.
+  const known = company.trialExpiration !== undefined;
+  const own = useQuery({
+    queryKey: companyKeys.detail(company.id),
+    queryFn: ({ signal }) => fetchCompany(company.id, signal),
+    enabled: !known,
+    meta: { silent: true },
+  });
+  const trialExpiration = known ? company.trialExpiration : own.data?.trialExpiration;
+  const days = trialDaysLeft(trialExpiration, Date.now());
   if (days === null) return null;
   return (
-    <Tooltip title={t("platform.trial.hint", { date: formatDate(company.trialExpiration) })}>
+    <Tooltip title={t("platform.trial.hint", { date: formatDate(trialExpiration) })}>
       <Chip
         icon={<TimerIcon />}
         color="warning"
