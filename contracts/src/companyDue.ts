@@ -1,6 +1,6 @@
 import type { Recurrence } from "./companies.js";
-import { RECURRENCES } from "./constants.js";
-import { daysBetween } from "./dates.js";
+import { DEFAULT_TIMEZONE, RECURRENCES } from "./constants.js";
+import { daysBetween, todayInZone } from "./dates.js";
 
 /** How far the 'Vencimento' action moves a company's due date, per recurrence (back-office §4). */
 export const RECURRENCE_MONTHS: Record<Recurrence, number> = {
@@ -54,15 +54,21 @@ export function dueDateTone(dueDate: string | null, today: string): DueTone {
 }
 
 /**
- * Whole days of trial left (rounded up, so the last hours count as 1 day), or null when the
- * company is not in trial: no trial expiration, or one already past.
+ * Days of trial left after today, or null when the company is not in trial (no trial expiration,
+ * or one already past). The expiration is the trial's last day (YYYY-MM-DD, counted in the
+ * company's time zone): on that day 0 remain. A timestamp counts whole days, rounded up.
  */
-export function trialDaysLeft(trialExpiration: string | null | undefined, now: number): number | null {
+export function trialDaysLeft(
+  trialExpiration: string | null | undefined,
+  now: Date,
+  timeZone: string = DEFAULT_TIMEZONE,
+): number | null {
   if (!trialExpiration) return null;
-  // A bare date ends at the end of that day (UTC); a timestamp at its instant.
-  const end = Date.parse(
-    /^\d{4}-\d{2}-\d{2}$/.test(trialExpiration) ? `${trialExpiration}T23:59:59Z` : trialExpiration,
-  );
-  if (Number.isNaN(end) || end <= now) return null;
-  return Math.ceil((end - now) / 86_400_000);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(trialExpiration)) {
+    const days = daysBetween(todayInZone(now, timeZone), trialExpiration);
+    return Number.isNaN(days) || days < 0 ? null : days;
+  }
+  const end = Date.parse(trialExpiration);
+  if (Number.isNaN(end) || end <= now.getTime()) return null;
+  return Math.ceil((end - now.getTime()) / 86_400_000);
 }

@@ -38,13 +38,20 @@ describe("the Empresas tab's due dates (contracts/companyDue)", () => {
     expect(dueDateTone("", today)).toBeNull();
   });
 
-  it("counts the trial's days left, rounded up; none once it ended or without one", () => {
-    const now = Date.parse("2026-11-25T12:00:00Z");
-    expect(trialDaysLeft("2026-11-28T12:00:00Z", now)).toBe(3);
-    expect(trialDaysLeft("2026-11-25T18:00:00Z", now)).toBe(1);
+  it("counts the trial's days after today up to its last day (in the company's zone); none once it ended or without one", () => {
+    // 22:30 UTC on the 25th is still the 25th in São Paulo (19:30).
+    const now = new Date("2026-11-25T22:30:00Z");
+    expect(trialDaysLeft("2026-11-28", now)).toBe(3);
+    expect(trialDaysLeft("2026-11-25", now)).toBe(0);
+    expect(trialDaysLeft("2026-11-24", now)).toBeNull();
+    expect(trialDaysLeft("2026-11-28", now, "UTC")).toBe(3);
+    expect(trialDaysLeft("2026-11-28", new Date("2026-11-26T02:30:00Z"))).toBe(3);
+    expect(trialDaysLeft("2026-11-28", new Date("2026-11-26T02:30:00Z"), "UTC")).toBe(2);
+    // A timestamp: whole days, rounded up.
+    expect(trialDaysLeft("2026-11-26T00:00:00Z", now)).toBe(1);
     expect(trialDaysLeft("2026-11-25T11:00:00Z", now)).toBeNull();
-    expect(trialDaysLeft("2026-11-27", now)).toBe(3);
     expect(trialDaysLeft(null, now)).toBeNull();
+    expect(trialDaysLeft(undefined, now)).toBeNull();
     expect(trialDaysLeft("not a date", now)).toBeNull();
   });
 });

@@ -116,6 +116,8 @@ const pt = {
     chip_one: "Período de teste: {{count}} dia restante",
     chip_other: "Período de teste: {{count}} dias restantes",
     short: "Teste: {{count}} d",
+    lastDay: "Período de teste: último dia",
+    lastDayShort: "Teste: último dia",
     hint: "Sua empresa está em período de teste até {{date}}.",
   },
 };
@@ -239,6 +241,8 @@ const en: PlatformTexts = {
     chip_one: "Trial: {{count}} day left",
     chip_other: "Trial: {{count}} days left",
     short: "Trial: {{count}} d",
+    lastDay: "Trial: last day",
+    lastDayShort: "Trial: last day",
     hint: "Your company is on trial until {{date}}.",
   },
 };
@@ -361,6 +365,8 @@ const es: PlatformTexts = {
     chip_one: "Prueba: queda {{count}} día",
     chip_other: "Prueba: quedan {{count}} días",
     short: "Prueba: {{count}} d",
+    lastDay: "Prueba: último día",
+    lastDayShort: "Prueba: último día",
     hint: "Su empresa está en período de prueba hasta el {{date}}.",
   },
 };

@@ -11,6 +11,7 @@ import { formatDate } from "../i18n/format";
 export function TrialChip() {
   const { t } = useTranslation();
   const { company } = useSessionUser();
+  const timezone = company.settings.find((s) => s.key === "timezone")?.value || undefined;
   // A server whose session does not carry the trial yet: the company's own record does.
   const known = company.trialExpiration !== undefined;
   const own = useQuery({
@@ -20,10 +21,10 @@ export function TrialChip() {
     meta: { silent: true },
   });
   const trialExpiration = known ? company.trialExpiration : own.data?.trialExpiration;
-  const days = trialDaysLeft(trialExpiration, Date.now());
+  const days = trialDaysLeft(trialExpiration, new Date(), timezone);
   if (days === null) return null;
   return (
-    <Tooltip title={t("platform.trial.hint", { date: formatDate(trialExpiration) })}>
+    <Tooltip describeChild title={t("platform.trial.hint", { date: formatDate(trialExpiration) })}>
       <Chip
         icon={<TimerIcon />}
         color="warning"
@@ -32,8 +33,12 @@ export function TrialChip() {
         data-testid="trial-chip"
         label={
           <>
-            <span className="trial-long">{t("platform.trial.chip", { count: days })}</span>
-            <span className="trial-short">{t("platform.trial.short", { count: days })}</span>
+            <span className="trial-long">
+              {days === 0 ? t("platform.trial.lastDay") : t("platform.trial.chip", { count: days })}
+            </span>
+            <span className="trial-short">
+              {days === 0 ? t("platform.trial.lastDayShort") : t("platform.trial.short", { count: days })}
+            </span>
           </>
         }
         sx={{

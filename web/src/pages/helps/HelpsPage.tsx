@@ -133,7 +133,12 @@ export function HelpsPage() {
               <CardActionArea
                 onClick={() => setPlaying(help)}
                 aria-label={t("platform.helpsPage.play", { title: help.title })}
-                sx={{ display: "flex", flexDirection: "column", alignItems: "stretch", justifyContent: "flex-start" }}
+                sx={{
+                  display: "flex",
+                  flexDirection: "column",
+                  alignItems: "stretch",
+                  justifyContent: "flex-start",
+                }}
               >
                 <Thumbnail help={help} />
                 <CardContent>

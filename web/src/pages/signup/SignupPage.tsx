@@ -37,7 +37,11 @@ const schemaResolver = zodResolver(companySignupSchema) as unknown as Resolver<
 >;
 /** No plan chosen reads as missing ('Required'). */
 const resolver: Resolver<SignupFormValues, unknown, CompanySignupInput> = (values, context, options) =>
-  schemaResolver({ ...values, planId: values.planId === "" ? undefined : values.planId }, context, options as never) as never;
+  schemaResolver(
+    { ...values, planId: values.planId === "" ? undefined : values.planId },
+    context,
+    options as never,
+  ) as never;
 
 /** The spec's mask (99) 99999-9999, at most 11 digits; what is not a digit is dropped as typed. */
 export function maskPhone(input: string): string {
@@ -183,7 +187,9 @@ function SignupForm() {
                 label={t("platform.signup.plan")}
                 required
                 value={field.value}
-                onChange={(event) => field.onChange(event.target.value === "" ? "" : Number(event.target.value))}
+                onChange={(event) =>
+                  field.onChange(event.target.value === "" ? "" : Number(event.target.value))
+                }
                 onBlur={field.onBlur}
                 inputRef={field.ref}
                 error={Boolean(errors.planId)}

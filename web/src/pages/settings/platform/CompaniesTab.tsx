@@ -54,6 +54,8 @@ import { COMPANY_ERROR_FIELDS } from "./NewCompanyTab";
 import { FormPanel, showSaveError } from "./shared";
 
 const today = () => todayInZone(new Date());
+/** The spec's yellow for a company due in 1 to 5 days (MUI's warning is orange). */
+const DUE_SOON_YELLOW = "#fdd835";
 
 /** The company picked in the table, in the form above it. */
 function CompanyEditForm({
@@ -196,10 +198,7 @@ export function CompaniesTab() {
             { label: t("platform.companies.email") },
             { label: t("platform.companies.plan") },
             { label: t("platform.companies.status") },
-            { label: t("platform.companies.campaignsEnabled") },
             { label: t("platform.companies.dueDate") },
-            { label: t("platform.companies.recurrence") },
-            { label: t("platform.companies.createdAt") },
             { label: t("platform.actions"), align: "center" },
           ]}
           empty={t(list.search !== "" ? "platform.companies.emptySearch" : "platform.companies.empty")}
@@ -217,23 +216,24 @@ export function CompaniesTab() {
                   tone
                     ? {
                         bgcolor: (theme) =>
-                          alpha(
-                            tone === "overdue" ? theme.palette.error.main : theme.palette.warning.main,
-                            0.16,
-                          ),
+                          tone === "overdue"
+                            ? alpha(theme.palette.error.main, 0.16)
+                            : alpha(DUE_SOON_YELLOW, theme.palette.mode === "dark" ? 0.22 : 0.35),
                       }
                     : undefined
                 }
               >
                 <TableCell sx={{ fontWeight: 500 }}>{company.name}</TableCell>
-                <TableCell>{company.email}</TableCell>
+                <TableCell sx={{ wordBreak: "break-word", maxWidth: 260 }}>{company.email}</TableCell>
                 <TableCell>{company.plan?.name ?? "—"}</TableCell>
                 <TableCell>
                   {company.status ? t("platform.companies.active") : t("platform.companies.inactive")}
                 </TableCell>
-                <TableCell>{company.campaignsEnabled ? t("platform.yes") : t("platform.no")}</TableCell>
                 <TableCell sx={{ whiteSpace: "nowrap" }}>
                   <Box>{formatDate(company.dueDate) || "—"}</Box>
+                  <Typography variant="caption" color="text.secondary" component="div">
+                    {t(`platform.companies.recurrences.${company.recurrence}`)}
+                  </Typography>
                   {tone && (
                     <Chip
                       size="small"
@@ -250,8 +250,6 @@ export function CompaniesTab() {
                     </Typography>
                   )}
                 </TableCell>
-                <TableCell>{t(`platform.companies.recurrences.${company.recurrence}`)}</TableCell>
-                <TableCell sx={{ whiteSpace: "nowrap" }}>{formatDate(company.createdAt)}</TableCell>
                 <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
                   <Tooltip
                     title={t("platform.companies.renewHint", {

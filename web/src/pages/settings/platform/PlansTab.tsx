@@ -159,6 +159,9 @@ export function PlansTab() {
           />
         ))}
       </Box>
+      <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>
+        {t("platform.plans.limitsHint")}
+      </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mt: 2, mb: 0.5 }}>
         {t("platform.plans.features")}
       </Typography>
