@@ -18,6 +18,8 @@ async function openTab(page: Page, name: string) {
 test("the super user runs the platform from Settings; help videos show on /helps; a visitor signs up and sees the trial", async ({
   browser,
 }) => {
+  // Three people and a dozen saves on a machine the whole team shares.
+  test.setTimeout(180_000);
   const suffix = Date.now() % 100000;
   const planName = `Plano E2E ${suffix}`;
   const companyName = `Padaria E2E ${suffix}`;

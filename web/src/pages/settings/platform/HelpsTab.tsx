@@ -19,7 +19,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
+import type { z } from "zod";
 import { deleteHelp, fetchHelps, helpKeys, refreshHelps, saveHelp } from "../../../api/helps";
 import { toast } from "../../../api/toast";
 import { ConfirmationDialog } from "../../../components/ConfirmationDialog";
