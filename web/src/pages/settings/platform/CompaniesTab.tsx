@@ -51,8 +51,9 @@ import {
   type CompanyFormValues,
 } from "./companyForm";
 import { COMPANY_ERROR_FIELDS } from "./NewCompanyTab";
-import { FormPanel, showSaveError } from "./shared";
+import { FormPanel, showSaveError, withLoadError } from "./shared";
 
+const loadCompaniesPage = withLoadError(fetchCompaniesPage);
 const today = () => todayInZone(new Date());
 /** The spec's yellow for a company due in 1 to 5 days (MUI's warning is orange). */
 const DUE_SOON_YELLOW = "#fdd835";
@@ -131,7 +132,7 @@ export function CompaniesTab() {
   const [renewing, setRenewing] = useState<number | null>(null);
   const list = useSearchableList({
     queryKey: companiesKeys.list,
-    fetchPage: fetchCompaniesPage,
+    fetchPage: loadCompaniesPage,
     itemsOf: (page: CompaniesPage) => page.companies,
   });
   const todayDate = today();

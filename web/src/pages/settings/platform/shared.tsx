@@ -16,6 +16,21 @@ export function useLoadErrorToast(query: Pick<UseQueryResult, "isError" | "error
 }
 
 /**
+ * A paged list whose failure reads as the spec's 'Nao foi possivel carregar a lista de registros'
+ * (the list hooks toast what the fetch throws); a cancelled fetch or an ended session stays as it is.
+ */
+export function withLoadError<A extends unknown[], R>(fetch: (...args: A) => Promise<R>) {
+  return async (...args: A): Promise<R> => {
+    try {
+      return await fetch(...args);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.sessionEnded) throw error;
+      throw new ApiError(error.status, i18n.t("platform.loadError"));
+    }
+  };
+}
+
+/**
  * A failed save: an error that belongs to a field goes under it (applyServerErrors); one the
  * catalogue words goes to a toast as it is; anything else is the spec's 'Nao foi possivel realizar
  * a operacao' with its hint about a duplicate name or the fields.
