@@ -106,7 +106,7 @@ describe("only the super user manages companies", () => {
 describe("GET /companies and /companies/list", () => {
   it("a page {companies, count, hasMore} searched by name; the list is every company", async () => {
     const mark = uid();
-    const made = [];
+    const made: CompanyDTO[] = [];
     for (let i = 0; i < 3; i++) made.push(await create({ name: `Busca ${mark} ${i}` }));
     const page = expectOk<CompaniesPage>(
       await call("GET", `/companies?searchParam=${mark}&pageNumber=1`, root),
