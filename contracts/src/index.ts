@@ -29,3 +29,4 @@ export * from "./helps.js";
 export * from "./mail.js";
 export * from "./logos.js";
 export * from "./chats.js";
+export * from "./companyDue.js";

@@ -57,13 +57,14 @@ const MailOutboxPage = lazy(() =>
   import("./pages/mail-outbox/MailOutboxPage").then((m) => ({ default: m.MailOutboxPage })),
 );
 const ChatsPage = lazy(() => import("./pages/chats/ChatsPage").then((m) => ({ default: m.ChatsPage })));
+const HelpsPage = lazy(() => import("./pages/helps/HelpsPage").then((m) => ({ default: m.HelpsPage })));
+const SignupPage = lazy(() => import("./pages/signup/SignupPage").then((m) => ({ default: m.SignupPage })));
 const ComingSoonPage = lazy(() =>
   import("./pages/coming-soon/ComingSoonPage").then((m) => ({ default: m.ComingSoonPage })),
 );
 
 /** Private pages that later work fills in; until then each shows its title and "coming soon". */
 const UPCOMING_PAGES: [path: string, title: PageKey][] = [
-  ["/helps", "helps"],
   ["/files", "files"],
   ["/financeiro", "financeiro"],
   ["/announcements", "announcements"],
@@ -99,7 +100,7 @@ function AppRoutes() {
     <Routes>
       <Route element={<PublicRoute />}>
         <Route path="/login" element={<LoginPage />} />
-        <Route path="/signup" element={<ComingSoonPage title="signup" standalone />} />
+        <Route path="/signup" element={<SignupPage />} />
         <Route path="/forgetpsw" element={<ForgetPasswordPage />} />
       </Route>
       <Route element={<PrivateRoute />}>
@@ -144,6 +145,7 @@ function AppRoutes() {
           <Route element={<PlanRoute flag="useInternalChat" />}>
             <Route path="/chats/:id?" element={<ChatsPage />} />
           </Route>
+          <Route path="/helps" element={<HelpsPage />} />
           {UPCOMING_PAGES.map(upcoming)}
           {campaignPages && (
             <Route element={<PlanRoute flag="useCampaigns" />}>{CAMPAIGN_PAGES.map(upcoming)}</Route>

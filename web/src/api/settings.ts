@@ -8,6 +8,8 @@ export const settingKeys = {
   company: () => [...settingKeys.all, "company"] as const,
   /** Whether the login page offers a sign-up (read before login). */
   viewRegister: () => [...settingKeys.all, "viewregister"] as const,
+  /** Whether /signup takes a sign-up (read before login). */
+  allowRegister: () => [...settingKeys.all, "allowregister"] as const,
 };
 
 export const companyKeys = {

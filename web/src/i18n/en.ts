@@ -15,6 +15,7 @@ import { chatTexts } from "./chat";
 import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
+import { platformTexts } from "./platform";
 import type { Translation } from "./pt";
 
 export const en: Translation = {
@@ -35,6 +36,7 @@ export const en: Translation = {
   schedules: schedulesTexts.en,
   todo: todoTexts.en,
   notes: notesTexts.en,
+  platform: platformTexts.en,
   common: {
     cancel: "Cancel",
     save: "Save",

@@ -15,6 +15,7 @@ import { chatTexts } from "./chat";
 import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
+import { platformTexts } from "./platform";
 import type { Translation } from "./pt";
 
 export const es: Translation = {
@@ -35,6 +36,7 @@ export const es: Translation = {
   schedules: schedulesTexts.es,
   todo: todoTexts.es,
   notes: notesTexts.es,
+  platform: platformTexts.es,
   common: {
     cancel: "Cancelar",
     save: "Guardar",

@@ -15,6 +15,7 @@ import { chatTexts } from "./chat";
 import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
+import { platformTexts } from "./platform";
 /** Portuguese: the default and fallback language. Its shape is the one every language must fill. */
 export const pt = {
   tickets: ticketsTexts.pt,
@@ -34,6 +35,7 @@ export const pt = {
   schedules: schedulesTexts.pt,
   todo: todoTexts.pt,
   notes: notesTexts.pt,
+  platform: platformTexts.pt,
   common: {
     cancel: "Cancelar",
     save: "Salvar",

@@ -10,6 +10,7 @@ import { BrandLogo } from "../components/BrandLogo";
 import { LanguageSwitch } from "../components/LanguageSwitch";
 import { formatDate } from "../i18n/format";
 import { AccountMenu } from "./AccountMenu";
+import { TrialChip } from "./TrialChip";
 import { useThemeMode } from "./ThemeModeProvider";
 import { VolumeControl } from "./VolumeControl";
 import { ChatPopover } from "./ChatPopover";
@@ -45,6 +46,7 @@ export function TopBar({ onToggleDrawer, onOpenProfile }: TopBarProps) {
           {showDueDate && t("topBar.activeUntil", { date: formatDate(dueDate) })}
         </Typography>
         {user.company.plan?.useInternalChat && <ChatPopover />}
+        <TrialChip />
         <VolumeControl />
         <Tooltip title={t("topBar.refresh")}>
           <IconButton

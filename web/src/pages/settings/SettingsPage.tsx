@@ -1,26 +1,72 @@
+import type { SessionUserDTO, SettingDTO } from "@atende/contracts";
 import { Box, Paper, Tab, Tabs, Typography } from "@mui/material";
-import { useId, useState } from "react";
+import type { UseQueryResult } from "@tanstack/react-query";
+import { useId, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { settingValue, useSettings } from "../../api/settings";
-import { useAuth } from "../../auth/AuthContext";
+import { useSessionUser } from "../../auth/AuthContext";
 import { CompanyHoursTab } from "./CompanyHoursTab";
 import { LogoTab } from "./LogoTab";
 import { OptionsTab } from "./OptionsTab";
+import { CompaniesTab } from "./platform/CompaniesTab";
+import { HelpsTab } from "./platform/HelpsTab";
+import { NewCompanyTab } from "./platform/NewCompanyTab";
+import { PlansTab } from "./platform/PlansTab";
 
-type TabKey = "options" | "schedules" | "logo";
+interface TabContext {
+  user: SessionUserDTO;
+  settings: UseQueryResult<SettingDTO[]>;
+  /** Brings another tab forward (Cadastrar Empresa → Empresas once a company is created). */
+  show(key: string): void;
+}
 
-/** /settings: the Options tab (each change saved at once) and, with company hours, the Horarios tab. */
+interface SettingsTab {
+  key: string;
+  /** The tab's label, a translation key. */
+  label: string;
+  shown(ctx: TabContext): boolean;
+  render(ctx: TabContext): ReactNode;
+}
+
+const always = () => true;
+const superOnly = ({ user }: TabContext) => user.super;
+
+/** The tabs in the spec's order: one line each. */
+const TABS: SettingsTab[] = [
+  {
+    key: "options",
+    label: "settings.tabs.options",
+    shown: always,
+    render: (c) => <OptionsTab settings={c.settings} />,
+  },
+  {
+    key: "schedules",
+    label: "settings.tabs.schedules",
+    shown: (c) => settingValue(c.settings.data, "scheduleType") === "company",
+    render: () => <CompanyHoursTab />,
+  },
+  { key: "logo", label: "logos.tab", shown: superOnly, render: () => <LogoTab /> },
+  { key: "companies", label: "platform.tabs.companies", shown: superOnly, render: () => <CompaniesTab /> },
+  {
+    key: "newCompany",
+    label: "platform.tabs.newCompany",
+    shown: superOnly,
+    render: (c) => <NewCompanyTab onCreated={() => c.show("companies")} />,
+  },
+  { key: "plans", label: "platform.tabs.plans", shown: superOnly, render: () => <PlansTab /> },
+  { key: "helps", label: "platform.tabs.helps", shown: superOnly, render: () => <HelpsTab /> },
+];
+
+/** /settings: Opcoes, Horarios with company hours, and the super user's platform tabs. */
 export function SettingsPage() {
   const { t } = useTranslation();
   const baseId = useId();
+  const user = useSessionUser();
   const settings = useSettings();
-  const [tab, setTab] = useState<TabKey>("options");
-  const { user } = useAuth();
-  const tabs: TabKey[] =
-    settingValue(settings.data, "scheduleType") === "company" ? ["options", "schedules"] : ["options"];
-  // The super user's tabs.
-  if (user?.super) tabs.push("logo");
-  const shownTab = tabs.includes(tab) ? tab : "options";
+  const [tab, setTab] = useState("options");
+  const ctx: TabContext = { user, settings, show: setTab };
+  const tabs = TABS.filter((entry) => entry.shown(ctx));
+  const shown = tabs.find((entry) => entry.key === tab) ?? tabs[0]!;
 
   return (
     <Box
@@ -31,30 +77,29 @@ export function SettingsPage() {
       </Typography>
       <Paper variant="outlined" sx={{ flex: 1, minHeight: 0, display: "flex", flexDirection: "column" }}>
         <Tabs
-          value={shownTab}
-          onChange={(_, value: TabKey) => setTab(value)}
+          value={shown.key}
+          onChange={(_, value: string) => setTab(value)}
           variant="scrollable"
+          allowScrollButtonsMobile
           sx={{ px: 2, borderBottom: 1, borderColor: "divider" }}
         >
-          {tabs.map((key) => (
+          {tabs.map((entry) => (
             <Tab
-              key={key}
-              value={key}
-              label={key === "logo" ? t("logos.tab") : t(`settings.tabs.${key}`)}
-              id={`${baseId}-tab-${key}`}
-              aria-controls={`${baseId}-panel-${key}`}
+              key={entry.key}
+              value={entry.key}
+              label={t(entry.label)}
+              id={`${baseId}-tab-${entry.key}`}
+              aria-controls={`${baseId}-panel-${entry.key}`}
             />
           ))}
         </Tabs>
         <Box
           role="tabpanel"
-          id={`${baseId}-panel-${shownTab}`}
-          aria-labelledby={`${baseId}-tab-${shownTab}`}
+          id={`${baseId}-panel-${shown.key}`}
+          aria-labelledby={`${baseId}-tab-${shown.key}`}
           sx={{ p: { xs: 2, sm: 3 }, overflow: "auto", flex: 1, minHeight: 0 }}
         >
-          {shownTab === "options" && <OptionsTab settings={settings} />}
-          {shownTab === "schedules" && <CompanyHoursTab />}
-          {shownTab === "logo" && <LogoTab />}
+          {shown.render(ctx)}
         </Box>
       </Paper>
     </Box>
