@@ -26,3 +26,4 @@ export * from "./whatsapps.js";
 export * from "./simulator.js";
 export * from "./plans.js";
 export * from "./helps.js";
+export * from "./announcements.js";

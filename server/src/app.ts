@@ -37,6 +37,7 @@ import { contactsModule } from "./modules/contacts/routes.js";
 import { dashboardModule } from "./modules/dashboard/routes.js";
 import { healthModule } from "./modules/health/routes.js";
 import { helpsModule } from "./modules/helps/routes.js";
+import { announcementsModule } from "./modules/announcements/routes.js";
 import { mediaModule } from "./modules/media/routes.js";
 import { messagesModule } from "./modules/messages/routes.js";
 import type { createMessagesService } from "./modules/messages/service.js";
@@ -169,6 +170,7 @@ export async function buildApp(
   await schedulesModule(app, shared);
   await dashboardModule(app, shared);
   await helpsModule(app, shared);
+  await announcementsModule(app, shared);
   await cloudWebhookRoutes(app, shared);
 
   await serveWebApp(app, deps.config.WEB_DIST ?? defaultWebDist);

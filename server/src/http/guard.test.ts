@@ -81,6 +81,15 @@ beforeAll(async () => {
   });
   expect(helpRes.statusCode, helpRes.body).toBe(201);
   const help = helpRes.json<{ id: number }>();
+  // Announcements are the platform's too; this one is addressed to company A alone.
+  const announcementRes = await ctx.app.inject({
+    method: "POST",
+    url: "/announcements",
+    headers: superUser.auth,
+    payload: { title: "Guard announcement", text: "guarded", allCompanies: false, companyIds: [companyId] },
+  });
+  expect(announcementRes.statusCode, announcementRes.body).toBe(201);
+  const announcement = announcementRes.json<{ id: number }>();
 
   idByResource = {
     contacts: contact.id,
@@ -101,6 +110,7 @@ beforeAll(async () => {
     // DELETE of it is refused while A is on it (ERR_PLAN_IN_USE).
     plans: team.company.planId!,
     helps: help.id,
+    announcements: announcement.id,
   };
   ids = {
     ticketId: ticket.id,

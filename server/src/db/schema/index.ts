@@ -13,3 +13,4 @@ export * from "./schedules.js";
 export * from "./chatbot.js";
 export * from "./deployment.js";
 export * from "./helps.js";
+export * from "./announcements.js";
