@@ -60,7 +60,10 @@ export interface MyAnnouncements {
 }
 
 /** The popover's dot: something published since the user last opened it. */
-export function hasUnseenAnnouncement(records: Pick<AnnouncementDTO, "publishedAt">[], seenAt: string | null) {
+export function hasUnseenAnnouncement(
+  records: Pick<AnnouncementDTO, "publishedAt">[],
+  seenAt: string | null,
+) {
   if (records.length === 0) return false;
   if (seenAt === null) return true;
   const seen = Date.parse(seenAt);
@@ -73,8 +76,7 @@ export function hasUnseenAnnouncement(records: Pick<AnnouncementDTO, "publishedA
  * addressed to their company), as `id`. Sent only to the companies it is (or was) addressed to.
  */
 export type AnnouncementEventPayload =
-  | { action: "create" | "update"; record: AnnouncementDTO }
-  | { action: "delete"; id: number };
+  { action: "create" | "update"; record: AnnouncementDTO } | { action: "delete"; id: number };
 
 /** The server events of announcements (merged into ServerToClientEvents). */
 export interface AnnouncementServerEvents {
@@ -106,10 +108,7 @@ export const announcementTitleField = sizedText(ANNOUNCEMENT_TITLE.min, ANNOUNCE
 export const announcementTextField = sizedText(1, ANNOUNCEMENT_TEXT_MAX);
 
 /** Chosen companies must name at least one. */
-function targetsNamed(
-  v: { allCompanies?: boolean; companyIds?: number[] },
-  ctx: z.RefinementCtx,
-) {
+function targetsNamed(v: { allCompanies?: boolean; companyIds?: number[] }, ctx: z.RefinementCtx) {
   if (v.allCompanies === false && (v.companyIds ?? []).length === 0)
     ctx.addIssue({ code: "custom", path: ["companyIds"], message: "validation.required" });
 }

@@ -257,10 +257,12 @@ export async function createRealtime(
     const roomsOf = (ids: number[]) => ids.map((id) => rooms.company(id));
     // io.to([]) would reach everyone: an empty list reaches no one.
     if (audience.allCompanies) io.emit("company-announcement", payload);
-    else if (audience.companyIds.length) io.to(roomsOf(audience.companyIds)).emit("company-announcement", payload);
+    else if (audience.companyIds.length)
+      io.to(roomsOf(audience.companyIds)).emit("company-announcement", payload);
     if (!previous || payload.action === "delete") return;
     const gone = { action: "delete" as const, id: payload.record.id };
-    if (previous.allCompanies && !audience.allCompanies) io.except(roomsOf(audience.companyIds)).emit("company-announcement", gone);
+    if (previous.allCompanies && !audience.allCompanies)
+      io.except(roomsOf(audience.companyIds)).emit("company-announcement", gone);
     else if (!previous.allCompanies && !audience.allCompanies) {
       const left = previous.companyIds.filter((id) => !audience.companyIds.includes(id));
       if (left.length) io.to(roomsOf(left)).emit("company-announcement", gone);

@@ -90,7 +90,11 @@ export async function pageAnnouncements(
 }
 
 /** The popover's list: a company's active announcements, newest first. */
-export async function listForCompany(db: Executor, companyId: number, limit: number): Promise<AnnouncementRow[]> {
+export async function listForCompany(
+  db: Executor,
+  companyId: number,
+  limit: number,
+): Promise<AnnouncementRow[]> {
   return db
     .select()
     .from(announcements)
@@ -118,7 +122,11 @@ export async function updateAnnouncement(
 }
 
 /** Replaces the chosen companies. */
-export async function setAnnouncementCompanies(tx: Executor, id: number, companyIds: number[]): Promise<void> {
+export async function setAnnouncementCompanies(
+  tx: Executor,
+  id: number,
+  companyIds: number[],
+): Promise<void> {
   await tx.delete(announcementCompanies).where(eq(announcementCompanies.announcementId, id));
   if (companyIds.length)
     await tx
@@ -128,7 +136,10 @@ export async function setAnnouncementCompanies(tx: Executor, id: number, company
 
 /** Whether it was deleted (its chosen companies go with it). */
 export async function deleteAnnouncement(tx: Executor, id: number): Promise<boolean> {
-  const gone = await tx.delete(announcements).where(eq(announcements.id, id)).returning({ id: announcements.id });
+  const gone = await tx
+    .delete(announcements)
+    .where(eq(announcements.id, id))
+    .returning({ id: announcements.id });
   return gone.length > 0;
 }
 

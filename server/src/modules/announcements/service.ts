@@ -95,7 +95,12 @@ export function createAnnouncementsService({ db, bus, now, media }: Announcement
         ...query,
         pageSize: LIMITS.pageSize,
       });
-      const targets = all ? await q.companyIdsOf(db, rows.map((r) => r.id)) : null;
+      const targets = all
+        ? await q.companyIdsOf(
+            db,
+            rows.map((r) => r.id),
+          )
+        : null;
       return {
         records: rows.map((row) =>
           targets ? presentAdminAnnouncement(row, targets.get(row.id) ?? []) : presentAnnouncement(row),
@@ -158,7 +163,11 @@ export function createAnnouncementsService({ db, bus, now, media }: Announcement
       return presentAdminAnnouncement(row, audience.companyIds);
     },
 
-    async update(actor: AuthContext, id: number, input: AnnouncementUpdateInput): Promise<AnnouncementAdminDTO> {
+    async update(
+      actor: AuthContext,
+      id: number,
+      input: AnnouncementUpdateInput,
+    ): Promise<AnnouncementAdminDTO> {
       announcementPolicy.write(actor);
       const before = await existing(id);
       const previous = await q.audienceOf(db, before);
