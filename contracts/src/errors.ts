@@ -387,7 +387,7 @@ export const ERRORS = {
     status: 404,
     pt: "Nenhum informativo encontrado com este ID.",
     en: "No announcement found with this ID.",
-    es: "No se encontró ningún comunicado con este ID.",
+    es: "No se encontró ningún aviso con este ID.",
   },
   ERR_ANNOUNCEMENT_MEDIA_TYPE: {
     status: 400,

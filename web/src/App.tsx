@@ -48,6 +48,9 @@ const DashboardPage = lazy(() =>
 const ReportsPage = lazy(() =>
   import("./pages/reports/ReportsPage").then((m) => ({ default: m.ReportsPage })),
 );
+const AnnouncementsPage = lazy(() =>
+  import("./pages/announcements/AnnouncementsPage").then((m) => ({ default: m.AnnouncementsPage })),
+);
 const ComingSoonPage = lazy(() =>
   import("./pages/coming-soon/ComingSoonPage").then((m) => ({ default: m.ComingSoonPage })),
 );
@@ -60,7 +63,6 @@ const UPCOMING_PAGES: [path: string, title: PageKey][] = [
   ["/queue-integration", "queueIntegration"],
   ["/messages-api", "messagesApi"],
   ["/financeiro", "financeiro"],
-  ["/announcements", "announcements"],
   ["/subscription", "subscription"],
   ["/chats/:id?", "chats"],
 ];
@@ -120,6 +122,8 @@ function AppRoutes() {
           {/* The useSchedules plan flag is checked by the page itself (toast, then back to /). */}
           <Route path="/schedules" element={<SchedulesPage />} />
           <Route path="/todolist" element={<TodoListPage />} />
+          {/* Super user only: the page itself tells anyone else and sends them to /. */}
+          <Route path="/announcements" element={<AnnouncementsPage />} />
           {UPCOMING_PAGES.map(upcoming)}
           {campaignPages && CAMPAIGN_PAGES.map(upcoming)}
         </Route>

@@ -8,6 +8,7 @@ import { tagsTexts } from "./tags";
 import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
+import { announcementTexts } from "./announcements";
 import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
@@ -18,6 +19,7 @@ export const en: Translation = {
   dashboard: dashboardTexts.en,
   reports: reportsTexts.en,
   chat: chatTexts.en,
+  announcements: announcementTexts.en,
   contacts: contactsTexts.en,
   tags: tagsTexts.en,
   queues: queuesTexts.en,

@@ -8,6 +8,7 @@ import { tagsTexts } from "./tags";
 import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
+import { announcementTexts } from "./announcements";
 import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
@@ -18,6 +19,7 @@ export const es: Translation = {
   dashboard: dashboardTexts.es,
   reports: reportsTexts.es,
   chat: chatTexts.es,
+  announcements: announcementTexts.es,
   contacts: contactsTexts.es,
   tags: tagsTexts.es,
   queues: queuesTexts.es,

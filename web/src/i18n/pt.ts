@@ -8,6 +8,7 @@ import { tagsTexts } from "./tags";
 import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
+import { announcementTexts } from "./announcements";
 import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
@@ -17,6 +18,7 @@ export const pt = {
   dashboard: dashboardTexts.pt,
   reports: reportsTexts.pt,
   chat: chatTexts.pt,
+  announcements: announcementTexts.pt,
   contacts: contactsTexts.pt,
   tags: tagsTexts.pt,
   queues: queuesTexts.pt,

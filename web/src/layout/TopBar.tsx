@@ -9,6 +9,7 @@ import { useSessionUser } from "../auth/AuthContext";
 import { LanguageSwitch } from "../components/LanguageSwitch";
 import { formatDate } from "../i18n/format";
 import { AccountMenu } from "./AccountMenu";
+import { AnnouncementsPopover } from "./AnnouncementsPopover";
 import { useThemeMode } from "./ThemeModeProvider";
 import { VolumeControl } from "./VolumeControl";
 
@@ -39,6 +40,7 @@ export function TopBar({ onToggleDrawer, onOpenProfile }: TopBarProps) {
           {t("topBar.greeting", { name: user.name })}
           {showDueDate && t("topBar.activeUntil", { date: formatDate(dueDate) })}
         </Typography>
+        <AnnouncementsPopover />
         <VolumeControl />
         <Tooltip title={t("topBar.refresh")}>
           <IconButton
