@@ -44,7 +44,6 @@ class Fleet {
   private seen: number[] = [];
   private arrived = 0;
   private finish: ((at: number) => void) | null = null;
-  lastPayload: unknown = null;
 
   constructor(
     private readonly event: string,
@@ -72,7 +71,6 @@ class Fleet {
         const at = performance.now();
         if (!this.matches(payload) || this.seen[index] === this.round) return;
         this.seen[index] = this.round;
-        this.lastPayload = payload;
         if (++this.arrived === this.sockets.length) this.finish?.(at);
       });
       const timer = setTimeout(() => reject(new Error(`socket ${index} not ready in 30 s`)), 30_000);
@@ -197,7 +195,12 @@ async function main() {
   process.once("SIGINT", () => void cleanUp().then(() => process.exit(130)));
   const busy = machineCpu();
   try {
-    const opts = { databaseUrl: scratch.url, poolSize: 10, logLevel: "warn", profile: false };
+    const opts = {
+      databaseUrl: scratch.url,
+      poolSize: intEnv("BENCH_POOL_SIZE", 10),
+      logLevel: process.env.BENCH_LOG_LEVEL ?? "error",
+      profile: false,
+    };
     const app = await launchServer(opts, "thread");
     servers.push(app);
     const { url, companyId, whatsappId, queueId, adminToken, agentId } = app.info;
@@ -248,22 +251,12 @@ async function main() {
       call(serverUrl, "PUT", `/tickets/${ticket.id}`, adminToken, { useIntegration: i % 2 === 0 }).then(
         () => undefined,
       );
+    // The payload the sockets get for an update: the ticket as PUT answers it.
+    const updated = await call(url, "PUT", `/tickets/${ticket.id}`, adminToken, { useIntegration: false });
+    const body = JSON.stringify({ action: "update", ticket: updated });
 
-    // ---- One instance.
-    const memBefore = await app.memory();
-    const fleet = new Fleet(ticketEvent, isUpdate);
-    fleets.push(fleet);
-    const connectStart = performance.now();
-    await fleet.connect(url, tokens);
-    const connectMs = performance.now() - connectStart;
-    await fleet.settle();
-    const memAfter = await app.memory();
-    const single = await rounds(fleet, raiseUpdate(url));
-    const payload = fleet.lastPayload;
-    fleet.close();
-    await sleep(500);
-
-    // ---- The bare Socket.IO server: the same payload, as many sockets, from this same process.
+    // ---- The bare Socket.IO server first (the app's server idle beside it): the same payload, as
+    // many sockets, from this same process.
     bare = await launchBare();
     const bareMemBefore = await bare.memory();
     const bareFleet = new Fleet("bare", isUpdate);
@@ -275,7 +268,6 @@ async function main() {
     await bareFleet.settle(500);
     const bareMemAfter = await bare.memory();
     const bareUrl = bare.url;
-    const body = JSON.stringify(payload);
     const bareRun = await rounds(bareFleet, async () => {
       const res = await fetch(`${bareUrl}/emit?event=bare`, { method: "POST", body });
       await res.arrayBuffer();
@@ -283,6 +275,19 @@ async function main() {
     bareFleet.close();
     await bare.stop();
     bare = null;
+
+    // ---- One instance.
+    const memBefore = await app.memory();
+    const fleet = new Fleet(ticketEvent, isUpdate);
+    fleets.push(fleet);
+    const connectStart = performance.now();
+    await fleet.connect(url, tokens);
+    const connectMs = performance.now() - connectStart;
+    await fleet.settle();
+    const memAfter = await app.memory();
+    const single = await rounds(fleet, raiseUpdate(url));
+    fleet.close();
+    await sleep(500);
 
     // ---- Two instances behind Redis, half of the sockets on each; the update raised on the first.
     let redis: ReturnType<typeof summarize> | null = null;
