@@ -25,6 +25,10 @@ export interface ServerOptions {
   profile: boolean;
   /** Where to write a V8 CPU profile of the server's thread for each measured phase, if anywhere. */
   cpuProfileDir?: string;
+  /** Socket.IO through Redis (several instances of one deployment); none by default. */
+  redisUrl?: string;
+  /** false: another instance of a deployment already set up (info then holds only `url`). */
+  seed?: boolean;
 }
 
 /** What the load generator needs to know about the running server. */
@@ -101,6 +105,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     DATA_DIR: dataDir,
     DATABASE_URL: opts.databaseUrl,
     SEED_DEMO: "false",
+    ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
   });
   const deps: Deps = {
     config,
@@ -136,6 +141,20 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   await app.listen({ port: 0, host: "127.0.0.1" });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   built.startBackground();
+  const stop = async () => {
+    await app.close();
+    await database.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  if (opts.seed === false) {
+    const none = { url, companyId: 0, whatsappId: 0, queueId: 0, agentId: 0, adminToken: "", agentToken: "" };
+    return {
+      info: none,
+      resetProfile: async () => undefined,
+      profile: async () => ({ queries: queryProfile(), requests: summarize([]), inbound: summarize([]) }),
+      stop,
+    };
+  }
 
   try {
     const db = deps.db;

@@ -1,6 +1,7 @@
 import { type EventLoopUtilization, performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import { type CpuTime, threadCpu } from "./cpu.js";
+import { type ThreadMemory, threadMemory } from "./memory.js";
 import { type ServerInfo, type ServerOptions, type ServerProfile, startServer } from "./server.js";
 import type { ToServer } from "./serverWorker.js";
 
@@ -13,6 +14,8 @@ export interface ServerHandle {
   elu(since?: EventLoopUtilization): EventLoopUtilization;
   /** CPU time the server's thread has used so far. */
   cpu(): Promise<CpuTime>;
+  /** The server's heap, after a full collection when the process runs with --expose-gc. */
+  memory(): Promise<ThreadMemory>;
   stop(): Promise<void>;
 }
 
@@ -21,6 +24,7 @@ type FromServer =
   | { type: "profile-reset" }
   | { type: "profile"; profile: ServerProfile }
   | { type: "cpu"; cpu: CpuTime }
+  | { type: "memory"; memory: ThreadMemory }
   | { type: "stopped" }
   | { type: "error"; message: string };
 
@@ -38,6 +42,7 @@ export async function launchServer(opts: ServerOptions, where: "thread" | "inlin
       profile: () => server.profile(),
       elu: (since) => performance.eventLoopUtilization(since),
       cpu: async () => threadCpu(),
+      memory: async () => threadMemory(),
       stop: () => server.stop(),
     };
   }
@@ -93,6 +98,7 @@ export async function launchServer(opts: ServerOptions, where: "thread" | "inlin
     profile: async () => (await request({ type: "profile" }, "profile")).profile,
     elu: (since) => worker.performance.eventLoopUtilization(since),
     cpu: async () => (await request({ type: "cpu" }, "cpu")).cpu,
+    memory: async () => (await request({ type: "memory" }, "memory")).memory,
     async stop() {
       try {
         // A server that cannot close (requests still coming) is cut off after a while.

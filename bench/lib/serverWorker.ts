@@ -1,12 +1,14 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { threadCpu } from "./cpu.js";
+import { threadMemory } from "./memory.js";
 import { type ServerOptions, startServer } from "./server.js";
 
 /**
  * The server under measure in a thread of its own, so the load generator and the agent's socket
  * client (main thread) do not queue work in front of the server's event loop.
  */
-export type ToServer = { type: "reset-profile" } | { type: "profile" } | { type: "cpu" } | { type: "stop" };
+export type ToServer =
+  { type: "reset-profile" } | { type: "profile" } | { type: "cpu" } | { type: "memory" } | { type: "stop" };
 
 const port = parentPort!;
 const fail = (err: unknown) =>
@@ -27,6 +29,9 @@ try {
         break;
       case "cpu":
         port.postMessage({ type: "cpu", cpu: threadCpu() });
+        break;
+      case "memory":
+        port.postMessage({ type: "memory", memory: threadMemory() });
         break;
       case "stop":
         server.stop().then(() => {

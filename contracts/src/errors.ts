@@ -401,6 +401,18 @@ export const ERRORS = {
     en: "No help video found with this ID.",
     es: "No se encontró ninguna ayuda con este ID.",
   },
+  ERR_NO_ANNOUNCEMENT_FOUND: {
+    status: 404,
+    pt: "Nenhum informativo encontrado com este ID.",
+    en: "No announcement found with this ID.",
+    es: "No se encontró ningún aviso con este ID.",
+  },
+  ERR_ANNOUNCEMENT_MEDIA_TYPE: {
+    status: 400,
+    pt: "Use somente imagens PNG ou JPG.",
+    en: "Use only PNG or JPG images.",
+    es: "Usa solo imágenes PNG o JPG.",
+  },
   ERR_NO_QUICK_MESSAGE_FOUND: {
     status: 404,
     pt: "Nenhuma resposta rápida encontrada com este ID.",

@@ -30,3 +30,4 @@ export * from "./mail.js";
 export * from "./logos.js";
 export * from "./chats.js";
 export * from "./companyDue.js";
+export * from "./announcements.js";

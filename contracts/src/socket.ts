@@ -10,6 +10,7 @@ import type { TicketNoteDTO } from "./ticketNotes.js";
 import type { QuickMessageDTO } from "./quickMessages.js";
 import type { ScheduleDTO } from "./schedules.js";
 import type { ChatDTO, ChatMessageDTO } from "./chats.js";
+import type { AnnouncementServerEvents } from "./announcements.js";
 
 /**
  * The live channel: the spec's event names (`company-{id}-user`, ...) and their payloads. Server
@@ -70,7 +71,7 @@ export function companyEvent<N extends CompanyEventName>(
  */
 export type ServerToClientEvents = {
   [N in CompanyEventName as `company-${number}-${N}`]: (payload: CompanyEventPayloads[N]) => void;
-} & { ready: () => void };
+} & { ready: () => void } & AnnouncementServerEvents;
 
 /** Events the server's instances send each other (through the Redis adapter). */
 export interface InterServerEvents {

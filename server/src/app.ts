@@ -39,6 +39,7 @@ import { dashboardModule } from "./modules/dashboard/routes.js";
 import { healthModule } from "./modules/health/routes.js";
 import { helpsModule } from "./modules/helps/routes.js";
 import { logosModule } from "./modules/logos/routes.js";
+import { announcementsModule } from "./modules/announcements/routes.js";
 import { mediaModule } from "./modules/media/routes.js";
 import { messagesModule } from "./modules/messages/routes.js";
 import type { createMessagesService } from "./modules/messages/service.js";
@@ -190,6 +191,7 @@ export async function buildApp(
   mailRoutes(app, { db: deps.db, mailer });
   await logosModule(app, shared);
   await chatsModule(app, shared, chats);
+  await announcementsModule(app, shared);
   await cloudWebhookRoutes(app, shared);
 
   await serveWebApp(app, deps.config.WEB_DIST ?? defaultWebDist);

@@ -59,6 +59,9 @@ const MailOutboxPage = lazy(() =>
 const ChatsPage = lazy(() => import("./pages/chats/ChatsPage").then((m) => ({ default: m.ChatsPage })));
 const HelpsPage = lazy(() => import("./pages/helps/HelpsPage").then((m) => ({ default: m.HelpsPage })));
 const SignupPage = lazy(() => import("./pages/signup/SignupPage").then((m) => ({ default: m.SignupPage })));
+const AnnouncementsPage = lazy(() =>
+  import("./pages/announcements/AnnouncementsPage").then((m) => ({ default: m.AnnouncementsPage })),
+);
 const ComingSoonPage = lazy(() =>
   import("./pages/coming-soon/ComingSoonPage").then((m) => ({ default: m.ComingSoonPage })),
 );
@@ -67,7 +70,6 @@ const ComingSoonPage = lazy(() =>
 const UPCOMING_PAGES: [path: string, title: PageKey][] = [
   ["/files", "files"],
   ["/financeiro", "financeiro"],
-  ["/announcements", "announcements"],
   ["/subscription", "subscription"],
 ];
 
@@ -146,6 +148,8 @@ function AppRoutes() {
             <Route path="/chats/:id?" element={<ChatsPage />} />
           </Route>
           <Route path="/helps" element={<HelpsPage />} />
+          {/* Super user only: the page itself tells anyone else and sends them to /. */}
+          <Route path="/announcements" element={<AnnouncementsPage />} />
           {UPCOMING_PAGES.map(upcoming)}
           {campaignPages && (
             <Route element={<PlanRoute flag="useCampaigns" />}>{CAMPAIGN_PAGES.map(upcoming)}</Route>

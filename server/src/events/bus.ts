@@ -1,4 +1,5 @@
 import type {
+  AnnouncementEventPayload,
   CompanyEventPayloads,
   ContactDTO,
   MessageDTO,
@@ -101,6 +102,18 @@ export type DomainEvent =
       memberIds: number[];
       leftIds?: number[];
       payload: CompanyEventPayloads["chat"];
+    }
+  /**
+   * A platform announcement written by the super user (`companyId`: theirs, for the logs). Heard by
+   * its addressees (`audience`), and by those it was addressed to before (`previousAudience`), who
+   * hear it left.
+   */
+  | {
+      type: "announcement.changed";
+      companyId: number;
+      audience: { allCompanies: boolean; companyIds: number[] };
+      previousAudience?: { allCompanies: boolean; companyIds: number[] };
+      payload: AnnouncementEventPayload;
     }
   | {
       type: "simulator.phone";

@@ -103,6 +103,15 @@ beforeAll(async () => {
   });
   expect(helpRes.statusCode, helpRes.body).toBe(201);
   const help = helpRes.json<{ id: number }>();
+  // Announcements are the platform's too; this one is addressed to company A alone.
+  const announcementRes = await ctx.app.inject({
+    method: "POST",
+    url: "/announcements",
+    headers: superUser.auth,
+    payload: { title: "Guard announcement", text: "guarded", allCompanies: false, companyIds: [companyId] },
+  });
+  expect(announcementRes.statusCode, announcementRes.body).toBe(201);
+  const announcement = announcementRes.json<{ id: number }>();
 
   idByResource = {
     contacts: contact.id,
@@ -124,6 +133,7 @@ beforeAll(async () => {
     plans: team.company.planId!,
     helps: help.id,
     chats: chat.id,
+    announcements: announcement.id,
   };
   ids = {
     ticketId: ticket.id,

@@ -4,6 +4,7 @@ import { type Socket, Server } from "socket.io";
 import { createClient } from "redis";
 import type { FastifyBaseLogger } from "fastify";
 import {
+  type AnnouncementEventPayload,
   type ClientToServerEvents,
   type InterServerEvents,
   type JoinAck,
@@ -244,6 +245,30 @@ export async function createRealtime(
     socket.emit("ready");
   });
 
+  /**
+   * `company-announcement` goes to the companies it is addressed to, room by room (to every socket
+   * only when it is for every company); companies it no longer reaches hear it left.
+   */
+  function announceTo(
+    audience: { allCompanies: boolean; companyIds: number[] },
+    previous: { allCompanies: boolean; companyIds: number[] } | undefined,
+    payload: AnnouncementEventPayload,
+  ) {
+    const roomsOf = (ids: number[]) => ids.map((id) => rooms.company(id));
+    // io.to([]) would reach everyone: an empty list reaches no one.
+    if (audience.allCompanies) io.emit("company-announcement", payload);
+    else if (audience.companyIds.length)
+      io.to(roomsOf(audience.companyIds)).emit("company-announcement", payload);
+    if (!previous || payload.action === "delete") return;
+    const gone = { action: "delete" as const, id: payload.record.id };
+    if (previous.allCompanies && !audience.allCompanies)
+      io.except(roomsOf(audience.companyIds)).emit("company-announcement", gone);
+    else if (!previous.allCompanies && !audience.allCompanies) {
+      const left = previous.companyIds.filter((id) => !audience.companyIds.includes(id));
+      if (left.length) io.to(roomsOf(left)).emit("company-announcement", gone);
+    }
+  }
+
   async function heard(event: DomainEvent): Promise<void> {
     switch (event.type) {
       case "user.presence":
@@ -389,6 +414,9 @@ export async function createRealtime(
       }
       case "schedule.changed":
         io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "schedule"), event.payload);
+        break;
+      case "announcement.changed":
+        announceTo(event.audience, event.previousAudience, event.payload);
         break;
       case "simulator.phone":
         io.to(rooms.admins(event.companyId)).emit(companyEvent(event.companyId, "simulator"), {

@@ -1,4 +1,9 @@
-import { companyEvent, type CompanyEventName, type CompanyEventPayloads } from "@atende/contracts";
+import {
+  type AnnouncementServerEvents,
+  companyEvent,
+  type CompanyEventName,
+  type CompanyEventPayloads,
+} from "@atende/contracts";
 import { type Query, useQueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, useEffectEvent, useState, type ReactNode } from "react";
 import type { CompanySocket, Room } from "./socket";
@@ -184,4 +189,22 @@ export function useJoinRoom(room: Room | null): void {
     const joined = currentRoom();
     return joined ? live.joinRoom(joined) : undefined;
   }, [live, key]);
+}
+
+/** Runs `handler` for a server event not named per company (`company-announcement`) while mounted. */
+export function usePlatformEvent<N extends keyof AnnouncementServerEvents>(
+  name: N,
+  handler: AnnouncementServerEvents[N],
+): void {
+  const { live } = useContext(SocketContext);
+  const onEvent = useEffectEvent(handler);
+  useEffect(() => {
+    if (!live) return;
+    const event: string = name;
+    const listener = (payload: never) => (onEvent as (payload: unknown) => void)(payload);
+    live.socket.on(event, listener);
+    return () => {
+      live.socket.off(event, listener);
+    };
+  }, [live, name]);
 }

@@ -12,6 +12,7 @@ import { logosTexts } from "./logos";
 import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
+import { announcementTexts } from "./announcements";
 import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
@@ -23,6 +24,7 @@ export const en: Translation = {
   dashboard: dashboardTexts.en,
   reports: reportsTexts.en,
   chat: chatTexts.en,
+  announcements: announcementTexts.en,
   contacts: contactsTexts.en,
   tags: tagsTexts.en,
   logos: logosTexts.en,

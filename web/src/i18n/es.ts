@@ -12,6 +12,7 @@ import { logosTexts } from "./logos";
 import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
+import { announcementTexts } from "./announcements";
 import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
@@ -23,6 +24,7 @@ export const es: Translation = {
   dashboard: dashboardTexts.es,
   reports: reportsTexts.es,
   chat: chatTexts.es,
+  announcements: announcementTexts.es,
   contacts: contactsTexts.es,
   tags: tagsTexts.es,
   logos: logosTexts.es,

@@ -12,6 +12,7 @@ import { logosTexts } from "./logos";
 import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
+import { announcementTexts } from "./announcements";
 import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
@@ -22,6 +23,7 @@ export const pt = {
   dashboard: dashboardTexts.pt,
   reports: reportsTexts.pt,
   chat: chatTexts.pt,
+  announcements: announcementTexts.pt,
   contacts: contactsTexts.pt,
   tags: tagsTexts.pt,
   logos: logosTexts.pt,

@@ -11,6 +11,7 @@ import { LanguageSwitch } from "../components/LanguageSwitch";
 import { formatDate } from "../i18n/format";
 import { AccountMenu } from "./AccountMenu";
 import { TrialChip } from "./TrialChip";
+import { AnnouncementsPopover } from "./AnnouncementsPopover";
 import { useThemeMode } from "./ThemeModeProvider";
 import { VolumeControl } from "./VolumeControl";
 import { ChatPopover } from "./ChatPopover";
@@ -47,6 +48,7 @@ export function TopBar({ onToggleDrawer, onOpenProfile }: TopBarProps) {
         </Typography>
         {user.company.plan?.useInternalChat && <ChatPopover />}
         <TrialChip />
+        <AnnouncementsPopover />
         <VolumeControl />
         <Tooltip title={t("topBar.refresh")}>
           <IconButton

@@ -15,3 +15,4 @@ export * from "./deployment.js";
 export * from "./helps.js";
 export * from "./mail.js";
 export * from "./chats.js";
+export * from "./announcements.js";

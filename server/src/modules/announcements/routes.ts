@@ -1,0 +1,75 @@
+import multipart from "@fastify/multipart";
+import type { FastifyInstance } from "fastify";
+import {
+  announcementCreateSchema,
+  announcementUpdateSchema,
+  idParam,
+  listQuerySchema,
+} from "@atende/contracts";
+import { routes } from "../../http/route.js";
+import { readSingleUpload, uploadForm } from "../../http/upload.js";
+import { type AnnouncementsDeps, type AnnouncementsService, createAnnouncementsService } from "./service.js";
+
+export function announcementsRoutes(app: FastifyInstance, announcements: AnnouncementsService) {
+  const r = routes(app);
+  // Every user reads what is addressed to their company; the super user reads and writes them all.
+  r.get("/announcements", { access: "user", query: listQuerySchema }, ({ auth, query }) =>
+    announcements.page(auth, query),
+  );
+  r.get("/announcements/for-me", { access: "user" }, ({ auth }) => announcements.forMe(auth));
+  r.post("/announcements/seen", { access: "user" }, ({ auth }) => announcements.markSeen(auth));
+  r.get("/announcements/companies", { access: "super" }, ({ auth }) => announcements.companies(auth));
+  r.get("/announcements/:id", { access: "user", params: idParam }, ({ auth, params }) =>
+    announcements.get(auth, params.id),
+  );
+  r.get(
+    "/announcements/:id/media",
+    { access: "user", params: idParam, produces: "image/png" },
+    async ({ auth, params }, _req, reply) => {
+      const { data, mimetype } = await announcements.readMedia(auth, params.id);
+      return reply
+        .header("content-type", mimetype)
+        .header("x-content-type-options", "nosniff")
+        .header("content-security-policy", "default-src 'none'; sandbox")
+        .header("cache-control", "private, max-age=86400")
+        .send(data);
+    },
+  );
+  r.post(
+    "/announcements",
+    { access: "super", body: announcementCreateSchema, status: 201 },
+    ({ auth, body }) => announcements.create(auth, body),
+  );
+  // The guard leaves routes with an id to the service, which checks the super user before the lookup.
+  const byId = { access: "super", params: idParam } as const;
+  r.put("/announcements/:id", { ...byId, body: announcementUpdateSchema }, ({ auth, params, body }) =>
+    announcements.update(auth, params.id, body),
+  );
+  r.delete("/announcements/:id", { ...byId, status: 204 }, ({ auth, params }) =>
+    announcements.remove(auth, params.id),
+  );
+  r.post(
+    "/announcements/:id/media-upload",
+    { ...byId, bodyDoc: uploadForm, consumes: ["multipart/form-data"] },
+    ({ auth, params }, req) => announcements.attachMedia(auth, params.id, () => readSingleUpload(req)),
+  );
+  r.delete("/announcements/:id/media-upload", byId, ({ auth, params }) =>
+    announcements.removeMedia(auth, params.id),
+  );
+}
+
+/** The announcements module: the super user's /announcements page and everyone's top-bar popover. */
+export async function announcementsModule(
+  parent: FastifyInstance,
+  deps: AnnouncementsDeps & { maxFileBytes: number },
+): Promise<AnnouncementsService> {
+  const announcements = createAnnouncementsService(deps);
+  await parent.register(async (app) => {
+    await app.register(multipart, {
+      limits: { fileSize: deps.maxFileBytes, files: 1, fields: 10 },
+      throwFileSizeLimit: true,
+    });
+    announcementsRoutes(app, announcements);
+  });
+  return announcements;
+}
