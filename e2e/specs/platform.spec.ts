@@ -1,6 +1,6 @@
-import { addMonthsToDate, formatDateBR, todayInZone } from "@atende/contracts";
+import { type MailOutboxDTO, addMonthsToDate, formatDateBR, todayInZone } from "@atende/contracts";
 import { type Page, expect, test } from "@playwright/test";
-import { loginAs, newPerson, shot } from "./helpers";
+import { callApi, loginAs, newPerson, shot } from "./helpers";
 
 const SUPER = { email: "super@atende.demo", password: "Super123" };
 const SAVED = "Operação realizada com sucesso!";
@@ -79,6 +79,28 @@ test("the super user runs the platform from Settings; help videos show on /helps
   const renewed = addMonthsToDate(dueDate, 1);
   await expect(companyRow).toContainText(formatDateBR(renewed));
   await expect(companyRow).toHaveAttribute("data-due", "ok");
+
+  // The new admin sets a password from the invitation mail (the dev outbox: no SMTP_URL here) and logs in.
+  const adminEmail = `dona-${suffix}@padaria.test`;
+  let link: string | undefined;
+  await expect
+    .poll(async () => {
+      const box = await callApi<MailOutboxDTO>(su.page, "GET", "/mail/outbox");
+      const mail = box.mails.find((m) => m.to === adminEmail);
+      link = mail ? /\/forgetpsw#\S+/.exec(mail.text)?.[0] : undefined;
+      return link;
+    })
+    .toMatch(/code=\d{6}/);
+  const owner = await newPerson(browser);
+  await owner.page.goto(link!);
+  await expect(owner.page.getByLabel("Código de Verificação")).not.toHaveValue("");
+  await owner.page.getByLabel("Nova senha").fill("Padaria123");
+  await owner.page.getByLabel("Confirme a senha").fill("Padaria123");
+  await owner.page.getByRole("button", { name: "Redefinir Senha" }).click();
+  await expect(owner.page).toHaveURL(/\/login$/);
+  await loginAs(owner.page, adminEmail, "Padaria123");
+  await shot(owner.page, "platform-3b-invited-admin");
+  await owner.context.close();
 
   // Deleting it asks, naming the company.
   await companyRow.getByRole("button", { name: `Excluir ${companyName}` }).click();
