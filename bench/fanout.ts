@@ -226,6 +226,11 @@ async function main() {
        from unnest($2::int[]) u returning user_id, session_id`,
       [companyId, ids],
     );
+    // The update the bench raises flips the ticket's useIntegration, a field gated by the plan's flag.
+    await db.query(
+      `update plans set use_integrations = true where id = (select plan_id from companies where id = $1)`,
+      [companyId],
+    );
     await db.end();
     const signer = new TokenService(SECRET, "1h");
     const tokens = await Promise.all(
