@@ -113,7 +113,10 @@ describe("presence batching", () => {
 
   it("an instance shutting down writes the last-seen times of the sockets it closes", async () => {
     const { agents, tokens } = await companyWith(2);
-    const other = await createTestContext({}, { database: { ...ctx.deps.database, close: async () => undefined } });
+    const other = await createTestContext(
+      {},
+      { database: { ...ctx.deps.database, close: async () => undefined } },
+    );
     try {
       other.clock.now = new Date(Date.now() - 60_000);
       const otherUrl = await other.url();
