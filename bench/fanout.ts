@@ -289,6 +289,8 @@ async function main() {
     await fleet.connect(url, tokens);
     const connectMs = performance.now() - connectStart;
     await fleet.settle();
+    // What the sockets heard while connecting and until quiet: the colleagues' presence updates.
+    const connectEvents = fleet.received;
     const memAfter = await app.memory();
     const single = await rounds(fleet, raiseUpdate(url));
     fleet.close();
@@ -324,6 +326,7 @@ async function main() {
       `bench/fanout: ${SOCKETS} agent sockets of one company, ${EVENTS} ticket updates (after ${WARMUP} warm-up)`,
       [
         ["connecting the sockets", `${(connectMs / 1000).toFixed(1)} s (${CONNECT_BATCH} at a time)`],
+        ["socket events heard while connecting (presence)", `${connectEvents}`],
         [
           "app, one instance: PUT → last socket p50 / p99 / max",
           `${ms(single.p50)} / ${ms(single.p99)} / ${ms(single.max)}`,
