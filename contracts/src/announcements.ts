@@ -53,12 +53,6 @@ export interface AnnouncementsPage extends PageAnswer {
   records: (AnnouncementDTO | AnnouncementAdminDTO)[];
 }
 
-/** GET /announcements/companies: a company the super user may address (the dialog's picker). */
-export interface AnnouncementCompanyChoice {
-  id: number;
-  name: string;
-}
-
 /** GET /announcements/for-me: the popover's list, and when the caller last opened it. */
 export interface MyAnnouncements {
   records: AnnouncementDTO[];

@@ -1,6 +1,5 @@
 import {
   type AnnouncementAdminDTO,
-  type AnnouncementCompanyChoice,
   type AnnouncementDTO,
   type AnnouncementEventPayload,
   type AnnouncementsPage,
@@ -17,8 +16,6 @@ export const announcementKeys = {
   list: (search: string) => [...announcementKeys.lists(), search] as const,
   /** The top-bar popover: the caller's active announcements and their last look. */
   mine: () => [...announcementKeys.all, "mine"] as const,
-  /** The companies the super user may address. */
-  companies: () => [...announcementKeys.all, "companies"] as const,
 };
 
 export function fetchAnnouncementsPage(
@@ -35,10 +32,6 @@ export function fetchMyAnnouncements(signal?: AbortSignal): Promise<MyAnnounceme
 
 export function markAnnouncementsSeen(): Promise<{ seenAt: string }> {
   return api.post<{ seenAt: string }>("/announcements/seen");
-}
-
-export function fetchAnnouncementCompanies(signal?: AbortSignal): Promise<AnnouncementCompanyChoice[]> {
-  return api.get<AnnouncementCompanyChoice[]>("/announcements/companies", { signal });
 }
 
 export interface AnnouncementPayload {

@@ -16,7 +16,13 @@ export const companiesKeys = {
   /** Every cached page list of companies, whatever the search text (the key's last part). */
   lists: () => [...companiesKeys.all, "pages"] as const,
   list: (search: string) => [...companiesKeys.lists(), search] as const,
+  /** GET /companies/list: every company at once (the announcement dialog's picker). */
+  everyOne: () => [...companiesKeys.all, "every"] as const,
 };
+
+export function fetchAllCompanies(signal?: AbortSignal): Promise<CompanyDTO[]> {
+  return api.get<CompanyDTO[]>("/companies/list", { signal });
+}
 
 export function fetchCompaniesPage(
   search: string,

@@ -136,17 +136,6 @@ describe("the super user writes announcements", () => {
     );
   });
 
-  it("lists the companies it may address, to the super user alone", async () => {
-    const choices = expectOk<{ id: number; name: string }[]>(
-      await call("GET", "/announcements/companies", root),
-    );
-    expect(choices.map((c) => c.id)).toEqual(expect.arrayContaining([companyA, companyB]));
-    expect(choices.map((c) => c.name)).toEqual(
-      [...choices.map((c) => c.name)].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)),
-    );
-    expectError(await call("GET", "/announcements/companies", adminA), 403, "ERR_NO_PERMISSION");
-  });
-
   it("a company's admin or agent writes nothing: 403 ERR_NO_PERMISSION, before any lookup", async () => {
     const made = await create();
     const png = fileForm(TINY_PNG, "a.png", "image/png");

@@ -1,4 +1,4 @@
-import { type SQL, and, asc, count, desc, eq, ilike, inArray, or } from "drizzle-orm";
+import { type SQL, and, count, desc, eq, ilike, inArray, or } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { announcementCompanies, announcementViews, announcements, companies } from "../../db/schema/index.js";
 import type { AnnouncementAudience, AnnouncementRow } from "./present.js";
@@ -69,14 +69,6 @@ export async function existingCompanyIds(db: Executor, ids: number[]): Promise<n
   if (ids.length === 0) return [];
   const rows = await db.select({ id: companies.id }).from(companies).where(inArray(companies.id, ids));
   return rows.map((r) => r.id);
-}
-
-/** Every company by name: whom the super user may address an announcement to. */
-export async function companyChoices(db: Executor): Promise<{ id: number; name: string }[]> {
-  return db
-    .select({ id: companies.id, name: companies.name })
-    .from(companies)
-    .orderBy(asc(companies.name), asc(companies.id));
 }
 
 /** A page, newest first: every announcement (companyId null: the super user) or a company's. */

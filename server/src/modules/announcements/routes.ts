@@ -18,7 +18,6 @@ export function announcementsRoutes(app: FastifyInstance, announcements: Announc
   );
   r.get("/announcements/for-me", { access: "user" }, ({ auth }) => announcements.forMe(auth));
   r.post("/announcements/seen", { access: "user" }, ({ auth }) => announcements.markSeen(auth));
-  r.get("/announcements/companies", { access: "super" }, ({ auth }) => announcements.companies(auth));
   r.get("/announcements/:id", { access: "user", params: idParam }, ({ auth, params }) =>
     announcements.get(auth, params.id),
   );

@@ -3,7 +3,6 @@ import {
   ANNOUNCEMENT_MEDIA_TYPES,
   ANNOUNCEMENT_POPOVER_MAX,
   type AnnouncementAdminDTO,
-  type AnnouncementCompanyChoice,
   type AnnouncementCreateInput,
   type AnnouncementDTO,
   type AnnouncementUpdateInput,
@@ -133,12 +132,6 @@ export function createAnnouncementsService({ db, bus, now, media }: Announcement
       const row = await q.findVisibleAnnouncement(db, actor.companyId, id);
       if (!row) throw new AppError("ERR_NO_ANNOUNCEMENT_FOUND");
       return presentAnnouncement(row);
-    },
-
-    /** GET /announcements/companies: the companies the super user may address (the dialog's picker). */
-    async companies(actor: AuthContext): Promise<AnnouncementCompanyChoice[]> {
-      announcementPolicy.write(actor);
-      return q.companyChoices(db);
     },
 
     async create(actor: AuthContext, input: AnnouncementCreateInput): Promise<AnnouncementAdminDTO> {

@@ -19,13 +19,12 @@ import { useRef, useState } from "react";
 import { Controller, useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import {
-  announcementKeys,
-  fetchAnnouncementCompanies,
   removeAnnouncementMedia,
   saveAnnouncement,
   uploadAnnouncementMedia,
   upsertAnnouncementInLists,
 } from "../../api/announcements";
+import { companiesKeys, fetchAllCompanies } from "../../api/companies";
 import { toast } from "../../api/toast";
 import { AnnouncementImage } from "../../components/AnnouncementImage";
 import { FormDialog } from "../../components/FormDialog";
@@ -59,8 +58,8 @@ export function AnnouncementDialog({ announcement, onClose }: AnnouncementDialog
   /** A new file to send, or "remove" to drop the current one. */
   const [media, setMedia] = useState<File | "remove" | null>(null);
   const companies = useQuery({
-    queryKey: announcementKeys.companies(),
-    queryFn: ({ signal }) => fetchAnnouncementCompanies(signal),
+    queryKey: companiesKeys.everyOne(),
+    queryFn: ({ signal }) => fetchAllCompanies(signal),
   });
   const {
     register,

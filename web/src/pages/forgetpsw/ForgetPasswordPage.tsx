@@ -12,6 +12,7 @@ import { toast, toastError } from "../../api/toast";
 import { applyServerErrors, fieldErrorText, textFieldRegister } from "../../components/formFields";
 import { LanguageSwitch } from "../../components/LanguageSwitch";
 import { PasswordField } from "../../components/PasswordField";
+import { useRegisterAllowed } from "../signup/SignupPage";
 
 const emailSchema = z.object({ email: emailField });
 type EmailValues = z.infer<typeof emailSchema>;
@@ -44,6 +45,7 @@ function readLinkFragment(): { email: string; code: string } | null {
 export function ForgetPasswordPage() {
   const { t } = useTranslation();
   const [fromLink] = useState(readLinkFragment);
+  const registerAllowed = useRegisterAllowed();
   const [email, setEmail] = useState<string | null>(fromLink?.email ?? null);
   useEffect(() => {
     if (window.location.hash) window.history.replaceState(window.history.state, "", window.location.pathname);
@@ -71,9 +73,11 @@ export function ForgetPasswordPage() {
             <Link component={RouterLink} to="/login">
               {t("mail.reset.backToLogin")}
             </Link>
-            <Link component={RouterLink} to="/signup">
-              {t("mail.reset.noAccount")}
-            </Link>
+            {registerAllowed.data?.value === "enabled" && (
+              <Link component={RouterLink} to="/signup">
+                {t("mail.reset.noAccount")}
+              </Link>
+            )}
           </Stack>
         </Stack>
       </Paper>

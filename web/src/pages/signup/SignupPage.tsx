@@ -5,7 +5,6 @@ import {
   type SettingDTO,
 } from "@atende/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
-import ChatIcon from "@mui/icons-material/ForumOutlined";
 import { Box, Button, Link, MenuItem, Paper, Stack, TextField, Typography } from "@mui/material";
 import { useQuery } from "@tanstack/react-query";
 import { Controller, useForm, type Resolver } from "react-hook-form";
@@ -16,6 +15,7 @@ import { api } from "../../api/http";
 import { fetchPlanChoices, planKeys } from "../../api/plans";
 import { settingKeys } from "../../api/settings";
 import { toast } from "../../api/toast";
+import { BrandLogo } from "../../components/BrandLogo";
 import { applyServerErrors, fieldErrorText, textFieldRegister } from "../../components/formFields";
 import { FullPageLoader } from "../../components/FullPageLoader";
 import { LanguageSwitch } from "../../components/LanguageSwitch";
@@ -53,7 +53,8 @@ export function maskPhone(input: string): string {
   return rest.length <= 5 ? `(${area}) ${rest}` : `(${area}) ${rest.slice(0, 5)}-${rest.slice(5)}`;
 }
 
-function useRegisterAllowed() {
+/** Whether the platform takes sign-ups (`allowregister`): /signup and the links to it depend on it. */
+export function useRegisterAllowed() {
   return useQuery({
     queryKey: settingKeys.allowRegister(),
     queryFn: ({ signal }) => api.get<SettingDTO>("/settings/allowregister", { signal, anonymous: true }),
@@ -114,12 +115,7 @@ function SignupForm() {
       </Box>
       <Paper component="main" variant="outlined" sx={{ width: "100%", maxWidth: 460, p: { xs: 3, sm: 4 } }}>
         <Stack component="form" noValidate spacing={2} onSubmit={handleSubmit(submit)}>
-          <Stack direction="row" spacing={1} sx={{ alignItems: "center", justifyContent: "center" }}>
-            <ChatIcon color="primary" fontSize="large" aria-hidden />
-            <Typography variant="h5" component="p" sx={{ fontWeight: 700 }}>
-              Atende
-            </Typography>
-          </Stack>
+          <BrandLogo target="signup" />
           <Box sx={{ textAlign: "center" }}>
             <Typography variant="h6" component="h1">
               {t("platform.signup.title")}

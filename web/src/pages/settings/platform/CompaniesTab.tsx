@@ -225,7 +225,9 @@ export function CompaniesTab() {
                 }
               >
                 <TableCell sx={{ fontWeight: 500 }}>{company.name}</TableCell>
-                <TableCell sx={{ wordBreak: "break-word", maxWidth: 260 }}>{company.email}</TableCell>
+                <TableCell sx={{ wordBreak: "break-word", minWidth: 160, maxWidth: 260 }}>
+                  {company.email}
+                </TableCell>
                 <TableCell>{company.plan?.name ?? "—"}</TableCell>
                 <TableCell>
                   {company.status ? t("platform.companies.active") : t("platform.companies.inactive")}
