@@ -42,7 +42,18 @@ export function TopBar({ onToggleDrawer, onOpenProfile }: TopBarProps) {
         <Box sx={{ display: { xs: "none", sm: "block" }, ml: 1 }}>
           <BrandLogo target="interno" maxHeight={36} fallback={null} />
         </Box>
-        <Typography component="p" noWrap sx={{ flex: 1, ml: 1, fontSize: { xs: "0.875rem", sm: "1rem" } }}>
+        {/* On a phone the icons take the bar: the greeting would shrink to its first letter. */}
+        <Box sx={{ flex: 1, display: { xs: "block", sm: "none" } }} />
+        <Typography
+          component="p"
+          noWrap
+          sx={{
+            flex: 1,
+            ml: 1,
+            display: { xs: "none", sm: "block" },
+            fontSize: { xs: "0.875rem", sm: "1rem" },
+          }}
+        >
           {t("topBar.greeting", { name: user.name })}
           {showDueDate && t("topBar.activeUntil", { date: formatDate(dueDate) })}
         </Typography>
