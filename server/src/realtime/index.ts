@@ -19,8 +19,9 @@ import type { DomainEvent } from "../events/bus.js";
 import { type AuthContext, authenticate, lockoutOf } from "../http/auth.js";
 import { companyLockout, forgetCompanyStanding } from "../http/companyStanding.js";
 import { AppError } from "../http/errors.js";
-import { findUser, markSeen } from "../modules/users/queries.js";
+import { findUser, findUsers } from "../modules/users/queries.js";
 import { redisPrefix } from "../db/redisPrefix.js";
+import { createPresenceBatcher } from "./presence.js";
 import * as q from "./queries.js";
 
 /** Room names: every emit goes to one of these, so nothing of one company reaches another. */
@@ -150,11 +151,14 @@ export async function createRealtime(
     io.in(rooms.user(userId)).socketsJoin(await visibilityRooms(companyId, userId));
   }
 
-  /** A user went online or offline: the company hears it through the bus, as every change. */
-  async function announcePresence(companyId: number, userId: number) {
-    const user = await findUser(db, companyId, userId);
-    if (user) await bus.publish([{ type: "user.presence", companyId, user }]);
+  /** Users went online or offline: the company hears it through the bus, one event per user. */
+  async function announcePresence(companyId: number, userIds: number[]) {
+    const list = await findUsers(db, companyId, userIds);
+    await bus.publish(list.map((user) => ({ type: "user.presence" as const, companyId, user })));
   }
+
+  /** Online flags and last-seen times, written and announced per company in batches (presence.ts). */
+  const presence = createPresenceBatcher({ db, now, log, announce: announcePresence });
 
   /** Disconnects every socket of a user, on every instance, but those of `keepSessionId`. */
   function cutSessions(userId: number, keepSessionId?: string) {
@@ -220,15 +224,9 @@ export async function createRealtime(
       "leaveChatBox",
       (ticketId) => void socket.leave(rooms.chatBox(auth.companyId, Number(ticketId))),
     );
-    socket.on("userStatus", async () => {
-      if (await markSeen(db, auth.companyId, auth.userId, now()))
-        await announcePresence(auth.companyId, auth.userId);
-    });
-    socket.on("disconnect", () => {
-      q.touchLastSeen(db, auth.companyId, auth.userId, now()).catch((err) =>
-        log.warn({ err }, "last seen update failed"),
-      );
-    });
+    socket.on("userStatus", () => void presence.online(auth.companyId, auth.userId));
+    // The user stays online (another tab may reconnect at once); the sweep takes them offline later.
+    socket.on("disconnect", () => presence.stamp(auth.companyId, auth.userId));
 
     await socket.join([
       rooms.company(auth.companyId),
@@ -236,12 +234,8 @@ export async function createRealtime(
       rooms.session(auth.sessionId),
       ...(await visibilityRooms(auth.companyId, auth.userId)),
     ]);
-    try {
-      if (await markSeen(db, auth.companyId, auth.userId, now()))
-        await announcePresence(auth.companyId, auth.userId);
-    } catch (err) {
-      log.warn({ err }, "mark seen failed");
-    }
+    // Ready once the user is written online (the company hears it with the batch, if it is news).
+    await presence.online(auth.companyId, auth.userId);
     socket.emit("ready");
   });
 
@@ -470,13 +464,15 @@ export async function createRealtime(
       for (const { id, companyId } of await q.staleOnlineUsers(db, olderThan)) {
         const sockets = await io.in(rooms.user(id)).fetchSockets();
         if (sockets.length > 0) {
-          await q.touchLastSeen(db, companyId, id, now());
+          presence.stamp(companyId, id);
           continue;
         }
-        await q.markOffline(db, companyId, id);
-        await announcePresence(companyId, id);
-        changed++;
+        if (await q.markOffline(db, companyId, id)) {
+          await announcePresence(companyId, [id]);
+          changed++;
+        }
       }
+      await presence.flush();
       return changed;
     },
     /**
@@ -493,6 +489,8 @@ export async function createRealtime(
       // Not io.close(): that closes the HTTP server, which Fastify closes itself.
       io.local.disconnectSockets(true);
       io.engine.close();
+      // Nothing lost: the last-seen times of the sockets just closed are written now.
+      await presence.flush().catch((err) => log.warn({ err }, "presence flush on close failed"));
       await Promise.resolve(io.of("/").adapter.close()).catch(() => undefined);
       await Promise.all(redisClients.map((c) => c.quit().catch(() => undefined)));
     },

@@ -22,14 +22,6 @@ export async function companyQueueIds(db: Db, companyId: number): Promise<number
   return rows.map((r) => r.id);
 }
 
-/** A user's socket closed, or one is still open: the user was seen now. */
-export async function touchLastSeen(db: Db, companyId: number, userId: number, at: Date): Promise<void> {
-  await db
-    .update(users)
-    .set({ lastSeenAt: at })
-    .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
-}
-
 /**
  * Users of every company still marked online but not seen since `olderThan`: the offline sweep is
  * the instance's, not a company's (it runs on a timer for all of them).
@@ -53,4 +45,34 @@ export async function markOffline(db: Db, companyId: number, userId: number): Pr
     .where(and(eq(users.companyId, companyId), eq(users.id, userId), eq(users.online, true)))
     .returning({ id: users.id });
   return rows.length > 0;
+}
+
+/**
+ * One company's presence batch in one statement: `online` users go online and are stamped seen,
+ * `stamped` users are stamped seen. Answers the `online` users that were offline before it.
+ */
+export async function stampPresence(
+  db: Db,
+  companyId: number,
+  online: number[],
+  stamped: number[],
+  at: Date,
+): Promise<number[]> {
+  const all = [...online, ...stamped];
+  if (all.length === 0) return [];
+  const list = (ids: number[]) =>
+    sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    );
+  const goesOnline = online.length ? sql`old.id in (${list(online)})` : sql`false`;
+  const rows = await queryRows<{ id: number; was_online: boolean; online: boolean }>(
+    db,
+    sql`
+    update users u set online = (u.online or ${goesOnline}), last_seen_at = ${at.toISOString()}
+    from (select id, online as was_online from users where company_id = ${companyId} and id in (${list(all)})) old
+    where u.id = old.id and u.company_id = ${companyId}
+    returning u.id, old.was_online, u.online`,
+  );
+  return rows.filter((r) => r.online && !r.was_online).map((r) => r.id);
 }

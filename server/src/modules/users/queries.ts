@@ -50,6 +50,16 @@ export async function findUser(db: Executor, companyId: number, userId: number):
   return row ? ((await withQueues(db, companyId, [row]))[0] ?? null) : null;
 }
 
+/** Several users of the company (those of another company or gone are left out), with their queues. */
+export async function findUsers(db: Executor, companyId: number, userIds: number[]): Promise<UserDTO[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.companyId, companyId), inArray(users.id, userIds)));
+  return withQueues(db, companyId, rows);
+}
+
 /** Login looks a user up by email across companies: the only query not scoped by companyId. */
 export async function findUserForLogin(db: Executor, email: string): Promise<UserRow | null> {
   const [row] = await db.select().from(users).where(eq(users.email, email));

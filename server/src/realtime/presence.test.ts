@@ -1,0 +1,133 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { and, eq, inArray } from "drizzle-orm";
+import type { Socket } from "socket.io-client";
+import type { CompanyEventPayloads } from "@atende/contracts";
+import { users } from "../db/schema/index.js";
+import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../test/harness.js";
+import { buildCompany, buildUser, login } from "../test/factories.js";
+import { PRESENCE_WINDOW_MS } from "./presence.js";
+
+let ctx: TestContext;
+let url: string;
+beforeAll(async () => {
+  ctx = await createTestContext({ LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 });
+  url = await ctx.url();
+});
+afterAll(() => ctx.close());
+
+const open: Socket[] = [];
+afterEach(() => {
+  for (const s of open.splice(0)) s.close();
+  ctx.clock.now = new Date();
+});
+
+type UserEvent = CompanyEventPayloads["user"];
+const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function socketFor(token: string, base = url): Promise<Socket> {
+  const s = await connectSocket(base, token);
+  open.push(s);
+  return s;
+}
+
+async function presenceOf(ids: number[]) {
+  return ctx.deps.db
+    .select({ id: users.id, online: users.online, at: users.lastSeenAt })
+    .from(users)
+    .where(inArray(users.id, ids));
+}
+
+/** A company with an admin and `n` agents, each logged in, then all offline and never seen. */
+async function companyWith(n: number) {
+  const company = await buildCompany(ctx.deps.db);
+  const admin = await buildUser(ctx.deps.db, company.id, { profile: "admin" });
+  const agents = [];
+  for (let i = 0; i < n; i++) agents.push(await buildUser(ctx.deps.db, company.id, { profile: "user" }));
+  const adminLogin = await login(ctx, admin.email);
+  const tokens = [];
+  for (const a of agents) tokens.push((await login(ctx, a.email)).token);
+  // A login marks its user online: back to offline, as after the sweep.
+  await ctx.deps.db
+    .update(users)
+    .set({ online: false, lastSeenAt: null })
+    .where(eq(users.companyId, company.id));
+  return { company, admin, adminLogin, agents, tokens };
+}
+
+describe("presence batching", () => {
+  it("many sockets of one company connecting at once: every user online and seen, in a few statements, each announced once", async () => {
+    const { company, adminLogin, agents, tokens } = await companyWith(24);
+    const adminSocket = await socketFor(adminLogin.token);
+    const events = record<UserEvent>(adminSocket, `company-${company.id}-user`);
+
+    await Promise.all(tokens.map((t) => socketFor(t)));
+    // Ready means written: every agent is online and seen as soon as their socket is ready.
+    const rows = await presenceOf(agents.map((a) => a.id));
+    expect(rows.every((r) => r.online && r.at !== null)).toBe(true);
+    // One statement stamps all its users with the same time: 24 sockets, at most a few statements.
+    const statements = new Set(rows.map((r) => r.at!.getTime())).size;
+    expect(statements).toBeLessThanOrEqual(3);
+
+    await waitFor(() => agents.every((a) => events.some((e) => e.action === "update" && e.user.id === a.id)));
+    await settle(PRESENCE_WINDOW_MS * 2);
+    for (const a of agents) {
+      const mine = events.filter((e) => e.action === "update" && e.user.id === a.id);
+      expect(mine).toEqual([{ action: "update", user: expect.objectContaining({ id: a.id, online: true }) }]);
+    }
+  });
+
+  it("a second socket (another tab, another session) of a user already online raises no presence event", async () => {
+    const { company, adminLogin, agents, tokens } = await companyWith(1);
+    const agent = agents[0]!;
+    const adminSocket = await socketFor(adminLogin.token);
+    const events = record<UserEvent>(adminSocket, `company-${company.id}-user`);
+    await socketFor(tokens[0]!);
+    await waitFor(() => events.some((e) => e.action === "update" && e.user.id === agent.id));
+
+    await socketFor(tokens[0]!);
+    const secondSession = await login(ctx, agent.email);
+    await socketFor(secondSession.token);
+    await settle(PRESENCE_WINDOW_MS * 3);
+    expect(events.filter((e) => e.action === "update" && e.user.id === agent.id)).toHaveLength(1);
+    expect((await presenceOf([agent.id]))[0]?.online).toBe(true);
+  });
+
+  it("the last socket closing stamps the user's last-seen time; they stay online until the sweep", async () => {
+    const { company, agents, tokens } = await companyWith(3);
+    const sockets = await Promise.all(tokens.map((t) => socketFor(t)));
+    const leftAt = new Date(Date.now() + 60_000);
+    ctx.clock.now = leftAt;
+    for (const s of sockets) s.close();
+    const ids = agents.map((a) => a.id);
+    await waitFor(async () => (await presenceOf(ids)).every((r) => r.at?.getTime() === leftAt.getTime()));
+    expect((await presenceOf(ids)).every((r) => r.online)).toBe(true);
+
+    ctx.clock.now = new Date(leftAt.getTime() + 6 * 60_000);
+    await ctx.built.realtime.sweepOffline();
+    const after = await ctx.deps.db
+      .select({ online: users.online })
+      .from(users)
+      .where(and(eq(users.companyId, company.id), inArray(users.id, ids)));
+    expect(after.every((r) => !r.online)).toBe(true);
+  });
+
+  it("an instance shutting down writes the last-seen times of the sockets it closes", async () => {
+    const { agents, tokens } = await companyWith(2);
+    const other = await createTestContext(
+      {},
+      { database: { ...ctx.deps.database, close: async () => undefined } },
+    );
+    try {
+      other.clock.now = new Date(Date.now() - 60_000);
+      const otherUrl = await other.url();
+      await Promise.all(tokens.map((t) => socketFor(t, otherUrl)));
+      const closedAt = new Date(Date.now() + 60_000);
+      other.clock.now = closedAt;
+      await other.close();
+      const rows = await presenceOf(agents.map((a) => a.id));
+      expect(rows.map((r) => r.at?.getTime())).toEqual([closedAt.getTime(), closedAt.getTime()]);
+    } finally {
+      await other.close().catch(() => undefined);
+    }
+  });
+});
