@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { type Browser, type Page, expect, test } from "@playwright/test";
-import type { DashboardData, TicketReportPage } from "@atende/contracts";
+import { type DashboardData, type TicketReportPage, todayInZone } from "@atende/contracts";
 import { BRUNO, DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
 import { type Queue, type Whatsapp, customerSends, ticketOf, waitingTicketOf } from "./chatSetup";
 
@@ -169,10 +169,9 @@ test("the dashboard shows the scripted day, follows it live, and the report expo
   // By date: today only, the tickets per hour.
   await page.getByRole("combobox", { name: "Tipo de filtro" }).click();
   await page.getByRole("option", { name: "Filtro por data" }).click();
-  const today = await page.evaluate(() => {
-    const d = new Date();
-    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-  });
+  // Today where the company is (São Paulo): the figures are counted in its zone, and between 21:00
+  // and midnight there the browser's UTC date is already tomorrow.
+  const today = todayInZone(new Date());
   await page.getByLabel("Data inicial").fill(today);
   await page.getByLabel("Data final").fill(today);
   await expect(cardValue(page, "Finalizados")).toHaveText(/^[1-9]\d*$/);
