@@ -27,23 +27,33 @@ const collisions: CollisionDetection = (args) => {
   return hits.length ? hits : rectIntersection(args);
 };
 
-/** With the keyboard, left and right arrows jump the lifted card to the previous or next lane. */
-const laneJump: KeyboardCoordinateGetter = (event, { currentCoordinates, context }) => {
-  const step = event.code === "ArrowRight" ? 1 : event.code === "ArrowLeft" ? -1 : 0;
-  const card = context.collisionRect;
-  if (!step || !card) return undefined;
-  event.preventDefault();
-  const lanes = [...context.droppableRects.values()].sort((x, y) => x.left - y.left);
-  const center = card.left + card.width / 2;
-  let index = lanes.findIndex((rect) => center >= rect.left && center <= rect.left + rect.width);
-  if (index === -1) {
-    const distances = lanes.map((rect) => Math.abs(rect.left + rect.width / 2 - center));
-    index = distances.indexOf(Math.min(...distances));
-  }
-  const target = lanes[index + step];
-  if (!target) return currentCoordinates;
-  return { x: currentCoordinates.x + (target.left + target.width / 2 - center), y: currentCoordinates.y };
-};
+/**
+ * With the keyboard, left and right arrows jump the lifted card to the previous or next lane.
+ * The card's measured place lags a render behind: a second arrow pressed before it (a held key,
+ * a quick double press) would start from the old lane again and land one lane short, so the lane
+ * aimed at last is remembered until the card is measured somewhere else.
+ */
+type Aim = { from: number; index: number } | null;
+function laneJumper(aimed: { current: Aim }): KeyboardCoordinateGetter {
+  return (event, { currentCoordinates, context }) => {
+    const step = event.code === "ArrowRight" ? 1 : event.code === "ArrowLeft" ? -1 : 0;
+    const card = context.collisionRect;
+    if (!step || !card) return undefined;
+    event.preventDefault();
+    const lanes = [...context.droppableRects.values()].sort((x, y) => x.left - y.left);
+    const center = card.left + card.width / 2;
+    let index = lanes.findIndex((rect) => center >= rect.left && center <= rect.left + rect.width);
+    if (index === -1) {
+      const distances = lanes.map((rect) => Math.abs(rect.left + rect.width / 2 - center));
+      index = distances.indexOf(Math.min(...distances));
+    }
+    if (aimed.current?.from === card.left) index = aimed.current.index;
+    const target = lanes[index + step];
+    if (!target) return currentCoordinates;
+    aimed.current = { from: card.left, index: index + step };
+    return { x: currentCoordinates.x + (target.left + target.width / 2 - center), y: currentCoordinates.y };
+  };
+}
 
 interface KanbanBoardProps {
   lanes: Lane[];
@@ -56,6 +66,9 @@ export function KanbanBoard({ lanes, onMove }: KanbanBoardProps) {
   const [lifted, setLifted] = useState<TicketDTO | null>(null);
   // The lane last announced: the card's own lane at the start, so the lift is not talked over.
   const announcedLane = useRef<string | null>(null);
+  // Forgotten at each lift: the next drag starts from where its card is.
+  const aimed = useRef<Aim>(null);
+  const laneJump = useMemo(() => laneJumper(aimed), []);
   const sensors = useSensors(
     // A few pixels of travel before a drag starts, so a click on the card's button stays a click.
     useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
@@ -100,6 +113,7 @@ export function KanbanBoard({ lanes, onMove }: KanbanBoardProps) {
   };
 
   function dragStart(event: DragStartEvent) {
+    aimed.current = null;
     setLifted(ticketOf(event.active.data.current) ?? null);
   }
 
