@@ -1,5 +1,14 @@
 import { validationMessage } from "@atende/contracts";
-import type { FieldValues, Path, UseFormRegisterReturn, UseFormSetError } from "react-hook-form";
+import {
+  get,
+  type FieldError,
+  type FieldErrors,
+  type FieldValues,
+  type Path,
+  type UseFormRegister,
+  type UseFormRegisterReturn,
+  type UseFormSetError,
+} from "react-hook-form";
 import { ApiError } from "../api/http";
 import { toastError } from "../api/toast";
 import i18n, { currentLanguage } from "../i18n";
@@ -7,6 +16,17 @@ import i18n, { currentLanguage } from "../i18n";
 /** react-hook-form's register() for an MUI TextField: the ref belongs on the inner input. */
 export function textFieldRegister({ ref, ...rest }: UseFormRegisterReturn) {
   return { ...rest, inputRef: ref };
+}
+
+/**
+ * A form's fields for MUI text fields: `fieldProps("title")` registers the field and shows its
+ * error under it, in place of the same three props written out on every field.
+ */
+export function fieldBinder<T extends FieldValues>(register: UseFormRegister<T>, errors: FieldErrors<T>) {
+  return (name: Path<T>) => {
+    const error = get(errors, name) as FieldError | undefined;
+    return { ...textFieldRegister(register(name)), error: Boolean(error), helperText: fieldErrorText(error) };
+  };
 }
 
 /** Errors set from a server answer are already translated. */

@@ -9,7 +9,7 @@ import { useTranslation } from "react-i18next";
 import { saveContact, upsertContactInLists } from "../../api/contacts";
 import { ApiError } from "../../api/http";
 import { toast } from "../../api/toast";
-import { applyServerErrors, fieldErrorText, textFieldRegister } from "../formFields";
+import { applyServerErrors, fieldErrorText, textFieldRegister, fieldBinder } from "../formFields";
 import { contactFormResolver, formFieldOf, initialValues, type ContactFormValues } from "./contactForm";
 import { FormDialog } from "../FormDialog";
 
@@ -41,6 +41,7 @@ export function ContactDialog({ contact, onOpenExisting, onClose }: ContactDialo
     defaultValues: initialValues(contact),
     resolver: contactFormResolver,
   });
+  const fieldProps = fieldBinder(register, errors);
   const extra = useFieldArray({ control, name: "extraInfo" });
 
   function showServerErrors(error: unknown) {
@@ -80,13 +81,11 @@ export function ContactDialog({ contact, onOpenExisting, onClose }: ContactDialo
           {t("contacts.dialog.data")}
         </Typography>
         <TextField
-          {...textFieldRegister(register("name"))}
+          {...fieldProps("name")}
           id="contact-name"
           label={t("contacts.dialog.name")}
           autoFocus
           required
-          error={Boolean(errors.name)}
-          helperText={fieldErrorText(errors.name)}
         />
         <TextField
           {...textFieldRegister(register("number"))}
@@ -111,13 +110,11 @@ export function ContactDialog({ contact, onOpenExisting, onClose }: ContactDialo
           </Alert>
         )}
         <TextField
-          {...textFieldRegister(register("email"))}
+          {...fieldProps("email")}
           id="contact-email"
           label={t("contacts.dialog.email")}
           type="email"
           autoComplete="off"
-          error={Boolean(errors.email)}
-          helperText={fieldErrorText(errors.email)}
         />
         <Typography variant="subtitle2" color="text.secondary" sx={{ pt: 1 }}>
           {t("contacts.dialog.extraInfo")}

@@ -6,7 +6,13 @@ import { useTranslation } from "react-i18next";
 import { toast } from "../../api/toast";
 import { saveUser, upsertUserInLists } from "../../api/users";
 import { useAuth, useSessionUser } from "../../auth/AuthContext";
-import { applyServerErrors, fieldErrorText, SERVER_ERROR, textFieldRegister } from "../formFields";
+import {
+  applyServerErrors,
+  fieldErrorText,
+  SERVER_ERROR,
+  textFieldRegister,
+  fieldBinder,
+} from "../formFields";
 import { PasswordField } from "../PasswordField";
 import { AdminUserFields } from "./AdminUserFields";
 import { formFieldOf, initialValues, toPayload, userFormResolver, type UserFormValues } from "./userForm";
@@ -41,6 +47,7 @@ export function UserModal({ user, onClose }: UserModalProps) {
     defaultValues: initialValues(user),
     resolver: userFormResolver(creating),
   });
+  const fieldProps = fieldBinder(register, errors);
 
   function showServerErrors(error: unknown) {
     applyServerErrors(error, setError, {
@@ -83,24 +90,14 @@ export function UserModal({ user, onClose }: UserModalProps) {
       submitting={isSubmitting}
     >
       <Stack spacing={2}>
+        <TextField {...fieldProps("name")} id="user-name" label={t("userModal.name")} autoFocus required />
         <TextField
-          {...textFieldRegister(register("name"))}
-          id="user-name"
-          label={t("userModal.name")}
-          autoFocus
-          required
-          error={Boolean(errors.name)}
-          helperText={fieldErrorText(errors.name)}
-        />
-        <TextField
-          {...textFieldRegister(register("email"))}
+          {...fieldProps("email")}
           id="user-email"
           label={t("userModal.email")}
           type="email"
           autoComplete="off"
           required
-          error={Boolean(errors.email)}
-          helperText={fieldErrorText(errors.email)}
         />
         <PasswordField
           {...textFieldRegister(register("password"))}

@@ -28,7 +28,7 @@ import { companiesKeys, fetchAllCompanies } from "../../api/companies";
 import { toast } from "../../api/toast";
 import { AnnouncementImage } from "../../components/AnnouncementImage";
 import { FormDialog } from "../../components/FormDialog";
-import { applyServerErrors, fieldErrorText, textFieldRegister } from "../../components/formFields";
+import { applyServerErrors, fieldErrorText, fieldBinder } from "../../components/formFields";
 import {
   type AnnouncementFormOutput,
   type AnnouncementFormValues,
@@ -71,6 +71,7 @@ export function AnnouncementDialog({ announcement, onClose }: AnnouncementDialog
     defaultValues: initialAnnouncementValues(announcement),
     resolver: announcementFormResolver,
   });
+  const fieldProps = fieldBinder(register, errors);
   const allCompanies = useWatch({ control, name: "allCompanies" });
   const currentName =
     media instanceof File ? media.name : media === "remove" ? null : announcement?.mediaName;
@@ -99,25 +100,21 @@ export function AnnouncementDialog({ announcement, onClose }: AnnouncementDialog
     >
       <Stack spacing={2.5}>
         <TextField
-          {...textFieldRegister(register("title"))}
+          {...fieldProps("title")}
           id="announcement-title"
           label={t("announcements.dialog.title")}
           autoFocus
           required
           autoComplete="off"
-          error={Boolean(errors.title)}
-          helperText={fieldErrorText(errors.title)}
         />
         <TextField
-          {...textFieldRegister(register("text"))}
+          {...fieldProps("text")}
           id="announcement-text"
           label={t("announcements.dialog.text")}
           required
           multiline
           minRows={4}
           maxRows={12}
-          error={Boolean(errors.text)}
-          helperText={fieldErrorText(errors.text)}
         />
         <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
           <Controller

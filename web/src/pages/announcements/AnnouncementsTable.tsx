@@ -1,12 +1,11 @@
 import type { AnnouncementAdminDTO } from "@atende/contracts";
 import AttachFileIcon from "@mui/icons-material/AttachFile";
-import DeleteIcon from "@mui/icons-material/DeleteOutlineOutlined";
-import EditIcon from "@mui/icons-material/EditOutlined";
-import { Chip, IconButton, TableCell, TableRow, Tooltip, Typography } from "@mui/material";
+import { Chip, TableCell, TableRow, Tooltip, Typography } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { AnnouncementPriorityChip } from "../../components/AnnouncementPriorityChip";
 import { InfiniteTable } from "../../components/InfiniteTable";
 import type { SearchableList } from "../../hooks/useSearchableList";
+import { RowActions } from "../../components/RowActions";
 
 interface AnnouncementsTableProps {
   list: SearchableList<AnnouncementAdminDTO>;
@@ -62,22 +61,13 @@ export function AnnouncementsTable({ list, onEdit, onDelete }: AnnouncementsTabl
               </Tooltip>
             )}
           </TableCell>
-          <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
-            <IconButton
-              size="small"
-              aria-label={`${t("announcements.edit")} ${record.title}`}
-              onClick={() => onEdit(record)}
-            >
-              <EditIcon fontSize="small" />
-            </IconButton>
-            <IconButton
-              size="small"
-              aria-label={`${t("announcements.delete")} ${record.title}`}
-              onClick={() => onDelete(record)}
-            >
-              <DeleteIcon fontSize="small" />
-            </IconButton>
-          </TableCell>
+          <RowActions
+            name={record.title}
+            editLabel={t("announcements.edit")}
+            deleteLabel={t("announcements.delete")}
+            onEdit={() => onEdit(record)}
+            onDelete={() => onDelete(record)}
+          />
         </TableRow>
       )}
     />

@@ -1,6 +1,6 @@
 import LockResetIcon from "@mui/icons-material/LockResetOutlined";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Box, Button, Link, Paper, Stack, TextField, Typography } from "@mui/material";
+import { Button, Link, Stack, TextField, Typography } from "@mui/material";
 import { emailField, resetCodeField, newPasswordField } from "@atende/contracts";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
@@ -9,8 +9,8 @@ import { Link as RouterLink, useNavigate } from "react-router-dom";
 import { z } from "zod";
 import { requestResetCode, resetPassword } from "../../api/mail";
 import { toast, toastError } from "../../api/toast";
-import { applyServerErrors, fieldErrorText, textFieldRegister } from "../../components/formFields";
-import { LanguageSwitch } from "../../components/LanguageSwitch";
+import { applyServerErrors, fieldBinder } from "../../components/formFields";
+import { AuthCard } from "../../components/AuthCard";
 import { PasswordField } from "../../components/PasswordField";
 import { useRegisterAllowed } from "../signup/SignupPage";
 
@@ -52,36 +52,31 @@ export function ForgetPasswordPage() {
   }, []);
 
   return (
-    <Box sx={{ minHeight: "100vh", display: "grid", placeItems: "center", p: 2, position: "relative" }}>
-      <Box sx={{ position: "absolute", top: 8, right: 8 }}>
-        <LanguageSwitch color="default" />
-      </Box>
-      <Paper component="main" variant="outlined" sx={{ width: "100%", maxWidth: 420, p: { xs: 3, sm: 4 } }}>
-        <Stack spacing={2}>
-          <Stack direction="row" spacing={1} sx={{ alignItems: "center", justifyContent: "center" }}>
-            <LockResetIcon color="primary" fontSize="large" aria-hidden />
-            <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
-              {t("mail.reset.title")}
-            </Typography>
-          </Stack>
-          {email === null ? (
-            <EmailStep onDone={setEmail} />
-          ) : (
-            <CodeStep email={email} initialCode={fromLink?.code ?? ""} onOtherEmail={() => setEmail(null)} />
-          )}
-          <Stack direction="row" sx={{ justifyContent: "space-between", flexWrap: "wrap", gap: 1 }}>
-            <Link component={RouterLink} to="/login">
-              {t("mail.reset.backToLogin")}
-            </Link>
-            {registerAllowed.data?.value === "enabled" && (
-              <Link component={RouterLink} to="/signup">
-                {t("mail.reset.noAccount")}
-              </Link>
-            )}
-          </Stack>
+    <AuthCard maxWidth={420}>
+      <Stack spacing={2}>
+        <Stack direction="row" spacing={1} sx={{ alignItems: "center", justifyContent: "center" }}>
+          <LockResetIcon color="primary" fontSize="large" aria-hidden />
+          <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
+            {t("mail.reset.title")}
+          </Typography>
         </Stack>
-      </Paper>
-    </Box>
+        {email === null ? (
+          <EmailStep onDone={setEmail} />
+        ) : (
+          <CodeStep email={email} initialCode={fromLink?.code ?? ""} onOtherEmail={() => setEmail(null)} />
+        )}
+        <Stack direction="row" sx={{ justifyContent: "space-between", flexWrap: "wrap", gap: 1 }}>
+          <Link component={RouterLink} to="/login">
+            {t("mail.reset.backToLogin")}
+          </Link>
+          {registerAllowed.data?.value === "enabled" && (
+            <Link component={RouterLink} to="/signup">
+              {t("mail.reset.noAccount")}
+            </Link>
+          )}
+        </Stack>
+      </Stack>
+    </AuthCard>
   );
 }
 
@@ -94,6 +89,7 @@ function EmailStep({ onDone }: { onDone: (email: string) => void }) {
     setError,
     formState: { errors, isSubmitting },
   } = useForm<EmailValues>({ resolver: zodResolver(emailSchema), defaultValues: { email: "" } });
+  const fieldProps = fieldBinder(register, errors);
 
   async function submit({ email }: EmailValues) {
     try {
@@ -111,15 +107,13 @@ function EmailStep({ onDone }: { onDone: (email: string) => void }) {
     <Stack component="form" noValidate spacing={2} onSubmit={handleSubmit(submit)}>
       <Typography color="text.secondary">{t("mail.reset.step1Help")}</Typography>
       <TextField
-        {...textFieldRegister(register("email"))}
+        {...fieldProps("email")}
         id="reset-email"
         label={t("mail.reset.email")}
         type="email"
         autoComplete="email"
         autoFocus
         required
-        error={Boolean(errors.email)}
-        helperText={fieldErrorText(errors.email)}
       />
       <Button type="submit" variant="contained" size="large" loading={isSubmitting}>
         {t("mail.reset.sendEmail")}
@@ -142,6 +136,7 @@ function CodeStep(props: { email: string; initialCode: string; onOtherEmail: () 
     resolver: zodResolver(resetSchema),
     defaultValues: { token: initialCode, newPassword: "", confirmPassword: "" },
   });
+  const fieldProps = fieldBinder(register, errors);
   const [resending, setResending] = useState(false);
 
   async function submit(values: ResetValues) {
@@ -179,34 +174,28 @@ function CodeStep(props: { email: string; initialCode: string; onOtherEmail: () 
         slotProps={{ input: { readOnly: true } }}
       />
       <TextField
-        {...textFieldRegister(register("token"))}
+        {...fieldProps("token")}
         id="reset-code"
         label={t("mail.reset.code")}
         autoComplete="one-time-code"
         autoFocus={!initialCode}
         required
         slotProps={{ htmlInput: { inputMode: "numeric" } }}
-        error={Boolean(errors.token)}
-        helperText={fieldErrorText(errors.token)}
       />
       <PasswordField
-        {...textFieldRegister(register("newPassword"))}
+        {...fieldProps("newPassword")}
         id="reset-new-password"
         label={t("mail.reset.newPassword")}
         autoComplete="new-password"
         autoFocus={Boolean(initialCode)}
         required
-        error={Boolean(errors.newPassword)}
-        helperText={fieldErrorText(errors.newPassword)}
       />
       <PasswordField
-        {...textFieldRegister(register("confirmPassword"))}
+        {...fieldProps("confirmPassword")}
         id="reset-confirm-password"
         label={t("mail.reset.confirmPassword")}
         autoComplete="new-password"
         required
-        error={Boolean(errors.confirmPassword)}
-        helperText={fieldErrorText(errors.confirmPassword)}
       />
       <Button type="submit" variant="contained" size="large" loading={isSubmitting}>
         {t("mail.reset.submit")}

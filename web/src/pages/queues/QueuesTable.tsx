@@ -1,11 +1,8 @@
 import type { QueueDetailDTO } from "@atende/contracts";
 import AddIcon from "@mui/icons-material/Add";
-import DeleteIcon from "@mui/icons-material/DeleteOutlineOutlined";
-import EditIcon from "@mui/icons-material/EditOutlined";
 import {
   Box,
   Button,
-  IconButton,
   Stack,
   Table,
   TableBody,
@@ -17,6 +14,7 @@ import {
 } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { SkeletonRows } from "../../components/TableStates";
+import { RowActions } from "../../components/RowActions";
 
 interface QueuesTableProps {
   queues: QueueDetailDTO[];
@@ -76,22 +74,13 @@ export function QueuesTable({ queues, loading, onAdd, onEdit, onDelete }: Queues
                   {queue.greetingMessage}
                 </Typography>
               </TableCell>
-              <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
-                <IconButton
-                  size="small"
-                  aria-label={`${t("queues.edit")} ${queue.name}`}
-                  onClick={() => onEdit(queue)}
-                >
-                  <EditIcon fontSize="small" />
-                </IconButton>
-                <IconButton
-                  size="small"
-                  aria-label={`${t("queues.delete")} ${queue.name}`}
-                  onClick={() => onDelete(queue)}
-                >
-                  <DeleteIcon fontSize="small" />
-                </IconButton>
-              </TableCell>
+              <RowActions
+                name={queue.name}
+                editLabel={t("queues.edit")}
+                deleteLabel={t("queues.delete")}
+                onEdit={() => onEdit(queue)}
+                onDelete={() => onDelete(queue)}
+              />
             </TableRow>
           ))}
           {loading && <SkeletonRows rows={3} columns={COLUMNS} />}

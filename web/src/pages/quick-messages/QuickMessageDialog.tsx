@@ -15,7 +15,12 @@ import {
 } from "../../api/quickMessages";
 import { toast } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
-import { applyServerErrors, fieldErrorText, textFieldRegister } from "../../components/formFields";
+import {
+  applyServerErrors,
+  fieldErrorText,
+  textFieldRegister,
+  fieldBinder,
+} from "../../components/formFields";
 import {
   initialQuickMessageValues,
   quickMessageFormResolver,
@@ -55,6 +60,7 @@ export function QuickMessageDialog({ quickMessage, onClose }: QuickMessageDialog
     defaultValues: initialQuickMessageValues(quickMessage),
     resolver: quickMessageFormResolver,
   });
+  const fieldProps = fieldBinder(register, errors);
 
   const currentName =
     media instanceof File ? media.name : media === "remove" ? null : quickMessage?.mediaName;
@@ -102,14 +108,12 @@ export function QuickMessageDialog({ quickMessage, onClose }: QuickMessageDialog
           }}
         />
         <TextField
-          {...textFieldRegister(register("message"))}
+          {...fieldProps("message")}
           id="quick-message-message"
           label={t("quickMessages.dialog.message")}
           multiline
           minRows={4}
           maxRows={12}
-          error={Boolean(errors.message)}
-          helperText={fieldErrorText(errors.message)}
         />
         {mayMakeGlobal && (
           <Controller

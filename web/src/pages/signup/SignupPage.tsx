@@ -5,7 +5,7 @@ import {
   type SettingDTO,
 } from "@atende/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Box, Button, Link, MenuItem, Paper, Stack, TextField, Typography } from "@mui/material";
+import { Box, Button, Link, MenuItem, Stack, TextField, Typography } from "@mui/material";
 import { useQuery } from "@tanstack/react-query";
 import { Controller, useForm, type Resolver } from "react-hook-form";
 import { useTranslation } from "react-i18next";
@@ -16,9 +16,9 @@ import { fetchPlanChoices, planKeys } from "../../api/plans";
 import { settingKeys } from "../../api/settings";
 import { toast } from "../../api/toast";
 import { BrandLogo } from "../../components/BrandLogo";
-import { applyServerErrors, fieldErrorText, textFieldRegister } from "../../components/formFields";
+import { applyServerErrors, fieldErrorText, fieldBinder } from "../../components/formFields";
 import { FullPageLoader } from "../../components/FullPageLoader";
-import { LanguageSwitch } from "../../components/LanguageSwitch";
+import { AuthCard } from "../../components/AuthCard";
 import { PasswordField } from "../../components/PasswordField";
 
 interface SignupFormValues {
@@ -88,6 +88,7 @@ function SignupForm() {
     defaultValues: { name: "", email: "", password: "", phone: "", planId: "" },
     resolver,
   });
+  const fieldProps = fieldBinder(register, errors);
   const money = new Intl.NumberFormat(i18n.language, { style: "currency", currency: "BRL" });
   const limit = (n: number) => (n === 0 ? t("platform.signup.noLimit") : n);
 
@@ -109,113 +110,102 @@ function SignupForm() {
   }
 
   return (
-    <Box sx={{ minHeight: "100vh", display: "grid", placeItems: "center", p: 2, position: "relative" }}>
-      <Box sx={{ position: "absolute", top: 8, right: 8 }}>
-        <LanguageSwitch color="default" />
-      </Box>
-      <Paper component="main" variant="outlined" sx={{ width: "100%", maxWidth: 460, p: { xs: 3, sm: 4 } }}>
-        <Stack component="form" noValidate spacing={2} onSubmit={handleSubmit(submit)}>
-          <BrandLogo target="signup" />
-          <Box sx={{ textAlign: "center" }}>
-            <Typography variant="h6" component="h1">
-              {t("platform.signup.title")}
-            </Typography>
-            <Typography variant="body2" color="text.secondary">
-              {t("platform.signup.subtitle")}
-            </Typography>
-          </Box>
-          <TextField
-            {...textFieldRegister(register("name"))}
-            id="signup-name"
-            label={t("platform.signup.name")}
-            autoComplete="organization"
-            autoFocus
-            required
-            error={Boolean(errors.name)}
-            helperText={fieldErrorText(errors.name)}
-          />
-          <TextField
-            {...textFieldRegister(register("email"))}
-            id="signup-email"
-            label={t("platform.signup.email")}
-            type="email"
-            autoComplete="email"
-            required
-            error={Boolean(errors.email)}
-            helperText={fieldErrorText(errors.email)}
-          />
-          <Controller
-            control={control}
-            name="phone"
-            render={({ field }) => (
-              <TextField
-                id="signup-phone"
-                label={t("platform.signup.phone")}
-                type="tel"
-                autoComplete="tel-national"
-                placeholder={t("platform.signup.phonePlaceholder")}
-                value={field.value}
-                onChange={(event) => field.onChange(maskPhone(event.target.value))}
-                onBlur={field.onBlur}
-                inputRef={field.ref}
-                error={Boolean(errors.phone)}
-                helperText={fieldErrorText(errors.phone)}
-                slotProps={{ htmlInput: { inputMode: "numeric", maxLength: 15 } }}
-              />
-            )}
-          />
-          <PasswordField
-            {...textFieldRegister(register("password"))}
-            id="signup-password"
-            label={t("platform.signup.password")}
-            autoComplete="new-password"
-            required
-            error={Boolean(errors.password)}
-            helperText={fieldErrorText(errors.password)}
-          />
-          <Controller
-            control={control}
-            name="planId"
-            render={({ field }) => (
-              <TextField
-                select
-                id="signup-plan"
-                label={t("platform.signup.plan")}
-                required
-                value={field.value}
-                onChange={(event) =>
-                  field.onChange(event.target.value === "" ? "" : Number(event.target.value))
-                }
-                onBlur={field.onBlur}
-                inputRef={field.ref}
-                error={Boolean(errors.planId)}
-                helperText={
-                  fieldErrorText(errors.planId) ??
-                  (plans.data?.length === 0 ? t("platform.signup.noPlans") : undefined)
-                }
-              >
-                {(plans.data ?? []).map((plan) => (
-                  <MenuItem key={plan.id} value={plan.id} sx={{ whiteSpace: "normal" }}>
-                    {t("platform.signup.planOption", {
-                      name: plan.name,
-                      users: limit(plan.users),
-                      connections: limit(plan.connections),
-                      queues: limit(plan.queues),
-                      value: money.format(plan.value),
-                    })}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
-          <Button type="submit" variant="contained" size="large" loading={isSubmitting}>
-            {t("platform.signup.submit")}
-          </Button>
-          <Link component={RouterLink} to="/login" sx={{ textAlign: "center" }}>
-            {t("platform.signup.haveAccount")}
-          </Link>
-        </Stack>
-      </Paper>
-    </Box>
+    <AuthCard maxWidth={460}>
+      <Stack component="form" noValidate spacing={2} onSubmit={handleSubmit(submit)}>
+        <BrandLogo target="signup" />
+        <Box sx={{ textAlign: "center" }}>
+          <Typography variant="h6" component="h1">
+            {t("platform.signup.title")}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {t("platform.signup.subtitle")}
+          </Typography>
+        </Box>
+        <TextField
+          {...fieldProps("name")}
+          id="signup-name"
+          label={t("platform.signup.name")}
+          autoComplete="organization"
+          autoFocus
+          required
+        />
+        <TextField
+          {...fieldProps("email")}
+          id="signup-email"
+          label={t("platform.signup.email")}
+          type="email"
+          autoComplete="email"
+          required
+        />
+        <Controller
+          control={control}
+          name="phone"
+          render={({ field }) => (
+            <TextField
+              id="signup-phone"
+              label={t("platform.signup.phone")}
+              type="tel"
+              autoComplete="tel-national"
+              placeholder={t("platform.signup.phonePlaceholder")}
+              value={field.value}
+              onChange={(event) => field.onChange(maskPhone(event.target.value))}
+              onBlur={field.onBlur}
+              inputRef={field.ref}
+              error={Boolean(errors.phone)}
+              helperText={fieldErrorText(errors.phone)}
+              slotProps={{ htmlInput: { inputMode: "numeric", maxLength: 15 } }}
+            />
+          )}
+        />
+        <PasswordField
+          {...fieldProps("password")}
+          id="signup-password"
+          label={t("platform.signup.password")}
+          autoComplete="new-password"
+          required
+        />
+        <Controller
+          control={control}
+          name="planId"
+          render={({ field }) => (
+            <TextField
+              select
+              id="signup-plan"
+              label={t("platform.signup.plan")}
+              required
+              value={field.value}
+              onChange={(event) =>
+                field.onChange(event.target.value === "" ? "" : Number(event.target.value))
+              }
+              onBlur={field.onBlur}
+              inputRef={field.ref}
+              error={Boolean(errors.planId)}
+              helperText={
+                fieldErrorText(errors.planId) ??
+                (plans.data?.length === 0 ? t("platform.signup.noPlans") : undefined)
+              }
+            >
+              {(plans.data ?? []).map((plan) => (
+                <MenuItem key={plan.id} value={plan.id} sx={{ whiteSpace: "normal" }}>
+                  {t("platform.signup.planOption", {
+                    name: plan.name,
+                    users: limit(plan.users),
+                    connections: limit(plan.connections),
+                    queues: limit(plan.queues),
+                    value: money.format(plan.value),
+                  })}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
+        />
+        <Button type="submit" variant="contained" size="large" loading={isSubmitting}>
+          {t("platform.signup.submit")}
+        </Button>
+        <Link component={RouterLink} to="/login" sx={{ textAlign: "center" }}>
+          {t("platform.signup.haveAccount")}
+        </Link>
+      </Stack>
+    </AuthCard>
   );
 }

@@ -8,7 +8,7 @@ import { toast } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
 import { planAllows } from "../../auth/plan";
 import { ColorPicker } from "../../components/ColorPicker";
-import { applyServerErrors, fieldErrorText, textFieldRegister } from "../../components/formFields";
+import { applyServerErrors, fieldErrorText, fieldBinder } from "../../components/formFields";
 import { TagChip } from "../../components/TagChip";
 import {
   initialTagValues,
@@ -45,6 +45,7 @@ export function TagDialog({ tag, onClose }: TagDialogProps) {
     defaultValues: initialTagValues(tag),
     resolver: tagFormResolver,
   });
+  const fieldProps = fieldBinder(register, errors);
   const [name, color] = useWatch({ control, name: ["name", "color"] });
 
   function showServerErrors(error: unknown) {
@@ -75,14 +76,12 @@ export function TagDialog({ tag, onClose }: TagDialogProps) {
     >
       <Stack spacing={2.5}>
         <TextField
-          {...textFieldRegister(register("name"))}
+          {...fieldProps("name")}
           id="tag-name"
           label={t("tags.dialog.name")}
           autoFocus
           required
           autoComplete="off"
-          error={Boolean(errors.name)}
-          helperText={fieldErrorText(errors.name)}
         />
         <Controller
           control={control}

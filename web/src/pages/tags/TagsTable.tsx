@@ -1,12 +1,11 @@
 import type { TagDTO } from "@atende/contracts";
-import DeleteIcon from "@mui/icons-material/DeleteOutlineOutlined";
-import EditIcon from "@mui/icons-material/EditOutlined";
 import ViewKanbanIcon from "@mui/icons-material/ViewKanbanOutlined";
-import { IconButton, TableCell, TableRow, Tooltip } from "@mui/material";
+import { TableCell, TableRow, Tooltip } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { InfiniteTable } from "../../components/InfiniteTable";
 import { TagChip } from "../../components/TagChip";
 import type { SearchableList } from "../../hooks/useSearchableList";
+import { RowActions } from "../../components/RowActions";
 
 interface TagsTableProps {
   list: SearchableList<TagDTO>;
@@ -42,18 +41,13 @@ export function TagsTable({ list, onEdit, onDelete }: TagsTableProps) {
               </Tooltip>
             )}
           </TableCell>
-          <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
-            <IconButton size="small" aria-label={`${t("tags.edit")} ${tag.name}`} onClick={() => onEdit(tag)}>
-              <EditIcon fontSize="small" />
-            </IconButton>
-            <IconButton
-              size="small"
-              aria-label={`${t("tags.delete")} ${tag.name}`}
-              onClick={() => onDelete(tag)}
-            >
-              <DeleteIcon fontSize="small" />
-            </IconButton>
-          </TableCell>
+          <RowActions
+            name={tag.name}
+            editLabel={t("tags.edit")}
+            deleteLabel={t("tags.delete")}
+            onEdit={() => onEdit(tag)}
+            onDelete={() => onDelete(tag)}
+          />
         </TableRow>
       )}
     />

@@ -1,11 +1,8 @@
 import { helpCreateSchema, type HelpDTO } from "@atende/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
-import DeleteIcon from "@mui/icons-material/DeleteOutlineOutlined";
-import EditIcon from "@mui/icons-material/EditOutlined";
 import {
   Box,
   Button,
-  IconButton,
   Paper,
   Table,
   TableBody,
@@ -27,6 +24,7 @@ import { fieldErrorText, textFieldRegister } from "../../../components/formField
 import { EmptyRow, SkeletonRows } from "../../../components/TableStates";
 import { useConfirmDelete } from "../../../hooks/useConfirmDelete";
 import { FormAndTable, FormPanel, fieldGrid, showSaveError, useLoadErrorToast } from "./shared";
+import { RowActions } from "../../../components/RowActions";
 
 const helpFormSchema = helpCreateSchema.pick({ title: true, video: true, description: true });
 type HelpFormValues = z.input<typeof helpFormSchema>;
@@ -164,22 +162,13 @@ export function HelpsTab() {
                   {help.description}
                 </Box>
               </TableCell>
-              <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
-                <IconButton
-                  size="small"
-                  aria-label={`${t("platform.edit")} ${help.title}`}
-                  onClick={() => edit(help)}
-                >
-                  <EditIcon fontSize="small" />
-                </IconButton>
-                <IconButton
-                  size="small"
-                  aria-label={`${t("platform.delete")} ${help.title}`}
-                  onClick={() => removal.ask(help)}
-                >
-                  <DeleteIcon fontSize="small" />
-                </IconButton>
-              </TableCell>
+              <RowActions
+                name={help.title}
+                editLabel={t("platform.edit")}
+                deleteLabel={t("platform.delete")}
+                onEdit={() => edit(help)}
+                onDelete={() => removal.ask(help)}
+              />
             </TableRow>
           ))}
         </TableBody>

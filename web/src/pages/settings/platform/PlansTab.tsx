@@ -1,13 +1,10 @@
 import { PLAN_FLAGS, planCreateSchema, type PlanCreateInput, type PlanRecordDTO } from "@atende/contracts";
 import { zodResolver } from "@hookform/resolvers/zod";
-import DeleteIcon from "@mui/icons-material/DeleteOutlineOutlined";
-import EditIcon from "@mui/icons-material/EditOutlined";
 import {
   Box,
   Button,
   Chip,
   FormControlLabel,
-  IconButton,
   Paper,
   Switch,
   Table,
@@ -30,6 +27,7 @@ import { fieldErrorText, textFieldRegister } from "../../../components/formField
 import { EmptyRow, SkeletonRows } from "../../../components/TableStates";
 import { useConfirmDelete } from "../../../hooks/useConfirmDelete";
 import { FormAndTable, FormPanel, fieldGrid, showSaveError, useLoadErrorToast } from "./shared";
+import { RowActions } from "../../../components/RowActions";
 
 const LIMIT_FIELDS = ["users", "connections", "queues", "campaigns", "schedules"] as const;
 const SWITCHES = [...PLAN_FLAGS, "useInternal"] as const;
@@ -234,22 +232,13 @@ export function PlansTab() {
                   ))}
                 </Box>
               </TableCell>
-              <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
-                <IconButton
-                  size="small"
-                  aria-label={`${t("platform.edit")} ${plan.name}`}
-                  onClick={() => edit(plan)}
-                >
-                  <EditIcon fontSize="small" />
-                </IconButton>
-                <IconButton
-                  size="small"
-                  aria-label={`${t("platform.delete")} ${plan.name}`}
-                  onClick={() => removal.ask(plan)}
-                >
-                  <DeleteIcon fontSize="small" />
-                </IconButton>
-              </TableCell>
+              <RowActions
+                name={plan.name}
+                editLabel={t("platform.edit")}
+                deleteLabel={t("platform.delete")}
+                onEdit={() => edit(plan)}
+                onDelete={() => removal.ask(plan)}
+              />
             </TableRow>
           ))}
         </TableBody>
