@@ -41,3 +41,44 @@ export async function readSingleUpload(req: FastifyRequest): Promise<UploadedFil
   if (file.data.length === 0) throw invalid("validation.invalid");
   return file;
 }
+
+/**
+ * A multipart send (a message with attachments): the files under "medias" and the text fields as
+ * they came. A malformed or cut-short body (no boundary, unexpected end, too many parts) or an
+ * empty file is bad input on "medias" in the caller's language; a file over the limit is
+ * ERR_MEDIA_TOO_LARGE. Needs @fastify/multipart registered with `throwFileSizeLimit`.
+ */
+export async function readMediaForm(
+  req: FastifyRequest,
+): Promise<{ files: UploadedFile[]; fields: Record<string, string> }> {
+  const invalid = () =>
+    new AppError("ERR_VALIDATION", {
+      fields: { medias: validationMessage("validation.invalid", langOf(req)) },
+    });
+  const files: UploadedFile[] = [];
+  const fields: Record<string, string> = {};
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === "file") {
+        if (part.fieldname !== "medias") {
+          part.file.resume(); // drain what we ignore, or the request never ends
+          continue;
+        }
+        files.push({
+          filename: part.filename || "file",
+          mimetype: part.mimetype,
+          data: await part.toBuffer(),
+        });
+      } else {
+        fields[part.fieldname] = String(part.value);
+      }
+    }
+  } catch (err) {
+    if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE")
+      throw new AppError("ERR_MEDIA_TOO_LARGE");
+    if (err instanceof AppError) throw err;
+    throw invalid();
+  }
+  if (files.some((f) => f.data.length === 0)) throw invalid();
+  return { files, fields };
+}

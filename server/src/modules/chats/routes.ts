@@ -1,5 +1,5 @@
 import multipart from "@fastify/multipart";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import {
   chatCreateSchema,
@@ -9,31 +9,12 @@ import {
   chatReadSchema,
   chatUpdateSchema,
   chatsQuerySchema,
-  validationMessage,
 } from "@atende/contracts";
 import { authOf } from "../../http/auth.js";
-import { AppError, langOf, parseInput } from "../../http/errors.js";
+import { parseInput } from "../../http/errors.js";
 import { routes } from "../../http/route.js";
-import type { UploadedFile } from "../../http/upload.js";
+import { readMediaForm } from "../../http/upload.js";
 import { type ChatsDeps, type ChatsService, createChatsService } from "./service.js";
-
-/** A multipart message: files under "medias" (as the chat window sends them), the text and the ticket as fields. */
-async function readMultipart(req: FastifyRequest) {
-  const files: UploadedFile[] = [];
-  const fields: Record<string, string> = {};
-  for await (const part of req.parts()) {
-    if (part.type === "file") {
-      if (part.fieldname !== "medias") {
-        part.file.resume(); // drain what we ignore, or the request never ends
-        continue;
-      }
-      files.push({ filename: part.filename || "file", mimetype: part.mimetype, data: await part.toBuffer() });
-    } else {
-      fields[part.fieldname] = String(part.value);
-    }
-  }
-  return { files, fields };
-}
 
 const multipartDoc = chatMessageSchema.extend({
   medias: z.array(z.string().meta({ format: "binary" })).optional(),
@@ -63,16 +44,7 @@ export function chatsRoutes(app: FastifyInstance, chats: ChatsService) {
     async ({ params }, req) => {
       let sent;
       if (req.isMultipart()) {
-        const invalidMedias = () =>
-          new AppError("ERR_VALIDATION", {
-            fields: { medias: validationMessage("validation.invalid", langOf(req)) },
-          });
-        const { files, fields } = await readMultipart(req).catch((err: { code?: string }) => {
-          if (err.code === "FST_REQ_FILE_TOO_LARGE") throw new AppError("ERR_MEDIA_TOO_LARGE");
-          if (err instanceof AppError) throw err;
-          throw invalidMedias();
-        });
-        if (files.some((f) => f.data.length === 0)) throw invalidMedias();
+        const { files, fields } = await readMediaForm(req);
         sent = await chats.send(authOf(req), params.id, parseInput(chatMessageSchema, fields, req), files);
       } else {
         sent = await chats.send(authOf(req), params.id, parseInput(chatMessageSchema, req.body ?? {}, req));

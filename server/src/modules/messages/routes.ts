@@ -1,18 +1,12 @@
 import multipart from "@fastify/multipart";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import {
-  forwardSchema,
-  idOf,
-  messageEditSchema,
-  messageSendSchema,
-  reactionSchema,
-  validationMessage,
-} from "@atende/contracts";
+import { forwardSchema, idOf, messageEditSchema, messageSendSchema, reactionSchema } from "@atende/contracts";
 import { authOf } from "../../http/auth.js";
-import { AppError, langOf, parseInput } from "../../http/errors.js";
+import { parseInput } from "../../http/errors.js";
 import { routes } from "../../http/route.js";
-import { type MessagesService, type UploadedFile, createMessagesService } from "./service.js";
+import { readMediaForm } from "../../http/upload.js";
+import { type MessagesService, createMessagesService } from "./service.js";
 
 const ticketParam = z.object({ ticketId: idOf() });
 /** Messages' ids are bigints. */
@@ -24,24 +18,6 @@ const multipartFields = z.object({
   signMessage: z.string().optional(),
   quotedMsgId: z.preprocess((v) => (v === "" ? undefined : v), idOf(Number.MAX_SAFE_INTEGER).optional()),
 });
-
-/** A multipart send: files under "medias", the caption and options as fields. */
-async function readMultipart(req: FastifyRequest) {
-  const files: UploadedFile[] = [];
-  const fields: Record<string, string> = {};
-  for await (const part of req.parts()) {
-    if (part.type === "file") {
-      if (part.fieldname !== "medias") {
-        part.file.resume(); // drain what we ignore, or the request never ends
-        continue;
-      }
-      files.push({ filename: part.filename || "file", mimetype: part.mimetype, data: await part.toBuffer() });
-    } else {
-      fields[part.fieldname] = String(part.value);
-    }
-  }
-  return { files, fields };
-}
 
 export function messagesRoutes(app: FastifyInstance, messages: MessagesService) {
   const r = routes(app);
@@ -62,18 +38,7 @@ export function messagesRoutes(app: FastifyInstance, messages: MessagesService) 
     async ({ params: { ticketId } }, req) => {
       let sent;
       if (req.isMultipart()) {
-        // A malformed or cut-short body (no boundary, unexpected end, too many parts) or an empty
-        // file: bad input, not a crash, with its field message in the caller's language.
-        const invalidMedias = () =>
-          new AppError("ERR_VALIDATION", {
-            fields: { medias: validationMessage("validation.invalid", langOf(req)) },
-          });
-        const { files, fields } = await readMultipart(req).catch((err: { code?: string }) => {
-          if (err.code === "FST_REQ_FILE_TOO_LARGE") throw new AppError("ERR_MEDIA_TOO_LARGE");
-          if (err instanceof AppError) throw err;
-          throw invalidMedias();
-        });
-        if (files.some((f) => f.data.length === 0)) throw invalidMedias();
+        const { files, fields } = await readMediaForm(req);
         const form = parseInput(multipartFields, fields, req);
         const input = parseInput(
           messageSendSchema,
