@@ -11,6 +11,7 @@ import type { QuickMessageDTO } from "./quickMessages.js";
 import type { ScheduleDTO } from "./schedules.js";
 import type { ChatDTO, ChatMessageDTO } from "./chats.js";
 import type { AnnouncementServerEvents } from "./announcements.js";
+import type { CampaignServerEvents } from "./campaigns.js";
 
 /**
  * The live channel: the spec's event names (`company-{id}-user`, ...) and their payloads. Server
@@ -71,7 +72,8 @@ export function companyEvent<N extends CompanyEventName>(
  */
 export type ServerToClientEvents = {
   [N in CompanyEventName as `company-${number}-${N}`]: (payload: CompanyEventPayloads[N]) => void;
-} & { ready: () => void } & AnnouncementServerEvents;
+} & { ready: () => void } & AnnouncementServerEvents &
+  CampaignServerEvents;
 
 /** Events the server's instances send each other (through the Redis adapter). */
 export interface InterServerEvents {
