@@ -4,7 +4,13 @@ import { useTranslation } from "react-i18next";
 import { campaignKeys, fetchCampaignAudience } from "../../api/campaigns";
 
 /** Under the audience: how many contacts it has and how many of them opted out (they are skipped). */
-export function AudienceNote({ contactListId, tagListId }: { contactListId: number | null; tagListId: number | null }) {
+export function AudienceNote({
+  contactListId,
+  tagListId,
+}: {
+  contactListId: number | null;
+  tagListId: number | null;
+}) {
   const { t } = useTranslation();
   const chosen = contactListId !== null || tagListId !== null;
   const audience = useQuery({

@@ -1,5 +1,15 @@
 import { type CampaignDTO, isCampaignEditable, readCampaignSettings } from "@atende/contracts";
-import { Alert, Box, Divider, MenuItem, Stack, TextField, ToggleButton, ToggleButtonGroup, Typography } from "@mui/material";
+import {
+  Alert,
+  Box,
+  Divider,
+  MenuItem,
+  Stack,
+  TextField,
+  ToggleButton,
+  ToggleButtonGroup,
+  Typography,
+} from "@mui/material";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { Controller, FormProvider, useForm, useWatch } from "react-hook-form";
@@ -34,6 +44,15 @@ import {
 } from "./campaignForm";
 import { VariantTabs } from "./VariantTabs";
 
+/** Errors that belong to one field: shown under it rather than as a toast. */
+const CODE_FIELDS = {
+  ERR_CAMPAIGN_NO_MESSAGE: "message1",
+  ERR_CAMPAIGN_NO_CONFIRMATION_MESSAGE: "confirmationMessage1",
+  ERR_CAMPAIGN_NO_CONNECTION: "whatsappId",
+  ERR_CAMPAIGN_CONTACT_LIST_NOT_FOUND: "contactListId",
+  ERR_CAMPAIGN_FILE_LIST_NOT_FOUND: "fileListId",
+} as const;
+
 interface CampaignDialogProps {
   /** The campaign to edit or view; null to create one. */
   campaign: CampaignDTO | null;
@@ -53,10 +72,22 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
   const savedId = useRef<number | null>(campaign?.id ?? null);
   const [media, setMedia] = useState<File | "remove" | null>(null);
   const whatsapps = useWhatsapps();
-  const contactLists = useQuery({ queryKey: campaignKeys.contactListOptions(), queryFn: ({ signal }) => fetchContactListOptions(signal) });
-  const tags = useQuery({ queryKey: ticketKeys.tagOptions(), queryFn: ({ signal }) => fetchTagOptions(signal) });
-  const files = useQuery({ queryKey: campaignKeys.fileListOptions(), queryFn: ({ signal }) => fetchFileListOptions(signal) });
-  const settings = useQuery({ queryKey: campaignKeys.settings(), queryFn: ({ signal }) => fetchCampaignSettings(signal) });
+  const contactLists = useQuery({
+    queryKey: campaignKeys.contactListOptions(),
+    queryFn: ({ signal }) => fetchContactListOptions(signal),
+  });
+  const tags = useQuery({
+    queryKey: ticketKeys.tagOptions(),
+    queryFn: ({ signal }) => fetchTagOptions(signal),
+  });
+  const files = useQuery({
+    queryKey: campaignKeys.fileListOptions(),
+    queryFn: ({ signal }) => fetchFileListOptions(signal),
+  });
+  const settings = useQuery({
+    queryKey: campaignKeys.settings(),
+    queryFn: ({ signal }) => fetchCampaignSettings(signal),
+  });
   const variables = settings.data ? readCampaignSettings(settings.data).variables : [];
   const defaultWhatsapp = whatsapps.data?.find((w) => w.isDefault)?.id ?? "";
 
@@ -87,7 +118,11 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
       toast(t("campaigns.saved"), "success");
       onClose();
     } catch (error) {
-      applyServerErrors(error, setError, { fieldOf: formFieldOf });
+      const audienceField = values.audience === "tag" ? "tagListId" : "contactListId";
+      applyServerErrors(error, setError, {
+        codes: { ...CODE_FIELDS, ERR_CAMPAIGN_NO_AUDIENCE: audienceField },
+        fieldOf: formFieldOf,
+      });
     }
   }
 
@@ -150,7 +185,9 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
                   id="campaign-whatsapp"
                   label={t("campaigns.dialog.whatsapp")}
                   value={field.value}
-                  onChange={(event) => field.onChange(event.target.value === "" ? "" : Number(event.target.value))}
+                  onChange={(event) =>
+                    field.onChange(event.target.value === "" ? "" : Number(event.target.value))
+                  }
                   inputRef={field.ref}
                   error={Boolean(errors.whatsappId)}
                   helperText={fieldErrorText(errors.whatsappId)}
@@ -177,7 +214,11 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
             />
           </Stack>
           <Box>
-            <Stack direction={{ xs: "column", sm: "row" }} spacing={2} sx={{ alignItems: { sm: "flex-start" } }}>
+            <Stack
+              direction={{ xs: "column", sm: "row" }}
+              spacing={2}
+              sx={{ alignItems: { sm: "flex-start" } }}
+            >
               <Controller
                 control={control}
                 name="audience"
@@ -207,7 +248,9 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
                       id="campaign-contact-list"
                       label={t("campaigns.dialog.contactList")}
                       value={field.value}
-                      onChange={(event) => field.onChange(event.target.value === "" ? "" : Number(event.target.value))}
+                      onChange={(event) =>
+                        field.onChange(event.target.value === "" ? "" : Number(event.target.value))
+                      }
                       inputRef={field.ref}
                       error={Boolean(errors.contactListId)}
                       helperText={fieldErrorText(errors.contactListId)}
@@ -231,7 +274,9 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
                       id="campaign-tag"
                       label={t("campaigns.dialog.tag")}
                       value={field.value}
-                      onChange={(event) => field.onChange(event.target.value === "" ? "" : Number(event.target.value))}
+                      onChange={(event) =>
+                        field.onChange(event.target.value === "" ? "" : Number(event.target.value))
+                      }
                       inputRef={field.ref}
                       error={Boolean(errors.tagListId)}
                       helperText={fieldErrorText(errors.tagListId)}
@@ -262,7 +307,9 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
                   id="campaign-file-list"
                   label={t("campaigns.dialog.fileList")}
                   value={field.value}
-                  onChange={(event) => field.onChange(event.target.value === "" ? "" : Number(event.target.value))}
+                  onChange={(event) =>
+                    field.onChange(event.target.value === "" ? "" : Number(event.target.value))
+                  }
                   inputRef={field.ref}
                   error={Boolean(errors.fileListId)}
                   helperText={fieldErrorText(errors.fileListId)}
@@ -289,7 +336,12 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
             <Typography variant="caption" color="text.secondary">
               {t("campaigns.dialog.variantsHelp")}
             </Typography>
-            <VariantTabs fields={MESSAGE_FIELDS} labelKey="message" variables={variables} readOnly={readOnly} />
+            <VariantTabs
+              fields={MESSAGE_FIELDS}
+              labelKey="message"
+              variables={variables}
+              readOnly={readOnly}
+            />
           </Box>
           {confirmation && (
             <Box>

@@ -18,7 +18,8 @@ interface CampaignMediaFieldProps {
 export function CampaignMediaField({ currentName, media, onChange, readOnly }: CampaignMediaFieldProps) {
   const { t } = useTranslation();
   const input = useRef<HTMLInputElement>(null);
-  const shown = media instanceof File ? campaignMediaName(media.name) : media === "remove" ? null : currentName;
+  const shown =
+    media instanceof File ? campaignMediaName(media.name) : media === "remove" ? null : currentName;
   return (
     <Stack direction="row" spacing={1} sx={{ alignItems: "center", flexShrink: 0, minWidth: 0 }}>
       <input
@@ -33,7 +34,11 @@ export function CampaignMediaField({ currentName, media, onChange, readOnly }: C
         }}
       />
       {!readOnly && (
-        <Button startIcon={<AttachFileIcon />} onClick={() => input.current?.click()} sx={{ whiteSpace: "nowrap" }}>
+        <Button
+          startIcon={<AttachFileIcon />}
+          onClick={() => input.current?.click()}
+          sx={{ whiteSpace: "nowrap" }}
+        >
           {t("campaigns.dialog.attach")}
         </Button>
       )}

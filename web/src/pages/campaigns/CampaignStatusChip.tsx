@@ -1,5 +1,5 @@
 import type { CampaignDTO, CampaignStatus } from "@atende/contracts";
-import PauseIcon from "@mui/icons-material/PauseCircleOutline";
+import PauseIcon from "@mui/icons-material/PauseCircleOutlined";
 import { Chip, Stack, Tooltip } from "@mui/material";
 import { useTranslation } from "react-i18next";
 

@@ -46,11 +46,16 @@ export function CampaignsPage() {
   }, t("campaigns.deleted"));
 
   /** Cancel or restart: the answer (or the live event) shows the new status; a refusal is a toast. */
-  async function transition(record: CampaignDTO, call: (id: number) => Promise<CampaignDTO | undefined>, done: string) {
+  async function transition(
+    record: CampaignDTO,
+    call: (id: number) => Promise<CampaignDTO | undefined>,
+    done: string,
+  ) {
     setBusyId(record.id);
     try {
       const updated = await call(record.id);
-      if (updated && typeof updated === "object" && "id" in updated) upsertCampaignInLists(queryClient, updated);
+      if (updated && typeof updated === "object" && "id" in updated)
+        upsertCampaignInLists(queryClient, updated);
       toast(done, "success");
     } catch (error) {
       toastError(error);
@@ -75,7 +80,9 @@ export function CampaignsPage() {
       }
       dialogs={
         <>
-          {editing !== undefined && <CampaignDialog campaign={editing} onClose={() => setEditing(undefined)} />}
+          {editing !== undefined && (
+            <CampaignDialog campaign={editing} onClose={() => setEditing(undefined)} />
+          )}
           <ConfirmationDialog
             {...removal.dialog}
             title={t("campaigns.deleteTitle", { name: removal.deleting?.name ?? "" })}

@@ -60,7 +60,9 @@ export function CampaignsTable(props: CampaignsTableProps) {
             </TableCell>
             <TableCell align="center">
               {record.contactList?.name ??
-                (record.tagList ? t("campaigns.tagAudience", { name: record.tagList.name }) : t("campaigns.noAudience"))}
+                (record.tagList
+                  ? t("campaigns.tagAudience", { name: record.tagList.name })
+                  : t("campaigns.noAudience"))}
             </TableCell>
             <TableCell align="center">{record.whatsapp?.name ?? t("campaigns.noAudience")}</TableCell>
             <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>

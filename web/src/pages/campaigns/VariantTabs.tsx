@@ -6,9 +6,7 @@ import { useTranslation } from "react-i18next";
 import { fieldErrorText } from "../../components/formFields";
 import type { CampaignFormValues } from "./campaignForm";
 
-type VariantField =
-  | `message${1 | 2 | 3 | 4 | 5}`
-  | `confirmationMessage${1 | 2 | 3 | 4 | 5}`;
+type VariantField = `message${1 | 2 | 3 | 4 | 5}` | `confirmationMessage${1 | 2 | 3 | 4 | 5}`;
 
 interface VariantTabsProps {
   /** The five fields, in order. */
@@ -61,7 +59,9 @@ export function VariantTabs({ fields, labelKey, variables, readOnly }: VariantTa
         onChange={(_, value: number) => setTab(value)}
         variant="scrollable"
         allowScrollButtonsMobile
-        aria-label={t(labelKey === "message" ? "campaigns.dialog.messagesTab" : "campaigns.dialog.confirmationsTab")}
+        aria-label={t(
+          labelKey === "message" ? "campaigns.dialog.messagesTab" : "campaigns.dialog.confirmationsTab",
+        )}
       >
         {fields.map((name, index) => {
           const filled = Boolean(values[index]?.trim());
@@ -70,12 +70,24 @@ export function VariantTabs({ fields, labelKey, variables, readOnly }: VariantTa
               key={name}
               id={`${baseId}-tab-${index}`}
               aria-controls={`${baseId}-panel-${index}`}
-              aria-label={t(filled ? "campaigns.dialog.variantFilled" : "campaigns.dialog.variant", { n: index + 1 })}
+              aria-label={t(filled ? "campaigns.dialog.variantFilled" : "campaigns.dialog.variant", {
+                n: index + 1,
+              })}
               label={
                 <Stack direction="row" spacing={0.75} sx={{ alignItems: "center" }}>
                   <span>{index + 1}</span>
-                  {filled && <Box component="span" sx={{ width: 6, height: 6, borderRadius: "50%", bgcolor: "success.main" }} />}
-                  {errors[name] && <Box component="span" sx={{ width: 6, height: 6, borderRadius: "50%", bgcolor: "error.main" }} />}
+                  {filled && (
+                    <Box
+                      component="span"
+                      sx={{ width: 6, height: 6, borderRadius: "50%", bgcolor: "success.main" }}
+                    />
+                  )}
+                  {errors[name] && (
+                    <Box
+                      component="span"
+                      sx={{ width: 6, height: 6, borderRadius: "50%", bgcolor: "error.main" }}
+                    />
+                  )}
                 </Stack>
               }
               sx={{ minWidth: 64 }}

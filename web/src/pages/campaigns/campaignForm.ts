@@ -36,7 +36,9 @@ export const campaignFormSchema = z.object({
   confirmationMessage4: message,
   confirmationMessage5: message,
   confirmation: z.boolean(),
-  scheduledAt: z.string().refine((v) => v === "" || !Number.isNaN(new Date(v).getTime()), "validation.invalid"),
+  scheduledAt: z
+    .string()
+    .refine((v) => v === "" || !Number.isNaN(new Date(v).getTime()), "validation.invalid"),
   whatsappId: optionalId,
   audience: z.enum(["list", "tag"]),
   contactListId: optionalId,
