@@ -165,20 +165,76 @@ export function setReportCampaign(queryClient: QueryClient, record: CampaignDTO)
   );
 }
 
+type Counted = Omit<CampaignTotals, "total">;
+
+/** What one recipient adds to the totals (the server's rule: one of pending, sent, skipped, failed). */
+function contribution(row: CampaignShippingDTO | undefined): Counted {
+  const sent = row?.state === "sent";
+  const skipped = row?.state === "skipped";
+  const one = (yes: boolean) => (yes ? 1 : 0);
+  return {
+    valid: one(row !== undefined && !skipped),
+    pending: one(row?.state === "pending" || row?.state === "awaiting_confirmation"),
+    awaitingConfirmation: one(row?.state === "awaiting_confirmation"),
+    sent: one(sent),
+    delivered: one(sent && (row.ack ?? 0) >= 2),
+    read: one(sent && (row.ack ?? 0) >= 3),
+    confirmationRequested: one(Boolean(row?.confirmationRequestedAt)),
+    confirmed: one(Boolean(row?.confirmedAt)),
+    failed: one(row?.state === "failed"),
+    skipped: one(skipped),
+    optedOut: one(skipped && Boolean(row.error?.startsWith("ERR_CAMPAIGN_OPTED_OUT"))),
+  };
+}
+
 /**
- * One recipient's new state and the new totals, into every cached search of the report: the row
- * replaced where listed, added at the end when the list is complete and the search matches it.
+ * The totals after one recipient moved from `before` to `after`, for the progress events that come
+ * without them (the server sends exact totals about once a second, and always with the last send).
+ * A recipient not listed here is taken to have been pending, as every recipient starts.
+ */
+export function countChange(
+  totals: CampaignTotals,
+  before: CampaignShippingDTO | undefined,
+  after: CampaignShippingDTO,
+): CampaignTotals {
+  const was = contribution(
+    before ?? {
+      ...after,
+      state: "pending",
+      ack: null,
+      confirmedAt: null,
+      confirmationRequestedAt: null,
+      error: null,
+    },
+  );
+  const now = contribution(after);
+  const next = { ...totals };
+  for (const key of Object.keys(now) as (keyof Counted)[])
+    next[key] = Math.max(0, totals[key] - was[key] + now[key]);
+  return next;
+}
+
+/**
+ * One recipient's new state and the totals (counted here when the event has none) into every
+ * cached search of the report: the row replaced where listed, added at the end when the list is
+ * complete and the search matches it.
  */
 export function applyReportProgress(
   queryClient: QueryClient,
   campaignId: number,
-  totals: CampaignTotals,
+  totals: CampaignTotals | null,
   shipping: CampaignShippingDTO,
 ): void {
-  for (const [key, data] of queryClient.getQueriesData<ReportPages>({
-    queryKey: campaignKeys.reports(campaignId),
-  })) {
+  const cached = queryClient.getQueriesData<ReportPages>({ queryKey: campaignKeys.reports(campaignId) });
+  // The recipient as it was, wherever a cached search lists it.
+  const before = cached
+    .flatMap(([, data]) => data?.pages ?? [])
+    .flatMap((page) => page.records)
+    .find((row) => row.id === shipping.id);
+  for (const [key, data] of cached) {
     if (!data) continue;
+    const lastTotals = data.pages[data.pages.length - 1]?.totals;
+    const newTotals = totals ?? (lastTotals ? countChange(lastTotals, before, shipping) : null);
     const search = String(key[key.length - 1] ?? "")
       .trim()
       .toLowerCase();
@@ -190,8 +246,13 @@ export function applyReportProgress(
       let records = page.records;
       if (listed) records = records.map((row) => (row.id === shipping.id ? shipping : row));
       else if (index === last && !page.hasMore && matches) records = [...records, shipping];
-      const added = !listed && index === last && records !== page.records;
-      return { ...page, totals, records, count: added ? page.count + 1 : page.count };
+      const added = !listed && records !== page.records;
+      return {
+        ...page,
+        totals: newTotals ?? page.totals,
+        records,
+        count: added ? page.count + 1 : page.count,
+      };
     });
     queryClient.setQueryData<ReportPages>(key, { ...data, pages });
   }
