@@ -11,7 +11,7 @@ import type {
 } from "@atende/contracts";
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "./http";
-import { saveBlob } from "./download";
+import { downloadWithSession } from "./download";
 import { type PagedLists, removeFromLists, upsertInLists } from "./pagedLists";
 
 export const campaignKeys = {
@@ -258,44 +258,7 @@ export function applyReportProgress(
   }
 }
 
-const CSV_COLUMNS = [
-  "name",
-  "number",
-  "email",
-  "state",
-  "variant",
-  "confirmationRequestedAt",
-  "confirmedAt",
-  "deliveredAt",
-  "ack",
-  "error",
-] as const;
-
-function csvCell(value: unknown): string {
-  const text = value === null || value === undefined ? "" : String(value);
-  // A cell a spreadsheet would run as a formula is kept as text.
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",;\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-/** Every recipient of the report, page after page. */
-async function fetchAllRecipients(id: number): Promise<CampaignShippingDTO[]> {
-  const rows: CampaignShippingDTO[] = [];
-  for (let pageNumber = 1; ; pageNumber++) {
-    const page = await fetchCampaignReportPage(id, "", pageNumber);
-    rows.push(...page.records);
-    if (!page.hasMore || page.records.length === 0) return rows;
-  }
-}
-
-/** The report's recipients as a CSV file (UTF-8 with BOM, so spreadsheets read the accents). */
-export async function downloadCampaignReportCsv(campaign: Pick<CampaignDTO, "id" | "name">): Promise<void> {
-  const rows = await fetchAllRecipients(campaign.id);
-  const lines = [
-    CSV_COLUMNS.join(","),
-    ...rows.map((row) => CSV_COLUMNS.map((column) => csvCell(row[column])).join(",")),
-  ];
-  const blob = new Blob([`\uFEFF${lines.join("\r\n")}\r\n`], { type: "text/csv;charset=utf-8" });
-  const slug = campaign.name.replace(/[^\p{L}\p{N}_-]+/gu, "_").slice(0, 40) || "campanha";
-  saveBlob(blob, `campanha-${campaign.id}-${slug}.csv`);
+/** The report's recipients as the server's CSV file (the browser saves it). */
+export function downloadCampaignReportCsv(campaign: Pick<CampaignDTO, "id">): Promise<void> {
+  return downloadWithSession(`/campaigns/${campaign.id}/report.csv`, `campanha-${campaign.id}.csv`);
 }
