@@ -29,7 +29,7 @@ export function AudienceNote({
       sx={{ mt: 0.75 }}
     >
       {t("campaigns.dialog.audienceSize", { count: total })}{" "}
-      {t("campaigns.dialog.optedOut", { count: optedOut, context: optedOut === 0 ? "zero" : undefined })}
+      {t("campaigns.dialog.optedOut", { count: optedOut })}
     </Typography>
   );
 }
