@@ -153,12 +153,14 @@ export const campaignAudienceQuerySchema = z.object({
 
 /**
  * `company-{id}-campaign`: a campaign made or changed (`record`), deleted (`id`), and, while it
- * runs, `progress` with one recipient's new state and the totals (the report fills live).
+ * runs, `progress` with one recipient's new state and the totals (the report fills live). The
+ * totals come at most about once a second per campaign (null otherwise: keep the last ones, or
+ * count the recipient's change yourself); the last send of a run always carries them.
  */
 export type CampaignEventPayload =
   | { action: "create" | "update"; record: CampaignDTO }
   | { action: "delete"; id: number }
-  | { action: "progress"; campaignId: number; totals: CampaignTotals; shipping: CampaignShippingDTO };
+  | { action: "progress"; campaignId: number; totals: CampaignTotals | null; shipping: CampaignShippingDTO };
 
 export interface CampaignServerEvents {
   [event: `company-${number}-campaign`]: (payload: CampaignEventPayload) => void;
@@ -328,9 +330,7 @@ export type CampaignSettingsInput = z.infer<typeof campaignSettingsInputSchema>;
 export const campaignSettingsBodySchema = z.object({ settings: campaignSettingsInputSchema });
 
 /** The settings from GET /campaign-settings' rows (defaults for what is not stored or unreadable). */
-export function readCampaignSettings(
-  rows: Pick<CampaignSettingRow, "key" | "value">[],
-): CampaignSettingsValues {
+export function readCampaignSettings(rows: { key: string; value: string }[]): CampaignSettingsValues {
   const out: CampaignSettingsValues = {
     ...CAMPAIGN_SETTINGS_DEFAULTS,
     optOutWords: [...CAMPAIGN_DEFAULT_OPT_OUT_WORDS],
@@ -343,9 +343,10 @@ export function readCampaignSettings(
     } catch {
       continue;
     }
-    const parsed = campaignSettingsInputSchema.shape[row.key].safeParse(value);
+    const key = row.key as keyof CampaignSettingsValues;
+    const parsed = campaignSettingsInputSchema.shape[key].safeParse(value);
     if (parsed.success && parsed.data !== undefined)
-      (out as unknown as Record<string, unknown>)[row.key] = parsed.data;
+      (out as unknown as Record<string, unknown>)[key] = parsed.data;
   }
   return out;
 }

@@ -46,6 +46,7 @@ import type { createMessagesService } from "./modules/messages/service.js";
 import { queuesModule } from "./modules/queues/routes.js";
 import { quickMessagesModule } from "./modules/quickMessages/routes.js";
 import { schedulesModule } from "./modules/schedules/routes.js";
+import { campaignsModule } from "./modules/campaigns/routes.js";
 import { settingsModule } from "./modules/settings/routes.js";
 import { simulatorModule } from "./modules/simulator/routes.js";
 import { tagsModule } from "./modules/tags/routes.js";
@@ -138,6 +139,7 @@ export async function buildApp(
   const chats = createChatsService(deps);
   const removeListeners = registerListeners(deps.bus, {
     chats,
+    now: deps.now,
     jobs: channels.jobs,
     chatbot: channels.chatbot,
     connections: channels.connections,
@@ -185,6 +187,7 @@ export async function buildApp(
   await queuesModule(app, shared);
   await quickMessagesModule(app, shared);
   await schedulesModule(app, shared);
+  await campaignsModule(app, shared);
   await dashboardModule(app, shared);
   await helpsModule(app, shared);
   await passwordResetModule(app, shared);

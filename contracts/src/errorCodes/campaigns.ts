@@ -99,4 +99,23 @@ export const CAMPAIGN_ERRORS = {
     en: "Failed to send the message.",
     es: "Error al enviar el mensaje.",
   },
+  /** Why a running campaign waits (the list shows it). */
+  ERR_CAMPAIGN_PAUSED_DISCONNECTED: {
+    status: 409,
+    pt: "Pausada: a conexão está desconectada. Continua quando ela reconectar.",
+    en: "Paused: the connection is disconnected. It goes on when it reconnects.",
+    es: "En pausa: la conexión está desconectada. Continúa cuando se reconecte.",
+  },
+  ERR_CAMPAIGN_PAUSED_WINDOW: {
+    status: 409,
+    pt: "Pausada: fora do horário de envio. Continua quando o horário abrir.",
+    en: "Paused: outside the sending window. It goes on when the window opens.",
+    es: "En pausa: fuera del horario de envío. Continúa cuando abra el horario.",
+  },
+  ERR_CAMPAIGN_PAUSED_DAILY_CAP: {
+    status: 409,
+    pt: "Pausada: limite diário de envios da conexão atingido. Continua amanhã.",
+    en: "Paused: the connection's daily sending cap was reached. It goes on tomorrow.",
+    es: "En pausa: se alcanzó el límite diario de envíos de la conexión. Continúa mañana.",
+  },
 } as const satisfies Record<string, ErrorDef>;

@@ -1,5 +1,6 @@
 import type {
   AnnouncementEventPayload,
+  CampaignEventPayload,
   CompanyEventPayloads,
   ContactDTO,
   MessageDTO,
@@ -92,6 +93,8 @@ export type DomainEvent =
       payload: CompanyEventPayloads["quickmessage"];
     }
   | { type: "schedule.changed"; companyId: number; payload: CompanyEventPayloads["schedule"] }
+  /** A campaign made, changed, deleted, or a recipient's progress (campaigns module). */
+  | { type: "campaign.changed"; companyId: number; payload: CampaignEventPayload }
   /**
    * An internal chat changed: `memberIds` hear `payload`; `leftIds` (members removed by this change)
    * hear that the chat is gone for them.

@@ -34,6 +34,12 @@ export const jobPayloadSchemas = {
   "send-schedule": z.object({ scheduleId: id }),
   /** A handed-over schedule settled from its message (schedules/sending.ts). */
   "settle-schedule": z.object({ scheduleId: id, messageId: id }),
+  /** A scheduled campaign started at its time: its recipients' rows made (campaigns/sender.ts). */
+  "campaign-start": z.object({ campaignId: id }),
+  /** The next recipient of a running campaign (campaigns/sender.ts); `run` stops an older run's chain. */
+  "campaign-step": z.object({ campaignId: id, run: z.number().int().nonnegative() }),
+  /** The campaign message of a recipient who answered the confirmation request (campaigns/answers.ts). */
+  "campaign-confirm": z.object({ shippingId: id }),
   /** One Cloud API webhook delivery, stored as received (channels/cloud/webhook.ts). */
   "cloud-webhook": z.object({ whatsappId: z.number().int().positive(), body: z.unknown() }),
   /**

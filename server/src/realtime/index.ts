@@ -406,6 +406,10 @@ export async function createRealtime(
           });
         break;
       }
+      case "campaign.changed":
+        // Admins only: the campaign pages are theirs.
+        io.to(rooms.admins(event.companyId)).emit(`company-${event.companyId}-campaign`, event.payload);
+        break;
       case "schedule.changed":
         io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "schedule"), event.payload);
         break;
