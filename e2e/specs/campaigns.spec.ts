@@ -74,7 +74,7 @@ test.describe("campaigns", () => {
       { name: "Maria Campanha", number: `551198${tail}` },
       { name: "João Campanha", number: `551197${tail}` },
       // Not on WhatsApp (the simulator's rule): skipped, and the others still get theirs.
-      { name: "Sem WhatsApp", number: `5511960${tail.slice(0, 3)}0000` },
+      { name: "Sem WhatsApp", number: `551196${tail.slice(0, 3)}0000` },
     ];
 
     const admin = await person(browser);
@@ -183,6 +183,11 @@ test.describe("campaigns", () => {
     await expect(report.getByText("Nenhum destinatário ainda")).toBeVisible();
     // Mark the document: a reload would lose the mark, so what follows is proven live.
     await report.evaluate(() => Object.assign(window, { __sameDocument: true }));
+    // When the report asks the server again (it must, 5 s after FINALIZADA arrives).
+    const reportReads: number[] = [];
+    report.on("request", (request) => {
+      if (new RegExp(`/campaigns/${campaign.id}/report\\?`).test(request.url())) reportReads.push(Date.now());
+    });
 
     // Start it: scheduled for now in the dialog.
     await row.getByRole("button", { name: `Editar ${campaignName}` }).click();
@@ -214,6 +219,12 @@ test.describe("campaigns", () => {
     await expect(report.getByRole("heading", { level: 1 }).locator("..")).toContainText("Finalizada", {
       timeout: 30_000,
     });
+    const finishedAt = Date.now();
+    await expect(report.getByText("Campanha finalizada: atualizando em 5 segundos…")).toBeVisible();
+    // Read again about 5 s later, in the same document (not a page reload).
+    await expect
+      .poll(() => reportReads.some((at) => at >= finishedAt + 3_500), { timeout: 15_000 })
+      .toBe(true);
     expect(await report.evaluate(() => "__sameDocument" in window)).toBe(true);
     await shot(report, "campaigns-report");
 
