@@ -22,8 +22,6 @@ export interface FileListOptionDTO {
   name: string;
   path: string;
   mediaType: string;
-  /** Where the file is read (with the session); null before upload. */
-  url: string | null;
 }
 
 export interface FileListDTO {

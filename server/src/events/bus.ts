@@ -2,6 +2,10 @@ import type {
   AnnouncementEventPayload,
   CompanyEventPayloads,
   ContactDTO,
+  ContactListEventPayload,
+  ContactListImportEventPayload,
+  ContactListItemEventPayload,
+  FileListEventPayload,
   MessageDTO,
   QueueDetailDTO,
   SimulatorPhoneMessage,
@@ -115,6 +119,11 @@ export type DomainEvent =
       previousAudience?: { allCompanies: boolean; companyIds: number[] };
       payload: AnnouncementEventPayload;
     }
+  /** Contact lists, their items, their imports' progress and file lists: heard by the whole company. */
+  | { type: "contactList.changed"; companyId: number; payload: ContactListEventPayload }
+  | { type: "contactListItem.changed"; companyId: number; payload: ContactListItemEventPayload }
+  | { type: "contactListImport.progress"; companyId: number; payload: ContactListImportEventPayload }
+  | { type: "fileList.changed"; companyId: number; payload: FileListEventPayload }
   | {
       type: "simulator.phone";
       companyId: number;

@@ -93,7 +93,7 @@ export const contactListImports = pgTable(
     duplicates: integer("duplicates").notNull().default(0),
     invalid: integer("invalid").notNull().default(0),
     /** The bad rows: [{ row, reason }], row numbered as in the spreadsheet (header = 1). */
-    errors: jsonb("errors").$type<{ row: number; reason: string }[]>().notNull().default([]),
+    errors: jsonb("errors").$type<{ row: number; reason: string; value?: string }[]>().notNull().default([]),
     error: text("error"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
