@@ -4,6 +4,7 @@
  * language; the web app translates the code again in the user's chosen language.
  */
 import type { ErrorDef } from "./errorCodes/def.js";
+import { CONTACT_LIST_ERRORS } from "./errorCodes/contactLists.js";
 import { GENERAL_ERRORS } from "./errorCodes/general.js";
 import { PLATFORM_ERRORS } from "./errorCodes/platform.js";
 import { CAMPAIGN_ERRORS } from "./errorCodes/campaigns.js";
@@ -24,6 +25,7 @@ export const ERROR_CATALOGUES: Readonly<Record<string, Readonly<Record<string, E
   WORKSPACE_ERRORS,
   PLATFORM_ERRORS,
   CAMPAIGN_ERRORS,
+  CONTACT_LIST_ERRORS,
 };
 
 export const ERRORS = {
@@ -32,6 +34,7 @@ export const ERRORS = {
   ...WORKSPACE_ERRORS,
   ...PLATFORM_ERRORS,
   ...CAMPAIGN_ERRORS,
+  ...CONTACT_LIST_ERRORS,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -32,3 +32,5 @@ export * from "./chats.js";
 export * from "./companyDue.js";
 export * from "./announcements.js";
 export * from "./campaigns.js";
+export * from "./contactLists.js";
+export * from "./files.js";

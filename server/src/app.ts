@@ -40,6 +40,8 @@ import { healthModule } from "./modules/health/routes.js";
 import { helpsModule } from "./modules/helps/routes.js";
 import { logosModule } from "./modules/logos/routes.js";
 import { announcementsModule } from "./modules/announcements/routes.js";
+import { contactListsModule } from "./modules/contactLists/routes.js";
+import { fileListsModule } from "./modules/files/routes.js";
 import { mediaModule } from "./modules/media/routes.js";
 import { messagesModule } from "./modules/messages/routes.js";
 import type { createMessagesService } from "./modules/messages/service.js";
@@ -195,6 +197,8 @@ export async function buildApp(
   await logosModule(app, shared);
   await chatsModule(app, shared, chats);
   await announcementsModule(app, shared);
+  await contactListsModule(app, shared);
+  await fileListsModule(app, shared);
   await cloudWebhookRoutes(app, shared);
 
   await serveWebApp(app, deps.config.WEB_DIST ?? defaultWebDist);

@@ -3,6 +3,10 @@ import type {
   CampaignEventPayload,
   CompanyEventPayloads,
   ContactDTO,
+  ContactListEventPayload,
+  ContactListImportEventPayload,
+  ContactListItemEventPayload,
+  FileListEventPayload,
   MessageDTO,
   QueueDetailDTO,
   SimulatorPhoneMessage,
@@ -118,6 +122,11 @@ export type DomainEvent =
       previousAudience?: { allCompanies: boolean; companyIds: number[] };
       payload: AnnouncementEventPayload;
     }
+  /** Contact lists, their items, their imports' progress and file lists: heard by the whole company. */
+  | { type: "contactList.changed"; companyId: number; payload: ContactListEventPayload }
+  | { type: "contactListItem.changed"; companyId: number; payload: ContactListItemEventPayload }
+  | { type: "contactListImport.progress"; companyId: number; payload: ContactListImportEventPayload }
+  | { type: "fileList.changed"; companyId: number; payload: FileListEventPayload }
   | {
       type: "simulator.phone";
       companyId: number;

@@ -51,6 +51,10 @@ export const jobPayloadSchemas = {
     z.object({ purpose: z.literal("reset"), email: z.string(), lang: z.enum(["pt", "en", "es"]) }),
     z.object({ purpose: z.literal("invite"), userId: id, lang: z.enum(["pt", "en", "es"]) }),
   ]),
+  /** A spreadsheet read into a contact list, batch by batch, resumable (contactLists/jobs.ts). */
+  "contact-list-import": z.object({ importId: id }),
+  /** A contact list's unchecked numbers asked on WhatsApp through a connection (contactLists/jobs.ts). */
+  "contact-list-check": z.object({ companyId: id, contactListId: id, whatsappId: id }),
 } satisfies JobSchemas;
 
 /** A map of job type → payload schema (the app's, or a test's own). */

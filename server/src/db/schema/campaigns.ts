@@ -12,6 +12,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { companies } from "./companies.js";
+import { contactLists, fileLists } from "./contactLists.js";
 import { tags } from "./tags.js";
 import { contacts } from "./tickets.js";
 import { whatsapps } from "./whatsapps.js";
@@ -48,11 +49,9 @@ export const campaigns = pgTable(
     startedAt: timestamp("started_at", { withTimezone: true }),
     completedAt: timestamp("completed_at", { withTimezone: true }),
     whatsappId: integer("whatsapp_id").references(() => whatsapps.id, { onDelete: "set null" }),
-    /** contact_lists.id (the lists module's table; kept as a plain id, checked by the service). */
-    contactListId: integer("contact_list_id"),
+    contactListId: integer("contact_list_id").references(() => contactLists.id, { onDelete: "set null" }),
     tagListId: integer("tag_list_id").references(() => tags.id, { onDelete: "set null" }),
-    /** files.id (the file lists module's table; kept as a plain id, checked by the service). */
-    fileListId: integer("file_list_id"),
+    fileListId: integer("file_list_id").references(() => fileLists.id, { onDelete: "set null" }),
     mediaPath: text("media_path"),
     mediaName: text("media_name"),
     run: integer("run").notNull().default(0),
@@ -129,6 +128,7 @@ export const campaignShippings = pgTable(
       .where(sql`${t.state} = 'awaiting_confirmation'`),
     index("campaign_shippings_wa_day_idx").on(t.whatsappId, t.deliveredAt),
     index("campaign_shippings_message_idx").on(t.messageId),
+    index("campaign_shippings_confirmation_message_idx").on(t.confirmationMessageId),
   ],
 );
 

@@ -17,3 +17,4 @@ export * from "./mail.js";
 export * from "./chats.js";
 export * from "./announcements.js";
 export * from "./campaigns.js";
+export * from "./contactLists.js";

@@ -37,6 +37,11 @@ export function campaignAnswersWithin(bus: EventBus, poke: () => void, now: () =
       if (event.action === "update" && message.fromMe) {
         const rows = await s.shippingsOfMessage(tx, companyId, message.id);
         for (const row of rows) {
+          // The provider's own id once it took the message (some providers answer another than ours).
+          if (row.messageId === message.id) {
+            const wid = await s.widOf(tx, companyId, message.id);
+            if (wid && wid !== row.wid) await s.updateShipping(tx, companyId, row.id, { wid });
+          }
           if (message.sendError && (row.state === "sent" || row.state === "awaiting_confirmation")) {
             await s.updateShipping(tx, companyId, row.id, {
               state: "failed",

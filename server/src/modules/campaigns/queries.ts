@@ -1,7 +1,15 @@
-import { and, count, desc, eq, ilike, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, ne, sql } from "drizzle-orm";
 import type { CampaignDTO } from "@atende/contracts";
-import { type Executor, queryRows } from "../../db/client.js";
-import { campaignSettings, campaigns, tags, whatsapps } from "../../db/schema/index.js";
+import type { Executor } from "../../db/client.js";
+import {
+  campaignSettings,
+  campaigns,
+  contactLists,
+  fileListOptions as fileOptions,
+  fileLists,
+  tags,
+  whatsapps,
+} from "../../db/schema/index.js";
 import { type CampaignRow, presentCampaign } from "./present.js";
 
 /** Campaign rows and their settings; every statement scoped by the company. */
@@ -16,12 +24,12 @@ function joined(db: Executor) {
       c: campaigns,
       whatsappName: whatsapps.name,
       tagName: tags.name,
-      listName: sql<string | null>`(select l.name from contact_lists l
-        where l.id = ${campaigns.contactListId} and l.company_id = ${campaigns.companyId})`,
+      listName: contactLists.name,
     })
     .from(campaigns)
     .leftJoin(whatsapps, eq(whatsapps.id, campaigns.whatsappId))
-    .leftJoin(tags, eq(tags.id, campaigns.tagListId));
+    .leftJoin(tags, eq(tags.id, campaigns.tagListId))
+    .leftJoin(contactLists, eq(contactLists.id, campaigns.contactListId));
 }
 
 type Joined = Awaited<ReturnType<ReturnType<typeof joined>["where"]>>[number];
@@ -143,29 +151,30 @@ export async function tagExists(db: Executor, companyId: number, tagId: number):
 
 /** contact_lists and files belong to the lists module; read here by id within the company. */
 export async function contactListExists(db: Executor, companyId: number, id: number): Promise<boolean> {
-  const rows = await queryRows<{ id: number }>(
-    db,
-    sql`select id from contact_lists where company_id = ${companyId} and id = ${id}`,
-  );
-  return rows.length > 0;
+  const [row] = await db
+    .select({ id: contactLists.id })
+    .from(contactLists)
+    .where(and(eq(contactLists.companyId, companyId), eq(contactLists.id, id)));
+  return !!row;
 }
 
 export async function fileListExists(db: Executor, companyId: number, id: number): Promise<boolean> {
-  const rows = await queryRows<{ id: number }>(
-    db,
-    sql`select id from files where company_id = ${companyId} and id = ${id}`,
-  );
-  return rows.length > 0;
+  const [row] = await db
+    .select({ id: fileLists.id })
+    .from(fileLists)
+    .where(and(eq(fileLists.companyId, companyId), eq(fileLists.id, id)));
+  return !!row;
 }
 
-/** The files of a file list, in order (sent after the campaign message). */
+/** The uploaded files of a file list, in order (sent after the campaign message). */
 export async function fileListOptions(db: Executor, companyId: number, fileListId: number) {
-  return queryRows<{ name: string; path: string; media_type: string }>(
-    db,
-    sql`select o.name, o.path, o.media_type from file_options o join files f on f.id = o.file_id
-        where f.company_id = ${companyId} and f.id = ${fileListId} and o.path is not null and o.path <> ''
-        order by o.id`,
-  );
+  return db
+    .select({ name: fileOptions.name, path: fileOptions.path, mediaType: fileOptions.mediaType })
+    .from(fileOptions)
+    .where(
+      and(eq(fileOptions.companyId, companyId), eq(fileOptions.fileId, fileListId), ne(fileOptions.path, "")),
+    )
+    .orderBy(asc(fileOptions.id));
 }
 
 // ---- settings

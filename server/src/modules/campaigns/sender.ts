@@ -174,7 +174,7 @@ export async function queueCampaignMessage(
         body: "",
         media: {
           path: f.path,
-          mimetype: f.media_type.includes("/") ? f.media_type : mimeOfPath(f.path),
+          mimetype: f.mediaType.includes("/") ? f.mediaType : mimeOfPath(f.path),
           name: f.name || "arquivo",
         },
         isBot: true,

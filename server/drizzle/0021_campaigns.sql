@@ -82,7 +82,9 @@ ALTER TABLE "campaign_shippings" ADD CONSTRAINT "campaign_shippings_whatsapp_id_
 ALTER TABLE "campaign_shippings" ADD CONSTRAINT "campaign_shippings_contact_id_contacts_id_fk" FOREIGN KEY ("contact_id") REFERENCES "public"."contacts"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "campaigns" ADD CONSTRAINT "campaigns_company_id_companies_id_fk" FOREIGN KEY ("company_id") REFERENCES "public"."companies"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "campaigns" ADD CONSTRAINT "campaigns_whatsapp_id_whatsapps_id_fk" FOREIGN KEY ("whatsapp_id") REFERENCES "public"."whatsapps"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "campaigns" ADD CONSTRAINT "campaigns_contact_list_id_contact_lists_id_fk" FOREIGN KEY ("contact_list_id") REFERENCES "public"."contact_lists"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "campaigns" ADD CONSTRAINT "campaigns_tag_list_id_tags_id_fk" FOREIGN KEY ("tag_list_id") REFERENCES "public"."tags"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "campaigns" ADD CONSTRAINT "campaigns_file_list_id_files_id_fk" FOREIGN KEY ("file_list_id") REFERENCES "public"."files"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "campaign_opt_outs_company_number_uq" ON "campaign_opt_outs" USING btree ("company_id","number");--> statement-breakpoint
 CREATE UNIQUE INDEX "campaign_settings_company_key_uq" ON "campaign_settings" USING btree ("company_id","key");--> statement-breakpoint
 CREATE UNIQUE INDEX "campaign_shippings_campaign_number_uq" ON "campaign_shippings" USING btree ("campaign_id","number");--> statement-breakpoint
@@ -90,5 +92,6 @@ CREATE INDEX "campaign_shippings_pending_idx" ON "campaign_shippings" USING btre
 CREATE INDEX "campaign_shippings_awaiting_idx" ON "campaign_shippings" USING btree ("company_id","contact_id") WHERE "campaign_shippings"."state" = 'awaiting_confirmation';--> statement-breakpoint
 CREATE INDEX "campaign_shippings_wa_day_idx" ON "campaign_shippings" USING btree ("whatsapp_id","delivered_at");--> statement-breakpoint
 CREATE INDEX "campaign_shippings_message_idx" ON "campaign_shippings" USING btree ("message_id");--> statement-breakpoint
+CREATE INDEX "campaign_shippings_confirmation_message_idx" ON "campaign_shippings" USING btree ("confirmation_message_id");--> statement-breakpoint
 CREATE INDEX "campaigns_company_idx" ON "campaigns" USING btree ("company_id","id");--> statement-breakpoint
 CREATE INDEX "campaigns_due_idx" ON "campaigns" USING btree ("scheduled_at") WHERE "campaigns"."status" = 'PROGRAMADA';
