@@ -8,6 +8,7 @@ import type {
   CampaignShippingDTO,
   CampaignsPage,
   CampaignTotals,
+  FileListsPage,
 } from "@atende/contracts";
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
 import { ApiError, api } from "./http";
@@ -126,11 +127,16 @@ export async function fetchContactListOptions(signal?: AbortSignal): Promise<Nam
   }
 }
 
-/** The company's file lists (GET /files/); none while the server has no file lists module. */
+/** The company's file lists (GET /files/, page after page: a company has a handful). */
 export async function fetchFileListOptions(signal?: AbortSignal): Promise<NamedOption[]> {
+  const options: NamedOption[] = [];
   try {
-    const answer = await api.get<NamedOption[] | { files: NamedOption[] }>("/files", { signal });
-    return Array.isArray(answer) ? answer : answer.files;
+    for (let pageNumber = 1; pageNumber <= 50; pageNumber++) {
+      const page = await api.get<FileListsPage>("/files", { query: { pageNumber }, signal });
+      options.push(...page.files.map(({ id, name }) => ({ id, name })));
+      if (!page.hasMore || page.files.length === 0) break;
+    }
+    return options;
   } catch (error) {
     if (routeMissing(error)) return [];
     throw error;
