@@ -266,4 +266,70 @@ test.describe("campaigns", () => {
 
     await admin.context.close();
   });
+  test("a running campaign shows only cancel, is view-only, and once cancelled shows only restart; restart runs it again", async ({
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const stamp = Date.now();
+    const tail = String(stamp).slice(-7);
+    const campaignName = `Lenta ${tail}`;
+    const admin = await person(browser);
+    await loginAs(admin.page, DEMO.admin.email, DEMO.admin.password);
+    const connection = await simulatorConnection(admin.page, `Campanhas lentas ${stamp}`);
+    // Slow pace: up to 20 s between sends, so the campaign is still running while the admin acts.
+    await callApi(admin.page, "POST", "/campaign-settings", {
+      settings: { messageInterval: 20, longerIntervalAfter: 0, greaterInterval: 0 },
+    });
+    const list = await callApi<{ id: number }>(admin.page, "POST", "/contact-lists", {
+      name: `Lenta ${tail}`,
+    });
+    for (const n of [1, 2, 3, 4, 5, 6])
+      await callApi(admin.page, "POST", "/contact-list-items", {
+        name: `Cliente ${n}`,
+        number: `55119${n}${tail}`.slice(0, 13),
+        email: "",
+        contactListId: list.id,
+      });
+    const campaign = await callApi<Campaign>(admin.page, "POST", "/campaigns", {
+      name: campaignName,
+      message1: "Olá {nome}!",
+      whatsappId: connection.id,
+      contactListId: list.id,
+      scheduledAt: new Date().toISOString(),
+    });
+
+    await admin.page.goto("/campaigns");
+    const row = campaignRow(admin.page, campaignName);
+    await expect(row.getByText("Em Andamento", { exact: true })).toBeVisible({ timeout: 20_000 });
+    await expect(row.getByRole("button", { name: `Reiniciar campanha ${campaignName}` })).toHaveCount(0);
+    // Running: the dialog only shows it.
+    await row.getByRole("button", { name: `Ver ${campaignName}` }).click();
+    const view = admin.page.getByRole("dialog", { name: "Campanha" });
+    await expect(view.getByText(/não pode mais ser editada/)).toBeVisible();
+    await expect(view.getByRole("textbox", { name: "Nome" })).toBeDisabled();
+    await expect(view.getByRole("button", { name: "Salvar" })).toHaveCount(0);
+    await view.getByRole("button", { name: "Fechar" }).last().click();
+    await expect(view).toBeHidden();
+
+    await row.getByRole("button", { name: `Cancelar campanha ${campaignName}` }).click();
+    await expect(admin.page.getByText("Campanha cancelada.")).toBeVisible();
+    await expect(row.getByText("Cancelada", { exact: true })).toBeVisible();
+    await expect(row.getByRole("button", { name: `Cancelar campanha ${campaignName}` })).toHaveCount(0);
+    // Cancelled campaigns may be edited again.
+    await expect(row.getByRole("button", { name: `Editar ${campaignName}` })).toBeVisible();
+    await shot(admin.page, "campaigns-cancelled");
+
+    await row.getByRole("button", { name: `Reiniciar campanha ${campaignName}` }).click();
+    await expect(admin.page.getByText("Campanha reiniciada.")).toBeVisible();
+    await expect(row.getByText(/Em Andamento|Finalizada/)).toBeVisible();
+    await expect(row.getByRole("button", { name: `Reiniciar campanha ${campaignName}` })).toHaveCount(0);
+
+    // Leave it stopped and the pace as the first test wants it.
+    const now = await callApi<Campaign>(admin.page, "GET", `/campaigns/${campaign.id}`);
+    if (now.status === "EM_ANDAMENTO") await callApi(admin.page, "POST", `/campaigns/${campaign.id}/cancel`);
+    await callApi(admin.page, "POST", "/campaign-settings", {
+      settings: { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 },
+    });
+    await admin.context.close();
+  });
 });
