@@ -4,8 +4,10 @@
  * language; the web app translates the code again in the user's chosen language.
  */
 import type { ErrorDef } from "./errorCodes/def.js";
+import { CONTACT_LIST_ERRORS } from "./errorCodes/contactLists.js";
 import { GENERAL_ERRORS } from "./errorCodes/general.js";
 import { PLATFORM_ERRORS } from "./errorCodes/platform.js";
+import { CAMPAIGN_ERRORS } from "./errorCodes/campaigns.js";
 import { AGENT_WORKSPACE_SPEC_ERRORS } from "./errorCodes/spec.js";
 import { WORKSPACE_ERRORS } from "./errorCodes/workspace.js";
 
@@ -22,6 +24,8 @@ export const ERROR_CATALOGUES: Readonly<Record<string, Readonly<Record<string, E
   GENERAL_ERRORS,
   WORKSPACE_ERRORS,
   PLATFORM_ERRORS,
+  CAMPAIGN_ERRORS,
+  CONTACT_LIST_ERRORS,
 };
 
 export const ERRORS = {
@@ -29,6 +33,8 @@ export const ERRORS = {
   ...GENERAL_ERRORS,
   ...WORKSPACE_ERRORS,
   ...PLATFORM_ERRORS,
+  ...CAMPAIGN_ERRORS,
+  ...CONTACT_LIST_ERRORS,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -31,3 +31,6 @@ export * from "./logos.js";
 export * from "./chats.js";
 export * from "./companyDue.js";
 export * from "./announcements.js";
+export * from "./campaigns.js";
+export * from "./contactLists.js";
+export * from "./files.js";

@@ -11,6 +11,9 @@ import type { QuickMessageDTO } from "./quickMessages.js";
 import type { ScheduleDTO } from "./schedules.js";
 import type { ChatDTO, ChatMessageDTO } from "./chats.js";
 import type { AnnouncementServerEvents } from "./announcements.js";
+import type { CampaignServerEvents } from "./campaigns.js";
+import type { ContactListServerEvents } from "./contactLists.js";
+import type { FileListServerEvents } from "./files.js";
 
 /**
  * The live channel: the spec's event names (`company-{id}-user`, ...) and their payloads. Server
@@ -71,7 +74,10 @@ export function companyEvent<N extends CompanyEventName>(
  */
 export type ServerToClientEvents = {
   [N in CompanyEventName as `company-${number}-${N}`]: (payload: CompanyEventPayloads[N]) => void;
-} & { ready: () => void } & AnnouncementServerEvents;
+} & { ready: () => void } & AnnouncementServerEvents &
+  ContactListServerEvents &
+  FileListServerEvents &
+  CampaignServerEvents;
 
 /** Events the server's instances send each other (through the Redis adapter). */
 export interface InterServerEvents {

@@ -64,6 +64,8 @@ export const VALIDATION_MESSAGES = {
     en: "The passwords do not match",
     es: "Las contraseñas no coinciden",
   },
+  // Spec: back-office section 5 (file list name).
+  "validation.nomeMuitoCurto": { pt: "nome muito curto", en: "name too short", es: "nombre demasiado corto" },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type ValidationKey = keyof typeof VALIDATION_MESSAGES;

@@ -40,12 +40,15 @@ import { healthModule } from "./modules/health/routes.js";
 import { helpsModule } from "./modules/helps/routes.js";
 import { logosModule } from "./modules/logos/routes.js";
 import { announcementsModule } from "./modules/announcements/routes.js";
+import { contactListsModule } from "./modules/contactLists/routes.js";
+import { fileListsModule } from "./modules/files/routes.js";
 import { mediaModule } from "./modules/media/routes.js";
 import { messagesModule } from "./modules/messages/routes.js";
 import type { createMessagesService } from "./modules/messages/service.js";
 import { queuesModule } from "./modules/queues/routes.js";
 import { quickMessagesModule } from "./modules/quickMessages/routes.js";
 import { schedulesModule } from "./modules/schedules/routes.js";
+import { campaignsModule } from "./modules/campaigns/routes.js";
 import { settingsModule } from "./modules/settings/routes.js";
 import { simulatorModule } from "./modules/simulator/routes.js";
 import { tagsModule } from "./modules/tags/routes.js";
@@ -138,6 +141,7 @@ export async function buildApp(
   const chats = createChatsService(deps);
   const removeListeners = registerListeners(deps.bus, {
     chats,
+    now: deps.now,
     jobs: channels.jobs,
     chatbot: channels.chatbot,
     connections: channels.connections,
@@ -185,6 +189,7 @@ export async function buildApp(
   await queuesModule(app, shared);
   await quickMessagesModule(app, shared);
   await schedulesModule(app, shared);
+  await campaignsModule(app, shared);
   await dashboardModule(app, shared);
   await helpsModule(app, shared);
   await passwordResetModule(app, shared);
@@ -192,6 +197,8 @@ export async function buildApp(
   await logosModule(app, shared);
   await chatsModule(app, shared, chats);
   await announcementsModule(app, shared);
+  await contactListsModule(app, shared);
+  await fileListsModule(app, shared);
   await cloudWebhookRoutes(app, shared);
 
   await serveWebApp(app, deps.config.WEB_DIST ?? defaultWebDist);

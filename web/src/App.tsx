@@ -62,6 +62,15 @@ const SignupPage = lazy(() => import("./pages/signup/SignupPage").then((m) => ({
 const AnnouncementsPage = lazy(() =>
   import("./pages/announcements/AnnouncementsPage").then((m) => ({ default: m.AnnouncementsPage })),
 );
+const CampaignsPage = lazy(() =>
+  import("./pages/campaigns/CampaignsPage").then((m) => ({ default: m.CampaignsPage })),
+);
+const CampaignsConfigPage = lazy(() =>
+  import("./pages/campaigns/CampaignsConfigPage").then((m) => ({ default: m.CampaignsConfigPage })),
+);
+const CampaignReportPage = lazy(() =>
+  import("./pages/campaigns/CampaignReportPage").then((m) => ({ default: m.CampaignReportPage })),
+);
 const ComingSoonPage = lazy(() =>
   import("./pages/coming-soon/ComingSoonPage").then((m) => ({ default: m.ComingSoonPage })),
 );
@@ -84,9 +93,6 @@ const UPCOMING_PLAN_PAGES: [path: string, title: PageKey, flag: PlanFlag][] = [
 const CAMPAIGN_PAGES: [path: string, title: PageKey][] = [
   ["/contact-lists", "contactLists"],
   ["/contact-lists/:contactListId/contacts", "contactListItems"],
-  ["/campaigns", "campaigns"],
-  ["/campaign/:campaignId/report", "campaignReport"],
-  ["/campaigns-config", "campaignsConfig"],
 ];
 
 function upcoming([path, title]: [string, PageKey]) {
@@ -152,7 +158,12 @@ function AppRoutes() {
           <Route path="/announcements" element={<AnnouncementsPage />} />
           {UPCOMING_PAGES.map(upcoming)}
           {campaignPages && (
-            <Route element={<PlanRoute flag="useCampaigns" />}>{CAMPAIGN_PAGES.map(upcoming)}</Route>
+            <Route element={<PlanRoute flag="useCampaigns" />}>
+              {CAMPAIGN_PAGES.map(upcoming)}
+              <Route path="/campaigns" element={<CampaignsPage />} />
+              <Route path="/campaign/:campaignId/report" element={<CampaignReportPage />} />
+              <Route path="/campaigns-config" element={<CampaignsConfigPage />} />
+            </Route>
           )}
         </Route>
       </Route>

@@ -1,7 +1,12 @@
 import type {
   AnnouncementEventPayload,
+  CampaignEventPayload,
   CompanyEventPayloads,
   ContactDTO,
+  ContactListEventPayload,
+  ContactListImportEventPayload,
+  ContactListItemEventPayload,
+  FileListEventPayload,
   MessageDTO,
   QueueDetailDTO,
   SimulatorPhoneMessage,
@@ -92,6 +97,8 @@ export type DomainEvent =
       payload: CompanyEventPayloads["quickmessage"];
     }
   | { type: "schedule.changed"; companyId: number; payload: CompanyEventPayloads["schedule"] }
+  /** A campaign made, changed, deleted, or a recipient's progress (campaigns module). */
+  | { type: "campaign.changed"; companyId: number; payload: CampaignEventPayload }
   /**
    * An internal chat changed: `memberIds` hear `payload`; `leftIds` (members removed by this change)
    * hear that the chat is gone for them.
@@ -115,6 +122,11 @@ export type DomainEvent =
       previousAudience?: { allCompanies: boolean; companyIds: number[] };
       payload: AnnouncementEventPayload;
     }
+  /** Contact lists, their items, their imports' progress and file lists: heard by the whole company. */
+  | { type: "contactList.changed"; companyId: number; payload: ContactListEventPayload }
+  | { type: "contactListItem.changed"; companyId: number; payload: ContactListItemEventPayload }
+  | { type: "contactListImport.progress"; companyId: number; payload: ContactListImportEventPayload }
+  | { type: "fileList.changed"; companyId: number; payload: FileListEventPayload }
   | {
       type: "simulator.phone";
       companyId: number;

@@ -3,6 +3,7 @@ import type { JobRunner } from "../jobs/runner.js";
 import type { Chatbot } from "../modules/chatbot/index.js";
 import { inviteWithin } from "../modules/passwordReset/codeMail.js";
 import { settleWithin } from "../modules/schedules/sending.js";
+import { campaignAnswersWithin } from "../modules/campaigns/answers.js";
 import type { ChatsService } from "../modules/chats/service.js";
 import type { Realtime } from "../realtime/index.js";
 import type { DomainEvent, EventBus } from "./bus.js";
@@ -18,6 +19,7 @@ import type { DomainEvent, EventBus } from "./bus.js";
  * What follows `message.saved`:
  * - create, a customer's message: the bot's turn, or a declined call's refusal (chatbot, follower);
  * - update, WhatsApp's answer about a schedule's message: the schedule's settling (follower);
+ * - create/update, a campaign recipient's answer or its message's fate (campaigns, follower);
  * - create, a message queued for sending: the job runner looks at once (listener);
  * - every one: the sockets of whoever may see its ticket (realtime, listener).
  * What follows `user.invited`: the invitation mail's job (passwordReset, follower).
@@ -36,14 +38,18 @@ export function registerListeners(
     sessionChecks: { heard(event: DomainEvent): void };
     realtime: Pick<Realtime, "heard">;
     chats: Pick<ChatsService, "notifyMentions">;
+    now?: () => Date;
   },
 ): () => void {
   const { jobs, chatbot, connections, sessionChecks, realtime, chats } = parts;
+  const now = parts.now ?? (() => new Date());
   const poke = () => jobs.poke();
   const off = [
     // ---- In the transaction.
     bus.within(chatbot.within),
     bus.within(settleWithin(poke)),
+    // A campaign recipient's answer (confirmation, opt-out) and the fate of its message.
+    bus.within(campaignAnswersWithin(bus, poke, now)),
     // A new user without a password (a new company's first admin) is mailed a code to set one.
     bus.within(inviteWithin(poke)),
 

@@ -92,6 +92,7 @@ beforeAll(async () => {
     contactId: contact.id,
     sendAt: "2099-01-01T10:00",
   });
+  const campaign = await made("/campaigns", { name: "Guard campaign", message1: "Olá {nome}" });
   const note = await made("/ticket-notes", { note: "guarded", ticketId: ticket.id, contactId: contact.id });
   const chat = await made("/chats", { title: "Guard chat", users: [team.agent.id] });
   // Help videos are the platform's, written by the super user only.
@@ -134,6 +135,7 @@ beforeAll(async () => {
     helps: help.id,
     chats: chat.id,
     announcements: announcement.id,
+    campaigns: campaign.id,
   };
   ids = {
     ticketId: ticket.id,

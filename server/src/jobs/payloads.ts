@@ -34,6 +34,12 @@ export const jobPayloadSchemas = {
   "send-schedule": z.object({ scheduleId: id }),
   /** A handed-over schedule settled from its message (schedules/sending.ts). */
   "settle-schedule": z.object({ scheduleId: id, messageId: id }),
+  /** A scheduled campaign started at its time: its recipients' rows made (campaigns/sender.ts). */
+  "campaign-start": z.object({ campaignId: id }),
+  /** The next recipient of a running campaign (campaigns/sender.ts); `run` stops an older run's chain. */
+  "campaign-step": z.object({ campaignId: id, run: z.number().int().nonnegative() }),
+  /** The campaign message of a recipient who answered the confirmation request (campaigns/answers.ts). */
+  "campaign-confirm": z.object({ shippingId: id }),
   /** One Cloud API webhook delivery, stored as received (channels/cloud/webhook.ts). */
   "cloud-webhook": z.object({ whatsappId: z.number().int().positive(), body: z.unknown() }),
   /**
@@ -45,6 +51,10 @@ export const jobPayloadSchemas = {
     z.object({ purpose: z.literal("reset"), email: z.string(), lang: z.enum(["pt", "en", "es"]) }),
     z.object({ purpose: z.literal("invite"), userId: id, lang: z.enum(["pt", "en", "es"]) }),
   ]),
+  /** A spreadsheet read into a contact list, batch by batch, resumable (contactLists/jobs.ts). */
+  "contact-list-import": z.object({ importId: id }),
+  /** A contact list's unchecked numbers asked on WhatsApp through a connection (contactLists/jobs.ts). */
+  "contact-list-check": z.object({ companyId: id, contactListId: id, whatsappId: id }),
 } satisfies JobSchemas;
 
 /** A map of job type → payload schema (the app's, or a test's own). */

@@ -12,6 +12,10 @@ import {
   type ServerToClientEvents,
   TICKET_STATUSES,
   companyEvent,
+  contactListEvent,
+  contactListImportEvent,
+  contactListItemEvent,
+  fileListEvent,
 } from "@atende/contracts";
 import { canSeeTicket, ticketPolicy } from "../modules/tickets/policy.js";
 import type { Deps } from "../deps.js";
@@ -406,8 +410,24 @@ export async function createRealtime(
           });
         break;
       }
+      case "campaign.changed":
+        // Admins only: the campaign pages are theirs.
+        io.to(rooms.admins(event.companyId)).emit(`company-${event.companyId}-campaign`, event.payload);
+        break;
       case "schedule.changed":
         io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "schedule"), event.payload);
+        break;
+      case "contactList.changed":
+        io.to(rooms.company(event.companyId)).emit(contactListEvent(event.companyId), event.payload);
+        break;
+      case "contactListItem.changed":
+        io.to(rooms.company(event.companyId)).emit(contactListItemEvent(event.companyId), event.payload);
+        break;
+      case "contactListImport.progress":
+        io.to(rooms.company(event.companyId)).emit(contactListImportEvent(event.companyId), event.payload);
+        break;
+      case "fileList.changed":
+        io.to(rooms.company(event.companyId)).emit(fileListEvent(event.companyId), event.payload);
         break;
       case "announcement.changed":
         announceTo(event.audience, event.previousAudience, event.payload);

@@ -208,3 +208,27 @@ export function usePlatformEvent<N extends keyof AnnouncementServerEvents>(
     };
   }, [live, name]);
 }
+
+/**
+ * Runs `handler` for `company-{companyId}-{suffix}` while mounted, for a company event whose payload
+ * its domain's contracts type outside CompanyEventPayloads (`campaign`: CampaignServerEvents).
+ */
+/** A socket seen only as something that listens by name. */
+interface Listening {
+  on(event: string, listener: (payload: unknown) => void): void;
+  off(event: string, listener: (payload: unknown) => void): void;
+}
+
+export function useCompanyEventOf<P>(suffix: string, handler: (payload: P) => void): void {
+  const { live, companyId } = useContext(SocketContext);
+  const onEvent = useEffectEvent(handler);
+  useEffect(() => {
+    if (!live || companyId === null) return;
+    const event = `company-${companyId}-${suffix}`;
+    const listener = (payload: unknown) => onEvent(payload as P);
+    (live.socket as unknown as Listening).on(event, listener);
+    return () => {
+      (live.socket as unknown as Listening).off(event, listener);
+    };
+  }, [live, companyId, suffix]);
+}

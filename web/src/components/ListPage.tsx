@@ -13,6 +13,8 @@ interface ListPageProps {
   addLabel: string;
   addIcon?: ReactNode;
   onAdd(): void;
+  /** Buttons before the add button (a link to the page's settings). */
+  extraActions?: ReactNode;
   /** The table, filling the framed area (it scrolls itself). */
   children: ReactNode;
   /** Dialogs the page opens. */
@@ -53,6 +55,7 @@ export function ListPage(props: ListPageProps) {
             },
           }}
         />
+        {props.extraActions}
         <Button variant="contained" startIcon={addIcon ?? <AddIcon />} onClick={onAdd}>
           {addLabel}
         </Button>

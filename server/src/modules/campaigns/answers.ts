@@ -1,0 +1,118 @@
+import { isOptOutAnswer } from "@atende/contracts";
+import {
+  type DomainEvent,
+  type EventBus,
+  type Follower,
+  type Raise,
+  inTransaction,
+} from "../../events/bus.js";
+import { type JobHandler, enqueueJob } from "../../jobs/runner.js";
+import * as q from "./queries.js";
+import { type SenderDeps, finishIfDone, queueCampaignMessage, raiseProgress } from "./sender.js";
+import { loadCampaignSettings } from "./settings.js";
+import * as s from "./shippings/queries.js";
+
+/**
+ * What customers' answers and WhatsApp's answers do to campaigns, in the transaction that stores them:
+ * - an opt-out word as the whole message: the number is never in a campaign of the company again
+ *   (its rows still waiting are skipped);
+ * - any other answer of a recipient waiting for it: the confirmation is given, and a job sends the
+ *   campaign message;
+ * - a campaign message whose send gave up: that recipient is marked failed with the reason; its acks
+ *   reach the report live.
+ */
+
+/** Longer answers cannot be an opt-out word: the settings are not even read for them. */
+const OPT_OUT_MAX_LENGTH = 60;
+
+export function campaignAnswersWithin(bus: EventBus, poke: () => void, now: () => Date): Follower {
+  return async (tx, events) => {
+    let queued = false;
+    // A follower cannot raise: the report's live changes are published once the answer commits.
+    const deferred: DomainEvent[] = [];
+    const raise: Raise = (e) => deferred.push(e);
+    for (const event of events) {
+      if (event.type !== "message.saved") continue;
+      const { message, contact, companyId } = event;
+      if (event.action === "update" && message.fromMe) {
+        const rows = await s.shippingsOfMessage(tx, companyId, message.id);
+        for (const row of rows) {
+          // The provider's own id once it took the message (some providers answer another than ours).
+          if (row.messageId === message.id) {
+            const wid = await s.widOf(tx, companyId, message.id);
+            if (wid && wid !== row.wid) await s.updateShipping(tx, companyId, row.id, { wid });
+          }
+          if (message.sendError && (row.state === "sent" || row.state === "awaiting_confirmation")) {
+            await s.updateShipping(tx, companyId, row.id, {
+              state: "failed",
+              error: `ERR_CAMPAIGN_SEND_FAILED: ${message.sendError}`.slice(0, 500),
+              updatedAt: now(),
+            });
+          }
+          await raiseProgress(tx, raise, companyId, row.id, now());
+        }
+        continue;
+      }
+      if (event.action !== "create" || message.fromMe || contact.isGroup) continue;
+      const body = message.body?.trim() ?? "";
+      if (body && body.length <= OPT_OUT_MAX_LENGTH) {
+        const { optOutWords } = await loadCampaignSettings(tx, companyId);
+        if (isOptOutAnswer(body, optOutWords)) {
+          const [recent] = await s.awaitingOf(tx, companyId, contact.id);
+          const skipped = await s.optOut(tx, companyId, {
+            number: contact.number,
+            contactId: contact.id,
+            word: body.slice(0, 40),
+            campaignId: recent?.campaignId ?? null,
+            at: now(),
+          });
+          for (const row of skipped) await raiseProgress(tx, raise, companyId, row.id, now());
+          continue;
+        }
+      }
+      for (const row of await s.awaitingOf(tx, companyId, contact.id)) {
+        const id = await enqueueJob(tx, {
+          type: q.CONFIRM_CAMPAIGN_JOB,
+          companyId,
+          payload: { shippingId: row.id },
+          dedupeKey: `campaign-confirm:${row.id}`,
+        });
+        queued ||= id !== null;
+      }
+    }
+    if (!queued && deferred.length === 0) return undefined;
+    return () => {
+      if (queued) poke();
+      if (deferred.length) void bus.publish(deferred);
+    };
+  };
+}
+
+/** The confirmed recipient's campaign message, sent once (the row leaves awaiting_confirmation with it). */
+export function confirmCampaignJob(deps: SenderDeps): JobHandler<typeof q.CONFIRM_CAMPAIGN_JOB> {
+  return {
+    async run(job, ctx) {
+      const companyId = job.companyId!;
+      await inTransaction(deps.db, deps.bus, async (tx, raise) => {
+        const row = await s.lockShipping(tx, companyId, job.payload.shippingId);
+        if (!row || row.state !== "awaiting_confirmation" || !row.contactId) return;
+        const c = await q.shareCampaignRow(tx, companyId, row.campaignId);
+        // A cancelled campaign sends nothing more, answers included.
+        if (!c || c.status === "CANCELADA" || !c.whatsappId) return;
+        const ticketId = await s.ticketFor(tx, companyId, row.contactId, row.whatsappId ?? c.whatsappId);
+        const messageId = await queueCampaignMessage(tx, raise, c, ticketId, row.message ?? "", ctx.now);
+        await s.updateShipping(tx, companyId, row.id, {
+          state: "sent",
+          messageId,
+          wid: await s.widOf(tx, companyId, messageId),
+          confirmedAt: ctx.now,
+          deliveredAt: ctx.now,
+          updatedAt: ctx.now,
+        });
+        await raiseProgress(tx, raise, companyId, row.id, ctx.now);
+        await finishIfDone(tx, raise, companyId, c.id, ctx.now);
+      });
+      deps.poke();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import multipart from "@fastify/multipart";
+import type { FastifyInstance } from "fastify";
+import {
+  campaignAudienceQuerySchema,
+  campaignCreateSchema,
+  campaignListQuerySchema,
+  campaignReportQuerySchema,
+  campaignSettingsBodySchema,
+  campaignUpdateSchema,
+  idParam,
+} from "@atende/contracts";
+import type { SessionManager } from "../../channels/sessions.js";
+import { langOf } from "../../http/errors.js";
+import { routes } from "../../http/route.js";
+import { readSingleUpload, uploadForm } from "../../http/upload.js";
+import type { JobRunner } from "../../jobs/runner.js";
+import { confirmCampaignJob } from "./answers.js";
+import * as q from "./queries.js";
+import { type CampaignReport, createCampaignReport } from "./report.js";
+import { type SenderDeps, startCampaignJob, stepCampaignJob } from "./sender.js";
+import { type CampaignsDeps, type CampaignsService, createCampaignsService } from "./service.js";
+import { type CampaignSettingsService, createCampaignSettingsService } from "./settings.js";
+import type { Random } from "./variables.js";
+
+export function campaignsRoutes(
+  app: FastifyInstance,
+  campaigns: CampaignsService,
+  report: CampaignReport,
+  settings: CampaignSettingsService,
+) {
+  const r = routes(app);
+  // The admin's pages (the campaigns menu), on a plan with useCampaigns.
+  const gated = { access: "drawer-admin-items:view", plan: "useCampaigns" } as const;
+  const byId = { ...gated, params: idParam } as const;
+
+  r.get("/campaigns", { ...gated, query: campaignListQuerySchema }, ({ auth, query }) =>
+    campaigns.page(auth, query),
+  );
+  r.get("/campaigns/audience", { ...gated, query: campaignAudienceQuerySchema }, ({ auth, query }) =>
+    campaigns.audience(auth, query),
+  );
+  r.get("/campaigns/:id", byId, ({ auth, params }) => campaigns.get(auth, params.id));
+  r.post("/campaigns", { ...gated, body: campaignCreateSchema, status: 201 }, ({ auth, body }) =>
+    campaigns.create(auth, body),
+  );
+  r.put("/campaigns/:id", { ...byId, body: campaignUpdateSchema }, ({ auth, params, body }) =>
+    campaigns.update(auth, params.id, body),
+  );
+  r.delete("/campaigns/:id", { ...byId, status: 204 }, ({ auth, params }) =>
+    campaigns.remove(auth, params.id),
+  );
+  r.post("/campaigns/:id/cancel", byId, ({ auth, params }) => campaigns.cancel(auth, params.id));
+  r.post("/campaigns/:id/restart", byId, ({ auth, params }) => campaigns.restart(auth, params.id));
+  r.post(
+    "/campaigns/:id/media-upload",
+    { ...byId, bodyDoc: uploadForm, consumes: ["multipart/form-data"] },
+    ({ auth, params }, req) => campaigns.attachMedia(auth, params.id, () => readSingleUpload(req)),
+  );
+  r.delete("/campaigns/:id/media-upload", byId, ({ auth, params }) => campaigns.removeMedia(auth, params.id));
+  r.get("/campaigns/:id/report", { ...byId, query: campaignReportQuerySchema }, ({ auth, params, query }) =>
+    report.report(auth, params.id, query),
+  );
+  r.get(
+    "/campaigns/:id/report.csv",
+    { ...byId, produces: "text/csv" },
+    async ({ auth, params }, req, reply) => {
+      const file = await report.csv(auth, params.id, langOf(req));
+      return reply
+        .type("text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="${file.name}"`)
+        .header("cache-control", "no-store")
+        .send(file.body);
+    },
+  );
+  r.get("/campaign-settings", gated, ({ auth }) => settings.list(auth));
+  r.post("/campaign-settings", { ...gated, body: campaignSettingsBodySchema }, ({ auth, body }) =>
+    settings.save(auth, body.settings),
+  );
+}
+
+/** The sender's durable jobs (sender.ts, answers.ts). */
+export function registerCampaignJobs(jobs: JobRunner, deps: SenderDeps) {
+  jobs.register(q.START_CAMPAIGN_JOB, startCampaignJob(deps));
+  jobs.register(q.STEP_CAMPAIGN_JOB, stepCampaignJob(deps));
+  jobs.register(q.CONFIRM_CAMPAIGN_JOB, confirmCampaignJob(deps));
+}
+
+/** The campaigns module: the pages' calls, the settings, the report and the sender's jobs. */
+export async function campaignsModule(
+  parent: FastifyInstance,
+  deps: Omit<CampaignsDeps, "poke"> & {
+    jobs: JobRunner;
+    sessions: SessionManager;
+    maxFileBytes: number;
+    random?: Random;
+  },
+): Promise<CampaignsService> {
+  const poke = () => deps.jobs.poke();
+  registerCampaignJobs(deps.jobs, {
+    db: deps.db,
+    bus: deps.bus,
+    now: deps.now,
+    random: deps.random ?? Math.random,
+    sessions: deps.sessions,
+    poke,
+  });
+  const campaigns = createCampaignsService({ ...deps, poke });
+  const report = createCampaignReport(deps);
+  const settings = createCampaignSettingsService(deps);
+  await parent.register(async (app) => {
+    await app.register(multipart, {
+      limits: { fileSize: deps.maxFileBytes, files: 1, fields: 10 },
+      throwFileSizeLimit: true,
+    });
+    campaignsRoutes(app, campaigns, report, settings);
+  });
+  return campaigns;
+}

@@ -1,0 +1,110 @@
+import * as XLSX from "@e965/xlsx";
+import {
+  CONTACT_LIST_IMPORT_COLUMNS,
+  CONTACT_LIST_IMPORT_LIMITS,
+  contactListItemEmailField,
+  importColumnKey,
+} from "@atende/contracts";
+import { AppError } from "../../http/errors.js";
+import { normalizeListNumber } from "./numbers.js";
+
+/** A good row of an import: what becomes an item. */
+export interface ImportRow {
+  row: number;
+  name: string;
+  number: string;
+  email: string;
+}
+/** A bad row: its line in the spreadsheet (header = 1) and why. */
+export interface ImportRowError {
+  row: number;
+  reason: string;
+  value?: string;
+}
+
+/**
+ * The sheet's rows as text cells, from an .xls, .xlsx or .csv (SheetJS reads all three). Numbers
+ * stay whole: 5511999998888 never becomes 5.51E+12, and CSV cells are taken as written.
+ */
+export function readSheetRows(data: Buffer, fileName: string): string[][] {
+  const isCsv = /\.csv$/i.test(fileName) || !looksLikeWorkbook(data);
+  let book: XLSX.WorkBook;
+  try {
+    book = XLSX.read(isCsv ? data.toString("utf8").replace(/^\uFEFF/, "") : data, {
+      type: isCsv ? "string" : "buffer",
+      raw: isCsv,
+      dense: true,
+      cellFormula: false,
+      cellHTML: false,
+      cellStyles: false,
+      sheetRows: CONTACT_LIST_IMPORT_LIMITS.maxRows + 2,
+    });
+  } catch {
+    throw new AppError("ERR_CONTACT_LIST_IMPORT_INVALID_FILE");
+  }
+  const first = book.SheetNames[0];
+  const sheet = first ? book.Sheets[first] : undefined;
+  if (!sheet) throw new AppError("ERR_CONTACT_LIST_IMPORT_INVALID_FILE");
+  const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, {
+    header: 1,
+    raw: true,
+    blankrows: true,
+    defval: "",
+  });
+  if (rows.length > CONTACT_LIST_IMPORT_LIMITS.maxRows + 1)
+    throw new AppError("ERR_CONTACT_LIST_IMPORT_TOO_LARGE");
+  return rows.map((r) => r.map(cellText));
+}
+
+/** Zip (xlsx) or OLE (xls) signature: a workbook; anything else is read as CSV text. */
+function looksLikeWorkbook(data: Buffer): boolean {
+  const head = data.subarray(0, 4);
+  return (
+    head.equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])) || head.equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]))
+  );
+}
+
+function cellText(v: unknown): string {
+  if (typeof v === "number") return Number.isInteger(v) ? v.toFixed(0) : String(v);
+  if (v instanceof Date) return v.toISOString();
+  return v == null ? "" : String(v).trim();
+}
+
+/** Which column holds name, number and email, by the header's loose names. */
+export function columnsOf(header: string[]): { name: number; number: number; email: number } {
+  const keys = header.map(importColumnKey);
+  const find = (names: readonly string[]) =>
+    keys.findIndex((k) => names.some((n) => k === n || (k.startsWith(n) && n.length >= 4)));
+  const columns = {
+    name: find(CONTACT_LIST_IMPORT_COLUMNS.name),
+    number: find(CONTACT_LIST_IMPORT_COLUMNS.number),
+    email: find(CONTACT_LIST_IMPORT_COLUMNS.email),
+  };
+  if (columns.number < 0) throw new AppError("ERR_CONTACT_LIST_IMPORT_NO_NUMBER_COLUMN");
+  return columns;
+}
+
+/**
+ * Checks one row: an empty row is skipped silently (null); a bad one answers its error; a good one
+ * its item (the name defaults to the number, as the list needs a name).
+ */
+export function checkRow(
+  cells: string[],
+  row: number,
+  columns: { name: number; number: number; email: number },
+): ImportRow | ImportRowError | null {
+  const at = (i: number) => (i >= 0 ? (cells[i] ?? "").trim() : "");
+  const rawNumber = at(columns.number);
+  const rawName = at(columns.name);
+  const rawEmail = at(columns.email);
+  if (!rawNumber && !rawName && !rawEmail) return null;
+  if (!rawNumber) return { row, reason: "import.noNumber", value: rawName };
+  const number = normalizeListNumber(rawNumber);
+  if (!number) return { row, reason: "import.invalidNumber", value: rawNumber.slice(0, 100) };
+  const email = contactListItemEmailField.safeParse(rawEmail);
+  if (!email.success) return { row, reason: "validation.invalidEmail", value: rawEmail.slice(0, 100) };
+  const name = (rawName || number).slice(0, 50);
+  return { row, name, number, email: email.data };
+}
+
+export const isRowError = (r: ImportRow | ImportRowError): r is ImportRowError => "reason" in r;

@@ -1,0 +1,120 @@
+import multipart from "@fastify/multipart";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import {
+  CONTACT_LIST_IMPORT_LIMITS,
+  contactListCreateSchema,
+  contactListItemCreateSchema,
+  contactListItemQuerySchema,
+  contactListItemUpdateSchema,
+  contactListUpdateSchema,
+  contactListsQuerySchema,
+  idParam,
+  idValue,
+} from "@atende/contracts";
+import type { SessionManager } from "../../channels/sessions.js";
+import type { JobRunner } from "../../jobs/runner.js";
+import { langOf } from "../../http/errors.js";
+import { routes } from "../../http/route.js";
+import { readSingleUpload, uploadForm } from "../../http/upload.js";
+import {
+  CONTACT_LIST_CHECK_JOB,
+  CONTACT_LIST_IMPORT_JOB,
+  contactListCheckJob,
+  contactListImportJob,
+} from "./jobs.js";
+import { type ContactListsDeps, type ContactListsService, createContactListsService } from "./service.js";
+
+const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+const importParams = z.object({ id: idValue, importId: idValue });
+
+export function contactListsRoutes(app: FastifyInstance, lists: ContactListsService) {
+  const r = routes(app);
+  // Contact lists are the campaigns' audiences: every call needs the plan's campaigns.
+  const gated = { access: "user", plan: "useCampaigns" } as const;
+  const byId = { ...gated, params: idParam } as const;
+
+  r.get("/contact-lists", { ...gated, query: contactListsQuerySchema }, ({ auth, query }) =>
+    lists.page(auth, query),
+  );
+  r.get("/contact-lists/list", gated, ({ auth }) => lists.list(auth));
+  r.get(
+    "/contact-lists/example.xlsx",
+    { ...gated, produces: XLSX_TYPE, summary: "The example spreadsheet of the import" },
+    async (_input, _req, reply) =>
+      reply
+        .type(XLSX_TYPE)
+        .header("content-disposition", 'attachment; filename="planilha_exemplo.xlsx"')
+        .send(lists.example()),
+  );
+  r.get("/contact-lists/:id", byId, ({ auth, params }) => lists.get(auth, params.id));
+  r.post("/contact-lists", { ...gated, body: contactListCreateSchema }, ({ auth, body }) =>
+    lists.create(auth, body),
+  );
+  r.put("/contact-lists/:id", { ...byId, body: contactListUpdateSchema }, ({ auth, params, body }) =>
+    lists.update(auth, params.id, body),
+  );
+  r.delete("/contact-lists/:id", byId, async ({ auth, params }) => {
+    await lists.remove(auth, params.id);
+    return { message: "Contact list deleted" };
+  });
+  r.post(
+    "/contact-lists/:id/upload",
+    { ...byId, bodyDoc: uploadForm, consumes: ["multipart/form-data"] },
+    ({ auth, params }, req) => lists.upload(auth, params.id, () => readSingleUpload(req)),
+  );
+  r.get("/contact-lists/:id/import", byId, ({ auth, params }) => lists.latestImport(auth, params.id));
+  r.get(
+    "/contact-lists/:id/imports/:importId/errors.csv",
+    { ...gated, params: importParams, produces: "text/csv" },
+    async ({ auth, params }, req, reply) =>
+      reply
+        .type("text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="import-${params.importId}-erros.csv"`)
+        .header("cache-control", "no-store")
+        .send(await lists.importErrorsCsv(auth, params.id, params.importId, langOf(req))),
+  );
+
+  r.get("/contact-list-items", { ...gated, query: contactListItemQuerySchema }, ({ auth, query }) =>
+    lists.pageItems(auth, query),
+  );
+  r.get("/contact-list-items/:id", byId, ({ auth, params }) => lists.getItem(auth, params.id));
+  r.post("/contact-list-items", { ...gated, body: contactListItemCreateSchema }, ({ auth, body }) =>
+    lists.createItem(auth, body),
+  );
+  r.put("/contact-list-items/:id", { ...byId, body: contactListItemUpdateSchema }, ({ auth, params, body }) =>
+    lists.updateItem(auth, params.id, body),
+  );
+  // contacts-page:deleteContact, checked by the service after the lookup (another company's is 404).
+  r.delete(
+    "/contact-list-items/:id",
+    { ...byId, access: "contacts-page:deleteContact" },
+    async ({ auth, params }) => {
+      await lists.removeItem(auth, params.id);
+      return { message: "Contact deleted" };
+    },
+  );
+}
+
+export interface ContactListsModuleDeps extends ContactListsDeps {
+  jobs: Pick<JobRunner, "register">;
+  sessions: Pick<SessionManager, "session">;
+}
+
+/** Contact lists, their items and the spreadsheet import, with its jobs. */
+export async function contactListsModule(
+  parent: FastifyInstance,
+  deps: ContactListsModuleDeps,
+): Promise<ContactListsService> {
+  const lists = createContactListsService(deps);
+  deps.jobs.register(CONTACT_LIST_IMPORT_JOB, contactListImportJob({ ...deps, log: parent.log }));
+  deps.jobs.register(CONTACT_LIST_CHECK_JOB, contactListCheckJob(deps));
+  await parent.register(async (app) => {
+    await app.register(multipart, {
+      limits: { fileSize: CONTACT_LIST_IMPORT_LIMITS.maxBytes, files: 1, fields: 10 },
+      throwFileSizeLimit: true,
+    });
+    contactListsRoutes(app, lists);
+  });
+  return lists;
+}

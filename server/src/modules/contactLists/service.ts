@@ -1,0 +1,316 @@
+import * as XLSX from "@e965/xlsx";
+import {
+  CONTACT_LISTS_PAGE_SIZE,
+  CONTACT_LIST_EXAMPLE_ROWS,
+  CONTACT_LIST_IMPORT_REASONS,
+  CONTACT_LIST_ITEMS_PAGE_SIZE,
+  type ContactListCreateInput,
+  type ContactListDTO,
+  type ContactListImportDTO,
+  type ContactListItemCreateInput,
+  type ContactListItemDTO,
+  type ContactListItemQuery,
+  type ContactListItemUpdateInput,
+  type ContactListItemsPage,
+  type ContactListUpdateInput,
+  type ContactListsPage,
+  type ContactListsQuery,
+  type Lang,
+  validationMessage,
+} from "@atende/contracts";
+import type { Deps } from "../../deps.js";
+import { inTransaction } from "../../events/bus.js";
+import { type AuthContext, authorize } from "../../http/auth.js";
+import { AppError, uniqueOr } from "../../http/errors.js";
+import type { UploadedFile } from "../../http/upload.js";
+import { enqueueJob } from "../../jobs/runner.js";
+import { toCsv } from "../contacts/csv.js";
+import { CONTACT_LIST_IMPORT_JOB, enqueueListCheck } from "./jobs.js";
+import { normalizeListNumber } from "./numbers.js";
+import { readSheetRows, columnsOf } from "./parse.js";
+import { presentContactList, presentImport, presentItem } from "./present.js";
+import * as q from "./queries.js";
+
+export type ContactListsDeps = Pick<Deps, "db" | "bus" | "now" | "media">;
+
+/** A bad row's reason in the caller's language (an import reason, or a validation message). */
+export function reasonText(reason: string, lang: Lang): string {
+  const own = (CONTACT_LIST_IMPORT_REASONS as Record<string, Record<Lang, string>>)[reason];
+  return own ? own[lang] : validationMessage(reason, lang);
+}
+
+/** Contact lists and their items: the audiences of campaigns, with spreadsheet import. */
+export function createContactListsService({ db, bus, now, media }: ContactListsDeps) {
+  async function existingList(companyId: number, id: number) {
+    const list = await q.findContactList(db, companyId, id);
+    if (!list) throw new AppError("ERR_NO_CONTACT_LIST_FOUND");
+    return list;
+  }
+
+  async function existingItem(companyId: number, id: number) {
+    const item = await q.findItem(db, companyId, id);
+    if (!item) throw new AppError("ERR_NO_CONTACT_LIST_ITEM_FOUND");
+    return item;
+  }
+
+  async function ownConnection(companyId: number, whatsappId: number | null | undefined) {
+    if (whatsappId && !(await q.companyConnection(db, companyId, whatsappId)))
+      throw new AppError("ERR_NO_WAPP_FOUND");
+  }
+
+  function numberOf(raw: string): string {
+    const number = normalizeListNumber(raw);
+    if (!number) throw new AppError("ERR_CONTACT_LIST_ITEM_INVALID_NUMBER");
+    return number;
+  }
+
+  return {
+    async page(actor: AuthContext, query: ContactListsQuery): Promise<ContactListsPage> {
+      const { rows, count } = await q.pageContactLists(db, actor.companyId, {
+        ...query,
+        pageSize: CONTACT_LISTS_PAGE_SIZE,
+      });
+      return {
+        records: rows.map(presentContactList),
+        count,
+        hasMore: query.pageNumber * CONTACT_LISTS_PAGE_SIZE < count,
+      };
+    },
+
+    async list(actor: AuthContext): Promise<ContactListDTO[]> {
+      return (await q.allContactLists(db, actor.companyId)).map(presentContactList);
+    },
+
+    async get(actor: AuthContext, id: number): Promise<ContactListDTO> {
+      return presentContactList(await existingList(actor.companyId, id));
+    },
+
+    async create(actor: AuthContext, input: ContactListCreateInput): Promise<ContactListDTO> {
+      await ownConnection(actor.companyId, input.whatsappId);
+      return inTransaction(db, bus, async (tx, raise) => {
+        const at = now();
+        const row = await q.insertContactList(tx, {
+          companyId: actor.companyId,
+          name: input.name,
+          whatsappId: input.whatsappId ?? null,
+          createdAt: at,
+          updatedAt: at,
+        });
+        const record = presentContactList({ ...row, contactsCount: 0 });
+        raise({
+          type: "contactList.changed",
+          companyId: actor.companyId,
+          payload: { action: "create", record },
+        });
+        return record;
+      });
+    },
+
+    async update(actor: AuthContext, id: number, input: ContactListUpdateInput): Promise<ContactListDTO> {
+      const before = await existingList(actor.companyId, id);
+      await ownConnection(actor.companyId, input.whatsappId);
+      return inTransaction(db, bus, async (tx, raise) => {
+        const row = await q.updateContactList(tx, actor.companyId, id, {
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.whatsappId !== undefined ? { whatsappId: input.whatsappId } : {}),
+          updatedAt: now(),
+        });
+        if (!row) throw new AppError("ERR_NO_CONTACT_LIST_FOUND");
+        const record = presentContactList({ ...row, contactsCount: before.contactsCount });
+        raise({
+          type: "contactList.changed",
+          companyId: actor.companyId,
+          payload: { action: "update", record },
+        });
+        return record;
+      });
+    },
+
+    async remove(actor: AuthContext, id: number): Promise<void> {
+      await inTransaction(db, bus, async (tx, raise) => {
+        if (!(await q.deleteContactList(tx, actor.companyId, id)))
+          throw new AppError("ERR_NO_CONTACT_LIST_FOUND");
+        raise({ type: "contactList.changed", companyId: actor.companyId, payload: { action: "delete", id } });
+      });
+    },
+
+    /**
+     * POST /contact-lists/{id}/upload: the spreadsheet is checked to be readable (a header with a
+     * number column), stored, and read into the list by a durable job; answers the import's progress.
+     */
+    async upload(
+      actor: AuthContext,
+      id: number,
+      read: () => Promise<UploadedFile>,
+    ): Promise<ContactListImportDTO> {
+      const list = await existingList(actor.companyId, id);
+      const file = await read();
+      if (!/\.(xlsx?|csv)$/i.test(file.filename)) throw new AppError("ERR_CONTACT_LIST_IMPORT_INVALID_FILE");
+      // Refused at once when it cannot be read at all; the rows themselves are the job's work.
+      columnsOf(readSheetRows(file.data, file.filename)[0] ?? []);
+      const stored = await media.save(actor.companyId, file.data, "application/octet-stream");
+      return inTransaction(db, bus, async (tx, raise) => {
+        const row = await q.insertImport(tx, {
+          companyId: actor.companyId,
+          contactListId: list.id,
+          userId: actor.userId,
+          fileName: file.filename.slice(0, 200),
+          path: stored.path,
+          createdAt: now(),
+        });
+        await enqueueJob(tx, {
+          type: CONTACT_LIST_IMPORT_JOB,
+          payload: { importId: row.id },
+          companyId: actor.companyId,
+          orderKey: `contact-list-import:${row.id}`,
+        });
+        const record = presentImport(row);
+        raise({
+          type: "contactListImport.progress",
+          companyId: actor.companyId,
+          payload: { action: "progress", record },
+        });
+        return record;
+      });
+    },
+
+    /** The list's latest import (null when none), so a reopened page shows it. */
+    async latestImport(actor: AuthContext, id: number): Promise<ContactListImportDTO | null> {
+      await existingList(actor.companyId, id);
+      const row = await q.latestImport(db, actor.companyId, id);
+      return row ? presentImport(row) : null;
+    },
+
+    /** The bad rows of an import as CSV: row, reason, value. */
+    async importErrorsCsv(actor: AuthContext, listId: number, importId: number, lang: Lang): Promise<string> {
+      const row = await q.findImport(db, actor.companyId, importId);
+      if (!row || row.contactListId !== listId) throw new AppError("ERR_NO_CONTACT_LIST_IMPORT_FOUND");
+      const head = {
+        pt: ["linha", "motivo", "valor"],
+        en: ["row", "reason", "value"],
+        es: ["fila", "motivo", "valor"],
+      }[lang];
+      return toCsv([
+        head,
+        ...row.errors.map((e) => [String(e.row), reasonText(e.reason, lang), e.value ?? ""]),
+      ]);
+    },
+
+    /** The example spreadsheet: the columns the import reads and two rows. */
+    example(): Buffer {
+      const book = XLSX.utils.book_new();
+      XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(CONTACT_LIST_EXAMPLE_ROWS), "Contatos");
+      return XLSX.write(book, { type: "buffer", bookType: "xlsx" }) as Buffer;
+    },
+
+    // ---- Items ----
+
+    async pageItems(actor: AuthContext, query: ContactListItemQuery): Promise<ContactListItemsPage> {
+      await existingList(actor.companyId, query.contactListId);
+      const { rows, count } = await q.pageItems(db, actor.companyId, {
+        ...query,
+        pageSize: CONTACT_LIST_ITEMS_PAGE_SIZE,
+      });
+      return {
+        contacts: rows.map(presentItem),
+        count,
+        hasMore: query.pageNumber * CONTACT_LIST_ITEMS_PAGE_SIZE < count,
+      };
+    },
+
+    async getItem(actor: AuthContext, id: number): Promise<ContactListItemDTO> {
+      return presentItem(await existingItem(actor.companyId, id));
+    },
+
+    async createItem(actor: AuthContext, input: ContactListItemCreateInput): Promise<ContactListItemDTO> {
+      const list = await existingList(actor.companyId, input.contactListId);
+      const number = numberOf(input.number);
+      return uniqueOr("ERR_CONTACT_LIST_ITEM_DUPLICATED", () =>
+        inTransaction(db, bus, async (tx, raise) => {
+          const at = now();
+          const row = await q.insertItem(tx, {
+            companyId: actor.companyId,
+            contactListId: list.id,
+            name: input.name,
+            number,
+            email: input.email,
+            createdAt: at,
+            updatedAt: at,
+          });
+          await enqueueListCheck(tx, actor.companyId, list);
+          const record = presentItem(row);
+          raise({
+            type: "contactListItem.changed",
+            companyId: actor.companyId,
+            payload: { action: "create", record },
+          });
+          raise({
+            type: "contactList.changed",
+            companyId: actor.companyId,
+            payload: {
+              action: "update",
+              record: presentContactList({ ...list, contactsCount: list.contactsCount + 1 }),
+            },
+          });
+          return record;
+        }),
+      );
+    },
+
+    async updateItem(
+      actor: AuthContext,
+      id: number,
+      input: ContactListItemUpdateInput,
+    ): Promise<ContactListItemDTO> {
+      const before = await existingItem(actor.companyId, id);
+      const number = input.number !== undefined ? numberOf(input.number) : before.number;
+      const list = await existingList(actor.companyId, before.contactListId);
+      return uniqueOr("ERR_CONTACT_LIST_ITEM_DUPLICATED", () =>
+        inTransaction(db, bus, async (tx, raise) => {
+          const changedNumber = number !== before.number;
+          const row = await q.updateItem(tx, actor.companyId, id, {
+            ...(input.name !== undefined ? { name: input.name } : {}),
+            ...(input.email !== undefined ? { email: input.email } : {}),
+            number,
+            // A new number is asked on WhatsApp again.
+            ...(changedNumber ? { isWhatsappValid: null, whatsappCheckedAt: null } : {}),
+            updatedAt: now(),
+          });
+          if (!row) throw new AppError("ERR_NO_CONTACT_LIST_ITEM_FOUND");
+          if (changedNumber) await enqueueListCheck(tx, actor.companyId, list);
+          const record = presentItem(row);
+          raise({
+            type: "contactListItem.changed",
+            companyId: actor.companyId,
+            payload: { action: "update", record },
+          });
+          return record;
+        }),
+      );
+    },
+
+    /** Deleting an item needs contacts-page:deleteContact (after the lookup: another company's is 404). */
+    async removeItem(actor: AuthContext, id: number): Promise<void> {
+      const item = await existingItem(actor.companyId, id);
+      authorize(actor, "contacts-page:deleteContact");
+      await inTransaction(db, bus, async (tx, raise) => {
+        if (!(await q.deleteItem(tx, actor.companyId, id)))
+          throw new AppError("ERR_NO_CONTACT_LIST_ITEM_FOUND");
+        raise({
+          type: "contactListItem.changed",
+          companyId: actor.companyId,
+          payload: { action: "delete", id, contactListId: item.contactListId },
+        });
+        const list = await q.findContactList(tx, actor.companyId, item.contactListId);
+        if (list)
+          raise({
+            type: "contactList.changed",
+            companyId: actor.companyId,
+            payload: { action: "update", record: presentContactList(list) },
+          });
+      });
+    },
+  };
+}
+
+export type ContactListsService = ReturnType<typeof createContactListsService>;
