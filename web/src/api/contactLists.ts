@@ -136,6 +136,8 @@ export function useContactListItemsLive(listId: number): void {
     if (of === listId) void queryClient.invalidateQueries({ queryKey: contactListKeys.items(listId) });
   });
   useCompanySuffixEvent<ContactListEventPayload>("ContactList", (payload) => {
+    // The lists page is not mounted here: its cached pages are read again when it is.
+    void queryClient.invalidateQueries({ queryKey: contactListKeys.lists() });
     if (payload.action !== "delete" && payload.record.id === listId)
       queryClient.setQueryData(contactListKeys.one(listId), payload.record);
   });
