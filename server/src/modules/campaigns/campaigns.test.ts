@@ -194,6 +194,20 @@ describe("campaigns: plan, access, tenants", () => {
 
   it("is the admin's: an agent is refused", async () => {
     expectError(await call("GET", "/campaigns", agent.login), 403, "ERR_NO_PERMISSION");
+    const made = await api.create(team.adminLogin, { name: "Do admin" });
+    for (const [method, url] of [
+      ["GET", `/campaigns/${made.id}`],
+      ["PUT", `/campaigns/${made.id}`],
+      ["DELETE", `/campaigns/${made.id}`],
+      ["GET", `/campaigns/${made.id}/report`],
+      ["POST", `/campaigns/${made.id}/cancel`],
+    ] as const)
+      expectError(
+        await call(method, url, agent.login, method === "PUT" ? { name: "Meu" } : undefined),
+        403,
+        "ERR_NO_PERMISSION",
+      );
+    expect((await api.get(team.adminLogin, made.id)).name).toBe("Do admin");
   });
 
   it("another company sees none of it: 404 on every call with this company's ids", async () => {
