@@ -62,13 +62,21 @@ const SignupPage = lazy(() => import("./pages/signup/SignupPage").then((m) => ({
 const AnnouncementsPage = lazy(() =>
   import("./pages/announcements/AnnouncementsPage").then((m) => ({ default: m.AnnouncementsPage })),
 );
+const ContactListsPage = lazy(() =>
+  import("./pages/contact-lists/ContactListsPage").then((m) => ({ default: m.ContactListsPage })),
+);
+const ContactListItemsPage = lazy(() =>
+  import("./pages/contact-lists/ContactListItemsPage").then((m) => ({ default: m.ContactListItemsPage })),
+);
+const FileListsPage = lazy(() =>
+  import("./pages/files/FileListsPage").then((m) => ({ default: m.FileListsPage })),
+);
 const ComingSoonPage = lazy(() =>
   import("./pages/coming-soon/ComingSoonPage").then((m) => ({ default: m.ComingSoonPage })),
 );
 
 /** Private pages that later work fills in; until then each shows its title and "coming soon". */
 const UPCOMING_PAGES: [path: string, title: PageKey][] = [
-  ["/files", "files"],
   ["/financeiro", "financeiro"],
   ["/subscription", "subscription"],
 ];
@@ -82,8 +90,6 @@ const UPCOMING_PLAN_PAGES: [path: string, title: PageKey, flag: PlanFlag][] = [
 
 /** Shown only while the browser keeps the `cshow` flag. */
 const CAMPAIGN_PAGES: [path: string, title: PageKey][] = [
-  ["/contact-lists", "contactLists"],
-  ["/contact-lists/:contactListId/contacts", "contactListItems"],
   ["/campaigns", "campaigns"],
   ["/campaign/:campaignId/report", "campaignReport"],
   ["/campaigns-config", "campaignsConfig"],
@@ -150,9 +156,14 @@ function AppRoutes() {
           <Route path="/helps" element={<HelpsPage />} />
           {/* Super user only: the page itself tells anyone else and sends them to /. */}
           <Route path="/announcements" element={<AnnouncementsPage />} />
+          <Route path="/files" element={<FileListsPage />} />
           {UPCOMING_PAGES.map(upcoming)}
           {campaignPages && (
-            <Route element={<PlanRoute flag="useCampaigns" />}>{CAMPAIGN_PAGES.map(upcoming)}</Route>
+            <Route element={<PlanRoute flag="useCampaigns" />}>
+              <Route path="/contact-lists" element={<ContactListsPage />} />
+              <Route path="/contact-lists/:contactListId/contacts" element={<ContactListItemsPage />} />
+              {CAMPAIGN_PAGES.map(upcoming)}
+            </Route>
           )}
         </Route>
       </Route>

@@ -208,3 +208,22 @@ export function usePlatformEvent<N extends keyof AnnouncementServerEvents>(
     };
   }, [live, name]);
 }
+
+/**
+ * A per-company event whose name is not in CompanyEventPayloads (the contact lists' and file
+ * lists' own: `company-{id}-ContactList`, `-ContactListItem`, `-ContactListImport`, `-file`).
+ * `suffix` is what follows `company-{id}-`.
+ */
+export function useCompanySuffixEvent<P>(suffix: string, handler: (payload: P) => void): void {
+  const { live, companyId } = useContext(SocketContext);
+  const onEvent = useEffectEvent(handler);
+  useEffect(() => {
+    if (!live || companyId === null) return;
+    const event = `company-${companyId}-${suffix}`;
+    const listener = (payload: P) => onEvent(payload);
+    live.socket.on(event as never, listener as never);
+    return () => {
+      live.socket.off(event as never, listener as never);
+    };
+  }, [live, companyId, suffix]);
+}

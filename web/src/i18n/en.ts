@@ -13,6 +13,7 @@ import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
 import { announcementTexts } from "./announcements";
+import { contactListsTexts } from "./contactLists";
 import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
@@ -25,6 +26,7 @@ export const en: Translation = {
   reports: reportsTexts.en,
   chat: chatTexts.en,
   announcements: announcementTexts.en,
+  contactLists: contactListsTexts.en,
   contacts: contactsTexts.en,
   tags: tagsTexts.en,
   logos: logosTexts.en,

@@ -13,6 +13,7 @@ import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
 import { announcementTexts } from "./announcements";
+import { contactListsTexts } from "./contactLists";
 import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
@@ -25,6 +26,7 @@ export const es: Translation = {
   reports: reportsTexts.es,
   chat: chatTexts.es,
   announcements: announcementTexts.es,
+  contactLists: contactListsTexts.es,
   contacts: contactsTexts.es,
   tags: tagsTexts.es,
   logos: logosTexts.es,

@@ -13,6 +13,7 @@ import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
 import { announcementTexts } from "./announcements";
+import { contactListsTexts } from "./contactLists";
 import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
@@ -24,6 +25,7 @@ export const pt = {
   reports: reportsTexts.pt,
   chat: chatTexts.pt,
   announcements: announcementTexts.pt,
+  contactLists: contactListsTexts.pt,
   contacts: contactsTexts.pt,
   tags: tagsTexts.pt,
   logos: logosTexts.pt,

@@ -9,7 +9,8 @@ export type NewContactListItem = typeof contactListItems.$inferInsert;
 
 const likeTerm = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-const contactsCount = sql<number>`(select count(*)::int from ${contactListItems} where ${contactListItems.contactListId} = ${contactLists.id})`;
+// Written out: inside a subquery drizzle would leave "id" unqualified (the item's own id).
+const contactsCount = sql<number>`(select count(*)::int from contact_list_items cli where cli.contact_list_id = "contact_lists"."id")`;
 
 export type ContactListWithCount = ContactListRow & { contactsCount: number };
 

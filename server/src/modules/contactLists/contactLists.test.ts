@@ -1,0 +1,341 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import type {
+  ContactListDTO,
+  ContactListImportDTO,
+  ContactListItemDTO,
+  ContactListItemsPage,
+  ContactListsPage,
+} from "@atende/contracts";
+import { plans } from "../../db/schema/index.js";
+import { buildSimulatorCompany } from "../../test/channels.js";
+import { caller, expectError, expectOk, fieldsOf, fileForm } from "../../test/calls.js";
+import { type LoggedIn, buildTeam, uid } from "../../test/factories.js";
+import { type TestContext, connectSocket, createTestContext, waitFor } from "../../test/harness.js";
+import { buildXlsx } from "../../test/xlsx.js";
+
+/**
+ * Contact lists over HTTP on a real database: the Whaticket answer shapes, another company's list
+ * is not found, deleting items needs contacts-page:deleteContact, the spreadsheet import (counts,
+ * duplicates in the file and in the list, bad rows with their line, the ninth digit) and the
+ * background WhatsApp check through the simulator (numbers ending in 0000 are not on WhatsApp).
+ */
+
+let ctx: TestContext;
+let adminA: LoggedIn;
+let agentA: LoggedIn;
+let adminB: LoggedIn;
+const call = caller(() => ctx);
+
+async function withCampaigns(companyPlanId: number | null) {
+  if (companyPlanId)
+    await ctx.deps.db.update(plans).set({ useCampaigns: true }).where(eq(plans.id, companyPlanId));
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext({ LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 });
+  const a = await buildTeam(ctx);
+  const b = await buildTeam(ctx);
+  await withCampaigns(a.company.planId);
+  await withCampaigns(b.company.planId);
+  adminA = a.adminLogin;
+  agentA = a.agentLogin;
+  adminB = b.adminLogin;
+});
+afterAll(() => ctx.close());
+
+async function createList(who: LoggedIn, name = `Lista ${uid()}`): Promise<ContactListDTO> {
+  return expectOk<ContactListDTO>(await call("POST", "/contact-lists", who, { name }), 201);
+}
+
+async function addItem(who: LoggedIn, contactListId: number, body: Record<string, unknown>) {
+  return call("POST", "/contact-list-items", who, { name: "Fulano", contactListId, ...body });
+}
+
+async function items(who: LoggedIn, contactListId: number, extra = ""): Promise<ContactListItemsPage> {
+  return expectOk<ContactListItemsPage>(
+    await call("GET", `/contact-list-items?contactListId=${contactListId}${extra}`, who),
+  );
+}
+
+/** Uploads a file and runs the import's jobs until it is done. */
+async function importFile(
+  who: LoggedIn,
+  listId: number,
+  data: Buffer,
+  name: string,
+): Promise<ContactListImportDTO> {
+  const form = fileForm(data, name, "application/octet-stream");
+  const started = expectOk<ContactListImportDTO>(
+    await call("POST", `/contact-lists/${listId}/upload`, who, form.payload, form.headers),
+  );
+  expect(started.status).toBe("queued");
+  while ((await ctx.built.channels.jobs.runDue()) > 0);
+  return expectOk<ContactListImportDTO>(await call("GET", `/contact-lists/${listId}/import`, who));
+}
+
+describe("contact lists", () => {
+  it("creates, pages ({records, count, hasMore}), lists, reads, renames and deletes", async () => {
+    const name = `Clientes ${uid()}`;
+    const list = await createList(adminA, name);
+    expect(list).toMatchObject({ name, contactsCount: 0 });
+    const page = expectOk<ContactListsPage>(
+      await call("GET", `/contact-lists/?searchParam=${encodeURIComponent(name)}&pageNumber=1`, adminA),
+    );
+    expect(page).toMatchObject({ count: 1, hasMore: false });
+    expect(page.records[0]!.id).toBe(list.id);
+    const all = expectOk<ContactListDTO[]>(await call("GET", "/contact-lists/list", adminA));
+    expect(all.map((l) => l.id)).toContain(list.id);
+    const renamed = expectOk<ContactListDTO>(
+      await call("PUT", `/contact-lists/${list.id}`, adminA, { name: "Outro" }),
+    );
+    expect(renamed.name).toBe("Outro");
+    expectOk(await call("DELETE", `/contact-lists/${list.id}`, adminA));
+    expectError(await call("GET", `/contact-lists/${list.id}`, adminA), 404, "ERR_NO_CONTACT_LIST_FOUND");
+  });
+
+  it("validates the name: 2 to 50 ('Too Short!' / 'Too Long!'), required", async () => {
+    expect(fieldsOf(await call("POST", "/contact-lists", adminA, { name: "a" })).name).toBe("Too Short!");
+    expect(fieldsOf(await call("POST", "/contact-lists", adminA, { name: "a".repeat(51) })).name).toBe(
+      "Too Long!",
+    );
+    expect(fieldsOf(await call("POST", "/contact-lists", adminA, {})).name).toBe("Required");
+  });
+
+  it("another company's list and items are not found", async () => {
+    const list = await createList(adminA);
+    const item = expectOk<ContactListItemDTO>(
+      await addItem(adminA, list.id, { number: "5511987654321" }),
+      201,
+    );
+    expectError(await call("GET", `/contact-lists/${list.id}`, adminB), 404, "ERR_NO_CONTACT_LIST_FOUND");
+    expectError(
+      await call("PUT", `/contact-lists/${list.id}`, adminB, { name: "x1" }),
+      404,
+      "ERR_NO_CONTACT_LIST_FOUND",
+    );
+    expectError(await call("DELETE", `/contact-lists/${list.id}`, adminB), 404, "ERR_NO_CONTACT_LIST_FOUND");
+    expectError(
+      await call("GET", `/contact-list-items?contactListId=${list.id}`, adminB),
+      404,
+      "ERR_NO_CONTACT_LIST_FOUND",
+    );
+    expectError(
+      await addItem(adminB, list.id, { number: "5511987654322" }),
+      404,
+      "ERR_NO_CONTACT_LIST_FOUND",
+    );
+    expectError(
+      await call("GET", `/contact-list-items/${item.id}`, adminB),
+      404,
+      "ERR_NO_CONTACT_LIST_ITEM_FOUND",
+    );
+    expectError(
+      await call("DELETE", `/contact-list-items/${item.id}`, adminB),
+      404,
+      "ERR_NO_CONTACT_LIST_ITEM_FOUND",
+    );
+    const form = fileForm(Buffer.from("nome,numero\nA,5511987654323\n"), "a.csv", "text/csv");
+    expectError(
+      await call("POST", `/contact-lists/${list.id}/upload`, adminB, form.payload, form.headers),
+      404,
+      "ERR_NO_CONTACT_LIST_FOUND",
+    );
+  });
+
+  it("a plan without campaigns is refused", async () => {
+    const c = await buildTeam(ctx);
+    expectError(await call("GET", "/contact-lists/", c.adminLogin), 403, "ERR_PLAN_FEATURE_DISABLED");
+  });
+});
+
+describe("contact list items", () => {
+  it("adds, pages ({contacts, count, hasMore}), searches, edits; one number with or without the ninth digit", async () => {
+    const list = await createList(adminA);
+    const item = expectOk<ContactListItemDTO>(
+      await addItem(adminA, list.id, { name: "Maria", number: "+55 (11) 98765-4321", email: "M@x.com" }),
+      201,
+    );
+    expect(item).toMatchObject({ number: "5511987654321", email: "m@x.com", isWhatsappValid: null });
+    // The same person without the ninth digit.
+    expectError(
+      await addItem(adminA, list.id, { number: "55 11 8765-4321" }),
+      409,
+      "ERR_CONTACT_LIST_ITEM_DUPLICATED",
+    );
+    expectOk(await addItem(adminA, list.id, { name: "Ana", number: "(21) 99999-1111" }), 201);
+    const page = await items(adminA, list.id);
+    expect(page).toMatchObject({ count: 2, hasMore: false });
+    expect(page.contacts.map((c) => c.name)).toEqual(["Ana", "Maria"]);
+    expect((await items(adminA, list.id, "&searchParam=mar")).contacts.map((c) => c.id)).toEqual([item.id]);
+    const edited = expectOk<ContactListItemDTO>(
+      await call("PUT", `/contact-list-items/${item.id}`, adminA, { name: "Maria S" }),
+    );
+    expect(edited.name).toBe("Maria S");
+    expect(
+      expectOk<ContactListDTO>(await call("GET", `/contact-lists/${list.id}`, adminA)).contactsCount,
+    ).toBe(2);
+  });
+
+  it("validates: name 2-50, number 8-50, email valid ('Invalid email')", async () => {
+    const list = await createList(adminA);
+    const f = fieldsOf(await addItem(adminA, list.id, { name: "A", number: "123", email: "nope" }));
+    expect(f).toMatchObject({ name: "Too Short!", number: "Too Short!", email: "Invalid email" });
+    expectError(
+      await addItem(adminA, list.id, { number: "12345678" }),
+      400,
+      "ERR_CONTACT_LIST_ITEM_INVALID_NUMBER",
+    );
+  });
+
+  it("deleting an item needs contacts-page:deleteContact", async () => {
+    const list = await createList(adminA);
+    const item = expectOk<ContactListItemDTO>(
+      await addItem(adminA, list.id, { number: "5511912345678" }),
+      201,
+    );
+    expectError(await call("DELETE", `/contact-list-items/${item.id}`, agentA), 403, "ERR_NO_PERMISSION");
+    expectOk(await call("GET", `/contact-list-items/${item.id}`, agentA));
+    expectOk(await call("DELETE", `/contact-list-items/${item.id}`, adminA));
+    expectError(
+      await call("GET", `/contact-list-items/${item.id}`, adminA),
+      404,
+      "ERR_NO_CONTACT_LIST_ITEM_FOUND",
+    );
+  });
+
+  it("tells the company live on company-{id}-ContactList and -ContactListItem", async () => {
+    const url = await ctx.url();
+    const socket = await connectSocket(url, adminA.token);
+    const lists: unknown[] = [];
+    const itemsHeard: unknown[] = [];
+    socket.on(`company-${adminA.user.companyId}-ContactList`, (p: unknown) => lists.push(p));
+    socket.on(`company-${adminA.user.companyId}-ContactListItem`, (p: unknown) => itemsHeard.push(p));
+    try {
+      const list = await createList(adminA);
+      const item = expectOk<ContactListItemDTO>(
+        await addItem(adminA, list.id, { number: "5511911112222" }),
+        201,
+      );
+      await waitFor(() => itemsHeard.length >= 1 && lists.length >= 2);
+      expect(lists[0]).toMatchObject({ action: "create", record: { id: list.id } });
+      expect(itemsHeard[0]).toMatchObject({ action: "create", record: { id: item.id } });
+    } finally {
+      socket.close();
+    }
+  });
+});
+
+describe("spreadsheet import", () => {
+  it("imports an .xlsx: loose headers, duplicates in the file and in the list counted, bad rows with their line", async () => {
+    const list = await createList(adminA);
+    expectOk(await addItem(adminA, list.id, { name: "Já", number: "5511955554444" }), 201);
+    const file = buildXlsx([
+      ["Nome", "Número", "E-mail"],
+      ["Ana", 5511911110001, "ana@x.com"], // row 2: ok (a number cell)
+      ["Bia", "(11) 98888-0002", ""], // row 3: ok
+      ["Bia de novo", "11 8888-0002", ""], // row 4: the same as row 3 without the ninth digit
+      ["Já está", "+55 11 95555-4444", ""], // row 5: already in the list
+      ["Sem número", "", ""], // row 6: no number
+      ["Ruim", "12ab", ""], // row 7: not a number
+      ["Email ruim", "5511911110003", "not-an-email"], // row 8: bad email
+      ["", "", ""], // row 9: empty, ignored
+      ["Caio", "5521988887777", "caio@x.com"], // row 10: ok
+    ]);
+    const done = await importFile(adminA, list.id, file, "lista.xlsx");
+    expect(done).toMatchObject({ status: "done", totalRows: 9, imported: 3, duplicates: 2, invalid: 3 });
+    expect(done.errors).toEqual([
+      { row: 6, reason: "import.noNumber", value: "Sem número" },
+      { row: 7, reason: "import.invalidNumber", value: "12ab" },
+      { row: 8, reason: "validation.invalidEmail", value: "not-an-email" },
+    ]);
+    const page = await items(adminA, list.id);
+    expect(page.count).toBe(4);
+    expect(page.contacts.find((c) => c.name === "Bia")!.number).toBe("5511988880002");
+    const csv = await call("GET", `/contact-lists/${list.id}/imports/${done.id}/errors.csv`, adminA);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body).toContain("Sem número");
+    expect(csv.body.split("\r\n").filter(Boolean)).toHaveLength(4);
+    expectError(
+      await call("GET", `/contact-lists/${list.id}/imports/${done.id}/errors.csv`, adminB),
+      404,
+      "ERR_NO_CONTACT_LIST_IMPORT_FOUND",
+    );
+  });
+
+  it("imports a .csv with english headers; importing it again adds nothing", async () => {
+    const list = await createList(adminA);
+    const csv = Buffer.from("name;number;email\nJohn;5511977776666;j@x.com\nJane;5511977775555;\n");
+    const first = await importFile(adminA, list.id, csv, "c.csv");
+    expect(first).toMatchObject({ status: "done", imported: 2, duplicates: 0, invalid: 0 });
+    const again = await importFile(adminA, list.id, csv, "c.csv");
+    expect(again).toMatchObject({ status: "done", imported: 0, duplicates: 2 });
+  });
+
+  it("refuses a file without a number column, or not a spreadsheet", async () => {
+    const list = await createList(adminA);
+    const noNumber = fileForm(Buffer.from("nome,cidade\nAna,SP\n"), "x.csv", "text/csv");
+    expectError(
+      await call("POST", `/contact-lists/${list.id}/upload`, adminA, noNumber.payload, noNumber.headers),
+      400,
+      "ERR_CONTACT_LIST_IMPORT_NO_NUMBER_COLUMN",
+    );
+    const png = fileForm(Buffer.from("nome,numero\n"), "x.png", "image/png");
+    expectError(
+      await call("POST", `/contact-lists/${list.id}/upload`, adminA, png.payload, png.headers),
+      400,
+      "ERR_CONTACT_LIST_IMPORT_INVALID_FILE",
+    );
+  });
+
+  it("serves the example spreadsheet, which imports as is", async () => {
+    const res = await call("GET", "/contact-lists/example.xlsx", adminA);
+    expect(res.statusCode).toBe(200);
+    const list = await createList(adminA);
+    const done = await importFile(adminA, list.id, res.rawPayload, "planilha_exemplo.xlsx");
+    expect(done).toMatchObject({ status: "done", imported: 2, invalid: 0 });
+  });
+});
+
+describe("the WhatsApp check", () => {
+  it("marks each number through the list's connection; numbers ending in 0000 are not on WhatsApp", async () => {
+    const sim = await buildSimulatorCompany(ctx, { bot: false });
+    await withCampaigns(sim.company.planId);
+    const who = sim.adminLogin;
+    const list = expectOk<ContactListDTO>(
+      await call("POST", "/contact-lists", who, { name: "Sim", whatsappId: sim.connection.id }),
+      201,
+    );
+    const csv = Buffer.from("nome,numero\nSim,5511987650001\nNão,5511987650000\n");
+    await importFile(who, list.id, csv, "s.csv");
+    await waitFor(async () => {
+      await ctx.built.channels.jobs.runDue();
+      return (await items(who, list.id)).contacts.every((c) => c.isWhatsappValid !== null);
+    }, 10_000);
+    const byName = Object.fromEntries(
+      (await items(who, list.id)).contacts.map((c) => [c.name, c.isWhatsappValid]),
+    );
+    expect(byName).toEqual({ Sim: true, Não: false });
+    // A number added by hand is checked too.
+    const added = expectOk<ContactListItemDTO>(
+      await addItem(who, list.id, { name: "Zeca", number: "5511987650002" }),
+      201,
+    );
+    await waitFor(async () => {
+      await ctx.built.channels.jobs.runDue();
+      return (
+        expectOk<ContactListItemDTO>(await call("GET", `/contact-list-items/${added.id}`, who))
+          .isWhatsappValid === true
+      );
+    }, 10_000);
+  });
+
+  it("refuses another company's connection for a list", async () => {
+    const sim = await buildSimulatorCompany(ctx, { bot: false });
+    expectError(
+      await call("POST", "/contact-lists", adminA, { name: "Alheia", whatsappId: sim.connection.id }),
+      404,
+      "ERR_NO_WAPP_FOUND",
+    );
+  });
+});
