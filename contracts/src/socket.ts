@@ -11,6 +11,7 @@ import type { QuickMessageDTO } from "./quickMessages.js";
 import type { ScheduleDTO } from "./schedules.js";
 import type { ChatDTO, ChatMessageDTO } from "./chats.js";
 import type { AnnouncementServerEvents } from "./announcements.js";
+import type { PaymentEventPayload } from "./billing.js";
 
 /**
  * The live channel: the spec's event names (`company-{id}-user`, ...) and their payloads. Server
@@ -54,6 +55,8 @@ export interface CompanyEventPayloads {
     | { action: "create" | "update"; chat: ChatDTO }
     | { action: "new-message"; newMessage: ChatMessageDTO; chat: ChatDTO }
     | { action: "delete"; id: number; uuid: string };
+  /** A payment settled one of the company's invoices (billing): the due date moved. */
+  payment: PaymentEventPayload;
 }
 export type CompanyEventName = keyof CompanyEventPayloads;
 
