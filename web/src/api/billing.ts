@@ -22,7 +22,11 @@ export const subscriptionKeys = {
 };
 
 /** GET /invoices/all: the company's invoices (every company's for the super user), newest first. */
-export function fetchInvoicesPage(search: string, pageNumber: number, signal?: AbortSignal): Promise<InvoicesPage> {
+export function fetchInvoicesPage(
+  search: string,
+  pageNumber: number,
+  signal?: AbortSignal,
+): Promise<InvoicesPage> {
   return api.get<InvoicesPage>("/invoices/all", { query: { searchParam: search, pageNumber }, signal });
 }
 
@@ -71,7 +75,9 @@ export function upsertInvoiceInLists(queryClient: QueryClient, invoice: InvoiceD
 }
 
 function findListedInvoice(queryClient: QueryClient, id: number): InvoiceDTO | undefined {
-  for (const [, data] of queryClient.getQueriesData<{ pages: InvoicesPage[] }>({ queryKey: invoiceKeys.lists() })) {
+  for (const [, data] of queryClient.getQueriesData<{ pages: InvoicesPage[] }>({
+    queryKey: invoiceKeys.lists(),
+  })) {
     const found = data?.pages.flatMap((page) => page.invoices).find((row) => row.id === id);
     if (found) return found;
   }

@@ -10,7 +10,9 @@ export function PastDueNotice() {
   if (pastDue === null) return null;
   return (
     <Alert severity="error" variant="outlined" data-testid="past-due-notice">
-      <AlertTitle sx={{ fontWeight: 600 }}>{t("billing.pastDue.title", { date: formatDate(pastDue) })}</AlertTitle>
+      <AlertTitle sx={{ fontWeight: 600 }}>
+        {t("billing.pastDue.title", { date: formatDate(pastDue) })}
+      </AlertTitle>
       {t("billing.pastDue.body")} {t("billing.pastDue.support")}
     </Alert>
   );

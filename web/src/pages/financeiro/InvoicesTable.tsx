@@ -1,6 +1,16 @@
 import { invoiceDisplayStatus, mayPayInvoice, todayInZone, type InvoiceDTO } from "@atende/contracts";
 import DoneAllIcon from "@mui/icons-material/DoneAll";
-import { alpha, Button, Chip, IconButton, Stack, TableCell, TableRow, Tooltip, Typography } from "@mui/material";
+import {
+  alpha,
+  Button,
+  Chip,
+  IconButton,
+  Stack,
+  TableCell,
+  TableRow,
+  Tooltip,
+  Typography,
+} from "@mui/material";
 import { useTranslation } from "react-i18next";
 import { useSessionUser } from "../../auth/AuthContext";
 import { InfiniteTable } from "../../components/InfiniteTable";
@@ -60,7 +70,10 @@ export function InvoicesTable({ list, showCompany, onPay, onMarkPaid }: Invoices
             data-status={status}
             sx={
               status === "overdue"
-                ? { bgcolor: (theme) => alpha(theme.palette.error.main, theme.palette.mode === "dark" ? 0.22 : 0.12) }
+                ? {
+                    bgcolor: (theme) =>
+                      alpha(theme.palette.error.main, theme.palette.mode === "dark" ? 0.22 : 0.12),
+                  }
                 : undefined
             }
           >
