@@ -106,7 +106,8 @@ export function onSubscriptionLocked(handler: (error: ApiError) => void): void {
 }
 
 function noticeLock(error: unknown): void {
-  if (error instanceof ApiError && error.code === "ERR_SUBSCRIPTION_EXPIRED") subscriptionLockedHandler(error);
+  if (error instanceof ApiError && error.code === "ERR_SUBSCRIPTION_EXPIRED")
+    subscriptionLockedHandler(error);
 }
 
 let refreshing: Promise<LoginAnswer> | null = null;

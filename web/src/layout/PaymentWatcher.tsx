@@ -10,7 +10,7 @@ import { formatDate } from "../i18n/format";
 
 /**
  * A payment settled one of the company's invoices (`company-{id}-payment`, CONCLUIDA): the session
- * takes the new due date (the top bar's date, the trial chip, a past-due lock lifted). An admin on
+ * takes the new due date (the top bar's date, the trial chip gone, a past-due lock lifted). An admin on
  * the payment pages (the checkout's Pix screen among them) reads 'Sua licença foi renovada até
  * {date}!' and goes to / after 4 s, without reloading.
  */
@@ -26,8 +26,8 @@ export function PaymentWatcher() {
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
   usePaymentLive(({ company }) => {
-    // Paid: the company is no longer on trial.
-    updateCompany({ dueDate: company.dueDate, trialExpiration: null });
+    // The due date moved past the trial's end: the trial chip goes (auth/trial.ts).
+    updateCompany({ dueDate: company.dueDate });
     if (!can(user, "drawer-admin-items:view") || !onBillingPage) return;
     toast(t("billing.checkout.renewed", { date: formatDate(company.dueDate) }), "success");
     window.clearTimeout(timer.current);

@@ -1,4 +1,3 @@
-import { trialDaysLeft } from "@atende/contracts";
 import ReceiptIcon from "@mui/icons-material/ReceiptLongOutlined";
 import TimerIcon from "@mui/icons-material/HourglassBottomOutlined";
 import { Box, Button, Card, CardContent, Divider, Skeleton, Stack, Typography } from "@mui/material";
@@ -8,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router-dom";
 import { fetchSubscriptionInfo, subscriptionKeys } from "../../api/billing";
 import { useSessionUser } from "../../auth/AuthContext";
+import { trialDaysOf } from "../../auth/trial";
 import { CheckoutDialog } from "../../components/CheckoutDialog/CheckoutDialog";
 import { PastDueNotice } from "../../components/PastDueNotice";
 import { formatBRL, formatDate } from "../../i18n/format";
@@ -38,11 +38,9 @@ export function SubscriptionPage() {
     queryFn: ({ signal }) => fetchSubscriptionInfo(signal),
   });
   const timezone = company.settings.find((s) => s.key === "timezone")?.value || undefined;
-  // The session follows a payment at once (PaymentWatcher); the page's own answer, a reload.
-  const trialExpiration =
-    company.trialExpiration === null ? null : (info.data?.company.trialExpiration ?? company.trialExpiration);
-  const trialDays = trialDaysLeft(trialExpiration, new Date(), timezone);
-  const dueDate = company.dueDate ?? info.data?.company.dueDate ?? null;
+  // From the session, which a payment updates at once (PaymentWatcher).
+  const { trialExpiration, dueDate } = company;
+  const trialDays = trialDaysOf(company, new Date(), timezone);
 
   return (
     <Box sx={{ p: { xs: 1.5, sm: 3 }, display: "flex", flexDirection: "column", gap: 2, maxWidth: 880 }}>
