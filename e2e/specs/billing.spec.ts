@@ -1,4 +1,10 @@
-import type { InvoicesPage, PublicPlanDTO } from "@atende/contracts";
+import {
+  type CompanySignupAnswer,
+  type InvoicesPage,
+  type PublicPlanDTO,
+  formatDateBR,
+  todayInZone,
+} from "@atende/contracts";
 import { type Page, expect, test } from "@playwright/test";
 import { startFakeAsaas } from "./fakeAsaas";
 import { callApi, loginAs, newPerson, shot } from "./helpers";
@@ -16,6 +22,21 @@ async function saveField(page: Page, label: string, value: string) {
   await field.fill(value);
   await field.blur();
   await expect(page.getByText(SETTING_SAVED).first()).toBeVisible();
+}
+
+/** A company signed up for a trial through the sign-up API (the sign-up page has its own spec). */
+async function signUpCompany(su: Page, name: string, email: string) {
+  await callApi(su, "PUT", "/settings/allowregister", { key: "allowregister", value: "enabled" });
+  const plans = await callApi<PublicPlanDTO[]>(su, "GET", "/plans/list");
+  const plan = plans.find((p) => p.value > 0) ?? plans[0]!;
+  const company = await callApi<CompanySignupAnswer>(su, "POST", "/companies/cadastro", {
+    name,
+    email,
+    phone: "11987654321",
+    password: "Loja12345",
+    planId: plan.id,
+  });
+  return { plan, company };
 }
 
 test("an admin in trial subscribes: Dados, Personalizar, Revisar, the Pix QR; the gateway confirms, the licence is renewed and the app goes to /", async ({
@@ -38,18 +59,9 @@ test("an admin in trial subscribes: Dados, Personalizar, Revisar, the Pix QR; th
     await saveField(su.page, "Token do webhook Asaas", WEBHOOK_TOKEN);
     await shot(su.page, "billing-1-settings");
 
-    // A company signs up for a trial (the sign-up page has its own spec: here through its API).
-    await callApi(su.page, "PUT", "/settings/allowregister", { key: "allowregister", value: "enabled" });
-    const plans = await callApi<PublicPlanDTO[]>(su.page, "GET", "/plans/list");
-    const plan = plans.find((p) => p.value > 0) ?? plans[0]!;
+    // A company signs up for a trial.
     const email = `assina-${suffix}@cliente.test`;
-    await callApi(su.page, "POST", "/companies/cadastro", {
-      name: `Loja Assina ${suffix}`,
-      email,
-      phone: "11987654321",
-      password: "Loja12345",
-      planId: plan.id,
-    });
+    const { plan } = await signUpCompany(su.page, `Loja Assina ${suffix}`, email);
 
     // Its admin, in trial, opens /subscription: the days left, the billing e-mail, 'Assine Agora!'.
     const admin = await newPerson(browser);
@@ -154,4 +166,79 @@ test("an admin in trial subscribes: Dados, Personalizar, Revisar, the Pix QR; th
   } finally {
     await asaas.close();
   }
+});
+
+test("a past-due admin reaches only the payment pages, pays by Pix key, the super user confirms in /financeiro and everything opens again", async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const suffix = Date.now() % 100000;
+  const name = `Loja Vencida ${suffix}`;
+  const email = `vencida-${suffix}@cliente.test`;
+
+  // The super user switches payments to a plain Pix key, confirmed by hand.
+  const su = await newPerson(browser);
+  await loginAs(su.page, SUPER.email, SUPER.password);
+  await su.page.goto("/settings");
+  await su.page.getByRole("combobox", { name: "Forma de cobrança" }).click();
+  await su.page.getByRole("option", { name: "Chave Pix (confirmação manual)" }).click();
+  await expect(su.page.getByText(SETTING_SAVED).first()).toBeVisible();
+  await saveField(su.page, "Chave Pix", "financeiro@atende.test");
+  await saveField(su.page, "Nome do recebedor Pix", "Atende Plataforma");
+  await saveField(su.page, "Cidade do recebedor Pix", "Sao Paulo");
+
+  // A company whose due date passed yesterday.
+  const { company } = await signUpCompany(su.page, name, email);
+  const yesterday = todayInZone(new Date(Date.now() - 86_400_000));
+  await callApi(su.page, "PUT", `/companies/${company.id}`, { dueDate: yesterday });
+
+  // Its admin logs in to /financeiro with the spec's message; every other page sends them back.
+  const admin = await newPerson(browser);
+  await loginAs(admin.page, email, "Loja12345");
+  await expect(admin.page).toHaveURL(/\/financeiro$/);
+  await expect(admin.page.getByTestId("past-due-notice")).toContainText(
+    `Opss! Sua assinatura venceu ${formatDateBR(yesterday)}.`,
+  );
+  const menu = admin.page.getByRole("navigation", { name: "menu" });
+  await expect(menu.getByRole("link")).toHaveText(["Financeiro", "Assinatura"]);
+  await admin.page.goto("/tickets");
+  await expect(admin.page).toHaveURL(/\/financeiro$/);
+  await shot(admin.page, "billing-10-past-due");
+
+  // The checkout (no CPF asked by a plain Pix key) gives the Pix code of the open invoice.
+  await menu.getByRole("link", { name: "Assinatura" }).click();
+  await expect(admin.page.getByTestId("past-due-notice")).toBeVisible();
+  await admin.page.getByRole("button", { name: "Assine Agora!" }).click();
+  const dialog = admin.page.getByRole("dialog", { name: "Falta pouco!" });
+  await expect(dialog.getByLabel("CPF ou CNPJ")).toHaveCount(0);
+  await dialog.getByLabel("Endereço").fill("Av. Paulista, 1000");
+  await dialog.getByLabel("Cidade").fill("São Paulo");
+  await dialog.getByLabel("CEP").fill("01310-100");
+  await dialog.getByRole("button", { name: "PRÓXIMO" }).click();
+  await dialog.getByRole("button", { name: "PRÓXIMO" }).click();
+  await dialog.getByRole("button", { name: "PAGAR" }).click();
+  const code = dialog.getByLabel("Pix copia e cola");
+  await expect(code).toHaveValue(/^000201.*br\.gov\.bcb\.pix.*financeiro@atende\.test.*6304[0-9A-F]{4}$/);
+  await expect(dialog.getByTestId("pix-qrcode")).toBeVisible();
+  await shot(admin.page, "billing-11-pix-key");
+
+  // The super user sees it in /financeiro with the company's name and confirms it by hand.
+  await su.page.goto("/financeiro");
+  await su.page.getByRole("searchbox", { name: "Pesquisar" }).fill(name);
+  const row = su.page.getByTestId("invoices-table").locator("tbody tr", { hasText: name });
+  await expect(row).toHaveCount(1);
+  await expect(row).toHaveAttribute("data-status", "overdue");
+  await shot(su.page, "billing-12-super-invoices");
+  await row.getByRole("button", { name: /Marcar como paga/ }).click();
+  await su.page.getByRole("dialog").getByRole("button", { name: "Confirmar" }).click();
+  await expect(su.page.getByText("Pagamento confirmado.")).toBeVisible();
+  await expect(row).toHaveAttribute("data-status", "paid");
+
+  // The admin hears it: the licence renewed, / after 4 s, and the whole menu back.
+  await expect(admin.page.getByText(/^Sua licença foi renovada até \d{2}\/\d{2}\/\d{4}!$/)).toBeVisible();
+  await expect(admin.page).toHaveURL(/\/$/, { timeout: 8_000 });
+  await expect(menu.getByRole("link", { name: "Atendimentos" })).toBeVisible();
+  await admin.page.goto("/tickets");
+  await expect(admin.page).toHaveURL(/\/tickets$/);
+  await shot(admin.page, "billing-13-open-again");
 });
