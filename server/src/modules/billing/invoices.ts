@@ -12,7 +12,7 @@ import {
 import type { Executor } from "../../db/client.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
-import type { AuthContext } from "../../http/auth.js";
+import { type AuthContext, authorize } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
 import { billingSettings } from "./gateways/registry.js";
 import { presentInvoice } from "./present.js";
@@ -28,7 +28,8 @@ function monthsOf(recurrence: string): number {
 /** "Plano Ouro (MENSAL): 10/01/2027 a 10/02/2027": the plan and the period paid for. */
 export function invoiceDetail(planName: string, recurrence: string, dueDate: string): string {
   const end = addMonthsToDate(dueDate, monthsOf(recurrence));
-  return `Plano ${planName} (${recurrence}): ${formatDateBR(dueDate)} a ${formatDateBR(end)}`;
+  const plan = /^plano\b/i.test(planName.trim()) ? planName.trim() : `Plano ${planName.trim()}`;
+  return `${plan} (${recurrence}): ${formatDateBR(dueDate)} a ${formatDateBR(end)}`;
 }
 
 type BillableRow = NonNullable<Awaited<ReturnType<typeof q.companyForBilling>>>;
@@ -103,7 +104,10 @@ export function createInvoicesService({ db, bus, now }: InvoicesDeps) {
     },
 
     async get(actor: AuthContext, id: number): Promise<InvoiceDTO> {
-      return presentInvoice(await found(actor, id), actor.super);
+      // Looked up first: another company's id is 404 before any 403 (routes with an id).
+      const row = await found(actor, id);
+      authorize(actor, "invoices:view");
+      return presentInvoice(row, actor.super);
     },
 
     /** The super user confirms a payment by hand (a plain Pix key, a transfer): recorded with who and when. */
