@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { type InvoiceDTO, todayInZone } from "@atende/contracts";
 import { companies, invoices, paymentEvents } from "../db/schema/index.js";
+import { forgetCompanyStanding } from "../http/companyStanding.js";
 import { caller, expectOk } from "./calls.js";
 import { type LoggedIn, buildCompany, buildPlan, buildUser, login } from "./factories.js";
 import type { TestContext } from "./harness.js";
@@ -25,21 +26,21 @@ export async function buildBilledCompany(
 ) {
   const db = ctx.deps.db;
   const plan = await buildPlan(db, { value: v.value ?? 49.9, name: v.planName ?? `Plano ${Math.random()}` });
+  const dueDate = v.dueDate ?? daysFromToday(5);
+  // Logged in while in good standing; a due date already past is set right after (the agent's
+  // token then meets the lock on every call).
   const company = await buildCompany(db, {
     planId: plan.id,
     recurrence: v.recurrence ?? "MENSAL",
-    dueDate: v.dueDate ?? daysFromToday(5),
+    dueDate: daysFromToday(30),
   });
   const admin = await buildUser(db, company.id, { profile: "admin" });
   const agent = await buildUser(db, company.id, { profile: "user" });
-  return {
-    plan,
-    company,
-    admin,
-    agent,
-    adminLogin: await login(ctx, admin.email),
-    agentLogin: await login(ctx, agent.email),
-  };
+  const adminLogin = await login(ctx, admin.email);
+  const agentLogin = await login(ctx, agent.email);
+  await db.update(companies).set({ dueDate }).where(eq(companies.id, company.id));
+  forgetCompanyStanding(db, company.id);
+  return { plan, company: { ...company, dueDate }, admin, agent, adminLogin, agentLogin };
 }
 
 export async function dueDateOf(ctx: TestContext, companyId: number): Promise<string | null> {

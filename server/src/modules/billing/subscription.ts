@@ -144,6 +144,13 @@ export function createSubscriptionService({ db, now, config, log }: Subscription
           customerId: known?.externalId ?? null,
         });
       } catch (err) {
+        if (err instanceof GatewayError && err.customerId && cpfCnpj && !known)
+          await q.saveCustomer(db, {
+            companyId: actor.companyId,
+            gateway: gateway.name,
+            cpfCnpj,
+            externalId: err.customerId,
+          });
         if (err instanceof GatewayError && err.gatewayCode === "invalid_cpfCnpj")
           throw fieldError("cpfCnpj", "validation.invalidCpfCnpj", lang);
         log.error({ err, invoiceId: invoice.id, gateway: gateway.name }, "billing: Pix charge failed");

@@ -99,6 +99,12 @@ export function asaasGateway(opts: AsaasOptions): PaymentGateway {
         });
         customerId = customer.id;
       }
+      const madeCustomer = customerId;
+      const keepingCustomer = (err: unknown): never => {
+        if (err instanceof GatewayError && !err.customerId)
+          throw new GatewayError(err.message, err.status, err.gatewayCode, madeCustomer);
+        throw err;
+      };
       const payment = await call<{ id: string; status: string }>("POST", "/payments", {
         customer: customerId,
         billingType: "PIX",
@@ -106,12 +112,12 @@ export function asaasGateway(opts: AsaasOptions): PaymentGateway {
         dueDate: request.dueDate,
         description: request.description,
         externalReference: `invoice-${request.invoiceId}`,
-      });
+      }).catch(keepingCustomer);
       const qr = await call<{ encodedImage?: string; payload?: string; expirationDate?: string }>(
         "GET",
         `/payments/${encodeURIComponent(payment.id)}/pixQrCode`,
-      );
-      if (!qr.payload) throw new GatewayError(`asaas pixQrCode of ${payment.id}: no payload`);
+      ).catch(keepingCustomer);
+      if (!qr.payload) keepingCustomer(new GatewayError(`asaas pixQrCode of ${payment.id}: no payload`));
       return {
         externalId: payment.id,
         txid: payment.id,

@@ -68,6 +68,8 @@ export class GatewayError extends Error {
     message: string,
     readonly status?: number,
     readonly gatewayCode?: string,
+    /** A customer the gateway made before the failure: kept, so trying again does not make another. */
+    readonly customerId?: string,
   ) {
     super(message);
   }
