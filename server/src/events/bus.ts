@@ -3,6 +3,7 @@ import type {
   CompanyEventPayloads,
   ContactDTO,
   MessageDTO,
+  PaymentEventPayload,
   QueueDetailDTO,
   SimulatorPhoneMessage,
   TicketDTO,
@@ -115,6 +116,8 @@ export type DomainEvent =
       previousAudience?: { allCompanies: boolean; companyIds: number[] };
       payload: AnnouncementEventPayload;
     }
+  /** A payment settled an invoice (billing/settle.ts): the company hears `company-{id}-payment`. */
+  | { type: "payment.confirmed"; companyId: number; payload: PaymentEventPayload }
   | {
       type: "simulator.phone";
       companyId: number;

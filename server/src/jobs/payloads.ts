@@ -45,6 +45,9 @@ export const jobPayloadSchemas = {
     z.object({ purpose: z.literal("reset"), email: z.string(), lang: z.enum(["pt", "en", "es"]) }),
     z.object({ purpose: z.literal("invite"), userId: id, lang: z.enum(["pt", "en", "es"]) }),
   ]),
+  /** Billing's periodic work (billing/jobs.ts): invoices opened before due dates; charges reconciled. */
+  "billing-invoices": z.object({}),
+  "billing-reconcile": z.object({}),
 } satisfies JobSchemas;
 
 /** A map of job type → payload schema (the app's, or a test's own). */
