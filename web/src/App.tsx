@@ -110,7 +110,7 @@ function AppRoutes() {
       <Route element={<PrivateRoute />}>
         <Route element={<AppLayout />}>
           {/* Billing, for admins: the pages a past-due company's admin still reaches. */}
-          <Route element={<PermissionRoute permission="drawer-admin-items:view" />}>
+          <Route element={<PermissionRoute permission="invoices:view" />}>
             <Route path="/financeiro" element={<FinanceiroPage />} />
             <Route path="/subscription" element={<SubscriptionPage />} />
           </Route>

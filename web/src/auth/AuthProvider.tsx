@@ -72,7 +72,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const answer = await api.post<LoginAnswer>("/auth/login", input, { anonymous: true });
     storeSession(answer);
     // A past-due company's admin logs in to the payment pages only (the server says `locked`).
-    const { locked, dueDate } = answer.subscription as { locked?: boolean; dueDate: string | null };
+    const { locked, dueDate } = answer.subscription;
     setPastDue(locked ? (dueDate ?? "") : null);
     setUser(answer.user);
     return answer;

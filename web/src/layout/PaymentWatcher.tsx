@@ -28,7 +28,7 @@ export function PaymentWatcher() {
   usePaymentLive(({ company }) => {
     // The due date moved past the trial's end: the trial chip goes (auth/trial.ts).
     updateCompany({ dueDate: company.dueDate });
-    if (!can(user, "drawer-admin-items:view") || !onBillingPage) return;
+    if (!can(user, "invoices:view") || !onBillingPage) return;
     toast(t("billing.checkout.renewed", { date: formatDate(company.dueDate) }), "success");
     window.clearTimeout(timer.current);
     timer.current = window.setTimeout(() => void navigate("/"), CHECKOUT_REDIRECT_MS);

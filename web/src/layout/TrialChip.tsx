@@ -26,7 +26,7 @@ export function TrialChip() {
   const trialExpiration = known ? company.trialExpiration : own.data?.trialExpiration;
   const days = trialDaysOf({ dueDate: company.dueDate, trialExpiration }, new Date(), timezone);
   // An admin goes from the chip to the subscription page ('Assine Agora!').
-  const link = can(user, "drawer-admin-items:view")
+  const link = can(user, "invoices:view")
     ? { component: RouterLink, to: "/subscription", clickable: true }
     : {};
   if (days === null) return null;

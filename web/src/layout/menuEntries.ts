@@ -120,7 +120,7 @@ export function menuGroups(
         page: "messagesApi",
         icon: CodeIcon,
       }),
-      { to: "/financeiro", page: "financeiro", icon: AttachMoneyIcon },
+      ...when(can(user, "invoices:view"), { to: "/financeiro", page: "financeiro", icon: AttachMoneyIcon }),
       { to: "/settings", page: "settings", icon: SettingsIcon },
       // The mails kept without SMTP_URL (development): they hold codes, so the super user's alone.
       ...when(user.super, { to: "/mail-outbox", page: "mailOutbox", icon: MailIcon }),
