@@ -199,6 +199,8 @@ test("a past-due admin reaches only the payment pages, pays by Pix key, the supe
   await expect(admin.page.getByTestId("past-due-notice")).toContainText(
     `Opss! Sua assinatura venceu ${formatDateBR(yesterday)}.`,
   );
+  // Its trial's days do not count any more: the due date passed.
+  await expect(admin.page.getByTestId("trial-chip")).toBeHidden();
   const menu = admin.page.getByRole("navigation", { name: "menu" });
   await expect(menu.getByRole("link")).toHaveText(["Financeiro", "Assinatura"]);
   await admin.page.goto("/tickets");
@@ -240,5 +242,6 @@ test("a past-due admin reaches only the payment pages, pays by Pix key, the supe
   await expect(menu.getByRole("link", { name: "Atendimentos" })).toBeVisible();
   await admin.page.goto("/tickets");
   await expect(admin.page).toHaveURL(/\/tickets$/);
+  await expect(admin.page.getByRole("tab", { name: /^Atendendo/ })).toBeVisible();
   await shot(admin.page, "billing-13-open-again");
 });

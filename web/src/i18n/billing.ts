@@ -47,8 +47,9 @@ const pt = {
   },
   pastDue: {
     title: "Opss! Sua assinatura venceu {{date}}.",
-    body: "Pague a fatura em aberto para voltar a usar o sistema. Ele é liberado assim que o pagamento é confirmado.",
+    body: "Pague a assinatura para voltar a usar o sistema: ele é liberado assim que o pagamento é confirmado.",
     support: "Entre em contato com o Suporte para mais informações!",
+    payNow: "PAGAR AGORA",
   },
   subscription: {
     title: "Assinatura",
@@ -171,8 +172,9 @@ const en: BillingTexts = {
   },
   pastDue: {
     title: "Oops! Your subscription expired on {{date}}.",
-    body: "Pay the open invoice to use the system again. It opens as soon as the payment is confirmed.",
+    body: "Pay the subscription to use the system again: it opens as soon as the payment is confirmed.",
     support: "Contact Support for more information!",
+    payNow: "PAY NOW",
   },
   subscription: {
     title: "Subscription",
@@ -298,8 +300,9 @@ const es: BillingTexts = {
   },
   pastDue: {
     title: "¡Ups! Su suscripción venció el {{date}}.",
-    body: "Pague la factura abierta para volver a usar el sistema. Se libera en cuanto se confirma el pago.",
+    body: "Pague la suscripción para volver a usar el sistema: se libera en cuanto se confirma el pago.",
     support: "¡Comuníquese con Soporte para más información!",
+    payNow: "PAGAR AHORA",
   },
   subscription: {
     title: "Suscripción",

@@ -38,15 +38,24 @@ export function PixPayment({ charge }: { charge: PixChargeDTO }) {
   }
 
   return (
-    <Stack spacing={2} sx={{ alignItems: "center" }} data-testid="pix-payment">
-      <Typography variant="h6" component="h3">
-        {t("billing.checkout.pix.title")}
-      </Typography>
-      <Typography color="text.secondary" sx={{ textAlign: "center" }}>
-        {t("billing.checkout.pix.scan")}
-      </Typography>
+    <Stack
+      direction={{ xs: "column", sm: "row" }}
+      spacing={3}
+      sx={{ alignItems: { xs: "center", sm: "flex-start" } }}
+      data-testid="pix-payment"
+    >
       {/* White around the code whatever the theme: banks' cameras read dark on light. */}
-      <Box sx={{ p: 2, bgcolor: "#fff", borderRadius: 1, lineHeight: 0 }}>
+      <Box
+        sx={{
+          p: 2,
+          bgcolor: "#fff",
+          borderRadius: 1,
+          lineHeight: 0,
+          flexShrink: 0,
+          border: 1,
+          borderColor: "divider",
+        }}
+      >
         <QRCodeSVG
           value={code}
           size={220}
@@ -56,31 +65,33 @@ export function PixPayment({ charge }: { charge: PixChargeDTO }) {
           data-testid="pix-qrcode"
         />
       </Box>
-      <Stack direction="row" spacing={4} sx={{ justifyContent: "center" }}>
-        <Box sx={{ textAlign: "center" }}>
-          <Typography variant="overline" color="text.secondary">
-            {t("billing.checkout.pix.amount")}
+      <Stack spacing={2} sx={{ flex: 1, minWidth: 0, width: "100%" }}>
+        <Box>
+          <Typography variant="h6" component="h3">
+            {t("billing.checkout.pix.title")}
           </Typography>
-          <Typography variant="h5" component="p" sx={{ fontWeight: 700 }} data-testid="pix-amount">
-            {amount}
-          </Typography>
+          <Typography color="text.secondary">{t("billing.checkout.pix.scan")}</Typography>
         </Box>
-        {expiry && (
-          <Box sx={{ textAlign: "center" }}>
+        <Stack direction="row" spacing={4}>
+          <Box>
             <Typography variant="overline" color="text.secondary">
-              {t("billing.checkout.pix.expires")}
+              {t("billing.checkout.pix.amount")}
             </Typography>
-            <Typography variant="h6" component="p" data-testid="pix-expiry">
-              {formatDate(expiry)} {formatTime(expiry)}
+            <Typography variant="h5" component="p" sx={{ fontWeight: 700 }} data-testid="pix-amount">
+              {amount}
             </Typography>
           </Box>
-        )}
-      </Stack>
-      <Stack
-        direction={{ xs: "column", sm: "row" }}
-        spacing={1}
-        sx={{ width: "100%", alignItems: "stretch" }}
-      >
+          {expiry && (
+            <Box>
+              <Typography variant="overline" color="text.secondary">
+                {t("billing.checkout.pix.expires")}
+              </Typography>
+              <Typography variant="h6" component="p" data-testid="pix-expiry">
+                {formatDate(expiry)} {formatTime(expiry)}
+              </Typography>
+            </Box>
+          )}
+        </Stack>
         <TextField
           id="pix-code"
           label={t("billing.checkout.pix.code")}
@@ -97,18 +108,19 @@ export function PixPayment({ charge }: { charge: PixChargeDTO }) {
           }}
           onFocus={(event) => event.target.select()}
         />
-        <Button
-          variant={copied ? "outlined" : "contained"}
-          startIcon={<ContentCopyIcon />}
-          onClick={() => void copy()}
-          sx={{ flexShrink: 0 }}
-        >
-          {t(copied ? "billing.checkout.pix.copied" : "billing.checkout.pix.copy")}
-        </Button>
-      </Stack>
-      <Stack direction="row" spacing={1.5} sx={{ alignItems: "center" }} role="status">
-        <CircularProgress size={18} />
-        <Typography color="text.secondary">{t("billing.checkout.pix.waiting")}</Typography>
+        <Stack direction="row" spacing={2} sx={{ alignItems: "center", flexWrap: "wrap", rowGap: 1 }}>
+          <Button
+            variant={copied ? "outlined" : "contained"}
+            startIcon={<ContentCopyIcon />}
+            onClick={() => void copy()}
+          >
+            {t(copied ? "billing.checkout.pix.copied" : "billing.checkout.pix.copy")}
+          </Button>
+          <Stack direction="row" spacing={1.5} sx={{ alignItems: "center" }} role="status">
+            <CircularProgress size={18} />
+            <Typography color="text.secondary">{t("billing.checkout.pix.waiting")}</Typography>
+          </Stack>
+        </Stack>
       </Stack>
     </Stack>
   );

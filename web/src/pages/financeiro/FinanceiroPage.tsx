@@ -1,6 +1,6 @@
 import type { InvoiceDTO } from "@atende/contracts";
 import CreditCardIcon from "@mui/icons-material/CreditCardOutlined";
-import { Box } from "@mui/material";
+import { Box, Button } from "@mui/material";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -26,7 +26,8 @@ export function FinanceiroPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const user = useSessionUser();
-  const [paying, setPaying] = useState<InvoiceDTO | null>(null);
+  // The invoice the checkout pays: null for the company's open one (opened if there is none yet).
+  const [paying, setPaying] = useState<InvoiceDTO | null | undefined>(undefined);
   const list = useSearchableList({
     queryKey: invoiceKeys.list,
     fetchPage: fetchInvoicesPage,
@@ -51,7 +52,7 @@ export function FinanceiroPage() {
       onAdd={() => void navigate("/subscription")}
       dialogs={
         <>
-          {paying && <CheckoutDialog invoice={paying} onClose={() => setPaying(null)} />}
+          {paying !== undefined && <CheckoutDialog invoice={paying} onClose={() => setPaying(undefined)} />}
           <ConfirmationDialog
             {...marking.dialog}
             title={t("billing.invoices.markPaidTitle", { id: marked?.id ?? "" })}
@@ -69,7 +70,13 @@ export function FinanceiroPage() {
       }
     >
       <Box sx={{ px: 2, pt: 2, "&:empty": { display: "none" } }}>
-        <PastDueNotice />
+        <PastDueNotice
+          action={
+            <Button color="error" variant="contained" size="small" onClick={() => setPaying(null)}>
+              {t("billing.pastDue.payNow")}
+            </Button>
+          }
+        />
       </Box>
       <InvoicesTable list={list} showCompany={user.super} onPay={setPaying} onMarkPaid={marking.ask} />
     </ListPage>
