@@ -210,6 +210,8 @@ test("a past-due admin reaches only the payment pages, pays by Pix key, the supe
   // The checkout (no CPF asked by a plain Pix key) gives the Pix code of the open invoice.
   await menu.getByRole("link", { name: "Assinatura" }).click();
   await expect(admin.page.getByTestId("past-due-notice")).toBeVisible();
+  // On a phone: the checkout fills the screen and nothing overflows.
+  await admin.page.setViewportSize({ width: 390, height: 844 });
   await admin.page.getByRole("button", { name: "Assine Agora!" }).click();
   const dialog = admin.page.getByRole("dialog", { name: "Falta pouco!" });
   await expect(dialog.getByLabel("CPF ou CNPJ")).toHaveCount(0);
@@ -223,6 +225,8 @@ test("a past-due admin reaches only the payment pages, pays by Pix key, the supe
   await expect(code).toHaveValue(/^000201.*br\.gov\.bcb\.pix.*financeiro@atende\.test.*6304[0-9A-F]{4}$/);
   await expect(dialog.getByTestId("pix-qrcode")).toBeVisible();
   await shot(admin.page, "billing-11-pix-key");
+  expect(await dialog.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  await admin.page.setViewportSize({ width: 1280, height: 720 });
 
   // The super user sees it in /financeiro with the company's name and confirms it by hand.
   await su.page.goto("/financeiro");

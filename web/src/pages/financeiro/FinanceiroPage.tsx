@@ -72,7 +72,13 @@ export function FinanceiroPage() {
       <Box sx={{ px: 2, pt: 2, "&:empty": { display: "none" } }}>
         <PastDueNotice
           action={
-            <Button color="error" variant="contained" size="small" onClick={() => setPaying(null)}>
+            <Button
+              color="error"
+              variant="contained"
+              size="small"
+              sx={{ whiteSpace: "nowrap" }}
+              onClick={() => setPaying(null)}
+            >
               {t("billing.pastDue.payNow")}
             </Button>
           }

@@ -85,6 +85,11 @@ export function BillingSettings({ settings, saving, save }: BillingSettingsProps
             id={`setting-${key}`}
             label={t(`billing.settings.${key}`)}
             type={key === "asaasWebhookToken" ? "password" : "text"}
+            helperText={
+              key === "asaasWebhookToken"
+                ? t("billing.settings.webhookUrl", { url: `${window.location.origin}/webhooks/asaas` })
+                : undefined
+            }
             autoComplete="off"
             defaultValue={settingValue(settings, key) ?? ""}
             disabled={saving.has(key)}
