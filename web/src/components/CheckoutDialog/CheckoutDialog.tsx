@@ -5,7 +5,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { createSubscription, fetchSubscriptionInfo, subscriptionKeys } from "../../api/billing";
-import { toast } from "../../api/toast";
+import { errorText, toast } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
 import { formatBRL } from "../../i18n/format";
 import { FormDialog } from "../FormDialog";
@@ -41,12 +41,14 @@ export function CheckoutDialog({ invoice: given = null, onClose }: CheckoutDialo
   const info = useQuery({
     queryKey: subscriptionKeys.info(),
     queryFn: ({ signal }) => fetchSubscriptionInfo(signal),
+    // The dialog says it itself.
+    meta: { silent: true },
   });
   if (!info.data) {
     return (
       <FormDialog title={<CheckoutTitle />} onClose={onClose} onSubmit={(e) => e.preventDefault()} readOnly>
         {info.isError ? (
-          <Alert severity="error">{info.error.message}</Alert>
+          <Alert severity="error">{errorText(info.error)}</Alert>
         ) : (
           <Stack spacing={2}>
             <Skeleton variant="rounded" height={56} />
