@@ -82,7 +82,29 @@ function todayOf(now: Date): string {
  * check refuses its users already.
  */
 export async function companyLockout(db: Db, companyId: number, now: Date): Promise<AppError | null> {
-  const standing = await standingOf(db, companyId);
+  return lockoutOfStanding(await standingOf(db, companyId), now);
+}
+
+/**
+ * The same, read from the database now and not kept: the login's check, which must not leave a
+ * copy behind that a change made without an event (a test, another tool) would outlive.
+ */
+export async function companyLockoutNow(db: Db, companyId: number, now: Date): Promise<AppError | null> {
+  const row = await findCompanyStanding(db, companyId);
+  if (!row) return null;
+  return lockoutOfStanding(
+    {
+      active: row.active,
+      dueDate: row.due_date,
+      exempt: row.exempt,
+      graceDays: Number(row.grace_days) || 0,
+      loadedAtMs: 0,
+    },
+    now,
+  );
+}
+
+function lockoutOfStanding(standing: Standing | null, now: Date): AppError | null {
   if (!standing || standing.exempt) return null;
   if (!standing.active) return new AppError("ERR_COMPANY_INACTIVE");
   if (standing.dueDate !== null && lockDateOf(standing.dueDate, standing.graceDays) < todayOf(now))

@@ -5,7 +5,7 @@ import type { ZodType } from "zod";
 import { PERMISSIONS, PLAN_FLAGS, type Permission, type PlanFlag } from "@atende/contracts";
 import { eq } from "drizzle-orm";
 import { queryRows } from "../db/client.js";
-import { plans } from "../db/schema/index.js";
+import { invoices, plans } from "../db/schema/index.js";
 import { findCompany } from "../modules/companies/queries.js";
 import { arbitraryOf, validSample } from "../test/arbitraries.js";
 import { type LoggedIn, buildCompany, buildPlan, buildTeam, buildUser, login } from "../test/factories.js";
@@ -113,6 +113,12 @@ beforeAll(async () => {
   expect(announcementRes.statusCode, announcementRes.body).toBe(201);
   const announcement = announcementRes.json<{ id: number }>();
 
+  // An invoice of company A (billing): opened as the invoicing job opens them.
+  const [invoice] = await ctx.deps.db
+    .insert(invoices)
+    .values({ companyId, detail: "Guard invoice", value: 10, dueDate: "2099-01-01" })
+    .returning();
+
   idByResource = {
     contacts: contact.id,
     tickets: ticket.id,
@@ -134,6 +140,7 @@ beforeAll(async () => {
     helps: help.id,
     chats: chat.id,
     announcements: announcement.id,
+    invoices: invoice!.id,
   };
   ids = {
     ticketId: ticket.id,

@@ -16,7 +16,7 @@ import {
 import { canSeeTicket, ticketPolicy } from "../modules/tickets/policy.js";
 import type { Deps } from "../deps.js";
 import type { DomainEvent } from "../events/bus.js";
-import { type AuthContext, authenticate, lockoutOf } from "../http/auth.js";
+import { type AuthContext, authenticate } from "../http/auth.js";
 import { companyLockout, forgetCompanyStanding } from "../http/companyStanding.js";
 import { AppError } from "../http/errors.js";
 import { findUser, findUsers } from "../modules/users/queries.js";
@@ -205,10 +205,10 @@ export async function createRealtime(
     try {
       const auth = await authenticate(db, tokens, handshakeToken(socket));
       // A past-due company's admin connects to hear the payment confirmation on the payment pages.
-      const lock = await lockoutOf(db, auth, now(), { reachableWhenPastDue: true });
-      if (lock) throw lock;
+      const lock = auth.super ? null : await companyLockout(db, auth.companyId, now());
+      if (lock && !(lock.code === "ERR_SUBSCRIPTION_EXPIRED" && auth.profile === "admin")) throw lock;
       socket.data.auth = auth;
-      socket.data.limited = !auth.super && (await companyLockout(db, auth.companyId, now())) !== null;
+      socket.data.limited = lock !== null;
       next();
     } catch (err) {
       next(new Error(err instanceof AppError ? err.code : "ERR_SESSION_EXPIRED"));

@@ -117,7 +117,8 @@ export function asaasGateway(opts: AsaasOptions): PaymentGateway {
         "GET",
         `/payments/${encodeURIComponent(payment.id)}/pixQrCode`,
       ).catch(keepingCustomer);
-      if (!qr.payload) keepingCustomer(new GatewayError(`asaas pixQrCode of ${payment.id}: no payload`));
+      if (!qr.payload)
+        return keepingCustomer(new GatewayError(`asaas pixQrCode of ${payment.id}: no payload`));
       return {
         externalId: payment.id,
         txid: payment.id,
