@@ -4,6 +4,8 @@ import { defineConfig } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 8190);
 const dataDir = path.join(os.tmpdir(), `atende-e2e-${port}`);
+/** Where the billing spec starts its fake Asaas (specs/fakeAsaas.ts); the server is pointed at it. */
+const fakeAsaasPort = port + 1000;
 
 /** Drives Debian's Chromium against the real server with a fresh embedded database and demo data. */
 export default defineConfig({
@@ -39,7 +41,7 @@ export default defineConfig({
   // Every login of the suite comes from 127.0.0.1: the per-IP login limit (30 per 5 minutes) is for
   // real clients, not for a suite that logs in 60 times; the per-email limit stays as it is.
   webServer: {
-    command: `rm -rf ${dataDir} && cd ../server && DATA_DIR=${dataDir} PORT=${port} LOG_LEVEL=warn LOGIN_MAX_PER_IP=1000 npx tsx src/main.ts`,
+    command: `rm -rf ${dataDir} && cd ../server && DATA_DIR=${dataDir} PORT=${port} ASAAS_API_URL=http://127.0.0.1:${fakeAsaasPort}/v3 LOG_LEVEL=warn LOGIN_MAX_PER_IP=1000 npx tsx src/main.ts`,
     url: `http://localhost:${port}/health`,
     timeout: 120_000,
     reuseExistingServer: false,

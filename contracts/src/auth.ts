@@ -34,6 +34,11 @@ export interface SubscriptionStatus {
   daysLeft: number | null;
   /** True when fewer than LIMITS.subscriptionWarningDays remain. */
   expiresSoon: boolean;
+  /**
+   * True for a past-due company's admin (due date and grace days gone): only the payment routes
+   * answer (/invoices*, /subscription, /auth/me); the app sends them to /financeiro.
+   */
+  locked?: boolean;
 }
 
 export interface LoginAnswer {

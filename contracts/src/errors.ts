@@ -5,6 +5,7 @@
  */
 import type { ErrorDef } from "./errorCodes/def.js";
 import { CONTACT_LIST_ERRORS } from "./errorCodes/contactLists.js";
+import { BILLING_ERRORS } from "./errorCodes/billing.js";
 import { GENERAL_ERRORS } from "./errorCodes/general.js";
 import { PLATFORM_ERRORS } from "./errorCodes/platform.js";
 import { CAMPAIGN_ERRORS } from "./errorCodes/campaigns.js";
@@ -26,6 +27,7 @@ export const ERROR_CATALOGUES: Readonly<Record<string, Readonly<Record<string, E
   PLATFORM_ERRORS,
   CAMPAIGN_ERRORS,
   CONTACT_LIST_ERRORS,
+  BILLING_ERRORS,
 };
 
 export const ERRORS = {
@@ -35,6 +37,7 @@ export const ERRORS = {
   ...PLATFORM_ERRORS,
   ...CAMPAIGN_ERRORS,
   ...CONTACT_LIST_ERRORS,
+  ...BILLING_ERRORS,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -34,3 +34,4 @@ export * from "./announcements.js";
 export * from "./campaigns.js";
 export * from "./contactLists.js";
 export * from "./files.js";
+export * from "./billing.js";

@@ -27,6 +27,8 @@ export const PERMISSIONS = {
   "quick-messages:global": ["admin"],
   "ticket-notes:deleteAny": ["admin", "supervisor"],
   "schedules:editAny": ["admin", "supervisor"],
+  /** Billing: /financeiro, /subscription and the checkout (the super user also sees every company's invoices). */
+  "invoices:view": ["admin"],
 } as const satisfies Record<string, readonly Profile[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

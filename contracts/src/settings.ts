@@ -53,6 +53,24 @@ export const SUPER_SETTING_VALUES = {
   clientidmkauth: freeText,
   clientsecretmkauth: freeText,
   asaas: freeText,
+  /** Billing: the gateway checkout uses ("asaas" or "pixKey"; "" none). */
+  paymentGateway: z.enum(["", "asaas", "pixKey"], "validation.invalid"),
+  /** Billing: the token Asaas sends in the `asaas-access-token` header of its webhooks. */
+  asaasWebhookToken: freeText,
+  /** Billing, plain Pix key gateway: the key, the receiver's name and city in the BR Code. */
+  pixKey: freeText,
+  pixMerchantName: freeText,
+  pixMerchantCity: freeText,
+  /** Billing: invoices open this many days before the due date (default 10). */
+  invoiceDaysBefore: z
+    .string()
+    .trim()
+    .regex(/^\d{1,3}$/, "validation.invalid"),
+  /** Billing: days after the due date before a company is locked (default 0). */
+  billingGraceDays: z
+    .string()
+    .trim()
+    .regex(/^\d{1,3}$/, "validation.invalid"),
 } as const;
 
 export type CompanySettingKey = keyof typeof COMPANY_SETTING_VALUES;

@@ -14,6 +14,7 @@ import type { AnnouncementServerEvents } from "./announcements.js";
 import type { CampaignServerEvents } from "./campaigns.js";
 import type { ContactListServerEvents } from "./contactLists.js";
 import type { FileListServerEvents } from "./files.js";
+import type { PaymentEventPayload } from "./billing.js";
 
 /**
  * The live channel: the spec's event names (`company-{id}-user`, ...) and their payloads. Server
@@ -57,6 +58,8 @@ export interface CompanyEventPayloads {
     | { action: "create" | "update"; chat: ChatDTO }
     | { action: "new-message"; newMessage: ChatMessageDTO; chat: ChatDTO }
     | { action: "delete"; id: number; uuid: string };
+  /** A payment settled one of the company's invoices (billing): the due date moved. */
+  payment: PaymentEventPayload;
 }
 export type CompanyEventName = keyof CompanyEventPayloads;
 

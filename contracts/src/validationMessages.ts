@@ -66,6 +66,42 @@ export const VALIDATION_MESSAGES = {
   },
   // Spec: back-office section 5 (file list name).
   "validation.nomeMuitoCurto": { pt: "nome muito curto", en: "name too short", es: "nombre demasiado corto" },
+  // Spec: back-office section 5 (checkout step 1).
+  "validation.checkoutName": {
+    pt: "O nome completo e obrigatorio",
+    en: "The full name is required",
+    es: "El nombre completo es obligatorio",
+  },
+  "validation.checkoutAddress": {
+    pt: "O Endereco e obrigatorio",
+    en: "The address is required",
+    es: "La dirección es obligatoria",
+  },
+  "validation.checkoutCity": {
+    pt: "Cidade e obrigatoria",
+    en: "The city is required",
+    es: "La ciudad es obligatoria",
+  },
+  "validation.checkoutZip": {
+    pt: "CEP e obrigatorio",
+    en: "The zip code is required",
+    es: "El código postal es obligatorio",
+  },
+  "validation.checkoutCountry": {
+    pt: "Pais e obrigatorio",
+    en: "The country is required",
+    es: "El país es obligatorio",
+  },
+  "validation.invalidCpfCnpj": {
+    pt: "CPF ou CNPJ inválido",
+    en: "Invalid CPF or CNPJ",
+    es: "CPF o CNPJ inválido",
+  },
+  "validation.cpfCnpjRequired": {
+    pt: "Informe o CPF ou CNPJ do pagador",
+    en: "Enter the payer's CPF or CNPJ",
+    es: "Ingrese el CPF o CNPJ del pagador",
+  },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type ValidationKey = keyof typeof VALIDATION_MESSAGES;

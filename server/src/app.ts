@@ -42,6 +42,14 @@ import { logosModule } from "./modules/logos/routes.js";
 import { announcementsModule } from "./modules/announcements/routes.js";
 import { contactListsModule } from "./modules/contactLists/routes.js";
 import { fileListsModule } from "./modules/files/routes.js";
+import { billingModule } from "./modules/billing/routes.js";
+import {
+  INVOICES_JOB,
+  RECONCILE_JOB,
+  armBillingJobs,
+  invoicesJob,
+  reconcileJob,
+} from "./modules/billing/jobs.js";
 import { mediaModule } from "./modules/media/routes.js";
 import { messagesModule } from "./modules/messages/routes.js";
 import type { createMessagesService } from "./modules/messages/service.js";
@@ -199,6 +207,7 @@ export async function buildApp(
   await announcementsModule(app, shared);
   await contactListsModule(app, shared);
   await fileListsModule(app, shared);
+  await billingModule(app, shared);
   await cloudWebhookRoutes(app, shared);
 
   await serveWebApp(app, deps.config.WEB_DIST ?? defaultWebDist);
@@ -212,6 +221,9 @@ export async function buildApp(
       channels.sessions.start();
       channels.jobs.start();
       void channels.chatbot.start();
+      armBillingJobs(deps.db, deps.now()).catch((err: unknown) =>
+        app.log.error({ err }, "billing: could not arm the invoicing and reconciliation jobs"),
+      );
     },
   };
 }
@@ -255,6 +267,9 @@ function buildChannels(
   jobs.register(SEND_MESSAGE_JOB, sendMessageJob({ db, bus, sessions: owned, media, now }));
   jobs.register(CHANNEL_ACTION_JOB, channelActionJob({ db, sessions: owned }));
   jobs.register(ACCOUNT_CODE_MAIL_JOB, accountCodeMailJob({ db, tokens, config, now, mailer }));
+  const billingJobDeps = { db, bus, now, log: app.log, asaasUrl: config.ASAAS_API_URL };
+  jobs.register(INVOICES_JOB, invoicesJob(billingJobDeps));
+  jobs.register(RECONCILE_JOB, reconcileJob(billingJobDeps));
   const chatbot = createChatbot({
     db,
     bus,

@@ -42,6 +42,8 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   /** Meta's Graph API base, with version; tests point it at a local fake. */
   GRAPH_API_URL: z.string().default("https://graph.facebook.com/v21.0"),
+  /** Asaas' API base, with version (sandbox: https://api-sandbox.asaas.com/v3); tests point it at a local fake. */
+  ASAAS_API_URL: z.string().default("https://api.asaas.com/v3"),
   /** The public URL of this server, to show the Cloud API webhook address. */
   PUBLIC_URL: z.string().default(""),
   MEDIA_MAX_BYTES: z.coerce

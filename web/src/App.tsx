@@ -6,7 +6,7 @@ import { hasCampaignFlag } from "./api/session";
 import { SocketProvider } from "./api/SocketProvider";
 import { useAuth } from "./auth/AuthContext";
 import { AuthProvider } from "./auth/AuthProvider";
-import { PermissionRoute, PlanRoute, PrivateRoute, PublicRoute } from "./auth/guards";
+import { PastDueRoute, PermissionRoute, PlanRoute, PrivateRoute, PublicRoute } from "./auth/guards";
 import { BrandIcons } from "./components/BrandIcons";
 import { FullPageLoader } from "./components/FullPageLoader";
 import { Toaster } from "./components/Toaster";
@@ -80,15 +80,15 @@ const ContactListItemsPage = lazy(() =>
 const FileListsPage = lazy(() =>
   import("./pages/files/FileListsPage").then((m) => ({ default: m.FileListsPage })),
 );
+const FinanceiroPage = lazy(() =>
+  import("./pages/financeiro/FinanceiroPage").then((m) => ({ default: m.FinanceiroPage })),
+);
+const SubscriptionPage = lazy(() =>
+  import("./pages/subscription/SubscriptionPage").then((m) => ({ default: m.SubscriptionPage })),
+);
 const ComingSoonPage = lazy(() =>
   import("./pages/coming-soon/ComingSoonPage").then((m) => ({ default: m.ComingSoonPage })),
 );
-
-/** Private pages that later work fills in; until then each shows its title and "coming soon". */
-const UPCOMING_PAGES: [path: string, title: PageKey][] = [
-  ["/financeiro", "financeiro"],
-  ["/subscription", "subscription"],
-];
 
 /** Upcoming pages of a feature the plan may lack: behind PlanRoute, as the pages that exist. */
 const UPCOMING_PLAN_PAGES: [path: string, title: PageKey, flag: PlanFlag][] = [
@@ -115,60 +115,66 @@ function AppRoutes() {
       </Route>
       <Route element={<PrivateRoute />}>
         <Route element={<AppLayout />}>
-          <Route element={<PermissionRoute permission="dashboard:view" />}>
-            <Route path="/" element={<DashboardPage />} />
-            <Route path="/reports" element={<ReportsPage />} />
+          {/* Billing, for admins: the pages a past-due company's admin still reaches. */}
+          <Route element={<PermissionRoute permission="invoices:view" />}>
+            <Route path="/financeiro" element={<FinanceiroPage />} />
+            <Route path="/subscription" element={<SubscriptionPage />} />
           </Route>
-          <Route element={<PermissionRoute permission="users-page:manage" />}>
-            <Route path="/users" element={<UsersPage />} />
-          </Route>
-          <Route element={<PermissionRoute permission="drawer-admin-items:view" />}>
-            <Route path="/connections" element={<ConnectionsPage />} />
-          </Route>
-          <Route element={<PermissionRoute permission="queues-page:manage" />}>
-            <Route path="/queues" element={<QueuesPage />} />
-          </Route>
-          <Route element={<PermissionRoute permission="settings:edit" />}>
-            <Route path="/settings" element={<SettingsPage />} />
-          </Route>
-          <Route element={<PermissionRoute permission="simulator:use" />}>
-            <Route path="/simulator" element={<SimulatorPage />} />
-          </Route>
-          <Route path="/tickets/:ticketId?" element={<TicketsPage />} />
-          <Route path="/contacts" element={<ContactsPage />} />
-          <Route path="/tags" element={<TagsPage />} />
-          <Route path="/quick-messages" element={<QuickMessagesPage />} />
-          <Route path="/todolist" element={<TodoListPage />} />
-          <Route path="/mail-outbox" element={<MailOutboxPage />} />
-          {/* A feature the company's plan lacks: the spec's toast, then / after a second. */}
-          <Route element={<PlanRoute flag="useKanban" />}>
-            <Route path="/kanban" element={<KanbanPage />} />
-          </Route>
-          <Route element={<PlanRoute flag="useSchedules" />}>
-            <Route path="/schedules" element={<SchedulesPage />} />
-          </Route>
-          {UPCOMING_PLAN_PAGES.map(([path, title, flag]) => (
-            <Route key={path} element={<PlanRoute flag={flag} />}>
-              {upcoming([path, title])}
+          <Route element={<PastDueRoute />}>
+            <Route element={<PermissionRoute permission="dashboard:view" />}>
+              <Route path="/" element={<DashboardPage />} />
+              <Route path="/reports" element={<ReportsPage />} />
             </Route>
-          ))}
-          <Route element={<PlanRoute flag="useInternalChat" />}>
-            <Route path="/chats/:id?" element={<ChatsPage />} />
-          </Route>
-          <Route path="/helps" element={<HelpsPage />} />
-          {/* Super user only: the page itself tells anyone else and sends them to /. */}
-          <Route path="/announcements" element={<AnnouncementsPage />} />
-          <Route path="/files" element={<FileListsPage />} />
-          {UPCOMING_PAGES.map(upcoming)}
-          {campaignPages && (
-            <Route element={<PlanRoute flag="useCampaigns" />}>
-              <Route path="/campaigns" element={<CampaignsPage />} />
-              <Route path="/campaign/:campaignId/report" element={<CampaignReportPage />} />
-              <Route path="/campaigns-config" element={<CampaignsConfigPage />} />
-              <Route path="/contact-lists" element={<ContactListsPage />} />
-              <Route path="/contact-lists/:contactListId/contacts" element={<ContactListItemsPage />} />
+            <Route element={<PermissionRoute permission="users-page:manage" />}>
+              <Route path="/users" element={<UsersPage />} />
             </Route>
-          )}
+            <Route element={<PermissionRoute permission="drawer-admin-items:view" />}>
+              <Route path="/connections" element={<ConnectionsPage />} />
+            </Route>
+            <Route element={<PermissionRoute permission="queues-page:manage" />}>
+              <Route path="/queues" element={<QueuesPage />} />
+            </Route>
+            <Route element={<PermissionRoute permission="settings:edit" />}>
+              <Route path="/settings" element={<SettingsPage />} />
+            </Route>
+            <Route element={<PermissionRoute permission="simulator:use" />}>
+              <Route path="/simulator" element={<SimulatorPage />} />
+            </Route>
+            <Route path="/tickets/:ticketId?" element={<TicketsPage />} />
+            <Route path="/contacts" element={<ContactsPage />} />
+            <Route path="/tags" element={<TagsPage />} />
+            <Route path="/quick-messages" element={<QuickMessagesPage />} />
+            <Route path="/todolist" element={<TodoListPage />} />
+            <Route path="/mail-outbox" element={<MailOutboxPage />} />
+            {/* A feature the company's plan lacks: the spec's toast, then / after a second. */}
+            <Route element={<PlanRoute flag="useKanban" />}>
+              <Route path="/kanban" element={<KanbanPage />} />
+            </Route>
+            <Route element={<PlanRoute flag="useSchedules" />}>
+              <Route path="/schedules" element={<SchedulesPage />} />
+            </Route>
+            {UPCOMING_PLAN_PAGES.map(([path, title, flag]) => (
+              <Route key={path} element={<PlanRoute flag={flag} />}>
+                {upcoming([path, title])}
+              </Route>
+            ))}
+            <Route element={<PlanRoute flag="useInternalChat" />}>
+              <Route path="/chats/:id?" element={<ChatsPage />} />
+            </Route>
+            <Route path="/helps" element={<HelpsPage />} />
+            {/* Super user only: the page itself tells anyone else and sends them to /. */}
+            <Route path="/announcements" element={<AnnouncementsPage />} />
+            <Route path="/files" element={<FileListsPage />} />
+            {campaignPages && (
+              <Route element={<PlanRoute flag="useCampaigns" />}>
+                <Route path="/campaigns" element={<CampaignsPage />} />
+                <Route path="/campaign/:campaignId/report" element={<CampaignReportPage />} />
+                <Route path="/campaigns-config" element={<CampaignsConfigPage />} />
+                <Route path="/contact-lists" element={<ContactListsPage />} />
+                <Route path="/contact-lists/:contactListId/contacts" element={<ContactListItemsPage />} />
+              </Route>
+            )}
+          </Route>
         </Route>
       </Route>
       <Route path="*" element={<Navigate to="/" replace />} />

@@ -8,6 +8,7 @@ import type {
   ContactListItemEventPayload,
   FileListEventPayload,
   MessageDTO,
+  PaymentEventPayload,
   QueueDetailDTO,
   SimulatorPhoneMessage,
   TicketDTO,
@@ -127,6 +128,8 @@ export type DomainEvent =
   | { type: "contactListItem.changed"; companyId: number; payload: ContactListItemEventPayload }
   | { type: "contactListImport.progress"; companyId: number; payload: ContactListImportEventPayload }
   | { type: "fileList.changed"; companyId: number; payload: FileListEventPayload }
+  /** A payment settled an invoice (billing/settle.ts): the company hears `company-{id}-payment`. */
+  | { type: "payment.confirmed"; companyId: number; payload: PaymentEventPayload }
   | {
       type: "simulator.phone";
       companyId: number;

@@ -17,6 +17,8 @@ interface Standing {
   dueDate: string | null;
   /** The super user's own company is never locked. */
   exempt: boolean;
+  /** Days after the due date before the lock (the platform's billingGraceDays). */
+  graceDays: number;
   loadedAtMs: number;
 }
 
@@ -51,7 +53,13 @@ async function standingOf(db: Db, companyId: number): Promise<Standing | null> {
   const generation = found.generation;
   const row = await findCompanyStanding(db, companyId);
   if (!row) return null;
-  const standing = { active: row.active, dueDate: row.due_date, exempt: row.exempt, loadedAtMs: nowMs };
+  const standing = {
+    active: row.active,
+    dueDate: row.due_date,
+    exempt: row.exempt,
+    graceDays: Number(row.grace_days) || 0,
+    loadedAtMs: nowMs,
+  };
   if (found.generation === generation) {
     if (found.byCompany.size >= 10_000) found.byCompany.delete(found.byCompany.keys().next().value!);
     found.byCompany.set(companyId, standing);
@@ -70,14 +78,43 @@ function todayOf(now: Date): string {
 /**
  * Why the company's users are locked out now, or null: ERR_COMPANY_INACTIVE (403) for an inactive
  * company, ERR_SUBSCRIPTION_EXPIRED (402, with the due date) past its due date, counted in the
- * subscription's time zone as login counts it. A company that is gone answers null: the session
+ * subscription's time zone as login counts it, after the platform's grace days. A company that is gone answers null: the session
  * check refuses its users already.
  */
 export async function companyLockout(db: Db, companyId: number, now: Date): Promise<AppError | null> {
-  const standing = await standingOf(db, companyId);
+  return lockoutOfStanding(await standingOf(db, companyId), now);
+}
+
+/**
+ * The same, read from the database now and not kept: the login's check, which must not leave a
+ * copy behind that a change made without an event (a test, another tool) would outlive.
+ */
+export async function companyLockoutNow(db: Db, companyId: number, now: Date): Promise<AppError | null> {
+  const row = await findCompanyStanding(db, companyId);
+  if (!row) return null;
+  return lockoutOfStanding(
+    {
+      active: row.active,
+      dueDate: row.due_date,
+      exempt: row.exempt,
+      graceDays: Number(row.grace_days) || 0,
+      loadedAtMs: 0,
+    },
+    now,
+  );
+}
+
+function lockoutOfStanding(standing: Standing | null, now: Date): AppError | null {
   if (!standing || standing.exempt) return null;
   if (!standing.active) return new AppError("ERR_COMPANY_INACTIVE");
-  if (standing.dueDate !== null && standing.dueDate < todayOf(now))
+  if (standing.dueDate !== null && lockDateOf(standing.dueDate, standing.graceDays) < todayOf(now))
     return new AppError("ERR_SUBSCRIPTION_EXPIRED", { dueDate: standing.dueDate });
   return null;
+}
+
+/** The last day a company still works: its due date plus the grace days (YYYY-MM-DD). */
+export function lockDateOf(dueDate: string, graceDays: number): string {
+  if (graceDays <= 0) return dueDate;
+  const [y, m, d] = dueDate.slice(0, 10).split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + graceDays)).toISOString().slice(0, 10);
 }

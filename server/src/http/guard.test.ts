@@ -5,7 +5,7 @@ import type { ZodType } from "zod";
 import { PERMISSIONS, PLAN_FLAGS, type Permission, type PlanFlag } from "@atende/contracts";
 import { eq } from "drizzle-orm";
 import { queryRows } from "../db/client.js";
-import { plans } from "../db/schema/index.js";
+import { invoices, plans } from "../db/schema/index.js";
 import { findCompany } from "../modules/companies/queries.js";
 import { arbitraryOf, validSample } from "../test/arbitraries.js";
 import { type LoggedIn, buildCompany, buildPlan, buildTeam, buildUser, login } from "../test/factories.js";
@@ -126,6 +126,11 @@ beforeAll(async () => {
     options: [{ name: "one" }],
   });
   const fileOption = (fileList as unknown as { options: { id: number }[] }).options[0]!;
+  // An invoice of company A (billing): opened as the invoicing job opens them.
+  const [invoice] = await ctx.deps.db
+    .insert(invoices)
+    .values({ companyId, detail: "Guard invoice", value: 10, dueDate: "2099-01-01" })
+    .returning();
 
   idByResource = {
     contacts: contact.id,
@@ -152,6 +157,7 @@ beforeAll(async () => {
     "contact-lists": contactList.id,
     "contact-list-items": listItem.id,
     files: fileList.id,
+    invoices: invoice!.id,
   };
   ids = {
     ticketId: ticket.id,

@@ -33,22 +33,24 @@ export async function findSession(
   return row;
 }
 
-const standingStatement = new PreparedSql<
-  { companyId: number },
-  { active: boolean; due_date: string | null; exempt: boolean }
->(
+type StandingRow = { active: boolean; due_date: string | null; exempt: boolean; grace_days: number };
+const standingStatement = new PreparedSql<{ companyId: number }, StandingRow>(
   "company_standing",
   sql`select c.status as active, c.due_date::text as due_date,
-        exists (select 1 from users u where u.company_id = c.id and u.super) as exempt
+        exists (select 1 from users u where u.company_id = c.id and u.super) as exempt,
+        coalesce((select case when s.value ~ '^[0-9]{1,3}$' then s.value::int else 0 end
+                  from settings s
+                  where s.key = 'billingGraceDays'
+                    and s.company_id = (select company_id from users where super order by id limit 1)), 0) as grace_days
       from companies c
       where c.id = ${sql.placeholder("companyId")}::int`,
 );
 
-/** The company's status, due date and whether it is the super user's own; undefined when it is gone. */
-export async function findCompanyStanding(
-  db: Db,
-  companyId: number,
-): Promise<{ active: boolean; due_date: string | null; exempt: boolean } | undefined> {
+/**
+ * The company's status, due date, whether it is the super user's own, and the platform's grace days
+ * after a due date (billing's `billingGraceDays`); undefined when it is gone.
+ */
+export async function findCompanyStanding(db: Db, companyId: number): Promise<StandingRow | undefined> {
   const [row] = await standingStatement.rows(db, { companyId });
   return row;
 }

@@ -55,6 +55,9 @@ export const jobPayloadSchemas = {
   "contact-list-import": z.object({ importId: id }),
   /** A contact list's unchecked numbers asked on WhatsApp through a connection (contactLists/jobs.ts). */
   "contact-list-check": z.object({ companyId: id, contactListId: id, whatsappId: id }),
+  /** Billing's periodic work (billing/jobs.ts): invoices opened before due dates; charges reconciled. */
+  "billing-invoices": z.object({}),
+  "billing-reconcile": z.object({}),
 } satisfies JobSchemas;
 
 /** A map of job type → payload schema (the app's, or a test's own). */

@@ -20,7 +20,7 @@ import {
 import { canSeeTicket, ticketPolicy } from "../modules/tickets/policy.js";
 import type { Deps } from "../deps.js";
 import type { DomainEvent } from "../events/bus.js";
-import { type AuthContext, authenticate, lockoutOf } from "../http/auth.js";
+import { type AuthContext, authenticate } from "../http/auth.js";
 import { companyLockout, forgetCompanyStanding } from "../http/companyStanding.js";
 import { AppError } from "../http/errors.js";
 import { findUser, findUsers } from "../modules/users/queries.js";
@@ -40,6 +40,8 @@ export const rooms = {
   queue: (companyId: number, queueId: number) => `company:${companyId}:queue:${queueId}`,
   noQueue: (companyId: number) => `company:${companyId}:noqueue`,
   admins: (companyId: number) => `company:${companyId}:admins`,
+  /** A past-due company's admins, on the payment pages: they hear only the payment event. */
+  pastDue: (companyId: number) => `company:${companyId}:pastdue`,
 };
 
 /**
@@ -74,6 +76,8 @@ export function quickMessageRooms(
 
 interface SocketData {
   auth: AuthContext;
+  /** A past-due company's admin: in the pastDue room only, joins refused until the company pays. */
+  limited?: boolean;
 }
 /** Typed by the contracts' event maps: an event name or payload the web does not know fails to compile. */
 type AppServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -179,6 +183,19 @@ export async function createRealtime(
     return true;
   }
 
+  /**
+   * The company paid: its admins' sockets kept on the payment pages (pastDue room) join the rooms
+   * every socket of theirs joins, so the app works again without reconnecting.
+   */
+  async function promotePastDue(companyId: number) {
+    const sockets = await io.in(rooms.pastDue(companyId)).fetchSockets();
+    for (const s of sockets) {
+      const auth = s.data.auth;
+      s.join([rooms.company(companyId), ...(await visibilityRooms(companyId, auth.userId))]);
+      s.leave(rooms.pastDue(companyId));
+    }
+  }
+
   /** Other instances forget their copy of a changed company's standing at once (Redis adapter only). */
   function relayCompanyChange(companyId: number) {
     if (config.REDIS_URL) io.serverSideEmit("companyChanged", companyId);
@@ -191,9 +208,11 @@ export async function createRealtime(
   io.use(async (socket, next) => {
     try {
       const auth = await authenticate(db, tokens, handshakeToken(socket));
-      const lock = await lockoutOf(db, auth, now());
-      if (lock) throw lock;
+      // A past-due company's admin connects to hear the payment confirmation on the payment pages.
+      const lock = auth.super ? null : await companyLockout(db, auth.companyId, now());
+      if (lock && !(lock.code === "ERR_SUBSCRIPTION_EXPIRED" && auth.profile === "admin")) throw lock;
       socket.data.auth = auth;
+      socket.data.limited = lock !== null;
       next();
     } catch (err) {
       next(new Error(err instanceof AppError ? err.code : "ERR_SESSION_EXPIRED"));
@@ -206,11 +225,26 @@ export async function createRealtime(
       if (typeof ack === "function") ack(res);
     };
 
-    socket.on("joinNotification", (ack) => {
+    /**
+     * A past-due admin's socket hears nothing of the company but its payment event until it pays
+     * (promotePastDue then moves it into the company's rooms); its joins are refused meanwhile.
+     */
+    const limited = async () => {
+      if (!socket.data.limited) return false;
+      if ((await companyLockout(db, auth.companyId, now())) !== null) return true;
+      socket.data.limited = false;
+      return false;
+    };
+    const refused = (ack: ((r: JoinAck) => void) | undefined) =>
+      reply(ack, { ok: false, error: "ERR_SUBSCRIPTION_EXPIRED" });
+
+    socket.on("joinNotification", async (ack) => {
+      if (await limited()) return refused(ack);
       void socket.join(rooms.notification(auth.companyId));
       reply(ack, { ok: true });
     });
-    socket.on("joinTickets", (status, ack) => {
+    socket.on("joinTickets", async (status, ack) => {
+      if (await limited()) return refused(ack);
       if (!(TICKET_STATUSES as readonly string[]).includes(status))
         return reply(ack, { ok: false, error: "ERR_VALIDATION" });
       void socket.join(rooms.tickets(auth.companyId, status));
@@ -218,6 +252,7 @@ export async function createRealtime(
     });
     socket.on("leaveTickets", (status) => void socket.leave(rooms.tickets(auth.companyId, String(status))));
     socket.on("joinChatBox", async (ticketId, ack) => {
+      if (await limited()) return refused(ack);
       const id = Number(ticketId);
       const allowed = Number.isInteger(id) && id > 0 && (await chatBoxGuard(auth, id).catch(() => false));
       if (!allowed) return reply(ack, { ok: false, error: "ERR_NO_TICKET_FOUND" });
@@ -232,6 +267,15 @@ export async function createRealtime(
     // The user stays online (another tab may reconnect at once); the sweep takes them offline later.
     socket.on("disconnect", () => presence.stamp(auth.companyId, auth.userId));
 
+    if (socket.data.limited) {
+      await socket.join([
+        rooms.pastDue(auth.companyId),
+        rooms.user(auth.userId),
+        rooms.session(auth.sessionId),
+      ]);
+      socket.emit("ready");
+      return;
+    }
     await socket.join([
       rooms.company(auth.companyId),
       rooms.user(auth.userId),
@@ -457,7 +501,13 @@ export async function createRealtime(
       case "company.saved":
         forgetCompanyStanding(db, event.companyId);
         relayCompanyChange(event.companyId);
-        await lockOutIfLocked(event.companyId);
+        if (!(await lockOutIfLocked(event.companyId))) await promotePastDue(event.companyId);
+        break;
+      case "payment.confirmed":
+        io.to([rooms.company(event.companyId), rooms.pastDue(event.companyId)]).emit(
+          companyEvent(event.companyId, "payment"),
+          event.payload,
+        );
         break;
       case "session.started": {
         // Only the user's sessions older than this login hear it; a few seconds later exactly those

@@ -95,6 +95,21 @@ function endSession(error: ApiError): ApiError {
   return error;
 }
 
+let subscriptionLockedHandler: (error: ApiError) => void = () => undefined;
+
+/**
+ * The session provider hears every ERR_SUBSCRIPTION_EXPIRED answer: the company went past its due
+ * date while the app was open (an admin keeps the payment pages; anyone else is logged out).
+ */
+export function onSubscriptionLocked(handler: (error: ApiError) => void): void {
+  subscriptionLockedHandler = handler;
+}
+
+function noticeLock(error: unknown): void {
+  if (error instanceof ApiError && error.code === "ERR_SUBSCRIPTION_EXPIRED")
+    subscriptionLockedHandler(error);
+}
+
 let refreshing: Promise<LoginAnswer> | null = null;
 
 /** One refresh at a time: every caller that finds the token expired waits for the same answer. */
@@ -111,6 +126,15 @@ export function refreshSession(): Promise<LoginAnswer> {
 }
 
 async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  try {
+    return await answerOf<T>(method, path, options);
+  } catch (error) {
+    if (!options.anonymous) noticeLock(error);
+    throw error;
+  }
+}
+
+async function answerOf<T>(method: string, path: string, options: RequestOptions): Promise<T> {
   try {
     return await send<T>(method, path, options);
   } catch (error) {

@@ -15,6 +15,9 @@ declare module "@tanstack/react-query" {
 export const queryClient = new QueryClient({
   queryCache: new QueryCache({
     onError: (error, query) => {
+      // Past due: the session provider keeps an admin to the payment pages, which say why (or logs
+      // anyone else out with the message); the shell's own reads failing meanwhile add nothing.
+      if (error instanceof ApiError && error.code === "ERR_SUBSCRIPTION_EXPIRED") return;
       if (!query.meta?.silent) toastError(error);
     },
   }),

@@ -16,7 +16,7 @@ export function toast(message: string, variant: VariantType = "default"): void {
  * The common error display: a known ERR_* code in the user's language, an unknown code as given,
  * a plain string as it is, anything else as a generic sentence.
  */
-function errorText(error: unknown): string {
+export function errorText(error: unknown): string {
   if (error instanceof ApiError) {
     const code = error.code;
     if (code) return i18n.exists(`errors.${code}`) ? i18n.t(`errors.${code}`) : code;

@@ -1,7 +1,10 @@
 import type { LoginAnswer, LoginInput, SessionUserDTO, UserDTO } from "@atende/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from "react";
-import { api, onSessionEnded } from "../api/http";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { api, onSessionEnded, onSubscriptionLocked } from "../api/http";
+import { toast } from "../api/toast";
+import { formatDate } from "../i18n/format";
 import { clearSession, readToken, storeCampaignFlag, storeSession } from "../api/session";
 import { AuthContext, type AuthContextValue } from "./AuthContext";
 
@@ -14,13 +17,36 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [user, setUser] = useState<SessionUserDTO | null>(null);
   const [loading, setLoading] = useState(() => readToken() !== null);
+  const [pastDue, setPastDue] = useState<string | null>(null);
+  const { t } = useTranslation();
 
   const forgetSession = useCallback(() => {
     setUser(null);
+    setPastDue(null);
     queryClient.clear();
   }, [queryClient]);
 
   useEffect(() => onSessionEnded(forgetSession), [forgetSession]);
+
+  // Past due: an admin stays, kept to the payment pages (PastDueRoute); anyone else is logged out,
+  // as the server refuses them everywhere.
+  const profile = useRef<string | null>(null);
+  profile.current = user?.profile ?? null;
+  useEffect(
+    () =>
+      onSubscriptionLocked((error) => {
+        const { dueDate } = (error.body ?? {}) as { dueDate?: string };
+        if (profile.current === "admin") {
+          setPastDue(dueDate ?? "");
+          return;
+        }
+        if (profile.current === null) return;
+        toast(t("auth.subscriptionExpired", { date: formatDate(dueDate) }), "error");
+        clearSession();
+        forgetSession();
+      }),
+    [forgetSession, t],
+  );
 
   useEffect(() => {
     if (!readToken()) return;
@@ -45,6 +71,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const login = useCallback(async (input: LoginInput) => {
     const answer = await api.post<LoginAnswer>("/auth/login", input, { anonymous: true });
     storeSession(answer);
+    // A past-due company's admin logs in to the payment pages only (the server says `locked`).
+    const { locked, dueDate } = answer.subscription;
+    setPastDue(locked ? (dueDate ?? "") : null);
     setUser(answer.user);
     return answer;
   }, []);
@@ -63,9 +92,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setUser((current) => (current && current.id === changed.id ? { ...current, ...changed } : current));
   }, []);
 
+  // A payment moved the due date: the lock is gone (the server opens everything within seconds).
+  const updateCompany = useCallback<AuthContextValue["updateCompany"]>((changes) => {
+    setUser((current) => (current ? { ...current, company: { ...current.company, ...changes } } : current));
+    if (changes.dueDate !== undefined) setPastDue(null);
+  }, []);
+
   const value = useMemo<AuthContextValue>(
-    () => ({ user, loading, login, logout, updateUser }),
-    [user, loading, login, logout, updateUser],
+    () => ({ user, loading, pastDue, login, logout, updateUser, markPastDue: setPastDue, updateCompany }),
+    [user, loading, pastDue, login, logout, updateUser, updateCompany],
   );
   return <AuthContext value={value}>{children}</AuthContext>;
 }

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { clearSession } from "../api/session";
 import { useCompanyEvent } from "../api/SocketProvider";
 import { toast } from "../api/toast";
-import { useSessionUser } from "./AuthContext";
+import { useAuth, useSessionUser } from "./AuthContext";
 
 /**
  * A login of this user elsewhere, or the company locked out, ends this session: warn, forget it,
@@ -12,6 +12,7 @@ import { useSessionUser } from "./AuthContext";
 export function DuplicateLoginWatcher() {
   const { t } = useTranslation();
   const user = useSessionUser();
+  const { markPastDue } = useAuth();
 
   useCompanyEvent("auth", (payload) => {
     if (payload.action !== "update" || payload.user.id !== user.id) return;
@@ -21,7 +22,12 @@ export function DuplicateLoginWatcher() {
   });
 
   // The company was made inactive or went past its due date: the server closes the socket too.
+  // Past due, an admin stays and is kept to the payment pages (PastDueRoute).
   useCompanyEvent("locked", (payload) => {
+    if (payload.error === "ERR_SUBSCRIPTION_EXPIRED" && user.profile === "admin") {
+      markPastDue(user.company.dueDate ?? "");
+      return;
+    }
     toast(t(`errors.${payload.error}`), "error");
     clearSession();
     window.setTimeout(() => window.location.reload(), LIMITS.reloadAfterExpiredMs);

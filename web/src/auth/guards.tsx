@@ -50,3 +50,15 @@ export function PlanRoute({ flag }: { flag: PlanFlag }) {
 
   return allowed ? <Outlet /> : <FullPageLoader />;
 }
+
+/** The pages a past-due company's admin still reaches: the invoices and the subscription checkout. */
+export const BILLING_PATHS = ["/financeiro", "/subscription"] as const;
+
+/**
+ * Every private page but the payment ones: while the company is past due (the server said so),
+ * its admin is sent to /financeiro, which says why ('Opss! Sua assinatura venceu').
+ */
+export function PastDueRoute() {
+  const { pastDue } = useAuth();
+  return pastDue === null ? <Outlet /> : <Navigate to="/financeiro" replace />;
+}

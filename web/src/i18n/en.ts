@@ -19,6 +19,7 @@ import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
 import { platformTexts } from "./platform";
+import { billingTexts } from "./billing";
 import type { Translation } from "./pt";
 
 export const en: Translation = {
@@ -43,6 +44,7 @@ export const en: Translation = {
   todo: todoTexts.en,
   notes: notesTexts.en,
   platform: platformTexts.en,
+  billing: billingTexts.en,
   common: {
     cancel: "Cancel",
     save: "Save",

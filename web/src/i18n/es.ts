@@ -19,6 +19,7 @@ import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
 import { platformTexts } from "./platform";
+import { billingTexts } from "./billing";
 import type { Translation } from "./pt";
 
 export const es: Translation = {
@@ -43,6 +44,7 @@ export const es: Translation = {
   todo: todoTexts.es,
   notes: notesTexts.es,
   platform: platformTexts.es,
+  billing: billingTexts.es,
   common: {
     cancel: "Cancelar",
     save: "Guardar",

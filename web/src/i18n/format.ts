@@ -36,3 +36,8 @@ export function formatMinutes(minutes: number | null | undefined, locale: string
   const hours = Math.floor(whole / 60);
   return `${new Intl.NumberFormat(locale).format(hours)} h ${pad(whole % 60)} min`;
 }
+
+/** An amount in Brazilian reais (R$ 59,90), whatever the language; `locale` picks the marks. */
+export function formatBRL(value: number | string, locale: string): string {
+  return new Intl.NumberFormat(locale, { style: "currency", currency: "BRL" }).format(Number(value));
+}

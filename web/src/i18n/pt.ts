@@ -19,6 +19,7 @@ import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
 import { platformTexts } from "./platform";
+import { billingTexts } from "./billing";
 /** Portuguese: the default and fallback language. Its shape is the one every language must fill. */
 export const pt = {
   tickets: ticketsTexts.pt,
@@ -42,6 +43,7 @@ export const pt = {
   todo: todoTexts.pt,
   notes: notesTexts.pt,
   platform: platformTexts.pt,
+  billing: billingTexts.pt,
   common: {
     cancel: "Cancelar",
     save: "Salvar",

@@ -8,6 +8,7 @@ import { FullPageLoader } from "../components/FullPageLoader";
 import { MessageAlerts } from "../notifications/MessageAlerts";
 import { ChatAlerts } from "../notifications/ChatAlerts";
 import { UserModal } from "../components/UserModal/UserModal";
+import { PaymentWatcher } from "./PaymentWatcher";
 import { SideMenu } from "./SideMenu";
 import { TopBar } from "./TopBar";
 
@@ -26,6 +27,7 @@ export function AppLayout() {
   return (
     <Box sx={{ display: "flex", height: "100vh" }}>
       <DuplicateLoginWatcher />
+      <PaymentWatcher />
       <MessageAlerts />
       {user.company.plan?.useInternalChat && <ChatAlerts />}
       <TopBar

@@ -45,7 +45,7 @@ interface SideMenuProps {
 export function SideMenu({ onNavigate }: SideMenuProps) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
-  const { logout } = useAuth();
+  const { logout, pastDue } = useAuth();
   const user = useSessionUser();
   const isAdmin = can(user, "drawer-admin-items:view");
   const version = useProductVersion(isAdmin);
@@ -101,7 +101,7 @@ export function SideMenu({ onNavigate }: SideMenuProps) {
 
   return (
     <Box component="nav" aria-label={t("menu.label")} sx={{ overflowY: "auto", flex: 1, pb: 1 }}>
-      {menuGroups(user, { campaigns: hasCampaignFlag() }).map((group, index) => (
+      {menuGroups(user, { campaigns: hasCampaignFlag(), pastDue: pastDue !== null }).map((group, index) => (
         <Fragment key={group.heading}>
           {index > 0 && <Divider sx={{ my: 1 }} />}
           <List

@@ -1,16 +1,19 @@
-import { trialDaysLeft } from "@atende/contracts";
+import { can } from "@atende/contracts";
 import TimerIcon from "@mui/icons-material/HourglassBottomOutlined";
 import { Chip, Tooltip } from "@mui/material";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import { Link as RouterLink } from "react-router-dom";
 import { companyKeys, fetchCompany } from "../api/settings";
 import { useSessionUser } from "../auth/AuthContext";
+import { trialDaysOf } from "../auth/trial";
 import { formatDate } from "../i18n/format";
 
 /** While the user's company is on trial (a sign-up's), the days it has left, in the top bar. */
 export function TrialChip() {
   const { t } = useTranslation();
-  const { company } = useSessionUser();
+  const user = useSessionUser();
+  const { company } = user;
   const timezone = company.settings.find((s) => s.key === "timezone")?.value || undefined;
   // A server whose session does not carry the trial yet: the company's own record does.
   const known = company.trialExpiration !== undefined;
@@ -21,11 +24,16 @@ export function TrialChip() {
     meta: { silent: true },
   });
   const trialExpiration = known ? company.trialExpiration : own.data?.trialExpiration;
-  const days = trialDaysLeft(trialExpiration, new Date(), timezone);
+  const days = trialDaysOf({ dueDate: company.dueDate, trialExpiration }, new Date(), timezone);
+  // An admin goes from the chip to the subscription page ('Assine Agora!').
+  const link = can(user, "invoices:view")
+    ? { component: RouterLink, to: "/subscription", clickable: true }
+    : {};
   if (days === null) return null;
   return (
     <Tooltip describeChild title={t("platform.trial.hint", { date: formatDate(trialExpiration) })}>
       <Chip
+        {...link}
         icon={<TimerIcon />}
         color="warning"
         size="small"

@@ -12,6 +12,7 @@ import DashboardIcon from "@mui/icons-material/DashboardOutlined";
 import DeviceHubIcon from "@mui/icons-material/DeviceHubOutlined";
 import EventIcon from "@mui/icons-material/EventOutlined";
 import FlashOnIcon from "@mui/icons-material/FlashOnOutlined";
+import CreditCardIcon from "@mui/icons-material/CreditCardOutlined";
 import ForumIcon from "@mui/icons-material/ForumOutlined";
 import HelpIcon from "@mui/icons-material/HelpOutlineOutlined";
 import ListAltIcon from "@mui/icons-material/ListAltOutlined";
@@ -46,8 +47,23 @@ const when = (condition: boolean, entry: MenuEntry): MenuEntry[] => (condition ?
  * The side menu of agent-workspace section 2: attendance for everyone, the rest for admins.
  * `campaigns`: the browser keeps the `cshow` flag, the one the campaign routes need. An entry of a
  * feature the company's plan lacks is not shown (its page sends a visitor away: PlanRoute).
+ * `pastDue`: the company is locked out for being past due; its admin sees only the payment pages.
  */
-export function menuGroups(user: SessionUserDTO, { campaigns }: { campaigns: boolean }): MenuGroup[] {
+export function menuGroups(
+  user: SessionUserDTO,
+  { campaigns, pastDue = false }: { campaigns: boolean; pastDue?: boolean },
+): MenuGroup[] {
+  if (pastDue) {
+    return [
+      {
+        heading: "administration",
+        entries: [
+          { to: "/financeiro", page: "financeiro", icon: AttachMoneyIcon },
+          { to: "/subscription", page: "subscription", icon: CreditCardIcon },
+        ],
+      },
+    ];
+  }
   const attendance: MenuGroup = {
     heading: "attendance",
     entries: [
@@ -104,7 +120,7 @@ export function menuGroups(user: SessionUserDTO, { campaigns }: { campaigns: boo
         page: "messagesApi",
         icon: CodeIcon,
       }),
-      { to: "/financeiro", page: "financeiro", icon: AttachMoneyIcon },
+      ...when(can(user, "invoices:view"), { to: "/financeiro", page: "financeiro", icon: AttachMoneyIcon }),
       { to: "/settings", page: "settings", icon: SettingsIcon },
       // The mails kept without SMTP_URL (development): they hold codes, so the super user's alone.
       ...when(user.super, { to: "/mail-outbox", page: "mailOutbox", icon: MailIcon }),

@@ -18,3 +18,4 @@ export * from "./chats.js";
 export * from "./announcements.js";
 export * from "./campaigns.js";
 export * from "./contactLists.js";
+export * from "./billing.js";

@@ -62,7 +62,10 @@ export function authRoutes(
     reply.clearCookie(REFRESH_COOKIE, cookieOptions(config, req));
   });
 
-  r.get("/auth/me", { access: "user" }, ({ auth: ctx }) => auth.me(ctx.companyId, ctx.userId));
+  // A past-due company's admin reads it on the payment pages.
+  r.get("/auth/me", { access: "user", reachableWhenPastDue: true }, ({ auth: ctx }) =>
+    auth.me(ctx.companyId, ctx.userId),
+  );
 }
 
 /** The auth module: login, refresh, logout and the session's user. */

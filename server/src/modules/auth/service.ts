@@ -3,6 +3,7 @@ import type { LoginAnswer, LoginInput, SessionUserDTO } from "@atende/contracts"
 import type { Executor } from "../../db/client.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
+import { companyLockoutNow } from "../../http/companyStanding.js";
 import { AppError } from "../../http/errors.js";
 import { limiterStore } from "../../http/rateLimit.js";
 import { hashToken, newRefreshToken } from "../../http/tokens.js";
@@ -36,14 +37,20 @@ export function createAuthService(
     return { ...user, company };
   }
 
-  /** Refuses a company that is inactive or past its due date. */
-  async function checkCompany(companyId: number) {
+  /**
+   * Refuses a company that is inactive, or past its due date (and the platform's grace days) but to
+   * its admins: they log in to reach the payment pages only (`locked`; see lockoutOf).
+   */
+  async function checkCompany(companyId: number, userId: number) {
     const row = await findCompany(db, companyId);
     if (!row) throw new AppError("ERR_NO_SESSION");
     if (!row.company.status) throw new AppError("ERR_COMPANY_INACTIVE");
     const status = subscriptionStatus(row.company.dueDate, now());
-    if (status.daysLeft !== null && status.daysLeft < 0) {
-      throw new AppError("ERR_SUBSCRIPTION_EXPIRED", { dueDate: status.dueDate });
+    const lock = await companyLockoutNow(db, companyId, now());
+    if (lock?.code === "ERR_SUBSCRIPTION_EXPIRED") {
+      const user = await findUser(db, companyId, userId);
+      if (user?.profile !== "admin") throw lock;
+      return { ...status, locked: true };
     }
     return status;
   }
@@ -77,7 +84,7 @@ export function createAuthService(
         throw new AppError("ERR_INVALID_CREDENTIALS");
       }
       await byEmail.reset(emailKey);
-      const subscription = await checkCompany(row.companyId);
+      const subscription = await checkCompany(row.companyId, row.id);
 
       // One session per user: a login revokes the others, whose sockets are told after commit.
       const sessionId = crypto.randomUUID();
@@ -99,7 +106,7 @@ export function createAuthService(
       const row = await q.findRefreshToken(db, hashToken(refreshToken));
       const at = now();
       if (!row || row.revokedAt || row.expiresAt <= at) throw new AppError("ERR_NO_SESSION");
-      const subscription = await checkCompany(row.companyId);
+      const subscription = await checkCompany(row.companyId, row.userId);
       if (row.rotatedAt || !(await q.markRotated(db, row.id, at))) {
         // A rotated token used again: a twin request within the grace, or a stolen copy after it.
         const seen = row.rotatedAt ? row : await q.findRefreshToken(db, row.tokenHash);

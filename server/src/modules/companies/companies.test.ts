@@ -66,7 +66,8 @@ describe("a company made inactive or past due is locked out at once", () => {
     const adminSocket = await socketOf(team.adminLogin.token);
     const dueDate = yesterday();
     expect((await setStanding(team.company.id, { dueDate })).statusCode).toBe(200);
-    const refused = await get(team.adminLogin, "/auth/me");
+    // The agent: the admin still reaches the payment routes and /auth/me (billing/pastDue.test.ts).
+    const refused = await get(team.agentLogin, "/auth/me");
     expect(refused.statusCode).toBe(402);
     expect(refused.json()).toMatchObject({ error: "ERR_SUBSCRIPTION_EXPIRED", dueDate });
     await waitFor(() => !adminSocket.connected, 1_000);

@@ -13,10 +13,18 @@ import { useTranslation } from "react-i18next";
 import { settingValue, storeSetting, updateSetting } from "../../api/settings";
 import { toast, toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
+import { BillingSettings, type BillingSettingKey } from "./BillingSettings";
 
 type ChoiceKey = Exclude<
   SettingKey,
-  "timezone" | "ipixc" | "tokenixc" | "ipmkauth" | "clientidmkauth" | "clientsecretmkauth" | "asaas"
+  | "timezone"
+  | "ipixc"
+  | "tokenixc"
+  | "ipmkauth"
+  | "clientidmkauth"
+  | "clientsecretmkauth"
+  | "asaas"
+  | BillingSettingKey
 >;
 
 /** Each select's values, in the order shown. */
@@ -187,6 +195,12 @@ export function OptionsTab({ settings }: OptionsTabProps) {
               ))}
             </Box>
           </Box>
+          <Divider />
+          <BillingSettings
+            settings={settings.data}
+            saving={saving}
+            save={(key, value) => void save(key, value)}
+          />
         </>
       )}
     </Stack>

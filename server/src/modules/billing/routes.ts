@@ -1,0 +1,65 @@
+import type { FastifyInstance } from "fastify";
+import {
+  idParam,
+  invoiceListQuerySchema,
+  invoiceUpdateSchema,
+  subscriptionCheckoutSchema,
+} from "@atende/contracts";
+import { langOf } from "../../http/errors.js";
+import { routes } from "../../http/route.js";
+import type { Deps } from "../../deps.js";
+import type { FastifyBaseLogger } from "fastify";
+import { type InvoicesService, createInvoicesService } from "./invoices.js";
+import { type SubscriptionService, createSubscriptionService } from "./subscription.js";
+import { type WebhookService, createWebhookService } from "./webhook.js";
+
+/**
+ * Billing's routes. The payment pages stay open to a past-due company's admin
+ * (`reachableWhenPastDue`): they are how the company pays its way back in.
+ */
+export function billingRoutes(
+  app: FastifyInstance,
+  s: { invoices: InvoicesService; subscription: SubscriptionService; webhook: WebhookService },
+) {
+  const r = routes(app);
+  const paying = { access: "invoices:view", reachableWhenPastDue: true } as const;
+  // The Whaticket SaaS shape: { invoices, count, hasMore }; the super user reads every company's.
+  r.get("/invoices/all", { ...paying, query: invoiceListQuerySchema }, ({ auth, query }) =>
+    s.invoices.page(auth, query),
+  );
+  r.get("/invoices", { ...paying, query: invoiceListQuerySchema }, ({ auth, query }) =>
+    s.invoices.page(auth, query),
+  );
+  r.get("/invoices/:id", { ...paying, params: idParam }, ({ auth, params }) =>
+    s.invoices.get(auth, params.id),
+  );
+  // The super user marks an invoice paid by hand (a plain Pix key's payment): who and when are kept.
+  r.put(
+    "/invoices/:id",
+    { access: "super", params: idParam, body: invoiceUpdateSchema },
+    ({ auth, params }) => s.invoices.markPaid(auth, params.id),
+  );
+  r.get("/subscription", paying, ({ auth }) => s.subscription.info(auth));
+  r.post("/subscription", { ...paying, body: subscriptionCheckoutSchema }, ({ auth, body }, req) =>
+    s.subscription.checkout(auth, body, langOf(req)),
+  );
+  // Asaas calls it; authenticated by the asaas-access-token header (the service checks it).
+  r.post(
+    "/webhooks/asaas",
+    { access: "public", rateLimit: { max: 600, windowSeconds: 60 } },
+    ({ body: _ }, req) => s.webhook.asaas(req.headers, req.body),
+  );
+}
+
+export async function billingModule(
+  app: FastifyInstance,
+  deps: Pick<Deps, "db" | "bus" | "now" | "config"> & { log: FastifyBaseLogger },
+) {
+  const services = {
+    invoices: createInvoicesService(deps),
+    subscription: createSubscriptionService(deps),
+    webhook: createWebhookService(deps),
+  };
+  billingRoutes(app, services);
+  return services;
+}
