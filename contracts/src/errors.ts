@@ -3,6 +3,7 @@
  * three languages. The server answers `{ error, message }` with the message in the caller's
  * language; the web app translates the code again in the user's chosen language.
  */
+import { API_ERRORS } from "./errorCodes/api.js";
 import type { ErrorDef } from "./errorCodes/def.js";
 import { GENERAL_ERRORS } from "./errorCodes/general.js";
 import { PLATFORM_ERRORS } from "./errorCodes/platform.js";
@@ -22,6 +23,7 @@ export const ERROR_CATALOGUES: Readonly<Record<string, Readonly<Record<string, E
   GENERAL_ERRORS,
   WORKSPACE_ERRORS,
   PLATFORM_ERRORS,
+  API_ERRORS,
 };
 
 export const ERRORS = {
@@ -29,6 +31,7 @@ export const ERRORS = {
   ...GENERAL_ERRORS,
   ...WORKSPACE_ERRORS,
   ...PLATFORM_ERRORS,
+  ...API_ERRORS,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -31,3 +31,4 @@ export * from "./logos.js";
 export * from "./chats.js";
 export * from "./companyDue.js";
 export * from "./announcements.js";
+export * from "./messagesApi.js";

@@ -42,6 +42,7 @@ import { logosModule } from "./modules/logos/routes.js";
 import { announcementsModule } from "./modules/announcements/routes.js";
 import { mediaModule } from "./modules/media/routes.js";
 import { messagesModule } from "./modules/messages/routes.js";
+import { messagesApiModule } from "./modules/messagesApi/routes.js";
 import type { createMessagesService } from "./modules/messages/service.js";
 import { queuesModule } from "./modules/queues/routes.js";
 import { quickMessagesModule } from "./modules/quickMessages/routes.js";
@@ -178,6 +179,7 @@ export async function buildApp(
   await simulatorModule(app, shared);
   const tickets = await ticketsModule(app, shared);
   const messages = await messagesModule(app, { ...shared, tickets });
+  await messagesApiModule(app, shared);
   await mediaModule(app, { ...shared, tickets });
   await contactsModule(app, shared);
   await tagsModule(app, { ...shared, tickets });

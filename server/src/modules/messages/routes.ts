@@ -26,7 +26,7 @@ const multipartFields = z.object({
 });
 
 /** A multipart send: files under "medias", the caption and options as fields. */
-async function readMultipart(req: FastifyRequest) {
+export async function readMultipart(req: FastifyRequest) {
   const files: UploadedFile[] = [];
   const fields: Record<string, string> = {};
   for await (const part of req.parts()) {
