@@ -62,6 +62,9 @@ const SignupPage = lazy(() => import("./pages/signup/SignupPage").then((m) => ({
 const AnnouncementsPage = lazy(() =>
   import("./pages/announcements/AnnouncementsPage").then((m) => ({ default: m.AnnouncementsPage })),
 );
+const MessagesApiPage = lazy(() =>
+  import("./pages/messages-api/MessagesApiPage").then((m) => ({ default: m.MessagesApiPage })),
+);
 const ComingSoonPage = lazy(() =>
   import("./pages/coming-soon/ComingSoonPage").then((m) => ({ default: m.ComingSoonPage })),
 );
@@ -77,7 +80,6 @@ const UPCOMING_PAGES: [path: string, title: PageKey][] = [
 const UPCOMING_PLAN_PAGES: [path: string, title: PageKey, flag: PlanFlag][] = [
   ["/prompts", "prompts", "useOpenAi"],
   ["/queue-integration", "queueIntegration", "useIntegrations"],
-  ["/messages-api", "messagesApi", "useExternalApi"],
 ];
 
 /** Shown only while the browser keeps the `cshow` flag. */
@@ -135,6 +137,9 @@ function AppRoutes() {
           {/* A feature the company's plan lacks: the spec's toast, then / after a second. */}
           <Route element={<PlanRoute flag="useKanban" />}>
             <Route path="/kanban" element={<KanbanPage />} />
+          </Route>
+          <Route element={<PlanRoute flag="useExternalApi" />}>
+            <Route path="/messages-api" element={<MessagesApiPage />} />
           </Route>
           <Route element={<PlanRoute flag="useSchedules" />}>
             <Route path="/schedules" element={<SchedulesPage />} />

@@ -17,6 +17,7 @@ import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
 import { platformTexts } from "./platform";
+import { apiTexts } from "./api";
 import type { Translation } from "./pt";
 
 export const en: Translation = {
@@ -39,6 +40,7 @@ export const en: Translation = {
   todo: todoTexts.en,
   notes: notesTexts.en,
   platform: platformTexts.en,
+  api: apiTexts.en,
   common: {
     cancel: "Cancel",
     save: "Save",

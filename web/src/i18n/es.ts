@@ -17,6 +17,7 @@ import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
 import { platformTexts } from "./platform";
+import { apiTexts } from "./api";
 import type { Translation } from "./pt";
 
 export const es: Translation = {
@@ -39,6 +40,7 @@ export const es: Translation = {
   todo: todoTexts.es,
   notes: notesTexts.es,
   platform: platformTexts.es,
+  api: apiTexts.es,
   common: {
     cancel: "Cancelar",
     save: "Guardar",

@@ -17,6 +17,7 @@ import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
 import { platformTexts } from "./platform";
+import { apiTexts } from "./api";
 /** Portuguese: the default and fallback language. Its shape is the one every language must fill. */
 export const pt = {
   tickets: ticketsTexts.pt,
@@ -38,6 +39,7 @@ export const pt = {
   todo: todoTexts.pt,
   notes: notesTexts.pt,
   platform: platformTexts.pt,
+  api: apiTexts.pt,
   common: {
     cancel: "Cancelar",
     save: "Salvar",
