@@ -32,3 +32,4 @@ export * from "./chats.js";
 export * from "./companyDue.js";
 export * from "./announcements.js";
 export * from "./messagesApi.js";
+export * from "./webhooks.js";

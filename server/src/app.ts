@@ -62,6 +62,9 @@ import { ACCOUNT_CODE_MAIL_JOB, accountCodeMailJob } from "./modules/passwordRes
 import { passwordResetModule } from "./modules/passwordReset/routes.js";
 import type { createUsersService } from "./modules/users/service.js";
 import { whatsappsModule } from "./modules/whatsapps/routes.js";
+import { SubscriptionCache, WEBHOOK_DELIVERY_JOB } from "./modules/webhooks/dispatch.js";
+import { webhookDeliveryJob } from "./modules/webhooks/delivery.js";
+import { webhooksModule } from "./modules/webhooks/routes.js";
 import type { createWhatsappsService } from "./modules/whatsapps/service.js";
 import { type Realtime, createRealtime } from "./realtime/index.js";
 
@@ -137,7 +140,21 @@ export async function buildApp(
   const channels = buildChannels(deps, app, opts.providers ?? {}, mailer);
   const sessionChecks = trustSessionChecks(deps.db);
   const chats = createChatsService(deps);
+  const webhookCache = new SubscriptionCache();
+  channels.jobs.register(
+    WEBHOOK_DELIVERY_JOB,
+    webhookDeliveryJob({
+      db: deps.db,
+      now: deps.now,
+      log: app.log,
+      mailer,
+      cache: webhookCache,
+      allowPrivate: deps.config.WEBHOOKS_ALLOW_PRIVATE === "true",
+      retryBaseSeconds: deps.config.WEBHOOK_RETRY_BASE_SECONDS,
+    }),
+  );
   const removeListeners = registerListeners(deps.bus, {
+    webhookCache,
     chats,
     jobs: channels.jobs,
     chatbot: channels.chatbot,
@@ -195,6 +212,7 @@ export async function buildApp(
   await chatsModule(app, shared, chats);
   await announcementsModule(app, shared);
   await cloudWebhookRoutes(app, shared);
+  await webhooksModule(app, { ...shared, webhookCache });
 
   await serveWebApp(app, deps.config.WEB_DIST ?? defaultWebDist);
   return {

@@ -7,6 +7,8 @@ import type {
   SimulatorPhoneMessage,
   TicketDTO,
   UserDTO,
+  WEBHOOK_TEST_EVENT,
+  WebhookEventName,
   WhatsappDTO,
   WhatsappSessionDTO,
 } from "@atende/contracts";
@@ -114,6 +116,19 @@ export type DomainEvent =
       audience: { allCompanies: boolean; companyIds: number[] };
       previousAudience?: { allCompanies: boolean; companyIds: number[] };
       payload: AnnouncementEventPayload;
+    }
+  /**
+   * An event only outbound webhooks hear (campaign.status, invoice.paid, the test event): `data` is
+   * the entity as the API presents it; `entity` keeps one entity's deliveries in order.
+   */
+  | {
+      type: "webhook.event";
+      companyId: number;
+      event: WebhookEventName | typeof WEBHOOK_TEST_EVENT;
+      entity: string;
+      data: unknown;
+      /** Only this subscription hears it (the test event). */
+      subscriptionId?: number;
     }
   | {
       type: "simulator.phone";

@@ -5,6 +5,7 @@ import { inviteWithin } from "../modules/passwordReset/codeMail.js";
 import { settleWithin } from "../modules/schedules/sending.js";
 import type { ChatsService } from "../modules/chats/service.js";
 import type { Realtime } from "../realtime/index.js";
+import { type SubscriptionCache, webhookFollower } from "../modules/webhooks/dispatch.js";
 import type { DomainEvent, EventBus } from "./bus.js";
 
 /**
@@ -20,6 +21,8 @@ import type { DomainEvent, EventBus } from "./bus.js";
  * - update, WhatsApp's answer about a schedule's message: the schedule's settling (follower);
  * - create, a message queued for sending: the job runner looks at once (listener);
  * - every one: the sockets of whoever may see its ticket (realtime, listener).
+ * What follows tickets, messages, contacts, connection status and `webhook.event`: a delivery job per
+ * outbound webhook subscribed to it (webhooks, follower).
  * What follows `user.invited`: the invitation mail's job (passwordReset, follower).
  * What follows `ticketNote.changed` (create): the colleagues it mentions hear it in the internal chat.
  * What follows `ticket.saved`: its timers armed (chatbot, listener: those lost to a crash are armed
@@ -36,9 +39,10 @@ export function registerListeners(
     sessionChecks: { heard(event: DomainEvent): void };
     realtime: Pick<Realtime, "heard">;
     chats: Pick<ChatsService, "notifyMentions">;
+    webhookCache: SubscriptionCache;
   },
 ): () => void {
-  const { jobs, chatbot, connections, sessionChecks, realtime, chats } = parts;
+  const { jobs, chatbot, connections, sessionChecks, realtime, chats, webhookCache } = parts;
   const poke = () => jobs.poke();
   const off = [
     // ---- In the transaction.
@@ -46,6 +50,8 @@ export function registerListeners(
     bus.within(settleWithin(poke)),
     // A new user without a password (a new company's first admin) is mailed a code to set one.
     bus.within(inviteWithin(poke)),
+    // The company's outbound webhooks subscribed to the event get a delivery each.
+    bus.within(webhookFollower(webhookCache, poke)),
 
     // ---- After the commit, in this order: caches first, so the listeners after them read fresh rows;
     // the sockets before anything that waits for the database.

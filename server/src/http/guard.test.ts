@@ -112,6 +112,17 @@ beforeAll(async () => {
   });
   expect(announcementRes.statusCode, announcementRes.body).toBe(201);
   const announcement = announcementRes.json<{ id: number }>();
+  // An outbound webhook (a public address: the default config refuses internal ones) and a delivery.
+  const webhook = await made("/webhooks", { url: "http://203.0.113.10/hook", events: ["ticket.created"] });
+  const tested = await ctx.app.inject({
+    method: "POST",
+    url: `/webhooks/${webhook.id}/test`,
+    headers: admin.auth,
+  });
+  expect(tested.statusCode, tested.body).toBe(204);
+  const delivery = (
+    await ctx.app.inject({ method: "GET", url: `/webhooks/${webhook.id}/deliveries`, headers: admin.auth })
+  ).json<{ id: number }[]>()[0]!;
 
   idByResource = {
     contacts: contact.id,
@@ -134,6 +145,7 @@ beforeAll(async () => {
     helps: help.id,
     chats: chat.id,
     announcements: announcement.id,
+    webhooks: webhook.id,
   };
   ids = {
     ticketId: ticket.id,
@@ -151,6 +163,7 @@ beforeAll(async () => {
     email: "guard-nobody@test.local",
     token: "123456",
     newPassword: "Guard1234",
+    deliveryId: delivery.id,
   };
 
   api = ctx.built.routes

@@ -45,6 +45,8 @@ export const jobPayloadSchemas = {
     z.object({ purpose: z.literal("reset"), email: z.string(), lang: z.enum(["pt", "en", "es"]) }),
     z.object({ purpose: z.literal("invite"), userId: id, lang: z.enum(["pt", "en", "es"]) }),
   ]),
+  /** One outbound webhook delivery, by its row (webhooks/delivery.ts); retried with the same deliveryId. */
+  "webhook-delivery": z.object({ deliveryRowId: id }),
 } satisfies JobSchemas;
 
 /** A map of job type → payload schema (the app's, or a test's own). */
