@@ -46,6 +46,11 @@ const pt = {
     copied: "Copiado",
   },
   webhooks: {
+    remove: "Excluir",
+    deleteConfirm: "Deseja realmente excluir esse registro?",
+    showLog: "Ver entregas",
+    hideLog: "Ocultar entregas",
+    secretRotated: "Novo segredo gerado",
     tab: "Webhooks",
     intro:
       "Receba os eventos da empresa no seu sistema. Cada entrega é um POST JSON assinado: X-Atende-Signature = sha256=HMAC-SHA256(segredo, X-Atende-Timestamp + '.' + corpo). Falhas são repetidas por cerca de um dia com o mesmo deliveryId.",
@@ -135,6 +140,11 @@ const en: ApiTexts = {
     copied: "Copied",
   },
   webhooks: {
+    remove: "Delete",
+    deleteConfirm: "Do you really want to delete this record?",
+    showLog: "Show deliveries",
+    hideLog: "Hide deliveries",
+    secretRotated: "New secret made",
     tab: "Webhooks",
     intro:
       "Receive the company's events in your system. Each delivery is a signed JSON POST: X-Atende-Signature = sha256=HMAC-SHA256(secret, X-Atende-Timestamp + '.' + body). Failures are retried for about a day with the same deliveryId.",
@@ -225,6 +235,11 @@ const es: ApiTexts = {
     copied: "Copiado",
   },
   webhooks: {
+    remove: "Eliminar",
+    deleteConfirm: "¿Realmente desea eliminar este registro?",
+    showLog: "Ver entregas",
+    hideLog: "Ocultar entregas",
+    secretRotated: "Nuevo secreto generado",
     tab: "Webhooks",
     intro:
       "Reciba los eventos de la empresa en su sistema. Cada entrega es un POST JSON firmado: X-Atende-Signature = sha256=HMAC-SHA256(secreto, X-Atende-Timestamp + '.' + cuerpo). Los fallos se reintentan durante cerca de un día con el mismo deliveryId.",
