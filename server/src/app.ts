@@ -65,6 +65,8 @@ import { whatsappsModule } from "./modules/whatsapps/routes.js";
 import { SubscriptionCache, WEBHOOK_DELIVERY_JOB } from "./modules/webhooks/dispatch.js";
 import { webhookDeliveryJob } from "./modules/webhooks/delivery.js";
 import { webhooksModule } from "./modules/webhooks/routes.js";
+import { createMetrics } from "./modules/metrics/registry.js";
+import { metricsModule } from "./modules/metrics/routes.js";
 import type { createWhatsappsService } from "./modules/whatsapps/service.js";
 import { type Realtime, createRealtime } from "./realtime/index.js";
 
@@ -140,6 +142,7 @@ export async function buildApp(
   const channels = buildChannels(deps, app, opts.providers ?? {}, mailer);
   const sessionChecks = trustSessionChecks(deps.db);
   const chats = createChatsService(deps);
+  const metrics = createMetrics({ db: deps.db, socketsConnected: () => realtime.io.of("/").sockets.size });
   const webhookCache = new SubscriptionCache();
   channels.jobs.register(
     WEBHOOK_DELIVERY_JOB,
@@ -151,6 +154,7 @@ export async function buildApp(
       cache: webhookCache,
       allowPrivate: deps.config.WEBHOOKS_ALLOW_PRIVATE === "true",
       retryBaseSeconds: deps.config.WEBHOOK_RETRY_BASE_SECONDS,
+      metrics,
     }),
   );
   const removeListeners = registerListeners(deps.bus, {
@@ -182,6 +186,12 @@ export async function buildApp(
   app.addHook("preHandler", makeRateLimitGuard(limits));
   app.addHook("onClose", async () => limits.close());
   await docsModule(app);
+  metricsModule(app, {
+    metrics,
+    token: deps.config.METRICS_TOKEN,
+    bus: deps.bus,
+    connections: channels.connections,
+  });
 
   // Every domain registers its routes the same way: `await xxxModule(app, deps)`, answering its
   // service where another module or the caller needs it.
@@ -284,7 +294,7 @@ function buildChannels(
   return { inbound, sessions: owned, jobs, phones, connections, chatbot };
 }
 
-const NOT_PAGES = new Set(["/health", "/version", "/docs"]);
+const NOT_PAGES = new Set(["/health", "/version", "/docs", "/metrics"]);
 
 /**
  * Serves the built web app. Page routes share paths with the API (/users, /settings, ...): a browser
