@@ -45,5 +45,8 @@ export interface ApiSendAnswer {
 /** The Idempotency-Key header: visible ASCII, 1 to 200 characters. */
 export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
+/** How long a stored Idempotency-Key (and its answer) is kept. */
+export const IDEMPOTENCY_KEY_DAYS = 1;
+
 /** Calls per token per minute on POST /api/messages/send. */
 export const API_SEND_RATE_PER_MINUTE = 120;

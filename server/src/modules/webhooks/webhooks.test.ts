@@ -16,6 +16,7 @@ import { type TestContext, createTestContext, waitFor } from "../../test/harness
  */
 
 interface Received {
+  status: number;
   headers: http.IncomingHttpHeaders;
   raw: string;
   body: { event: string; companyId: number; deliveryId: string; data: Record<string, unknown> };
@@ -29,8 +30,9 @@ async function receiver() {
     let raw = "";
     req.on("data", (c: Buffer) => (raw += c.toString("utf8")));
     req.on("end", () => {
-      got.push({ headers: req.headers, raw, body: JSON.parse(raw) as Received["body"] });
-      res.statusCode = answers.shift() ?? 200;
+      const status = answers.shift() ?? 200;
+      got.push({ status, headers: req.headers, raw, body: JSON.parse(raw) as Received["body"] });
+      res.statusCode = status;
       res.end("ok");
     });
   });
@@ -150,6 +152,30 @@ describe("deliveries", () => {
     expect(resent.statusCode, resent.body).toBe(200);
     await waitFor(() => rx.got.length >= 4, 10_000);
     expect(rx.got[3]!.body.deliveryId).toBe(entry!.deliveryId);
+    expectOk(await call("DELETE", `/webhooks/${sub.id}`, team.adminLogin), 204);
+  });
+
+  it("a receiver down for a while gets one ticket's messages later, in order", async () => {
+    rx.got.length = 0;
+    const sub = await subscribe(team.adminLogin, rx.url, ["message.created"]);
+    rx.answers.push(503, 503, 503, 503);
+    const number = newNumber();
+    for (const body of ["um", "dois", "três"]) {
+      const res = await phoneSends(ctx, team.adminLogin, team.connection.id, {
+        from: number,
+        name: "Ord",
+        body,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const delivered = () =>
+      rx.got.filter((r) => r.status === 200).map((r) => (r.body.data.message as { body: string }).body);
+    await waitFor(() => delivered().length >= 3, 15_000);
+    expect(delivered()).toEqual(["um", "dois", "três"]);
+    // The failed attempts were all the first message's, with one deliveryId.
+    const failed = rx.got.filter((r) => r.status !== 200);
+    expect(failed).toHaveLength(4);
+    expect(new Set(failed.map((r) => r.body.deliveryId)).size).toBe(1);
     expectOk(await call("DELETE", `/webhooks/${sub.id}`, team.adminLogin), 204);
   });
 
