@@ -3,6 +3,7 @@
  * three languages. The server answers `{ error, message }` with the message in the caller's
  * language; the web app translates the code again in the user's chosen language.
  */
+import { API_ERRORS } from "./errorCodes/api.js";
 import type { ErrorDef } from "./errorCodes/def.js";
 import { CONTACT_LIST_ERRORS } from "./errorCodes/contactLists.js";
 import { BILLING_ERRORS } from "./errorCodes/billing.js";
@@ -28,6 +29,7 @@ export const ERROR_CATALOGUES: Readonly<Record<string, Readonly<Record<string, E
   CAMPAIGN_ERRORS,
   CONTACT_LIST_ERRORS,
   BILLING_ERRORS,
+  API_ERRORS,
 };
 
 export const ERRORS = {
@@ -38,6 +40,7 @@ export const ERRORS = {
   ...CAMPAIGN_ERRORS,
   ...CONTACT_LIST_ERRORS,
   ...BILLING_ERRORS,
+  ...API_ERRORS,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

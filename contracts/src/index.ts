@@ -35,3 +35,5 @@ export * from "./campaigns.js";
 export * from "./contactLists.js";
 export * from "./files.js";
 export * from "./billing.js";
+export * from "./messagesApi.js";
+export * from "./webhooks.js";

@@ -52,6 +52,7 @@ import {
 } from "./modules/billing/jobs.js";
 import { mediaModule } from "./modules/media/routes.js";
 import { messagesModule } from "./modules/messages/routes.js";
+import { messagesApiModule } from "./modules/messagesApi/routes.js";
 import type { createMessagesService } from "./modules/messages/service.js";
 import { queuesModule } from "./modules/queues/routes.js";
 import { quickMessagesModule } from "./modules/quickMessages/routes.js";
@@ -72,6 +73,11 @@ import { ACCOUNT_CODE_MAIL_JOB, accountCodeMailJob } from "./modules/passwordRes
 import { passwordResetModule } from "./modules/passwordReset/routes.js";
 import type { createUsersService } from "./modules/users/service.js";
 import { whatsappsModule } from "./modules/whatsapps/routes.js";
+import { SubscriptionCache, WEBHOOK_DELIVERY_JOB } from "./modules/webhooks/dispatch.js";
+import { webhookDeliveryJob } from "./modules/webhooks/delivery.js";
+import { webhooksModule } from "./modules/webhooks/routes.js";
+import { createMetrics } from "./modules/metrics/registry.js";
+import { metricsModule } from "./modules/metrics/routes.js";
 import type { createWhatsappsService } from "./modules/whatsapps/service.js";
 import { type Realtime, createRealtime } from "./realtime/index.js";
 
@@ -147,7 +153,23 @@ export async function buildApp(
   const channels = buildChannels(deps, app, opts.providers ?? {}, mailer);
   const sessionChecks = trustSessionChecks(deps.db);
   const chats = createChatsService(deps);
+  const metrics = createMetrics({ db: deps.db, socketsConnected: () => realtime.io.of("/").sockets.size });
+  const webhookCache = new SubscriptionCache();
+  channels.jobs.register(
+    WEBHOOK_DELIVERY_JOB,
+    webhookDeliveryJob({
+      db: deps.db,
+      now: deps.now,
+      log: app.log,
+      mailer,
+      cache: webhookCache,
+      allowPrivate: deps.config.WEBHOOKS_ALLOW_PRIVATE === "true",
+      retryBaseSeconds: deps.config.WEBHOOK_RETRY_BASE_SECONDS,
+      metrics,
+    }),
+  );
   const removeListeners = registerListeners(deps.bus, {
+    webhookCache,
     chats,
     now: deps.now,
     jobs: channels.jobs,
@@ -176,6 +198,12 @@ export async function buildApp(
   app.addHook("preHandler", makeRateLimitGuard(limits));
   app.addHook("onClose", async () => limits.close());
   await docsModule(app);
+  metricsModule(app, {
+    metrics,
+    token: deps.config.METRICS_TOKEN,
+    bus: deps.bus,
+    connections: channels.connections,
+  });
 
   // Every domain registers its routes the same way: `await xxxModule(app, deps)`, answering its
   // service where another module or the caller needs it.
@@ -190,6 +218,7 @@ export async function buildApp(
   await simulatorModule(app, shared);
   const tickets = await ticketsModule(app, shared);
   const messages = await messagesModule(app, { ...shared, tickets });
+  await messagesApiModule(app, shared);
   await mediaModule(app, { ...shared, tickets });
   await contactsModule(app, shared);
   await tagsModule(app, { ...shared, tickets });
@@ -209,6 +238,7 @@ export async function buildApp(
   await fileListsModule(app, shared);
   await billingModule(app, shared);
   await cloudWebhookRoutes(app, shared);
+  await webhooksModule(app, { ...shared, webhookCache });
 
   await serveWebApp(app, deps.config.WEB_DIST ?? defaultWebDist);
   return {
@@ -286,7 +316,7 @@ function buildChannels(
   return { inbound, sessions: owned, jobs, phones, connections, chatbot };
 }
 
-const NOT_PAGES = new Set(["/health", "/version", "/docs"]);
+const NOT_PAGES = new Set(["/health", "/version", "/docs", "/metrics"]);
 
 /**
  * Serves the built web app. Page routes share paths with the API (/users, /settings, ...): a browser

@@ -64,6 +64,16 @@ const envSchema = z.object({
     .transform((v) => v || undefined),
   /** The sender of every mail. */
   MAIL_FROM: z.string().trim().min(3).default("Atende <no-reply@localhost>"),
+  /**
+   * Webhook URLs that resolve to loopback, private, link-local or other internal addresses are
+   * refused (no SSRF through webhooks) unless this is "true" (a deployment whose receivers are on
+   * its own network; tests, whose receivers listen on loopback).
+   */
+  WEBHOOKS_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false"),
+  /** The first retry of a failed webhook delivery waits this long; each next one twice as long (capped at 3 h). */
+  WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(30),
+  /** /metrics answers only `Authorization: Bearer <this>`; unset, /metrics is off (404). */
+  METRICS_TOKEN: z.string().min(16).optional(),
   /** How long a connection's session lease lasts without renewal before another instance takes over. */
   SESSION_LEASE_SECONDS: z.coerce.number().int().min(3).max(600).default(15),
 });

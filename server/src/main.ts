@@ -11,6 +11,8 @@ import {
 } from "./db/client.js";
 import { DataDirLockedError } from "./db/lock.js";
 import { buildApp } from "./app.js";
+import { IDEMPOTENCY_KEY_DAYS } from "@atende/contracts";
+import { forgetIdempotencyKeys } from "./modules/messagesApi/queries.js";
 import { EventBus } from "./events/bus.js";
 import { TokenService, resolveJwtSecret } from "./http/tokens.js";
 import { seed } from "./db/seed/index.js";
@@ -71,6 +73,10 @@ async function main() {
   const sweep = setInterval(() => {
     realtime.sweepOffline().catch((err) => app.log.warn({ err }, "offline sweep failed"));
     realtime.sweepLocked().catch((err) => app.log.warn({ err }, "locked companies sweep failed"));
+    // An Idempotency-Key of the messages API protects its retries for a day.
+    forgetIdempotencyKeys(deps.db, new Date(Date.now() - IDEMPOTENCY_KEY_DAYS * 86_400_000)).catch((err) =>
+      app.log.warn({ err }, "idempotency keys sweep failed"),
+    );
   }, 60_000);
   sweep.unref();
 

@@ -86,6 +86,9 @@ const FinanceiroPage = lazy(() =>
 const SubscriptionPage = lazy(() =>
   import("./pages/subscription/SubscriptionPage").then((m) => ({ default: m.SubscriptionPage })),
 );
+const MessagesApiPage = lazy(() =>
+  import("./pages/messages-api/MessagesApiPage").then((m) => ({ default: m.MessagesApiPage })),
+);
 const ComingSoonPage = lazy(() =>
   import("./pages/coming-soon/ComingSoonPage").then((m) => ({ default: m.ComingSoonPage })),
 );
@@ -94,7 +97,6 @@ const ComingSoonPage = lazy(() =>
 const UPCOMING_PLAN_PAGES: [path: string, title: PageKey, flag: PlanFlag][] = [
   ["/prompts", "prompts", "useOpenAi"],
   ["/queue-integration", "queueIntegration", "useIntegrations"],
-  ["/messages-api", "messagesApi", "useExternalApi"],
 ];
 
 function upcoming([path, title]: [string, PageKey]) {
@@ -152,6 +154,9 @@ function AppRoutes() {
             </Route>
             <Route element={<PlanRoute flag="useSchedules" />}>
               <Route path="/schedules" element={<SchedulesPage />} />
+            </Route>
+            <Route element={<PlanRoute flag="useExternalApi" />}>
+              <Route path="/messages-api" element={<MessagesApiPage />} />
             </Route>
             {UPCOMING_PLAN_PAGES.map(([path, title, flag]) => (
               <Route key={path} element={<PlanRoute flag={flag} />}>

@@ -13,6 +13,8 @@ import type {
   SimulatorPhoneMessage,
   TicketDTO,
   UserDTO,
+  WEBHOOK_TEST_EVENT,
+  WebhookEventName,
   WhatsappDTO,
   WhatsappSessionDTO,
 } from "@atende/contracts";
@@ -130,6 +132,19 @@ export type DomainEvent =
   | { type: "fileList.changed"; companyId: number; payload: FileListEventPayload }
   /** A payment settled an invoice (billing/settle.ts): the company hears `company-{id}-payment`. */
   | { type: "payment.confirmed"; companyId: number; payload: PaymentEventPayload }
+  /**
+   * An event only outbound webhooks hear (campaign.status, invoice.paid, the test event): `data` is
+   * the entity as the API presents it; `entity` keeps one entity's deliveries in order.
+   */
+  | {
+      type: "webhook.event";
+      companyId: number;
+      event: WebhookEventName | typeof WEBHOOK_TEST_EVENT;
+      entity: string;
+      data: unknown;
+      /** Only this subscription hears it (the test event). */
+      subscriptionId?: number;
+    }
   | {
       type: "simulator.phone";
       companyId: number;

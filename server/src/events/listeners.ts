@@ -6,6 +6,7 @@ import { settleWithin } from "../modules/schedules/sending.js";
 import { campaignAnswersWithin } from "../modules/campaigns/answers.js";
 import type { ChatsService } from "../modules/chats/service.js";
 import type { Realtime } from "../realtime/index.js";
+import { type SubscriptionCache, webhookFollower } from "../modules/webhooks/dispatch.js";
 import type { DomainEvent, EventBus } from "./bus.js";
 
 /**
@@ -22,6 +23,8 @@ import type { DomainEvent, EventBus } from "./bus.js";
  * - create/update, a campaign recipient's answer or its message's fate (campaigns, follower);
  * - create, a message queued for sending: the job runner looks at once (listener);
  * - every one: the sockets of whoever may see its ticket (realtime, listener).
+ * What follows tickets, messages, contacts, connection status and `webhook.event`: a delivery job per
+ * outbound webhook subscribed to it (webhooks, follower).
  * What follows `user.invited`: the invitation mail's job (passwordReset, follower).
  * What follows `ticketNote.changed` (create): the colleagues it mentions hear it in the internal chat.
  * What follows `ticket.saved`: its timers armed (chatbot, listener: those lost to a crash are armed
@@ -39,9 +42,10 @@ export function registerListeners(
     realtime: Pick<Realtime, "heard">;
     chats: Pick<ChatsService, "notifyMentions">;
     now?: () => Date;
+    webhookCache: SubscriptionCache;
   },
 ): () => void {
-  const { jobs, chatbot, connections, sessionChecks, realtime, chats } = parts;
+  const { jobs, chatbot, connections, sessionChecks, realtime, chats, webhookCache } = parts;
   const now = parts.now ?? (() => new Date());
   const poke = () => jobs.poke();
   const off = [
@@ -52,6 +56,8 @@ export function registerListeners(
     bus.within(campaignAnswersWithin(bus, poke, now)),
     // A new user without a password (a new company's first admin) is mailed a code to set one.
     bus.within(inviteWithin(poke)),
+    // The company's outbound webhooks subscribed to the event get a delivery each.
+    bus.within(webhookFollower(webhookCache, poke)),
 
     // ---- After the commit, in this order: caches first, so the listeners after them read fresh rows;
     // the sockets before anything that waits for the database.

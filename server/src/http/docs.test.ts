@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestContext, createTestContext } from "../test/harness.js";
 
 interface Operation {
-  security?: { bearer?: string[] }[];
+  security?: { bearer?: string[]; connectionToken?: string[] }[];
   responses: Record<string, unknown>;
 }
 
@@ -46,7 +46,11 @@ describe("/docs", () => {
       const openApiPath = r.url.replace(/:(\w+)/g, "{$1}");
       const op = doc.paths[openApiPath]?.[r.method.toLowerCase()];
       expect(op, `${r.method} ${r.url} in the document`).toBeDefined();
-      if (r.route.access === "public") expect(op!.security).toEqual([]);
+      if (r.route.connectionToken) {
+        // Public to the session guard; the handler checks a connection's token.
+        expect(op!.security).toEqual([{ connectionToken: [] }]);
+        expect(Object.keys(op!.responses)).toEqual(expect.arrayContaining(["400", "401", "403"]));
+      } else if (r.route.access === "public") expect(op!.security).toEqual([]);
       else {
         expect(op!.security).toEqual([{ bearer: [] }]);
         expect(Object.keys(op!.responses)).toEqual(expect.arrayContaining(["400", "401", "403"]));

@@ -61,6 +61,16 @@ function operationOf(decl: RouteDeclaration, url: string): Record<string, unknow
         : { description: "Success", ...(decl.response ? jsonSchema(decl.response, "output") : {}) },
     400: errorAnswer(400, "Bad input (ERR_VALIDATION lists the fields) or a refused action."),
   };
+  if (decl.connectionToken) {
+    response[401] = errorAnswer(
+      401,
+      "A missing, empty, unknown or rotated connection token (ERR_API_TOKEN_INVALID).",
+    );
+    response[403] = errorAnswer(
+      403,
+      "A plan without the feature (ERR_PLAN_FEATURE_DISABLED), a locked company.",
+    );
+  }
   if (!isPublic) {
     response[401] = errorAnswer(401, "No usable session (ERR_NO_SESSION): the client logs out.");
     response[403] = errorAnswer(
@@ -71,8 +81,8 @@ function operationOf(decl: RouteDeclaration, url: string): Record<string, unknow
   if (decl.params) response[404] = errorAnswer(404, "Not found, or another company's.");
   const limit = decl.rateLimit;
   // A public route has no user to count by: its limit counts by address (see makeRateLimitGuard).
-  const by = limit?.by === "user" && !isPublic ? "user" : "ip";
-  const per = by === "user" ? "user" : "client address";
+  const by = limit?.by === "user" && !isPublic ? "user" : limit?.by === "token" ? "token" : "ip";
+  const per = by === "user" ? "user" : by === "token" ? "bearer token" : "client address";
   if (limit) {
     response[429] = {
       description: `Over the limit of ${limit.max} calls per ${limit.windowSeconds} s per ${per} (ERR_TOO_MANY_REQUESTS; \`retryAfter\` and Retry-After say the seconds to wait).`,
@@ -84,11 +94,12 @@ function operationOf(decl: RouteDeclaration, url: string): Record<string, unknow
     tags: [url.split("/")[1] ?? "root"],
     ...(decl.summary ? { summary: decl.summary } : {}),
     description:
-      access +
+      (decl.connectionToken ? "Authorization: Bearer <the connection's token>." : access) +
       (decl.plan ? ` Needs the plan flag \`${decl.plan}\`.` : "") +
-      (limit ? ` At most ${limit.max} calls per ${limit.windowSeconds} s per ${per}.` : ""),
+      (limit ? ` At most ${limit.max} calls per ${limit.windowSeconds} s per ${per}.` : "") +
+      (decl.description ? `\n\n${decl.description}` : ""),
     ...(limit ? { "x-rateLimit": { max: limit.max, windowSeconds: limit.windowSeconds, by } } : {}),
-    security: isPublic ? [] : [{ bearer: [] }],
+    security: decl.connectionToken ? [{ connectionToken: [] }] : isPublic ? [] : [{ bearer: [] }],
     ...(decl.params ? { params: jsonSchema(decl.params) } : {}),
     ...(decl.query ? { querystring: jsonSchema(decl.query) } : {}),
     ...(body ? { body: jsonSchema(body) } : {}),
@@ -114,7 +125,16 @@ export async function docsModule(app: FastifyInstance) {
           'Every error a user can cause answers `{ error: "ERR_...", message }`. An expired access token ' +
           "answers 403 ERR_SESSION_EXPIRED (refresh at POST /auth/refresh_token, then retry); 401 means no session.",
       },
-      components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+          connectionToken: {
+            type: "http",
+            scheme: "bearer",
+            description: "A connection's API token (Connections → edit → Token), for POST /api/messages/send",
+          },
+        },
+      },
     },
     // Shared schemas (ErrorBody) keep their own names under components.schemas.
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },

@@ -113,6 +113,17 @@ beforeAll(async () => {
   });
   expect(announcementRes.statusCode, announcementRes.body).toBe(201);
   const announcement = announcementRes.json<{ id: number }>();
+  // An outbound webhook (a public address: the default config refuses internal ones) and a delivery.
+  const webhook = await made("/webhooks", { url: "http://203.0.113.10/hook", events: ["ticket.created"] });
+  const tested = await ctx.app.inject({
+    method: "POST",
+    url: `/webhooks/${webhook.id}/test`,
+    headers: admin.auth,
+  });
+  expect(tested.statusCode, tested.body).toBe(204);
+  const delivery = (
+    await ctx.app.inject({ method: "GET", url: `/webhooks/${webhook.id}/deliveries`, headers: admin.auth })
+  ).json<{ id: number }[]>()[0]!;
 
   const contactList = await made("/contact-lists", { name: "Guard list" });
   const listItem = await made("/contact-list-items", {
@@ -158,6 +169,7 @@ beforeAll(async () => {
     "contact-list-items": listItem.id,
     files: fileList.id,
     invoices: invoice!.id,
+    webhooks: webhook.id,
   };
   ids = {
     ticketId: ticket.id,
@@ -178,6 +190,7 @@ beforeAll(async () => {
     // No import was made: its errors are not found for anyone.
     importId: 1,
     optionId: fileOption.id,
+    deliveryId: delivery.id,
   };
 
   api = ctx.built.routes

@@ -1,8 +1,10 @@
+import crypto from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { createClient } from "redis";
 import type { Config } from "../config.js";
 import type { Db } from "../db/client.js";
 import { redisPrefix } from "../db/redisPrefix.js";
+import { bearerToken } from "./auth.js";
 import { AppError } from "./errors.js";
 
 /** Fixed-window counters: how long a key must wait, one more hit, and a fresh start. */
@@ -139,6 +141,14 @@ export function limiterStore(
   };
 }
 
+/** Whom a call counts against: the signed-in user, the bearer token sent (hashed), or the address. */
+function callerKey(req: FastifyRequest, by: "ip" | "user" | "token"): string {
+  if (by === "user" && req.auth) return `user:${req.auth.userId}`;
+  const token = by === "token" ? bearerToken(req) : null;
+  if (token) return `token:${crypto.createHash("sha256").update(token).digest("base64url").slice(0, 32)}`;
+  return `ip:${req.ip}`;
+}
+
 /**
  * The preHandler that enforces declared rate limits (RouteDeclaration.rateLimit), after the route
  * guard so a `user` limit knows the caller. Every call counts, answered or refused by its handler,
@@ -159,7 +169,7 @@ export function makeRateLimitGuard(store: LimiterStore) {
       limiter = store.limiter(`route:${route}`, max, windowSeconds * 1000);
       limiters.set(route, limiter);
     }
-    const key = by === "user" && req.auth ? `user:${req.auth.userId}` : `ip:${req.ip}`;
+    const key = callerKey(req, by);
     const wait = await limiter.blockedFor(key);
     if (wait > 0) {
       reply.header("retry-after", String(wait));

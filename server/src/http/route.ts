@@ -49,12 +49,20 @@ export interface RouteDeclaration {
    * over it, 429 ERR_TOO_MANY_REQUESTS (see makeRateLimitGuard).
    */
   rateLimit?: RateLimit;
+  /**
+   * A `public` route whose handler authenticates the caller itself by a connection's API token
+   * (`Authorization: Bearer <token>`, the public messages API): documented with that scheme.
+   */
+  connectionToken?: boolean;
+  /** More for the API document than the summary says. */
+  description?: string;
 }
 
 export interface RateLimit {
   max: number;
   windowSeconds: number;
-  by?: "ip" | "user";
+  /** `token`: the bearer token sent (hashed; the address when none is sent). */
+  by?: "ip" | "user" | "token";
 }
 
 declare module "fastify" {

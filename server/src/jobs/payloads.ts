@@ -58,6 +58,8 @@ export const jobPayloadSchemas = {
   /** Billing's periodic work (billing/jobs.ts): invoices opened before due dates; charges reconciled. */
   "billing-invoices": z.object({}),
   "billing-reconcile": z.object({}),
+  /** One outbound webhook delivery, by its row (webhooks/delivery.ts); retried with the same deliveryId. */
+  "webhook-delivery": z.object({ deliveryRowId: id }),
 } satisfies JobSchemas;
 
 /** A map of job type → payload schema (the app's, or a test's own). */

@@ -20,6 +20,7 @@ import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
 import { platformTexts } from "./platform";
 import { billingTexts } from "./billing";
+import { apiTexts } from "./api";
 import type { Translation } from "./pt";
 
 export const en: Translation = {
@@ -45,6 +46,7 @@ export const en: Translation = {
   notes: notesTexts.en,
   platform: platformTexts.en,
   billing: billingTexts.en,
+  api: apiTexts.en,
   common: {
     cancel: "Cancel",
     save: "Save",

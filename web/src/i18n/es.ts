@@ -20,6 +20,7 @@ import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
 import { platformTexts } from "./platform";
 import { billingTexts } from "./billing";
+import { apiTexts } from "./api";
 import type { Translation } from "./pt";
 
 export const es: Translation = {
@@ -45,6 +46,7 @@ export const es: Translation = {
   notes: notesTexts.es,
   platform: platformTexts.es,
   billing: billingTexts.es,
+  api: apiTexts.es,
   common: {
     cancel: "Cancelar",
     save: "Guardar",

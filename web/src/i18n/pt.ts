@@ -20,6 +20,7 @@ import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
 import { platformTexts } from "./platform";
 import { billingTexts } from "./billing";
+import { apiTexts } from "./api";
 /** Portuguese: the default and fallback language. Its shape is the one every language must fill. */
 export const pt = {
   tickets: ticketsTexts.pt,
@@ -44,6 +45,7 @@ export const pt = {
   notes: notesTexts.pt,
   platform: platformTexts.pt,
   billing: billingTexts.pt,
+  api: apiTexts.pt,
   common: {
     cancel: "Cancelar",
     save: "Salvar",

@@ -19,3 +19,5 @@ export * from "./announcements.js";
 export * from "./campaigns.js";
 export * from "./contactLists.js";
 export * from "./billing.js";
+export * from "./messagesApi.js";
+export * from "./webhooks.js";

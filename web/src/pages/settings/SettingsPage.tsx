@@ -1,4 +1,4 @@
-import type { SessionUserDTO, SettingDTO } from "@atende/contracts";
+import { type SessionUserDTO, type SettingDTO, can } from "@atende/contracts";
 import { Box, Paper, Tab, Tabs, Typography } from "@mui/material";
 import type { UseQueryResult } from "@tanstack/react-query";
 import { useId, useState, type ReactNode } from "react";
@@ -12,6 +12,7 @@ import { CompaniesTab } from "./platform/CompaniesTab";
 import { HelpsTab } from "./platform/HelpsTab";
 import { NewCompanyTab } from "./platform/NewCompanyTab";
 import { PlansTab } from "./platform/PlansTab";
+import { WebhooksTab } from "./webhooks/WebhooksTab";
 
 interface TabContext {
   user: SessionUserDTO;
@@ -44,6 +45,12 @@ const TABS: SettingsTab[] = [
     label: "settings.tabs.schedules",
     shown: (c) => settingValue(c.settings.data, "scheduleType") === "company",
     render: () => <CompanyHoursTab />,
+  },
+  {
+    key: "webhooks",
+    label: "api.webhooks.tab",
+    shown: ({ user }) => can(user, "settings:edit"),
+    render: () => <WebhooksTab />,
   },
   { key: "logo", label: "logos.tab", shown: superOnly, render: () => <LogoTab /> },
   { key: "companies", label: "platform.tabs.companies", shown: superOnly, render: () => <CompaniesTab /> },

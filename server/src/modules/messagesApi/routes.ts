@@ -1,0 +1,58 @@
+import multipart from "@fastify/multipart";
+import type { FastifyInstance } from "fastify";
+import { API_SEND_RATE_PER_MINUTE, apiSendSchema } from "@atende/contracts";
+import { bearerToken } from "../../http/auth.js";
+import { parseInput } from "../../http/errors.js";
+import { routes } from "../../http/route.js";
+import { readMediaForm } from "../../http/upload.js";
+import { type MessagesApiDeps, type MessagesApiService, createMessagesApiService } from "./service.js";
+
+const DESCRIPTION = `Sends a WhatsApp message through the connection whose token is sent, into the contact's open ticket on that connection (or a new one, in \`queueId\` when given).
+
+JSON: \`{"number": "5511999999999", "body": "Olá"}\`. Multipart: fields \`number\`, \`body\` (the first file's caption) and one or more files under \`medias\`. Optional: \`queueId\`, \`userId\`, \`closeTicket\`, \`quotedMsgId\` (of the same company).
+
+Header \`Idempotency-Key\` (1-200 visible characters): a retried call with the same key sends nothing again and answers the first call's answer.
+
+Answer 200: \`{"mensagem": "Mensagem enviada", "messageId", "messageIds", "ticketId", "ticketUuid", "contactId"}\`. A number not on WhatsApp: 400 ERR_WAPP_INVALID_CONTACT.`;
+
+export function messagesApiRoutes(app: FastifyInstance, api: MessagesApiService) {
+  const r = routes(app);
+  r.post(
+    "/api/messages/send",
+    {
+      // No session: the connection's token is the caller (checked first thing in the handler).
+      access: "public",
+      connectionToken: true,
+      bodyDoc: apiSendSchema,
+      consumes: ["application/json", "multipart/form-data"],
+      rateLimit: { max: API_SEND_RATE_PER_MINUTE, windowSeconds: 60, by: "token" },
+      summary: "Send a message with a connection's token",
+      description: DESCRIPTION,
+    },
+    async (_input, req) => {
+      const caller = await api.authenticate(bearerToken(req));
+      const key = api.idempotencyKey(req.headers["idempotency-key"]);
+      if (req.isMultipart()) {
+        const { fields, files } = await readMediaForm(req);
+        return api.send(caller, parseInput(apiSendSchema, fields, req), files, key);
+      }
+      return api.send(caller, parseInput(apiSendSchema, req.body ?? {}, req), [], key);
+    },
+  );
+}
+
+/** The public messages API: POST /api/messages/send with a connection's bearer token. */
+export async function messagesApiModule(
+  parent: FastifyInstance,
+  deps: MessagesApiDeps & { maxFileBytes: number },
+): Promise<MessagesApiService> {
+  const api = createMessagesApiService(deps);
+  await parent.register(async (app) => {
+    await app.register(multipart, {
+      limits: { fileSize: deps.maxFileBytes, files: 10, fields: 20 },
+      throwFileSizeLimit: true,
+    });
+    messagesApiRoutes(app, api);
+  });
+  return api;
+}

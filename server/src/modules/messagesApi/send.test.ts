@@ -1,0 +1,218 @@
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ApiSendAnswer } from "@atende/contracts";
+import { companies, messages, plans, tickets, whatsapps } from "../../db/schema/index.js";
+import { buildConnection, buildPlan, buildQueue, buildUser, newNumber } from "../../test/factories.js";
+import { expectError, expectOk } from "../../test/calls.js";
+import {
+  PNG,
+  ctx,
+  eventually,
+  multipart,
+  onPhone,
+  phone,
+  phoneOut,
+  setupMessagesSuite,
+  strangerCompanyId,
+  team,
+  ticketOf,
+  ana,
+} from "../messages/testing.js";
+
+/**
+ * POST /api/messages/send: a company's own system sends through a connection with its token. Driven
+ * end to end: the simulator's phone shows what arrived.
+ */
+setupMessagesSuite();
+
+let token: string;
+const send = (payload: unknown, headers: Record<string, string> = {}, bearer: string | null = token) =>
+  ctx.app.inject({
+    method: "POST",
+    url: "/api/messages/send",
+    payload: payload as object,
+    headers: { ...(bearer !== null ? { authorization: `Bearer ${bearer}` } : {}), ...headers },
+  });
+
+beforeAll(async () => {
+  await ctx.deps.db.update(plans).set({ useExternalApi: true }).where(eq(plans.id, team.company.planId!));
+  const [row] = await ctx.deps.db.select().from(whatsapps).where(eq(whatsapps.id, team.connection.id));
+  token = row!.token;
+});
+
+describe("token and plan", () => {
+  it("refuses a missing, empty or wrong token with 401 ERR_API_TOKEN_INVALID; another company's token never reaches our rows", async () => {
+    const number = newNumber();
+    expectError(await send({ number, body: "x" }, {}, null), 401, "ERR_API_TOKEN_INVALID");
+    expectError(
+      await send({ number, body: "x" }, { authorization: "Bearer " }),
+      401,
+      "ERR_API_TOKEN_INVALID",
+    );
+    expectError(await send({ number, body: "x" }, {}, `${token}x`), 401, "ERR_API_TOKEN_INVALID");
+    // Another company's token is that company's caller: it never reaches our rows.
+    const theirs = await buildConnection(ctx.deps.db, strangerCompanyId);
+    const plan = await buildPlan(ctx.deps.db, { useExternalApi: true });
+    await ctx.deps.db.update(companies).set({ planId: plan.id }).where(eq(companies.id, strangerCompanyId));
+    expectError(
+      await send({ number, body: "x", queueId: team.queues[0]!.id }, {}, theirs.token),
+      400,
+      "ERR_API_QUEUE_NOT_FOUND",
+    );
+    expectError(
+      await send({ number, body: "x", userId: ana.id }, {}, theirs.token),
+      400,
+      "ERR_API_USER_NOT_FOUND",
+    );
+    expect(await ticketOf(number)).toBeNull();
+  });
+
+  it("answers 403 ERR_PLAN_FEATURE_DISABLED when the plan lacks useExternalApi, and sends nothing", async () => {
+    const number = newNumber();
+    await ctx.deps.db.update(plans).set({ useExternalApi: false }).where(eq(plans.id, team.company.planId!));
+    try {
+      expectError(await send({ number, body: "x" }), 403, "ERR_PLAN_FEATURE_DISABLED");
+      expect(await ticketOf(number)).toBeNull();
+    } finally {
+      await ctx.deps.db.update(plans).set({ useExternalApi: true }).where(eq(plans.id, team.company.planId!));
+    }
+  });
+});
+
+describe("sending", () => {
+  it("sends text to a number without the ninth digit, into a new pending ticket, and answers the ids", async () => {
+    const number = newNumber();
+    const withoutNinth = `55 (11) ${number.slice(5, 9)}-${number.slice(9)}`;
+    const answer = expectOk<ApiSendAnswer>(await send({ number: withoutNinth, body: "Seu pedido saiu" }));
+    expect(answer).toMatchObject({ mensagem: "Mensagem enviada", messageIds: [answer.messageId] });
+    const ticket = (await ticketOf(number))!;
+    expect(ticket).toMatchObject({ id: answer.ticketId, status: "pending", whatsappId: team.connection.id });
+    const arrived = await onPhone(number, answer.messageId);
+    expect(arrived).toMatchObject({ direction: "out", body: "Seu pedido saiu" });
+
+    // The second call joins the same ticket.
+    const again = expectOk<ApiSendAnswer>(await send({ number, body: "Chegou?" }));
+    expect(again.ticketId).toBe(answer.ticketId);
+  });
+
+  it("puts a new ticket in the queue given, for the user given, and closes it when asked", async () => {
+    const number = newNumber();
+    const queueId = team.queues[1]!.id;
+    const answer = expectOk<ApiSendAnswer>(
+      await send({ number, body: "Na fila 2", queueId, userId: ana.id, closeTicket: true }),
+    );
+    const ticket = (await ctx.deps.db.select().from(tickets).where(eq(tickets.id, answer.ticketId)))[0]!;
+    expect(ticket).toMatchObject({ queueId, userId: ana.id, status: "closed" });
+    await onPhone(number, answer.messageId);
+  });
+
+  it("refuses another company's queue, user or quoted message", async () => {
+    const number = newNumber();
+    const theirQueue = await buildQueue(ctx.deps.db, strangerCompanyId, { name: "Deles" });
+    expectError(await send({ number, body: "x", queueId: theirQueue.id }), 400, "ERR_API_QUEUE_NOT_FOUND");
+    const theirUser = await buildUser(ctx.deps.db, strangerCompanyId);
+    expectError(await send({ number, body: "x", userId: theirUser.id }), 400, "ERR_API_USER_NOT_FOUND");
+    expectError(await send({ number, body: "x", quotedMsgId: 999_999 }), 400, "ERR_API_QUOTED_NOT_FOUND");
+    expect(await ticketOf(number)).toBeNull();
+  });
+
+  it("answers 400 ERR_WAPP_INVALID_CONTACT for a number not on WhatsApp, and 400 for bad input", async () => {
+    // The simulator knows every number but those ending in 0000.
+    expectError(await send({ number: "5511987650000", body: "x" }), 400, "ERR_WAPP_INVALID_CONTACT");
+    expectError(await send({ number: "12", body: "x" }), 400, "ERR_WAPP_INVALID_CONTACT");
+    expectError(await send({ body: "x" }), 400, "ERR_VALIDATION");
+    expectError(await send({ number: newNumber(), body: "  " }), 400, "ERR_EMPTY_MESSAGE");
+  });
+
+  it("sends media with the body as the first medium's caption (multipart)", async () => {
+    const number = newNumber();
+    const form = multipart([
+      { name: "number", value: number },
+      { name: "body", value: "Segue a nota" },
+      { name: "medias", filename: "nota.png", type: "image/png", data: PNG },
+      { name: "medias", filename: "copia.png", type: "image/png", data: PNG },
+    ]);
+    const res = await send(form.payload, { "content-type": form.contentType });
+    const answer = expectOk<ApiSendAnswer>(res);
+    expect(answer.messageIds).toHaveLength(2);
+    const rows = await ctx.deps.db.select().from(messages).where(eq(messages.ticketId, answer.ticketId));
+    const byId = new Map(rows.map((m) => [m.id, m]));
+    expect(byId.get(answer.messageIds[0]!)).toMatchObject({ body: "Segue a nota", mediaType: "image" });
+    expect(byId.get(answer.messageIds[1]!)).toMatchObject({ body: "", mediaType: "image" });
+    const first = await onPhone(number, answer.messageIds[0]!);
+    expect(first).toMatchObject({ kind: "image", body: "Segue a nota" });
+  });
+});
+
+describe("Idempotency-Key", () => {
+  it("five concurrent calls with one key send once and answer the same ids", async () => {
+    const number = newNumber();
+    const calls = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        send({ number, body: "Só uma vez" }, { "idempotency-key": `k-${number}` }),
+      ),
+    );
+    const answers = calls.map((r) => expectOk<ApiSendAnswer>(r));
+    expect(new Set(answers.map((a) => a.messageId)).size).toBe(1);
+    await onPhone(number, answers[0]!.messageId);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await phoneOut(number)).filter((m) => m.body === "Só uma vez")).toHaveLength(1);
+    // A new key sends again.
+    const other = expectOk<ApiSendAnswer>(
+      await send({ number, body: "Só uma vez" }, { "idempotency-key": `k2-${number}` }),
+    );
+    expect(other.messageId).not.toBe(answers[0]!.messageId);
+    await eventually(async () => (await phone(number)).filter((m) => m.body === "Só uma vez").length === 2);
+    expectError(
+      await send({ number, body: "x" }, { "idempotency-key": "tem espaço" }),
+      400,
+      "ERR_API_IDEMPOTENCY_KEY_INVALID",
+    );
+  });
+});
+
+describe("rate limit", () => {
+  it("counts per token: over the limit answers 429 with Retry-After, another token still passes", async () => {
+    const flood = "flood-token-" + Math.random().toString(36).slice(2);
+    let limited = null;
+    for (let i = 0; i < 200 && !limited; i++) {
+      const res = await send({ number: "1", body: "x" }, {}, flood);
+      if (res.statusCode === 429) limited = res;
+      else expect(res.statusCode).toBe(401);
+    }
+    expect(limited).not.toBeNull();
+    expectError(limited!, 429, "ERR_TOO_MANY_REQUESTS");
+    expect(Number(limited!.headers["retry-after"])).toBeGreaterThan(0);
+    expectOk(await send({ number: newNumber(), body: "outro token passa" }));
+  });
+});
+
+describe("documentation", () => {
+  it("is in the OpenAPI document with the connection token scheme", async () => {
+    const doc = (await ctx.app.inject({ method: "GET", url: "/docs/openapi.json" })).json<{
+      paths: Record<string, { post?: { security: unknown; responses: Record<string, unknown> } }>;
+    }>();
+    const op = doc.paths["/api/messages/send"]!.post!;
+    expect(op.security).toEqual([{ connectionToken: [] }]);
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "403", "429"]));
+  });
+});
+
+describe("rotation", () => {
+  // Last: saving the connection may restart its session.
+  it("a token rotated in the connection's dialog stops working at once; the new one works", async () => {
+    const number = newNumber();
+    // Rotated: the connection's dialog saves a new token; the old one stops working at once.
+    const rotated = "rotated" + Math.random().toString(36).slice(2, 14);
+    const res = await ctx.app.inject({
+      method: "PUT",
+      url: `/whatsapp/${team.connection.id}`,
+      headers: team.adminLogin.auth,
+      payload: { name: team.connection.name, isDefault: true, token: rotated },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expectError(await send({ number, body: "x" }, {}, token), 401, "ERR_API_TOKEN_INVALID");
+    token = rotated;
+    expectOk(await send({ number, body: "depois da troca" }));
+  });
+});

@@ -1,0 +1,222 @@
+import crypto from "node:crypto";
+import { type ApiSendAnswer, type ApiSendInput, IDEMPOTENCY_KEY } from "@atende/contracts";
+import { normalizeNumber } from "../../channels/numbers.js";
+import { ChannelError } from "../../channels/provider.js";
+import type { SessionManager } from "../../channels/sessions.js";
+import { saveContact } from "../../channels/queries.js";
+import type { Tx } from "../../db/client.js";
+import type { Deps } from "../../deps.js";
+import { type Raise, inTransaction } from "../../events/bus.js";
+import { companyLockout } from "../../http/companyStanding.js";
+import { AppError } from "../../http/errors.js";
+import { requirePlan } from "../../http/plan.js";
+import type { JobRunner } from "../../jobs/runner.js";
+import { presentContacts } from "../contacts/queries.js";
+import { quotableMessageId } from "../messages/queries.js";
+import { queueOutbound } from "../messages/outbound.js";
+import type { UploadedFile } from "../messages/service.js";
+import { findTicketRow, insertTicket, loadTicket, setTicketClosed, track } from "../tickets/queries.js";
+import { liveTicketRow } from "../messages/queries.js";
+import { companyQueueIds, findUser } from "../users/queries.js";
+import * as q from "./queries.js";
+
+export type MessagesApiDeps = Pick<Deps, "db" | "bus" | "now" | "media"> & {
+  jobs: Pick<JobRunner, "poke">;
+  sessions: Pick<SessionManager, "session">;
+};
+
+/** The token's connection and company: who is calling, decided by the token alone. */
+export interface ApiCaller {
+  companyId: number;
+  whatsappId: number;
+}
+
+/** Compared in constant time, so the answer's timing tells nothing of a stored token. */
+function sameToken(a: string, b: string) {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}
+
+export function createMessagesApiService({ db, bus, now, media, jobs, sessions }: MessagesApiDeps) {
+  /** Asks WhatsApp through the connection's own session; a session elsewhere (or none) lets the send job tell. */
+  async function checkOnWhatsapp(whatsappId: number, number: string) {
+    const session = sessions.session(whatsappId);
+    if (!session) return;
+    try {
+      if (!(await session.checkNumber(number)))
+        throw new AppError("ERR_WAPP_INVALID_CONTACT", { invalido: true });
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      if (err instanceof ChannelError && err.code === "ERR_WAPP_NOT_INITIALIZED") return;
+      throw new AppError("ERR_WAPP_CHECK_CONTACT");
+    }
+  }
+
+  /** The contact's live ticket on the connection, else a new one: the agent's (open) or waiting (pending). */
+  async function ticketFor(
+    tx: Tx,
+    raise: Raise,
+    caller: ApiCaller,
+    contact: { id: number; isGroup: boolean },
+    input: ApiSendInput,
+  ) {
+    const live = await liveTicketRow(tx, caller.companyId, contact.id, caller.whatsappId);
+    if (live) return live;
+    const at = now();
+    const userId = input.userId ?? null;
+    const queueId = input.queueId ?? null;
+    const ticketId = await insertTicket(tx, caller.companyId, {
+      contactId: contact.id,
+      whatsappId: caller.whatsappId,
+      userId,
+      queueId,
+      status: userId ? "open" : "pending",
+      isGroup: contact.isGroup,
+      createdAt: at,
+      updatedAt: at,
+    });
+    await track(
+      tx,
+      { id: ticketId, companyId: caller.companyId, whatsappId: caller.whatsappId, queueId, userId },
+      { ...(queueId ? { queuedAt: at } : {}), ...(userId ? { acceptedAt: at } : {}) },
+      at,
+    );
+    raise({
+      type: "ticket.saved",
+      companyId: caller.companyId,
+      ticket: (await loadTicket(tx, caller.companyId, ticketId))!,
+    });
+    return (await findTicketRow(tx, caller.companyId, ticketId))!;
+  }
+
+  return {
+    /**
+     * The caller of a bearer token: the connection whose token it is. A missing, empty or unknown
+     * token, or one rotated away, answers 401 ERR_API_TOKEN_INVALID; a company locked out, its
+     * lockout; a plan without the external API, 403 ERR_PLAN_FEATURE_DISABLED.
+     */
+    async authenticate(token: string | null): Promise<ApiCaller> {
+      if (!token || token.length > 512) throw new AppError("ERR_API_TOKEN_INVALID");
+      const row = await q.connectionByToken(db, token);
+      if (!row || !sameToken(row.token, token)) throw new AppError("ERR_API_TOKEN_INVALID");
+      const lock = await companyLockout(db, row.companyId, now());
+      if (lock) throw lock;
+      await requirePlan(db, row.companyId, "useExternalApi");
+      return { companyId: row.companyId, whatsappId: row.id };
+    },
+
+    /** A header's Idempotency-Key, checked (undefined when not sent). */
+    idempotencyKey(header: string | string[] | undefined): string | undefined {
+      if (header === undefined) return undefined;
+      const key = Array.isArray(header) ? header[0] : header;
+      if (!key || !IDEMPOTENCY_KEY.test(key)) throw new AppError("ERR_API_IDEMPOTENCY_KEY_INVALID");
+      return key;
+    },
+
+    /**
+     * Sends text or files to a number through the caller's connection, as an agent's send does (the
+     * durable outbound queue, in order, with acks), into the contact's live ticket there or a new one.
+     * With an Idempotency-Key, a repeated call answers the first call's answer and sends nothing.
+     */
+    async send(
+      caller: ApiCaller,
+      input: ApiSendInput,
+      files: UploadedFile[] = [],
+      idempotencyKey?: string,
+    ): Promise<ApiSendAnswer> {
+      const { companyId, whatsappId } = caller;
+      if (idempotencyKey) {
+        const answered = await q.idempotentAnswer(db, companyId, whatsappId, idempotencyKey);
+        if (answered) return answered as unknown as ApiSendAnswer;
+      }
+      const number = normalizeNumber(input.number);
+      if (!/^\d{8,15}$/.test(number)) throw new AppError("ERR_WAPP_INVALID_CONTACT", { invalido: true });
+      const text = input.body.trim() ? input.body : "";
+      if (!text && files.length === 0) throw new AppError("ERR_EMPTY_MESSAGE");
+      if (input.queueId && (await companyQueueIds(db, companyId, [input.queueId])).length !== 1)
+        throw new AppError("ERR_API_QUEUE_NOT_FOUND");
+      if (input.userId && !(await findUser(db, companyId, input.userId)))
+        throw new AppError("ERR_API_USER_NOT_FOUND");
+      await checkOnWhatsapp(whatsappId, number);
+      const stored: { path: string; mimetype: string; name: string }[] = [];
+      for (const f of files)
+        stored.push({ ...(await media.save(companyId, f.data, f.mimetype)), name: f.filename });
+
+      const outcome = await inTransaction(db, bus, async (tx, raise) => {
+        if (
+          idempotencyKey &&
+          !(await q.claimIdempotencyKey(tx, companyId, whatsappId, idempotencyKey, now()))
+        )
+          return null; // a call with this key committed first: its answer is read below
+        const saved = await saveContact(tx, "number", {
+          companyId,
+          name: number,
+          number,
+          lid: null,
+          isGroup: false,
+          at: now().toISOString(),
+        });
+        if (saved.changed) {
+          const [contact] = await presentContacts(tx, companyId, [saved.contact]);
+          raise({
+            type: "contact.saved",
+            companyId,
+            action: saved.created ? "create" : "update",
+            contact: contact!,
+          });
+        }
+        const ticket = await ticketFor(tx, raise, caller, saved.contact, input);
+        let quotedMsgId: number | null = null;
+        if (input.quotedMsgId) {
+          quotedMsgId = await quotableMessageId(tx, companyId, input.quotedMsgId, saved.contact.id);
+          if (!quotedMsgId) throw new AppError("ERR_API_QUOTED_NOT_FOUND");
+        }
+        const base = { companyId, ticketId: ticket.id, userId: input.userId ?? null, at: now() };
+        const ids: number[] = [];
+        if (stored.length === 0)
+          ids.push(await queueOutbound(tx, raise, { ...base, body: text, quotedMsgId }));
+        for (const [i, file] of stored.entries()) {
+          ids.push(
+            await queueOutbound(tx, raise, {
+              ...base,
+              // The body is the first medium's caption.
+              body: i === 0 ? text : "",
+              quotedMsgId: i === 0 ? quotedMsgId : null,
+              media: file,
+            }),
+          );
+        }
+        if (input.closeTicket) {
+          await setTicketClosed(tx, companyId, ticket.id, now());
+          await track(tx, ticket, { finishedAt: now() }, now());
+          raise({
+            type: "ticket.saved",
+            companyId,
+            ticket: (await loadTicket(tx, companyId, ticket.id))!,
+            previous: { queueId: ticket.queueId, userId: ticket.userId, status: ticket.status as "open" },
+          });
+        }
+        const answer: ApiSendAnswer = {
+          mensagem: "Mensagem enviada",
+          messageId: ids[0]!,
+          messageIds: ids,
+          ticketId: ticket.id,
+          ticketUuid: ticket.uuid,
+          contactId: saved.contact.id,
+        };
+        if (idempotencyKey)
+          await q.storeIdempotentAnswer(tx, companyId, whatsappId, idempotencyKey, { ...answer });
+        return answer;
+      });
+      if (!outcome) {
+        const answered = await q.idempotentAnswer(db, companyId, whatsappId, idempotencyKey!);
+        return answered as unknown as ApiSendAnswer;
+      }
+      jobs.poke();
+      return outcome;
+    },
+  };
+}
+
+export type MessagesApiService = ReturnType<typeof createMessagesApiService>;

@@ -1,0 +1,158 @@
+import crypto from "node:crypto";
+import http from "node:http";
+import https from "node:https";
+import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER, WEBHOOK_TEST_EVENT } from "@atende/contracts";
+import type { FastifyBaseLogger } from "fastify";
+import type { Db } from "../../db/client.js";
+import { type JobHandler, JobFailed, RetryLater } from "../../jobs/runner.js";
+import type { Mailer } from "../mail/mailer.js";
+import { type WEBHOOK_DELIVERY_JOB, type SubscriptionCache } from "./dispatch.js";
+import * as q from "./queries.js";
+import { publicOnlyLookup, receiverUrl } from "./ssrf.js";
+
+/** A subscription failing for this long is switched off. */
+export const FAILING_DAY_MS = 24 * 60 * 60 * 1000;
+const TIMEOUT_MS = 10_000;
+const MAX_BACKOFF_SECONDS = 3 * 60 * 60;
+
+/** `sha256=` + hex HMAC-SHA256 of `${timestamp}.${body}` with the subscription's secret. */
+export function signature(secret: string, timestamp: string, body: string): string {
+  return `sha256=${crypto.createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
+}
+
+/** The wait before attempt n+1: base, 2×base, 4×base… capped at 3 hours (17 attempts ≈ a day). */
+export function retryDelaySeconds(base: number, attempt: number): number {
+  return Math.min(MAX_BACKOFF_SECONDS, base * 2 ** Math.max(0, attempt - 1));
+}
+
+/** POSTs the body; answers the status code, or throws on a network error. */
+function post(
+  url: URL,
+  body: string,
+  headers: Record<string, string>,
+  allowPrivate: boolean,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const client = url.protocol === "https:" ? https : http;
+    const req = client.request(
+      url,
+      {
+        method: "POST",
+        headers: {
+          ...headers,
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+        },
+        lookup: publicOnlyLookup(allowPrivate),
+        timeout: TIMEOUT_MS,
+      },
+      (res) => {
+        res.resume(); // the answer's body is not read
+        res.on("end", () => resolve(res.statusCode ?? 0));
+        res.on("error", reject);
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error("timed out")));
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+export interface DeliveryDeps {
+  db: Db;
+  now: () => Date;
+  log: FastifyBaseLogger;
+  mailer: Pick<Mailer, "send">;
+  cache: SubscriptionCache;
+  allowPrivate: boolean;
+  retryBaseSeconds: number;
+  /** Counts deliveries by outcome (the /metrics counter). */
+  metrics?: { webhookDeliveries: { inc(labels: { outcome: string }): void } };
+}
+
+/** The job that delivers one webhook event, signed, retried with the same deliveryId. */
+export function webhookDeliveryJob(deps: DeliveryDeps): JobHandler<typeof WEBHOOK_DELIVERY_JOB> {
+  const { db, now } = deps;
+  const count = (outcome: string) => deps.metrics?.webhookDeliveries.inc({ outcome });
+
+  async function switchOff(companyId: number, sub: q.WebhookRow) {
+    await q.updateSubscription(db, companyId, sub.id, {
+      active: false,
+      disabledReason: "failing",
+      updatedAt: now(),
+    });
+    deps.cache.forget(companyId);
+    deps.log.warn({ companyId, webhookId: sub.id }, "webhook switched off after a day of failures");
+    for (const to of await q.adminEmails(db, companyId)) {
+      const text = `O webhook ${sub.url} falhou por um dia e foi desativado. Corrija o receptor e ative-o de novo em Configurações → Webhooks.`;
+      await deps.mailer
+        .send({ to, subject: "Webhook desativado", text, html: `<p>${text}</p>` })
+        .catch(() => undefined);
+    }
+  }
+
+  return {
+    async run(job, ctx) {
+      const companyId = job.companyId!;
+      const d = await q.findDelivery(db, companyId, job.payload.deliveryRowId);
+      if (!d || d.status === "delivered") return;
+      const sub = await q.findSubscription(db, companyId, d.subscriptionId);
+      if (!sub) return; // deleted: its deliveries went with it
+      if (!sub.active && d.event !== WEBHOOK_TEST_EVENT) throw new JobFailed("the webhook is switched off");
+      const body = JSON.stringify({
+        event: d.event,
+        companyId,
+        deliveryId: d.deliveryId,
+        createdAt: d.createdAt.toISOString(),
+        data: d.data,
+      });
+      const timestamp = String(Math.floor(now().getTime() / 1000));
+      const headers = {
+        [WEBHOOK_SIGNATURE_HEADER]: signature(sub.secret, timestamp, body),
+        [WEBHOOK_TIMESTAMP_HEADER]: timestamp,
+        "x-atende-event": d.event,
+        "x-atende-delivery": d.deliveryId,
+        "user-agent": "Atende-Webhooks/1",
+      };
+      let code: number | null = null;
+      let error: string | null = null;
+      try {
+        code = await post(receiverUrl(sub.url), body, headers, deps.allowPrivate);
+        if (code < 200 || code >= 300) error = `HTTP ${code}`;
+      } catch (err) {
+        error = (err as Error).message.slice(0, 300) || "network error";
+      }
+      const at = now();
+      await q.updateDelivery(db, companyId, d.id, {
+        attempts: d.attempts + 1,
+        lastAttemptAt: at,
+        responseCode: code,
+        lastError: error,
+        ...(error ? {} : { status: "delivered", deliveredAt: at }),
+      });
+      if (!error) {
+        count("delivered");
+        if (sub.failingSince) await q.updateSubscription(db, companyId, sub.id, { failingSince: null });
+        return;
+      }
+      count("failed_attempt");
+      const failing = await q.markFailing(db, companyId, sub.id, at);
+      if (
+        failing?.active &&
+        failing.failingSince &&
+        at.getTime() - failing.failingSince.getTime() >= FAILING_DAY_MS
+      ) {
+        await switchOff(companyId, failing);
+        throw new JobFailed(error);
+      }
+      throw new RetryLater(error, retryDelaySeconds(deps.retryBaseSeconds, ctx.attempt));
+    },
+    async onFailed(job, error) {
+      count("gave_up");
+      await q.updateDelivery(db, job.companyId!, job.payload.deliveryRowId, {
+        status: "failed",
+        lastError: error.message.slice(0, 300),
+      });
+    },
+  };
+}

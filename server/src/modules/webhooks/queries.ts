@@ -1,0 +1,136 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Executor } from "../../db/client.js";
+import { users, webhookDeliveries, webhookSubscriptions } from "../../db/schema/index.js";
+
+export type WebhookRow = typeof webhookSubscriptions.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+export async function listSubscriptions(db: Executor, companyId: number): Promise<WebhookRow[]> {
+  return db
+    .select()
+    .from(webhookSubscriptions)
+    .where(eq(webhookSubscriptions.companyId, companyId))
+    .orderBy(webhookSubscriptions.id);
+}
+
+/** The company's switched-on subscriptions (the dispatcher's read on every event transaction). */
+export async function activeSubscriptions(db: Executor, companyId: number) {
+  return db
+    .select({ id: webhookSubscriptions.id, events: webhookSubscriptions.events })
+    .from(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.companyId, companyId), eq(webhookSubscriptions.active, true)));
+}
+
+export async function findSubscription(
+  db: Executor,
+  companyId: number,
+  id: number,
+): Promise<WebhookRow | null> {
+  const [row] = await db
+    .select()
+    .from(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.companyId, companyId), eq(webhookSubscriptions.id, id)));
+  return row ?? null;
+}
+
+export async function insertSubscription(
+  db: Executor,
+  companyId: number,
+  values: Omit<typeof webhookSubscriptions.$inferInsert, "companyId">,
+): Promise<WebhookRow> {
+  const [row] = await db
+    .insert(webhookSubscriptions)
+    .values({ ...values, companyId })
+    .returning();
+  return row!;
+}
+
+export async function updateSubscription(
+  db: Executor,
+  companyId: number,
+  id: number,
+  patch: Partial<typeof webhookSubscriptions.$inferInsert>,
+): Promise<WebhookRow | null> {
+  const [row] = await db
+    .update(webhookSubscriptions)
+    .set(patch)
+    .where(and(eq(webhookSubscriptions.companyId, companyId), eq(webhookSubscriptions.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+export async function deleteSubscription(db: Executor, companyId: number, id: number): Promise<boolean> {
+  const rows = await db
+    .delete(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.companyId, companyId), eq(webhookSubscriptions.id, id)))
+    .returning({ id: webhookSubscriptions.id });
+  return rows.length === 1;
+}
+
+export async function insertDeliveries(
+  db: Executor,
+  rows: Omit<typeof webhookDeliveries.$inferInsert, "id">[],
+): Promise<{ id: number; subscriptionId: number }[]> {
+  if (rows.length === 0) return [];
+  return db
+    .insert(webhookDeliveries)
+    .values(rows)
+    .returning({ id: webhookDeliveries.id, subscriptionId: webhookDeliveries.subscriptionId });
+}
+
+export async function findDelivery(db: Executor, companyId: number, id: number): Promise<DeliveryRow | null> {
+  const [row] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.companyId, companyId), eq(webhookDeliveries.id, id)));
+  return row ?? null;
+}
+
+export async function updateDelivery(
+  db: Executor,
+  companyId: number,
+  id: number,
+  patch: Partial<typeof webhookDeliveries.$inferInsert>,
+) {
+  await db
+    .update(webhookDeliveries)
+    .set(patch)
+    .where(and(eq(webhookDeliveries.companyId, companyId), eq(webhookDeliveries.id, id)));
+}
+
+/** The subscription's newest deliveries first. */
+export async function recentDeliveries(db: Executor, companyId: number, subscriptionId: number, limit = 50) {
+  return db
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(eq(webhookDeliveries.companyId, companyId), eq(webhookDeliveries.subscriptionId, subscriptionId)),
+    )
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(limit);
+}
+
+/** A failed attempt: the subscription is failing since the first failure after its last success. */
+export async function markFailing(
+  db: Executor,
+  companyId: number,
+  id: number,
+  at: Date,
+): Promise<WebhookRow | null> {
+  const [row] = await db
+    .update(webhookSubscriptions)
+    .set({
+      failingSince: sql`coalesce(${webhookSubscriptions.failingSince}, ${at.toISOString()}::timestamptz)`,
+    })
+    .where(and(eq(webhookSubscriptions.companyId, companyId), eq(webhookSubscriptions.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+export async function adminEmails(db: Executor, companyId: number): Promise<string[]> {
+  const rows = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(and(eq(users.companyId, companyId), eq(users.profile, "admin")));
+  return rows.map((r) => r.email);
+}

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { idOf, idParam, webhookSaveSchema } from "@atende/contracts";
+import { routes } from "../../http/route.js";
+import { type WebhooksDeps, type WebhooksService, createWebhooksService } from "./service.js";
+
+const deliveryParams = z.object({ id: idOf(), deliveryId: idOf(Number.MAX_SAFE_INTEGER) });
+
+/** Outbound webhooks, for whoever may edit the company's settings (admins). */
+export function webhooksRoutes(app: FastifyInstance, webhooks: WebhooksService) {
+  const r = routes(app);
+  const admin = { access: "settings:edit" } as const;
+  r.get("/webhooks", { ...admin, summary: "The company's webhook subscriptions" }, ({ auth }) =>
+    webhooks.list(auth),
+  );
+  r.post(
+    "/webhooks",
+    {
+      ...admin,
+      body: webhookSaveSchema,
+      status: 201,
+      summary: "Subscribe (answers the signing secret, once)",
+    },
+    ({ auth, body }) => webhooks.create(auth, body),
+  );
+  r.put("/webhooks/:id", { ...admin, params: idParam, body: webhookSaveSchema }, ({ auth, params, body }) =>
+    webhooks.update(auth, params.id, body),
+  );
+  r.delete("/webhooks/:id", { ...admin, params: idParam, status: 204 }, ({ auth, params }) =>
+    webhooks.remove(auth, params.id),
+  );
+  r.post(
+    "/webhooks/:id/secret",
+    { ...admin, params: idParam, summary: "A new signing secret (answered once)" },
+    ({ auth, params }) => webhooks.rotateSecret(auth, params.id),
+  );
+  r.post("/webhooks/:id/test", { ...admin, params: idParam, status: 204 }, ({ auth, params }) =>
+    webhooks.sendTest(auth, params.id),
+  );
+  r.get("/webhooks/:id/deliveries", { ...admin, params: idParam }, ({ auth, params }) =>
+    webhooks.deliveries(auth, params.id),
+  );
+  r.post(
+    "/webhooks/:id/deliveries/:deliveryId/resend",
+    { ...admin, params: deliveryParams },
+    ({ auth, params }) => webhooks.resend(auth, params.id, params.deliveryId),
+  );
+}
+
+export async function webhooksModule(app: FastifyInstance, deps: WebhooksDeps): Promise<WebhooksService> {
+  const webhooks = createWebhooksService(deps);
+  webhooksRoutes(app, webhooks);
+  return webhooks;
+}
