@@ -11,7 +11,9 @@ export function promptsRoutes(app: FastifyInstance, prompts: PromptsService) {
 
   r.get("/prompt", { ...gated, query: listQuerySchema }, ({ auth, query }) => prompts.page(auth, query));
   r.get("/prompt/usage", gated, ({ auth }) => prompts.usage(auth));
-  r.post("/prompt", { ...gated, body: promptBodySchema }, ({ auth, body }) => prompts.create(auth, body));
+  r.post("/prompt", { ...gated, body: promptBodySchema, status: 201 }, ({ auth, body }) =>
+    prompts.create(auth, body),
+  );
   r.get("/prompt/:id", byId, ({ auth, params }) => prompts.get(auth, params.id));
   r.put("/prompt/:id", { ...byId, body: promptBodySchema }, ({ auth, params, body }) =>
     prompts.update(auth, params.id, body),

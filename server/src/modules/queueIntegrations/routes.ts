@@ -21,7 +21,7 @@ export function queueIntegrationsRoutes(app: FastifyInstance, integrations: Queu
   r.get("/queueIntegration", { ...gated, query: listQuerySchema }, ({ auth, query }) =>
     integrations.page(auth, query),
   );
-  r.post("/queueIntegration", { ...gated, body: queueIntegrationBodySchema }, ({ auth, body }) =>
+  r.post("/queueIntegration", { ...gated, body: queueIntegrationBodySchema, status: 201 }, ({ auth, body }) =>
     integrations.create(auth, body),
   );
   r.post("/queueIntegration/testSession", { ...gated, body: dialogflowTestSchema }, ({ auth, body }) =>
