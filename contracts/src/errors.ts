@@ -7,6 +7,7 @@ import { API_ERRORS } from "./errorCodes/api.js";
 import type { ErrorDef } from "./errorCodes/def.js";
 import { CONTACT_LIST_ERRORS } from "./errorCodes/contactLists.js";
 import { BILLING_ERRORS } from "./errorCodes/billing.js";
+import { BOT_ERRORS } from "./errorCodes/bots.js";
 import { GENERAL_ERRORS } from "./errorCodes/general.js";
 import { PLATFORM_ERRORS } from "./errorCodes/platform.js";
 import { CAMPAIGN_ERRORS } from "./errorCodes/campaigns.js";
@@ -30,6 +31,7 @@ export const ERROR_CATALOGUES: Readonly<Record<string, Readonly<Record<string, E
   CONTACT_LIST_ERRORS,
   BILLING_ERRORS,
   API_ERRORS,
+  BOT_ERRORS,
 };
 
 export const ERRORS = {
@@ -41,6 +43,7 @@ export const ERRORS = {
   ...CONTACT_LIST_ERRORS,
   ...BILLING_ERRORS,
   ...API_ERRORS,
+  ...BOT_ERRORS,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -37,3 +37,5 @@ export * from "./files.js";
 export * from "./billing.js";
 export * from "./messagesApi.js";
 export * from "./webhooks.js";
+export * from "./queueIntegrations.js";
+export * from "./prompts.js";

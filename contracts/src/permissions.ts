@@ -29,6 +29,8 @@ export const PERMISSIONS = {
   "schedules:editAny": ["admin", "supervisor"],
   /** Billing: /financeiro, /subscription and the checkout (the super user also sees every company's invoices). */
   "invoices:view": ["admin"],
+  /** The /queue-integration and /prompts pages (bots and AI). */
+  "bots:manage": ["admin"],
 } as const satisfies Record<string, readonly Profile[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -15,6 +15,8 @@ import type { CampaignServerEvents } from "./campaigns.js";
 import type { ContactListServerEvents } from "./contactLists.js";
 import type { FileListServerEvents } from "./files.js";
 import type { PaymentEventPayload } from "./billing.js";
+import type { QueueIntegrationEvent } from "./queueIntegrations.js";
+import type { PromptEvent } from "./prompts.js";
 
 /**
  * The live channel: the spec's event names (`company-{id}-user`, ...) and their payloads. Server
@@ -60,6 +62,10 @@ export interface CompanyEventPayloads {
     | { action: "delete"; id: number; uuid: string };
   /** A payment settled one of the company's invoices (billing): the due date moved. */
   payment: PaymentEventPayload;
+  /** A bot integration made, changed or deleted (admins of the company). */
+  queueIntegration: QueueIntegrationEvent;
+  /** An AI prompt made, changed or deleted (admins of the company). */
+  prompt: PromptEvent;
 }
 export type CompanyEventName = keyof CompanyEventPayloads;
 

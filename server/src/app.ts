@@ -80,6 +80,10 @@ import { createMetrics } from "./modules/metrics/registry.js";
 import { metricsModule } from "./modules/metrics/routes.js";
 import type { createWhatsappsService } from "./modules/whatsapps/service.js";
 import { type Realtime, createRealtime } from "./realtime/index.js";
+import { secretBoxFor } from "./lib/secretBox.js";
+import { dialogflowClient } from "./modules/queueIntegrations/dialogflow.js";
+import { queueIntegrationsModule } from "./modules/queueIntegrations/routes.js";
+import { promptsModule } from "./modules/prompts/routes.js";
 
 const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
 
@@ -207,7 +211,13 @@ export async function buildApp(
 
   // Every domain registers its routes the same way: `await xxxModule(app, deps)`, answering its
   // service where another module or the caller needs it.
-  const shared = { ...deps, ...channels, log: app.log, maxFileBytes: deps.config.MEDIA_MAX_BYTES };
+  const shared = {
+    ...deps,
+    ...channels,
+    log: app.log,
+    maxFileBytes: deps.config.MEDIA_MAX_BYTES,
+    secrets: secretBoxFor(deps.config),
+  };
   await healthModule(app, shared);
   const auth = await authModule(app, { ...shared, authOptions: opts.authOptions });
   const users = await usersModule(app, shared);
@@ -237,6 +247,8 @@ export async function buildApp(
   await contactListsModule(app, shared);
   await fileListsModule(app, shared);
   await billingModule(app, shared);
+  await queueIntegrationsModule(app, { ...shared, dialogflow: dialogflowClient(deps.config) });
+  await promptsModule(app, shared);
   await cloudWebhookRoutes(app, shared);
   await webhooksModule(app, { ...shared, webhookCache });
 

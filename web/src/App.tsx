@@ -11,7 +11,6 @@ import { BrandIcons } from "./components/BrandIcons";
 import { FullPageLoader } from "./components/FullPageLoader";
 import { Toaster } from "./components/Toaster";
 import { ThemeModeProvider } from "./layout/ThemeModeProvider";
-import type { PageKey } from "./pages/coming-soon/ComingSoonPage";
 import type { PlanFlag } from "@atende/contracts";
 
 const AppLayout = lazy(() => import("./layout/AppLayout").then((m) => ({ default: m.AppLayout })));
@@ -89,20 +88,14 @@ const SubscriptionPage = lazy(() =>
 const MessagesApiPage = lazy(() =>
   import("./pages/messages-api/MessagesApiPage").then((m) => ({ default: m.MessagesApiPage })),
 );
-const ComingSoonPage = lazy(() =>
-  import("./pages/coming-soon/ComingSoonPage").then((m) => ({ default: m.ComingSoonPage })),
+const PromptsPage = lazy(() =>
+  import("./pages/prompts/PromptsPage").then((m) => ({ default: m.PromptsPage })),
 );
-
-/** Upcoming pages of a feature the plan may lack: behind PlanRoute, as the pages that exist. */
-const UPCOMING_PLAN_PAGES: [path: string, title: PageKey, flag: PlanFlag][] = [
-  ["/prompts", "prompts", "useOpenAi"],
-  ["/queue-integration", "queueIntegration", "useIntegrations"],
-];
-
-function upcoming([path, title]: [string, PageKey]) {
-  return <Route key={path} path={path} element={<ComingSoonPage key={path} title={title} />} />;
-}
-
+const QueueIntegrationsPage = lazy(() =>
+  import("./pages/queue-integration/QueueIntegrationsPage").then((m) => ({
+    default: m.QueueIntegrationsPage,
+  })),
+);
 function AppRoutes() {
   // Drawn again on every change of session, which writes or clears the flag before it sets the user.
   // While a reload asks who is logged in, the flag of the last answer stands.
@@ -155,14 +148,17 @@ function AppRoutes() {
             <Route element={<PlanRoute flag="useSchedules" />}>
               <Route path="/schedules" element={<SchedulesPage />} />
             </Route>
+            <Route element={<PermissionRoute permission="bots:manage" />}>
+              <Route element={<PlanRoute flag="useOpenAi" />}>
+                <Route path="/prompts" element={<PromptsPage />} />
+              </Route>
+              <Route element={<PlanRoute flag="useIntegrations" />}>
+                <Route path="/queue-integration" element={<QueueIntegrationsPage />} />
+              </Route>
+            </Route>
             <Route element={<PlanRoute flag="useExternalApi" />}>
               <Route path="/messages-api" element={<MessagesApiPage />} />
             </Route>
-            {UPCOMING_PLAN_PAGES.map(([path, title, flag]) => (
-              <Route key={path} element={<PlanRoute flag={flag} />}>
-                {upcoming([path, title])}
-              </Route>
-            ))}
             <Route element={<PlanRoute flag="useInternalChat" />}>
               <Route path="/chats/:id?" element={<ChatsPage />} />
             </Route>

@@ -102,6 +102,9 @@ export type DomainEvent =
   | { type: "schedule.changed"; companyId: number; payload: CompanyEventPayloads["schedule"] }
   /** A campaign made, changed, deleted, or a recipient's progress (campaigns module). */
   | { type: "campaign.changed"; companyId: number; payload: CampaignEventPayload }
+  /** A bot integration or an AI prompt changed: the company's admins hear it. */
+  | { type: "queueIntegration.changed"; companyId: number; payload: CompanyEventPayloads["queueIntegration"] }
+  | { type: "prompt.changed"; companyId: number; payload: CompanyEventPayloads["prompt"] }
   /**
    * An internal chat changed: `memberIds` hear `payload`; `leftIds` (members removed by this change)
    * hear that the chat is gone for them.

@@ -104,6 +104,18 @@ beforeAll(async () => {
   });
   expect(helpRes.statusCode, helpRes.body).toBe(201);
   const help = helpRes.json<{ id: number }>();
+  const integration = await made("/queueIntegration", {
+    type: "typebot",
+    name: "Guard bot",
+    urlN8N: "http://127.0.0.1:9",
+    typebotSlug: "guard",
+  });
+  const prompt = await made("/prompt", {
+    name: "Guard prompt",
+    prompt: "You are a guard.",
+    apiKey: "sk-guard-0000",
+    queueId: team.queue.id,
+  });
   // Announcements are the platform's too; this one is addressed to company A alone.
   const announcementRes = await ctx.app.inject({
     method: "POST",
@@ -170,6 +182,8 @@ beforeAll(async () => {
     files: fileList.id,
     invoices: invoice!.id,
     webhooks: webhook.id,
+    queueIntegration: integration.id,
+    prompt: prompt.id,
   };
   ids = {
     ticketId: ticket.id,
@@ -241,6 +255,9 @@ const bodySchema = (decl: RouteDeclaration) => decl.body ?? decl.bodyDoc;
 function validBody(r: ApiRoute): unknown {
   if (r.method === "POST" && r.url === "/schedules")
     return withRealIds({ body: "guarded", sendAt: "2099-01-01T10:00", contactId: 0 });
+  // The integration's required fields depend on its type.
+  if (/^\/queueIntegration(\/:id)?$/.test(r.url) && (r.method === "POST" || r.method === "PUT"))
+    return { type: "typebot", name: "Guarded bot", urlN8N: "http://127.0.0.1:9", typebotSlug: "guard" };
   const body = bodySchema(r.decl);
   return body ? withRealIds(validSample(body) ?? {}) : undefined;
 }

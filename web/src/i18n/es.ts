@@ -8,6 +8,7 @@ import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
 import { notesTexts } from "./notes";
 import { tagsTexts } from "./tags";
+import { botsTexts } from "./bots";
 import { logosTexts } from "./logos";
 import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
@@ -33,6 +34,7 @@ export const es: Translation = {
   contactLists: contactListsTexts.es,
   contacts: contactsTexts.es,
   tags: tagsTexts.es,
+  bots: botsTexts.es,
   logos: logosTexts.es,
   queues: queuesTexts.es,
   settings: settingsTexts.es,

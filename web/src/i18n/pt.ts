@@ -8,6 +8,7 @@ import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
 import { notesTexts } from "./notes";
 import { tagsTexts } from "./tags";
+import { botsTexts } from "./bots";
 import { logosTexts } from "./logos";
 import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
@@ -32,6 +33,7 @@ export const pt = {
   contactLists: contactListsTexts.pt,
   contacts: contactsTexts.pt,
   tags: tagsTexts.pt,
+  bots: botsTexts.pt,
   logos: logosTexts.pt,
   queues: queuesTexts.pt,
   settings: settingsTexts.pt,

@@ -21,3 +21,4 @@ export * from "./contactLists.js";
 export * from "./billing.js";
 export * from "./messagesApi.js";
 export * from "./webhooks.js";
+export * from "./bots.js";
