@@ -1,4 +1,5 @@
 import {
+  type BillingSettingKey,
   CHATBOT_TYPES,
   ENABLED_DISABLED,
   SCHEDULE_TYPES,
@@ -16,7 +17,14 @@ import { useSessionUser } from "../../auth/AuthContext";
 
 type ChoiceKey = Exclude<
   SettingKey,
-  "timezone" | "ipixc" | "tokenixc" | "ipmkauth" | "clientidmkauth" | "clientsecretmkauth" | "asaas"
+  | "timezone"
+  | "ipixc"
+  | "tokenixc"
+  | "ipmkauth"
+  | "clientidmkauth"
+  | "clientsecretmkauth"
+  | "asaas"
+  | BillingSettingKey
 >;
 
 /** Each select's values, in the order shown. */
