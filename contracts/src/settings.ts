@@ -73,6 +73,18 @@ export const SUPER_SETTING_VALUES = {
     .regex(/^\d{1,3}$/, "validation.invalid"),
 } as const;
 
+/** The super user's billing settings (free text and numbers, not selects): set on the billing pages. */
+export const BILLING_SETTING_KEYS = [
+  "paymentGateway",
+  "asaasWebhookToken",
+  "pixKey",
+  "pixMerchantName",
+  "pixMerchantCity",
+  "invoiceDaysBefore",
+  "billingGraceDays",
+] as const satisfies readonly (keyof typeof SUPER_SETTING_VALUES)[];
+export type BillingSettingKey = (typeof BILLING_SETTING_KEYS)[number];
+
 export type CompanySettingKey = keyof typeof COMPANY_SETTING_VALUES;
 export type SuperSettingKey = keyof typeof SUPER_SETTING_VALUES;
 export type SettingKey = CompanySettingKey | SuperSettingKey;

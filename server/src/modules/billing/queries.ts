@@ -1,5 +1,5 @@
 import { type SQL, and, asc, count, desc, eq, ilike, inArray, lte, or, sql } from "drizzle-orm";
-import { type Executor, queryRows } from "../../db/client.js";
+import type { Executor } from "../../db/client.js";
 import {
   companies,
   invoices,
@@ -294,14 +294,6 @@ export async function storeEvent(tx: Executor, values: typeof paymentEvents.$inf
     .onConflictDoNothing()
     .returning({ id: paymentEvents.id });
   return rows.length > 0;
-}
-
-export async function countEvents(db: Executor, gateway: string, externalId: string): Promise<number> {
-  const rows = await queryRows<{ n: number }>(
-    db,
-    sql`select count(*)::int as n from payment_events where gateway = ${gateway} and external_id = ${externalId}`,
-  );
-  return rows[0]?.n ?? 0;
 }
 
 export async function findCustomer(db: Executor, companyId: number, gateway: string, cpfCnpj: string) {

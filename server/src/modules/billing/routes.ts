@@ -7,8 +7,8 @@ import {
 } from "@atende/contracts";
 import { langOf } from "../../http/errors.js";
 import { routes } from "../../http/route.js";
-import type { Deps } from "../../deps.js";
 import type { FastifyBaseLogger } from "fastify";
+import type { Deps } from "../../deps.js";
 import { type InvoicesService, createInvoicesService } from "./invoices.js";
 import { type SubscriptionService, createSubscriptionService } from "./subscription.js";
 import { type WebhookService, createWebhookService } from "./webhook.js";
@@ -44,10 +44,8 @@ export function billingRoutes(
     s.subscription.checkout(auth, body, langOf(req)),
   );
   // Asaas calls it; authenticated by the asaas-access-token header (the service checks it).
-  r.post(
-    "/webhooks/asaas",
-    { access: "public", rateLimit: { max: 600, windowSeconds: 60 } },
-    ({ body: _ }, req) => s.webhook.asaas(req.headers, req.body),
+  r.post("/webhooks/asaas", { access: "public", rateLimit: { max: 600, windowSeconds: 60 } }, (_input, req) =>
+    s.webhook.asaas(req.headers, req.body),
   );
 }
 

@@ -1,4 +1,5 @@
 import {
+  type BillingSettingKey,
   CHATBOT_TYPES,
   ENABLED_DISABLED,
   SCHEDULE_TYPES,
