@@ -74,3 +74,27 @@ test("import spreadsheets into a contact list: counts, bad rows and WhatsApp ico
   await expect(page.getByRole("row").filter({ hasText: name }).getByTestId("contacts-count")).toHaveText("4");
   await shot(page, "contact-lists");
 });
+
+/** File lists: name min 3 ('nome muito curto'), a message, and a file per option, uploaded after saving. */
+test("a file list with a message and a file", async ({ page }) => {
+  await loginAs(page, DEMO.admin.email, DEMO.admin.password);
+  await page.goto("/files");
+  await expect(page.getByRole("heading", { name: "Listas de arquivos" })).toBeVisible({ timeout: 30_000 });
+  await page.getByRole("button", { name: "Adicionar" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Nome", { exact: false }).first().fill("ab");
+  await dialog.getByLabel("Mensagem").fill("Veja nosso catálogo");
+  await dialog.getByRole("button", { name: "Salvar" }).click();
+  await expect(dialog.getByText("nome muito curto")).toBeVisible();
+  const name = `Catálogo ${Date.now()}`;
+  await dialog.locator("#file-list-name").fill(name);
+  await dialog.getByRole("button", { name: "Adicionar arquivo" }).click();
+  await dialog.getByLabel("Nome do arquivo").fill("Tabela de preços");
+  await dialog
+    .locator('input[type="file"]')
+    .setInputFiles({ name: "precos.txt", mimeType: "text/plain", buffer: Buffer.from("preços") });
+  await dialog.getByRole("button", { name: "Salvar" }).click();
+  const row = page.getByRole("row").filter({ hasText: name });
+  await expect(row).toContainText("1 arquivo");
+  await shot(page, "file-lists");
+});

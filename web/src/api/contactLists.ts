@@ -33,7 +33,7 @@ export function fetchContactList(id: number, signal?: AbortSignal) {
   return api.get<ContactListDTO>(`/contact-lists/${id}`, { signal });
 }
 
-export function saveContactList(id: number | null, payload: { name: string }) {
+export function saveContactList(id: number | null, payload: { name: string; whatsappId: number | null }) {
   return id === null
     ? api.post<ContactListDTO>("/contact-lists", payload)
     : api.put<ContactListDTO>(`/contact-lists/${id}`, payload);

@@ -7,7 +7,8 @@ import type {
   ContactListItemsPage,
   ContactListsPage,
 } from "@atende/contracts";
-import { plans } from "../../db/schema/index.js";
+import { contactListImports, plans } from "../../db/schema/index.js";
+import { enqueueJob } from "../../jobs/runner.js";
 import { buildSimulatorCompany } from "../../test/channels.js";
 import { caller, expectError, expectOk, fieldsOf, fileForm } from "../../test/calls.js";
 import { type LoggedIn, buildTeam, uid } from "../../test/factories.js";
@@ -270,6 +271,61 @@ describe("spreadsheet import", () => {
     expect(first).toMatchObject({ status: "done", imported: 2, duplicates: 0, invalid: 0 });
     const again = await importFile(adminA, list.id, csv, "c.csv");
     expect(again).toMatchObject({ status: "done", imported: 0, duplicates: 2 });
+  });
+
+  it("counts across batches: 1,200 rows, repeats spanning batch boundaries, progress to the last row", async () => {
+    const list = await createList(adminA);
+    const lines = ["nome,numero"];
+    for (let i = 0; i < 1200; i++) {
+      // Every 100th row repeats the number of the row 450 rows earlier (in another batch of 500).
+      const n = i % 100 === 99 && i >= 450 ? i - 450 : i;
+      lines.push(`P${i},55119810${String(n).padStart(5, "0")}`);
+    }
+    const done = await importFile(adminA, list.id, Buffer.from(lines.join("\n")), "big.csv");
+    const repeats = [...Array(1200).keys()].filter((i) => i % 100 === 99 && i >= 450).length;
+    expect(done).toMatchObject({
+      status: "done",
+      totalRows: 1200,
+      processedRows: 1200,
+      imported: 1200 - repeats,
+      duplicates: repeats,
+      invalid: 0,
+    });
+    expect((await items(adminA, list.id)).count).toBe(1200 - repeats);
+  });
+
+  it("resumes after the last committed batch: rows before it are not read into the list again", async () => {
+    const list = await createList(adminA);
+    const lines = ["nome,numero"];
+    for (let i = 0; i < 1000; i++) lines.push(`R${i},55119820${String(i % 700).padStart(5, "0")}`);
+    // As a crash would leave it: the first 500 rows committed (here: none of their items kept, to
+    // tell a re-read from a resume), the job about to run again.
+    const stored = await ctx.deps.media.save(
+      adminA.user.companyId,
+      Buffer.from(lines.join("\n")),
+      "text/csv",
+    );
+    const [row] = await ctx.deps.db
+      .insert(contactListImports)
+      .values({
+        companyId: adminA.user.companyId,
+        contactListId: list.id,
+        fileName: "resume.csv",
+        path: stored.path,
+        status: "running",
+        totalRows: 1000,
+        processedRows: 500,
+        imported: 500,
+      })
+      .returning();
+    await enqueueJob(ctx.deps.db, { type: "contact-list-import", payload: { importId: row!.id } });
+    while ((await ctx.built.channels.jobs.runDue()) > 0);
+    const done = expectOk<ContactListImportDTO>(
+      await call("GET", `/contact-lists/${list.id}/import`, adminA),
+    );
+    // Rows 501-700 are new; 701-1000 repeat rows 1-300 of the file (known from the re-read, not the list).
+    expect(done).toMatchObject({ status: "done", processedRows: 1000, imported: 700, duplicates: 300 });
+    expect((await items(adminA, list.id)).count).toBe(200);
   });
 
   it("refuses a file without a number column, or not a spreadsheet", async () => {
