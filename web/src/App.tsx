@@ -71,13 +71,21 @@ const CampaignsConfigPage = lazy(() =>
 const CampaignReportPage = lazy(() =>
   import("./pages/campaigns/CampaignReportPage").then((m) => ({ default: m.CampaignReportPage })),
 );
+const ContactListsPage = lazy(() =>
+  import("./pages/contact-lists/ContactListsPage").then((m) => ({ default: m.ContactListsPage })),
+);
+const ContactListItemsPage = lazy(() =>
+  import("./pages/contact-lists/ContactListItemsPage").then((m) => ({ default: m.ContactListItemsPage })),
+);
+const FileListsPage = lazy(() =>
+  import("./pages/files/FileListsPage").then((m) => ({ default: m.FileListsPage })),
+);
 const ComingSoonPage = lazy(() =>
   import("./pages/coming-soon/ComingSoonPage").then((m) => ({ default: m.ComingSoonPage })),
 );
 
 /** Private pages that later work fills in; until then each shows its title and "coming soon". */
 const UPCOMING_PAGES: [path: string, title: PageKey][] = [
-  ["/files", "files"],
   ["/financeiro", "financeiro"],
   ["/subscription", "subscription"],
 ];
@@ -87,12 +95,6 @@ const UPCOMING_PLAN_PAGES: [path: string, title: PageKey, flag: PlanFlag][] = [
   ["/prompts", "prompts", "useOpenAi"],
   ["/queue-integration", "queueIntegration", "useIntegrations"],
   ["/messages-api", "messagesApi", "useExternalApi"],
-];
-
-/** Shown only while the browser keeps the `cshow` flag. */
-const CAMPAIGN_PAGES: [path: string, title: PageKey][] = [
-  ["/contact-lists", "contactLists"],
-  ["/contact-lists/:contactListId/contacts", "contactListItems"],
 ];
 
 function upcoming([path, title]: [string, PageKey]) {
@@ -156,10 +158,12 @@ function AppRoutes() {
           <Route path="/helps" element={<HelpsPage />} />
           {/* Super user only: the page itself tells anyone else and sends them to /. */}
           <Route path="/announcements" element={<AnnouncementsPage />} />
+          <Route path="/files" element={<FileListsPage />} />
           {UPCOMING_PAGES.map(upcoming)}
           {campaignPages && (
             <Route element={<PlanRoute flag="useCampaigns" />}>
-              {CAMPAIGN_PAGES.map(upcoming)}
+              <Route path="/contact-lists" element={<ContactListsPage />} />
+              <Route path="/contact-lists/:contactListId/contacts" element={<ContactListItemsPage />} />
               <Route path="/campaigns" element={<CampaignsPage />} />
               <Route path="/campaign/:campaignId/report" element={<CampaignReportPage />} />
               <Route path="/campaigns-config" element={<CampaignsConfigPage />} />

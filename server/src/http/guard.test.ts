@@ -114,6 +114,19 @@ beforeAll(async () => {
   expect(announcementRes.statusCode, announcementRes.body).toBe(201);
   const announcement = announcementRes.json<{ id: number }>();
 
+  const contactList = await made("/contact-lists", { name: "Guard list" });
+  const listItem = await made("/contact-list-items", {
+    name: "Guarded",
+    number: "5511987650043",
+    contactListId: contactList.id,
+  });
+  const fileList = await made("/files", {
+    name: "Guard files",
+    message: "guarded",
+    options: [{ name: "one" }],
+  });
+  const fileOption = (fileList as unknown as { options: { id: number }[] }).options[0]!;
+
   idByResource = {
     contacts: contact.id,
     tickets: ticket.id,
@@ -136,6 +149,9 @@ beforeAll(async () => {
     chats: chat.id,
     announcements: announcement.id,
     campaigns: campaign.id,
+    "contact-lists": contactList.id,
+    "contact-list-items": listItem.id,
+    files: fileList.id,
   };
   ids = {
     ticketId: ticket.id,
@@ -153,6 +169,9 @@ beforeAll(async () => {
     email: "guard-nobody@test.local",
     token: "123456",
     newPassword: "Guard1234",
+    // No import was made: its errors are not found for anyone.
+    importId: 1,
+    optionId: fileOption.id,
   };
 
   api = ctx.built.routes

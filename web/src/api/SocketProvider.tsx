@@ -210,25 +210,20 @@ export function usePlatformEvent<N extends keyof AnnouncementServerEvents>(
 }
 
 /**
- * Runs `handler` for `company-{companyId}-{suffix}` while mounted, for a company event whose payload
- * its domain's contracts type outside CompanyEventPayloads (`campaign`: CampaignServerEvents).
+ * A per-company event whose name is not in CompanyEventPayloads (the contact lists' and file
+ * lists' own: `company-{id}-ContactList`, `-ContactListItem`, `-ContactListImport`, `-file`).
+ * `suffix` is what follows `company-{id}-`.
  */
-/** A socket seen only as something that listens by name. */
-interface Listening {
-  on(event: string, listener: (payload: unknown) => void): void;
-  off(event: string, listener: (payload: unknown) => void): void;
-}
-
-export function useCompanyEventOf<P>(suffix: string, handler: (payload: P) => void): void {
+export function useCompanySuffixEvent<P>(suffix: string, handler: (payload: P) => void): void {
   const { live, companyId } = useContext(SocketContext);
   const onEvent = useEffectEvent(handler);
   useEffect(() => {
     if (!live || companyId === null) return;
     const event = `company-${companyId}-${suffix}`;
-    const listener = (payload: unknown) => onEvent(payload as P);
-    (live.socket as unknown as Listening).on(event, listener);
+    const listener = (payload: P) => onEvent(payload);
+    live.socket.on(event as never, listener as never);
     return () => {
-      (live.socket as unknown as Listening).off(event, listener);
+      live.socket.off(event as never, listener as never);
     };
   }, [live, companyId, suffix]);
 }

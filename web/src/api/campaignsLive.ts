@@ -1,7 +1,7 @@
 import { CAMPAIGN, type CampaignDTO, type CampaignEventPayload } from "@atende/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { useCompanyEventOf } from "./SocketProvider";
+import { useCompanySuffixEvent } from "./SocketProvider";
 import {
   applyReportProgress,
   campaignKeys,
@@ -13,7 +13,7 @@ import {
 /** Keeps the campaign lists current while mounted: campaigns made, changed (status) or deleted. */
 export function useCampaignsLive(): void {
   const queryClient = useQueryClient();
-  useCompanyEventOf<CampaignEventPayload>("campaign", (payload) => {
+  useCompanySuffixEvent<CampaignEventPayload>("campaign", (payload) => {
     if (payload.action === "delete") removeCampaignFromLists(queryClient, payload.id);
     else if (payload.action !== "progress") upsertCampaignInLists(queryClient, payload.record);
   });
@@ -28,7 +28,7 @@ export function useCampaignReportLive(campaignId: number, onFinished: (record: C
   const queryClient = useQueryClient();
   const reload = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(reload.current), []);
-  useCompanyEventOf<CampaignEventPayload>("campaign", (payload) => {
+  useCompanySuffixEvent<CampaignEventPayload>("campaign", (payload) => {
     if (payload.action === "progress") {
       if (payload.campaignId === campaignId)
         applyReportProgress(queryClient, campaignId, payload.totals, payload.shipping);

@@ -14,6 +14,7 @@ import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
 import { announcementTexts } from "./announcements";
 import { campaignsTexts } from "./campaigns";
+import { contactListsTexts } from "./contactLists";
 import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
@@ -27,6 +28,7 @@ export const en: Translation = {
   chat: chatTexts.en,
   announcements: announcementTexts.en,
   campaigns: campaignsTexts.en,
+  contactLists: contactListsTexts.en,
   contacts: contactsTexts.en,
   tags: tagsTexts.en,
   logos: logosTexts.en,

@@ -14,6 +14,7 @@ import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
 import { announcementTexts } from "./announcements";
 import { campaignsTexts } from "./campaigns";
+import { contactListsTexts } from "./contactLists";
 import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
@@ -27,6 +28,7 @@ export const es: Translation = {
   chat: chatTexts.es,
   announcements: announcementTexts.es,
   campaigns: campaignsTexts.es,
+  contactLists: contactListsTexts.es,
   contacts: contactsTexts.es,
   tags: tagsTexts.es,
   logos: logosTexts.es,

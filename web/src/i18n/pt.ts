@@ -14,6 +14,7 @@ import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
 import { announcementTexts } from "./announcements";
 import { campaignsTexts } from "./campaigns";
+import { contactListsTexts } from "./contactLists";
 import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
@@ -26,6 +27,7 @@ export const pt = {
   chat: chatTexts.pt,
   announcements: announcementTexts.pt,
   campaigns: campaignsTexts.pt,
+  contactLists: contactListsTexts.pt,
   contacts: contactsTexts.pt,
   tags: tagsTexts.pt,
   logos: logosTexts.pt,

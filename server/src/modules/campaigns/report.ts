@@ -10,6 +10,7 @@ import type { Db } from "../../db/client.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
 import { toCsv } from "../contacts/csv.js";
+import { campaignPolicy } from "./policy.js";
 import * as q from "./queries.js";
 import * as s from "./shippings/queries.js";
 
@@ -18,6 +19,7 @@ export function createCampaignReport({ db }: { db: Db }) {
   async function campaignOf(actor: AuthContext, id: number) {
     const campaign = await q.findCampaign(db, actor.companyId, id);
     if (!campaign) throw new AppError("ERR_CAMPAIGN_NOT_FOUND");
+    campaignPolicy.manage(actor);
     return campaign;
   }
 

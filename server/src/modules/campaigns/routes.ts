@@ -15,6 +15,7 @@ import { routes } from "../../http/route.js";
 import { readSingleUpload, uploadForm } from "../../http/upload.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import { confirmCampaignJob } from "./answers.js";
+import { CAMPAIGNS_ACCESS } from "./policy.js";
 import * as q from "./queries.js";
 import { type CampaignReport, createCampaignReport } from "./report.js";
 import { type SenderDeps, startCampaignJob, stepCampaignJob } from "./sender.js";
@@ -30,7 +31,7 @@ export function campaignsRoutes(
 ) {
   const r = routes(app);
   // The admin's pages (the campaigns menu), on a plan with useCampaigns.
-  const gated = { access: "drawer-admin-items:view", plan: "useCampaigns" } as const;
+  const gated = { access: CAMPAIGNS_ACCESS, plan: "useCampaigns" } as const;
   const byId = { ...gated, params: idParam } as const;
 
   r.get("/campaigns", { ...gated, query: campaignListQuerySchema }, ({ auth, query }) =>

@@ -89,7 +89,9 @@ export async function raiseProgress(
   if (!shipping) return;
   const last = lastTotals.get(shipping.campaignId) ?? 0;
   const due = final || at.getTime() - last >= TOTALS_EVERY_MS || at.getTime() < last;
-  if (due) lastTotals.set(shipping.campaignId, at.getTime());
+  // The last send of a run forgets the campaign (the map keeps only running ones).
+  if (final) lastTotals.delete(shipping.campaignId);
+  else if (due) lastTotals.set(shipping.campaignId, at.getTime());
   const totals = due ? await s.campaignTotals(tx, companyId, shipping.campaignId) : null;
   raise({
     type: "campaign.changed",

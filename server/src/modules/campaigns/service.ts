@@ -18,6 +18,7 @@ import { AppError } from "../../http/errors.js";
 import type { UploadedFile } from "../../http/upload.js";
 import { enqueueJob } from "../../jobs/runner.js";
 import { requirePlanRoom } from "../plans/limits.js";
+import { campaignPolicy } from "./policy.js";
 import type { CampaignRow } from "./present.js";
 import * as q from "./queries.js";
 import { announceCampaign, startCampaign } from "./sender.js";
@@ -37,6 +38,7 @@ export function createCampaignsService({ db, bus, now, media, poke }: CampaignsD
   async function campaignOf(actor: AuthContext, id: number): Promise<CampaignRow> {
     const row = await q.findCampaignRow(db, actor.companyId, id);
     if (!row) throw new AppError("ERR_CAMPAIGN_NOT_FOUND");
+    campaignPolicy.manage(actor);
     return row;
   }
 
@@ -145,6 +147,7 @@ export function createCampaignsService({ db, bus, now, media, poke }: CampaignsD
     async get(actor: AuthContext, id: number): Promise<CampaignDTO> {
       const c = await q.findCampaign(db, actor.companyId, id);
       if (!c) throw new AppError("ERR_CAMPAIGN_NOT_FOUND");
+      campaignPolicy.manage(actor);
       return c;
     },
 

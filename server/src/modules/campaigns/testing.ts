@@ -146,4 +146,3 @@ export async function storedTo(db: Executor, companyId: number, contactId: numbe
       and(eq(messages.companyId, companyId), eq(messages.contactId, contactId), eq(messages.fromMe, true)),
     );
 }
-

@@ -45,7 +45,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 async function createList(who: LoggedIn, name = `Lista ${uid()}`): Promise<ContactListDTO> {
-  return expectOk<ContactListDTO>(await call("POST", "/contact-lists", who, { name }));
+  return expectOk<ContactListDTO>(await call("POST", "/contact-lists", who, { name }), 201);
 }
 
 async function addItem(who: LoggedIn, contactListId: number, body: Record<string, unknown>) {
@@ -104,7 +104,10 @@ describe("contact lists", () => {
 
   it("another company's list and items are not found", async () => {
     const list = await createList(adminA);
-    const item = expectOk<ContactListItemDTO>(await addItem(adminA, list.id, { number: "5511987654321" }));
+    const item = expectOk<ContactListItemDTO>(
+      await addItem(adminA, list.id, { number: "5511987654321" }),
+      201,
+    );
     expectError(await call("GET", `/contact-lists/${list.id}`, adminB), 404, "ERR_NO_CONTACT_LIST_FOUND");
     expectError(
       await call("PUT", `/contact-lists/${list.id}`, adminB, { name: "x1" }),
@@ -151,6 +154,7 @@ describe("contact list items", () => {
     const list = await createList(adminA);
     const item = expectOk<ContactListItemDTO>(
       await addItem(adminA, list.id, { name: "Maria", number: "+55 (11) 98765-4321", email: "M@x.com" }),
+      201,
     );
     expect(item).toMatchObject({ number: "5511987654321", email: "m@x.com", isWhatsappValid: null });
     // The same person without the ninth digit.
@@ -159,7 +163,7 @@ describe("contact list items", () => {
       409,
       "ERR_CONTACT_LIST_ITEM_DUPLICATED",
     );
-    expectOk(await addItem(adminA, list.id, { name: "Ana", number: "(21) 99999-1111" }));
+    expectOk(await addItem(adminA, list.id, { name: "Ana", number: "(21) 99999-1111" }), 201);
     const page = await items(adminA, list.id);
     expect(page).toMatchObject({ count: 2, hasMore: false });
     expect(page.contacts.map((c) => c.name)).toEqual(["Ana", "Maria"]);
@@ -186,7 +190,10 @@ describe("contact list items", () => {
 
   it("deleting an item needs contacts-page:deleteContact", async () => {
     const list = await createList(adminA);
-    const item = expectOk<ContactListItemDTO>(await addItem(adminA, list.id, { number: "5511912345678" }));
+    const item = expectOk<ContactListItemDTO>(
+      await addItem(adminA, list.id, { number: "5511912345678" }),
+      201,
+    );
     expectError(await call("DELETE", `/contact-list-items/${item.id}`, agentA), 403, "ERR_NO_PERMISSION");
     expectOk(await call("GET", `/contact-list-items/${item.id}`, agentA));
     expectOk(await call("DELETE", `/contact-list-items/${item.id}`, adminA));
@@ -206,7 +213,10 @@ describe("contact list items", () => {
     socket.on(`company-${adminA.user.companyId}-ContactListItem`, (p: unknown) => itemsHeard.push(p));
     try {
       const list = await createList(adminA);
-      const item = expectOk<ContactListItemDTO>(await addItem(adminA, list.id, { number: "5511911112222" }));
+      const item = expectOk<ContactListItemDTO>(
+        await addItem(adminA, list.id, { number: "5511911112222" }),
+        201,
+      );
       await waitFor(() => itemsHeard.length >= 1 && lists.length >= 2);
       expect(lists[0]).toMatchObject({ action: "create", record: { id: list.id } });
       expect(itemsHeard[0]).toMatchObject({ action: "create", record: { id: item.id } });
@@ -219,7 +229,7 @@ describe("contact list items", () => {
 describe("spreadsheet import", () => {
   it("imports an .xlsx: loose headers, duplicates in the file and in the list counted, bad rows with their line", async () => {
     const list = await createList(adminA);
-    expectOk(await addItem(adminA, list.id, { name: "Já", number: "5511955554444" }));
+    expectOk(await addItem(adminA, list.id, { name: "Já", number: "5511955554444" }), 201);
     const file = buildXlsx([
       ["Nome", "Número", "E-mail"],
       ["Ana", 5511911110001, "ana@x.com"], // row 2: ok (a number cell)
@@ -294,6 +304,7 @@ describe("the WhatsApp check", () => {
     const who = sim.adminLogin;
     const list = expectOk<ContactListDTO>(
       await call("POST", "/contact-lists", who, { name: "Sim", whatsappId: sim.connection.id }),
+      201,
     );
     const csv = Buffer.from("nome,numero\nSim,5511987650001\nNão,5511987650000\n");
     await importFile(who, list.id, csv, "s.csv");
@@ -308,6 +319,7 @@ describe("the WhatsApp check", () => {
     // A number added by hand is checked too.
     const added = expectOk<ContactListItemDTO>(
       await addItem(who, list.id, { name: "Zeca", number: "5511987650002" }),
+      201,
     );
     await waitFor(async () => {
       await ctx.built.channels.jobs.runDue();

@@ -48,7 +48,7 @@ export function contactListsRoutes(app: FastifyInstance, lists: ContactListsServ
         .send(lists.example()),
   );
   r.get("/contact-lists/:id", byId, ({ auth, params }) => lists.get(auth, params.id));
-  r.post("/contact-lists", { ...gated, body: contactListCreateSchema }, ({ auth, body }) =>
+  r.post("/contact-lists", { ...gated, body: contactListCreateSchema, status: 201 }, ({ auth, body }) =>
     lists.create(auth, body),
   );
   r.put("/contact-lists/:id", { ...byId, body: contactListUpdateSchema }, ({ auth, params, body }) =>
@@ -79,8 +79,10 @@ export function contactListsRoutes(app: FastifyInstance, lists: ContactListsServ
     lists.pageItems(auth, query),
   );
   r.get("/contact-list-items/:id", byId, ({ auth, params }) => lists.getItem(auth, params.id));
-  r.post("/contact-list-items", { ...gated, body: contactListItemCreateSchema }, ({ auth, body }) =>
-    lists.createItem(auth, body),
+  r.post(
+    "/contact-list-items",
+    { ...gated, body: contactListItemCreateSchema, status: 201 },
+    ({ auth, body }) => lists.createItem(auth, body),
   );
   r.put("/contact-list-items/:id", { ...byId, body: contactListItemUpdateSchema }, ({ auth, params, body }) =>
     lists.updateItem(auth, params.id, body),

@@ -67,6 +67,7 @@ describe("file lists", () => {
           message: "Veja",
           options: [{ name: "Foto" }, { name: "Tabela" }],
         }),
+        201,
       );
       expect(list.options.map((o) => [o.name, o.path])).toEqual([
         ["Foto", ""],
@@ -110,6 +111,7 @@ describe("file lists", () => {
   it("another company's file list is not found", async () => {
     const list = expectOk<FileListDTO>(
       await call("POST", "/files", adminA, { name: "Privada", message: "m" }),
+      201,
     );
     expectError(await call("GET", `/files/${list.id}`, adminB), 404, "ERR_NO_FILE_LIST_FOUND");
     expectError(

@@ -66,7 +66,7 @@ export function fileListsRoutes(app: FastifyInstance, files: FileListsService) {
     files.page(auth, query),
   );
   r.get("/files/:id", byId, ({ auth, params }) => files.get(auth, params.id));
-  r.post("/files", { access: "user", body: fileListCreateSchema }, ({ auth, body }) =>
+  r.post("/files", { access: "user", body: fileListCreateSchema, status: 201 }, ({ auth, body }) =>
     files.create(auth, body),
   );
   r.put("/files/:id", { ...byId, body: fileListUpdateSchema }, ({ auth, params, body }) =>
