@@ -33,7 +33,7 @@ export function fetchContactList(id: number, signal?: AbortSignal) {
   return api.get<ContactListDTO>(`/contact-lists/${id}`, { signal });
 }
 
-export function saveContactList(id: number | null, payload: { name: string }) {
+export function saveContactList(id: number | null, payload: { name: string; whatsappId: number | null }) {
   return id === null
     ? api.post<ContactListDTO>("/contact-lists", payload)
     : api.put<ContactListDTO>(`/contact-lists/${id}`, payload);
@@ -136,6 +136,8 @@ export function useContactListItemsLive(listId: number): void {
     if (of === listId) void queryClient.invalidateQueries({ queryKey: contactListKeys.items(listId) });
   });
   useCompanySuffixEvent<ContactListEventPayload>("ContactList", (payload) => {
+    // The lists page is not mounted here: its cached pages are read again when it is.
+    void queryClient.invalidateQueries({ queryKey: contactListKeys.lists() });
     if (payload.action !== "delete" && payload.record.id === listId)
       queryClient.setQueryData(contactListKeys.one(listId), payload.record);
   });

@@ -15,7 +15,14 @@ const pt = {
     deleteConfirm: "Deseja realmente excluir esse registro?",
     deleted: "Lista excluída com sucesso!",
     saved: "Lista salva com sucesso!",
-    dialog: { addTitle: "Nova lista de contatos", editTitle: "Editar lista de contatos", name: "Nome" },
+    dialog: {
+      addTitle: "Nova lista de contatos",
+      editTitle: "Editar lista de contatos",
+      name: "Nome",
+      connection: "Conexão",
+      connectionHelp: "Os números da lista são verificados no WhatsApp por esta conexão.",
+      defaultConnection: "Conexão padrão da empresa",
+    },
   },
   items: {
     title: "Contatos de {{name}}",
@@ -110,7 +117,14 @@ const en: ContactListsTexts = {
     deleteConfirm: "Do you really want to delete this record?",
     deleted: "List deleted.",
     saved: "List saved.",
-    dialog: { addTitle: "New contact list", editTitle: "Edit contact list", name: "Name" },
+    dialog: {
+      addTitle: "New contact list",
+      editTitle: "Edit contact list",
+      name: "Name",
+      connection: "Connection",
+      connectionHelp: "The list's numbers are checked on WhatsApp through this connection.",
+      defaultConnection: "The company's default connection",
+    },
   },
   items: {
     title: "Contacts of {{name}}",
@@ -204,7 +218,14 @@ const es: ContactListsTexts = {
     deleteConfirm: "¿Realmente desea eliminar este registro?",
     deleted: "Lista eliminada.",
     saved: "Lista guardada.",
-    dialog: { addTitle: "Nueva lista de contactos", editTitle: "Editar lista de contactos", name: "Nombre" },
+    dialog: {
+      addTitle: "Nueva lista de contactos",
+      editTitle: "Editar lista de contactos",
+      name: "Nombre",
+      connection: "Conexión",
+      connectionHelp: "Los números de la lista se verifican en WhatsApp por esta conexión.",
+      defaultConnection: "La conexión predeterminada de la empresa",
+    },
   },
   items: {
     title: "Contactos de {{name}}",

@@ -272,6 +272,27 @@ describe("spreadsheet import", () => {
     expect(again).toMatchObject({ status: "done", imported: 0, duplicates: 2 });
   });
 
+  it("counts across batches: 1,200 rows, repeats spanning batch boundaries, progress to the last row", async () => {
+    const list = await createList(adminA);
+    const lines = ["nome,numero"];
+    for (let i = 0; i < 1200; i++) {
+      // Every 100th row repeats the number of the row 450 rows earlier (in another batch of 500).
+      const n = i % 100 === 99 && i >= 450 ? i - 450 : i;
+      lines.push(`P${i},55119810${String(n).padStart(5, "0")}`);
+    }
+    const done = await importFile(adminA, list.id, Buffer.from(lines.join("\n")), "big.csv");
+    const repeats = [...Array(1200).keys()].filter((i) => i % 100 === 99 && i >= 450).length;
+    expect(done).toMatchObject({
+      status: "done",
+      totalRows: 1200,
+      processedRows: 1200,
+      imported: 1200 - repeats,
+      duplicates: repeats,
+      invalid: 0,
+    });
+    expect((await items(adminA, list.id)).count).toBe(1200 - repeats);
+  });
+
   it("refuses a file without a number column, or not a spreadsheet", async () => {
     const list = await createList(adminA);
     const noNumber = fileForm(Buffer.from("nome,cidade\nAna,SP\n"), "x.csv", "text/csv");

@@ -1,4 +1,9 @@
-import { CONTACT_LIST_IMPORT_ACCEPT, type ContactListItemDTO, can } from "@atende/contracts";
+import {
+  CONTACT_LIST_IMPORT_ACCEPT,
+  type ContactListImportDTO,
+  type ContactListItemDTO,
+  can,
+} from "@atende/contracts";
 import AddIcon from "@mui/icons-material/Add";
 import ArrowBackIcon from "@mui/icons-material/ArrowBack";
 import BlockIcon from "@mui/icons-material/Block";
@@ -103,7 +108,11 @@ export function ContactListItemsPage() {
     setUploading(true);
     try {
       const started = await uploadSpreadsheet(listId, file);
-      queryClient.setQueryData(contactListKeys.latestImport(listId), started);
+      // The job's live progress may have arrived before this answer: never step back to "queued".
+      queryClient.setQueryData<ContactListImportDTO | null>(
+        contactListKeys.latestImport(listId),
+        (current) => (current?.id === started.id ? current : started),
+      );
       toast(t("contactLists.items.importing.sent"), "success");
     } catch (error) {
       toastError(error);

@@ -3,10 +3,10 @@ import DeleteIcon from "@mui/icons-material/DeleteOutlineOutlined";
 import DownloadIcon from "@mui/icons-material/DownloadOutlined";
 import EditIcon from "@mui/icons-material/EditOutlined";
 import PeopleIcon from "@mui/icons-material/PeopleOutlined";
-import { Button, IconButton, TableCell, TableRow, TextField, Tooltip } from "@mui/material";
+import { Button, IconButton, MenuItem, TableCell, TableRow, TextField, Tooltip } from "@mui/material";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { zodResolver } from "@hookform/resolvers/zod";
@@ -21,6 +21,7 @@ import {
   useContactListsLive,
 } from "../../api/contactLists";
 import { toast, toastError } from "../../api/toast";
+import { useWhatsapps } from "../../api/whatsapps";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { FormDialog } from "../../components/FormDialog";
 import { InfiniteTable } from "../../components/InfiniteTable";
@@ -133,7 +134,7 @@ export function ContactListsPage() {
   );
 }
 
-const listFormSchema = z.object({ name: contactListNameField });
+const listFormSchema = z.object({ name: contactListNameField, whatsappId: z.string() });
 type ListFormValues = z.input<typeof listFormSchema>;
 type ListFormOutput = z.output<typeof listFormSchema>;
 
@@ -141,24 +142,32 @@ type ListFormOutput = z.output<typeof listFormSchema>;
 function ContactListDialog({ list, onClose }: { list: ContactListDTO | null; onClose(): void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
+  const connections = useWhatsapps();
   const {
     register,
+    control,
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
   } = useForm<ListFormValues, unknown, ListFormOutput>({
-    defaultValues: { name: list?.name ?? "" },
+    defaultValues: { name: list?.name ?? "", whatsappId: list?.whatsappId ? String(list.whatsappId) : "" },
     resolver: zodResolver(listFormSchema),
   });
 
   async function submit(values: ListFormOutput) {
     try {
-      await saveContactList(list?.id ?? null, values);
+      await saveContactList(list?.id ?? null, {
+        name: values.name,
+        whatsappId: values.whatsappId ? Number(values.whatsappId) : null,
+      });
       await queryClient.invalidateQueries({ queryKey: contactListKeys.lists() });
       toast(t("contactLists.lists.saved"), "success");
       onClose();
     } catch (error) {
-      applyServerErrors(error, setError, { fieldOf: (path) => (path === "name" ? "name" : undefined) });
+      applyServerErrors(error, setError, {
+        codes: { ERR_NO_WAPP_FOUND: "whatsappId" },
+        fieldOf: (path) => (path === "name" || path === "whatsappId" ? path : undefined),
+      });
     }
   }
 
@@ -180,6 +189,31 @@ function ContactListDialog({ list, onClose }: { list: ContactListDTO | null; onC
         autoComplete="off"
         error={Boolean(errors.name)}
         helperText={fieldErrorText(errors.name)}
+      />
+      <Controller
+        control={control}
+        name="whatsappId"
+        render={({ field }) => (
+          <TextField
+            select
+            id="contact-list-whatsapp"
+            label={t("contactLists.lists.dialog.connection")}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            error={Boolean(errors.whatsappId)}
+            helperText={fieldErrorText(errors.whatsappId) ?? t("contactLists.lists.dialog.connectionHelp")}
+            fullWidth
+            sx={{ mt: 2.5 }}
+          >
+            <MenuItem value="">{t("contactLists.lists.dialog.defaultConnection")}</MenuItem>
+            {(connections.data ?? []).map((w) => (
+              <MenuItem key={w.id} value={String(w.id)}>
+                {w.name}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
       />
     </FormDialog>
   );
