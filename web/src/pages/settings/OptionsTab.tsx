@@ -1,5 +1,4 @@
 import {
-  type BillingSettingKey,
   CHATBOT_TYPES,
   ENABLED_DISABLED,
   SCHEDULE_TYPES,
