@@ -93,8 +93,9 @@ export const CAMPAIGN_ERRORS = {
     en: "Contact without a valid number.",
     es: "Contacto sin número válido.",
   },
+  // A recipient's reason on the report, never an HTTP answer; 424 if it ever is one (the provider failed).
   ERR_CAMPAIGN_SEND_FAILED: {
-    status: 502,
+    status: 424,
     pt: "Falha ao enviar a mensagem.",
     en: "Failed to send the message.",
     es: "Error al enviar el mensaje.",
