@@ -4,7 +4,6 @@ import { type Socket, Server } from "socket.io";
 import { createClient } from "redis";
 import type { FastifyBaseLogger } from "fastify";
 import {
-  type AnnouncementEventPayload,
   type ClientToServerEvents,
   type InterServerEvents,
   type JoinAck,
@@ -12,10 +11,6 @@ import {
   type ServerToClientEvents,
   TICKET_STATUSES,
   companyEvent,
-  contactListEvent,
-  contactListImportEvent,
-  contactListItemEvent,
-  fileListEvent,
 } from "@atende/contracts";
 import { canSeeTicket, ticketPolicy } from "../modules/tickets/policy.js";
 import type { Deps } from "../deps.js";
@@ -26,61 +21,12 @@ import { AppError } from "../http/errors.js";
 import { findUser, findUsers } from "../modules/users/queries.js";
 import { redisPrefix } from "../db/redisPrefix.js";
 import { createPresenceBatcher } from "./presence.js";
+import { createFanout } from "./fanout.js";
 import * as q from "./queries.js";
+import { type AppServer, type SocketData, rooms } from "./rooms.js";
 
-/** Room names: every emit goes to one of these, so nothing of one company reaches another. */
-export const rooms = {
-  company: (companyId: number) => `company:${companyId}`,
-  user: (userId: number) => `user:${userId}`,
-  session: (sessionId: string) => `session:${sessionId}`,
-  notification: (companyId: number) => `company:${companyId}:notification`,
-  tickets: (companyId: number, status: string) => `company:${companyId}:tickets:${status}`,
-  chatBox: (companyId: number, ticketId: number) => `company:${companyId}:ticket:${ticketId}`,
-  /** Ticket visibility: the viewers of one queue, of tickets without a queue, and the admins. */
-  queue: (companyId: number, queueId: number) => `company:${companyId}:queue:${queueId}`,
-  noQueue: (companyId: number) => `company:${companyId}:noqueue`,
-  admins: (companyId: number) => `company:${companyId}:admins`,
-  /** A past-due company's admins, on the payment pages: they hear only the payment event. */
-  pastDue: (companyId: number) => `company:${companyId}:pastdue`,
-};
+export { quickMessageRooms, rooms, ticketRooms } from "./rooms.js";
 
-/**
- * Every room a ticket's events go to: whoever may see it now, and whoever saw it before this change.
- * Not its chat box: whoever has the chat open hears these through the rooms that let them see it,
- * and someone who no longer may see the ticket must not go on hearing it through the chat box.
- */
-export function ticketRooms(
-  companyId: number,
-  ticket: { id: number; queueId: number | null; userId: number | null },
-  previous?: { queueId: number | null; userId: number | null },
-): string[] {
-  const list = [rooms.admins(companyId)];
-  for (const seen of [ticket, previous]) {
-    if (!seen) continue;
-    list.push(seen.queueId === null ? rooms.noQueue(companyId) : rooms.queue(companyId, seen.queueId));
-    if (seen.userId !== null) list.push(rooms.user(seen.userId));
-  }
-  return [...new Set(list)];
-}
-
-/** Who hears of a quick message: the whole company for a global one, else its author and the admins. */
-export function quickMessageRooms(
-  companyId: number,
-  audience: { geral: boolean; userId: number | null },
-): string[] {
-  if (audience.geral) return [rooms.company(companyId)];
-  const list = [rooms.admins(companyId)];
-  if (audience.userId !== null) list.push(rooms.user(audience.userId));
-  return list;
-}
-
-interface SocketData {
-  auth: AuthContext;
-  /** A past-due company's admin: in the pastDue room only, joins refused until the company pays. */
-  limited?: boolean;
-}
-/** Typed by the contracts' event maps: an event name or payload the web does not know fails to compile. */
-type AppServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
 /** Decides whether a user may watch a ticket's chat box. */
@@ -287,253 +233,15 @@ export async function createRealtime(
     socket.emit("ready");
   });
 
-  /**
-   * `company-announcement` goes to the companies it is addressed to, room by room (to every socket
-   * only when it is for every company); companies it no longer reaches hear it left.
-   */
-  function announceTo(
-    audience: { allCompanies: boolean; companyIds: number[] },
-    previous: { allCompanies: boolean; companyIds: number[] } | undefined,
-    payload: AnnouncementEventPayload,
-  ) {
-    const roomsOf = (ids: number[]) => ids.map((id) => rooms.company(id));
-    // io.to([]) would reach everyone: an empty list reaches no one.
-    if (audience.allCompanies) io.emit("company-announcement", payload);
-    else if (audience.companyIds.length)
-      io.to(roomsOf(audience.companyIds)).emit("company-announcement", payload);
-    if (!previous || payload.action === "delete") return;
-    const gone = { action: "delete" as const, id: payload.record.id };
-    if (previous.allCompanies && !audience.allCompanies)
-      io.except(roomsOf(audience.companyIds)).emit("company-announcement", gone);
-    else if (!previous.allCompanies && !audience.allCompanies) {
-      const left = previous.companyIds.filter((id) => !audience.companyIds.includes(id));
-      if (left.length) io.to(roomsOf(left)).emit("company-announcement", gone);
-    }
-  }
-
-  async function heard(event: DomainEvent): Promise<void> {
-    switch (event.type) {
-      case "user.presence":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "user"), {
-          action: "update",
-          user: event.user,
-        });
-        break;
-      case "user.saved":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "user"), {
-          action: event.action,
-          user: event.user,
-        });
-        await refreshVisibility(event.companyId, event.user.id);
-        break;
-      case "whatsapp.saved":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "whatsapp"), {
-          action: "update",
-          whatsapp: event.whatsapp,
-        });
-        break;
-      case "whatsapp.deleted":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "whatsapp"), {
-          action: "delete",
-          whatsappId: event.whatsappId,
-        });
-        break;
-      case "whatsapp.session":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "whatsappSession"), {
-          action: "update",
-          session: event.session,
-        });
-        break;
-      case "ticket.saved": {
-        // Who sees the ticket now hears the update; who saw it before and no longer may hears it left.
-        const name = companyEvent(event.companyId, "ticket");
-        const seeing = ticketRooms(event.companyId, event.ticket);
-        // Whoever has the chat open but may no longer see the ticket leaves its chat box.
-        const chatBox = rooms.chatBox(event.companyId, event.ticket.id);
-        if (event.previous) io.in(chatBox).except(seeing).socketsLeave(chatBox);
-        const saw =
-          event.previous && ticketRooms(event.companyId, { id: event.ticket.id, ...event.previous });
-        // A new status or agent: clients keeping one list per status first drop it from the old
-        // status' list, as the backends of this API family tell them; here, only whoever saw it there.
-        const from = event.previous?.status;
-        if (saw && from && (from !== event.ticket.status || event.previous!.userId !== event.ticket.userId))
-          io.to(saw).emit(name, { action: "delete", ticketId: event.ticket.id, fromStatus: from });
-        io.to(seeing).emit(name, { action: "update", ticket: event.ticket });
-        if (saw) {
-          const left = saw.filter((room) => !seeing.includes(room));
-          if (left.length)
-            io.to(left).except(seeing).emit(name, { action: "delete", ticketId: event.ticket.id });
-        }
-        break;
-      }
-      case "contact.deleted":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "contact"), {
-          action: "delete",
-          contactId: event.contactId,
-        });
-        break;
-      case "tag.changed":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "tag"), event.payload);
-        break;
-      case "queue.saved":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "queue"), {
-          action: event.action,
-          queue: event.queue,
-        });
-        break;
-      case "queue.deleted":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "queue"), {
-          action: "delete",
-          queueId: event.queueId,
-        });
-        break;
-      case "ticket.read":
-        io.to(ticketRooms(event.companyId, event.ticket)).emit(companyEvent(event.companyId, "ticket"), {
-          action: "updateUnread",
-          ticketId: event.ticket.id,
-        });
-        break;
-      case "ticket.deleted":
-        io.to(
-          ticketRooms(event.companyId, { id: event.ticketId, queueId: event.queueId, userId: event.userId }),
-        ).emit(companyEvent(event.companyId, "ticket"), { action: "delete", ticketId: event.ticketId });
-        break;
-      case "message.saved":
-        io.to(ticketRooms(event.companyId, event.ticket)).emit(companyEvent(event.companyId, "appMessage"), {
-          action: event.action,
-          message: event.message,
-          ticket: event.ticket,
-          contact: event.contact,
-        });
-        break;
-      case "contact.saved":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "contact"), {
-          action: event.action,
-          contact: event.contact,
-        });
-        break;
-      case "presence":
-        // What the contact is doing matters only to whoever has their chat open.
-        io.to(rooms.chatBox(event.companyId, event.ticket.id)).emit(
-          companyEvent(event.companyId, "presence"),
-          {
-            ticketId: event.ticket.id,
-            presence: event.presence,
-          },
-        );
-        break;
-      case "ticketNote.changed":
-        io.to(ticketRooms(event.companyId, event.ticket)).emit(
-          companyEvent(event.companyId, "ticketNote"),
-          event.payload,
-        );
-        break;
-      case "quickMessage.changed": {
-        const name = companyEvent(event.companyId, "quickmessage");
-        const hearing = quickMessageRooms(event.companyId, event.audience);
-        io.to(hearing).emit(name, event.payload);
-        // Made personal: who heard of it before and no longer may hears it is gone.
-        if (event.previousAudience && event.payload.action !== "delete") {
-          const left = quickMessageRooms(event.companyId, event.previousAudience).filter(
-            (room) => !hearing.includes(room),
-          );
-          if (left.length)
-            io.to(left).except(hearing).emit(name, { action: "delete", id: event.payload.record.id });
-        }
-        break;
-      }
-      case "chat.changed": {
-        // Only the chat's members, in their own rooms: nobody else hears a word of it.
-        const name = companyEvent(event.companyId, "chat");
-        if (event.memberIds.length) io.to(event.memberIds.map(rooms.user)).emit(name, event.payload);
-        if (event.leftIds?.length && event.payload.action !== "delete")
-          io.to(event.leftIds.map(rooms.user)).emit(name, {
-            action: "delete",
-            id: event.payload.chat.id,
-            uuid: event.payload.chat.uuid,
-          });
-        break;
-      }
-      case "campaign.changed":
-        // Admins only: the campaign pages are theirs.
-        io.to(rooms.admins(event.companyId)).emit(`company-${event.companyId}-campaign`, event.payload);
-        break;
-      case "schedule.changed":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "schedule"), event.payload);
-        break;
-      case "contactList.changed":
-        io.to(rooms.company(event.companyId)).emit(contactListEvent(event.companyId), event.payload);
-        break;
-      case "contactListItem.changed":
-        io.to(rooms.company(event.companyId)).emit(contactListItemEvent(event.companyId), event.payload);
-        break;
-      case "contactListImport.progress":
-        io.to(rooms.company(event.companyId)).emit(contactListImportEvent(event.companyId), event.payload);
-        break;
-      case "fileList.changed":
-        io.to(rooms.company(event.companyId)).emit(fileListEvent(event.companyId), event.payload);
-        break;
-      // Only admins manage bots (bots:manage); the payloads hold no secret, but agents need none of it.
-      case "queueIntegration.changed":
-        io.to(rooms.admins(event.companyId)).emit(
-          companyEvent(event.companyId, "queueIntegration"),
-          event.payload,
-        );
-        break;
-      case "prompt.changed":
-        io.to(rooms.admins(event.companyId)).emit(companyEvent(event.companyId, "prompt"), event.payload);
-        break;
-      case "announcement.changed":
-        announceTo(event.audience, event.previousAudience, event.payload);
-        break;
-      case "simulator.phone":
-        io.to(rooms.admins(event.companyId)).emit(companyEvent(event.companyId, "simulator"), {
-          whatsappId: event.whatsappId,
-          number: event.number,
-          message: event.message,
-        });
-        break;
-      case "user.deleted":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "user"), {
-          action: "delete",
-          userId: event.userId,
-        });
-        io.in(rooms.user(event.userId)).disconnectSockets(true);
-        break;
-      case "session.revoked":
-        // A refresh token used twice killed the session: its sockets go with it.
-        io.in(rooms.session(event.sessionId)).disconnectSockets(true);
-        break;
-      case "user.sessionsRevoked":
-        // Logout or a password change: the revoked sessions' sockets go now (through the adapter).
-        cutSessions(event.userId, event.keepSessionId);
-        break;
-      case "company.saved":
-        forgetCompanyStanding(db, event.companyId);
-        relayCompanyChange(event.companyId);
-        if (!(await lockOutIfLocked(event.companyId))) await promotePastDue(event.companyId);
-        break;
-      case "payment.confirmed":
-        io.to([rooms.company(event.companyId), rooms.pastDue(event.companyId)]).emit(
-          companyEvent(event.companyId, "payment"),
-          event.payload,
-        );
-        break;
-      case "session.started": {
-        // Only the user's sessions older than this login hear it; a few seconds later exactly those
-        // sockets are cut (their refresh tokens are already revoked). A newer login is never touched.
-        const older = io.in(rooms.user(event.userId)).except(rooms.session(event.sessionId));
-        const ids = (await older.fetchSockets()).map((s) => s.id);
-        if (ids.length === 0) break;
-        io.to(ids).emit(companyEvent(event.companyId, "auth"), {
-          action: "update",
-          user: { id: event.userId },
-        });
-        setTimeout(() => io.in(ids).disconnectSockets(true), 3_000).unref();
-        break;
-      }
-    }
-  }
+  const heard = createFanout(io, {
+    refreshVisibility,
+    cutSessions,
+    async companyChanged(companyId) {
+      forgetCompanyStanding(db, companyId);
+      relayCompanyChange(companyId);
+      if (!(await lockOutIfLocked(companyId))) await promotePastDue(companyId);
+    },
+  });
 
   return {
     io,

@@ -1,0 +1,272 @@
+import {
+  type AnnouncementEventPayload,
+  companyEvent,
+  contactListEvent,
+  contactListImportEvent,
+  contactListItemEvent,
+  fileListEvent,
+} from "@atende/contracts";
+import type { DomainEvent } from "../events/bus.js";
+import { type AppServer, quickMessageRooms, rooms, ticketRooms } from "./rooms.js";
+
+/** What the fan-out asks of the socket server around it (realtime/index.ts). */
+export interface FanoutHooks {
+  /** A user's rooms follow their queues and profile. */
+  refreshVisibility(companyId: number, userId: number): Promise<void>;
+  /** Logout or a password change: the revoked sessions' sockets go. */
+  cutSessions(userId: number, keepSessionId?: string): void;
+  /** A company changed: its standing is read again here and on the other instances; it may lock or open. */
+  companyChanged(companyId: number): Promise<void>;
+}
+
+/**
+ * Sends each committed domain event to the sockets that may hear it, and to no one else: the
+ * company's room, its admins, a ticket's viewers, a chat's members, a user's own sockets.
+ */
+export function createFanout(io: AppServer, hooks: FanoutHooks): (event: DomainEvent) => Promise<void> {
+  /**
+   * `company-announcement` goes to the companies it is addressed to, room by room (to every socket
+   * only when it is for every company); companies it no longer reaches hear it left.
+   */
+  function announceTo(
+    audience: { allCompanies: boolean; companyIds: number[] },
+    previous: { allCompanies: boolean; companyIds: number[] } | undefined,
+    payload: AnnouncementEventPayload,
+  ) {
+    const roomsOf = (ids: number[]) => ids.map((id) => rooms.company(id));
+    // io.to([]) would reach everyone: an empty list reaches no one.
+    if (audience.allCompanies) io.emit("company-announcement", payload);
+    else if (audience.companyIds.length)
+      io.to(roomsOf(audience.companyIds)).emit("company-announcement", payload);
+    if (!previous || payload.action === "delete") return;
+    const gone = { action: "delete" as const, id: payload.record.id };
+    if (previous.allCompanies && !audience.allCompanies)
+      io.except(roomsOf(audience.companyIds)).emit("company-announcement", gone);
+    else if (!previous.allCompanies && !audience.allCompanies) {
+      const left = previous.companyIds.filter((id) => !audience.companyIds.includes(id));
+      if (left.length) io.to(roomsOf(left)).emit("company-announcement", gone);
+    }
+  }
+
+  return async function heard(event: DomainEvent): Promise<void> {
+    switch (event.type) {
+      case "user.presence":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "user"), {
+          action: "update",
+          user: event.user,
+        });
+        break;
+      case "user.saved":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "user"), {
+          action: event.action,
+          user: event.user,
+        });
+        await hooks.refreshVisibility(event.companyId, event.user.id);
+        break;
+      case "whatsapp.saved":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "whatsapp"), {
+          action: "update",
+          whatsapp: event.whatsapp,
+        });
+        break;
+      case "whatsapp.deleted":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "whatsapp"), {
+          action: "delete",
+          whatsappId: event.whatsappId,
+        });
+        break;
+      case "whatsapp.session":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "whatsappSession"), {
+          action: "update",
+          session: event.session,
+        });
+        break;
+      case "ticket.saved": {
+        // Who sees the ticket now hears the update; who saw it before and no longer may hears it left.
+        const name = companyEvent(event.companyId, "ticket");
+        const seeing = ticketRooms(event.companyId, event.ticket);
+        // Whoever has the chat open but may no longer see the ticket leaves its chat box.
+        const chatBox = rooms.chatBox(event.companyId, event.ticket.id);
+        if (event.previous) io.in(chatBox).except(seeing).socketsLeave(chatBox);
+        const saw =
+          event.previous && ticketRooms(event.companyId, { id: event.ticket.id, ...event.previous });
+        // A new status or agent: clients keeping one list per status first drop it from the old
+        // status' list, as the backends of this API family tell them; here, only whoever saw it there.
+        const from = event.previous?.status;
+        if (saw && from && (from !== event.ticket.status || event.previous!.userId !== event.ticket.userId))
+          io.to(saw).emit(name, { action: "delete", ticketId: event.ticket.id, fromStatus: from });
+        io.to(seeing).emit(name, { action: "update", ticket: event.ticket });
+        if (saw) {
+          const left = saw.filter((room) => !seeing.includes(room));
+          if (left.length)
+            io.to(left).except(seeing).emit(name, { action: "delete", ticketId: event.ticket.id });
+        }
+        break;
+      }
+      case "contact.deleted":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "contact"), {
+          action: "delete",
+          contactId: event.contactId,
+        });
+        break;
+      case "tag.changed":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "tag"), event.payload);
+        break;
+      case "queue.saved":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "queue"), {
+          action: event.action,
+          queue: event.queue,
+        });
+        break;
+      case "queue.deleted":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "queue"), {
+          action: "delete",
+          queueId: event.queueId,
+        });
+        break;
+      case "ticket.read":
+        io.to(ticketRooms(event.companyId, event.ticket)).emit(companyEvent(event.companyId, "ticket"), {
+          action: "updateUnread",
+          ticketId: event.ticket.id,
+        });
+        break;
+      case "ticket.deleted":
+        io.to(
+          ticketRooms(event.companyId, { id: event.ticketId, queueId: event.queueId, userId: event.userId }),
+        ).emit(companyEvent(event.companyId, "ticket"), { action: "delete", ticketId: event.ticketId });
+        break;
+      case "message.saved":
+        io.to(ticketRooms(event.companyId, event.ticket)).emit(companyEvent(event.companyId, "appMessage"), {
+          action: event.action,
+          message: event.message,
+          ticket: event.ticket,
+          contact: event.contact,
+        });
+        break;
+      case "contact.saved":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "contact"), {
+          action: event.action,
+          contact: event.contact,
+        });
+        break;
+      case "presence":
+        // What the contact is doing matters only to whoever has their chat open.
+        io.to(rooms.chatBox(event.companyId, event.ticket.id)).emit(
+          companyEvent(event.companyId, "presence"),
+          {
+            ticketId: event.ticket.id,
+            presence: event.presence,
+          },
+        );
+        break;
+      case "ticketNote.changed":
+        io.to(ticketRooms(event.companyId, event.ticket)).emit(
+          companyEvent(event.companyId, "ticketNote"),
+          event.payload,
+        );
+        break;
+      case "quickMessage.changed": {
+        const name = companyEvent(event.companyId, "quickmessage");
+        const hearing = quickMessageRooms(event.companyId, event.audience);
+        io.to(hearing).emit(name, event.payload);
+        // Made personal: who heard of it before and no longer may hears it is gone.
+        if (event.previousAudience && event.payload.action !== "delete") {
+          const left = quickMessageRooms(event.companyId, event.previousAudience).filter(
+            (room) => !hearing.includes(room),
+          );
+          if (left.length)
+            io.to(left).except(hearing).emit(name, { action: "delete", id: event.payload.record.id });
+        }
+        break;
+      }
+      case "chat.changed": {
+        // Only the chat's members, in their own rooms: nobody else hears a word of it.
+        const name = companyEvent(event.companyId, "chat");
+        if (event.memberIds.length) io.to(event.memberIds.map(rooms.user)).emit(name, event.payload);
+        if (event.leftIds?.length && event.payload.action !== "delete")
+          io.to(event.leftIds.map(rooms.user)).emit(name, {
+            action: "delete",
+            id: event.payload.chat.id,
+            uuid: event.payload.chat.uuid,
+          });
+        break;
+      }
+      case "campaign.changed":
+        // Admins only: the campaign pages are theirs.
+        io.to(rooms.admins(event.companyId)).emit(`company-${event.companyId}-campaign`, event.payload);
+        break;
+      case "schedule.changed":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "schedule"), event.payload);
+        break;
+      case "contactList.changed":
+        io.to(rooms.company(event.companyId)).emit(contactListEvent(event.companyId), event.payload);
+        break;
+      case "contactListItem.changed":
+        io.to(rooms.company(event.companyId)).emit(contactListItemEvent(event.companyId), event.payload);
+        break;
+      case "contactListImport.progress":
+        io.to(rooms.company(event.companyId)).emit(contactListImportEvent(event.companyId), event.payload);
+        break;
+      case "fileList.changed":
+        io.to(rooms.company(event.companyId)).emit(fileListEvent(event.companyId), event.payload);
+        break;
+      // Only admins manage bots (bots:manage); the payloads hold no secret, but agents need none of it.
+      case "queueIntegration.changed":
+        io.to(rooms.admins(event.companyId)).emit(
+          companyEvent(event.companyId, "queueIntegration"),
+          event.payload,
+        );
+        break;
+      case "prompt.changed":
+        io.to(rooms.admins(event.companyId)).emit(companyEvent(event.companyId, "prompt"), event.payload);
+        break;
+      case "announcement.changed":
+        announceTo(event.audience, event.previousAudience, event.payload);
+        break;
+      case "simulator.phone":
+        io.to(rooms.admins(event.companyId)).emit(companyEvent(event.companyId, "simulator"), {
+          whatsappId: event.whatsappId,
+          number: event.number,
+          message: event.message,
+        });
+        break;
+      case "user.deleted":
+        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "user"), {
+          action: "delete",
+          userId: event.userId,
+        });
+        io.in(rooms.user(event.userId)).disconnectSockets(true);
+        break;
+      case "session.revoked":
+        // A refresh token used twice killed the session: its sockets go with it.
+        io.in(rooms.session(event.sessionId)).disconnectSockets(true);
+        break;
+      case "user.sessionsRevoked":
+        // Logout or a password change: the revoked sessions' sockets go now (through the adapter).
+        hooks.cutSessions(event.userId, event.keepSessionId);
+        break;
+      case "company.saved":
+        await hooks.companyChanged(event.companyId);
+        break;
+      case "payment.confirmed":
+        io.to([rooms.company(event.companyId), rooms.pastDue(event.companyId)]).emit(
+          companyEvent(event.companyId, "payment"),
+          event.payload,
+        );
+        break;
+      case "session.started": {
+        // Only the user's sessions older than this login hear it; a few seconds later exactly those
+        // sockets are cut (their refresh tokens are already revoked). A newer login is never touched.
+        const older = io.in(rooms.user(event.userId)).except(rooms.session(event.sessionId));
+        const ids = (await older.fetchSockets()).map((s) => s.id);
+        if (ids.length === 0) break;
+        io.to(ids).emit(companyEvent(event.companyId, "auth"), {
+          action: "update",
+          user: { id: event.userId },
+        });
+        setTimeout(() => io.in(ids).disconnectSockets(true), 3_000).unref();
+        break;
+      }
+    }
+  };
+}

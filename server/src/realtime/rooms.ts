@@ -1,0 +1,57 @@
+import type { Server } from "socket.io";
+import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents } from "@atende/contracts";
+import type { AuthContext } from "../http/auth.js";
+
+/** Room names: every emit goes to one of these, so nothing of one company reaches another. */
+export const rooms = {
+  company: (companyId: number) => `company:${companyId}`,
+  user: (userId: number) => `user:${userId}`,
+  session: (sessionId: string) => `session:${sessionId}`,
+  notification: (companyId: number) => `company:${companyId}:notification`,
+  tickets: (companyId: number, status: string) => `company:${companyId}:tickets:${status}`,
+  chatBox: (companyId: number, ticketId: number) => `company:${companyId}:ticket:${ticketId}`,
+  /** Ticket visibility: the viewers of one queue, of tickets without a queue, and the admins. */
+  queue: (companyId: number, queueId: number) => `company:${companyId}:queue:${queueId}`,
+  noQueue: (companyId: number) => `company:${companyId}:noqueue`,
+  admins: (companyId: number) => `company:${companyId}:admins`,
+  /** A past-due company's admins, on the payment pages: they hear only the payment event. */
+  pastDue: (companyId: number) => `company:${companyId}:pastdue`,
+};
+
+/**
+ * Every room a ticket's events go to: whoever may see it now, and whoever saw it before this change.
+ * Not its chat box: whoever has the chat open hears these through the rooms that let them see it,
+ * and someone who no longer may see the ticket must not go on hearing it through the chat box.
+ */
+export function ticketRooms(
+  companyId: number,
+  ticket: { id: number; queueId: number | null; userId: number | null },
+  previous?: { queueId: number | null; userId: number | null },
+): string[] {
+  const list = [rooms.admins(companyId)];
+  for (const seen of [ticket, previous]) {
+    if (!seen) continue;
+    list.push(seen.queueId === null ? rooms.noQueue(companyId) : rooms.queue(companyId, seen.queueId));
+    if (seen.userId !== null) list.push(rooms.user(seen.userId));
+  }
+  return [...new Set(list)];
+}
+
+/** Who hears of a quick message: the whole company for a global one, else its author and the admins. */
+export function quickMessageRooms(
+  companyId: number,
+  audience: { geral: boolean; userId: number | null },
+): string[] {
+  if (audience.geral) return [rooms.company(companyId)];
+  const list = [rooms.admins(companyId)];
+  if (audience.userId !== null) list.push(rooms.user(audience.userId));
+  return list;
+}
+
+export interface SocketData {
+  auth: AuthContext;
+  /** A past-due company's admin: in the pastDue room only, joins refused until the company pays. */
+  limited?: boolean;
+}
+/** Typed by the contracts' event maps: an event name or payload the web does not know fails to compile. */
+export type AppServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
