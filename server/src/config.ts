@@ -62,6 +62,18 @@ const envSchema = z.object({
     .transform((v) => v || undefined),
   /** The sender of every mail. */
   MAIL_FROM: z.string().trim().min(3).default("Atende <no-reply@localhost>"),
+  /** How long a bot (Typebot, N8N, webhook, Dialogflow, AI) may take to answer before people take over. */
+  BOT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** The OpenAI-compatible API the AI prompts call (chat completions, audio transcriptions). */
+  OPENAI_BASE_URL: z.string().default("https://api.openai.com/v1"),
+  /** The chat model of the AI prompts, and the transcription model. */
+  OPENAI_MODEL: z.string().default("gpt-4o-mini"),
+  OPENAI_TRANSCRIPTION_MODEL: z.string().default("whisper-1"),
+  /** Google's OAuth token endpoint and Dialogflow's REST base; tests point them at local fakes. */
+  GOOGLE_TOKEN_URL: z.string().default("https://oauth2.googleapis.com/token"),
+  DIALOGFLOW_API_URL: z.string().default("https://dialogflow.googleapis.com/v2"),
+  /** Azure Speech text-to-speech endpoint; `{region}` is replaced by the prompt's voiceRegion. */
+  AZURE_TTS_URL: z.string().default("https://{region}.tts.speech.microsoft.com/cognitiveservices/v1"),
   /** How long a connection's session lease lasts without renewal before another instance takes over. */
   SESSION_LEASE_SECONDS: z.coerce.number().int().min(3).max(600).default(15),
 });

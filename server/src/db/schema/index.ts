@@ -16,3 +16,4 @@ export * from "./helps.js";
 export * from "./mail.js";
 export * from "./chats.js";
 export * from "./announcements.js";
+export * from "./botSessions.js";
