@@ -4,6 +4,7 @@
  * language; the web app translates the code again in the user's chosen language.
  */
 import type { ErrorDef } from "./errorCodes/def.js";
+import { BOT_ERRORS } from "./errorCodes/bots.js";
 import { GENERAL_ERRORS } from "./errorCodes/general.js";
 import { PLATFORM_ERRORS } from "./errorCodes/platform.js";
 import { AGENT_WORKSPACE_SPEC_ERRORS } from "./errorCodes/spec.js";
@@ -22,6 +23,7 @@ export const ERROR_CATALOGUES: Readonly<Record<string, Readonly<Record<string, E
   GENERAL_ERRORS,
   WORKSPACE_ERRORS,
   PLATFORM_ERRORS,
+  BOT_ERRORS,
 };
 
 export const ERRORS = {
@@ -29,6 +31,7 @@ export const ERRORS = {
   ...GENERAL_ERRORS,
   ...WORKSPACE_ERRORS,
   ...PLATFORM_ERRORS,
+  ...BOT_ERRORS,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -31,3 +31,5 @@ export * from "./logos.js";
 export * from "./chats.js";
 export * from "./companyDue.js";
 export * from "./announcements.js";
+export * from "./queueIntegrations.js";
+export * from "./prompts.js";

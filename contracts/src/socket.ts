@@ -11,6 +11,8 @@ import type { QuickMessageDTO } from "./quickMessages.js";
 import type { ScheduleDTO } from "./schedules.js";
 import type { ChatDTO, ChatMessageDTO } from "./chats.js";
 import type { AnnouncementServerEvents } from "./announcements.js";
+import type { QueueIntegrationEvent } from "./queueIntegrations.js";
+import type { PromptEvent } from "./prompts.js";
 
 /**
  * The live channel: the spec's event names (`company-{id}-user`, ...) and their payloads. Server
@@ -54,6 +56,10 @@ export interface CompanyEventPayloads {
     | { action: "create" | "update"; chat: ChatDTO }
     | { action: "new-message"; newMessage: ChatMessageDTO; chat: ChatDTO }
     | { action: "delete"; id: number; uuid: string };
+  /** A bot integration made, changed or deleted (admins of the company). */
+  queueIntegration: QueueIntegrationEvent;
+  /** An AI prompt made, changed or deleted (admins of the company). */
+  prompt: PromptEvent;
 }
 export type CompanyEventName = keyof CompanyEventPayloads;
 

@@ -16,4 +16,5 @@ export * from "./helps.js";
 export * from "./mail.js";
 export * from "./chats.js";
 export * from "./announcements.js";
+export * from "./bots.js";
 export * from "./botSessions.js";

@@ -10,6 +10,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { DEFAULT_SCHEDULES, type ScheduleEntry } from "@atende/contracts";
+import { prompts, queueIntegrations } from "./bots.js";
 import { companies } from "./companies.js";
 
 export const queues = pgTable(
@@ -25,8 +26,10 @@ export const queues = pgTable(
     orderQueue: integer("order_queue"),
     greetingMessage: text("greeting_message").notNull().default(""),
     outOfHoursMessage: text("out_of_hours_message").notNull().default(""),
-    integrationId: integer("integration_id"),
-    promptId: integer("prompt_id"),
+    integrationId: integer("integration_id").references((): AnyPgColumn => queueIntegrations.id, {
+      onDelete: "set null",
+    }),
+    promptId: integer("prompt_id").references((): AnyPgColumn => prompts.id, { onDelete: "set null" }),
     /** Service hours, read when the company's scheduleType is "queue". */
     schedules: jsonb("schedules")
       .$type<ScheduleEntry[]>()

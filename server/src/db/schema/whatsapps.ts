@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   boolean,
   index,
   integer,
@@ -11,6 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { prompts, queueIntegrations } from "./bots.js";
 import { companies } from "./companies.js";
 import { queues } from "./queues.js";
 
@@ -46,8 +48,10 @@ export const whatsapps = pgTable(
     maxUseBotQueues: integer("max_use_bot_queues").notNull().default(3),
     transferQueueId: integer("transfer_queue_id").references(() => queues.id, { onDelete: "set null" }),
     timeToTransfer: integer("time_to_transfer").notNull().default(0),
-    promptId: integer("prompt_id"),
-    integrationId: integer("integration_id"),
+    promptId: integer("prompt_id").references((): AnyPgColumn => prompts.id, { onDelete: "set null" }),
+    integrationId: integer("integration_id").references((): AnyPgColumn => queueIntegrations.id, {
+      onDelete: "set null",
+    }),
     schedules: jsonb("schedules").$type<unknown[]>().notNull().default([]),
     /** Provider settings (Cloud API ids and secrets). Never presented to agents. */
     providerConfig: jsonb("provider_config").$type<Record<string, string>>().notNull().default({}),
