@@ -1,4 +1,5 @@
 import type { ConnectionCache } from "../../channels/connectionCache.js";
+import type { BotRunner } from "../bots/runner.js";
 import type { Db } from "../../db/client.js";
 import { type EventBus, type Raise, inTransaction } from "../../events/bus.js";
 import type { JobHandler } from "../../jobs/runner.js";
@@ -53,6 +54,8 @@ export function chatbotJob(deps: {
   now: () => Date;
   poke: () => void;
   connections: Pick<ConnectionCache, "get">;
+  /** The integrations and AI prompts (modules/bots): they serve a ticket before the queue menu. */
+  bots?: BotRunner;
 }): JobHandler<typeof CHATBOT_JOB> {
   const { db, bus, now, connections } = deps;
 
@@ -136,6 +139,9 @@ export function chatbotJob(deps: {
         });
         return;
       }
+
+      // ---- A bot (the queue's once chosen, else the connection's) serves the ticket until it hands over.
+      if (deps.bots && (await deps.bots.turn(turn, connection))) return;
 
       const severalQueues = list.length > 1;
       const maxUse = connection.maxUseBotQueues;
