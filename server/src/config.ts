@@ -27,6 +27,11 @@ const envSchema = z.object({
     )
     .default(""),
   JWT_SECRET: z.string().min(32).optional(),
+  /**
+   * Seals secrets kept at rest (AI keys, bot tokens; lib/secretBox.ts). Unset: a key generated in
+   * DATA_DIR. Required in production with DATABASE_URL (every instance must open what another sealed).
+   */
+  SECRETS_KEY: z.string().min(32).optional(),
   ACCESS_TOKEN_TTL: z.string().default("15m"),
   REFRESH_TOKEN_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   FRONTEND_URL: z.string().default(""),
@@ -42,6 +47,9 @@ const envSchema = z.object({
   WEB_DIST: z.string().optional(),
   /** Meta's Graph API base, with version; tests point it at a local fake. */
   GRAPH_API_URL: z.string().default("https://graph.facebook.com/v21.0"),
+  /** Google's OAuth token endpoint and Dialogflow's API (bot integrations); tests point them at fakes. */
+  GOOGLE_TOKEN_URL: z.string().default("https://oauth2.googleapis.com/token"),
+  DIALOGFLOW_API_URL: z.string().default("https://dialogflow.googleapis.com"),
   /** The public URL of this server, to show the Cloud API webhook address. */
   PUBLIC_URL: z.string().default(""),
   MEDIA_MAX_BYTES: z.coerce

@@ -23,6 +23,9 @@ async function main() {
   if (config.NODE_ENV === "production" && !config.JWT_SECRET && config.DATABASE_URL) {
     throw new Error("JWT_SECRET (32+ characters) is required in production with DATABASE_URL.");
   }
+  if (config.NODE_ENV === "production" && !config.SECRETS_KEY && config.DATABASE_URL) {
+    throw new Error("SECRETS_KEY (32+ characters) is required in production with DATABASE_URL.");
+  }
   // The database's log goes to the console until the app's logger exists.
   let dbLog: DbLog = consoleLog;
   const log: DbLog = { warn: (obj, msg) => dbLog.warn(obj, msg) };

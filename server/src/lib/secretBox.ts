@@ -1,0 +1,78 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type { Config } from "../config.js";
+
+/**
+ * Secrets kept at rest (AI provider keys, bot tokens, service-account JSON) are sealed with
+ * AES-256-GCM: `v1.` + base64url(iv · tag · ciphertext). The purpose (e.g. "prompt.apiKey") is the
+ * additional authenticated data, so a sealed value copied into another column does not open.
+ *
+ * The key comes from SECRETS_KEY (any string of 32+ characters, hashed to 256 bits; required when
+ * several instances share a database), else from a random key generated at first start and kept in
+ * the data directory (as the JWT secret is). Losing the key loses the sealed secrets, nothing else.
+ */
+export interface SecretBox {
+  seal(purpose: string, plain: string): string;
+  /** The plain text, or null when the value was sealed with another key or purpose, or is damaged. */
+  open(purpose: string, sealed: string): string | null;
+}
+
+const VERSION = "v1.";
+
+export function createSecretBox(key: Buffer): SecretBox {
+  if (key.length !== 32) throw new Error("the secrets key must be 32 bytes");
+  return {
+    seal(purpose, plain) {
+      const iv = crypto.randomBytes(12);
+      const cipher = crypto.createCipheriv("aes-256-gcm", key, iv);
+      cipher.setAAD(Buffer.from(purpose));
+      const ct = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+      return VERSION + Buffer.concat([iv, cipher.getAuthTag(), ct]).toString("base64url");
+    },
+    open(purpose, sealed) {
+      if (!sealed.startsWith(VERSION)) return null;
+      const raw = Buffer.from(sealed.slice(VERSION.length), "base64url");
+      if (raw.length < 28) return null;
+      try {
+        const decipher = crypto.createDecipheriv("aes-256-gcm", key, raw.subarray(0, 12));
+        decipher.setAAD(Buffer.from(purpose));
+        decipher.setAuthTag(raw.subarray(12, 28));
+        return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+/** SECRETS_KEY hashed to 32 bytes, else the data directory's generated key (made on first use). */
+export function resolveSecretsKey(configured: string | undefined, dataDir: string): Buffer {
+  if (configured) return crypto.createHash("sha256").update(configured).digest();
+  const file = path.join(dataDir, "secrets-key");
+  try {
+    const stored = Buffer.from(fs.readFileSync(file, "utf8").trim(), "base64url");
+    if (stored.length === 32) return stored;
+  } catch {
+    // not made yet
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  const key = crypto.randomBytes(32);
+  fs.writeFileSync(file, key.toString("base64url"), { mode: 0o600, flag: "wx" });
+  return key;
+}
+
+const boxes = new Map<string, SecretBox>();
+
+/** The deployment's secret box (one per key source, so every module seals with the same key). */
+export function secretBoxFor(config: Pick<Config, "SECRETS_KEY" | "dataDir">): SecretBox {
+  const id = config.SECRETS_KEY
+    ? `env:${crypto.createHash("sha256").update(config.SECRETS_KEY).digest("hex")}`
+    : `dir:${config.dataDir}`;
+  let box = boxes.get(id);
+  if (!box) {
+    box = createSecretBox(resolveSecretsKey(config.SECRETS_KEY, config.dataDir));
+    boxes.set(id, box);
+  }
+  return box;
+}
