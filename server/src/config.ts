@@ -77,9 +77,6 @@ const envSchema = z.object({
   /** The chat model of the AI prompts, and the transcription model. */
   OPENAI_MODEL: z.string().default("gpt-4o-mini"),
   OPENAI_TRANSCRIPTION_MODEL: z.string().default("whisper-1"),
-  /** Google's OAuth token endpoint and Dialogflow's REST base; tests point them at local fakes. */
-  GOOGLE_TOKEN_URL: z.string().default("https://oauth2.googleapis.com/token"),
-  DIALOGFLOW_API_URL: z.string().default("https://dialogflow.googleapis.com/v2"),
   /** Azure Speech text-to-speech endpoint; `{region}` is replaced by the prompt's voiceRegion. */
   AZURE_TTS_URL: z.string().default("https://{region}.tts.speech.microsoft.com/cognitiveservices/v1"),
   /** How long a connection's session lease lasts without renewal before another instance takes over. */

@@ -7,7 +7,7 @@ import type { IntegrationConfig } from "./bindings.js";
 export interface GoogleEndpoints {
   /** Google's OAuth token endpoint (a service account's `token_uri` is not trusted: it is data). */
   tokenUrl: string;
-  /** Dialogflow ES REST base, with version: https://dialogflow.googleapis.com/v2 */
+  /** Dialogflow's REST host: https://dialogflow.googleapis.com (the ES API's /v2 is added here). */
   apiUrl: string;
 }
 
@@ -95,7 +95,7 @@ export async function detectIntent(
       ? { text: { text: query.text.slice(0, 256), languageCode } }
       : { event: { name: query.event, languageCode } };
   return postJson<DetectIntentAnswer>(
-    `${endpoints.apiUrl.replace(/\/+$/, "")}/projects/${encodeURIComponent(project)}/agent/sessions/${encodeURIComponent(session)}:detectIntent`,
+    `${endpoints.apiUrl.replace(/\/+$/, "")}/v2/projects/${encodeURIComponent(project)}/agent/sessions/${encodeURIComponent(session)}:detectIntent`,
     { queryInput },
     { signal, headers: { authorization: `Bearer ${token}` } },
   );
