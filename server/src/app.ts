@@ -20,7 +20,10 @@ import type { Deps } from "./deps.js";
 import { registerListeners } from "./events/listeners.js";
 import { JobRunner } from "./jobs/runner.js";
 import { type Chatbot, createChatbot } from "./modules/chatbot/index.js";
-import { CHANNEL_ACTION_JOB, channelActionJob } from "./modules/messages/actions.js";
+import { botMediaRoutes } from "./modules/bots/mediaLink.js";
+import { createBotRunner } from "./modules/bots/runner.js";
+import { secretBoxFor } from "./lib/secretBox.js";
+import { CHANNEL_ACTION_JOB, channelActionJob, enqueueTyping } from "./modules/messages/actions.js";
 import { SEND_MESSAGE_JOB, sendMessageJob } from "./modules/messages/outbound.js";
 import { registerErrorHandler, sendError } from "./http/errors.js";
 import { registerJsonParser } from "./http/json.js";
@@ -193,6 +196,7 @@ export async function buildApp(
   await chatsModule(app, shared, chats);
   await announcementsModule(app, shared);
   await cloudWebhookRoutes(app, shared);
+  botMediaRoutes(app, deps);
 
   await serveWebApp(app, deps.config.WEB_DIST ?? defaultWebDist);
   return {
@@ -248,6 +252,19 @@ function buildChannels(
   jobs.register(SEND_MESSAGE_JOB, sendMessageJob({ db, bus, sessions: owned, media, now }));
   jobs.register(CHANNEL_ACTION_JOB, channelActionJob({ db, sessions: owned }));
   jobs.register(ACCOUNT_CODE_MAIL_JOB, accountCodeMailJob({ db, tokens, config, now, mailer }));
+  const box = secretBoxFor(config);
+  const bots = createBotRunner({
+    db,
+    bus,
+    now,
+    media,
+    tokens,
+    config,
+    openSecret: (purpose, sealed) => box.open(purpose, sealed),
+    log: app.log,
+    poke: () => jobs.poke(),
+    typing: (target) => enqueueTyping(db, target).then(() => jobs.poke()),
+  });
   const chatbot = createChatbot({
     db,
     bus,
@@ -256,6 +273,7 @@ function buildChannels(
     sessions: owned,
     connections,
     log: app.log,
+    bots,
   });
   jobs.register(
     CLOUD_WEBHOOK_JOB,

@@ -104,8 +104,8 @@ export async function whileBotsTurn(
 }
 
 /** Says one prepared reply as the bot. */
-export function sayReply(tx: Tx, raise: Raise, t: TicketRow, reply: ReadyReply) {
-  return botSays(tx, raise, t, reply.body, reply.media);
+export async function sayReply(tx: Tx, raise: Raise, t: TicketRow, reply: ReadyReply) {
+  await botSays(tx, raise, t, reply.body, reply.media);
 }
 
 /**
@@ -135,9 +135,9 @@ export async function stopBot(
         version: s.version + 1,
         updatedAt: at,
       });
-    if (!t) return;
+    if (t === null) return;
     const detach = { useIntegration: false, integrationId: null, promptId: null, chatbot: false };
-    if (!waitsForBot(t)) {
+    if (t.status !== "pending" || t.userId !== null) {
       if (t.useIntegration) await updateTicketRow(tx, companyId, ticketId, detach);
       return;
     }

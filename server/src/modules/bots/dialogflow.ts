@@ -36,7 +36,7 @@ async function accessToken(endpoints: GoogleEndpoints, account: ServiceAccount, 
   const key = `${endpoints.tokenUrl}|${account.client_email}|${crypto.createHash("sha256").update(account.private_key).digest("hex")}`;
   const cached = tokens.get(key);
   if (cached && cached.until > Date.now()) return cached.token;
-  let privateKey: CryptoKey;
+  let privateKey: Awaited<ReturnType<typeof importPKCS8>>;
   try {
     privateKey = await importPKCS8(account.private_key, "RS256");
   } catch {

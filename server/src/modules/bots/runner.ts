@@ -247,17 +247,17 @@ export function createBotRunner(deps: BotRunnerDeps): BotRunner {
           await stopBot(db, bus, ids, binding, claimed.reason, { type: "end" }, now());
           return true;
         case "say":
-          await whileBotsTurn(db, bus, ids, binding.key, claimed.version, (tx, raise, t) =>
-            botSays(tx, raise, t, claimed.text),
-          );
+          await whileBotsTurn(db, bus, ids, binding.key, claimed.version, async (tx, raise, t) => {
+            await botSays(tx, raise, t, claimed.text);
+          });
           deps.poke();
           return true;
       }
       const c = claimed.claim;
       if (c.preface) {
-        await whileBotsTurn(db, bus, ids, binding.key, c.version, (tx, raise, t) =>
-          botSays(tx, raise, t, c.preface!),
-        );
+        await whileBotsTurn(db, bus, ids, binding.key, c.version, async (tx, raise, t) => {
+          await botSays(tx, raise, t, c.preface!);
+        });
         deps.poke();
       }
       const signal = AbortSignal.timeout(config.BOT_TIMEOUT_MS);
