@@ -20,8 +20,7 @@ import type { Deps } from "./deps.js";
 import { registerListeners } from "./events/listeners.js";
 import { JobRunner } from "./jobs/runner.js";
 import { type Chatbot, createChatbot } from "./modules/chatbot/index.js";
-import { botMediaRoutes } from "./modules/bots/mediaLink.js";
-import { createBotRunner } from "./modules/bots/runner.js";
+import { botMediaRoutes, createBotRunner } from "./modules/bots/index.js";
 import { secretBoxFor } from "./lib/secretBox.js";
 import { CHANNEL_ACTION_JOB, channelActionJob, enqueueTyping } from "./modules/messages/actions.js";
 import { SEND_MESSAGE_JOB, sendMessageJob } from "./modules/messages/outbound.js";
@@ -146,6 +145,7 @@ export async function buildApp(
     connections: channels.connections,
     sessionChecks,
     realtime,
+    now: deps.now,
   });
   app.addHook("preClose", async () => {
     await channels.jobs.stop();

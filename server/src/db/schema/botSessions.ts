@@ -1,12 +1,4 @@
-import {
-  bigint,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-} from "drizzle-orm/pg-core";
+import { bigint, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { companies } from "./companies.js";
 import { tickets } from "./tickets.js";
 
@@ -30,7 +22,9 @@ export const botSessions = pgTable(
     /** "integration:<id>" or "prompt:<id>": the bot this row is about. */
     binding: text("binding").notNull(),
     /** active: the bot talks; stopped: people took over (hand-over, transfer, end, an agent wrote). */
-    status: text("status", { enum: ["active", "stopped"] }).notNull().default("active"),
+    status: text("status", { enum: ["active", "stopped"] })
+      .notNull()
+      .default("active"),
     /** The bot's own session id (Typebot's sessionId, Dialogflow's session), null before it starts. */
     externalId: text("external_id"),
     /** The numbered choices last offered (their texts, in order), so a number answers one. */

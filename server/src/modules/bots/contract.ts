@@ -63,9 +63,7 @@ export type BotReply =
   | { type: "choices"; text: string; options: string[] };
 
 export type BotAction =
-  | { type: "end" }
-  | { type: "close" }
-  | { type: "transfer"; queueId?: number | null; userId?: number | null };
+  { type: "end" } | { type: "close" } | { type: "transfer"; queueId?: number | null; userId?: number | null };
 
 export interface BotOutcome {
   replies: BotReply[];

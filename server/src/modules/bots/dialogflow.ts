@@ -64,7 +64,10 @@ async function accessToken(endpoints: GoogleEndpoints, account: ServiceAccount, 
   };
   if (!res.ok || !answer.access_token)
     throw new BotError(`Google refused the token: ${answer.error_description ?? answer.error ?? res.status}`);
-  tokens.set(key, { token: answer.access_token, until: Date.now() + ((answer.expires_in ?? 3600) - 60) * 1000 });
+  tokens.set(key, {
+    token: answer.access_token,
+    until: Date.now() + ((answer.expires_in ?? 3600) - 60) * 1000,
+  });
   return answer.access_token;
 }
 

@@ -40,7 +40,11 @@ async function transcribe(
   signal: AbortSignal,
 ): Promise<string> {
   const form = new FormData();
-  form.set("file", new Blob([new Uint8Array(audio.data)], { type: audio.mimetype }), audio.name || "audio.ogg");
+  form.set(
+    "file",
+    new Blob([new Uint8Array(audio.data)], { type: audio.mimetype }),
+    audio.name || "audio.ogg",
+  );
   form.set("model", endpoints.transcriptionModel);
   const res = await fetch(`${endpoints.openaiUrl.replace(/\/+$/, "")}/audio/transcriptions`, {
     method: "POST",
@@ -54,7 +58,10 @@ async function transcribe(
 }
 
 const xmlEscape = (s: string) =>
-  s.replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c]!);
+  s.replace(
+    /[<>&'"]/g,
+    (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c]!,
+  );
 
 /** Azure Speech's REST text-to-speech: the answer as an Ogg/Opus voice note. */
 export async function synthesize(
@@ -97,7 +104,8 @@ export function promptAdapter(endpoints: AiEndpoints): BotAdapter<PromptConfig> 
     async turn(prompt, input, ctx): Promise<BotOutcome> {
       if (!prompt.apiKey) throw new BotError("the prompt has no API key");
       const heard = [input.text.trim()];
-      for (const audio of input.audio) heard.push(await transcribe(endpoints, prompt.apiKey, audio, ctx.signal));
+      for (const audio of input.audio)
+        heard.push(await transcribe(endpoints, prompt.apiKey, audio, ctx.signal));
       const words = heard.filter(Boolean).join("\n");
       if (!words) return { replies: [] };
       const history = await ctx.history(Math.max(0, prompt.maxMessages));

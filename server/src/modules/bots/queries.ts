@@ -99,7 +99,12 @@ export async function updateSession(
 }
 
 /** The customer's messages on the ticket after message `afterId`, oldest first (what a turn joins). */
-export async function customerMessagesAfter(db: Executor, companyId: number, ticketId: number, afterId: number) {
+export async function customerMessagesAfter(
+  db: Executor,
+  companyId: number,
+  ticketId: number,
+  afterId: number,
+) {
   return db
     .select()
     .from(messages)
@@ -208,4 +213,38 @@ export async function recordTokens(
     });
 }
 
-
+/**
+ * The ticket left the bot (an agent accepted it): its active session stops for good and the ticket
+ * no longer shows a bot. Answers whether one was active.
+ */
+export async function stopActiveSession(
+  db: Executor,
+  companyId: number,
+  ticketId: number,
+  reason: string,
+  at: Date,
+): Promise<boolean> {
+  const stopped = await db
+    .update(botSessions)
+    .set({
+      status: "stopped",
+      stopReason: reason,
+      choices: null,
+      version: sql`${botSessions.version} + 1`,
+      updatedAt: at,
+    })
+    .where(
+      and(
+        eq(botSessions.companyId, companyId),
+        eq(botSessions.ticketId, ticketId),
+        eq(botSessions.status, "active"),
+      ),
+    )
+    .returning({ ticketId: botSessions.ticketId });
+  if (stopped.length === 0) return false;
+  await db
+    .update(tickets)
+    .set({ useIntegration: false, integrationId: null, promptId: null })
+    .where(and(eq(tickets.companyId, companyId), eq(tickets.id, ticketId)));
+  return true;
+}

@@ -167,7 +167,8 @@ export function createBotRunner(deps: BotRunnerDeps): BotRunner {
         });
         if (kind === "audio" && binding.kind === "prompt") {
           const data = await deps.media.read(ids.companyId, m.mediaPath);
-          if (data) audio.push({ data, mimetype: m.mediaMime ?? "audio/ogg", name: m.mediaName ?? "audio.ogg" });
+          if (data)
+            audio.push({ data, mimetype: m.mediaMime ?? "audio/ogg", name: m.mediaName ?? "audio.ogg" });
         }
       }
       const input: BotInput = { start: fresh, text: restart ? "" : said, media: restart ? [] : media, audio };

@@ -70,7 +70,8 @@ export const webhookAdapter: BotAdapter<IntegrationConfig> = {
       },
     });
     const parsed = answerSchema.safeParse(raw ?? {});
-    if (!parsed.success) throw new BotError(`the webhook's answer is not understood: ${parsed.error.message}`);
+    if (!parsed.success)
+      throw new BotError(`the webhook's answer is not understood: ${parsed.error.message}`);
     const a = parsed.data;
     return {
       replies: a.replies as BotReply[],
