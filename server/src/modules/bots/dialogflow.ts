@@ -109,10 +109,11 @@ export async function detectIntent(
  * `jsonContent`, then detectIntent per turn (the WELCOME event when the session starts without
  * words). Fulfillment texts are the replies; an intent that ends the interaction ends the bot.
  */
-export function dialogflowAdapter(endpoints: GoogleEndpoints): BotAdapter<IntegrationConfig> {
+export function dialogflowAdapter(endpointsOf: () => GoogleEndpoints): BotAdapter<IntegrationConfig> {
   return {
     takesMedia: false,
     async turn(config, input, ctx): Promise<BotOutcome> {
+      const endpoints = endpointsOf();
       const session = ctx.externalId ?? `atende-${ctx.ticket.id}-${crypto.randomBytes(6).toString("hex")}`;
       const answer = await detectIntent(
         endpoints,

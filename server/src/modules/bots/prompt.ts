@@ -98,10 +98,11 @@ export async function synthesize(
  * also goes as a voice note (Azure TTS). The hand-over (tool or phrase) moves the ticket to the
  * prompt's queue.
  */
-export function promptAdapter(endpoints: AiEndpoints): BotAdapter<PromptConfig> {
+export function promptAdapter(endpointsOf: () => AiEndpoints): BotAdapter<PromptConfig> {
   return {
     takesMedia: true,
     async turn(prompt, input, ctx): Promise<BotOutcome> {
+      const endpoints = endpointsOf();
       if (!prompt.apiKey) throw new BotError("the prompt has no API key");
       const heard = [input.text.trim()];
       for (const audio of input.audio)

@@ -76,13 +76,17 @@ export function createBotRunner(deps: BotRunnerDeps): BotRunner {
     typebot: typebotAdapter,
     n8n: webhookAdapter,
     webhook: webhookAdapter,
-    dialogflow: dialogflowAdapter({ tokenUrl: config.GOOGLE_TOKEN_URL, apiUrl: config.DIALOGFLOW_API_URL }),
-    prompt: promptAdapter({
+    // The endpoints are read at each turn (the configuration is the one source of them).
+    dialogflow: dialogflowAdapter(() => ({
+      tokenUrl: config.GOOGLE_TOKEN_URL,
+      apiUrl: config.DIALOGFLOW_API_URL,
+    })),
+    prompt: promptAdapter(() => ({
       openaiUrl: config.OPENAI_BASE_URL,
       model: config.OPENAI_MODEL,
       transcriptionModel: config.OPENAI_TRANSCRIPTION_MODEL,
       azureTtsUrl: config.AZURE_TTS_URL,
-    }),
+    })),
   };
   const publicUrl = () => config.PUBLIC_URL || `http://127.0.0.1:${config.PORT}`;
 

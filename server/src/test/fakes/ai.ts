@@ -113,7 +113,8 @@ export const OGG_OPUS = Buffer.concat([
 
 export async function startAzureTtsFake(opts: { key: string }): Promise<HttpFake> {
   return startHttpFake((req) => {
-    if (req.method !== "POST" || req.path !== "/cognitiveservices/v1") return { status: 404, body: "" };
+    if (req.method !== "POST" || !req.path.startsWith("/cognitiveservices/v1"))
+      return { status: 404, body: "" };
     if (req.headers["ocp-apim-subscription-key"] !== opts.key) return { status: 401, body: "" };
     if (!(req.headers["content-type"] ?? "").startsWith("application/ssml+xml"))
       return { status: 400, body: "" };

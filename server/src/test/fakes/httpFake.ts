@@ -19,6 +19,8 @@ export interface Answer {
   contentType?: string;
   /** Milliseconds to wait before answering (a slow service). */
   delayMs?: number;
+  /** Drops the connection without answering (a network error on the caller's side). */
+  destroy?: boolean;
 }
 
 export interface HttpFake {
@@ -57,6 +59,10 @@ export async function startHttpFake(handle: (req: Recorded) => Answer | Promise<
         async (a) => {
           if (a.delayMs) await new Promise((r) => setTimeout(r, a.delayMs));
           if (res.destroyed) return;
+          if (a.destroy) {
+            req.socket.destroy();
+            return;
+          }
           const body = a.json !== undefined ? JSON.stringify(a.json) : (a.body ?? "");
           res.writeHead(a.status ?? 200, {
             "content-type": a.contentType ?? (a.json !== undefined ? "application/json" : "text/plain"),
