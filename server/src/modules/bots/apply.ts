@@ -146,7 +146,9 @@ export async function stopBot(
       await closeTicket(tx, raise, { ...t, ...detach }, at);
       return;
     }
-    let queueId = t.queueId;
+    // A prompt answers for its queue: a ticket it hands over without one goes there.
+    const own = binding.kind === "prompt" ? binding.prompt.queueId : null;
+    let queueId = t.queueId ?? (own !== null && (await q.queueExists(tx, companyId, own)) ? own : null);
     let userId: number | null = null;
     if (action?.type === "transfer") {
       if (action.queueId && (await q.queueExists(tx, companyId, action.queueId))) queueId = action.queueId;

@@ -13,6 +13,7 @@ export function markdownToWhatsapp(markdown: string): string {
     return `\uE001${escaped.length - 1}\uE002`;
   });
   s = s.replace(/<u>([\s\S]*?)<\/u>/gi, "$1");
+  s = s.replace(/\*\*\*(?=\S)([\s\S]*?\S)\*\*\*/g, `${BOLD}_$1_${BOLD}`);
   s = s.replace(/\*\*(?=\S)([\s\S]*?\S)\*\*/g, `${BOLD}$1${BOLD}`);
   s = s.replace(/__(?=\S)([\s\S]*?\S)__/g, `${BOLD}$1${BOLD}`);
   s = s.replace(/(^|[^\w*])\*(?=\S)([^*\n]*?\S)\*(?![\w*])/g, "$1_$2_");

@@ -107,6 +107,10 @@ export function chatbotJob(deps: {
       const list = turn.queues;
       const queue = ticket.queueId !== null ? (list.find((q) => q.id === ticket.queueId) ?? null) : null;
 
+      // ---- A bot (the queue's once chosen, else the connection's) serves the ticket until it hands
+      // over: before the menus and the opening hours (a bot answers at any hour).
+      if (deps.bots && (await deps.bots.turn(turn, connection))) return;
+
       // ---- Finished with the ticket (botFinished): nothing to say, nor on the turns queued behind.
       if (
         queue !== null &&
@@ -139,9 +143,6 @@ export function chatbotJob(deps: {
         });
         return;
       }
-
-      // ---- A bot (the queue's once chosen, else the connection's) serves the ticket until it hands over.
-      if (deps.bots && (await deps.bots.turn(turn, connection))) return;
 
       const severalQueues = list.length > 1;
       const maxUse = connection.maxUseBotQueues;
