@@ -27,6 +27,8 @@ export const PERMISSIONS = {
   "quick-messages:global": ["admin"],
   "ticket-notes:deleteAny": ["admin", "supervisor"],
   "schedules:editAny": ["admin", "supervisor"],
+  /** The /queue-integration and /prompts pages (bots and AI). */
+  "bots:manage": ["admin"],
 } as const satisfies Record<string, readonly Profile[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

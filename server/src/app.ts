@@ -65,6 +65,10 @@ import type { createUsersService } from "./modules/users/service.js";
 import { whatsappsModule } from "./modules/whatsapps/routes.js";
 import type { createWhatsappsService } from "./modules/whatsapps/service.js";
 import { type Realtime, createRealtime } from "./realtime/index.js";
+import { secretBoxFor } from "./lib/secretBox.js";
+import { dialogflowClient } from "./modules/queueIntegrations/dialogflow.js";
+import { queueIntegrationsModule } from "./modules/queueIntegrations/routes.js";
+import { promptsModule } from "./modules/prompts/routes.js";
 
 const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
 
@@ -170,7 +174,13 @@ export async function buildApp(
 
   // Every domain registers its routes the same way: `await xxxModule(app, deps)`, answering its
   // service where another module or the caller needs it.
-  const shared = { ...deps, ...channels, log: app.log, maxFileBytes: deps.config.MEDIA_MAX_BYTES };
+  const shared = {
+    ...deps,
+    ...channels,
+    log: app.log,
+    maxFileBytes: deps.config.MEDIA_MAX_BYTES,
+    secrets: secretBoxFor(deps.config),
+  };
   await healthModule(app, shared);
   const auth = await authModule(app, { ...shared, authOptions: opts.authOptions });
   const users = await usersModule(app, shared);
@@ -195,6 +205,8 @@ export async function buildApp(
   await logosModule(app, shared);
   await chatsModule(app, shared, chats);
   await announcementsModule(app, shared);
+  await queueIntegrationsModule(app, { ...shared, dialogflow: dialogflowClient(deps.config) });
+  await promptsModule(app, shared);
   await cloudWebhookRoutes(app, shared);
   botMediaRoutes(app, deps);
 

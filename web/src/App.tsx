@@ -62,6 +62,14 @@ const SignupPage = lazy(() => import("./pages/signup/SignupPage").then((m) => ({
 const AnnouncementsPage = lazy(() =>
   import("./pages/announcements/AnnouncementsPage").then((m) => ({ default: m.AnnouncementsPage })),
 );
+const PromptsPage = lazy(() =>
+  import("./pages/prompts/PromptsPage").then((m) => ({ default: m.PromptsPage })),
+);
+const QueueIntegrationsPage = lazy(() =>
+  import("./pages/queue-integration/QueueIntegrationsPage").then((m) => ({
+    default: m.QueueIntegrationsPage,
+  })),
+);
 const ComingSoonPage = lazy(() =>
   import("./pages/coming-soon/ComingSoonPage").then((m) => ({ default: m.ComingSoonPage })),
 );
@@ -75,8 +83,6 @@ const UPCOMING_PAGES: [path: string, title: PageKey][] = [
 
 /** Upcoming pages of a feature the plan may lack: behind PlanRoute, as the pages that exist. */
 const UPCOMING_PLAN_PAGES: [path: string, title: PageKey, flag: PlanFlag][] = [
-  ["/prompts", "prompts", "useOpenAi"],
-  ["/queue-integration", "queueIntegration", "useIntegrations"],
   ["/messages-api", "messagesApi", "useExternalApi"],
 ];
 
@@ -138,6 +144,15 @@ function AppRoutes() {
           </Route>
           <Route element={<PlanRoute flag="useSchedules" />}>
             <Route path="/schedules" element={<SchedulesPage />} />
+          </Route>
+          {/* Bots and AI: admins, on a plan with the feature. */}
+          <Route element={<PermissionRoute permission="bots:manage" />}>
+            <Route element={<PlanRoute flag="useOpenAi" />}>
+              <Route path="/prompts" element={<PromptsPage />} />
+            </Route>
+            <Route element={<PlanRoute flag="useIntegrations" />}>
+              <Route path="/queue-integration" element={<QueueIntegrationsPage />} />
+            </Route>
           </Route>
           {UPCOMING_PLAN_PAGES.map(([path, title, flag]) => (
             <Route key={path} element={<PlanRoute flag={flag} />}>

@@ -92,6 +92,9 @@ export type DomainEvent =
       payload: CompanyEventPayloads["quickmessage"];
     }
   | { type: "schedule.changed"; companyId: number; payload: CompanyEventPayloads["schedule"] }
+  /** A bot integration or an AI prompt changed: the company's admins hear it. */
+  | { type: "queueIntegration.changed"; companyId: number; payload: CompanyEventPayloads["queueIntegration"] }
+  | { type: "prompt.changed"; companyId: number; payload: CompanyEventPayloads["prompt"] }
   /**
    * An internal chat changed: `memberIds` hear `payload`; `leftIds` (members removed by this change)
    * hear that the chat is gone for them.

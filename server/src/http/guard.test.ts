@@ -103,6 +103,18 @@ beforeAll(async () => {
   });
   expect(helpRes.statusCode, helpRes.body).toBe(201);
   const help = helpRes.json<{ id: number }>();
+  const integration = await made("/queueIntegration", {
+    type: "typebot",
+    name: "Guard bot",
+    urlN8N: "http://127.0.0.1:9",
+    typebotSlug: "guard",
+  });
+  const prompt = await made("/prompt", {
+    name: "Guard prompt",
+    prompt: "You are a guard.",
+    apiKey: "sk-guard-0000",
+    queueId: team.queue.id,
+  });
   // Announcements are the platform's too; this one is addressed to company A alone.
   const announcementRes = await ctx.app.inject({
     method: "POST",
@@ -134,6 +146,8 @@ beforeAll(async () => {
     helps: help.id,
     chats: chat.id,
     announcements: announcement.id,
+    queueIntegration: integration.id,
+    prompt: prompt.id,
   };
   ids = {
     ticketId: ticket.id,

@@ -409,6 +409,16 @@ export async function createRealtime(
       case "schedule.changed":
         io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "schedule"), event.payload);
         break;
+      // Only admins manage bots (bots:manage); the payloads hold no secret, but agents need none of it.
+      case "queueIntegration.changed":
+        io.to(rooms.admins(event.companyId)).emit(
+          companyEvent(event.companyId, "queueIntegration"),
+          event.payload,
+        );
+        break;
+      case "prompt.changed":
+        io.to(rooms.admins(event.companyId)).emit(companyEvent(event.companyId, "prompt"), event.payload);
+        break;
       case "announcement.changed":
         announceTo(event.audience, event.previousAudience, event.payload);
         break;

@@ -7,6 +7,8 @@ import {
   contacts,
   messages,
   plans,
+  prompts,
+  queueIntegrations,
   queues,
   settings,
   tickets,
@@ -225,4 +227,43 @@ export async function buildTeam(ctx: TestContext, opts: { planUsers?: number } =
     adminLogin: await login(ctx, admin.email),
     agentLogin: await login(ctx, agent.email),
   };
+}
+
+/**
+ * A bot integration (a Typebot by default). Its secrets are not sealed: a test that needs them
+ * creates the integration over HTTP.
+ */
+export async function buildIntegration(
+  db: Executor,
+  companyId: number,
+  v: Partial<typeof queueIntegrations.$inferInsert> = {},
+) {
+  const name = v.name ?? `Bot ${uid()}`;
+  const [row] = await db
+    .insert(queueIntegrations)
+    .values({
+      companyId,
+      type: "typebot",
+      name,
+      projectName: name,
+      urlN8N: "http://127.0.0.1:9",
+      typebotSlug: "bot",
+      ...v,
+    })
+    .returning();
+  return row!;
+}
+
+/** An AI prompt answering for `queueId` (its key is not sealed: see buildIntegration). */
+export async function buildPrompt(
+  db: Executor,
+  companyId: number,
+  queueId: number | null,
+  v: Partial<typeof prompts.$inferInsert> = {},
+) {
+  const [row] = await db
+    .insert(prompts)
+    .values({ companyId, queueId, name: `Prompt ${uid()}`, prompt: "Be brief.", apiKeyEnc: "unsealed", ...v })
+    .returning();
+  return row!;
 }

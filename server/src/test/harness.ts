@@ -15,7 +15,7 @@ import { baileysProvider } from "../channels/baileys/provider.js";
 import { FakeSocket } from "../channels/baileys/fixtures/fakeSocket.js";
 import { silent } from "../channels/baileys/fixtures/harness.js";
 import { MediaStore } from "../storage/media.js";
-import { NO_GRAPH_URL } from "./network.js";
+import { NO_GOOGLE_URL, NO_GRAPH_URL } from "./network.js";
 import os from "node:os";
 import path from "node:path";
 
@@ -109,7 +109,14 @@ export async function createTestContext(
   };
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "atende-test-data-"));
   const config = {
-    ...loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir, GRAPH_API_URL: NO_GRAPH_URL }),
+    ...loadConfig({
+      NODE_ENV: "test",
+      LOG_LEVEL: "silent",
+      DATA_DIR: dataDir,
+      GRAPH_API_URL: NO_GRAPH_URL,
+      GOOGLE_TOKEN_URL: NO_GOOGLE_URL,
+      DIALOGFLOW_API_URL: NO_GOOGLE_URL,
+    }),
     ...overrides,
   };
   const deps: Deps = {

@@ -5,6 +5,8 @@ import net from "node:net";
  * on loopback, which refuses at once, so nothing a test does can reach Meta.
  */
 export const NO_GRAPH_URL = "http://127.0.0.1:9/v21.0";
+/** Google's token endpoint and Dialogflow in tests unless a test starts the fake (fakes/google.ts). */
+export const NO_GOOGLE_URL = "http://127.0.0.1:9";
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+|0\.0\.0\.0|::)$/i;
 

@@ -29,6 +29,8 @@ export interface QueuePayload {
   greetingMessage: string;
   outOfHoursMessage: string;
   orderQueue: number | null;
+  integrationId: number | null;
+  promptId: number | null;
   schedules: ScheduleEntry[];
 }
 

@@ -8,6 +8,7 @@ import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
 import { notesTexts } from "./notes";
 import { tagsTexts } from "./tags";
+import { botsTexts } from "./bots";
 import { logosTexts } from "./logos";
 import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
@@ -27,6 +28,7 @@ export const en: Translation = {
   announcements: announcementTexts.en,
   contacts: contactsTexts.en,
   tags: tagsTexts.en,
+  bots: botsTexts.en,
   logos: logosTexts.en,
   queues: queuesTexts.en,
   settings: settingsTexts.en,

@@ -8,6 +8,7 @@ import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
 import { notesTexts } from "./notes";
 import { tagsTexts } from "./tags";
+import { botsTexts } from "./bots";
 import { logosTexts } from "./logos";
 import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
@@ -27,6 +28,7 @@ export const es: Translation = {
   announcements: announcementTexts.es,
   contacts: contactsTexts.es,
   tags: tagsTexts.es,
+  bots: botsTexts.es,
   logos: logosTexts.es,
   queues: queuesTexts.es,
   settings: settingsTexts.es,

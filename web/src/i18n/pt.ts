@@ -8,6 +8,7 @@ import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
 import { notesTexts } from "./notes";
 import { tagsTexts } from "./tags";
+import { botsTexts } from "./bots";
 import { logosTexts } from "./logos";
 import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
@@ -26,6 +27,7 @@ export const pt = {
   announcements: announcementTexts.pt,
   contacts: contactsTexts.pt,
   tags: tagsTexts.pt,
+  bots: botsTexts.pt,
   logos: logosTexts.pt,
   queues: queuesTexts.pt,
   settings: settingsTexts.pt,

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, received, setup, startedContext, ticketOf } from "../../test/chatbot.js";
-import { startDialogflowFake } from "../../test/fakes/google.js";
+import { startDialogflowFake } from "../../test/fakes/dialogflow.js";
 import { type Answer, type Recorded, startHttpFake } from "../../test/fakes/httpFake.js";
 import { PNG } from "../../test/fakes/typebot.js";
 import type { TestContext } from "../../test/harness.js";

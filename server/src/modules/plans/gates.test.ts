@@ -6,8 +6,10 @@ import { type Caller, caller, expectError, expectOk } from "../../test/calls.js"
 import {
   buildCompany,
   buildConnection,
+  buildIntegration,
   buildMember,
   buildPlan,
+  buildPrompt,
   buildQueue,
   buildTicket,
   buildUser,
@@ -31,6 +33,14 @@ afterAll(() => ctx.close());
 const call = caller(() => ctx);
 const allFlags = (on: boolean) =>
   Object.fromEntries(PLAN_FLAGS.map((flag) => [flag, on])) as Record<PlanFlag, boolean>;
+
+/** A prompt and an integration of the company, for the links. */
+async function botsOf(companyId: number) {
+  const queue = await buildQueue(ctx.deps.db, companyId);
+  const prompt = await buildPrompt(ctx.deps.db, companyId, queue.id);
+  const integration = await buildIntegration(ctx.deps.db, companyId);
+  return { promptId: prompt.id, integrationId: integration.id };
+}
 
 /** A company on a plan of its own (every flag on, unless `plan` says), and its admin, logged in. */
 async function companyOn(plan: Parameters<typeof buildPlan>[1] = {}) {
@@ -106,22 +116,18 @@ describe("a prompt needs useOpenAi, an integration useIntegrations", () => {
     ).toMatchObject({ promptId: null, integrationId: null });
 
     const full = await companyOn();
-    const linked = expectOk<QueueDetailDTO>(
-      await call("POST", "/queue", full.admin, queueBody({ promptId: 5, integrationId: 6 })),
-      201,
-    );
-    expect(linked).toMatchObject({ promptId: 5, integrationId: 6 });
+    const links = await botsOf(full.company.id);
+    const linked = expectOk<QueueDetailDTO>(await call("POST", "/queue", full.admin, queueBody(links)), 201);
+    expect(linked).toMatchObject(links);
   });
 
   it("a queue after a downgrade keeps its links, saves them as they are, refuses new ones, and may drop them", async () => {
-    const { plan, admin } = await companyOn();
-    const body = queueBody({ promptId: 5, integrationId: 6 });
+    const { plan, company, admin } = await companyOn();
+    const links = await botsOf(company.id);
+    const body = queueBody(links);
     const queue = expectOk<QueueDetailDTO>(await call("POST", "/queue", admin, body), 201);
     await changePlan(plan.id, { useOpenAi: false, useIntegrations: false });
-    expect(expectOk<QueueDetailDTO>(await call("GET", `/queue/${queue.id}`, admin))).toMatchObject({
-      promptId: 5,
-      integrationId: 6,
-    });
+    expect(expectOk<QueueDetailDTO>(await call("GET", `/queue/${queue.id}`, admin))).toMatchObject(links);
     expectOk(await call("PUT", `/queue/${queue.id}`, admin, { ...body, greetingMessage: "Olá" }));
     refused(await call("PUT", `/queue/${queue.id}`, admin, { ...body, promptId: 7 }));
     refused(await call("PUT", `/queue/${queue.id}`, admin, { ...body, integrationId: 7 }));
@@ -144,12 +150,13 @@ describe("a prompt needs useOpenAi, an integration useIntegrations", () => {
     expect(await rowsOf(whatsapps, bare.company.id)).toBe(0);
 
     const { plan, company, admin } = await companyOn();
-    const body = { name: name(), provider: "simulator", isDefault: true, promptId: 3, integrationId: 4 };
+    const links = await botsOf(company.id);
+    const body = { name: name(), provider: "simulator", isDefault: true, ...links };
     const made = expectOk<{ id: number; promptId: number; integrationId: number }>(
       await call("POST", "/whatsapp", admin, body),
       201,
     );
-    expect(made).toMatchObject({ promptId: 3, integrationId: 4 });
+    expect(made).toMatchObject(links);
     await changePlan(plan.id, { useOpenAi: false, useIntegrations: false });
     expectOk(await call("PUT", `/whatsapp/${made.id}`, admin, { ...body, greetingMessage: "Oi" }));
     refused(await call("PUT", `/whatsapp/${made.id}`, admin, { ...body, promptId: 9 }));

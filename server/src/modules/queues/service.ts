@@ -13,6 +13,7 @@ import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError, dbErrorCode } from "../../http/errors.js";
+import { requireOwnBotLinks } from "../queueIntegrations/links.js";
 import { requirePlanForLinks } from "../../http/plan.js";
 import { requirePlanRoom } from "../plans/limits.js";
 import { queuePolicy } from "./policy.js";
@@ -104,6 +105,7 @@ export function createQueuesService({ db, bus, now, media }: QueuesDeps) {
       queuePolicy.manage(actor);
       await colorFree(actor.companyId, input.color);
       await requirePlanForLinks(db, actor.companyId, input);
+      await requireOwnBotLinks(db, actor.companyId, input);
       return uniqueNameAndColor(() =>
         inTransaction(db, bus, async (tx, raise) => {
           await requirePlanRoom(tx, actor.companyId, "queues", () => q.countQueues(tx, actor.companyId));
@@ -131,6 +133,7 @@ export function createQueuesService({ db, bus, now, media }: QueuesDeps) {
       queuePolicy.manage(actor);
       await colorFree(actor.companyId, input.color, id);
       await requirePlanForLinks(db, actor.companyId, input, current);
+      await requireOwnBotLinks(db, actor.companyId, input);
       return uniqueNameAndColor(() =>
         inTransaction(db, bus, async (tx, raise) => {
           const row = await q.updateQueue(tx, actor.companyId, id, {

@@ -6,6 +6,7 @@ import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError, dbErrorCode } from "../../http/errors.js";
 import { requirePlanForLinks } from "../../http/plan.js";
+import { requireOwnBotLinks } from "../queueIntegrations/links.js";
 import { lockCompany } from "../companies/queries.js";
 import { requirePlanRoom } from "../plans/limits.js";
 import { companyQueueIds } from "../users/queries.js";
@@ -35,6 +36,7 @@ export function createWhatsappsService({ db, bus, now, config, sessions }: Whats
   ) {
     const exceptId = current?.id;
     await requirePlanForLinks(db, companyId, input, current);
+    await requireOwnBotLinks(db, companyId, input);
     const queueIds = [...new Set(input.queueIds)];
     if ((await companyQueueIds(db, companyId, queueIds)).length !== queueIds.length)
       throw new AppError("ERR_NO_QUEUE_FOUND");

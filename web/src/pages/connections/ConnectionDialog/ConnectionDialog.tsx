@@ -76,6 +76,8 @@ const CODE_FIELDS: Partial<Record<string, ConnectionFieldPath>> = {
   ERR_WAPP_GREETING_REQUIRED: "greetingMessage",
   ERR_WAPP_NAME_TAKEN: "name",
   ERR_WAPP_TOKEN_TAKEN: "token",
+  ERR_NO_QUEUE_INTEGRATION_FOUND: "integrationId",
+  ERR_NO_PROMPT_FOUND: "promptId",
 };
 
 function ConnectionForm({ whatsapp, title, onClose }: ConnectionFormProps) {

@@ -2,6 +2,7 @@ import type { QueueDTO, WhatsappSaveInput } from "@atende/contracts";
 import { MenuItem, Stack, TextField } from "@mui/material";
 import { Controller, useFormContext } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { BotLinksFields } from "../../../components/BotLinksFields";
 import { textFieldRegister } from "../../../components/formFields";
 import { errorText, type ConnectionFormValues } from "./connectionForm";
 
@@ -91,6 +92,7 @@ export function ServiceTab({ queues }: { queues: QueueDTO[] }) {
         />
         {numberField("timeToTransfer")}
       </Stack>
+      <BotLinksFields idPrefix="connection" />
     </Stack>
   );
 }

@@ -36,7 +36,7 @@ export interface ConnectionFormValues {
   queueIds: number[];
   transferQueueId: number | null;
   timeToTransfer: number;
-  /** Kept as loaded: the prompt and integration fields come with later work. */
+  /** The bot or AI the connection hands conversations to (the service tab's selectors). */
   promptId: number | null;
   integrationId: number | null;
   schedules: WhatsappScheduleEntry[];
@@ -128,6 +128,8 @@ const SERVICE_FIELDS = new Set([
   "maxUseBotQueues",
   "transferQueueId",
   "timeToTransfer",
+  "promptId",
+  "integrationId",
 ]);
 
 export function tabOf(path: string): TabKey {

@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { Controller, useFormContext } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { fieldErrorText, textFieldRegister } from "../../../components/formFields";
+import { BotLinksFields } from "../../../components/BotLinksFields";
 import { ColorPicker } from "../../../components/ColorPicker";
 import type { QueueFormValues } from "./queueForm";
 
@@ -57,6 +58,7 @@ export function DataTab({ children }: { children?: ReactNode }) {
         error={Boolean(errors.greetingMessage)}
         helperText={fieldErrorText(errors.greetingMessage) ?? t("queues.dialog.greetingHelp")}
       />
+      <BotLinksFields idPrefix="queue" />
       {children}
     </Stack>
   );

@@ -40,6 +40,8 @@ interface QueueDialogProps {
 const CODE_FIELDS: Partial<Record<string, QueueFieldPath>> = {
   ERR_QUEUE_COLOR_ALREADY_EXISTS: "color",
   ERR_QUEUE_NAME_ALREADY_EXISTS: "name",
+  ERR_NO_QUEUE_INTEGRATION_FOUND: "integrationId",
+  ERR_NO_PROMPT_FOUND: "promptId",
 };
 
 /**

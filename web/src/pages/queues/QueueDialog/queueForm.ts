@@ -16,6 +16,9 @@ export interface QueueFormValues {
   outOfHoursMessage: string;
   /** As typed: empty means "after the numbered queues". */
   orderQueue: string;
+  /** The bot or AI the queue hands its conversations to. */
+  integrationId: number | null;
+  promptId: number | null;
   schedules: ScheduleEntry[];
 }
 
@@ -33,6 +36,8 @@ export function initialValues(queue: QueueDetailDTO | null, usedColors: string[]
     greetingMessage: queue?.greetingMessage ?? "",
     outOfHoursMessage: queue?.outOfHoursMessage ?? "",
     orderQueue: queue?.orderQueue === null || queue?.orderQueue === undefined ? "" : String(queue.orderQueue),
+    integrationId: queue?.integrationId ?? null,
+    promptId: queue?.promptId ?? null,
     schedules: scheduleWeek(queue?.schedules),
   };
 }
@@ -51,6 +56,8 @@ export function toPayload(values: QueueSaveInput): QueuePayload {
     greetingMessage: values.greetingMessage ?? "",
     outOfHoursMessage: values.outOfHoursMessage ?? "",
     orderQueue: values.orderQueue ?? null,
+    integrationId: values.integrationId ?? null,
+    promptId: values.promptId ?? null,
     schedules: values.schedules ?? scheduleWeek(undefined),
   };
 }
