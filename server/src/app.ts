@@ -21,7 +21,6 @@ import { registerListeners } from "./events/listeners.js";
 import { JobRunner } from "./jobs/runner.js";
 import { type Chatbot, createChatbot } from "./modules/chatbot/index.js";
 import { botMediaRoutes, createBotRunner } from "./modules/bots/index.js";
-import { secretBoxFor } from "./lib/secretBox.js";
 import { CHANNEL_ACTION_JOB, channelActionJob, enqueueTyping } from "./modules/messages/actions.js";
 import { SEND_MESSAGE_JOB, sendMessageJob } from "./modules/messages/outbound.js";
 import { registerErrorHandler, sendError } from "./http/errors.js";
