@@ -1,21 +1,14 @@
 import type { Executor } from "../../db/client.js";
 import type { BotKind } from "./contract.js";
+import { PROMPT_SECRET_PURPOSE } from "../prompts/sealing.js";
+import { INTEGRATION_SECRET_PURPOSE } from "../queueIntegrations/sealing.js";
 import * as q from "./queries.js";
 
 /** Opens a sealed column (lib/secretBox.ts): null when it cannot. */
 export type OpenSecret = (purpose: string, sealed: string) => string | null;
 
-/**
- * The purposes the integration and prompt secrets are sealed under (the queueIntegrations and
- * prompts services seal them with the same names).
- */
-export const SECRET_PURPOSES = {
-  jsonContent: "queueIntegration.jsonContent",
-  authToken: "queueIntegration.authToken",
-  signingSecret: "queueIntegration.signingSecret",
-  apiKey: "prompt.apiKey",
-  voiceKey: "prompt.voiceKey",
-} as const;
+/** The purposes the back office seals each secret under (queueIntegrations, prompts). */
+export const SECRET_PURPOSES = { ...INTEGRATION_SECRET_PURPOSE, ...PROMPT_SECRET_PURPOSE } as const;
 
 /** An integration as the adapters read it, secrets opened. */
 export interface IntegrationConfig {
