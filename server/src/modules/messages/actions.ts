@@ -38,7 +38,10 @@ export async function enqueueChannelAction(
  * "typing…" shown to the customer before a bot's reply: on the ticket's order key, so it shows after
  * the replies queued before it; tried once (a late one is worth nothing).
  */
-export async function enqueueTyping(db: Executor, target: { companyId: number; ticketId: number; whatsappId: number }) {
+export async function enqueueTyping(
+  db: Executor,
+  target: { companyId: number; ticketId: number; whatsappId: number },
+) {
   await enqueueJob(db, {
     type: CHANNEL_ACTION_JOB,
     companyId: target.companyId,
