@@ -70,7 +70,7 @@ const bodyOf = (r: Recorded) =>
   };
 const callsFor = (number: string) => hook.requests.filter((r) => bodyOf(r)?.contact?.number === number);
 
-describe("N8N and webhook bots", () => {
+describe("N8N and webhook bots", { timeout: 60_000 }, () => {
   it("POSTs the customer's message signed with HMAC-SHA256 of timestamp.body, and applies replies, choices and a transfer", async () => {
     const s = await webhookScript("n8n");
     let turn = 0;
@@ -183,7 +183,7 @@ describe("N8N and webhook bots", () => {
   });
 });
 
-describe("Dialogflow", () => {
+describe("Dialogflow", { timeout: 60_000 }, () => {
   async function dialogflowScript(language = "en") {
     const s = await setup(ctx, { queues: ["Vendas", "Suporte"] });
     const bot = await addIntegration(ctx, s.company.id, {

@@ -59,7 +59,7 @@ async function promptScript(values: Partial<Parameters<typeof addPrompt>[2]> = {
   return { ...s, prompt };
 }
 
-describe("AI prompts", () => {
+describe("AI prompts", { timeout: 60_000 }, () => {
   it("the prompt as system message, the last maxMessages messages in order, maxTokens and temperature; tokens recorded", async () => {
     const s = await promptScript({ maxMessages: 3 });
     const tag = s.customer;

@@ -89,7 +89,7 @@ async function typebotScript(integration: Parameters<typeof addIntegration>[2] =
 const greeting = (name: string) => `*Olá*, ${name}! _Escolha_ ~não~ isto:`;
 const choices = "*[ 1 ]* - Vendas\n*[ 2 ]* - Suporte";
 
-describe("Typebot in the conversation", () => {
+describe("Typebot in the conversation", { timeout: 60_000 }, () => {
   it("starts with the contact's variables and the token, numbers the choices, and the command bubble hands the ticket to a queue", async () => {
     const s = await typebotScript();
     await s.say("oi");
