@@ -215,6 +215,9 @@ const bodySchema = (decl: RouteDeclaration) => decl.body ?? decl.bodyDoc;
 function validBody(r: ApiRoute): unknown {
   if (r.method === "POST" && r.url === "/schedules")
     return withRealIds({ body: "guarded", sendAt: "2099-01-01T10:00", contactId: 0 });
+  // The integration's required fields depend on its type.
+  if (/^\/queueIntegration(\/:id)?$/.test(r.url) && (r.method === "POST" || r.method === "PUT"))
+    return { type: "typebot", name: "Guarded bot", urlN8N: "http://127.0.0.1:9", typebotSlug: "guard" };
   const body = bodySchema(r.decl);
   return body ? withRealIds(validSample(body) ?? {}) : undefined;
 }
