@@ -20,7 +20,8 @@ import type { Deps } from "./deps.js";
 import { registerListeners } from "./events/listeners.js";
 import { JobRunner } from "./jobs/runner.js";
 import { type Chatbot, createChatbot } from "./modules/chatbot/index.js";
-import { CHANNEL_ACTION_JOB, channelActionJob } from "./modules/messages/actions.js";
+import { botMediaRoutes, createBotRunner } from "./modules/bots/index.js";
+import { CHANNEL_ACTION_JOB, channelActionJob, enqueueTyping } from "./modules/messages/actions.js";
 import { SEND_MESSAGE_JOB, sendMessageJob } from "./modules/messages/outbound.js";
 import { registerErrorHandler, sendError } from "./http/errors.js";
 import { registerJsonParser } from "./http/json.js";
@@ -181,6 +182,7 @@ export async function buildApp(
     connections: channels.connections,
     sessionChecks,
     realtime,
+    now: deps.now,
   });
   app.addHook("preClose", async () => {
     await channels.jobs.stop();
@@ -251,6 +253,7 @@ export async function buildApp(
   await promptsModule(app, shared);
   await cloudWebhookRoutes(app, shared);
   await webhooksModule(app, { ...shared, webhookCache });
+  botMediaRoutes(app, deps);
 
   await serveWebApp(app, deps.config.WEB_DIST ?? defaultWebDist);
   return {
@@ -312,6 +315,19 @@ function buildChannels(
   const billingJobDeps = { db, bus, now, log: app.log, asaasUrl: config.ASAAS_API_URL };
   jobs.register(INVOICES_JOB, invoicesJob(billingJobDeps));
   jobs.register(RECONCILE_JOB, reconcileJob(billingJobDeps));
+  const box = secretBoxFor(config);
+  const bots = createBotRunner({
+    db,
+    bus,
+    now,
+    media,
+    tokens,
+    config,
+    openSecret: (purpose, sealed) => box.open(purpose, sealed),
+    log: app.log,
+    poke: () => jobs.poke(),
+    typing: (target) => enqueueTyping(db, target).then(() => jobs.poke()),
+  });
   const chatbot = createChatbot({
     db,
     bus,
@@ -320,6 +336,7 @@ function buildChannels(
     sessions: owned,
     connections,
     log: app.log,
+    bots,
   });
   jobs.register(
     CLOUD_WEBHOOK_JOB,

@@ -82,6 +82,15 @@ const envSchema = z.object({
   WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(30),
   /** /metrics answers only `Authorization: Bearer <this>`; unset, /metrics is off (404). */
   METRICS_TOKEN: z.string().min(16).optional(),
+  /** How long a bot (Typebot, N8N, webhook, Dialogflow, AI) may take to answer before people take over. */
+  BOT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** The OpenAI-compatible API the AI prompts call (chat completions, audio transcriptions). */
+  OPENAI_BASE_URL: z.string().default("https://api.openai.com/v1"),
+  /** The chat model of the AI prompts, and the transcription model. */
+  OPENAI_MODEL: z.string().default("gpt-4o-mini"),
+  OPENAI_TRANSCRIPTION_MODEL: z.string().default("whisper-1"),
+  /** Azure Speech text-to-speech endpoint; `{region}` is replaced by the prompt's voiceRegion. */
+  AZURE_TTS_URL: z.string().default("https://{region}.tts.speech.microsoft.com/cognitiveservices/v1"),
   /** How long a connection's session lease lasts without renewal before another instance takes over. */
   SESSION_LEASE_SECONDS: z.coerce.number().int().min(3).max(600).default(15),
 });

@@ -117,6 +117,8 @@ export interface ChannelSession {
   react(to: ChannelAddress, targetId: string, targetFromMe: boolean, emoji: string): Promise<void>;
   edit(to: ChannelAddress, targetId: string, body: string): Promise<void>;
   deleteForEveryone(to: ChannelAddress, targetId: string, targetFromMe: boolean): Promise<void>;
+  /** Shows the chat's "typing…" (or "recording audio…") to the customer; optional for a provider. */
+  typing?(to: ChannelAddress, state: "composing" | "recording" | "paused"): Promise<void>;
   /** Read receipts for the given inbound message ids of one chat. */
   markRead(chat: ChannelAddress, ids: string[]): Promise<void>;
   /**

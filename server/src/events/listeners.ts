@@ -1,6 +1,7 @@
 import type { ConnectionCache } from "../channels/connectionCache.js";
 import type { JobRunner } from "../jobs/runner.js";
 import type { Chatbot } from "../modules/chatbot/index.js";
+import { botsWithin } from "../modules/bots/index.js";
 import { inviteWithin } from "../modules/passwordReset/codeMail.js";
 import { settleWithin } from "../modules/schedules/sending.js";
 import { campaignAnswersWithin } from "../modules/campaigns/answers.js";
@@ -27,6 +28,7 @@ import type { DomainEvent, EventBus } from "./bus.js";
  * outbound webhook subscribed to it (webhooks, follower).
  * What follows `user.invited`: the invitation mail's job (passwordReset, follower).
  * What follows `ticketNote.changed` (create): the colleagues it mentions hear it in the internal chat.
+ * What follows `ticket.saved` of a waiting ticket an agent took: the bot serving it stops (bots, follower).
  * What follows `ticket.saved`: its timers armed (chatbot, listener: those lost to a crash are armed
  * again at start), the caches, the sockets.
  *
@@ -39,6 +41,7 @@ export function registerListeners(
     chatbot: Pick<Chatbot, "within" | "heard">;
     connections: Pick<ConnectionCache, "heard">;
     sessionChecks: { heard(event: DomainEvent): void };
+    now: () => Date;
     realtime: Pick<Realtime, "heard">;
     chats: Pick<ChatsService, "notifyMentions">;
     now?: () => Date;
@@ -51,6 +54,7 @@ export function registerListeners(
   const off = [
     // ---- In the transaction.
     bus.within(chatbot.within),
+    bus.within(botsWithin(parts.now)),
     bus.within(settleWithin(poke)),
     // A campaign recipient's answer (confirmation, opt-out) and the fate of its message.
     bus.within(campaignAnswersWithin(bus, poke, now)),

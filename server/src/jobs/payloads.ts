@@ -15,6 +15,7 @@ const channelAction = z.discriminatedUnion("action", [
   z.object({ action: z.literal("react"), messageId: id, emoji: z.string() }),
   z.object({ action: z.literal("edit"), messageId: id, body: z.string() }),
   z.object({ action: z.literal("delete"), messageId: id }),
+  z.object({ action: z.literal("typing") }),
 ]);
 
 export const jobPayloadSchemas = {

@@ -56,6 +56,13 @@ export function baileysSession(supervisor: SocketSupervisor): ChannelSession {
       });
     },
 
+    async typing(to, state) {
+      await attempt(async () => {
+        const jid = await directory.jidFor(to);
+        await supervisor.openSocket().sendPresenceUpdate(state, jid);
+      });
+    },
+
     async markRead(chat, ids) {
       if (ids.length === 0) return;
       await attempt(async () => {

@@ -30,6 +30,7 @@ export type BaileysSocket = Pick<
   | "end"
   | "updateMediaMessage"
   | "rejectCall"
+  | "sendPresenceUpdate"
 > & { ev: Pick<BaileysEventEmitter, "on" | "off"> };
 
 export type SocketMaker = (config: UserFacingSocketConfig) => BaileysSocket;

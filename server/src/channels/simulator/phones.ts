@@ -34,6 +34,21 @@ export class PhoneBook {
     private readonly bus: EventBus,
   ) {}
 
+  /**
+   * The "typing…" the business showed each simulated phone (connection:number → how many times, and
+   * the last state): this instance's memory only, as a phone's screen would show it.
+   */
+  private readonly presences = new Map<string, { state: string; count: number }>();
+
+  showPresence(whatsappId: number, number: string, state: string) {
+    const key = `${whatsappId}:${number}`;
+    this.presences.set(key, { state, count: (this.presences.get(key)?.count ?? 0) + 1 });
+  }
+
+  presenceShown(whatsappId: number, number: string) {
+    return this.presences.get(`${whatsappId}:${number}`) ?? null;
+  }
+
   private async announce(rows: PhoneRow[]) {
     await this.bus.publish(
       rows.map((r) => ({

@@ -132,6 +132,9 @@ export function simulatorProvider(deps: {
           requireConnected();
           await deps.phones.change(connection.id, targetId, { isDeleted: true });
         },
+        async typing(to, state) {
+          deps.phones.showPresence(connection.id, to.number, state);
+        },
         async markRead(chat, ids) {
           await deps.phones.advance(connection.id, "in", 4, { ids, number: chat.number });
         },

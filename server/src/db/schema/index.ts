@@ -22,3 +22,4 @@ export * from "./billing.js";
 export * from "./messagesApi.js";
 export * from "./webhooks.js";
 export * from "./bots.js";
+export * from "./botSessions.js";

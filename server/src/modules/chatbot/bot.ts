@@ -1,4 +1,5 @@
 import type { ConnectionCache } from "../../channels/connectionCache.js";
+import type { BotRunner } from "../bots/runner.js";
 import type { Db } from "../../db/client.js";
 import { type EventBus, type Raise, inTransaction } from "../../events/bus.js";
 import type { JobHandler } from "../../jobs/runner.js";
@@ -53,6 +54,8 @@ export function chatbotJob(deps: {
   now: () => Date;
   poke: () => void;
   connections: Pick<ConnectionCache, "get">;
+  /** The integrations and AI prompts (modules/bots): they serve a ticket before the queue menu. */
+  bots?: BotRunner;
 }): JobHandler<typeof CHATBOT_JOB> {
   const { db, bus, now, connections } = deps;
 
@@ -103,6 +106,10 @@ export function chatbotJob(deps: {
       const scheduleType = settings.scheduleType;
       const list = turn.queues;
       const queue = ticket.queueId !== null ? (list.find((q) => q.id === ticket.queueId) ?? null) : null;
+
+      // ---- A bot (the queue's once chosen, else the connection's) serves the ticket until it hands
+      // over: before the menus and the opening hours (a bot answers at any hour).
+      if (deps.bots && (await deps.bots.turn(turn, connection))) return;
 
       // ---- Finished with the ticket (botFinished): nothing to say, nor on the turns queued behind.
       if (

@@ -4,6 +4,7 @@ import type { ChannelSession } from "../../channels/provider.js";
 import type { Db } from "../../db/client.js";
 import type { DomainEvent, EventBus, Follower } from "../../events/bus.js";
 import type { JobRunner } from "../../jobs/runner.js";
+import type { BotRunner } from "../bots/runner.js";
 import { CHATBOT_JOB, chatbotJob, enqueueBotSteps } from "./bot.js";
 import { REJECT_CALL_JOB, enqueueCallRejection, rejectCallJob } from "./calls.js";
 import { companySettings } from "../settings/queries.js";
@@ -42,10 +43,12 @@ export function createChatbot(deps: {
   sessions: { session(whatsappId: number): ChannelSession | null };
   connections: ConnectionCache;
   log: FastifyBaseLogger;
+  /** The integrations and AI prompts that serve a waiting ticket before the queue menu. */
+  bots?: BotRunner;
 }): Chatbot {
   const { db, bus, now, jobs, sessions, connections, log } = deps;
   const poke = () => jobs.poke();
-  jobs.register(CHATBOT_JOB, chatbotJob({ db, bus, now, poke, connections }));
+  jobs.register(CHATBOT_JOB, chatbotJob({ db, bus, now, poke, connections, bots: deps.bots }));
   jobs.register(EXPIRE_TICKET_JOB, expireTicketJob({ db, bus, now, poke }));
   jobs.register(AUTO_TRANSFER_JOB, autoTransferJob({ db, bus, now, poke }));
   jobs.register(REJECT_CALL_JOB, rejectCallJob({ db, bus, sessions, poke, log }));

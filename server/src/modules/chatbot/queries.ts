@@ -28,7 +28,8 @@ export const AUTO_TRANSFER_JOB = "ticket-auto-transfer";
 /**
  * Whether the bot is done with the ticket `t` (its state `b`, left-joined) for good: a waiting ticket
  * no agent took, in one of its connection's queues, whose options tree has ended (stage 'done'),
- * when no opening hours apply. There a turn would read seven rows to say nothing (see chatbotJob: in
+ * when no opening hours apply and no bot serves it (modules/bots: one is running, `use_integration`,
+ * or its queue has one that has not stopped on it). There a turn would read seven rows to say nothing (see chatbotJob: in
  * one of the connection's queues and stage 'done', only the out-of-hours notice can speak; in a
  * queue the connection does not serve, the bot offers the connection's queues again), and a desk in
  * full swing is exactly that: customers writing on tickets the bot has handed over.
@@ -37,7 +38,12 @@ const botFinished = sql`(t.status = 'pending' and t.user_id is null and b.stage 
         and exists (select 1 from whatsapp_queues wq
                     where wq.company_id = t.company_id and wq.whatsapp_id = t.whatsapp_id and wq.queue_id = t.queue_id)
         and coalesce((select s.value from settings s where s.company_id = t.company_id and s.key = 'scheduleType'),
-                     ${DEFAULT_COMPANY_SETTINGS.scheduleType}) not in ('company', 'queue'))`;
+                     ${DEFAULT_COMPANY_SETTINGS.scheduleType}) not in ('company', 'queue')
+        and not t.use_integration
+        and not exists (select 1 from queues bq where bq.id = t.queue_id
+                        and (bq.integration_id is not null or bq.prompt_id is not null)
+                        and not exists (select 1 from bot_sessions bs where bs.ticket_id = t.id and bs.status = 'stopped'
+                                          and bs.binding in ('integration:' || bq.integration_id, 'prompt:' || bq.prompt_id))))`;
 
 /**
  * The bot's turns on customers' messages, queued in one statement, in the list's order (a ticket's

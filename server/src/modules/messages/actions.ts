@@ -12,7 +12,8 @@ export type ChannelAction =
   | { action: "markRead"; wids: string[] }
   | { action: "react"; messageId: number; emoji: string }
   | { action: "edit"; messageId: number; body: string }
-  | { action: "delete"; messageId: number };
+  | { action: "delete"; messageId: number }
+  | { action: "typing" };
 
 /**
  * Queued on the connection's lane (only the session's owner runs it) and on the ticket's order key,
@@ -30,6 +31,24 @@ export async function enqueueChannelAction(
     orderKey: `ticket:${ticketId}`,
     lane: `wa:${whatsappId}`,
     maxAttempts: 4,
+  });
+}
+
+/**
+ * "typing…" shown to the customer before a bot's reply: on the ticket's order key, so it shows after
+ * the replies queued before it; tried once (a late one is worth nothing).
+ */
+export async function enqueueTyping(
+  db: Executor,
+  target: { companyId: number; ticketId: number; whatsappId: number },
+) {
+  await enqueueJob(db, {
+    type: CHANNEL_ACTION_JOB,
+    companyId: target.companyId,
+    payload: { ticketId: target.ticketId, action: "typing" },
+    orderKey: `ticket:${target.ticketId}`,
+    lane: `wa:${target.whatsappId}`,
+    maxAttempts: 1,
   });
 }
 
@@ -76,6 +95,8 @@ export function channelActionJob(deps: {
             const m = await target(payload.messageId);
             return m ? await session.deleteForEveryone(to, m.wid, m.fromMe) : undefined;
           }
+          case "typing":
+            return await session.typing?.(to, "composing");
         }
       } catch (err) {
         if (err instanceof ChannelError) {
