@@ -375,7 +375,7 @@ describe("campaign sender: two instances", () => {
         await enqueueJob(two.deps.db, {
           type: "campaign-step",
           companyId: team.company.id,
-          payload: { campaignId: campaign.id, run: row!.run },
+          payload: { campaignId: campaign.id, run: row!.run, sent: 0 },
         });
       await waitFor(
         async () => (await api.get(team.adminLogin, campaign.id)).status === "FINALIZADA",
