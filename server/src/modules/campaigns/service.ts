@@ -160,10 +160,12 @@ export function createCampaignsService({ db, bus, now, media, poke }: CampaignsD
 
     async create(actor: AuthContext, input: CampaignCreateInput): Promise<CampaignDTO> {
       await checkLinks(actor.companyId, input);
+      // Read before the transaction: on PGlite's one connection a read outside it would wait forever.
+      const values = await fieldsOf(actor.companyId, input);
       const created = await inTransaction(db, bus, async (tx, raise) => {
         await requirePlanRoom(tx, actor.companyId, "campaigns", () => q.countCampaigns(tx, actor.companyId));
         const id = await q.insertCampaign(tx, actor.companyId, {
-          ...(await fieldsOf(actor.companyId, input)),
+          ...values,
           name: input.name,
           status: "INATIVA",
           createdAt: now(),
