@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { PageAnswer } from "./lists.js";
+import { parseSendAt } from "./schedules.js";
 import { idOf, noNul, pageNumber, searchText, sizedText } from "./validation.js";
 
 /**
@@ -201,12 +202,15 @@ const boolish = z.preprocess(
   z.boolean("validation.invalid"),
 );
 
-/** An ISO date-time, or empty (not scheduled). */
+/**
+ * An ISO date-time with a zone, or a local one (the form's datetime-local, read in the company's
+ * zone); empty: not scheduled.
+ */
 const scheduledAtField = z.preprocess(
   (v) => (v === "" ? null : v),
   z
     .string("validation.invalid")
-    .refine((v) => !Number.isNaN(Date.parse(v)), "validation.invalid")
+    .refine((v) => !Number.isNaN(parseSendAt(v, "UTC").getTime()), "validation.invalid")
     .nullable()
     .optional(),
 );

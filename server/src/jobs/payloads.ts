@@ -38,7 +38,12 @@ export const jobPayloadSchemas = {
   /** A scheduled campaign started at its time: its recipients' rows made (campaigns/sender.ts). */
   "campaign-start": z.object({ campaignId: id }),
   /** The next recipient of a running campaign (campaigns/sender.ts); `run` stops an older run's chain. */
-  "campaign-step": z.object({ campaignId: id, run: z.number().int().nonnegative() }),
+  "campaign-step": z.object({
+    campaignId: id,
+    run: z.number().int().nonnegative(),
+    /** Messages this chain handed over so far (the greater interval counts them). */
+    sent: z.number().int().nonnegative().optional().default(0),
+  }),
   /** The campaign message of a recipient who answered the confirmation request (campaigns/answers.ts). */
   "campaign-confirm": z.object({ shippingId: id }),
   /** One Cloud API webhook delivery, stored as received (channels/cloud/webhook.ts). */

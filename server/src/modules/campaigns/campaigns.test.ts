@@ -99,6 +99,15 @@ describe("campaigns: the dialog and the statuses", () => {
       contactList: { id: list.id, name: list.name },
       whatsapp: { id: team.connection.id },
     });
+    // The form's local time is the company's (São Paulo by default).
+    const local = expectOk<CampaignDTO>(
+      await call("PUT", `/campaigns/${scheduled.id}`, team.adminLogin, { scheduledAt: "2099-01-01T10:00" }),
+    );
+    expect(local.scheduledAt).toBe("2099-01-01T13:00:00.000Z");
+    expect(
+      fieldsOf(await call("PUT", `/campaigns/${scheduled.id}`, team.adminLogin, { scheduledAt: "amanhã" }))
+        .scheduledAt,
+    ).toBe("Valor inválido");
     // Clearing the time takes it back to INATIVA.
     const back = expectOk<CampaignDTO>(
       await call("PUT", `/campaigns/${scheduled.id}`, team.adminLogin, { scheduledAt: "" }),

@@ -208,11 +208,14 @@ describe("campaign sender: cancel, restart, confirmation, opt-out, pause", () =>
       sent = (await shippingsOf(ctx.deps.db, campaign.id)).filter((r) => r.state === "sent").length;
       if (sent < 2) ctx.clock.now = (await nextStepAt(ctx.deps.db, team.company.id)) ?? ctx.clock.now;
     }
+    // (A wait of 0 s may have let a third go in the same round: what counts is that none goes after.)
+    const sentBefore = (await shippingsOf(ctx.deps.db, campaign.id)).filter((r) => r.state === "sent").length;
+    expect(sentBefore).toBeLessThan(6);
     expectOk(await api.call("POST", `/campaigns/${campaign.id}/cancel`, team.adminLogin));
     ctx.clock.now = new Date(ctx.clock.now.getTime() + 3600_000);
     await drain(ctx);
     let rows = await shippingsOf(ctx.deps.db, campaign.id);
-    expect(rows.filter((r) => r.state === "sent")).toHaveLength(2);
+    expect(rows.filter((r) => r.state === "sent")).toHaveLength(sentBefore);
     expect((await api.get(team.adminLogin, campaign.id)).status).toBe("CANCELADA");
     // Cancel again: refused; restart.
     expect((await api.call("POST", `/campaigns/${campaign.id}/cancel`, team.adminLogin)).statusCode).toBe(
@@ -375,7 +378,7 @@ describe("campaign sender: two instances", () => {
         await enqueueJob(two.deps.db, {
           type: "campaign-step",
           companyId: team.company.id,
-          payload: { campaignId: campaign.id, run: row!.run },
+          payload: { campaignId: campaign.id, run: row!.run, sent: 0 },
         });
       await waitFor(
         async () => (await api.get(team.adminLogin, campaign.id)).status === "FINALIZADA",

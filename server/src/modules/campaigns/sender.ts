@@ -1,3 +1,4 @@
+import type { CampaignSettingsValues } from "@atende/contracts";
 import type { SessionManager } from "../../channels/sessions.js";
 import { type Db, type Executor, type Tx, isDatabaseUnavailable } from "../../db/client.js";
 import { type EventBus, type Raise, inTransaction } from "../../events/bus.js";
@@ -104,11 +105,12 @@ export function enqueueStep(
   tx: Executor,
   c: Pick<CampaignRow, "id" | "companyId" | "whatsappId" | "run">,
   runAt?: Date,
+  sent = 0,
 ) {
   return enqueueJob(tx, {
     type: q.STEP_CAMPAIGN_JOB,
     companyId: c.companyId,
-    payload: { campaignId: c.id, run: c.run },
+    payload: { campaignId: c.id, run: c.run, sent },
     orderKey: `campaign:wa:${c.whatsappId ?? 0}`,
     runAt,
     maxAttempts: STEP_ATTEMPTS,
@@ -207,7 +209,7 @@ export function stepCampaignJob(deps: SenderDeps): JobHandler<typeof q.STEP_CAMP
   const { db, bus, random } = deps;
 
   /** Waits (with the reason on the campaign) and looks again at `until`. */
-  async function pause(c: CampaignRow, reason: string, until: Date, at: Date) {
+  async function pause(c: CampaignRow, reason: string, until: Date, at: Date, sent: number) {
     await inTransaction(db, bus, async (tx, raise) => {
       const live = await q.lockCampaignRow(tx, c.companyId, c.id);
       if (!live || live.status !== "EM_ANDAMENTO" || live.run !== c.run) return;
@@ -215,12 +217,12 @@ export function stepCampaignJob(deps: SenderDeps): JobHandler<typeof q.STEP_CAMP
         await q.updateCampaign(tx, c.companyId, c.id, { pausedReason: reason, updatedAt: at });
         await announceCampaign(tx, raise, c.companyId, c.id, "update");
       }
-      await enqueueStep(tx, live, until);
+      await enqueueStep(tx, live, until, sent);
     });
   }
 
   /** Marks one recipient failed with the reason, and goes on with the next at once. */
-  async function failOne(c: CampaignRow, shippingId: number, reason: string, at: Date) {
+  async function failOne(c: CampaignRow, shippingId: number, reason: string, at: Date, sent: number) {
     await inTransaction(db, bus, async (tx, raise) => {
       const row = await s.lockShipping(tx, c.companyId, shippingId);
       if (row?.state === "pending") {
@@ -231,7 +233,7 @@ export function stepCampaignJob(deps: SenderDeps): JobHandler<typeof q.STEP_CAMP
         });
         await raiseProgress(tx, raise, c.companyId, shippingId, at);
       }
-      await enqueueStep(tx, c);
+      await enqueueStep(tx, c, undefined, sent);
     });
   }
 
@@ -241,15 +243,16 @@ export function stepCampaignJob(deps: SenderDeps): JobHandler<typeof q.STEP_CAMP
     next: ShippingRow,
     notOnWhatsapp: boolean,
     at: Date,
+    sent: number,
+    settings: CampaignSettingsValues,
   ): Promise<StepOutcome> {
-    const settings = await loadCampaignSettings(db, c.companyId);
     return inTransaction(db, bus, async (tx, raise) => {
       // A cancel waits for this send to commit, and the next step sees it.
       const live = await q.shareCampaignRow(tx, c.companyId, c.id);
       if (!live || live.status !== "EM_ANDAMENTO" || live.run !== c.run || !live.whatsappId) return "stop";
       const row = await s.claimPending(tx, c.companyId, next.id);
       if (!row) {
-        await enqueueStep(tx, live);
+        await enqueueStep(tx, live, undefined, sent);
         return "again";
       }
       if (live.pausedReason) {
@@ -263,7 +266,7 @@ export function stepCampaignJob(deps: SenderDeps): JobHandler<typeof q.STEP_CAMP
           updatedAt: at,
         });
         await raiseProgress(tx, raise, c.companyId, row.id, at);
-        await enqueueStep(tx, live);
+        await enqueueStep(tx, live, undefined, sent);
         return "again";
       }
       const variant = pickVariant(live, "message", random);
@@ -274,7 +277,7 @@ export function stepCampaignJob(deps: SenderDeps): JobHandler<typeof q.STEP_CAMP
           updatedAt: at,
         });
         await raiseProgress(tx, raise, c.companyId, row.id, at);
-        await enqueueStep(tx, live);
+        await enqueueStep(tx, live, undefined, sent);
         return "again";
       }
       const person = { name: row.name, number: row.number, email: row.email };
@@ -314,11 +317,11 @@ export function stepCampaignJob(deps: SenderDeps): JobHandler<typeof q.STEP_CAMP
           updatedAt: at,
         });
       }
-      const handed = await s.countHanded(tx, c.id);
+      const handed = sent + 1;
       const wait = waitAfterSend(handed, settings, random);
-      const open = await s.countOpen(tx, c.id);
-      await raiseProgress(tx, raise, c.companyId, row.id, at, open.pending === 0);
-      await enqueueStep(tx, live, countdownTo(at, wait));
+      const last = !(await s.peekPending(tx, c.id));
+      await raiseProgress(tx, raise, c.companyId, row.id, at, last);
+      await enqueueStep(tx, live, countdownTo(at, wait), handed);
       return "done";
     });
   }
@@ -326,22 +329,22 @@ export function stepCampaignJob(deps: SenderDeps): JobHandler<typeof q.STEP_CAMP
   return {
     async run(job, ctx) {
       const companyId = job.companyId!;
-      const { campaignId, run } = job.payload;
+      const { campaignId, run, sent } = job.payload;
       const at = ctx.now;
       const c = await q.findCampaignRow(db, companyId, campaignId);
       if (!c || c.status !== "EM_ANDAMENTO" || c.run !== run || !c.whatsappId) return;
       const connection = await q.connectionOf(db, companyId, c.whatsappId);
       if (!connection) return;
       if (connection.status !== "CONNECTED")
-        return pause(c, "ERR_CAMPAIGN_PAUSED_DISCONNECTED", countdownTo(at, PAUSE_POLL_SECONDS), at);
+        return pause(c, "ERR_CAMPAIGN_PAUSED_DISCONNECTED", countdownTo(at, PAUSE_POLL_SECONDS), at, sent);
       const settings = await loadCampaignSettings(db, companyId);
       const zone = await companyTimeZone(db, companyId);
       const opening = windowOpening(at, settings, zone);
-      if (opening) return pause(c, "ERR_CAMPAIGN_PAUSED_WINDOW", opening, at);
+      if (opening) return pause(c, "ERR_CAMPAIGN_PAUSED_WINDOW", opening, at, sent);
       if (settings.dailyCap > 0) {
         const today = await s.countHandedSince(db, companyId, connection.id, startOfDay(at, zone));
         if (today >= settings.dailyCap)
-          return pause(c, "ERR_CAMPAIGN_PAUSED_DAILY_CAP", nextDay(at, zone), at);
+          return pause(c, "ERR_CAMPAIGN_PAUSED_DAILY_CAP", nextDay(at, zone), at, sent);
       }
       const next = await s.peekPending(db, c.id);
       if (!next) {
@@ -353,12 +356,12 @@ export function stepCampaignJob(deps: SenderDeps): JobHandler<typeof q.STEP_CAMP
       const session = deps.sessions.session(connection.id);
       if (session) notOnWhatsapp = (await session.checkNumber(next.number).catch(() => undefined)) === null;
       try {
-        const outcome = await sendOne(c, next, notOnWhatsapp, at);
+        const outcome = await sendOne(c, next, notOnWhatsapp, at, sent, settings);
         if (outcome !== "stop") deps.poke();
       } catch (err) {
         if (isDatabaseUnavailable(err)) throw err;
         // This recipient failed (the reason kept); the others still go.
-        await failOne(c, next.id, `ERR_CAMPAIGN_SEND_FAILED: ${(err as Error).message}`, at);
+        await failOne(c, next.id, `ERR_CAMPAIGN_SEND_FAILED: ${(err as Error).message}`, at, sent);
         deps.poke();
       }
     },

@@ -8,6 +8,7 @@ import {
   mayCancelCampaign,
   mayRestartCampaign,
   mediaNameOf,
+  parseSendAt,
 } from "@atende/contracts";
 import type { Tx } from "../../db/client.js";
 import type { campaigns } from "../../db/schema/index.js";
@@ -18,6 +19,7 @@ import { AppError } from "../../http/errors.js";
 import type { UploadedFile } from "../../http/upload.js";
 import { enqueueJob } from "../../jobs/runner.js";
 import { requirePlanRoom } from "../plans/limits.js";
+import { companyTimeZone } from "../settings/queries.js";
 import { campaignPolicy } from "./policy.js";
 import type { CampaignRow } from "./present.js";
 import * as q from "./queries.js";
@@ -65,7 +67,10 @@ export function createCampaignsService({ db, bus, now, media, poke }: CampaignsD
     if (!c.whatsappId) throw new AppError("ERR_CAMPAIGN_NO_CONNECTION");
   }
 
-  function fieldsOf(input: CampaignCreateInput | CampaignUpdateInput): Values {
+  async function fieldsOf(
+    companyId: number,
+    input: CampaignCreateInput | CampaignUpdateInput,
+  ): Promise<Values> {
     const v: Values = {};
     for (const key of [
       "name",
@@ -87,7 +92,9 @@ export function createCampaignsService({ db, bus, now, media, poke }: CampaignsD
     ] as const)
       if (input[key] !== undefined) (v as Record<string, unknown>)[key] = input[key];
     if (input.scheduledAt !== undefined)
-      v.scheduledAt = input.scheduledAt ? new Date(input.scheduledAt) : null;
+      v.scheduledAt = input.scheduledAt
+        ? parseSendAt(input.scheduledAt, await companyTimeZone(db, companyId))
+        : null;
     // One audience: a list, or a tag.
     if (input.contactListId) v.tagListId = null;
     else if (input.tagListId) v.contactListId = null;
@@ -153,10 +160,12 @@ export function createCampaignsService({ db, bus, now, media, poke }: CampaignsD
 
     async create(actor: AuthContext, input: CampaignCreateInput): Promise<CampaignDTO> {
       await checkLinks(actor.companyId, input);
+      // Read before the transaction: on PGlite's one connection a read outside it would wait forever.
+      const values = await fieldsOf(actor.companyId, input);
       const created = await inTransaction(db, bus, async (tx, raise) => {
         await requirePlanRoom(tx, actor.companyId, "campaigns", () => q.countCampaigns(tx, actor.companyId));
         const id = await q.insertCampaign(tx, actor.companyId, {
-          ...fieldsOf(input),
+          ...values,
           name: input.name,
           status: "INATIVA",
           createdAt: now(),
@@ -172,7 +181,7 @@ export function createCampaignsService({ db, bus, now, media, poke }: CampaignsD
     async update(actor: AuthContext, id: number, input: CampaignUpdateInput): Promise<CampaignDTO> {
       await campaignOf(actor, id);
       await checkLinks(actor.companyId, input);
-      return change(actor, id, fieldsOf(input), true);
+      return change(actor, id, await fieldsOf(actor.companyId, input), true);
     },
 
     /** Deleting stops it: its sender finds it gone before the next recipient. */

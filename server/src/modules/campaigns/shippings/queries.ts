@@ -115,16 +115,6 @@ export async function updateShipping(
   return row ?? null;
 }
 
-/** Messages the campaign handed over so far (a confirmation request counts as one): paces the greater interval. */
-export async function countHanded(tx: Executor, campaignId: number): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(
-    tx,
-    sql`select count(*)::int as n from campaign_shippings where campaign_id = ${campaignId}
-        and (delivered_at is not null or confirmation_requested_at is not null)`,
-  );
-  return row?.n ?? 0;
-}
-
 /** Campaign messages a connection handed over since `since` (the daily cap), across campaigns. */
 export async function countHandedSince(tx: Executor, companyId: number, whatsappId: number, since: Date) {
   const [row] = await queryRows<{ n: number }>(
