@@ -176,7 +176,6 @@ export async function buildApp(
   const removeListeners = registerListeners(deps.bus, {
     webhookCache,
     chats,
-    now: deps.now,
     jobs: channels.jobs,
     chatbot: channels.chatbot,
     connections: channels.connections,

@@ -11,7 +11,6 @@ import { BrandIcons } from "./components/BrandIcons";
 import { FullPageLoader } from "./components/FullPageLoader";
 import { Toaster } from "./components/Toaster";
 import { ThemeModeProvider } from "./layout/ThemeModeProvider";
-import type { PlanFlag } from "@atende/contracts";
 
 const AppLayout = lazy(() => import("./layout/AppLayout").then((m) => ({ default: m.AppLayout })));
 const LoginPage = lazy(() => import("./pages/login/LoginPage").then((m) => ({ default: m.LoginPage })));

@@ -44,17 +44,16 @@ export function registerListeners(
     now: () => Date;
     realtime: Pick<Realtime, "heard">;
     chats: Pick<ChatsService, "notifyMentions">;
-    now?: () => Date;
     webhookCache: SubscriptionCache;
   },
 ): () => void {
   const { jobs, chatbot, connections, sessionChecks, realtime, chats, webhookCache } = parts;
-  const now = parts.now ?? (() => new Date());
+  const { now } = parts;
   const poke = () => jobs.poke();
   const off = [
     // ---- In the transaction.
     bus.within(chatbot.within),
-    bus.within(botsWithin(parts.now)),
+    bus.within(botsWithin(now)),
     bus.within(settleWithin(poke)),
     // A campaign recipient's answer (confirmation, opt-out) and the fate of its message.
     bus.within(campaignAnswersWithin(bus, poke, now)),
