@@ -167,9 +167,12 @@ function AppRoutes() {
             <Route path="/files" element={<FileListsPage />} />
             {campaignPages && (
               <Route element={<PlanRoute flag="useCampaigns" />}>
-                <Route path="/campaigns" element={<CampaignsPage />} />
-                <Route path="/campaign/:campaignId/report" element={<CampaignReportPage />} />
-                <Route path="/campaigns-config" element={<CampaignsConfigPage />} />
+                {/* Campaigns are the admins' (the server's rule); contact lists any user's. */}
+                <Route element={<PermissionRoute permission="drawer-admin-items:view" />}>
+                  <Route path="/campaigns" element={<CampaignsPage />} />
+                  <Route path="/campaign/:campaignId/report" element={<CampaignReportPage />} />
+                  <Route path="/campaigns-config" element={<CampaignsConfigPage />} />
+                </Route>
                 <Route path="/contact-lists" element={<ContactListsPage />} />
                 <Route path="/contact-lists/:contactListId/contacts" element={<ContactListItemsPage />} />
               </Route>
