@@ -210,6 +210,8 @@ test.describe("campaigns", () => {
       .fill(
         `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}T${pad(now.getHours())}:${pad(now.getMinutes())}`,
       );
+    // The first save's toast is gone first (3 s), so the one seen next is this save's.
+    await expect(admin.page.getByText("Campanha salva com sucesso!")).toHaveCount(0);
     await editDialog.getByRole("button", { name: "Salvar" }).click();
     await expect(admin.page.getByText("Campanha salva com sucesso!")).toBeVisible();
 
@@ -331,5 +333,16 @@ test.describe("campaigns", () => {
       settings: { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 },
     });
     await admin.context.close();
+  });
+
+  test("an agent who types /campaigns or a report's address lands on /tickets", async ({ browser }) => {
+    const ana = await newPerson(browser);
+    await loginAs(ana.page, DEMO.ana.email, DEMO.ana.password);
+    for (const path of ["/campaigns", "/campaigns-config", "/campaign/1/report"]) {
+      await ana.page.goto(path);
+      await expect(ana.page).toHaveURL(/\/tickets$/);
+    }
+    await expect(ana.page.getByRole("button", { name: "Nova campanha" })).toHaveCount(0);
+    await ana.context.close();
   });
 });
