@@ -99,10 +99,12 @@ test("a customer talks to a Typebot flow, picks a choice, is handed to a queue a
   const customer = `Cliente Typebot ${suffix}`;
   const { context, page } = await newPerson(browser);
   page.on("pageerror", (error) => pageErrors.push(`${page.url()}: ${error.message}`));
+  // The app is shared with the specs after this one: its connection goes when it ends.
+  let connectionId: number | undefined;
   try {
     await loginAs(page, DEMO.admin.email, DEMO.admin.password);
     const queues: { id: number; name: string }[] = [];
-    for (const [i, name] of [`Ofertas ${suffix}`, `Suporte ${suffix}`].entries())
+    for (const [i, name] of [`Ofertas ${suffix}`, `Assistência ${suffix}`].entries())
       queues.push(
         await callApi(page, "POST", "/queue", {
           name,
@@ -128,6 +130,7 @@ test("a customer talks to a Typebot flow, picks a choice, is handed to a queue a
       queueIds: queues.map((q) => q.id),
       integrationId: integration.id,
     });
+    connectionId = connection.id;
 
     // ---- The customer on /simulator.
     await page.goto("/simulator");
@@ -169,7 +172,7 @@ test("a customer talks to a Typebot flow, picks a choice, is handed to a queue a
       (
         await callApi<{ tickets: Ticket[] }>(page, "GET", "/tickets?status=pending&showAll=true")
       ).tickets.find((t) => t.contact.number === number);
-    await expect.poll(async () => (await ticketOf())?.queue?.name).toBe(`Suporte ${suffix}`);
+    await expect.poll(async () => (await ticketOf())?.queue?.name).toBe(`Assistência ${suffix}`);
     await shot(page, "bots-phone-handed-over");
 
     // ---- An agent takes it from the waiting list.
@@ -181,7 +184,7 @@ test("a customer talks to a Typebot flow, picks a choice, is handed to a queue a
       .getByRole("listitem")
       .filter({ hasText: customer });
     await expect(item).toBeVisible();
-    await expect(item).toContainText(`Suporte ${suffix}`);
+    await expect(item).toContainText(`Assistência ${suffix}`);
     await item.getByRole("button", { name: `Aceitar: ${customer}` }).click();
     const box = page.getByRole("textbox", { name: "Mensagem" });
     await expect(box).toBeVisible();
@@ -202,6 +205,8 @@ test("a customer talks to a Typebot flow, picks a choice, is handed to a queue a
     await page.waitForTimeout(1500);
     expect(typebot.calls.length).toBe(callsBefore);
   } finally {
+    if (connectionId !== undefined)
+      await callApi(page, "DELETE", `/whatsapp/${connectionId}`).catch(() => undefined);
     await context.close();
     await typebot.close();
   }
