@@ -3,6 +3,13 @@ import type { WhatsappStatus } from "@atende/contracts";
 import type { Db } from "../db/client.js";
 import type { messages } from "../db/schema/index.js";
 import { type DomainEvent, type EventBus, inTransaction } from "../events/bus.js";
+import {
+  type ContactIdentity,
+  identityIsSettled,
+  isContactKeyClash,
+  isReconcileRace,
+  reconcileContact,
+} from "../modules/contacts/queries.js";
 import { type ContactRow, presentContact } from "../modules/contacts/present.js";
 import { raiseMessageSaved } from "../modules/messages/events.js";
 import { presentMessage } from "../modules/messages/present.js";
@@ -44,6 +51,9 @@ export interface InboundDeps {
 }
 
 const PROFILE_PICTURE_MAX_AGE_MS = 24 * 3600_000;
+
+/** Reconciling a LID with its number, then storing again: how many times before giving up. */
+const IDENTITY_TRIES = 4;
 
 /** A redelivered message lost the race to its twin: abort the transaction, keep nothing. */
 class DuplicateMessage extends Error {}
@@ -235,12 +245,62 @@ export function createInbound(deps: InboundDeps): Inbound {
     };
     // A LID-only address is matched by LID.
     const key: ContactKey = msg.chat.number ? "number" : "lid";
-    const contact =
+    const contact = await withIdentity(identityOf(connection, msg.chat), () =>
       msg.kind === "reaction"
-        ? await storeReaction(connection, key, values, msg.reaction!.targetId)
-        : await storeMessage(connection, key, values, msg);
+        ? storeReaction(connection, key, values, msg.reaction!.targetId)
+        : storeMessage(connection, key, values, msg),
+    );
     if (contact && !msg.fromMe && !msg.chat.isGroup)
       void refreshProfilePicture(connection, msg.chat, contact);
+  }
+
+  /** A person's address that names both their number and their LID. */
+  function identityOf(connection: ConnectionInfo, address: ChannelAddress): ContactIdentity | null {
+    if (address.isGroup || !address.number || !address.lid) return null;
+    return { companyId: connection.companyId, number: address.number, lid: address.lid };
+  }
+
+  /**
+   * Runs `store`; when it meets a contact holding the other half of the address (the LID-only contact
+   * of a customer now seen with their number, or the other way round), the contacts are reconciled
+   * into one and `store` runs again. The hot path pays nothing for it: only the clash does.
+   */
+  async function withIdentity<T>(identity: ContactIdentity | null, store: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await store();
+      } catch (err) {
+        if (!identity || attempt >= IDENTITY_TRIES || !isContactKeyClash(err)) throw err;
+        await reconcile(identity).catch((race: unknown) => {
+          if (!isReconcileRace(race)) throw race;
+        });
+      }
+    }
+  }
+
+  /** Makes one contact of a number and a LID (see reconcileContact), telling the agents' lists. */
+  async function reconcile(identity: ContactIdentity): Promise<void> {
+    const { companyId } = identity;
+    await inTransaction(db, bus, async (tx, raise) => {
+      const merged = await reconcileContact(tx, identity);
+      if (!merged) return;
+      if (merged.absorbedId !== null)
+        raise({ type: "contact.deleted", companyId, contactId: merged.absorbedId });
+      raise({ type: "contact.saved", companyId, action: "update", contact: presentContact(merged.contact) });
+      for (const gone of merged.deletedTickets)
+        raise({
+          type: "ticket.deleted",
+          companyId,
+          ticketId: gone.id,
+          queueId: gone.queueId,
+          userId: gone.userId,
+        });
+      for (const id of new Set(merged.changedTicketIds)) {
+        const ticket = await loadTicket(tx, companyId, id);
+        if (ticket) raise({ type: "ticket.saved", companyId, ticket });
+      }
+    });
+    log.info({ companyId, lid: identity.lid }, "contacts of one number and its LID reconciled");
   }
 
   /** At most once a day per contact, never per message. */
@@ -341,6 +401,10 @@ export function createInbound(deps: InboundDeps): Inbound {
     event: Extract<ChannelEvent, { type: "contact" }>,
   ) {
     if (!event.address.number) return;
+    // WhatsApp told which number a LID belongs to: a contact known by one half gets the other.
+    const identity = identityOf(connection, event.address);
+    if (identity && !(await identityIsSettled(db, identity)))
+      await withIdentity(identity, () => reconcile(identity));
     const row = await findContactByNumber(db, connection.companyId, event.address.number);
     if (!row) return;
     const rename = event.name && row.name === row.number ? event.name : undefined;

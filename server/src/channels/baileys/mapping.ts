@@ -20,10 +20,15 @@ export type MediaDownloader = (message: WAMessage) => Promise<Buffer>;
  * Edits and revokes are taken from here only: Baileys also reports them on `messages.update`,
  * and one source keeps each change to one event.
  */
-export function mapUpsertedMessage(msg: WAMessage, download: MediaDownloader): ChannelEvent | null {
+export function mapUpsertedMessage(
+  msg: WAMessage,
+  download: MediaDownloader,
+  /** The chat's other jid when WhatsApp did not send it but Baileys' LID mapping knows it (lid.ts). */
+  chatAlt?: string,
+): ChannelEvent | null {
   const { key } = msg;
   if (!key.id || !key.remoteJid) return null;
-  const chat = jidToAddress(key.remoteJid, key.remoteJidAlt);
+  const chat = jidToAddress(key.remoteJid, key.remoteJidAlt ?? chatAlt);
   if (!chat) return null;
   const content = normalizeMessageContent(msg.message);
   if (!content) return null;

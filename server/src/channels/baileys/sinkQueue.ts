@@ -23,6 +23,17 @@ export class SinkQueue {
     return this.run(() => this.sink.emit(event), event.type);
   }
 
+  /**
+   * Hands the event `make` answers (null: nothing to hand), made at its turn: an event that needs a
+   * lookup first (lid.ts) still goes after the ones before it.
+   */
+  emitMade(make: () => Promise<ChannelEvent | null>, what: string): Promise<void> {
+    return this.run(async () => {
+      const event = await make();
+      if (event) await this.sink.emit(event);
+    }, what);
+  }
+
   /** Runs other work (clearing the auth store before "loggedOut") in the same order as the events. */
   run(task: () => Promise<void>, what: string): Promise<void> {
     this.tail = this.tail

@@ -13,6 +13,7 @@ import type { AuthStore, ChannelEvent, ChannelSink } from "../provider.js";
 import type { DbAuthState } from "./authState.js";
 import { notConnected, statusCodeOf, toChannelError } from "./errors.js";
 import { jidToAddress } from "./jid.js";
+import { AltJids, type LidMappingStore, mapLidMapping } from "./lid.js";
 import type { BaileysLogger } from "./logger.js";
 import { mapUpsertedMessage, type MediaDownloader } from "./mapping.js";
 import { SinkQueue } from "./sinkQueue.js";
@@ -31,7 +32,11 @@ export type BaileysSocket = Pick<
   | "updateMediaMessage"
   | "rejectCall"
   | "sendPresenceUpdate"
-> & { ev: Pick<BaileysEventEmitter, "on" | "off"> };
+> & {
+  ev: Pick<BaileysEventEmitter, "on" | "off">;
+  /** Baileys' LID ↔ phone number store (lid.ts); optional so a fake socket may leave it out. */
+  signalRepository?: { lidMapping: LidMappingStore };
+};
 
 export type SocketMaker = (config: UserFacingSocketConfig) => BaileysSocket;
 
@@ -61,6 +66,8 @@ export class SocketSupervisor {
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private unsubscribe: () => void = () => {};
   private readonly queue: SinkQueue;
+  /** The other half of a customer's address, from the open socket's LID mapping store. */
+  private readonly altJids: AltJids;
 
   constructor(
     private readonly auth: DbAuthState,
@@ -69,6 +76,7 @@ export class SocketSupervisor {
     private readonly options: SupervisorOptions,
   ) {
     this.queue = new SinkQueue(sink, options.logger);
+    this.altJids = new AltJids(() => this.socket?.signalRepository?.lidMapping, options.logger);
   }
 
   connect(): void {
@@ -157,14 +165,27 @@ export class SocketSupervisor {
           .catch((err: unknown) => this.options.logger.error({ err }, "baileys: saving creds failed"));
       }),
       on("messages.upsert", ({ messages }) =>
-        messages.forEach((m) => this.emit(mapUpsertedMessage(m, this.download))),
+        messages.forEach((m) =>
+          this.queue.emitMade(
+            async () => mapUpsertedMessage(m, this.download, await this.altJids.chatAlt(m)),
+            "message",
+          ),
+        ),
       ),
+      on("lid-mapping.update", (mapping) => this.emit(mapLidMapping(mapping))),
       on("messages.update", (updates) => updates.forEach((u) => this.emit(mapStatusUpdate(u)))),
       on("message-receipt.update", (receipts) => receipts.forEach((r) => this.emit(mapGroupReceipt(r)))),
       on("presence.update", (presence) => this.emit(mapPresence(presence))),
       on("contacts.upsert", (contacts) => contacts.forEach((c) => this.emit(mapContact(c)))),
       on("contacts.update", (contacts) => contacts.forEach((c) => this.emit(mapContact(c)))),
-      on("call", (calls) => calls.forEach((c) => this.emit(mapCall(c)))),
+      on("call", (calls) =>
+        calls.forEach((c) =>
+          this.queue.emitMade(
+            async () => mapCall({ ...c, callerPn: await this.altJids.callerAlt(c.from, c.callerPn) }),
+            "call",
+          ),
+        ),
+      ),
     ];
     return () => offs.forEach((off) => off());
   }

@@ -58,7 +58,10 @@ export function mapPresence({ id, presences }: BaileysEventMap["presence.update"
   }
 }
 
-/** A contact's name (saved on the phone, else the one they set) and picture, when WhatsApp told us one. */
+/**
+ * A contact's name (saved on the phone, else the one they set) and picture, when WhatsApp told us
+ * one, or its number and LID together.
+ */
 export function mapContact(contact: Partial<Contact>): ChannelEvent | null {
   const address = jidToAddress(contact.id, contact.phoneNumber ?? contact.lid);
   if (!address || address.isGroup) return null;
@@ -67,7 +70,8 @@ export function mapContact(contact: Partial<Contact>): ChannelEvent | null {
   if (name) event.name = name;
   // imgUrl is "changed" when only the fact is known; the pipeline asks for the new one itself.
   if (contact.imgUrl?.startsWith("http")) event.profilePicUrl = contact.imgUrl;
-  return event.name || event.profilePicUrl ? event : null;
+  // Both halves of the address tell the pipeline a LID's number, even without a name.
+  return event.name || event.profilePicUrl || (address.number && address.lid) ? event : null;
 }
 
 /** An incoming call being offered; the later states (ringing, timeout, reject...) say nothing new. */

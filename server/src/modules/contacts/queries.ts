@@ -1,6 +1,7 @@
 import { type SQL, and, asc, count, desc, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import type { ContactDTO } from "@atende/contracts";
-import type { Executor } from "../../db/client.js";
+import { type Executor, queryRows } from "../../db/client.js";
+import { columnList, tableRow } from "../../db/prepared.js";
 import { contactCustomFields, contacts, tickets, whatsapps } from "../../db/schema/index.js";
 import { type ContactRow, presentContact } from "./present.js";
 
@@ -259,4 +260,205 @@ export async function connectedConnectionIds(db: Executor, companyId: number): P
     .from(whatsapps)
     .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.status, "CONNECTED")))
     .orderBy(desc(whatsapps.isDefault), asc(whatsapps.id));
+}
+
+/* Merging the contacts of one person (a number and its LID). */
+
+/**
+ * One customer, two names: WhatsApp calls a person by phone number or by privacy id (LID), and
+ * tells the pair only sometimes. Before it does, the same person may have become two contacts (one
+ * with the number, one with the LID alone); once the pair is known they become one again.
+ */
+
+/**
+ * The tables whose rows point at a contact and follow it when it is merged into another.
+ * channels/lid.test.ts checks this list against the database's foreign keys, so a new table is not missed.
+ */
+export const CONTACT_REFERENCES = [
+  "tickets",
+  "messages",
+  "ticket_notes",
+  "schedules",
+  "contact_custom_fields",
+  "campaign_shippings",
+  "campaign_opt_outs",
+] as const;
+
+export interface ContactIdentity {
+  companyId: number;
+  /** Normalised digits, never "". */
+  number: string;
+  lid: string;
+}
+
+export interface ReconciledContact {
+  contact: ContactRow;
+  /** The LID-only contact folded into `contact`, now deleted. */
+  absorbedId: number | null;
+  /** Tickets that now belong to `contact` (moved, or given the messages of a twin). */
+  changedTicketIds: number[];
+  /** Live tickets of the absorbed contact emptied into `contact`'s live ticket of the same connection. */
+  deletedTickets: { id: number; queueId: number | null; userId: number | null }[];
+}
+
+/**
+ * Whether the company's contacts already say that `number` and `lid` are one person: no contact
+ * holds either (the inbound upsert creates it), or one contact holds both. Read without locks: the
+ * cheap check before `reconcileContact`.
+ */
+export async function identityIsSettled(db: Executor, who: ContactIdentity): Promise<boolean> {
+  const rows = await queryRows<{ number: string; lid: string | null }>(
+    db,
+    sql`select number, lid from contacts
+        where company_id = ${who.companyId} and not is_group and (number = ${who.number} or lid = ${who.lid})`,
+  );
+  return (
+    rows.length === 0 || (rows.length === 1 && rows[0]!.number === who.number && rows[0]!.lid === who.lid)
+  );
+}
+
+/**
+ * Makes the contacts say that `number` and `lid` are one person, in the caller's transaction:
+ * - a contact with the LID alone gets the number (or the number's contact gets the LID);
+ * - a contact with the number and another with the LID become the number's one: the other's tickets,
+ *   messages, notes, schedules, custom fields and campaign rows move to it, a live ticket of both on
+ *   one connection keeps the number's ticket (the other one's messages and notes join it), then
+ *   the other contact is deleted.
+ * Null when no contact holds either. Concurrent calls serialise on the rows' locks; a contact
+ * inserted meanwhile by another transaction surfaces as a unique violation, for the caller to retry.
+ */
+export async function reconcileContact(
+  tx: Executor,
+  who: ContactIdentity,
+): Promise<ReconciledContact | null> {
+  const { companyId, number, lid } = who;
+  const found = (
+    await queryRows<Record<string, unknown>>(
+      tx,
+      sql`select ${columnList(contacts)} from contacts
+          where company_id = ${companyId} and not is_group and (number = ${number} or lid = ${lid})
+          order by id for update`,
+    )
+  ).map((raw) => tableRow(contacts, raw));
+  const byNumber = found.find((c) => c.number === number);
+  const byLid = found.find((c) => c.lid === lid);
+  const keeper = byNumber ?? byLid;
+  if (!keeper) return null;
+  const absorbed = byNumber && byLid && byLid.id !== byNumber.id ? byLid : null;
+  const result: ReconciledContact = {
+    contact: keeper,
+    absorbedId: null,
+    changedTicketIds: [],
+    deletedTickets: [],
+  };
+
+  if (absorbed) {
+    // Its LID is the keeper's now: released first, or the unique index refuses the keeper's.
+    await tx.execute(sql`update contacts set lid = null where id = ${absorbed.id}`);
+    await mergeTickets(tx, companyId, keeper.id, absorbed.id, result);
+    for (const table of CONTACT_REFERENCES) {
+      await tx.execute(
+        sql`update ${sql.identifier(table)} set contact_id = ${keeper.id}
+            where company_id = ${companyId} and contact_id = ${absorbed.id}`,
+      );
+    }
+    await tx.execute(sql`delete from contacts where id = ${absorbed.id}`);
+    result.absorbedId = absorbed.id;
+  }
+
+  // The keeper takes both names; a name the phone gave the absorbed contact replaces one that is
+  // only the number, and an e-mail or picture only the absorbed contact had is kept.
+  const named = (c: ContactRow) => c.name !== "" && c.name !== c.number && c.name !== c.lid;
+  const name =
+    absorbed && !named(keeper) && named(absorbed)
+      ? absorbed.name
+      : keeper.name === keeper.lid || keeper.name === ""
+        ? number // a contact named by its LID is named by its number once it has one
+        : keeper.name;
+  const [row] = await queryRows<Record<string, unknown>>(
+    tx,
+    sql`update contacts set number = ${number}, lid = ${lid},
+          name = ${name},
+          email = ${keeper.email || absorbed?.email || ""},
+          profile_pic_url = ${keeper.profilePicUrl || absorbed?.profilePicUrl || ""},
+          updated_at = now()
+        where id = ${keeper.id}
+        returning ${columnList(contacts)}`,
+  );
+  result.contact = tableRow(contacts, row!);
+  return result;
+}
+
+/** The absorbed contact's tickets become the keeper's; two live ones on one connection become one. */
+async function mergeTickets(
+  tx: Executor,
+  companyId: number,
+  keeperId: number,
+  absorbedId: number,
+  result: ReconciledContact,
+) {
+  const twins = await queryRows<{
+    twin: number;
+    keep: number;
+    queue_id: number | null;
+    user_id: number | null;
+  }>(
+    tx,
+    sql`select a.id as twin, k.id as keep, a.queue_id, a.user_id
+        from tickets a join tickets k on k.company_id = a.company_id and k.whatsapp_id = a.whatsapp_id
+          and k.contact_id = ${keeperId} and k.status <> 'closed'
+        where a.company_id = ${companyId} and a.contact_id = ${absorbedId} and a.status <> 'closed'
+        order by a.id for update of a, k`,
+  );
+  for (const { twin, keep, queue_id, user_id } of twins) {
+    await tx.execute(sql`update messages set ticket_id = ${keep} where ticket_id = ${twin}`);
+    await tx.execute(sql`update ticket_notes set ticket_id = ${keep} where ticket_id = ${twin}`);
+    // The live ticket shows the latest of both conversations and every unread message.
+    await tx.execute(
+      sql`update tickets k set
+            unread_messages = k.unread_messages + a.unread_messages,
+            last_message = case when a.updated_at > k.updated_at then a.last_message else k.last_message end,
+            updated_at = greatest(a.updated_at, k.updated_at)
+          from tickets a where k.id = ${keep} and a.id = ${twin}`,
+    );
+    await tx.execute(sql`delete from tickets where id = ${twin}`);
+    result.deletedTickets.push({ id: twin, queueId: queue_id, userId: user_id });
+    result.changedTicketIds.push(keep);
+  }
+  const moved = await queryRows<{ id: number }>(
+    tx,
+    sql`update tickets set contact_id = ${keeperId}
+        where company_id = ${companyId} and contact_id = ${absorbedId} returning id`,
+  );
+  result.changedTicketIds.push(...moved.map((t) => t.id));
+}
+
+const CONTACT_KEYS = ["contacts_company_lid_uq", "contacts_company_number_uq"];
+
+/**
+ * True for a unique violation on a contact's number or LID: the inbound upsert met a contact that
+ * holds the other half of the address (or a twin committed meanwhile). Reconcile, then try again.
+ */
+export function isContactKeyClash(err: unknown): boolean {
+  type DriverError = { code?: unknown; constraint?: unknown; message?: unknown; cause?: unknown };
+  for (let e = err as DriverError | undefined, i = 0; e && i < 5; e = e.cause as DriverError, i++) {
+    if (e.code !== "23505") continue;
+    // node-postgres names the constraint; PGlite's message always does.
+    return CONTACT_KEYS.some(
+      (key) => e.constraint === key || (typeof e.message === "string" && e.message.includes(`"${key}"`)),
+    );
+  }
+  return false;
+}
+
+/** A reconcile that lost a race (a twin contact committed meanwhile, a deadlock): the next try sees the winner. */
+export function isReconcileRace(err: unknown): boolean {
+  if (isContactKeyClash(err)) return true;
+  for (
+    let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0;
+    e && i < 5;
+    e = e.cause as never, i++
+  )
+    if (e.code === "40P01" || e.code === "40001") return true;
+  return false;
 }
