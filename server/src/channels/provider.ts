@@ -148,6 +148,13 @@ export interface ConnectionInfo {
  * Durable key/value state of a provider's session (Baileys' credentials and signal keys), one row
  * per key, scoped to the connection. Values are JSON-serialisable (encode Buffers yourself).
  */
+/**
+ * The AuthStore category of the messages a session sent, by message id (a phone asking for one
+ * again is answered from it): the database keeps these apart from the session's keys, and purges
+ * the old ones.
+ */
+export const SENT_MESSAGES = "sent-message";
+
 export interface AuthStore {
   get(category: string, ids: string[]): Promise<Record<string, unknown>>;
   /** A null value deletes the key. Applied in one transaction. */

@@ -3,7 +3,15 @@ import type { TicketDTO } from "@atende/contracts";
 import { type Db, type Executor, type Tx, queryRows } from "../db/client.js";
 import { GroupCommit } from "../db/groupCommit.js";
 import { PreparedSql, columnList, tableRow } from "../db/prepared.js";
-import { baileysKeys, contacts, messages, tickets, whatsappLeases, whatsapps } from "../db/schema/index.js";
+import {
+  baileysKeys,
+  contacts,
+  messages,
+  tickets,
+  whatsappLeases,
+  whatsappSentMessages,
+  whatsapps,
+} from "../db/schema/index.js";
 import type { ContactRow } from "../modules/contacts/present.js";
 import type { MessageRow } from "../modules/messages/present.js";
 
@@ -763,9 +771,70 @@ export async function writeAuthKeys(
   });
 }
 
-/** Forgets every key of the connection (a logout). */
+/** Forgets every key of the connection, and what it sent (a logout). */
 export async function clearAuthKeys(db: Db, companyId: number, whatsappId: number): Promise<void> {
-  await db
-    .delete(baileysKeys)
-    .where(and(eq(baileysKeys.companyId, companyId), eq(baileysKeys.whatsappId, whatsappId)));
+  await db.transaction(async (tx) => {
+    await tx
+      .delete(baileysKeys)
+      .where(and(eq(baileysKeys.companyId, companyId), eq(baileysKeys.whatsappId, whatsappId)));
+    await tx
+      .delete(whatsappSentMessages)
+      .where(
+        and(eq(whatsappSentMessages.companyId, companyId), eq(whatsappSentMessages.whatsappId, whatsappId)),
+      );
+  });
+}
+
+/* What a connection sent, by message id (whatsapp_sent_messages): a phone's resend request reads it. */
+
+export async function readSentMessages(
+  db: Db,
+  companyId: number,
+  whatsappId: number,
+  ids: string[],
+): Promise<{ keyId: string; value: unknown }[]> {
+  return db
+    .select({ keyId: whatsappSentMessages.messageId, value: whatsappSentMessages.value })
+    .from(whatsappSentMessages)
+    .where(
+      and(
+        eq(whatsappSentMessages.companyId, companyId),
+        eq(whatsappSentMessages.whatsappId, whatsappId),
+        inArray(whatsappSentMessages.messageId, ids),
+      ),
+    );
+}
+
+/** Keeps (or, with a null value, forgets) sent messages; a resend of one id replaces it. */
+export async function writeSentMessages(
+  db: Db,
+  companyId: number,
+  whatsappId: number,
+  entries: { id: string; value: unknown }[],
+): Promise<void> {
+  const kept = entries.filter((e) => e.value !== null && e.value !== undefined);
+  const gone = entries.filter((e) => e.value === null || e.value === undefined).map((e) => e.id);
+  if (kept.length)
+    await db
+      .insert(whatsappSentMessages)
+      .values(kept.map((e) => ({ companyId, whatsappId, messageId: e.id, value: e.value })))
+      .onConflictDoUpdate({
+        target: [whatsappSentMessages.whatsappId, whatsappSentMessages.messageId],
+        set: { value: sql`excluded.value`, createdAt: sql`now()` },
+      });
+  if (gone.length)
+    await db
+      .delete(whatsappSentMessages)
+      .where(
+        and(
+          eq(whatsappSentMessages.companyId, companyId),
+          eq(whatsappSentMessages.whatsappId, whatsappId),
+          inArray(whatsappSentMessages.messageId, gone),
+        ),
+      );
+}
+
+/** Forgets sent messages kept since before `before`, across connections (the deployment's housekeeping). */
+export async function purgeSentMessages(db: Db, before: Date): Promise<void> {
+  await db.delete(whatsappSentMessages).where(lt(whatsappSentMessages.createdAt, before));
 }

@@ -12,6 +12,7 @@ import {
   findConnectionById,
   idleConnectionIds,
   purgeLeases,
+  purgeSentMessages,
   releaseLeases,
   renewLeases,
 } from "./queries.js";
@@ -28,6 +29,8 @@ interface Running {
 
 /** Statuses in which a connection wants a live session; DISCONNECTED and TIMEOUT wait for a person. */
 const LIVE_STATUSES = ["OPENING", "qrcode", "PAIRING", "CONNECTED"] as const;
+/** How long a sent message can still be sent again to a phone that asks (a phone offline for days). */
+const SENT_MESSAGE_RETENTION_MS = 14 * 24 * 3600_000;
 
 /**
  * Runs the live sessions this instance owns. Ownership is a lease row per connection, renewed on
@@ -143,6 +146,7 @@ export class SessionManager {
       for (const { id } of idle) await this.release(id);
     }
     await purgeLeases(db, new Date(at.getTime() - 3600_000));
+    await purgeSentMessages(db, new Date(at.getTime() - SENT_MESSAGE_RETENTION_MS));
   }
 
   private async startLocal(companyId: number, whatsappId: number, leaseUntil: Date): Promise<void> {

@@ -30,17 +30,19 @@ export function outboundContent(message: OutboundMessage): AnyMessageContent {
 }
 
 /**
- * The send options: a reply quotes the original. Baileys builds the quote from a message, so one
+ * The send options: the id Atende chose; a reply quotes the original. Baileys builds the quote from a message, so one
  * is rebuilt from what Atende kept (id, author side, text); without the text the quote still
  * points at the right message, it only previews empty.
  */
 export function sendOptions(jid: string, message: OutboundMessage): MiscMessageGenerationOptions {
+  // Atende's id for the message: acks, the echo and a retry after a restart mid-send all match it.
+  const options: MiscMessageGenerationOptions = message.id ? { messageId: message.id } : {};
   const quoted =
     message.quoted ?? (message.quotedId ? { id: message.quotedId, fromMe: false, body: "" } : undefined);
-  if (!quoted) return {};
+  if (!quoted) return options;
   const quotedMessage: WAMessage = {
     key: { remoteJid: jid, id: quoted.id, fromMe: quoted.fromMe },
     message: { conversation: quoted.body },
   };
-  return { quoted: quotedMessage };
+  return { ...options, quoted: quotedMessage };
 }

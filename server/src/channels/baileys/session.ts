@@ -4,7 +4,7 @@ import { ChannelError, type ChannelAddress, type ChannelSession } from "../provi
 import { toChannelError } from "./errors.js";
 import { addressToJid, jidToAddress, NumberDirectory } from "./jid.js";
 import { outboundContent, sendOptions } from "./outbound.js";
-import type { SocketSupervisor } from "./supervisor.js";
+import type { BaileysSocket, SocketSupervisor } from "./supervisor.js";
 
 /** The ChannelSession of a Baileys connection: every call goes to the supervisor's open socket. */
 export function baileysSession(supervisor: SocketSupervisor): ChannelSession {
@@ -21,12 +21,19 @@ export function baileysSession(supervisor: SocketSupervisor): ChannelSession {
 
   const key = (jid: string, id: string, fromMe: boolean): WAMessageKey => ({ remoteJid: jid, id, fromMe });
 
+  /** Sends, and keeps what went for the phone's resend requests. */
+  async function sendKept(...args: Parameters<BaileysSocket["sendMessage"]>) {
+    const sent = await supervisor.openSocket().sendMessage(...args);
+    await supervisor.sent.keep(sent);
+    return sent;
+  }
+
   return {
     async send(message) {
       return attempt(async () => {
-        const socket = supervisor.openSocket();
+        supervisor.openSocket(); // not connected: refused before any lookup
         const jid = await directory.jidFor(message.to);
-        const sent = await socket.sendMessage(jid, outboundContent(message), sendOptions(jid, message));
+        const sent = await sendKept(jid, outboundContent(message), sendOptions(jid, message));
         const id = sent?.key.id;
         if (!id) throw new ChannelError("WhatsApp answered no message id", false);
         return { id };
@@ -36,23 +43,21 @@ export function baileysSession(supervisor: SocketSupervisor): ChannelSession {
     async react(to, targetId, targetFromMe, emoji) {
       await attempt(async () => {
         const jid = await directory.jidFor(to);
-        await supervisor
-          .openSocket()
-          .sendMessage(jid, { react: { text: emoji, key: key(jid, targetId, targetFromMe) } });
+        await sendKept(jid, { react: { text: emoji, key: key(jid, targetId, targetFromMe) } });
       });
     },
 
     async edit(to, targetId, body) {
       await attempt(async () => {
         const jid = await directory.jidFor(to);
-        await supervisor.openSocket().sendMessage(jid, { text: body, edit: key(jid, targetId, true) });
+        await sendKept(jid, { text: body, edit: key(jid, targetId, true) });
       });
     },
 
     async deleteForEveryone(to, targetId, targetFromMe) {
       await attempt(async () => {
         const jid = await directory.jidFor(to);
-        await supervisor.openSocket().sendMessage(jid, { delete: key(jid, targetId, targetFromMe) });
+        await sendKept(jid, { delete: key(jid, targetId, targetFromMe) });
       });
     },
 

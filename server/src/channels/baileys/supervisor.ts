@@ -16,6 +16,7 @@ import { jidToAddress } from "./jid.js";
 import { AltJids, type LidMappingStore, mapLidMapping } from "./lid.js";
 import type { BaileysLogger } from "./logger.js";
 import { mapUpsertedMessage, type MediaDownloader } from "./mapping.js";
+import { SentMessages } from "./sentMessages.js";
 import { SinkQueue } from "./sinkQueue.js";
 import { mapCall, mapContact, mapGroupReceipt, mapPresence, mapStatusUpdate } from "./updates.js";
 
@@ -68,6 +69,8 @@ export class SocketSupervisor {
   private readonly queue: SinkQueue;
   /** The other half of a customer's address, from the open socket's LID mapping store. */
   private readonly altJids: AltJids;
+  /** What this connection sent, for the phone's resend requests (getMessage). */
+  readonly sent: SentMessages;
 
   constructor(
     private readonly auth: DbAuthState,
@@ -77,6 +80,7 @@ export class SocketSupervisor {
   ) {
     this.queue = new SinkQueue(sink, options.logger);
     this.altJids = new AltJids(() => this.socket?.signalRepository?.lidMapping, options.logger);
+    this.sent = new SentMessages(store, options.logger);
   }
 
   connect(): void {
@@ -90,6 +94,8 @@ export class SocketSupervisor {
       // Our own sends are recorded by the outbound path with the id send() answers; echoing them
       // as upserts would race that write. Messages typed on the phone still arrive.
       emitOwnEvents: false,
+      // A phone asking for one of our messages again is answered from the database.
+      getMessage: this.sent.find,
     });
     this.socket = socket;
     this.unsubscribe = this.listen(socket);

@@ -119,3 +119,28 @@ export const baileysKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.whatsappId, t.category, t.keyId] })],
 );
+
+/**
+ * What a connection sent, by WhatsApp message id, so a phone that asks for a message again (a
+ * retry receipt: it could not decrypt it) gets it after a restart or a lease move, not "Waiting
+ * for this message". Baileys' "sent-message" category of the auth store lands here (authStore.ts);
+ * rows older than the retention are purged.
+ */
+export const whatsappSentMessages = pgTable(
+  "whatsapp_sent_messages",
+  {
+    whatsappId: integer("whatsapp_id")
+      .notNull()
+      .references(() => whatsapps.id, { onDelete: "cascade" }),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    messageId: text("message_id").notNull(),
+    value: jsonb("value").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.whatsappId, t.messageId] }),
+    index("whatsapp_sent_messages_created_idx").on(t.createdAt),
+  ],
+);
