@@ -1,4 +1,4 @@
-import type { proto } from "@whiskeysockets/baileys";
+import { toNumber, type proto } from "@whiskeysockets/baileys";
 import type { InboundKind, InboundMessage } from "../provider.js";
 
 /** What one WhatsApp message content says, before the envelope (ids, addresses, time) is added. */
@@ -15,8 +15,10 @@ export interface ContentParts {
 
 /**
  * Reads an unwrapped message content (ephemeral / view-once / document-with-caption already
- * removed by Baileys' normalizeMessageContent). Null for content Atende does not show: protocol
- * messages, polls, key distribution, and kinds the inbox has no place for.
+ * removed by Baileys' normalizeMessageContent). Polls, events, products and group invites become
+ * readable text; a kind Atende does not know becomes a placeholder naming it, so the agent knows
+ * something came. Null only for what carries nothing to show (protocol and key messages, votes and
+ * answers WhatsApp encrypts to the poll or event, pins, keep-in-chat).
  */
 export function readContent(m: proto.IMessage): ContentParts | null {
   if (m.conversation) return { kind: "text", body: m.conversation };
@@ -35,7 +37,116 @@ export function readContent(m: proto.IMessage): ContentParts | null {
   if (m.contactMessage) return contact(m.contactMessage);
   if (m.contactsArrayMessage) return contacts(m.contactsArrayMessage);
   if (m.reactionMessage) return reaction(m.reactionMessage);
-  return choiceReply(m);
+  const poll =
+    m.pollCreationMessage ?? m.pollCreationMessageV2 ?? m.pollCreationMessageV3 ?? m.pollCreationMessageV5;
+  if (poll) return text(pollText(poll), poll.contextInfo);
+  if (m.eventMessage) return text(eventText(m.eventMessage), m.eventMessage.contextInfo);
+  if (m.productMessage) return text(productText(m.productMessage), m.productMessage.contextInfo);
+  if (m.groupInviteMessage)
+    return text(groupInviteText(m.groupInviteMessage), m.groupInviteMessage.contextInfo);
+  return choiceReply(m) ?? unsupported(m);
+}
+
+/**
+ * Fields of a message that carry no content of their own: metadata riding beside the content,
+ * protocol messages (read apart), and updates WhatsApp encrypts to an earlier message (a poll vote,
+ * an event answer, an encrypted reaction or comment) that Atende does not decrypt.
+ */
+const NOTHING_TO_SHOW = new Set([
+  "messageContextInfo",
+  "senderKeyDistributionMessage",
+  "fastRatchetKeySenderKeyDistributionMessage",
+  "protocolMessage",
+  "reactionMessage",
+  "encReactionMessage",
+  "pollUpdateMessage",
+  "encEventResponseMessage",
+  "encCommentMessage",
+  "secretEncryptedMessage",
+  "keepInChatMessage",
+  "pinInChatMessage",
+  "stickerSyncRmrMessage",
+  "placeholderMessage",
+  "messageHistoryBundle",
+  "messageHistoryNotice",
+  "editedMessage",
+]);
+
+/** The placeholder of a message kind the inbox cannot show: "[mensagem não suportada: orderMessage]". */
+export function unsupportedText(type: string): string {
+  return `[mensagem não suportada: ${type}]`;
+}
+
+function unsupported(m: proto.IMessage): ContentParts | null {
+  const type = Object.keys(m).find(
+    (k) =>
+      !NOTHING_TO_SHOW.has(k) &&
+      m[k as keyof proto.IMessage] !== null &&
+      m[k as keyof proto.IMessage] !== undefined,
+  );
+  return type ? { kind: "text", body: unsupportedText(type) } : null;
+}
+
+function text(body: string, contextInfo: proto.IContextInfo | null | undefined): ContentParts {
+  return { kind: "text", body, contextInfo };
+}
+
+function pollText(poll: proto.Message.IPollCreationMessage): string {
+  const options = (poll.options ?? []).map((o, i) => `${i + 1}. ${o.optionName ?? ""}`);
+  const choice = poll.selectableOptionsCount === 1 ? "escolha uma opção" : "escolha uma ou mais opções";
+  return [`📊 Enquete: ${poll.name ?? ""}`, ...options, `(${choice})`].join("\n");
+}
+
+function eventText(event: proto.Message.IEventMessage): string {
+  const lines = [`📅 Evento: ${event.name ?? ""}`];
+  if (event.isCanceled) lines[0] += " (cancelado)";
+  if (event.description) lines.push(event.description);
+  const start = toNumber(event.startTime ?? 0);
+  if (start) lines.push(`Início: ${whenUtc(start)}`);
+  const end = toNumber(event.endTime ?? 0);
+  if (end) lines.push(`Fim: ${whenUtc(end)}`);
+  const place = [event.location?.name, event.location?.address].filter(Boolean).join(", ");
+  if (place) lines.push(`Local: ${place}`);
+  if (event.joinLink) lines.push(event.joinLink);
+  return lines.join("\n");
+}
+
+/** A WhatsApp timestamp (seconds) as 26/11/2026 14:00 UTC: the provider does not know the company's zone. */
+function whenUtc(seconds: number): string {
+  const at = new Intl.DateTimeFormat("pt-BR", {
+    timeZone: "UTC",
+    day: "2-digit",
+    month: "2-digit",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hour12: false,
+  }).format(new Date(seconds * 1000));
+  return `${at.replace(",", "")} UTC`;
+}
+
+function productText(m: proto.Message.IProductMessage): string {
+  const product = m.product ?? {};
+  const lines = [`🛍️ Produto: ${product.title ?? ""}`];
+  if (product.description) lines.push(product.description);
+  const price = toNumber(product.salePriceAmount1000 ?? product.priceAmount1000 ?? 0);
+  if (price && product.currencyCode) {
+    const amount = new Intl.NumberFormat("pt-BR", {
+      style: "currency",
+      currency: product.currencyCode,
+    }).format(price / 1000);
+    lines.push(amount);
+  }
+  if (product.url) lines.push(product.url);
+  if (m.body) lines.push(m.body);
+  return lines.join("\n");
+}
+
+function groupInviteText(m: proto.Message.IGroupInviteMessage): string {
+  const lines = [`👥 Convite para o grupo: ${m.groupName ?? ""}`];
+  if (m.caption) lines.push(m.caption);
+  if (m.inviteCode) lines.push(`https://chat.whatsapp.com/${m.inviteCode}`);
+  return lines.join("\n");
 }
 
 /** The text of a message as an edit carries it (text or caption). */
