@@ -21,10 +21,19 @@ export function PublicRoute() {
   return user ? <Navigate to="/" replace /> : <Outlet />;
 }
 
-/** Pages for holders of `permission`; anyone else lands on the tickets screen. */
+/**
+ * Pages for holders of `permission` (the admin pages): anyone else, typing the address, hears the
+ * spec's 'Acesso não permitido' and lands on the tickets screen; the page is never drawn.
+ */
 export function PermissionRoute({ permission }: { permission: Permission }) {
   const user = useSessionUser();
-  return can(user, permission) ? <Outlet /> : <Navigate to="/tickets" replace />;
+  return can(user, permission) ? <Outlet /> : <NotAllowed />;
+}
+
+function NotAllowed() {
+  const { t } = useTranslation();
+  useEffect(() => toast(t("planGate.accessDenied"), "error"), [t]);
+  return <Navigate to="/tickets" replace />;
 }
 
 /** The back-office spec's redirect delay (section 9). */
