@@ -1,7 +1,7 @@
 import { can, type Permission, type PlanFlag } from "@atende/contracts";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { Navigate, Outlet, useNavigate } from "react-router-dom";
+import { Navigate, Outlet, useNavigate, useNavigationType } from "react-router-dom";
 import { toast } from "../api/toast";
 import { FullPageLoader } from "../components/FullPageLoader";
 import { useAuth, useSessionUser } from "./AuthContext";
@@ -32,7 +32,12 @@ export function PermissionRoute({ permission }: { permission: Permission }) {
 
 function NotAllowed() {
   const { t } = useTranslation();
-  useEffect(() => toast(t("planGate.accessDenied"), "error"), [t]);
+  // An address typed, reloaded or followed: said. The app's own redirects (to / after the login,
+  // away from a plan-gated page) replace the entry: an agent is just taken to the tickets.
+  const typed = useNavigationType() !== "REPLACE";
+  useEffect(() => {
+    if (typed) toast(t("planGate.accessDenied"), "error");
+  }, [typed, t]);
   return <Navigate to="/tickets" replace />;
 }
 
