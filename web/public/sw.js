@@ -8,10 +8,9 @@
 self.addEventListener("install", () => {
   self.skipWaiting();
 });
+// No clients.claim(): nothing here needs to control the pages (their requests never pass through
+// it); notices and their clicks reach every tab of the app, controlled or not.
 
-self.addEventListener("activate", (event) => {
-  event.waitUntil(self.clients.claim());
-});
 
 /** Where a notification leads: a path inside the app (a ticket: /tickets/{uuid}), else /tickets. */
 function targetOf(notification) {
