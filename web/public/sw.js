@@ -11,7 +11,6 @@ self.addEventListener("install", () => {
 // No clients.claim(): nothing here needs to control the pages (their requests never pass through
 // it); notices and their clicks reach every tab of the app, controlled or not.
 
-
 /** Where a notification leads: a path inside the app (a ticket: /tickets/{uuid}), else /tickets. */
 function targetOf(notification) {
   const url = notification.data && notification.data.url;
