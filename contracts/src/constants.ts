@@ -19,6 +19,10 @@ export const LIMITS = {
   quickMessagePreviewChars: 35,
   inputMaxRows: 5,
   minAudioBytes: 10_000,
+  /** Photos sent from the chat are re-encoded as JPEG at this quality (spec section 9: 0.7)... */
+  imageCompressionQuality: 0.7,
+  /** ...and resized to at most this many pixels on their long side. */
+  imageMaxSidePx: 1920,
   userName: { min: 2, max: 50 },
   userPassword: { min: 5, max: 50 },
   contactName: { min: 2, max: 50 },

@@ -4,7 +4,9 @@ import { noNul } from "./validation.js";
 export const ENABLED_DISABLED = ["enabled", "disabled"] as const;
 export const SCHEDULE_TYPES = ["disabled", "queue", "company"] as const;
 export type ScheduleType = (typeof SCHEDULE_TYPES)[number];
-export const CHATBOT_TYPES = ["text", "button", "list"] as const;
+/** The spec's chatBotType ("chatBotType is text"): the one menu style the bot sends (chatbot/bot.ts). */
+export const CHATBOT_TYPES = ["text"] as const;
+export type ChatbotType = (typeof CHATBOT_TYPES)[number];
 export const TRIAL_DAYS = ["1", "2", "3", "4", "5", "6", "7"] as const;
 
 /** True for a time zone the runtime knows by its IANA name (America/Sao_Paulo, UTC, ...). */

@@ -10,6 +10,8 @@ export interface TagDTO {
   color: string;
   /** 1 when the tag is a kanban lane, else 0. */
   kanban: 0 | 1;
+  /** The user who created the tag (back-office section 3); null when unknown or since deleted. */
+  userId: number | null;
   /** How many tickets carry the tag. */
   ticketsCount: number;
   createdAt: string;

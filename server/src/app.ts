@@ -355,7 +355,14 @@ async function serveWebApp(app: FastifyInstance, dist: string) {
     app.setNotFoundHandler((req, reply) => sendError(reply, req, "ERR_ROUTE_NOT_FOUND"));
     return;
   }
-  await app.register(fastifyStatic, { root: dist, index: false });
+  await app.register(fastifyStatic, {
+    root: dist,
+    index: false,
+    // The background worker is checked on every visit, so a new version of the app takes over at once.
+    setHeaders: (res, file) => {
+      if (path.basename(file) === "sw.js") res.header("cache-control", "no-cache");
+    },
+  });
   app.addHook("onRequest", async (req, reply) => {
     const pathname = req.url.split("?")[0] ?? "/";
     const isNavigation =

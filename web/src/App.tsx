@@ -155,8 +155,11 @@ function AppRoutes() {
                 <Route path="/queue-integration" element={<QueueIntegrationsPage />} />
               </Route>
             </Route>
-            <Route element={<PlanRoute flag="useExternalApi" />}>
-              <Route path="/messages-api" element={<MessagesApiPage />} />
+            <Route element={<PermissionRoute permission="drawer-admin-items:view" />}>
+              <Route element={<PlanRoute flag="useExternalApi" />}>
+                <Route path="/messages-api" element={<MessagesApiPage />} />
+              </Route>
+              <Route path="/files" element={<FileListsPage />} />
             </Route>
             <Route element={<PlanRoute flag="useInternalChat" />}>
               <Route path="/chats/:id?" element={<ChatsPage />} />
@@ -164,17 +167,16 @@ function AppRoutes() {
             <Route path="/helps" element={<HelpsPage />} />
             {/* Super user only: the page itself tells anyone else and sends them to /. */}
             <Route path="/announcements" element={<AnnouncementsPage />} />
-            <Route path="/files" element={<FileListsPage />} />
             {campaignPages && (
               <Route element={<PlanRoute flag="useCampaigns" />}>
-                {/* Campaigns are the admins' (the server's rule); contact lists any user's. */}
+                {/* The campaign group is the admins' (agent-workspace section 2, side menu). */}
                 <Route element={<PermissionRoute permission="drawer-admin-items:view" />}>
                   <Route path="/campaigns" element={<CampaignsPage />} />
                   <Route path="/campaign/:campaignId/report" element={<CampaignReportPage />} />
                   <Route path="/campaigns-config" element={<CampaignsConfigPage />} />
+                  <Route path="/contact-lists" element={<ContactListsPage />} />
+                  <Route path="/contact-lists/:contactListId/contacts" element={<ContactListItemsPage />} />
                 </Route>
-                <Route path="/contact-lists" element={<ContactListsPage />} />
-                <Route path="/contact-lists/:contactListId/contacts" element={<ContactListItemsPage />} />
               </Route>
             )}
           </Route>

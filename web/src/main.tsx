@@ -2,6 +2,7 @@ import "./i18n";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
+import { registerBackgroundWorker } from "./notifications/backgroundWorker";
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html lacks #root");
@@ -10,3 +11,5 @@ createRoot(container).render(
     <App />
   </StrictMode>,
 );
+
+registerBackgroundWorker();

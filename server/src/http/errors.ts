@@ -77,6 +77,35 @@ export async function uniqueOr<T>(code: ErrorCode, work: () => Promise<T>): Prom
   }
 }
 
+/**
+ * Why a write may fail that the user can simply try again: the database gave up on it (a
+ * serialization failure or deadlock, a lock or statement timeout, a row it pointed at removed
+ * meanwhile, out of resources) or the disk refused a file. A bug is none of these: it stays a 500.
+ */
+function retryableFailure(err: unknown): boolean {
+  const sqlState = dbErrorCode(err);
+  if (sqlState) return /^(40|23|55P03|57014|53)/.test(sqlState);
+  const ioCode = (err as { code?: unknown } | undefined)?.code;
+  return typeof ioCode === "string" && /^(ENOSPC|EIO|EACCES|EPERM|EROFS|EMFILE|ENFILE|EDQUOT)$/.test(ioCode);
+}
+
+/**
+ * Runs a creation (a ticket, a message) whose failure the user can retry: a database or disk
+ * failure answers `code` (ERR_CREATING_TICKET, ERR_CREATING_MESSAGE, a 4xx with its translated
+ * text) instead of a 500; the cause is kept for the log. Our own refusals (AppError), an unreachable
+ * database (503) and bugs pass through unchanged.
+ */
+export async function retryableOr<T>(code: ErrorCode, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof AppError || isDatabaseUnavailable(err) || !retryableFailure(err)) throw err;
+    const refused = new AppError(code);
+    refused.cause = err;
+    throw refused;
+  }
+}
+
 /** The SQLSTATE of a database error, through any wrapping (drizzle puts the driver's error in `cause`). */
 export function dbErrorCode(err: unknown): string | undefined {
   for (
@@ -99,6 +128,9 @@ function rootMessage(err: unknown): string {
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
     if (err instanceof AppError) {
+      // A failure turned into a retryable 4xx (retryableOr): what went wrong goes to the log.
+      if (err.cause)
+        req.log.warn({ err: err.cause, reqId: req.id, code: err.code }, "creation failed; answered 4xx");
       return reply.status(err.status).send(body(err.code, req, err.extra));
     }
     const clientCode = fastifyClientError(err as FastifyError);

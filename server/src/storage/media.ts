@@ -74,6 +74,16 @@ export class MediaStore {
     return fs.readFile(file).catch(() => null);
   }
 
+  /** Whether the company still keeps the file (a removed or purged one is gone for good). */
+  async exists(companyId: number, relative: string): Promise<boolean> {
+    const file = this.resolve(companyId, relative);
+    if (!file) return false;
+    return fs.access(file).then(
+      () => true,
+      () => false,
+    );
+  }
+
   /** Removes every stored file of a company (its folder), after the company itself was deleted. */
   async removeCompany(companyId: number): Promise<void> {
     if (!Number.isSafeInteger(companyId) || companyId <= 0) return;

@@ -1,7 +1,7 @@
 import { can, type Permission, type PlanFlag } from "@atende/contracts";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { Navigate, Outlet, useNavigate } from "react-router-dom";
+import { Navigate, Outlet, useNavigate, useNavigationType } from "react-router-dom";
 import { toast } from "../api/toast";
 import { FullPageLoader } from "../components/FullPageLoader";
 import { useAuth, useSessionUser } from "./AuthContext";
@@ -21,10 +21,24 @@ export function PublicRoute() {
   return user ? <Navigate to="/" replace /> : <Outlet />;
 }
 
-/** Pages for holders of `permission`; anyone else lands on the tickets screen. */
+/**
+ * Pages for holders of `permission` (the admin pages): anyone else, typing the address, hears the
+ * spec's 'Acesso não permitido' and lands on the tickets screen; the page is never drawn.
+ */
 export function PermissionRoute({ permission }: { permission: Permission }) {
   const user = useSessionUser();
-  return can(user, permission) ? <Outlet /> : <Navigate to="/tickets" replace />;
+  return can(user, permission) ? <Outlet /> : <NotAllowed />;
+}
+
+function NotAllowed() {
+  const { t } = useTranslation();
+  // An address typed, reloaded or followed: said. The app's own redirects (to / after the login,
+  // away from a plan-gated page) replace the entry: an agent is just taken to the tickets.
+  const typed = useNavigationType() !== "REPLACE";
+  useEffect(() => {
+    if (typed) toast(t("planGate.accessDenied"), "error");
+  }, [typed, t]);
+  return <Navigate to="/tickets" replace />;
 }
 
 /** The back-office spec's redirect delay (section 9). */

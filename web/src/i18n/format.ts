@@ -1,4 +1,13 @@
 /** Dates as dd/MM/yyyy and times as HH:mm, in the browser's time zone. */
+
+/** The BCP 47 tag of a UI language, for Intl (month and weekday names, number marks). */
+const LOCALE_TAGS = { pt: "pt-BR", en: "en-US", es: "es-ES" } as const;
+
+/** The locale of the chosen language ("pt", "en", "es", or a longer tag), Brazilian Portuguese by default. */
+export function localeTag(language: string | undefined): string {
+  const base = (language ?? "").slice(0, 2).toLowerCase();
+  return base in LOCALE_TAGS ? LOCALE_TAGS[base as keyof typeof LOCALE_TAGS] : LOCALE_TAGS.pt;
+}
 // A bare calendar date, or one sent as UTC midnight (how a date column often travels as JSON).
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})(?:T00:00:00(?:\.0+)?Z)?$/;
 

@@ -1,5 +1,7 @@
 import { CssBaseline, ThemeProvider, type PaletteMode } from "@mui/material";
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { pickLang } from "@atende/contracts";
+import { useTranslation } from "react-i18next";
 import { buildTheme, initialThemeMode, saveThemeMode } from "./theme";
 
 interface ThemeModeValue {
@@ -16,7 +18,10 @@ export function useThemeMode(): ThemeModeValue {
 /** The MUI theme in the saved (or system) mode; CssBaseline paints the page background from it. */
 export function ThemeModeProvider({ children }: { children: ReactNode }) {
   const [mode, setMode] = useState<PaletteMode>(initialThemeMode);
-  const theme = useMemo(() => buildTheme(mode), [mode]);
+  // MUI's texts follow the chosen language (pt-BR by default), as the app's own do.
+  const { i18n } = useTranslation();
+  const lang = pickLang(i18n.language);
+  const theme = useMemo(() => buildTheme(mode, lang), [mode, lang]);
 
   // public/theme-boot.js painted the root before the app loaded; keep it in step with the theme.
   useEffect(() => {

@@ -15,6 +15,7 @@ import { AnnouncementsPopover } from "./AnnouncementsPopover";
 import { useThemeMode } from "./ThemeModeProvider";
 import { VolumeControl } from "./VolumeControl";
 import { ChatPopover } from "./ChatPopover";
+import { NotificationBell } from "../notifications/NotificationBell";
 
 interface TopBarProps {
   onToggleDrawer(): void;
@@ -57,19 +58,8 @@ export function TopBar({ onToggleDrawer, onOpenProfile }: TopBarProps) {
           {t("topBar.greeting", { name: user.name })}
           {showDueDate && t("topBar.activeUntil", { date: formatDate(dueDate) })}
         </Typography>
-        {user.company.plan?.useInternalChat && <ChatPopover />}
+        {/* The spec's order: theme, volume, refresh, bell, announcements, internal chat, account. */}
         <TrialChip />
-        <AnnouncementsPopover />
-        <VolumeControl />
-        <Tooltip title={t("topBar.refresh")}>
-          <IconButton
-            color="inherit"
-            aria-label={t("topBar.refresh")}
-            onClick={() => window.location.reload()}
-          >
-            <RefreshIcon />
-          </IconButton>
-        </Tooltip>
         <Tooltip title={t("topBar.toggleTheme")}>
           <IconButton
             color="inherit"
@@ -80,6 +70,19 @@ export function TopBar({ onToggleDrawer, onOpenProfile }: TopBarProps) {
             {mode === "dark" ? <LightModeIcon /> : <DarkModeIcon />}
           </IconButton>
         </Tooltip>
+        <VolumeControl />
+        <Tooltip title={t("topBar.refresh")}>
+          <IconButton
+            color="inherit"
+            aria-label={t("topBar.refresh")}
+            onClick={() => window.location.reload()}
+          >
+            <RefreshIcon />
+          </IconButton>
+        </Tooltip>
+        <NotificationBell />
+        <AnnouncementsPopover />
+        {user.company.plan?.useInternalChat && <ChatPopover />}
         <LanguageSwitch />
         <AccountMenu onOpenProfile={onOpenProfile} />
       </Toolbar>

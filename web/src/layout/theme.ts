@@ -1,4 +1,7 @@
+import { enUS, esES, ptBR } from "@mui/material/locale";
 import { createTheme, type PaletteMode } from "@mui/material/styles";
+import { enUS as chartsEnUS, ptBR as chartsPtBR } from "@mui/x-charts/locales";
+import type { Lang } from "@atende/contracts";
 
 const THEME_KEY = "preferredTheme";
 
@@ -36,18 +39,27 @@ const palettes = {
   },
 } as const;
 
-export function buildTheme(mode: PaletteMode) {
-  return createTheme({
-    palette: { mode, ...palettes[mode] },
-    shape: { borderRadius: 8 },
-    typography: {
-      fontFamily: '"Segoe UI", "Helvetica Neue", Helvetica, Roboto, Arial, sans-serif',
-      button: { textTransform: "none", fontWeight: 600 },
+/**
+ * MUI's own texts (pagination, "No options", close buttons...) and the charts' in the chosen
+ * language. The charts have no Spanish pack: their few texts are given where they are drawn.
+ */
+const MUI_LOCALES = { pt: [ptBR, chartsPtBR], en: [enUS, chartsEnUS], es: [esES] } as const;
+
+export function buildTheme(mode: PaletteMode, lang: Lang = "pt") {
+  return createTheme(
+    {
+      palette: { mode, ...palettes[mode] },
+      shape: { borderRadius: 8 },
+      typography: {
+        fontFamily: '"Segoe UI", "Helvetica Neue", Helvetica, Roboto, Arial, sans-serif',
+        button: { textTransform: "none", fontWeight: 600 },
+      },
+      components: {
+        MuiAppBar: { defaultProps: { elevation: 0 } },
+        MuiPaper: { styleOverrides: { root: { backgroundImage: "none" } } },
+        MuiTableCell: { styleOverrides: { head: { fontWeight: 600 } } },
+      },
     },
-    components: {
-      MuiAppBar: { defaultProps: { elevation: 0 } },
-      MuiPaper: { styleOverrides: { root: { backgroundImage: "none" } } },
-      MuiTableCell: { styleOverrides: { head: { fontWeight: 600 } } },
-    },
-  });
+    ...MUI_LOCALES[lang],
+  );
 }

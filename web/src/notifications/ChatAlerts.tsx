@@ -29,6 +29,7 @@ export function ChatAlerts() {
       title: t("internalChat.notificationTitle", { sender: newMessage.sender?.name ?? "", chat: chat.title }),
       body: newMessage.message || newMessage.mediaName || t("internalChat.newMessage"),
       tag: `chat-${chat.uuid}`,
+      url: `/chats/${chat.uuid}`,
       onClick: () => void navigate(`/chats/${chat.uuid}`),
     });
   });

@@ -2,6 +2,7 @@ import { useMemo } from "react";
 import type { Viewer } from "../api/ticketLists";
 import { useSessionUser } from "../auth/AuthContext";
 import { useMessageAlerts } from "./useMessageAlerts";
+import { useBackgroundWorkerNavigation } from "./backgroundWorker";
 
 /** New-message sound and browser notification on every page of the app, not only /tickets. */
 export function MessageAlerts() {
@@ -11,5 +12,7 @@ export function MessageAlerts() {
     [user.id, user.profile, user.allTicket, user.queues],
   );
   useMessageAlerts(viewer);
+  // A click on a notice the background worker showed: the ticket, in this tab.
+  useBackgroundWorkerNavigation();
   return null;
 }

@@ -8,7 +8,7 @@ import { toast } from "../api/toast";
 import { askDesktopPermission, desktopMuted, setDesktopMuted, useDesktopPermission } from "./desktop";
 
 /**
- * Browser notifications for new messages: asks the browser's permission on click (browsers only
+ * The top bar's bell, on every page: browser notifications for new messages: asks the browser's permission on click (browsers only
  * ask from a user gesture), then mutes and unmutes them here. Blocked in the browser: says where to
  * allow them. Absent where the browser has no notifications.
  */
@@ -42,15 +42,9 @@ export function NotificationBell() {
     state === "on" ? NotificationsActiveIcon : state === "ask" ? NotificationsNoneIcon : NotificationsOffIcon;
   return (
     <Tooltip title={label}>
-      <IconButton
-        size="small"
-        aria-label={label}
-        data-state={state}
-        onClick={() => void click()}
-        color={state === "on" ? "primary" : "default"}
-      >
-        <Badge color="primary" variant="dot" invisible={state !== "ask"}>
-          <Icon fontSize="small" />
+      <IconButton color="inherit" aria-label={label} data-state={state} onClick={() => void click()}>
+        <Badge color="secondary" variant="dot" invisible={state !== "ask"}>
+          <Icon />
         </Badge>
       </IconButton>
     </Tooltip>

@@ -1,3 +1,4 @@
+import { backgroundRegistration } from "./backgroundWorker";
 import { useEffect, useState } from "react";
 
 /** The browser's answer for notifications, or "unsupported" where there is no Notification API. */
@@ -58,22 +59,34 @@ interface DesktopNotice {
   icon?: string;
   /** One notice per tag: a newer one replaces it (and rings again). */
   tag: string;
+  /** The app's path it leads to (a ticket: /tickets/{uuid}). */
+  url: string;
   onClick(): void;
 }
 
 const shown = new Map<string, Notification>();
 
-/** Shows a system notification when the browser allows it and the user has not muted them here. */
-export function showDesktopNotification({ title, body, icon, tag, onClick }: DesktopNotice): void {
+/**
+ * Shows a system notification when the browser allows it and the user has not muted them here.
+ * While the app is on screen the page shows it; in a background tab (or where pages may not, as on
+ * mobile Chrome) the background worker does, so it stays until read and a click finds the app,
+ * or opens it on the ticket when the tab is gone.
+ */
+export function showDesktopNotification(notice: DesktopNotice): void {
   if (desktopPermission() !== "granted" || desktopMuted()) return;
-  // `renotify` (Chromium) is not in TypeScript's DOM types yet.
-  const options: NotificationOptions & { renotify: boolean } = { body, icon, tag, renotify: true };
+  if (document.visibilityState === "hidden" || !showFromPage(notice)) void showFromWorker(notice);
+}
+
+// `renotify` (Chromium) is not in TypeScript's DOM types yet.
+type Options = NotificationOptions & { renotify: boolean };
+
+function showFromPage({ title, body, icon, tag, onClick }: DesktopNotice): boolean {
+  const options: Options = { body, icon, tag, renotify: true };
   let notice: Notification;
   try {
     notice = new Notification(title, options);
   } catch {
-    // Mobile Chrome only notifies through a service worker: the sound still tells.
-    return;
+    return false; // Mobile Chrome only notifies through a service worker.
   }
   shown.set(tag, notice);
   notice.onclick = () => {
@@ -84,10 +97,21 @@ export function showDesktopNotification({ title, body, icon, tag, onClick }: Des
   notice.onclose = () => {
     if (shown.get(tag) === notice) shown.delete(tag);
   };
+  return true;
 }
 
-/** Takes a notice away, e.g. once its ticket is on screen. */
+async function showFromWorker({ title, body, icon, tag, url }: DesktopNotice): Promise<void> {
+  const registration = await backgroundRegistration();
+  const options: Options = { body, icon, tag, renotify: true, data: { url } };
+  await registration?.showNotification(title, options).catch(() => undefined);
+}
+
+/** Takes a notice away, e.g. once its ticket is on screen (the worker's too). */
 export function closeDesktopNotification(tag: string): void {
   shown.get(tag)?.close();
   shown.delete(tag);
+  void backgroundRegistration().then(async (registration) => {
+    for (const notice of (await registration?.getNotifications({ tag }).catch(() => [])) ?? [])
+      notice.close();
+  });
 }

@@ -42,6 +42,7 @@ export function useMessageAlerts(viewer: Viewer): void {
       body: message.body || ticket.lastMessage || t("tickets.notifications.newMessage"),
       icon: contact.profilePicUrl || undefined,
       tag: tagOf(ticket.uuid),
+      url: `/tickets/${ticket.uuid}`,
       onClick: () => void navigate(`/tickets/${ticket.uuid}`),
     });
   });

@@ -10,6 +10,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { companies } from "./companies.js";
 import { tickets } from "./tickets.js";
+import { users } from "./users.js";
 
 export const tags = pgTable(
   "tags",
@@ -22,6 +23,8 @@ export const tags = pgTable(
     color: text("color").notNull().default("#5C59A0"),
     /** 1 when the tag is a kanban lane. */
     kanban: integer("kanban").notNull().default(0),
+    /** Who created the tag; null for tags from before owners were kept, or whose user was deleted. */
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

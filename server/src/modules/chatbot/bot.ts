@@ -1,3 +1,4 @@
+import type { ChatbotType } from "@atende/contracts";
 import type { ConnectionCache } from "../../channels/connectionCache.js";
 import type { BotRunner } from "../bots/runner.js";
 import type { Db } from "../../db/client.js";
@@ -29,22 +30,44 @@ export const RATING_RETRY = "Por favor, responda apenas com 1, 2 ou 3.";
 
 export const INVALID_OPTION = "*Opção inválida!* Responda apenas com o número de uma das opções abaixo:";
 
-const menuLines = (items: { n: string; title: string }[]) =>
-  items.map((i) => `*[ ${i.n} ]* - ${i.title}`).join("\n");
+type MenuItem = { n: string; title: string };
+type MenuStyle = (items: MenuItem[]) => string;
+
+/**
+ * How a menu reads, per the company's chatBotType setting. The spec's one value is text: numbered
+ * lines the customer answers with the number (WhatsApp's buttons and lists are not offered to
+ * unofficial clients, so the settings page offers only what is here).
+ */
+const MENU_STYLES: Record<ChatbotType, MenuStyle> = {
+  text: (items) => items.map((i) => `*[ ${i.n} ]* - ${i.title}`).join("\n"),
+};
+
+/** The company's menu style; a value saved before only text was kept reads as text. */
+export function menuStyleOf(settings: Record<string, string>): MenuStyle {
+  const type = settings.chatBotType;
+  return type && type in MENU_STYLES ? MENU_STYLES[type as ChatbotType] : MENU_STYLES.text;
+}
+
 const withMenu = (head: string, menu: string) => (head.trim() ? `${head}\n\n${menu}` : menu);
 
-export function queuesMenu(connection: ConnectionRow, list: QueueRow[]): string {
+export function queuesMenu(connection: ConnectionRow, list: QueueRow[], style: MenuStyle): string {
   return withMenu(
     connection.greetingMessage,
-    menuLines(list.map((q, i) => ({ n: String(i + 1), title: q.name }))),
+    style(list.map((q, i) => ({ n: String(i + 1), title: q.name }))),
   );
 }
 
-function optionsMenu(head: string, options: OptionRow[], nested: boolean, severalQueues: boolean) {
+function optionsMenu(
+  head: string,
+  options: OptionRow[],
+  nested: boolean,
+  severalQueues: boolean,
+  style: MenuStyle,
+) {
   const items = options.map((o) => ({ n: String(o.option), title: o.title }));
   if (nested) items.push({ n: "0", title: "Voltar" });
   if (nested || severalQueues) items.push({ n: "#", title: "Menu inicial" });
-  return withMenu(head, menuLines(items));
+  return withMenu(head, style(items));
 }
 
 /** The bot's turn on one customer message: rating answers, out of hours, the queues menu and the options tree. */
@@ -98,6 +121,7 @@ export function chatbotJob(deps: {
         return;
       }
       const settings = turn.settings;
+      const style = menuStyleOf(settings);
 
       // ---- The bot only serves a waiting ticket no agent took; it stops once one accepts.
       if (ticket.userId !== null || ticket.status !== "pending" || ticket.isGroup) return;
@@ -162,7 +186,7 @@ export function chatbotJob(deps: {
         if (state?.stage !== "menu") {
           if (!mayRepeatMenu) return;
           await step(ticket, async (tx, raise, t) => {
-            await botSays(tx, raise, t, queuesMenu(connection, list));
+            await botSays(tx, raise, t, queuesMenu(connection, list, style));
             await q.updateTicketRow(tx, t.companyId, t.id, {
               amountUsedBotQueues: t.amountUsedBotQueues + 1,
               chatbot: true,
@@ -180,7 +204,7 @@ export function chatbotJob(deps: {
         const chosen = n >= 1 && n <= list.length ? list[n - 1]! : null;
         if (chosen) return chooseQueue(ticket, connection, chosen, severalQueues, settings, at);
         await invalidChoice(ticket, connection, state, mayRepeatMenu, at, () =>
-          menuLines(list.map((q, i) => ({ n: String(i + 1), title: q.name }))),
+          style(list.map((q, i) => ({ n: String(i + 1), title: q.name }))),
         );
         return;
       }
@@ -193,8 +217,8 @@ export function chatbotJob(deps: {
       if (state.stage !== "options") return;
       const current = state.optionId;
       if (body === "#") {
-        if (severalQueues) return backToMainMenu(ticket, connection, list, at);
-        return showOptions(ticket, queue, null, queue.greetingMessage, severalQueues, at);
+        if (severalQueues) return backToMainMenu(ticket, connection, list, style, at);
+        return showOptions(ticket, queue, null, queue.greetingMessage, severalQueues, style, at);
       }
       if (body === "0" && current !== null) {
         const node = await findOptionRow(db, companyId, current);
@@ -206,11 +230,12 @@ export function chatbotJob(deps: {
           parentId,
           parent?.message ?? queue.greetingMessage,
           severalQueues,
+          style,
           at,
         );
       }
       if (body === "0" && current === null && severalQueues)
-        return backToMainMenu(ticket, connection, list, at);
+        return backToMainMenu(ticket, connection, list, style, at);
       const here = await optionsUnder(db, queue.id, current);
       const picked = /^\d+$/.test(body) ? here.find((o) => o.option === Number(body)) : undefined;
       if (picked) {
@@ -222,7 +247,7 @@ export function chatbotJob(deps: {
               tx,
               raise,
               t,
-              optionsMenu(picked.message || picked.title, children, true, severalQueues),
+              optionsMenu(picked.message || picked.title, children, true, severalQueues, style),
               media,
             );
             await saveBotState(
@@ -239,7 +264,7 @@ export function chatbotJob(deps: {
         return;
       }
       await invalidChoice(ticket, connection, state, true, at, () =>
-        optionsMenu("", here, current !== null, severalQueues),
+        optionsMenu("", here, current !== null, severalQueues, style),
       );
     },
   };
@@ -288,10 +313,16 @@ export function chatbotJob(deps: {
     });
   }
 
-  async function backToMainMenu(ticket: TicketRow, connection: ConnectionRow, list: QueueRow[], at: Date) {
+  async function backToMainMenu(
+    ticket: TicketRow,
+    connection: ConnectionRow,
+    list: QueueRow[],
+    style: MenuStyle,
+    at: Date,
+  ) {
     await step(ticket, async (tx, raise, t) => {
       await q.updateTicketRow(tx, t.companyId, t.id, { queueId: null, updatedAt: at });
-      await botSays(tx, raise, t, queuesMenu(connection, list));
+      await botSays(tx, raise, t, queuesMenu(connection, list, style));
       await saveBotState(tx, t, { stage: "menu", optionId: null, invalidSent: false, menuSentAt: at }, at);
       raise({
         type: "ticket.saved",
@@ -308,11 +339,12 @@ export function chatbotJob(deps: {
     parentId: number | null,
     head: string,
     severalQueues: boolean,
+    style: MenuStyle,
     at: Date,
   ) {
     const options = await optionsUnder(db, queue.id, parentId);
     await step(ticket, async (tx, raise, t) => {
-      await botSays(tx, raise, t, optionsMenu(head, options, parentId !== null, severalQueues));
+      await botSays(tx, raise, t, optionsMenu(head, options, parentId !== null, severalQueues, style));
       await saveBotState(
         tx,
         t,
@@ -360,7 +392,7 @@ export function chatbotJob(deps: {
           tx,
           raise,
           joinedTicket,
-          optionsMenu(head, options, false, severalQueues),
+          optionsMenu(head, options, false, severalQueues, menuStyleOf(settings)),
           mediaOf(queue),
         );
         await saveBotState(

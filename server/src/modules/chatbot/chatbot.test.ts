@@ -1,9 +1,10 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   jobs,
   queueOptions,
   queues,
+  settings,
   ticketBotStates,
   ticketTracking,
   tickets,
@@ -83,6 +84,20 @@ describe("the chatbot on inbound messages", () => {
       .where(eq(ticketTracking.ticketId, (await ticketOf(ctx, s)).id));
     expect(tracking).toMatchObject({ queueId: s.queues[1]!.id });
     expect(tracking!.queuedAt).not.toBeNull();
+  });
+
+  it("chatBotType is text (the spec's value): numbered lines; a button or list saved before reads as text", async () => {
+    const s = await setup(ctx, {
+      queues: ["Vendas", "Suporte", "Financeiro"],
+      settings: { chatBotType: "text" },
+    });
+    await ctx.deps.db
+      .update(settings)
+      .set({ value: "list" })
+      .where(and(eq(settings.companyId, s.company.id), eq(settings.key, "chatBotType")));
+    await s.say("oi");
+    expect(await receivedNow(ctx, s, 1)).toEqual([menu3]);
+    expect(menu3).toContain("*[ 1 ]* - Vendas\n*[ 2 ]* - Suporte\n*[ 3 ]* - Financeiro");
   });
 
   it("one queue order: the menu numbers the queues as the queues page, the connection and the user list them", async () => {

@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import path from "node:path";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { type MessageDTO } from "@atende/contracts";
 import { messages } from "../../db/schema/index.js";
@@ -107,6 +110,27 @@ describe("POST /message/forward", () => {
     expect((await call("GET", onTheirPhone.media!.url, team.adminLogin)).rawPayload.equals(PNG)).toBe(true);
   });
 
+  it("a file no longer kept (removed from storage) cannot be forwarded: 400 ERR_FETCH_WAPP_MSG, nothing sent", async () => {
+    const from = await openConversation();
+    const upload = await postForm(from.ticketId, ana.login, [
+      { name: "medias", filename: "antigo.png", type: "image/png", data: PNG },
+    ]);
+    const image = upload.json<MessageDTO>();
+    const row = (await ctx.deps.db.select().from(messages).where(eq(messages.id, image.id)))[0]!;
+    fs.rmSync(path.join(ctx.deps.media.root, row.mediaPath!));
+    const to = await openConversation();
+    const before = (await page(to.ticketId)).messages.length;
+    const res = await call("POST", "/message/forward", ana.login, {
+      messageId: image.id,
+      contactId: to.contactId,
+    });
+    expectError(res, 400, "ERR_FETCH_WAPP_MSG");
+    expect(res.json()).toMatchObject({
+      message: "Erro ao buscar a mensagem no WhatsApp, talvez ela seja muito antiga.",
+    });
+    expect((await page(to.ticketId)).messages).toHaveLength(before);
+  });
+
   it("is refused across companies, into a conversation the caller may not see, and for a deleted message", async () => {
     const from = await openConversation();
     const original = await sendText(from.ticketId, ana.login, { body: "confidencial" });
@@ -149,8 +173,8 @@ describe("POST /message/forward", () => {
     expect((await call("DELETE", `/messages/${original.id}`, ana.login)).statusCode).toBe(204);
     expectError(
       await call("POST", "/message/forward", ana.login, { messageId: original.id, contactId: mine.id }),
-      404,
-      "ERR_NOT_FOUND",
+      400,
+      "ERR_FETCH_WAPP_MSG",
     );
 
     // Only the conversations the test itself opened added messages.

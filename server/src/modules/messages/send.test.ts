@@ -4,6 +4,7 @@ import { type MessageDTO } from "@atende/contracts";
 import { contacts } from "../../db/schema/index.js";
 import { newNumber } from "../../test/factories.js";
 import { expectError } from "../../test/calls.js";
+import { failInserts } from "../../test/dbFailures.js";
 import {
   setupMessagesSuite,
   eventually,
@@ -123,10 +124,37 @@ describe("POST /messages/{ticketId} with text", () => {
     const before = await countOf(ticketId);
     expectError(
       await call("POST", `/messages/${ticketId}`, ana.login, { body: "x", quotedMsg: { id: foreign.id } }),
-      404,
-      "ERR_NOT_FOUND",
+      400,
+      "ERR_FETCH_WAPP_MSG",
+    );
+    // Nor one that no longer exists (the spec's "maybe too old").
+    expectError(
+      await call("POST", `/messages/${ticketId}`, ana.login, { body: "x", quotedMsg: { id: 2_000_000_000 } }),
+      400,
+      "ERR_FETCH_WAPP_MSG",
     );
     expect(await countOf(ticketId)).toBe(before);
+  });
+
+  it("a database failure the agent can retry answers 400 ERR_CREATING_MESSAGE, not a 500; the retry is sent", async () => {
+    const { number, ticketId } = await openConversation();
+    const before = await countOf(ticketId);
+    const lift = await failInserts(ctx.deps.db, {
+      table: "messages",
+      column: "ticket_id",
+      value: ticketId,
+      sqlState: "40001",
+    });
+    try {
+      const res = await call("POST", `/messages/${ticketId}`, ana.login, { body: "Segue o boleto." });
+      expectError(res, 400, "ERR_CREATING_MESSAGE");
+      expect(res.json()).toMatchObject({ message: "Erro ao criar a mensagem no banco de dados." });
+      expect(await countOf(ticketId)).toBe(before);
+    } finally {
+      await lift();
+    }
+    const sent = await sendText(ticketId, ana.login, { body: "Segue o boleto." });
+    expect((await onPhone(number, sent.id)).body).toBe("Segue o boleto.");
   });
 
   it("an empty or blank body answers 400 ERR_EMPTY_MESSAGE and sends nothing", async () => {

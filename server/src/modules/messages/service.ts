@@ -3,7 +3,7 @@ import type { Tx } from "../../db/client.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction, type Raise } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
-import { AppError } from "../../http/errors.js";
+import { AppError, retryableOr } from "../../http/errors.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import { findContactRow } from "../contacts/queries.js";
 import { findUser } from "../users/queries.js";
@@ -118,41 +118,45 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
       let quotedMsgId: number | null = null;
       if (input.quotedMsgId) {
         quotedMsgId = await q.quotableMessageId(db, actor.companyId, input.quotedMsgId, ticket.contactId);
-        if (!quotedMsgId) throw new AppError("ERR_NOT_FOUND");
+        // Gone, or never this contact's: it cannot be fetched to quote (the spec's "maybe too old").
+        if (!quotedMsgId) throw new AppError("ERR_FETCH_WAPP_MSG");
       }
       const body = await signed(actor, text, input.signMessage);
-      const stored: { path: string; mimetype: string; name: string }[] = [];
-      for (const f of files)
-        stored.push({ ...(await media.save(actor.companyId, f.data, f.mimetype)), name: f.filename });
-      const ids = await inTransaction(db, bus, async (tx, raise) => {
-        const created: number[] = [];
-        if (stored.length === 0) {
-          created.push(
-            await queueOutbound(tx, raise, {
-              companyId: actor.companyId,
-              ticketId,
-              body,
-              userId: actor.userId,
-              at: now(),
-              quotedMsgId,
-            }),
-          );
-        }
-        for (const [i, file] of stored.entries()) {
-          created.push(
-            await queueOutbound(tx, raise, {
-              companyId: actor.companyId,
-              ticketId,
-              // The caption rides on the first file.
-              body: i === 0 ? body : "",
-              userId: actor.userId,
-              at: now(),
-              quotedMsgId: i === 0 ? quotedMsgId : null,
-              media: { path: file.path, mimetype: file.mimetype, name: file.name },
-            }),
-          );
-        }
-        return created;
+      // A disk or database failure the agent can retry answers ERR_CREATING_MESSAGE, not a 500.
+      const ids = await retryableOr("ERR_CREATING_MESSAGE", async () => {
+        const stored: { path: string; mimetype: string; name: string }[] = [];
+        for (const f of files)
+          stored.push({ ...(await media.save(actor.companyId, f.data, f.mimetype)), name: f.filename });
+        return inTransaction(db, bus, async (tx, raise) => {
+          const created: number[] = [];
+          if (stored.length === 0) {
+            created.push(
+              await queueOutbound(tx, raise, {
+                companyId: actor.companyId,
+                ticketId,
+                body,
+                userId: actor.userId,
+                at: now(),
+                quotedMsgId,
+              }),
+            );
+          }
+          for (const [i, file] of stored.entries()) {
+            created.push(
+              await queueOutbound(tx, raise, {
+                companyId: actor.companyId,
+                ticketId,
+                // The caption rides on the first file.
+                body: i === 0 ? body : "",
+                userId: actor.userId,
+                at: now(),
+                quotedMsgId: i === 0 ? quotedMsgId : null,
+                media: { path: file.path, mimetype: file.mimetype, name: file.name },
+              }),
+            );
+          }
+          return created;
+        });
       });
       jobs.poke();
       return loadMessages(db, actor.companyId, ids);
@@ -238,7 +242,13 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
       signMessage: boolean,
     ): Promise<MessageDTO> {
       const { message, ticket } = await ownMessage(actor, messageId);
-      if (message.isDeleted || message.mediaType === "reactionMessage") throw new AppError("ERR_NOT_FOUND");
+      if (message.mediaType === "reactionMessage") throw new AppError("ERR_NOT_FOUND");
+      // Deleted, or its file no longer kept: there is nothing left to fetch and send again.
+      if (
+        message.isDeleted ||
+        (message.mediaPath && !(await media.exists(actor.companyId, message.mediaPath)))
+      )
+        throw new AppError("ERR_FETCH_WAPP_MSG");
       if (!message.body && !message.mediaPath) throw new AppError("ERR_EMPTY_MESSAGE");
       const contact = await findContactRow(db, actor.companyId, contactId);
       if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
@@ -252,31 +262,39 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
       // A signed agent message is forwarded as its text: the forwarder's signature replaces the author's.
       const text = message.fromMe ? message.body.replace(SIGNATURE_LINE, "") : message.body;
       const body = await signed(actor, text, signMessage);
-      const id = await inTransaction(db, bus, async (tx, raise) => {
-        const target = await q.openOrLiveTicket(
-          tx,
-          actor.companyId,
-          { contactId, whatsappId, userId: actor.userId, queueId: ticket.queueId, isGroup: contact.isGroup },
-          now(),
-        );
-        // A conversation the customer started since the check above waits to be accepted.
-        if (target.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
-        return queueOutbound(tx, raise, {
-          companyId: actor.companyId,
-          ticketId: target.id,
-          body,
-          userId: actor.userId,
-          isForwarded: true,
-          at: now(),
-          media: message.mediaPath
-            ? {
-                path: message.mediaPath,
-                mimetype: message.mediaMime ?? "application/octet-stream",
-                name: message.mediaName ?? "file",
-              }
-            : null,
-        });
-      });
+      const id = await retryableOr("ERR_CREATING_MESSAGE", () =>
+        inTransaction(db, bus, async (tx, raise) => {
+          const target = await q.openOrLiveTicket(
+            tx,
+            actor.companyId,
+            {
+              contactId,
+              whatsappId,
+              userId: actor.userId,
+              queueId: ticket.queueId,
+              isGroup: contact.isGroup,
+            },
+            now(),
+          );
+          // A conversation the customer started since the check above waits to be accepted.
+          if (target.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
+          return queueOutbound(tx, raise, {
+            companyId: actor.companyId,
+            ticketId: target.id,
+            body,
+            userId: actor.userId,
+            isForwarded: true,
+            at: now(),
+            media: message.mediaPath
+              ? {
+                  path: message.mediaPath,
+                  mimetype: message.mediaMime ?? "application/octet-stream",
+                  name: message.mediaName ?? "file",
+                }
+              : null,
+          });
+        }),
+      );
       jobs.poke();
       return (await loadMessage(db, actor.companyId, id))!;
     },

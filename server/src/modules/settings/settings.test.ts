@@ -95,7 +95,7 @@ describe("PUT /settings/{key}", () => {
     ["sendGreetingAccepted", ["enabled", "disabled"]],
     ["sendMsgTransfTicket", ["enabled", "disabled"]],
     ["sendGreetingMessageOneQueues", ["disabled", "enabled"]],
-    ["chatBotType", ["list", "button", "text"]],
+    ["chatBotType", ["text"]],
     ["timezone", ["America/Manaus", "UTC", "Europe/Lisbon", "America/Sao_Paulo"]],
   ];
 
@@ -118,6 +118,9 @@ describe("PUT /settings/{key}", () => {
       ["scheduleType", "", "Valor inválido"],
       ["call", null, "Valor inválido"],
       ["chatBotType", "audio", "Valor inválido"],
+      // The bot sends text menus only: the spec's value is text, and nothing else is taken.
+      ["chatBotType", "button", "Valor inválido"],
+      ["chatBotType", "list", "Valor inválido"],
       ["timezone", "Mars/Olympus_Mons", "Fuso horário inválido"],
       ["timezone", "America/Sao Paulo", "Fuso horário inválido"],
       ["timezone", "", "Fuso horário inválido"],

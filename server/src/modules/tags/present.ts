@@ -10,6 +10,7 @@ export function presentTag(row: TagRow, ticketsCount: number): TagDTO {
     name: row.name,
     color: row.color,
     kanban: row.kanban === 1 ? 1 : 0,
+    userId: row.userId,
     ticketsCount,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

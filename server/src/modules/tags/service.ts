@@ -98,6 +98,7 @@ export function createTagsService({ db, bus, now, tickets }: TagsDeps) {
           name: input.name,
           color: input.color,
           kanban: input.kanban ?? 0,
+          userId: actor.userId,
           createdAt: now(),
           updatedAt: now(),
         });

@@ -175,6 +175,7 @@ describe("tags: create, read, edit, delete", () => {
       name,
       color: "#5C59A0",
       kanban: 0,
+      userId: agentA.id,
       ticketsCount: 0,
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
@@ -189,6 +190,23 @@ describe("tags: create, read, edit, delete", () => {
     expectOk(await call("DELETE", `/tags/${created.id}`, agentA.login), 204);
     expectError(await call("GET", `/tags/${created.id}`, agentA.login), 404, "ERR_NO_TAG_FOUND");
     expectError(await call("DELETE", `/tags/${created.id}`, agentA.login), 404, "ERR_NO_TAG_FOUND");
+  });
+
+  it("keeps who created the tag: another user's edit leaves it, and it is null once that user is deleted", async () => {
+    const author = await buildMember(ctx, a.company.id, { name: `Autor ${uid()}`, queueIds: [queueA.id] });
+    const created = await newTag(author.login);
+    expect(created.userId).toBe(author.id);
+    const edited = expectOk<TagDTO>(
+      await call("PUT", `/tags/${created.id}`, a.adminLogin, { color: "#ff9800" }),
+    );
+    expect(edited.userId).toBe(author.id);
+    const page = expectOk<TagsPage>(
+      await call("GET", `/tags/?searchParam=${encodeURIComponent(created.name)}`, agentB.login),
+    );
+    expect(page.tags.map((t) => t.userId)).toEqual([author.id]);
+
+    expectOk(await call("DELETE", `/users/${author.id}`, a.adminLogin), 204);
+    expect(expectOk<TagDTO>(await call("GET", `/tags/${created.id}`, agentB.login)).userId).toBeNull();
   });
 
   it("pages by 20 in name order with search, and counts each tag's tickets", async () => {

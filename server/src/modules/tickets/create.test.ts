@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type TicketDTO } from "@atende/contracts";
 
+import { failInserts } from "../../test/dbFailures.js";
 import { type LoggedIn } from "../../test/factories.js";
 import { expectError } from "../../test/calls.js";
 import {
@@ -17,6 +18,7 @@ import {
   rowOf,
   quietContact,
   ticketsOfContact,
+  ctx,
 } from "./testing.js";
 
 /**
@@ -98,6 +100,25 @@ describe("POST /tickets", () => {
       userName: winner.user!.name,
     });
     expect(await ticketsOfContact(contact.id)).toEqual([expect.objectContaining({ id: winner.id })]);
+  });
+
+  it("a database failure the agent can retry (a deadlock) answers 400 ERR_CREATING_TICKET, not a 500; the retry works", async () => {
+    const contact = await quietContact();
+    const lift = await failInserts(ctx.deps.db, {
+      table: "tickets",
+      column: "contact_id",
+      value: contact.id,
+      sqlState: "40P01",
+    });
+    try {
+      const res = await createTicket(agentA.login, { contactId: contact.id, queueId: queueA.id });
+      expectError(res, 400, "ERR_CREATING_TICKET");
+      expect(res.json()).toMatchObject({ message: "Erro ao criar o tíquete no banco de dados." });
+      expect(await ticketsOfContact(contact.id)).toHaveLength(0);
+    } finally {
+      await lift();
+    }
+    ticketOk(await createTicket(agentA.login, { contactId: contact.id, queueId: queueA.id }), 201);
   });
 
   it("bad input answers 4xx and creates nothing", async () => {

@@ -10,7 +10,7 @@ import type { Tx } from "../../db/client.js";
 import type { Deps } from "../../deps.js";
 import { type Raise, inTransaction } from "../../events/bus.js";
 import { type AuthContext, authorize } from "../../http/auth.js";
-import { AppError, dbErrorCode } from "../../http/errors.js";
+import { AppError, dbErrorCode, retryableOr } from "../../http/errors.js";
 import { requirePlanForLinks } from "../../http/plan.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import { companyQueueIds, findUser } from "../users/queries.js";
@@ -427,35 +427,44 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
       if (userId !== actor.userId) await checkUser(actor.companyId, userId);
       if (await q.liveTicketOf(db, actor.companyId, contact.id, whatsappId))
         await otherOpenTicket(actor.companyId, contact.id, whatsappId);
-      try {
-        return await inTransaction(db, bus, async (tx, raise) => {
-          const ticketId = await q.insertTicket(tx, actor.companyId, {
-            contactId: contact.id,
-            whatsappId,
-            userId,
-            queueId: input.queueId ?? null,
-            status: input.status === "pending" ? "pending" : "open",
-            isGroup: contact.isGroup,
-            createdAt: now(),
-            updatedAt: now(),
+      // A database failure the agent can retry answers ERR_CREATING_TICKET, not a 500.
+      return retryableOr("ERR_CREATING_TICKET", async () => {
+        try {
+          return await inTransaction(db, bus, async (tx, raise) => {
+            const ticketId = await q.insertTicket(tx, actor.companyId, {
+              contactId: contact.id,
+              whatsappId,
+              userId,
+              queueId: input.queueId ?? null,
+              status: input.status === "pending" ? "pending" : "open",
+              isGroup: contact.isGroup,
+              createdAt: now(),
+              updatedAt: now(),
+            });
+            await q.track(
+              tx,
+              {
+                id: ticketId,
+                companyId: actor.companyId,
+                whatsappId,
+                queueId: input.queueId ?? null,
+                userId,
+              },
+              {
+                ...(input.queueId ? { queuedAt: now() } : {}),
+                ...(input.status === "pending" ? {} : { acceptedAt: now() }),
+              },
+              now(),
+            );
+            const ticket = (await q.loadTicket(tx, actor.companyId, ticketId))!;
+            raise({ type: "ticket.saved", companyId: actor.companyId, ticket });
+            return ticket;
           });
-          await q.track(
-            tx,
-            { id: ticketId, companyId: actor.companyId, whatsappId, queueId: input.queueId ?? null, userId },
-            {
-              ...(input.queueId ? { queuedAt: now() } : {}),
-              ...(input.status === "pending" ? {} : { acceptedAt: now() }),
-            },
-            now(),
-          );
-          const ticket = (await q.loadTicket(tx, actor.companyId, ticketId))!;
-          raise({ type: "ticket.saved", companyId: actor.companyId, ticket });
-          return ticket;
-        });
-      } catch (err) {
-        if (dbErrorCode(err) === "23505") return otherOpenTicket(actor.companyId, contact.id, whatsappId);
-        throw err;
-      }
+        } catch (err) {
+          if (dbErrorCode(err) === "23505") return otherOpenTicket(actor.companyId, contact.id, whatsappId);
+          throw err;
+        }
+      });
     },
 
     /**

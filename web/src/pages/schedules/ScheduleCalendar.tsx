@@ -16,6 +16,7 @@ import { alpha } from "@mui/material/styles";
 import { useTranslation } from "react-i18next";
 import { formatTime } from "../../i18n/format";
 import { STATUS_COLOR } from "./scheduleStatus";
+import { localeTag } from "../../i18n/format";
 
 interface ScheduleCalendarProps {
   /** Any day of the month shown. */
@@ -61,8 +62,10 @@ export function ScheduleCalendar({
   const { t, i18n } = useTranslation();
   const today = new Date();
   const days = gridDays(month);
-  const weekday = new Intl.DateTimeFormat(i18n.language, { weekday: "short" });
-  const monthName = new Intl.DateTimeFormat(i18n.language, { month: "long", year: "numeric" }).format(month);
+  // Month and weekday names in the chosen language, not the browser's.
+  const locale = localeTag(i18n.language);
+  const weekday = new Intl.DateTimeFormat(locale, { weekday: "short" });
+  const monthName = new Intl.DateTimeFormat(locale, { month: "long", year: "numeric" }).format(month);
   const title = monthName.charAt(0).toUpperCase() + monthName.slice(1);
   const byDay = new Map<string, ScheduleDTO[]>();
   for (const schedule of [...schedules].sort((x, y) => x.sendAt.localeCompare(y.sendAt))) {
@@ -136,7 +139,7 @@ export function ScheduleCalendar({
             <Box
               key={day.toISOString()}
               role="gridcell"
-              aria-label={day.toLocaleDateString(i18n.language)}
+              aria-label={day.toLocaleDateString(locale, { dateStyle: "full" })}
               sx={{
                 borderTop: 1,
                 borderRight: 1,
@@ -170,7 +173,7 @@ export function ScheduleCalendar({
                 <IconButton
                   className="add-on-day"
                   size="small"
-                  aria-label={`${t("schedules.add")} ${day.toLocaleDateString(i18n.language)}`}
+                  aria-label={`${t("schedules.add")} ${day.toLocaleDateString(locale, { dateStyle: "full" })}`}
                   onClick={() => onCreateOn(day)}
                   sx={{ opacity: 0, p: 0.25, "&:focus-visible": { opacity: 1 } }}
                 >

@@ -19,7 +19,6 @@ import {
 } from "@mui/material";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { NotificationBell } from "../../notifications/NotificationBell";
 import type { QueueFilter } from "./useQueueFilter";
 
 interface ManagerHeaderProps {
@@ -146,7 +145,6 @@ export function ManagerHeader({ queueFilter, showAll, onCloseAll, onNewTicket }:
           </IconButton>
         </Tooltip>
       )}
-      <NotificationBell />
     </Stack>
   );
 }

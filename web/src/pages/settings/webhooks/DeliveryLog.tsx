@@ -3,12 +3,13 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { toast, toastError } from "../../../api/toast";
 import { fetchDeliveries, resendDelivery, webhookKeys } from "../../../api/webhooks";
+import { formatDate, formatTime } from "../../../i18n/format";
 
 const COLORS = { pending: "default", delivered: "success", failed: "error" } as const;
 
 /** A subscription's newest deliveries: status, time, response code, attempts, and a resend button. */
 export function DeliveryLog({ webhookId }: { webhookId: number }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const queryClient = useQueryClient();
   const log = useQuery({
     queryKey: webhookKeys.deliveries(webhookId),
@@ -36,7 +37,9 @@ export function DeliveryLog({ webhookId }: { webhookId: number }) {
       <TableBody>
         {log.data.map((d) => (
           <TableRow key={d.id}>
-            <TableCell>{new Date(d.lastAttemptAt ?? d.createdAt).toLocaleString(i18n.language)}</TableCell>
+            <TableCell>
+              {formatDate(d.lastAttemptAt ?? d.createdAt)} {formatTime(d.lastAttemptAt ?? d.createdAt)}
+            </TableCell>
             <TableCell>{d.event}</TableCell>
             <TableCell>
               <Chip size="small" color={COLORS[d.status]} label={t(`api.webhooks.statuses.${d.status}`)} />
