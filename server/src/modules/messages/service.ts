@@ -10,7 +10,9 @@ import { findUser } from "../users/queries.js";
 import { findTicketRow } from "../tickets/queries.js";
 import { loadTicket } from "../tickets/queries.js";
 import type { TicketsService } from "../tickets/service.js";
+import { findWhatsappRow } from "../whatsapps/queries.js";
 import { enqueueChannelAction } from "./actions.js";
+import { prepareOutgoingFiles } from "./outgoingMedia.js";
 import { raiseMessageSaved } from "./events.js";
 import { queueOutbound, retryOutbound } from "./outbound.js";
 import * as q from "./queries.js";
@@ -121,8 +123,10 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
         if (!quotedMsgId) throw new AppError("ERR_NOT_FOUND");
       }
       const body = await signed(actor, text, input.signMessage);
+      const connection = files.length ? await findWhatsappRow(db, actor.companyId, ticket.whatsappId) : null;
+      const ready = await prepareOutgoingFiles(files, connection?.provider ?? null, media);
       const stored: { path: string; mimetype: string; name: string }[] = [];
-      for (const f of files)
+      for (const f of ready)
         stored.push({ ...(await media.save(actor.companyId, f.data, f.mimetype)), name: f.filename });
       const ids = await inTransaction(db, bus, async (tx, raise) => {
         const created: number[] = [];
