@@ -3,6 +3,7 @@ import { type MessageDTO, validationMessage } from "@atende/contracts";
 import type { OutboundMessage } from "../../channels/provider.js";
 
 import { expectError } from "../../test/calls.js";
+import { buildConnection, buildTicket } from "../../test/factories.js";
 import {
   setupMessagesSuite,
   MEDIA_MAX_BYTES,
@@ -174,6 +175,34 @@ describe("POST /messages/{ticketId} with files (multipart)", () => {
     } finally {
       session.send = send;
     }
+  });
+
+  it("on a Cloud API connection, a type Meta refuses answers 400 ERR_CLOUD_MEDIA_TYPE before anything is queued; a recording goes as Ogg/Opus", async () => {
+    const cloud = await buildConnection(ctx.deps.db, team.company.id, {
+      provider: "cloud",
+      providerConfig: { phoneNumberId: "1", accessToken: "t" },
+    });
+    const ticket = await buildTicket(ctx.deps.db, team.company.id, {
+      status: "open",
+      userId: ana.id,
+      whatsappId: cloud.id,
+      queueId: team.queues[0]!.id,
+    });
+    const gif = Buffer.from("474946383961010001000000002c00000000010001000002024401003b", "hex");
+    const refused = await postForm(ticket.id, ana.login, [
+      { name: "medias", filename: "animacao.gif", type: "image/gif", data: gif },
+    ]);
+    expectError(refused, 400, "ERR_CLOUD_MEDIA_TYPE");
+    expect(await countOf(ticket.id)).toBe(0);
+
+    const voice = await postForm(ticket.id, ana.login, [
+      { name: "medias", filename: "audio-20240521-150000.webm", type: "audio/webm", data: RECORDING_WEBM },
+    ]);
+    expect(voice.statusCode, voice.body).toBe(201);
+    expect(voice.json<MessageDTO>()).toMatchObject({
+      mediaType: "audio",
+      mediaName: "audio-20240521-150000.ogg",
+    });
   });
 
   it("a file over the size limit answers 413 ERR_MEDIA_TOO_LARGE and stores nothing", async () => {
