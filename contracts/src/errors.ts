@@ -9,6 +9,7 @@ import { CONTACT_LIST_ERRORS } from "./errorCodes/contactLists.js";
 import { BILLING_ERRORS } from "./errorCodes/billing.js";
 import { BOT_ERRORS } from "./errorCodes/bots.js";
 import { GENERAL_ERRORS } from "./errorCodes/general.js";
+import { MEDIA_ERRORS } from "./errorCodes/media.js";
 import { PLATFORM_ERRORS } from "./errorCodes/platform.js";
 import { CAMPAIGN_ERRORS } from "./errorCodes/campaigns.js";
 import { AGENT_WORKSPACE_SPEC_ERRORS } from "./errorCodes/spec.js";
@@ -32,6 +33,7 @@ export const ERROR_CATALOGUES: Readonly<Record<string, Readonly<Record<string, E
   BILLING_ERRORS,
   API_ERRORS,
   BOT_ERRORS,
+  MEDIA_ERRORS,
 };
 
 export const ERRORS = {
@@ -44,6 +46,7 @@ export const ERRORS = {
   ...BILLING_ERRORS,
   ...API_ERRORS,
   ...BOT_ERRORS,
+  ...MEDIA_ERRORS,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

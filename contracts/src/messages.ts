@@ -28,6 +28,8 @@ export interface QuotedMessageDTO {
   isDeleted: boolean;
 }
 
+export type MediaStatus = "pending" | "failed" | "tooLarge";
+
 export interface MessageDTO {
   id: number;
   ticketId: number;
@@ -40,6 +42,11 @@ export interface MessageDTO {
   /** Where the web app fetches the media (authenticated), or null. */
   mediaUrl: string | null;
   mediaName: string | null;
+  /**
+   * An inbound file not stored (yet): "pending" while it downloads (a message.saved update follows),
+   * "failed" when every try failed, "tooLarge" when it was over the size limit; null otherwise.
+   */
+  mediaStatus: MediaStatus | null;
   isDeleted: boolean;
   isEdited: boolean;
   isForwarded: boolean;

@@ -51,7 +51,8 @@ export interface SimulatorPhoneMessage {
   direction: "in" | "out";
   body: string;
   kind: string;
-  media: { filename: string; mimetype: string; url: string } | null;
+  /** `mimetype` is the type the phone received it as; `voiceNote`: sent as a voice message (PTT). */
+  media: { filename: string; mimetype: string; url: string; voiceNote?: boolean } | null;
   quotedId: string | null;
   ack: number;
   isDeleted: boolean;

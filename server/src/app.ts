@@ -12,6 +12,7 @@ import { cloudProvider } from "./channels/cloud/provider.js";
 import { ConnectionCache } from "./channels/connectionCache.js";
 import { CLOUD_WEBHOOK_JOB, cloudWebhookJob, cloudWebhookRoutes } from "./channels/cloud/webhook.js";
 import { type Inbound, createInbound } from "./channels/inbound.js";
+import { INBOUND_MEDIA_JOB, inboundMediaJob } from "./channels/mediaJob.js";
 import type { ProviderRegistry } from "./channels/registry.js";
 import { SessionManager } from "./channels/sessions.js";
 import { PhoneBook } from "./channels/simulator/phones.js";
@@ -287,6 +288,7 @@ function buildChannels(
     db,
     bus,
     media,
+    mediaMaxBytes: config.INBOUND_MEDIA_MAX_BYTES,
     now,
     log: app.log,
     profilePicture: async (connection, address) =>
@@ -309,6 +311,18 @@ function buildChannels(
   const owned = sessions;
   const jobs = new JobRunner({ db, now, log: app.log, lanes: () => owned.lanes() });
   jobs.register(SEND_MESSAGE_JOB, sendMessageJob({ db, bus, sessions: owned, media, now }));
+  jobs.register(
+    INBOUND_MEDIA_JOB,
+    inboundMediaJob({
+      db,
+      bus,
+      media,
+      maxBytes: config.INBOUND_MEDIA_MAX_BYTES,
+      providers,
+      now,
+      log: app.log,
+    }),
+  );
   jobs.register(CHANNEL_ACTION_JOB, channelActionJob({ db, sessions: owned }));
   jobs.register(ACCOUNT_CODE_MAIL_JOB, accountCodeMailJob({ db, tokens, config, now, mailer }));
   const billingJobDeps = { db, bus, now, log: app.log, asaasUrl: config.ASAAS_API_URL };

@@ -60,6 +60,15 @@ const envSchema = z.object({
     .min(1024)
     .default(64 * 1024 * 1024),
   /**
+   * The largest file a customer's message brings in (bytes): a bigger one is not downloaded and the
+   * message says so. Checked on the size WhatsApp announces, and again while the file streams in.
+   */
+  INBOUND_MEDIA_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024 * 1024),
+  /**
    * Where mail goes: smtp://user:pass@host:port (STARTTLS when offered) or smtps://... (TLS). Unset
    * outside production: mails go to the log (subject and recipient) and the dev outbox the super user
    * reads at /mail-outbox. Unset in production: a warning at start, and every mail fails for good.

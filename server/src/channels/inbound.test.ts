@@ -223,6 +223,8 @@ describe("the inbound pipeline", () => {
       },
     });
     const [row] = await ticketsOf(number);
+    // Stored at once, its file copied by the media job right after.
+    await waitFor(async () => (await messagesOf(row!.t.id))[0]!.mediaStatus === null);
     const [msg] = await messagesOf(row!.t.id);
     expect(msg).toMatchObject({ mediaType: "application", mediaMime: "image/png" });
     expect(msg!.mediaPath).toMatch(new RegExp(`^${team.company.id}/[0-9a-f-]{36}\\.png$`));

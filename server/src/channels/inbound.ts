@@ -18,6 +18,7 @@ import { presentSession } from "../modules/whatsapps/present.js";
 import { findWhatsappRow, loadWhatsapp } from "../modules/whatsapps/queries.js";
 import { loadTicket } from "../modules/tickets/queries.js";
 import type { MediaStore } from "../storage/media.js";
+import { type PendingMedia, enqueueMediaDownload } from "./mediaJob.js";
 import {
   type ContactKey,
   type ContactValues,
@@ -44,6 +45,8 @@ export interface InboundDeps {
   db: Db;
   bus: EventBus;
   media: MediaStore;
+  /** The largest inbound file downloaded (INBOUND_MEDIA_MAX_BYTES); the media store's limit unless said. */
+  mediaMaxBytes?: number;
   now: () => Date;
   log: FastifyBaseLogger;
   /** Asks the connection's live session for a profile picture; absent or null when it cannot. */
@@ -107,16 +110,41 @@ function conversationEvents(stored: StoredConversation): DomainEvent[] {
 export function createInbound(deps: InboundDeps): Inbound {
   const { db, bus, now, log } = deps;
   // The followers' work (the bot's turn) commits with the batch of messages that calls for it.
-  const conversations = conversationWriter(db, (tx, stored) =>
-    bus.follow(tx, stored.flatMap(conversationEvents)),
-  );
+  // A message whose file is still to come commits with the job that downloads it.
+  const pending = new Map<string, PendingMedia>();
+  const conversations = conversationWriter(db, async (tx, stored) => {
+    for (const s of stored) {
+      const wanted =
+        s.message.mediaStatus === "pending" && pending.get(`${s.message.whatsappId}:${s.message.wid}`);
+      if (wanted) await enqueueMediaDownload(tx, s.message.companyId, s.message.id, wanted);
+    }
+    return bus.follow(tx, stored.flatMap(conversationEvents));
+  });
+
+  /**
+   * A provider that can fetch the file later (a `ref`): the message is stored at once, its media
+   * pending, and a job downloads it (or, announced over the size limit, it shows so at once).
+   */
+  function deferredMedia(msg: InboundMessage) {
+    const media = msg.media;
+    if (!media?.ref) return null;
+    const tooLarge = media.size !== undefined && media.size > (deps.mediaMaxBytes ?? deps.media.maxBytes);
+    return {
+      path: null,
+      mimetype: media.mimetype,
+      name: media.filename ?? null,
+      status: tooLarge ? ("tooLarge" as const) : ("pending" as const),
+    };
+  }
 
   async function storeMedia(connection: ConnectionInfo, msg: InboundMessage) {
     if (!msg.media) return null;
+    const deferred = deferredMedia(msg);
+    if (deferred) return deferred;
     try {
       const bytes = await msg.media.download();
       const stored = await deps.media.save(connection.companyId, bytes, msg.media.mimetype);
-      return { ...stored, name: msg.media.filename ?? null };
+      return { ...stored, name: msg.media.filename ?? null, status: null };
     } catch (err) {
       log.warn(
         { err, whatsappId: connection.id, wid: msg.id },
@@ -143,6 +171,7 @@ export function createInbound(deps: InboundDeps): Inbound {
       mediaPath: media?.path ?? null,
       mediaMime: media?.mimetype ?? null,
       mediaName: media?.name ?? msg.media?.filename ?? null,
+      mediaStatus: media?.status ?? null,
       participant: msg.participant
         ? [msg.participant.name, msg.participant.number || msg.participant.lid].filter(Boolean).join(" · ")
         : null,
@@ -230,7 +259,12 @@ export function createInbound(deps: InboundDeps): Inbound {
       return;
     // A redelivered media message is recognised before its media is fetched again; any other
     // redelivery is refused by the unique index on (connection, message id) when it is stored.
-    if (msg.media && (await findMessageByWid(db, connection.companyId, connection.id, msg.id))) return;
+    if (
+      msg.media &&
+      !msg.media.ref &&
+      (await findMessageByWid(db, connection.companyId, connection.id, msg.id))
+    )
+      return;
     const media = await storeMedia(connection, msg);
     const at = now().toISOString();
     const name = msg.fromMe || msg.chat.isGroup ? "" : (msg.pushName ?? "");
@@ -245,11 +279,19 @@ export function createInbound(deps: InboundDeps): Inbound {
     };
     // A LID-only address is matched by LID.
     const key: ContactKey = msg.chat.number ? "number" : "lid";
-    const contact = await withIdentity(identityOf(connection, msg.chat), () =>
-      msg.kind === "reaction"
-        ? storeReaction(connection, key, values, msg.reaction!.targetId)
-        : storeMessage(connection, key, values, msg),
-    );
+    const pendingKey = `${connection.id}:${msg.id}`;
+    if (media?.status === "pending" && msg.media?.ref)
+      pending.set(pendingKey, { whatsappId: connection.id, ref: msg.media.ref, size: msg.media.size });
+    let contact: ContactRow | null;
+    try {
+      contact = await withIdentity(identityOf(connection, msg.chat), () =>
+        msg.kind === "reaction"
+          ? storeReaction(connection, key, values, msg.reaction!.targetId)
+          : storeMessage(connection, key, values, msg),
+      );
+    } finally {
+      pending.delete(pendingKey);
+    }
     if (contact && !msg.fromMe && !msg.chat.isGroup)
       void refreshProfilePicture(connection, msg.chat, contact);
   }

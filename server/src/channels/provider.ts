@@ -27,8 +27,25 @@ export type InboundKind =
 export interface InboundMedia {
   mimetype: string;
   filename?: string;
-  /** Fetches the bytes; called once by the pipeline, which stores them under the data directory. */
+  /** The size the sender announced, in bytes, when the protocol tells it before the download. */
+  size?: number;
+  /**
+   * What the provider's `downloadMedia` needs to fetch the bytes later (JSON: it is stored in the
+   * media job). With it, the message is stored at once with its media pending and a durable job
+   * downloads the file; without it, `download()` is called before the message is stored.
+   */
+  ref?: MediaRef;
+  /** Fetches the bytes now (providers without `ref`, and tests). */
   download(): Promise<Buffer>;
+}
+
+/** A provider's JSON handle on an inbound file (a Cloud media id, a Baileys media key and path...). */
+export type MediaRef = Record<string, string | number | boolean | null>;
+
+/** An inbound file being downloaded: its bytes as a stream, and its size when the source tells it first. */
+export interface MediaDownload {
+  stream: NodeJS.ReadableStream;
+  size?: number;
 }
 
 /** A message, as every provider reports it. */
@@ -165,4 +182,10 @@ export interface AuthStore {
 export interface ChannelProvider {
   readonly name: ProviderName;
   start(connection: ConnectionInfo, sink: ChannelSink, store: AuthStore): Promise<ChannelSession>;
+  /**
+   * Opens an inbound file by the `ref` its message carried, on any instance (no live session
+   * needed). A source that announces the size first throws MediaTooLarge (storage/media.ts) over
+   * `maxBytes` before reading a byte. Throws ChannelError (retryable or not) when it cannot.
+   */
+  downloadMedia?(connection: ConnectionInfo, ref: MediaRef, maxBytes: number): Promise<MediaDownload>;
 }

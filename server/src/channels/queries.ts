@@ -48,6 +48,8 @@ export interface MessageValues {
   mediaPath: string | null;
   mediaMime: string | null;
   mediaName: string | null;
+  /** "pending" while the media job downloads the file; see messages.mediaStatus. */
+  mediaStatus: "pending" | "failed" | "tooLarge" | null;
   participant: string | null;
   isForwarded: boolean;
   /** ISO timestamps. */
@@ -90,7 +92,7 @@ function contactUpsert(key: ContactKey): SQL {
 /** The batch's rows, as `jsonb_to_recordset` reads them (keys: ConversationRowInput's). */
 const INPUT_COLUMNS = sql.raw(`idx int, company_id int, whatsapp_id int, name text, number text, lid text,
   is_group boolean, at timestamptz, wid text, body text, from_me boolean, ack smallint, media_type text,
-  media_path text, media_mime text, media_name text, participant text, is_forwarded boolean,
+  media_path text, media_mime text, media_name text, media_status text, participant text, is_forwarded boolean,
   created_at timestamptz, updated_at timestamptz, quoted_wid text, preview text, unread int`);
 
 /**
@@ -196,10 +198,10 @@ function batchStatement(key: ContactKey): SQL {
     ticket as (select * from rated union all select * from opened),
     message as (
       insert into messages (id, company_id, ticket_id, contact_id, whatsapp_id, wid, body, from_me, read,
-                            ack, media_type, media_path, media_mime, media_name, quoted_msg_id, participant,
-                            is_forwarded, created_at, updated_at)
+                            ack, media_type, media_path, media_mime, media_name, media_status, quoted_msg_id,
+                            participant, is_forwarded, created_at, updated_at)
       select f.message_id, f.company_id, tk.id, tk.contact_id, f.whatsapp_id, f.wid, f.body, f.from_me,
-        f.from_me, f.ack, f.media_type, f.media_path, f.media_mime, f.media_name,
+        f.from_me, f.ack, f.media_type, f.media_path, f.media_mime, f.media_name, f.media_status,
         case when f.quoted_wid is not null then coalesce(
           (select q.id from messages q where q.whatsapp_id = f.whatsapp_id and q.wid = f.quoted_wid),
           (select e.message_id from fresh e where e.whatsapp_id = f.whatsapp_id
@@ -388,6 +390,7 @@ async function writeBatch<T>(
       media_path: v.mediaPath,
       media_mime: v.mediaMime,
       media_name: v.mediaName,
+      media_status: v.mediaStatus,
       participant: v.participant,
       is_forwarded: v.isForwarded,
       created_at: v.createdAt,

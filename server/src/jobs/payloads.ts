@@ -46,6 +46,13 @@ export const jobPayloadSchemas = {
   }),
   /** The campaign message of a recipient who answered the confirmation request (campaigns/answers.ts). */
   "campaign-confirm": z.object({ shippingId: id }),
+  /** An inbound message's file, downloaded after the message is stored (channels/mediaJob.ts). */
+  "inbound-media": z.object({
+    messageId: id,
+    whatsappId: id,
+    ref: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+    size: z.number().int().nonnegative().optional(),
+  }),
   /** One Cloud API webhook delivery, stored as received (channels/cloud/webhook.ts). */
   "cloud-webhook": z.object({ whatsappId: z.number().int().positive(), body: z.unknown() }),
   /**

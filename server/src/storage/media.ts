@@ -1,7 +1,10 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { fileTypeFromBuffer } from "file-type";
+import { createReadStream, createWriteStream } from "node:fs";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { fileTypeFromBuffer, fileTypeFromFile } from "file-type";
 import { AppError } from "../http/errors.js";
 
 export interface StoredMedia {
@@ -22,6 +25,28 @@ const EXT_BY_MIME: Record<string, string> = {
   "application/octet-stream": "bin",
 };
 
+type Sniffed = { mime: string; ext: string } | undefined;
+
+/** The stored type of a file: from its bytes, the sender's word only where the bytes cannot tell. */
+function typeOf(sniffed: Sniffed, declaredMime?: string): { mimetype: string; ext: string } {
+  const declared = (declaredMime ?? "").split(";")[0]!.trim().toLowerCase();
+  // WebM looks the same whether it holds video or only sound (a browser's voice recording):
+  // the sender's word settles that one ambiguity, never the family of any other content.
+  if (sniffed && sniffed.mime === "video/webm" && declared.startsWith("audio/"))
+    return { mimetype: "audio/webm", ext: "webm" };
+  if (sniffed) return { mimetype: sniffed.mime, ext: sniffed.ext };
+  if (UNSNIFFABLE_SAFE.test(declared)) return { mimetype: declared, ext: EXT_BY_MIME[declared] ?? "bin" };
+  return { mimetype: "application/octet-stream", ext: "bin" };
+}
+
+/** A stream that was longer than the limit: the part written so far is removed. */
+export class MediaTooLarge extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the file is over ${maxBytes} bytes`);
+    this.name = "MediaTooLarge";
+  }
+}
+
 /**
  * Media files under DATA_DIR/media, one folder per company, with generated names: the type comes
  * from the bytes (not from what the sender claimed; only a WebM declared as audio is taken as audio),
@@ -30,35 +55,68 @@ const EXT_BY_MIME: Record<string, string> = {
 export class MediaStore {
   constructor(
     readonly root: string,
-    private readonly maxBytes: number,
+    readonly maxBytes: number,
   ) {}
+
+  /** The type `save` would store these bytes as (checked before a file is kept). */
+  async typeOf(data: Buffer, declaredMime?: string): Promise<string> {
+    return typeOf(await fileTypeFromBuffer(data), declaredMime).mimetype;
+  }
 
   async save(companyId: number, data: Buffer, declaredMime?: string): Promise<StoredMedia> {
     if (data.length > this.maxBytes) throw new AppError("ERR_MEDIA_TOO_LARGE", { maxBytes: this.maxBytes });
-    const sniffed = await fileTypeFromBuffer(data);
-    const declared = (declaredMime ?? "").split(";")[0]!.trim().toLowerCase();
-    let mimetype: string;
-    let ext: string;
-    if (sniffed && sniffed.mime === "video/webm" && declared.startsWith("audio/")) {
-      // WebM looks the same whether it holds video or only sound (a browser's voice recording):
-      // the sender's word settles that one ambiguity, never the family of any other content.
-      mimetype = "audio/webm";
-      ext = "webm";
-    } else if (sniffed) {
-      mimetype = sniffed.mime;
-      ext = sniffed.ext;
-    } else if (UNSNIFFABLE_SAFE.test(declared)) {
-      mimetype = declared;
-      ext = EXT_BY_MIME[declared] ?? "bin";
-    } else {
-      mimetype = "application/octet-stream";
-      ext = "bin";
-    }
+    const { mimetype, ext } = typeOf(await fileTypeFromBuffer(data), declaredMime);
     const dir = path.join(this.root, String(companyId));
     await fs.mkdir(dir, { recursive: true });
     const name = `${crypto.randomUUID()}.${ext}`;
     await fs.writeFile(path.join(dir, name), data, { flag: "wx" });
     return { path: `${companyId}/${name}`, mimetype, size: data.length };
+  }
+
+  /**
+   * Streams a file to disk (never whole in memory): past `maxBytes` the download stops and
+   * MediaTooLarge is thrown, leaving nothing behind; the type comes from the written bytes.
+   */
+  async saveStream(
+    companyId: number,
+    source: NodeJS.ReadableStream,
+    declaredMime?: string,
+    maxBytes = this.maxBytes,
+  ): Promise<StoredMedia> {
+    const dir = path.join(this.root, String(companyId));
+    await fs.mkdir(dir, { recursive: true });
+    const id = crypto.randomUUID();
+    const part = path.join(dir, `.${id}.part`);
+    let size = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        if (size > maxBytes) done(new MediaTooLarge(maxBytes));
+        else done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(source, counter, createWriteStream(part, { flags: "wx" }));
+      const { mimetype, ext } = typeOf(await fileTypeFromFile(part), declaredMime);
+      const name = `${id}.${ext}`;
+      await fs.rename(part, path.join(dir, name));
+      return { path: `${companyId}/${name}`, mimetype, size };
+    } catch (err) {
+      await fs.rm(part, { force: true });
+      throw err;
+    }
+  }
+
+  /** A stored file as a stream (null when it is not there), for copies that need not fit in memory. */
+  async open(
+    companyId: number,
+    relative: string,
+  ): Promise<{ stream: NodeJS.ReadableStream; size: number } | null> {
+    const file = this.resolve(companyId, relative);
+    if (!file) return null;
+    const stat = await fs.stat(file).catch(() => null);
+    if (!stat) return null;
+    return { stream: createReadStream(file), size: stat.size };
   }
 
   /** The absolute file of a stored path, only inside the company's own folder. */

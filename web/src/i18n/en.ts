@@ -314,6 +314,7 @@ export const en: Translation = {
     you: "You",
     download: "Download {{name}}",
     mediaError: "Could not load the media.",
+    voiceNote: "Voice message",
     voiceCall: "Call (voice)",
     videoCall: "Call (video)",
     callRejected: "Declined by the business",

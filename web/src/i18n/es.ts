@@ -315,6 +315,7 @@ export const es: Translation = {
     you: "Usted",
     download: "Descargar {{name}}",
     mediaError: "No se pudo cargar el archivo.",
+    voiceNote: "Mensaje de voz",
     voiceCall: "Llamar (voz)",
     videoCall: "Llamar (video)",
     callRejected: "Rechazada por la empresa",

@@ -313,6 +313,7 @@ export const pt = {
     you: "Você",
     download: "Baixar {{name}}",
     mediaError: "Não foi possível carregar a mídia.",
+    voiceNote: "Mensagem de voz",
     voiceCall: "Ligar (voz)",
     videoCall: "Ligar (vídeo)",
     callRejected: "Recusada pela empresa",

@@ -94,7 +94,17 @@ describe("mapUpsertedMessage: media", () => {
       timestamp: AT,
       pushName: "Maria",
       ...shown,
-      media: { ...media, download: expect.any(Function) as () => Promise<Buffer> },
+      media: {
+        ...media,
+        // The announced size and what the media job downloads by later (key and CDN path).
+        size: 1024,
+        ref: expect.objectContaining({
+          id: msg.key.id,
+          mediaKey: Buffer.alloc(32, 7).toString("base64"),
+          directPath: expect.stringMatching(/^\/v\/t62/) as string,
+        }) as Record<string, string>,
+        download: expect.any(Function) as () => Promise<Buffer>,
+      },
     });
     await expect(message.media?.download()).resolves.toBe(BYTES);
     expect(downloaded.at(-1)).toBe(msg.key.id);

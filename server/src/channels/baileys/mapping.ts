@@ -8,6 +8,7 @@ import {
 import type { ChannelEvent, InboundMessage } from "../provider.js";
 import { readContent, textOf } from "./content.js";
 import { jidToAddress } from "./jid.js";
+import { mediaRefOf } from "./media.js";
 
 /** Fetches a media message's bytes (Baileys' downloadMediaMessage in production, a fake in tests). */
 export type MediaDownloader = (message: WAMessage) => Promise<Buffer>;
@@ -56,7 +57,7 @@ export function mapUpsertedMessage(
   }
   if (contextInfo?.stanzaId) message.quotedId = contextInfo.stanzaId;
   if (contextInfo?.isForwarded) message.isForwarded = true;
-  if (media) message.media = { ...media, download: () => download(msg) };
+  if (media) message.media = { ...media, ...mediaRefOf(key, content), download: () => download(msg) };
   return { type: "message", message };
 }
 

@@ -2,8 +2,8 @@ import type { AnyMessageContent, MiscMessageGenerationOptions, WAMessage } from 
 import type { OutboundMessage } from "../provider.js";
 
 /**
- * WhatsApp plays voice notes only as Opus in Ogg. Other recordings (a browser's WebM) go as a plain
- * audio with their own type: nothing here converts them (no ffmpeg on the servers we target).
+ * WhatsApp plays voice notes only as Opus in Ogg. An agent's recording is converted to it when it is
+ * sent (storage/voice.ts); an audio stored otherwise (an older message) goes as a plain audio.
  */
 export const VOICE_NOTE_MIMETYPE = "audio/ogg; codecs=opus";
 

@@ -3,6 +3,7 @@ import type { ChannelProvider } from "../provider.js";
 import { useDbAuthState } from "./authState.js";
 import { consoleLogger, type BaileysLogger } from "./logger.js";
 import type { MediaDownloader } from "./mapping.js";
+import { openBaileysMedia } from "./media.js";
 import { baileysSession } from "./session.js";
 import { exponentialBackoff, SocketSupervisor, type SocketMaker } from "./supervisor.js";
 
@@ -25,8 +26,18 @@ export interface BaileysProviderOptions {
  * in the AuthStore (the database), so any instance holding the lease can resume it.
  */
 export function baileysProvider(options: BaileysProviderOptions = {}): ChannelProvider {
+  // The sockets this instance runs: an expired media link is renewed through the connection's own.
+  const supervisors = new Map<number, SocketSupervisor>();
   return {
     name: "beta",
+    async downloadMedia(connection, ref) {
+      const supervisor = supervisors.get(connection.id);
+      return openBaileysMedia(ref, {
+        logger: options.logger ?? consoleLogger(),
+        download: options.downloadMedia,
+        reupload: supervisor ? (m) => supervisor.openSocket().updateMediaMessage(m) : undefined,
+      });
+    },
     async start(connection, sink, store) {
       const logger = (options.logger ?? consoleLogger()).child({ whatsappId: connection.id });
       const auth = await useDbAuthState(store, { logger });
@@ -38,6 +49,7 @@ export function baileysProvider(options: BaileysProviderOptions = {}): ChannelPr
         maxFailures: options.maxFailures ?? 6,
         downloadMedia: options.downloadMedia,
       });
+      supervisors.set(connection.id, supervisor);
       supervisor.connect();
       return baileysSession(supervisor);
     },

@@ -1,3 +1,5 @@
+import { Readable } from "node:stream";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { ChannelError } from "../provider.js";
 import { type GraphErrorBody, channelErrorFromGraph, channelErrorFromNetwork } from "./graphErrors.js";
 
@@ -58,6 +60,8 @@ export interface GraphClient {
   mediaInfo(accessToken: string, mediaId: string): Promise<GraphMediaInfo>;
   /** GET the URL from mediaInfo with the bearer token; answers the bytes. */
   downloadMedia(accessToken: string, url: string): Promise<Buffer>;
+  /** GET the URL from mediaInfo as a stream (never whole in memory), with its Content-Length when given. */
+  openMedia(accessToken: string, url: string): Promise<{ stream: NodeJS.ReadableStream; size?: number }>;
   /** mediaInfo then downloadMedia. */
   fetchMedia(accessToken: string, mediaId: string): Promise<Buffer>;
 }
@@ -77,6 +81,8 @@ interface GraphRequest {
   form?: FormData;
   /** The ERR_* code of a final failure that is not one of Graph's specific ones. */
   failureCode?: string;
+  /** Overrides the client's timeout (a large download). */
+  timeoutMs?: number;
 }
 
 export function createGraphClient(opts: GraphClientOptions): GraphClient {
@@ -93,7 +99,7 @@ export function createGraphClient(opts: GraphClientOptions): GraphClient {
         method: req.method,
         headers,
         body: req.json !== undefined ? JSON.stringify(req.json) : req.form,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: AbortSignal.timeout(req.timeoutMs ?? timeoutMs),
       });
       if (!res.ok) {
         const body = (await res.json().catch(() => null)) as GraphErrorBody | null;
@@ -179,6 +185,21 @@ export function createGraphClient(opts: GraphClientOptions): GraphClient {
     downloadMedia(accessToken, url) {
       return call({ method: "GET", url, accessToken, failureCode: "ERR_WAPP_DOWNLOAD_MEDIA" }, async (res) =>
         Buffer.from(await res.arrayBuffer()),
+      );
+    },
+
+    openMedia(accessToken, url) {
+      return call(
+        // The body is read after the answer: the whole download may take up to ten minutes.
+        { method: "GET", url, accessToken, failureCode: "ERR_WAPP_DOWNLOAD_MEDIA", timeoutMs: 600_000 },
+        async (res) => {
+          if (!res.body) throw new ChannelError("Graph API answered the media without a body", true);
+          const length = Number(res.headers.get("content-length"));
+          return {
+            stream: Readable.fromWeb(res.body as WebReadableStream),
+            ...(Number.isFinite(length) && length > 0 ? { size: length } : {}),
+          };
+        },
       );
     },
 

@@ -57,7 +57,12 @@ describe("mapCloudWebhook: messages", () => {
             ...fromSheena,
             kind: "image",
             body: "Red one",
-            media: { mimetype: "image/jpeg", download: expect.any(Function) },
+            // The media job downloads it later by this id.
+            media: {
+              mimetype: "image/jpeg",
+              ref: { mediaId: "1003383421387256" },
+              download: expect.any(Function),
+            },
           },
         },
       },
@@ -89,7 +94,12 @@ describe("mapCloudWebhook: messages", () => {
           ...fromSheena,
           kind: "document",
           body: "invoice.pdf",
-          media: { mimetype: "application/pdf", filename: "invoice.pdf", download: expect.any(Function) },
+          media: {
+            mimetype: "application/pdf",
+            filename: "invoice.pdf",
+            ref: { mediaId: "doc-1" },
+            download: expect.any(Function),
+          },
         },
       },
       {
@@ -99,7 +109,11 @@ describe("mapCloudWebhook: messages", () => {
           ...fromSheena,
           kind: "audio",
           body: "",
-          media: { mimetype: "audio/ogg; codecs=opus", download: expect.any(Function) },
+          media: {
+            mimetype: "audio/ogg; codecs=opus",
+            ref: { mediaId: "audio-1" },
+            download: expect.any(Function),
+          },
         },
       },
     ]);

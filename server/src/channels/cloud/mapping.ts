@@ -154,6 +154,8 @@ function inboundMedia(media: CloudMedia, fetchMedia: CloudMediaFetcher): Inbound
   return {
     mimetype: media.mime_type ?? "application/octet-stream",
     ...(media.filename ? { filename: media.filename } : {}),
+    // The media job downloads it by id later (the provider's downloadMedia), size checked first.
+    ref: { mediaId: media.id },
     download: () => fetchMedia(media.id),
   };
 }

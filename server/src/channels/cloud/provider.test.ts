@@ -132,6 +132,44 @@ describe("cloud session: sending", () => {
     expect(sends[1]!.json).not.toHaveProperty("audio.caption");
   });
 
+  it("refuses what the Cloud API does not take before uploading anything: a WebM voice note, an Ogg without Opus, a GIF, an image over 5 MB", async () => {
+    const refused: [string, Parameters<ChannelSession["send"]>[0]["media"], string][] = [
+      [
+        "webm",
+        {
+          kind: "audio",
+          mimetype: "audio/webm",
+          filename: "a.webm",
+          data: Buffer.from("x"),
+          voiceNote: true,
+        },
+        "ERR_CLOUD_MEDIA_TYPE",
+      ],
+      [
+        "vorbis",
+        { kind: "audio", mimetype: "audio/ogg", filename: "a.ogg", data: Buffer.from("x") },
+        "ERR_CLOUD_MEDIA_TYPE",
+      ],
+      [
+        "gif",
+        { kind: "image", mimetype: "image/gif", filename: "a.gif", data: Buffer.from("x") },
+        "ERR_CLOUD_MEDIA_TYPE",
+      ],
+      [
+        "big",
+        { kind: "image", mimetype: "image/png", filename: "a.png", data: Buffer.alloc(5 * 1024 * 1024 + 1) },
+        "ERR_CLOUD_MEDIA_TOO_LARGE",
+      ],
+    ];
+    for (const [what, media, code] of refused) {
+      await expect(session.send({ to: customer, body: "", media }), what).rejects.toMatchObject({
+        retryable: false,
+        code,
+      });
+    }
+    expect(fake.requests.filter((r) => r.path === "/PNID/media")).toHaveLength(0);
+  });
+
   it("passes the 24-hour window error through as a ChannelError", async () => {
     fake.failNext({ code: 131047 });
     await expect(session.send({ to: customer, body: "late" })).rejects.toMatchObject({

@@ -6,6 +6,8 @@ import {
   type ConnectionInfo,
   type OutboundMessage,
 } from "../provider.js";
+import { MediaTooLarge } from "../../storage/media.js";
+import { cloudMediaProblem } from "./mediaLimits.js";
 import { type CloudCredentials, type GraphClient, type GraphContent, createGraphClient } from "./graph.js";
 
 /**
@@ -39,6 +41,21 @@ export function cloudProvider(opts: CloudProviderOptions): ChannelProvider {
         ...(creds && number ? { number } : {}),
       });
       return cloudSession(graph, creds);
+    },
+    // Media info first (its announced size is checked before a byte is read), then the download.
+    async downloadMedia(connection, ref, maxBytes) {
+      const creds = cloudCredentialsOf(connection);
+      if (!creds)
+        throw new ChannelError("Cloud API connection without accessToken", false, "ERR_WAPP_NOT_INITIALIZED");
+      if (typeof ref.mediaId !== "string") throw new ChannelError("no Cloud media id", false);
+      const info = await graph.mediaInfo(creds.accessToken, ref.mediaId);
+      const announced = Number(info.file_size);
+      const size = Number.isFinite(announced) && announced >= 0 ? announced : undefined;
+      if (size !== undefined && size > maxBytes) throw new MediaTooLarge(maxBytes);
+      return {
+        ...(await graph.openMedia(creds.accessToken, info.url)),
+        ...(size !== undefined ? { size } : {}),
+      };
     },
   };
 }
@@ -109,6 +126,14 @@ async function outboundContent(
 ): Promise<GraphContent> {
   const { media, body } = message;
   if (!media) return { type: "text", text: { body, preview_url: /https?:\/\//i.test(body) } };
+  // Refused before the upload: a type or size the Cloud API does not take cannot go by retrying.
+  const problem = cloudMediaProblem(media.kind, media.mimetype, media.data.length);
+  if (problem)
+    throw new ChannelError(
+      `the Cloud API does not take this ${media.kind} (${media.mimetype})`,
+      false,
+      problem,
+    );
   const uploaded = await graph.uploadMedia(creds, media);
   const canCaption = media.kind === "image" || media.kind === "video" || media.kind === "document";
   return {

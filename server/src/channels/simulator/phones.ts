@@ -18,7 +18,12 @@ export function presentPhoneMessage(r: PhoneRow): SimulatorPhoneMessage {
     body: r.isDeleted ? "" : r.body,
     kind: r.kind,
     media: r.media
-      ? { filename: r.media.filename, mimetype: r.media.mimetype, url: `/media/${r.media.path}` }
+      ? {
+          filename: r.media.filename,
+          mimetype: r.media.mimetype,
+          url: `/media/${r.media.path}`,
+          ...(r.media.voiceNote ? { voiceNote: true } : {}),
+        }
       : null,
     quotedId: r.quotedId,
     ack: r.ack,

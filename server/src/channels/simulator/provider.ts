@@ -36,6 +36,13 @@ export function simulatorProvider(deps: {
 }): ChannelProvider {
   return {
     name: "simulator",
+    // A customer's file is already on the simulated phone (the media store): the job copies it.
+    async downloadMedia(connection, ref) {
+      const file =
+        typeof ref.path === "string" ? await deps.media.open(connection.companyId, ref.path) : null;
+      if (!file) throw new ChannelError("the simulated phone's file is gone", false);
+      return file;
+    },
     async start(connection: ConnectionInfo, sink: ChannelSink, store: AuthStore): Promise<ChannelSession> {
       const timers = new Set<NodeJS.Timeout>();
       let stopped = false;
@@ -96,8 +103,14 @@ export function simulatorProvider(deps: {
             providerId: id,
             body: message.body,
             kind: message.media?.kind ?? "text",
+            // The phone keeps the type it was sent as (a voice note: audio/ogg; codecs=opus).
             media: media
-              ? { filename: message.media!.filename, mimetype: media.mimetype, path: media.path }
+              ? {
+                  filename: message.media!.filename,
+                  mimetype: message.media!.mimetype,
+                  path: media.path,
+                  ...(message.media!.voiceNote ? { voiceNote: true } : {}),
+                }
               : null,
             quotedId: message.quotedId ?? null,
             ack: 1,

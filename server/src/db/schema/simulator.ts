@@ -31,7 +31,12 @@ export const simulatorMessages = pgTable(
     providerId: text("provider_id").notNull(),
     body: text("body").notNull().default(""),
     kind: text("kind").notNull().default("text"),
-    media: jsonb("media").$type<{ filename: string; mimetype: string; path: string } | null>(),
+    media: jsonb("media").$type<{
+      filename: string;
+      mimetype: string;
+      path: string;
+      voiceNote?: boolean;
+    } | null>(),
     quotedId: text("quoted_id"),
     ack: smallint("ack").notNull().default(1),
     isDeleted: boolean("is_deleted").notNull().default(false),

@@ -148,6 +148,12 @@ export const messages = pgTable(
     mediaPath: text("media_path"),
     mediaName: text("media_name"),
     mediaMime: text("media_mime"),
+    /**
+     * An inbound file still on its way: "pending" while the media job downloads it (the message
+     * shows at once), "failed" when every try failed, "tooLarge" when it was over the size cap;
+     * null once stored (or for a message without media).
+     */
+    mediaStatus: text("media_status").$type<"pending" | "failed" | "tooLarge">(),
     quotedMsgId: bigint("quoted_msg_id", { mode: "number" }),
     participant: text("participant"),
     isDeleted: boolean("is_deleted").notNull().default(false),

@@ -3,6 +3,7 @@ import { type MessageDTO, validationMessage } from "@atende/contracts";
 import type { OutboundMessage } from "../../channels/provider.js";
 
 import { expectError } from "../../test/calls.js";
+import { buildConnection, buildTicket } from "../../test/factories.js";
 import {
   setupMessagesSuite,
   MEDIA_MAX_BYTES,
@@ -13,6 +14,7 @@ import {
   PNG,
   PDF,
   WEBM,
+  RECORDING_WEBM,
   call,
   phoneSays,
   phoneOut,
@@ -83,7 +85,7 @@ describe("POST /messages/{ticketId} with files (multipart)", () => {
     ]);
   });
 
-  it("a recorded voice note (WebM declared as audio) is stored as audio and goes out as a voice note; a WebM video stays video; a declared audio type retypes nothing else", async () => {
+  it("a recorded voice note (WebM declared as audio) is converted to Ogg/Opus and goes out as a voice note; a WebM video stays video; a declared audio type retypes nothing else", async () => {
     const { number, ticketId } = await openConversation();
     // What the connection's session is handed, as the outbound queue sends.
     const session = ctx.built.channels.sessions.session(team.connection.id)!;
@@ -104,28 +106,46 @@ describe("POST /messages/{ticketId} with files (multipart)", () => {
           name: "medias",
           filename: "audio-20240521-143005.webm",
           type: "audio/webm;codecs=opus",
-          data: WEBM,
+          data: RECORDING_WEBM,
         },
       ]);
       expect(voice.statusCode, voice.body).toBe(201);
       const audio = voice.json<MessageDTO>();
+      // Converted once, on the way in: the agent's bubble plays the same Ogg/Opus the customer gets.
       expect(audio).toMatchObject({
         fromMe: true,
         body: "",
         mediaType: "audio",
-        mediaName: "audio-20240521-143005.webm",
-        mediaUrl: expect.stringMatching(/\.webm$/),
+        mediaName: "audio-20240521-143005.ogg",
+        mediaUrl: expect.stringMatching(/\.opus$/),
         quotedMsg: { id: quoted.id },
       });
-      expect((await stored(audio.id)).mediaMime).toBe("audio/webm");
+      expect((await stored(audio.id)).mediaMime).toBe("audio/ogg; codecs=opus");
       expect(await onPhone(number, audio.id)).toMatchObject({
         kind: "audio",
-        media: { filename: "audio-20240521-143005.webm", mimetype: "audio/webm" },
+        media: { filename: "audio-20240521-143005.ogg", mimetype: "audio/ogg; codecs=opus", voiceNote: true },
         quotedId: phoneId,
       });
-      const audioOut = handed.find((m) => m.media?.filename === "audio-20240521-143005.webm");
-      expect(audioOut?.media).toMatchObject({ kind: "audio", mimetype: "audio/webm", voiceNote: true });
-      expect(audioOut!.media!.data.equals(WEBM)).toBe(true);
+      const audioOut = handed.find((m) => m.media?.filename === "audio-20240521-143005.ogg");
+      expect(audioOut?.media).toMatchObject({
+        kind: "audio",
+        mimetype: "audio/ogg; codecs=opus",
+        voiceNote: true,
+      });
+      const ogg = audioOut!.media!.data;
+      expect(ogg.subarray(0, 4).toString("latin1")).toBe("OggS");
+      expect(ogg.includes(Buffer.from("OpusHead"))).toBe(true);
+
+      // Bytes that only look like WebM cannot be made a voice note: refused whole, nothing queued.
+      const before = handed.length;
+      const broken = await postForm(ticketId, ana.login, [
+        { name: "medias", filename: "audio-20240521-143100.webm", type: "audio/webm", data: WEBM },
+      ]);
+      expectError(broken, 400, "ERR_AUDIO_CONVERSION_FAILED");
+      expect(
+        (await page(ticketId)).messages.some((m) => m.mediaName?.startsWith("audio-20240521-143100")),
+      ).toBe(false);
+      expect(handed.length).toBe(before);
 
       // The same bytes declared as a video are a video, not a voice note.
       const film = await postForm(ticketId, ana.login, [
@@ -155,6 +175,34 @@ describe("POST /messages/{ticketId} with files (multipart)", () => {
     } finally {
       session.send = send;
     }
+  });
+
+  it("on a Cloud API connection, a type Meta refuses answers 400 ERR_CLOUD_MEDIA_TYPE before anything is queued; a recording goes as Ogg/Opus", async () => {
+    const cloud = await buildConnection(ctx.deps.db, team.company.id, {
+      provider: "cloud",
+      providerConfig: { phoneNumberId: "1", accessToken: "t" },
+    });
+    const ticket = await buildTicket(ctx.deps.db, team.company.id, {
+      status: "open",
+      userId: ana.id,
+      whatsappId: cloud.id,
+      queueId: team.queues[0]!.id,
+    });
+    const gif = Buffer.from("474946383961010001000000002c00000000010001000002024401003b", "hex");
+    const refused = await postForm(ticket.id, ana.login, [
+      { name: "medias", filename: "animacao.gif", type: "image/gif", data: gif },
+    ]);
+    expectError(refused, 400, "ERR_CLOUD_MEDIA_TYPE");
+    expect(await countOf(ticket.id)).toBe(0);
+
+    const voice = await postForm(ticket.id, ana.login, [
+      { name: "medias", filename: "audio-20240521-150000.webm", type: "audio/webm", data: RECORDING_WEBM },
+    ]);
+    expect(voice.statusCode, voice.body).toBe(201);
+    expect(voice.json<MessageDTO>()).toMatchObject({
+      mediaType: "audio",
+      mediaName: "audio-20240521-150000.ogg",
+    });
   });
 
   it("a file over the size limit answers 413 ERR_MEDIA_TOO_LARGE and stores nothing", async () => {

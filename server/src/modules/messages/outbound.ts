@@ -107,7 +107,7 @@ export async function retryOutbound(
   return true;
 }
 
-function outboundMediaKind(mimetype: string, mediaType: string): OutboundMedia["kind"] {
+export function outboundMediaKind(mimetype: string, mediaType: string): OutboundMedia["kind"] {
   if (mediaType === "sticker") return "sticker";
   if (mimetype.startsWith("image/")) return "image";
   if (mimetype.startsWith("audio/")) return "audio";

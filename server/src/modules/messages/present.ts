@@ -34,6 +34,7 @@ export function presentMessage(
     mediaType: m.mediaType as MediaType,
     mediaUrl: mediaUrlOf(m),
     mediaName: m.mediaName,
+    mediaStatus: m.mediaStatus ?? null,
     isDeleted: m.isDeleted,
     isEdited: m.isEdited,
     isForwarded: m.isForwarded,

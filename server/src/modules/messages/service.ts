@@ -10,7 +10,9 @@ import { findUser } from "../users/queries.js";
 import { findTicketRow } from "../tickets/queries.js";
 import { loadTicket } from "../tickets/queries.js";
 import type { TicketsService } from "../tickets/service.js";
+import { findWhatsappRow } from "../whatsapps/queries.js";
 import { enqueueChannelAction } from "./actions.js";
+import { prepareOutgoingFiles } from "./outgoingMedia.js";
 import { raiseMessageSaved } from "./events.js";
 import { queueOutbound, retryOutbound } from "./outbound.js";
 import * as q from "./queries.js";
@@ -122,10 +124,12 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
         if (!quotedMsgId) throw new AppError("ERR_FETCH_WAPP_MSG");
       }
       const body = await signed(actor, text, input.signMessage);
+      const connection = files.length ? await findWhatsappRow(db, actor.companyId, ticket.whatsappId) : null;
+      const ready = await prepareOutgoingFiles(files, connection?.provider ?? null, media);
       // A disk or database failure the agent can retry answers ERR_CREATING_MESSAGE, not a 500.
       const ids = await retryableOr("ERR_CREATING_MESSAGE", async () => {
         const stored: { path: string; mimetype: string; name: string }[] = [];
-        for (const f of files)
+        for (const f of ready)
           stored.push({ ...(await media.save(actor.companyId, f.data, f.mimetype)), name: f.filename });
         return inTransaction(db, bus, async (tx, raise) => {
           const created: number[] = [];

@@ -57,6 +57,9 @@ export const WEBM = Buffer.concat([
   Buffer.alloc(12_000, 0x5a),
 ]);
 
+/** A real recording as Chrome's MediaRecorder writes it: WebM with Opus inside, 1.5 s, mono. */
+export const RECORDING_WEBM = fs.readFileSync(new URL("../../test/media/recording.webm", import.meta.url));
+
 export type Who = LoggedIn | null;
 export const call = caller(() => ctx);
 

@@ -18,6 +18,8 @@ import type { UploadedFile } from "../messages/service.js";
 import { findTicketRow, insertTicket, loadTicket, setTicketClosed, track } from "../tickets/queries.js";
 import { liveTicketRow } from "../messages/queries.js";
 import { companyQueueIds, findUser } from "../users/queries.js";
+import { prepareOutgoingFiles } from "../messages/outgoingMedia.js";
+import { findWhatsappRow } from "../whatsapps/queries.js";
 import * as q from "./queries.js";
 
 export type MessagesApiDeps = Pick<Deps, "db" | "bus" | "now" | "media"> & {
@@ -139,8 +141,11 @@ export function createMessagesApiService({ db, bus, now, media, jobs, sessions }
       if (input.userId && !(await findUser(db, companyId, input.userId)))
         throw new AppError("ERR_API_USER_NOT_FOUND");
       await checkOnWhatsapp(whatsappId, number);
+      // Audio as a voice note, and the Cloud API's types and sizes, as an agent's own send.
+      const connection = files.length ? await findWhatsappRow(db, companyId, whatsappId) : null;
+      const ready = await prepareOutgoingFiles(files, connection?.provider ?? null, media);
       const stored: { path: string; mimetype: string; name: string }[] = [];
-      for (const f of files)
+      for (const f of ready)
         stored.push({ ...(await media.save(companyId, f.data, f.mimetype)), name: f.filename });
 
       const outcome = await inTransaction(db, bus, async (tx, raise) => {

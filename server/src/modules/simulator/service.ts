@@ -165,6 +165,8 @@ export function createSimulatorService(deps: {
         message.media = {
           mimetype: input.media.mimetype,
           filename: input.media.filename,
+          size: bytes.length,
+          ref: { path: stored!.path },
           download: async () => bytes,
         };
       } else if (input.location) {

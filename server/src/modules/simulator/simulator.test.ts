@@ -317,8 +317,11 @@ describe("what the phone may send", () => {
       expect(view[0]).toMatchObject({ direction: "in", body: "arquivo estranho" });
       const ticket = await ticketOf(number);
       expect(ticket).not.toBeNull();
-      const stored = await ctx.deps.db.select().from(messages).where(eq(messages.ticketId, ticket!.id));
-      expect(stored).toHaveLength(1);
+      const storedNow = () => ctx.deps.db.select().from(messages).where(eq(messages.ticketId, ticket!.id));
+      expect(await storedNow()).toHaveLength(1);
+      // The file is copied by the media job, after the message is stored.
+      await waitFor(async () => (await storedNow())[0]!.mediaStatus === null);
+      const stored = await storedNow();
       // Whatever the bytes were, they are never served as the image type the phone claimed.
       expect(stored[0]!.mediaPath).not.toBeNull();
       expect(stored[0]!.mediaMime).toBe("application/octet-stream");

@@ -55,7 +55,16 @@ export function MessageMedia({ media }: { media: Media }) {
     );
   }
   if (type === "audio") {
-    return <Box component="audio" controls src={src} aria-label={media.filename} sx={{ maxWidth: 240 }} />;
+    // The type the phone received it as: what a real phone would have to play.
+    return (
+      <Box>
+        <Box component="audio" controls src={src} aria-label={media.filename} sx={{ maxWidth: 240 }} />
+        <Typography variant="caption" component="p" sx={{ opacity: 0.7 }}>
+          {media.voiceNote ? `${t("simulator.voiceNote")} · ` : ""}
+          {media.mimetype}
+        </Typography>
+      </Box>
+    );
   }
   if (type === "video") {
     return <Box component="video" controls src={src} aria-label={media.filename} sx={{ maxWidth: "100%" }} />;

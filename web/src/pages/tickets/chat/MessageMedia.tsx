@@ -339,7 +339,38 @@ function MissedCall({ message }: { message: MessageDTO }) {
 }
 
 /** What a message carries besides its text: a file, a place, a contact card or a missed call. */
+const KIND_LABEL: Record<string, string> = {
+  image: "chat.media.image",
+  sticker: "chat.media.sticker",
+  audio: "chat.media.audio",
+  video: "chat.media.video",
+};
+
+/**
+ * An inbound file not stored (yet): "pending" while the server downloads it (the bubble turns into
+ * the media when its update arrives), or why it never will be.
+ */
+function MediaStatusNote({ message }: { message: MessageDTO }) {
+  const { t } = useTranslation();
+  if (message.mediaStatus === "pending") {
+    const kind = t(KIND_LABEL[message.mediaType] ?? "chat.media.document").toLowerCase();
+    return (
+      <Box role="status" sx={{ display: "flex", alignItems: "center", gap: 1, py: 0.5, opacity: 0.8 }}>
+        <CircularProgress size={16} aria-hidden />
+        <Typography variant="body2">{t("chat.media.loading", { kind })}</Typography>
+      </Box>
+    );
+  }
+  return (
+    <Typography variant="body2" role="note" sx={{ fontStyle: "italic", opacity: 0.75, py: 0.5 }}>
+      {message.mediaName ? `${message.mediaName}: ` : ""}
+      {t(message.mediaStatus === "tooLarge" ? "chat.media.tooLarge" : "chat.media.failed")}
+    </Typography>
+  );
+}
+
 export function MessageMedia({ message }: { message: MessageDTO }) {
+  if (message.mediaStatus) return <MediaStatusNote message={message} />;
   switch (message.mediaType) {
     case "image":
     case "sticker":
