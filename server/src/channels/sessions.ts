@@ -26,8 +26,12 @@ interface Running {
   leaseUntil: number;
 }
 
-/** Statuses in which a connection wants a live session; DISCONNECTED and TIMEOUT wait for a person. */
-const LIVE_STATUSES = ["OPENING", "qrcode", "PAIRING", "CONNECTED"] as const;
+/**
+ * Statuses in which a connection wants a live session. TIMEOUT is one of them: a session that kept
+ * failing still retries, and one left TIMEOUT by a dead instance (or an older release, which gave
+ * up there) is claimed and retried by whoever is alive. DISCONNECTED waits for a person.
+ */
+const LIVE_STATUSES = ["OPENING", "qrcode", "PAIRING", "CONNECTED", "TIMEOUT"] as const;
 
 /**
  * Runs the live sessions this instance owns. Ownership is a lease row per connection, renewed on
@@ -137,7 +141,7 @@ export class SessionManager {
       const claimed = await claimLease(db, c.company_id, c.id, { ownerId: this.instanceId, until, at });
       if (claimed) await this.startLocal(c.company_id, c.id, until);
     }
-    // Sessions whose connection went to DISCONNECTED/TIMEOUT (a logout, a person's "disconnect") end here.
+    // Sessions whose connection went to DISCONNECTED (a logout, a person's "disconnect") end here.
     if (owned.length) {
       const idle = await idleConnectionIds(db, owned);
       for (const { id } of idle) await this.release(id);

@@ -10,12 +10,12 @@ export interface BaileysProviderOptions {
   /** Builds the socket; tests pass a fake. Defaults to Baileys' makeWASocket. */
   makeSocket?: SocketMaker;
   logger?: BaileysLogger;
-  /** Milliseconds before reconnect attempt n; defaults to 1 s, 2 s, 4 s ... 60 s, jittered. */
+  /** Milliseconds before reconnect attempt n; defaults to 1 s, 2 s, 4 s ... 5 minutes, jittered. */
   backoff?: (attempt: number) => number;
   /** QR refreshes offered before giving up (DISCONNECTED). Default 5. */
   maxQrRefreshes?: number;
-  /** Failed connects in a row before giving up (TIMEOUT). Default 6. */
-  maxFailures?: number;
+  /** Failed connects in a row before the connection shows TIMEOUT (it keeps retrying). Default 6. */
+  timeoutAfter?: number;
   /** Fetches media bytes; defaults to Baileys' downloadMediaMessage. */
   downloadMedia?: MediaDownloader;
 }
@@ -35,7 +35,7 @@ export function baileysProvider(options: BaileysProviderOptions = {}): ChannelPr
         logger,
         backoff: options.backoff ?? exponentialBackoff,
         maxQrRefreshes: options.maxQrRefreshes ?? 5,
-        maxFailures: options.maxFailures ?? 6,
+        timeoutAfter: options.timeoutAfter ?? 6,
         downloadMedia: options.downloadMedia,
       });
       supervisor.connect();

@@ -42,21 +42,27 @@ export interface SupervisorOptions {
   backoff: (attempt: number) => number;
   /** QR codes refreshed this many times without a scan: the session stops (DISCONNECTED). */
   maxQrRefreshes: number;
-  /** Closes in a row without the socket ever opening: the session stops (TIMEOUT). */
-  maxFailures: number;
+  /**
+   * Closes in a row without the socket opening after which the connection shows TIMEOUT, so the
+   * admin is told. It keeps retrying all the same: only a logout, a refusal or a replacement stop it.
+   */
+  timeoutAfter: number;
   downloadMedia?: MediaDownloader;
 }
 
 /**
  * Keeps one connection's Baileys socket alive: builds it, turns its events into ChannelEvents,
- * reconnects after drops with backoff, and stops for good on logout, on a replaced session, when
- * the reconnects keep failing, or when nobody scans the QR code.
+ * reconnects after drops with a capped backoff for as long as it takes (an outage at night must not
+ * leave the number down until someone clicks), and stops for good only on logout (401), on
+ * WhatsApp's refusal (403), on a replaced session (440), or when nobody scans the QR code.
  */
 export class SocketSupervisor {
   private socket: BaileysSocket | null = null;
   private open = false;
   private stopped = false;
   private failures = 0;
+  /** 515s in a row without the socket opening in between. */
+  private restarts = 0;
   private qrShown = 0;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private unsubscribe: () => void = () => {};
@@ -181,10 +187,12 @@ export class SocketSupervisor {
   private onConnectionUpdate(socket: BaileysSocket, update: Partial<ConnectionState>): void {
     if (update.qr) this.onQr(socket, update.qr);
     if (update.isNewLogin) this.emitStatus("PAIRING");
-    if (update.connection === "connecting") this.emitStatus("OPENING");
+    // Past the threshold the connection keeps showing TIMEOUT while it retries, not a flicker of OPENING.
+    if (update.connection === "connecting" && !this.timedOut()) this.emitStatus("OPENING");
     if (update.connection === "open") {
       this.open = true;
       this.failures = 0;
+      this.restarts = 0;
       this.qrShown = 0;
       const number = jidToAddress(socket.user?.id, socket.user?.phoneNumber)?.number ?? "";
       this.emitStatus("CONNECTED", { number, retries: 0 });
@@ -223,14 +231,26 @@ export class SocketSupervisor {
       this.emitStatus("DISCONNECTED");
       return;
     }
-    this.failures += 1;
-    if (this.failures >= this.options.maxFailures) {
-      this.halt();
-      this.emitStatus("TIMEOUT");
+    if (code === DisconnectReason.restartRequired) {
+      // WhatsApp asks for a restart after pairing and now and then later: expected, not a failure.
+      // Reconnect at once; only a second one in a row, before any open, waits (no tight loop).
+      this.restarts += 1;
+      this.schedule(this.restarts === 1 ? 0 : this.options.backoff(this.restarts - 1));
       return;
     }
-    // After pairing WhatsApp asks for a restart at once (515): that one is expected, no waiting.
-    const delay = code === DisconnectReason.restartRequired ? 0 : this.options.backoff(this.failures);
+    // 408, 428, 500, 503, 405 (an outdated WhatsApp Web version: see WA_WEB_VERSION), network errors.
+    this.failures += 1;
+    this.restarts = 0;
+    if (this.timedOut()) this.emitStatus("TIMEOUT", { retries: this.failures });
+    this.options.logger.warn({ code, attempt: this.failures }, "baileys: connection closed; reconnecting");
+    this.schedule(this.options.backoff(this.failures));
+  }
+
+  private timedOut(): boolean {
+    return this.failures >= this.options.timeoutAfter;
+  }
+
+  private schedule(delay: number): void {
     this.reconnectTimer = setTimeout(() => this.reconnect(), delay);
   }
 
@@ -254,8 +274,14 @@ export class SocketSupervisor {
   }
 }
 
-/** 1 s, 2 s, 4 s ... up to 60 s, each between half and all of it so many sessions do not retry in step. */
+/** The longest wait between two reconnect attempts. */
+export const MAX_BACKOFF_MS = 5 * 60_000;
+
+/**
+ * 1 s, 2 s, 4 s ... up to 5 minutes, each between half and all of it so many sessions do not retry
+ * in step (a whole instance's connections drop together when its network does).
+ */
 export function exponentialBackoff(attempt: number): number {
-  const ceiling = Math.min(1000 * 2 ** (attempt - 1), 60_000);
+  const ceiling = Math.min(1000 * 2 ** Math.min(attempt - 1, 30), MAX_BACKOFF_MS);
   return ceiling / 2 + Math.random() * (ceiling / 2);
 }
