@@ -1,4 +1,4 @@
-import { makeWASocket } from "@whiskeysockets/baileys";
+import { makeWASocket, type WAVersion } from "@whiskeysockets/baileys";
 import type { ChannelProvider } from "../provider.js";
 import { useDbAuthState } from "./authState.js";
 import { consoleLogger, type BaileysLogger } from "./logger.js";
@@ -16,6 +16,8 @@ export interface BaileysProviderOptions {
   maxQrRefreshes?: number;
   /** Failed connects in a row before the connection shows TIMEOUT (it keeps retrying). Default 6. */
   timeoutAfter?: number;
+  /** The WhatsApp Web version announced (WA_WEB_VERSION); defaults to the one bundled with Baileys. */
+  version?: WAVersion;
   /** Fetches media bytes; defaults to Baileys' downloadMediaMessage. */
   downloadMedia?: MediaDownloader;
 }
@@ -37,6 +39,7 @@ export function baileysProvider(options: BaileysProviderOptions = {}): ChannelPr
         maxQrRefreshes: options.maxQrRefreshes ?? 5,
         timeoutAfter: options.timeoutAfter ?? 6,
         downloadMedia: options.downloadMedia,
+        version: options.version,
       });
       supervisor.connect();
       return baileysSession(supervisor);

@@ -19,6 +19,13 @@ describe("Baileys connection: connecting", () => {
     expect(configs[0]!.auth.creds.registrationId).toBe(earlier.state.creds.registrationId);
   });
 
+  it("announces the configured WhatsApp Web version (WA_WEB_VERSION), else leaves Baileys' bundled one", async () => {
+    const configured = await startProvider({ version: [2, 3000, 1023223821] });
+    expect(configured.configs[0]!.version).toStrictEqual([2, 3000, 1023223821]);
+    const bundled = await startProvider();
+    expect(bundled.configs[0]).not.toHaveProperty("version");
+  });
+
   it("saves the credentials on creds.update", async () => {
     const { current, auth } = await startProvider();
     current().fire("creds.update", { nextPreKeyId: 5 });

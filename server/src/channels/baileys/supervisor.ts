@@ -7,6 +7,7 @@ import {
   type ConnectionState,
   type UserFacingSocketConfig,
   type WASocket,
+  type WAVersion,
 } from "@whiskeysockets/baileys";
 import type { WhatsappStatus } from "@atende/contracts";
 import type { AuthStore, ChannelEvent, ChannelSink } from "../provider.js";
@@ -48,6 +49,8 @@ export interface SupervisorOptions {
    */
   timeoutAfter: number;
   downloadMedia?: MediaDownloader;
+  /** The WhatsApp Web version to announce; unset, Baileys' bundled one. */
+  version?: WAVersion;
 }
 
 /**
@@ -88,6 +91,7 @@ export class SocketSupervisor {
       // Our own sends are recorded by the outbound path with the id send() answers; echoing them
       // as upserts would race that write. Messages typed on the phone still arrive.
       emitOwnEvents: false,
+      ...(this.options.version ? { version: this.options.version } : {}),
     });
     this.socket = socket;
     this.unsubscribe = this.listen(socket);
@@ -242,7 +246,14 @@ export class SocketSupervisor {
     this.failures += 1;
     this.restarts = 0;
     if (this.timedOut()) this.emitStatus("TIMEOUT", { retries: this.failures });
-    this.options.logger.warn({ code, attempt: this.failures }, "baileys: connection closed; reconnecting");
+    if (code === 405) {
+      this.options.logger.error(
+        { code, version: this.options.version ?? "bundled" },
+        "baileys: WhatsApp refused this WhatsApp Web version; set WA_WEB_VERSION to a current one",
+      );
+    } else {
+      this.options.logger.warn({ code, attempt: this.failures }, "baileys: connection closed; reconnecting");
+    }
     this.schedule(this.options.backoff(this.failures));
   }
 
