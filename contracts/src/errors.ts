@@ -13,6 +13,7 @@ import { PLATFORM_ERRORS } from "./errorCodes/platform.js";
 import { CAMPAIGN_ERRORS } from "./errorCodes/campaigns.js";
 import { AGENT_WORKSPACE_SPEC_ERRORS } from "./errorCodes/spec.js";
 import { WORKSPACE_ERRORS } from "./errorCodes/workspace.js";
+import { WHATSAPP_SESSION_ERRORS } from "./errorCodes/whatsappSessions.js";
 
 export type Lang = "pt" | "en" | "es";
 export const LANGS: readonly Lang[] = ["pt", "en", "es"];
@@ -32,6 +33,7 @@ export const ERROR_CATALOGUES: Readonly<Record<string, Readonly<Record<string, E
   BILLING_ERRORS,
   API_ERRORS,
   BOT_ERRORS,
+  WHATSAPP_SESSION_ERRORS,
 };
 
 export const ERRORS = {
@@ -44,6 +46,7 @@ export const ERRORS = {
   ...BILLING_ERRORS,
   ...API_ERRORS,
   ...BOT_ERRORS,
+  ...WHATSAPP_SESSION_ERRORS,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -223,6 +223,26 @@ export class SessionManager {
     await this.tick();
   }
 
+  /**
+   * A pairing code for the connection's phone, the QR code's alternative. The session must run here
+   * to answer at once: when another instance runs it (or none does), it is started here first, as a
+   * person's "new QR" would. Null when no session could be started here; `unavailable` when the
+   * provider pairs no phone by code. Throws the session's ChannelError.
+   */
+  async pairingCode(
+    companyId: number,
+    whatsappId: number,
+    number: string,
+  ): Promise<{ code: string } | "unavailable" | null> {
+    if (!this.running.has(whatsappId)) await this.restart(companyId, whatsappId);
+    const entry = this.running.get(whatsappId);
+    await entry?.starting;
+    const session = entry?.session;
+    if (!session) return null;
+    if (!session.requestPairingCode) return "unavailable";
+    return { code: await session.requestPairingCode(number) };
+  }
+
   /** Logs out (when we run the session) and leaves the connection DISCONNECTED. */
   async disconnect(companyId: number, whatsappId: number): Promise<void> {
     const entry = this.running.get(whatsappId);
