@@ -24,6 +24,7 @@ test.describe("connection pairing and alerts", () => {
   test("the QR dialog gives a pairing code for a phone number, and goes back to the QR code", async ({
     browser,
   }) => {
+    test.setTimeout(120_000);
     const stamp = Date.now();
     const name = `Pareamento ${stamp}`;
     const { context, page } = await newPerson(browser);
@@ -67,6 +68,7 @@ test.describe("connection pairing and alerts", () => {
   });
 
   test("an admin on another page is told when a connected number is disconnected", async ({ browser }) => {
+    test.setTimeout(120_000);
     const stamp = Date.now();
     const name = `Alerta ${stamp}`;
     const { context, page } = await newPerson(browser);

@@ -5,15 +5,23 @@ import {
   type BaileysEventEmitter,
   type BaileysEventMap,
   type ConnectionState,
+  type Contact,
   type UserFacingSocketConfig,
   type WASocket,
   type WAVersion,
 } from "@whiskeysockets/baileys";
 import type { WhatsappStatus } from "@atende/contracts";
-import type { AuthStore, ChannelEvent, ChannelSink } from "../provider.js";
+import {
+  ChannelError,
+  type AuthStore,
+  type ChannelAddress,
+  type ChannelEvent,
+  type ChannelSink,
+} from "../provider.js";
 import type { DbAuthState } from "./authState.js";
 import { notConnected, statusCodeOf, toChannelError } from "./errors.js";
-import { jidToAddress } from "./jid.js";
+import { GroupDirectory } from "./groups.js";
+import { addressToJid, jidToAddress } from "./jid.js";
 import type { BaileysLogger } from "./logger.js";
 import { mapUpsertedMessage, type MediaDownloader } from "./mapping.js";
 import { SinkQueue } from "./sinkQueue.js";
@@ -32,9 +40,18 @@ export type BaileysSocket = Pick<
   | "updateMediaMessage"
   | "rejectCall"
   | "sendPresenceUpdate"
+  | "requestPairingCode"
+  | "presenceSubscribe"
+  | "groupMetadata"
 > & { ev: Pick<BaileysEventEmitter, "on" | "off"> };
 
 export type SocketMaker = (config: UserFacingSocketConfig) => BaileysSocket;
+
+/** A chat's presence is asked for again after this long (WhatsApp Web asks on each chat opening). */
+export const PRESENCE_RESUBSCRIBE_MS = 5 * 60_000;
+
+/** How long a pairing code request waits for the socket to be ready to pair (its QR shown). */
+export const PAIRING_WAIT_MS = 30_000;
 
 export interface SupervisorOptions {
   makeSocket: SocketMaker;
@@ -67,9 +84,15 @@ export class SocketSupervisor {
   /** 515s in a row without the socket opening in between. */
   private restarts = 0;
   private qrShown = 0;
+  /** The socket that last offered a QR code: it is the one waiting to be paired. */
+  private qrSocket: BaileysSocket | null = null;
+  private pairingWaiters: { resolve(socket: BaileysSocket): void; reject(err: Error): void }[] = [];
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private unsubscribe: () => void = () => {};
   private readonly queue: SinkQueue;
+  private readonly groups: GroupDirectory;
+  /** Chats whose presence the current socket subscribed to, and when (ms). */
+  private watched = new Map<string, number>();
 
   constructor(
     private readonly auth: DbAuthState,
@@ -78,6 +101,11 @@ export class SocketSupervisor {
     private readonly options: SupervisorOptions,
   ) {
     this.queue = new SinkQueue(sink, options.logger);
+    this.groups = new GroupDirectory({
+      fetch: (jid) => this.openSocket().groupMetadata(jid),
+      emit: (event) => this.emit(event),
+      logger: options.logger,
+    });
   }
 
   connect(): void {
@@ -91,9 +119,12 @@ export class SocketSupervisor {
       // Our own sends are recorded by the outbound path with the id send() answers; echoing them
       // as upserts would race that write. Messages typed on the phone still arrive.
       emitOwnEvents: false,
+      // Sends to a group read its participants from here, kept by the group events.
+      cachedGroupMetadata: this.groups.cachedGroupMetadata,
       ...(this.options.version ? { version: this.options.version } : {}),
     });
     this.socket = socket;
+    this.watched = new Map();
     this.unsubscribe = this.listen(socket);
   }
 
@@ -101,6 +132,67 @@ export class SocketSupervisor {
   openSocket(): BaileysSocket {
     if (!this.open || !this.socket || this.stopped) throw notConnected();
     return this.socket;
+  }
+
+  /**
+   * A code that pairs the phone of `number` (digits with country code) instead of the QR: asked of
+   * the socket once it waits to be paired (it offered a QR), so a request made while the socket is
+   * still opening waits for that, up to PAIRING_WAIT_MS.
+   */
+  async requestPairingCode(number: string): Promise<string> {
+    if (this.open || this.auth.state.creds.registered) {
+      throw new ChannelError("the session is already paired", false, "ERR_WAPP_PAIRING_NOT_WAITING");
+    }
+    if (this.stopped) throw notConnected();
+    const socket = await this.pairableSocket();
+    // The person now types the code on the phone: the QR refreshes left start over for them.
+    this.qrShown = 0;
+    try {
+      return await socket.requestPairingCode(number);
+    } catch (err) {
+      throw toChannelError(err, "ERR_WAPP_PAIRING_FAILED");
+    }
+  }
+
+  private pairableSocket(): Promise<BaileysSocket> {
+    if (this.qrSocket && this.qrSocket === this.socket) return Promise.resolve(this.qrSocket);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pairingWaiters = this.pairingWaiters.filter((w) => w !== waiter);
+        reject(new ChannelError("WhatsApp was not ready to pair in time", true, "ERR_WAPP_PAIRING_FAILED"));
+      }, PAIRING_WAIT_MS);
+      const waiter = {
+        resolve: (socket: BaileysSocket) => {
+          clearTimeout(timer);
+          resolve(socket);
+        },
+        reject: (err: Error) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      };
+      this.pairingWaiters.push(waiter);
+    });
+  }
+
+  /**
+   * Asks WhatsApp for the chat's presence (typing, recording), as WhatsApp Web does when a chat is
+   * opened; once per socket and chat within PRESENCE_RESUBSCRIBE_MS, so opening a chat often costs
+   * nothing. Without a socket open it does nothing: the next opening asks again.
+   */
+  async watchPresence(address: ChannelAddress): Promise<void> {
+    if (!this.open || !this.socket || this.stopped) return;
+    const jid = addressToJid(address);
+    const now = Date.now();
+    const last = this.watched.get(jid);
+    if (last !== undefined && now - last < PRESENCE_RESUBSCRIBE_MS) return;
+    this.watched.set(jid, now);
+    try {
+      await this.socket.presenceSubscribe(jid);
+    } catch (err) {
+      this.watched.delete(jid);
+      throw toChannelError(err);
+    }
   }
 
   /** Fetches media bytes, asking the phone to upload them again when the link expired. */
@@ -167,16 +259,24 @@ export class SocketSupervisor {
           .catch((err: unknown) => this.options.logger.error({ err }, "baileys: saving creds failed"));
       }),
       on("messages.upsert", ({ messages }) =>
-        messages.forEach((m) => this.emit(mapUpsertedMessage(m, this.download))),
+        messages.forEach((m) => this.emit(this.groups.onMessage(mapUpsertedMessage(m, this.download)))),
       ),
       on("messages.update", (updates) => updates.forEach((u) => this.emit(mapStatusUpdate(u)))),
       on("message-receipt.update", (receipts) => receipts.forEach((r) => this.emit(mapGroupReceipt(r)))),
       on("presence.update", (presence) => this.emit(mapPresence(presence))),
-      on("contacts.upsert", (contacts) => contacts.forEach((c) => this.emit(mapContact(c)))),
-      on("contacts.update", (contacts) => contacts.forEach((c) => this.emit(mapContact(c)))),
+      on("contacts.upsert", (contacts) => contacts.forEach((c) => this.onContact(c))),
+      on("contacts.update", (contacts) => contacts.forEach((c) => this.onContact(c))),
+      on("groups.upsert", (groups) => this.groups.upsert(groups)),
+      on("groups.update", (updates) => this.groups.update(updates)),
+      on("group-participants.update", (update) => this.groups.participants(update)),
       on("call", (calls) => calls.forEach((c) => this.emit(mapCall(c)))),
     ];
     return () => offs.forEach((off) => off());
+  }
+
+  private onContact(contact: Partial<Contact>): void {
+    this.groups.learn(contact);
+    this.emit(mapContact(contact));
   }
 
   private emit(event: ChannelEvent | null): void {
@@ -213,11 +313,16 @@ export class SocketSupervisor {
       this.emitStatus("DISCONNECTED");
       return;
     }
+    this.qrSocket = socket;
+    const waiters = this.pairingWaiters;
+    this.pairingWaiters = [];
+    waiters.forEach((w) => w.resolve(socket));
     this.emit({ type: "connection", status: "qrcode", qrcode, retries });
   }
 
   private onClose(code: number | undefined): void {
     this.open = false;
+    this.qrSocket = null;
     this.unsubscribe(); // that socket is finished; a reconnect builds a new one
     this.socket = null;
     if (this.stopped) return;
@@ -279,6 +384,9 @@ export class SocketSupervisor {
   private halt(): void {
     this.stopped = true;
     this.open = false;
+    const waiters = this.pairingWaiters;
+    this.pairingWaiters = [];
+    waiters.forEach((w) => w.reject(notConnected()));
     clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
     this.unsubscribe();

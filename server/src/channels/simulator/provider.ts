@@ -138,6 +138,9 @@ export function simulatorProvider(deps: {
         async typing(to, state) {
           deps.phones.showPresence(connection.id, to.number, state);
         },
+        async watchPresence(chat) {
+          deps.phones.watchPresence(connection.id, chat.number);
+        },
         async markRead(chat, ids) {
           await deps.phones.advance(connection.id, "in", 4, { ids, number: chat.number });
         },
