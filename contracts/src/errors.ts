@@ -14,6 +14,7 @@ import { PLATFORM_ERRORS } from "./errorCodes/platform.js";
 import { CAMPAIGN_ERRORS } from "./errorCodes/campaigns.js";
 import { AGENT_WORKSPACE_SPEC_ERRORS } from "./errorCodes/spec.js";
 import { WORKSPACE_ERRORS } from "./errorCodes/workspace.js";
+import { WHATSAPP_SESSION_ERRORS } from "./errorCodes/whatsappSessions.js";
 
 export type Lang = "pt" | "en" | "es";
 export const LANGS: readonly Lang[] = ["pt", "en", "es"];
@@ -34,6 +35,7 @@ export const ERROR_CATALOGUES: Readonly<Record<string, Readonly<Record<string, E
   API_ERRORS,
   BOT_ERRORS,
   MEDIA_ERRORS,
+  WHATSAPP_SESSION_ERRORS,
 };
 
 export const ERRORS = {
@@ -47,6 +49,7 @@ export const ERRORS = {
   ...API_ERRORS,
   ...BOT_ERRORS,
   ...MEDIA_ERRORS,
+  ...WHATSAPP_SESSION_ERRORS,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

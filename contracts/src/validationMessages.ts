@@ -12,6 +12,11 @@ export const VALIDATION_MESSAGES = {
   "validation.tooLong": { pt: "Too Long!", en: "Too Long!", es: "¡Demasiado largo!" },
   "validation.invalidEmail": { pt: "Invalid email", en: "Invalid email", es: "Correo inválido" },
   "validation.invalid": { pt: "Valor inválido", en: "Invalid value", es: "Valor inválido" },
+  "validation.phoneWithCountry": {
+    pt: "Informe o número completo, com código do país e DDD",
+    en: "Enter the full number, with country and area code",
+    es: "Escriba el número completo, con código de país y de área",
+  },
   "validation.messageTooShort": {
     pt: "Mensagem muito curta",
     en: "Message too short",

@@ -296,7 +296,10 @@ function buildChannels(
   });
   const providers: ProviderRegistry = {
     simulator: simulatorProvider({ phones, media, now }),
-    beta: baileysProvider({ logger: app.log.child({ provider: "baileys" }, { level: "warn" }) as never }),
+    beta: baileysProvider({
+      logger: app.log.child({ provider: "baileys" }, { level: "warn" }) as never,
+      version: config.WA_WEB_VERSION,
+    }),
     cloud: cloudProvider({ graphUrl: config.GRAPH_API_URL }),
     ...extraProviders,
   };

@@ -102,6 +102,16 @@ const envSchema = z.object({
   AZURE_TTS_URL: z.string().default("https://{region}.tts.speech.microsoft.com/cognitiveservices/v1"),
   /** How long a connection's session lease lasts without renewal before another instance takes over. */
   SESSION_LEASE_SECONDS: z.coerce.number().int().min(3).max(600).default(15),
+  /**
+   * The WhatsApp Web version the Baileys sessions announce, e.g. "2.3000.1023223821". Unset: the
+   * one bundled with Baileys. When WhatsApp refuses an outdated one (closes with 405), this is the fix.
+   */
+  WA_WEB_VERSION: z
+    .string()
+    .trim()
+    .regex(/^(\d{1,4}\.\d{1,6}\.\d{1,12})?$/, 'three numbers "major.minor.build", e.g. 2.3000.1023223821')
+    .optional()
+    .transform((v) => (v ? (v.split(".").map(Number) as [number, number, number]) : undefined)),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -136,6 +136,11 @@ export interface ChannelSession {
   deleteForEveryone(to: ChannelAddress, targetId: string, targetFromMe: boolean): Promise<void>;
   /** Shows the chat's "typing…" (or "recording audio…") to the customer; optional for a provider. */
   typing?(to: ChannelAddress, state: "composing" | "recording" | "paused"): Promise<void>;
+  /**
+   * Asks to hear the chat's presence (the customer typing or recording shows in the chat header),
+   * as WhatsApp Web does when an agent opens the chat; optional for a provider.
+   */
+  watchPresence?(chat: ChannelAddress): Promise<void>;
   /** Read receipts for the given inbound message ids of one chat. */
   markRead(chat: ChannelAddress, ids: string[]): Promise<void>;
   /**
@@ -146,6 +151,12 @@ export interface ChannelSession {
   /** The canonical address of a number on WhatsApp, or null when it is not on WhatsApp. */
   checkNumber(number: string): Promise<ChannelAddress | null>;
   profilePicture(address: ChannelAddress): Promise<string | null>;
+  /**
+   * An 8-character code that pairs the phone of this number (digits with country code) instead of
+   * the QR code, while the session waits to be paired. Optional: a provider without pairing (Cloud
+   * API) has none. Throws ChannelError (ERR_WAPP_PAIRING_NOT_WAITING when already paired).
+   */
+  requestPairingCode?(number: string): Promise<string>;
   /** Stops the session, keeping its credentials (another instance may resume it). */
   stop(): Promise<void>;
   /** Logs out on WhatsApp and forgets the credentials. */

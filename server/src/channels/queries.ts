@@ -676,12 +676,12 @@ export async function claimLease(
   return claimed.length > 0;
 }
 
-/** Among `whatsappIds`, the connections a person or a logout left DISCONNECTED or TIMEOUT. */
+/** Among `whatsappIds`, the connections a person or a logout left DISCONNECTED (TIMEOUT still retries). */
 export async function idleConnectionIds(db: Db, whatsappIds: number[]): Promise<{ id: number }[]> {
   return db
     .select({ id: whatsapps.id })
     .from(whatsapps)
-    .where(and(inArray(whatsapps.id, whatsappIds), sql`${whatsapps.status} in ('DISCONNECTED', 'TIMEOUT')`));
+    .where(and(inArray(whatsapps.id, whatsappIds), eq(whatsapps.status, "DISCONNECTED")));
 }
 
 /** Forgets leases that ran out long ago. */

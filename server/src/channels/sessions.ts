@@ -27,8 +27,12 @@ interface Running {
   leaseUntil: number;
 }
 
-/** Statuses in which a connection wants a live session; DISCONNECTED and TIMEOUT wait for a person. */
-const LIVE_STATUSES = ["OPENING", "qrcode", "PAIRING", "CONNECTED"] as const;
+/**
+ * Statuses in which a connection wants a live session. TIMEOUT is one of them: a session that kept
+ * failing still retries, and one left TIMEOUT by a dead instance (or an older release, which gave
+ * up there) is claimed and retried by whoever is alive. DISCONNECTED waits for a person.
+ */
+const LIVE_STATUSES = ["OPENING", "qrcode", "PAIRING", "CONNECTED", "TIMEOUT"] as const;
 /** How long a sent message can still be sent again to a phone that asks (a phone offline for days). */
 const SENT_MESSAGE_RETENTION_MS = 14 * 24 * 3600_000;
 
@@ -140,7 +144,7 @@ export class SessionManager {
       const claimed = await claimLease(db, c.company_id, c.id, { ownerId: this.instanceId, until, at });
       if (claimed) await this.startLocal(c.company_id, c.id, until);
     }
-    // Sessions whose connection went to DISCONNECTED/TIMEOUT (a logout, a person's "disconnect") end here.
+    // Sessions whose connection went to DISCONNECTED (a logout, a person's "disconnect") end here.
     if (owned.length) {
       const idle = await idleConnectionIds(db, owned);
       for (const { id } of idle) await this.release(id);
@@ -221,6 +225,26 @@ export class SessionManager {
       { type: "connection", status: "OPENING", retries: 0 },
     );
     await this.tick();
+  }
+
+  /**
+   * A pairing code for the connection's phone, the QR code's alternative. The session must run here
+   * to answer at once: when another instance runs it (or none does), it is started here first, as a
+   * person's "new QR" would. Null when no session could be started here; `unavailable` when the
+   * provider pairs no phone by code. Throws the session's ChannelError.
+   */
+  async pairingCode(
+    companyId: number,
+    whatsappId: number,
+    number: string,
+  ): Promise<{ code: string } | "unavailable" | null> {
+    if (!this.running.has(whatsappId)) await this.restart(companyId, whatsappId);
+    const entry = this.running.get(whatsappId);
+    await entry?.starting;
+    const session = entry?.session;
+    if (!session) return null;
+    if (!session.requestPairingCode) return "unavailable";
+    return { code: await session.requestPairingCode(number) };
   }
 
   /** Logs out (when we run the session) and leaves the connection DISCONNECTED. */

@@ -16,6 +16,7 @@ const channelAction = z.discriminatedUnion("action", [
   z.object({ action: z.literal("edit"), messageId: id, body: z.string() }),
   z.object({ action: z.literal("delete"), messageId: id }),
   z.object({ action: z.literal("typing") }),
+  z.object({ action: z.literal("watchPresence") }),
 ]);
 
 export const jobPayloadSchemas = {

@@ -8,6 +8,7 @@ import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
 import { notesTexts } from "./notes";
 import { tagsTexts } from "./tags";
+import { whatsappSessionTexts } from "./whatsappSessions";
 import { botsTexts } from "./bots";
 import { logosTexts } from "./logos";
 import { queuesTexts } from "./queues";
@@ -34,6 +35,7 @@ export const en: Translation = {
   contactLists: contactListsTexts.en,
   contacts: contactsTexts.en,
   tags: tagsTexts.en,
+  whatsappSession: whatsappSessionTexts.en,
   bots: botsTexts.en,
   logos: logosTexts.en,
   queues: queuesTexts.en,

@@ -8,6 +8,7 @@ import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
 import { notesTexts } from "./notes";
 import { tagsTexts } from "./tags";
+import { whatsappSessionTexts } from "./whatsappSessions";
 import { botsTexts } from "./bots";
 import { logosTexts } from "./logos";
 import { queuesTexts } from "./queues";
@@ -34,6 +35,7 @@ export const es: Translation = {
   contactLists: contactListsTexts.es,
   contacts: contactsTexts.es,
   tags: tagsTexts.es,
+  whatsappSession: whatsappSessionTexts.es,
   bots: botsTexts.es,
   logos: logosTexts.es,
   queues: queuesTexts.es,

@@ -8,6 +8,7 @@ import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
 import { notesTexts } from "./notes";
 import { tagsTexts } from "./tags";
+import { whatsappSessionTexts } from "./whatsappSessions";
 import { botsTexts } from "./bots";
 import { logosTexts } from "./logos";
 import { queuesTexts } from "./queues";
@@ -33,6 +34,7 @@ export const pt = {
   contactLists: contactListsTexts.pt,
   contacts: contactsTexts.pt,
   tags: tagsTexts.pt,
+  whatsappSession: whatsappSessionTexts.pt,
   bots: botsTexts.pt,
   logos: logosTexts.pt,
   queues: queuesTexts.pt,

@@ -7,6 +7,7 @@ import { useSessionUser } from "../auth/AuthContext";
 import { FullPageLoader } from "../components/FullPageLoader";
 import { MessageAlerts } from "../notifications/MessageAlerts";
 import { ChatAlerts } from "../notifications/ChatAlerts";
+import { ConnectionAlerts } from "../notifications/ConnectionAlerts";
 import { UserModal } from "../components/UserModal/UserModal";
 import { PaymentWatcher } from "./PaymentWatcher";
 import { SideMenu } from "./SideMenu";
@@ -29,6 +30,7 @@ export function AppLayout() {
       <DuplicateLoginWatcher />
       <PaymentWatcher />
       <MessageAlerts />
+      <ConnectionAlerts />
       {user.company.plan?.useInternalChat && <ChatAlerts />}
       <TopBar
         onToggleDrawer={() => (wide ? setWideOpen((open) => !open) : setNarrowOpen((open) => !open))}

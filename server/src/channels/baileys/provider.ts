@@ -1,4 +1,4 @@
-import { makeWASocket } from "@whiskeysockets/baileys";
+import { makeWASocket, type WAVersion } from "@whiskeysockets/baileys";
 import type { ChannelProvider } from "../provider.js";
 import { useDbAuthState } from "./authState.js";
 import { consoleLogger, type BaileysLogger } from "./logger.js";
@@ -11,12 +11,14 @@ export interface BaileysProviderOptions {
   /** Builds the socket; tests pass a fake. Defaults to Baileys' makeWASocket. */
   makeSocket?: SocketMaker;
   logger?: BaileysLogger;
-  /** Milliseconds before reconnect attempt n; defaults to 1 s, 2 s, 4 s ... 60 s, jittered. */
+  /** Milliseconds before reconnect attempt n; defaults to 1 s, 2 s, 4 s ... 5 minutes, jittered. */
   backoff?: (attempt: number) => number;
   /** QR refreshes offered before giving up (DISCONNECTED). Default 5. */
   maxQrRefreshes?: number;
-  /** Failed connects in a row before giving up (TIMEOUT). Default 6. */
-  maxFailures?: number;
+  /** Failed connects in a row before the connection shows TIMEOUT (it keeps retrying). Default 6. */
+  timeoutAfter?: number;
+  /** The WhatsApp Web version announced (WA_WEB_VERSION); defaults to the one bundled with Baileys. */
+  version?: WAVersion;
   /** Fetches media bytes; defaults to Baileys' downloadMediaMessage. */
   downloadMedia?: MediaDownloader;
 }
@@ -46,8 +48,9 @@ export function baileysProvider(options: BaileysProviderOptions = {}): ChannelPr
         logger,
         backoff: options.backoff ?? exponentialBackoff,
         maxQrRefreshes: options.maxQrRefreshes ?? 5,
-        maxFailures: options.maxFailures ?? 6,
+        timeoutAfter: options.timeoutAfter ?? 6,
         downloadMedia: options.downloadMedia,
+        version: options.version,
       });
       supervisors.set(connection.id, supervisor);
       supervisor.connect();

@@ -103,6 +103,9 @@ export function baileysSession(supervisor: SocketSupervisor): ChannelSession {
       }
     },
 
+    requestPairingCode: (number) => supervisor.requestPairingCode(number),
+    watchPresence: (address) => supervisor.watchPresence(address),
+
     stop: () => supervisor.stop(),
     logout: () => supervisor.logout(),
   };

@@ -19,6 +19,13 @@ describe("Baileys connection: connecting", () => {
     expect(configs[0]!.auth.creds.registrationId).toBe(earlier.state.creds.registrationId);
   });
 
+  it("announces the configured WhatsApp Web version (WA_WEB_VERSION), else leaves Baileys' bundled one", async () => {
+    const configured = await startProvider({ version: [2, 3000, 1023223821] });
+    expect(configured.configs[0]!.version).toStrictEqual([2, 3000, 1023223821]);
+    const bundled = await startProvider();
+    expect(bundled.configs[0]).not.toHaveProperty("version");
+  });
+
   it("saves the credentials on creds.update", async () => {
     const { current, auth } = await startProvider();
     current().fire("creds.update", { nextPreKeyId: 5 });
@@ -85,8 +92,8 @@ describe("Baileys connection: disconnects", () => {
     expect(sockets).toHaveLength(1);
   });
 
-  it("reconnects after a drop with growing backoff, and stops with TIMEOUT after repeated failures", async () => {
-    const { current, events, sockets } = await startProvider();
+  it("reconnects after a drop with growing backoff", async () => {
+    const { current, sockets } = await startProvider();
     closeWith(current(), 428);
     await vi.advanceTimersByTimeAsync(999);
     expect(sockets).toHaveLength(1);
@@ -98,12 +105,89 @@ describe("Baileys connection: disconnects", () => {
     expect(sockets).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(1);
     expect(sockets).toHaveLength(3);
+  });
 
-    closeWith(current(), 503);
-    await vi.advanceTimersByTimeAsync(120_000);
+  it("never gives up on drops: past the threshold it reports TIMEOUT (with the attempts) and keeps retrying until one opens", async () => {
+    // A one-minute outage at night: 408, 428, 500, 503, network errors, again and again.
+    const { current, connect, events, sockets } = await startProvider({
+      timeoutAfter: 3,
+      backoff: () => 60_000,
+    });
+    const drops = [408, 428, 500, 503, undefined, 408, 503, 428];
+    for (const [i, code] of drops.entries()) {
+      current().fire("connection.update", { connection: "connecting" });
+      if (code === undefined)
+        current().fire("connection.update", {
+          connection: "close",
+          lastDisconnect: { error: new Error("getaddrinfo ENOTFOUND web.whatsapp.com"), date: new Date() },
+        });
+      else closeWith(current(), code);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(sockets).toHaveLength(i + 2);
+    }
     await settle();
+    // OPENING while it tries; from the third failure on, TIMEOUT stays shown (no OPENING flicker).
+    expect(statuses(events)).toStrictEqual([
+      "OPENING",
+      "OPENING",
+      "OPENING",
+      "TIMEOUT",
+      "TIMEOUT",
+      "TIMEOUT",
+      "TIMEOUT",
+      "TIMEOUT",
+      "TIMEOUT",
+    ]);
+    expect(
+      events
+        .filter((e) => e.type === "connection" && e.status === "TIMEOUT")
+        .map((e) => e.type === "connection" && e.retries),
+    ).toStrictEqual([3, 4, 5, 6, 7, 8]);
+
+    await connect();
+    expect(events.at(-1)).toMatchObject({ type: "connection", status: "CONNECTED", retries: 0 });
+    // The count starts over: the next drop is attempt 1 again, not a TIMEOUT.
+    closeWith(current(), 428);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sockets).toHaveLength(drops.length + 2);
+    expect(statuses(events).at(-1)).toBe("CONNECTED");
+  });
+
+  it("waits at most five minutes between attempts, however long the outage", async () => {
+    const { current, sockets } = await startProvider({ backoff: exponentialBackoff, timeoutAfter: 6 });
+    for (let i = 0; i < 15; i++) {
+      closeWith(current(), 503);
+      await vi.advanceTimersByTimeAsync(300_000);
+      expect(sockets).toHaveLength(i + 2);
+    }
+  });
+
+  it("restart required (515) is no failure: it reconnects at once and never leads to TIMEOUT", async () => {
+    const { current, events, sockets } = await startProvider({ timeoutAfter: 2, backoff: () => 60_000 });
+    closeWith(current(), 428); // failure 1 of 2
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sockets).toHaveLength(2);
+    closeWith(current(), 515);
+    await vi.advanceTimersByTimeAsync(0);
     expect(sockets).toHaveLength(3);
-    expect(statuses(events)).toStrictEqual(["TIMEOUT"]);
+    // Asked to restart again before ever opening: still no failure, but no tight loop either.
+    closeWith(current(), 515);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sockets).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(sockets).toHaveLength(4);
+    await settle();
+    expect(statuses(events)).not.toContain("TIMEOUT");
+  });
+
+  it("WhatsApp refusing the session (403) stops without reconnecting", async () => {
+    const { current, connect, events, sockets } = await startProvider();
+    await connect();
+    closeWith(current(), 403);
+    await vi.advanceTimersByTimeAsync(600_000);
+    await settle();
+    expect(sockets).toHaveLength(1);
+    expect(statuses(events)).toStrictEqual(["CONNECTED", "DISCONNECTED"]);
   });
 
   it("an open connection resets the failure count", async () => {
@@ -153,13 +237,15 @@ describe("Baileys connection: disconnects", () => {
 });
 
 describe("exponentialBackoff", () => {
-  it("doubles from 1 s up to 60 s, each wait jittered within its upper half", () => {
+  it("doubles from 1 s up to 5 minutes, each wait jittered within its upper half", () => {
     for (const [attempt, ceiling] of [
       [1, 1000],
       [2, 2000],
       [3, 4000],
-      [7, 60_000],
-      [20, 60_000],
+      [7, 64_000],
+      [9, 256_000],
+      [10, 300_000],
+      [1000, 300_000],
     ] as const) {
       for (let i = 0; i < 20; i++) {
         const wait = exponentialBackoff(attempt);

@@ -5,14 +5,23 @@ import {
   type BaileysEventEmitter,
   type BaileysEventMap,
   type ConnectionState,
+  type Contact,
   type UserFacingSocketConfig,
   type WASocket,
+  type WAVersion,
 } from "@whiskeysockets/baileys";
 import type { WhatsappStatus } from "@atende/contracts";
-import type { AuthStore, ChannelEvent, ChannelSink } from "../provider.js";
+import {
+  ChannelError,
+  type AuthStore,
+  type ChannelAddress,
+  type ChannelEvent,
+  type ChannelSink,
+} from "../provider.js";
 import type { DbAuthState } from "./authState.js";
 import { notConnected, statusCodeOf, toChannelError } from "./errors.js";
-import { jidToAddress } from "./jid.js";
+import { GroupDirectory } from "./groups.js";
+import { addressToJid, jidToAddress } from "./jid.js";
 import { AltJids, type LidMappingStore, mapLidMapping } from "./lid.js";
 import type { BaileysLogger } from "./logger.js";
 import { mapUpsertedMessage, type MediaDownloader } from "./mapping.js";
@@ -33,6 +42,9 @@ export type BaileysSocket = Pick<
   | "updateMediaMessage"
   | "rejectCall"
   | "sendPresenceUpdate"
+  | "requestPairingCode"
+  | "presenceSubscribe"
+  | "groupMetadata"
 > & {
   ev: Pick<BaileysEventEmitter, "on" | "off">;
   /** Baileys' LID ↔ phone number store (lid.ts); optional so a fake socket may leave it out. */
@@ -41,6 +53,12 @@ export type BaileysSocket = Pick<
 
 export type SocketMaker = (config: UserFacingSocketConfig) => BaileysSocket;
 
+/** A chat's presence is asked for again after this long (WhatsApp Web asks on each chat opening). */
+export const PRESENCE_RESUBSCRIBE_MS = 5 * 60_000;
+
+/** How long a pairing code request waits for the socket to be ready to pair (its QR shown). */
+export const PAIRING_WAIT_MS = 30_000;
+
 export interface SupervisorOptions {
   makeSocket: SocketMaker;
   logger: BaileysLogger;
@@ -48,22 +66,33 @@ export interface SupervisorOptions {
   backoff: (attempt: number) => number;
   /** QR codes refreshed this many times without a scan: the session stops (DISCONNECTED). */
   maxQrRefreshes: number;
-  /** Closes in a row without the socket ever opening: the session stops (TIMEOUT). */
-  maxFailures: number;
+  /**
+   * Closes in a row without the socket opening after which the connection shows TIMEOUT, so the
+   * admin is told. It keeps retrying all the same: only a logout, a refusal or a replacement stop it.
+   */
+  timeoutAfter: number;
   downloadMedia?: MediaDownloader;
+  /** The WhatsApp Web version to announce; unset, Baileys' bundled one. */
+  version?: WAVersion;
 }
 
 /**
  * Keeps one connection's Baileys socket alive: builds it, turns its events into ChannelEvents,
- * reconnects after drops with backoff, and stops for good on logout, on a replaced session, when
- * the reconnects keep failing, or when nobody scans the QR code.
+ * reconnects after drops with a capped backoff for as long as it takes (an outage at night must not
+ * leave the number down until someone clicks), and stops for good only on logout (401), on
+ * WhatsApp's refusal (403), on a replaced session (440), or when nobody scans the QR code.
  */
 export class SocketSupervisor {
   private socket: BaileysSocket | null = null;
   private open = false;
   private stopped = false;
   private failures = 0;
+  /** 515s in a row without the socket opening in between. */
+  private restarts = 0;
   private qrShown = 0;
+  /** The socket that last offered a QR code: it is the one waiting to be paired. */
+  private qrSocket: BaileysSocket | null = null;
+  private pairingWaiters: { resolve(socket: BaileysSocket): void; reject(err: Error): void }[] = [];
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private unsubscribe: () => void = () => {};
   private readonly queue: SinkQueue;
@@ -71,6 +100,9 @@ export class SocketSupervisor {
   private readonly altJids: AltJids;
   /** What this connection sent, for the phone's resend requests (getMessage). */
   readonly sent: SentMessages;
+  private readonly groups: GroupDirectory;
+  /** Chats whose presence the current socket subscribed to, and when (ms). */
+  private watched = new Map<string, number>();
 
   constructor(
     private readonly auth: DbAuthState,
@@ -81,6 +113,11 @@ export class SocketSupervisor {
     this.queue = new SinkQueue(sink, options.logger);
     this.altJids = new AltJids(() => this.socket?.signalRepository?.lidMapping, options.logger);
     this.sent = new SentMessages(store, options.logger);
+    this.groups = new GroupDirectory({
+      fetch: (jid) => this.openSocket().groupMetadata(jid),
+      emit: (event) => this.emit(event),
+      logger: options.logger,
+    });
   }
 
   connect(): void {
@@ -96,8 +133,12 @@ export class SocketSupervisor {
       emitOwnEvents: false,
       // A phone asking for one of our messages again is answered from the database.
       getMessage: this.sent.find,
+      // Sends to a group read its participants from here, kept by the group events.
+      cachedGroupMetadata: this.groups.cachedGroupMetadata,
+      ...(this.options.version ? { version: this.options.version } : {}),
     });
     this.socket = socket;
+    this.watched = new Map();
     this.unsubscribe = this.listen(socket);
   }
 
@@ -105,6 +146,67 @@ export class SocketSupervisor {
   openSocket(): BaileysSocket {
     if (!this.open || !this.socket || this.stopped) throw notConnected();
     return this.socket;
+  }
+
+  /**
+   * A code that pairs the phone of `number` (digits with country code) instead of the QR: asked of
+   * the socket once it waits to be paired (it offered a QR), so a request made while the socket is
+   * still opening waits for that, up to PAIRING_WAIT_MS.
+   */
+  async requestPairingCode(number: string): Promise<string> {
+    if (this.open || this.auth.state.creds.registered) {
+      throw new ChannelError("the session is already paired", false, "ERR_WAPP_PAIRING_NOT_WAITING");
+    }
+    if (this.stopped) throw notConnected();
+    const socket = await this.pairableSocket();
+    // The person now types the code on the phone: the QR refreshes left start over for them.
+    this.qrShown = 0;
+    try {
+      return await socket.requestPairingCode(number);
+    } catch (err) {
+      throw toChannelError(err, "ERR_WAPP_PAIRING_FAILED");
+    }
+  }
+
+  private pairableSocket(): Promise<BaileysSocket> {
+    if (this.qrSocket && this.qrSocket === this.socket) return Promise.resolve(this.qrSocket);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pairingWaiters = this.pairingWaiters.filter((w) => w !== waiter);
+        reject(new ChannelError("WhatsApp was not ready to pair in time", true, "ERR_WAPP_PAIRING_FAILED"));
+      }, PAIRING_WAIT_MS);
+      const waiter = {
+        resolve: (socket: BaileysSocket) => {
+          clearTimeout(timer);
+          resolve(socket);
+        },
+        reject: (err: Error) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      };
+      this.pairingWaiters.push(waiter);
+    });
+  }
+
+  /**
+   * Asks WhatsApp for the chat's presence (typing, recording), as WhatsApp Web does when a chat is
+   * opened; once per socket and chat within PRESENCE_RESUBSCRIBE_MS, so opening a chat often costs
+   * nothing. Without a socket open it does nothing: the next opening asks again.
+   */
+  async watchPresence(address: ChannelAddress): Promise<void> {
+    if (!this.open || !this.socket || this.stopped) return;
+    const jid = addressToJid(address);
+    const now = Date.now();
+    const last = this.watched.get(jid);
+    if (last !== undefined && now - last < PRESENCE_RESUBSCRIBE_MS) return;
+    this.watched.set(jid, now);
+    try {
+      await this.socket.presenceSubscribe(jid);
+    } catch (err) {
+      this.watched.delete(jid);
+      throw toChannelError(err);
+    }
   }
 
   /** Fetches media bytes, asking the phone to upload them again when the link expired. */
@@ -173,7 +275,8 @@ export class SocketSupervisor {
       on("messages.upsert", ({ messages }) =>
         messages.forEach((m) =>
           this.queue.emitMade(
-            async () => mapUpsertedMessage(m, this.download, await this.altJids.chatAlt(m)),
+            async () =>
+              this.groups.onMessage(mapUpsertedMessage(m, this.download, await this.altJids.chatAlt(m))),
             "message",
           ),
         ),
@@ -182,8 +285,11 @@ export class SocketSupervisor {
       on("messages.update", (updates) => updates.forEach((u) => this.emit(mapStatusUpdate(u)))),
       on("message-receipt.update", (receipts) => receipts.forEach((r) => this.emit(mapGroupReceipt(r)))),
       on("presence.update", (presence) => this.emit(mapPresence(presence))),
-      on("contacts.upsert", (contacts) => contacts.forEach((c) => this.emit(mapContact(c)))),
-      on("contacts.update", (contacts) => contacts.forEach((c) => this.emit(mapContact(c)))),
+      on("contacts.upsert", (contacts) => contacts.forEach((c) => this.onContact(c))),
+      on("contacts.update", (contacts) => contacts.forEach((c) => this.onContact(c))),
+      on("groups.upsert", (groups) => this.groups.upsert(groups)),
+      on("groups.update", (updates) => this.groups.update(updates)),
+      on("group-participants.update", (update) => this.groups.participants(update)),
       on("call", (calls) =>
         calls.forEach((c) =>
           this.queue.emitMade(
@@ -194,6 +300,11 @@ export class SocketSupervisor {
       ),
     ];
     return () => offs.forEach((off) => off());
+  }
+
+  private onContact(contact: Partial<Contact>): void {
+    this.groups.learn(contact);
+    this.emit(mapContact(contact));
   }
 
   private emit(event: ChannelEvent | null): void {
@@ -208,10 +319,12 @@ export class SocketSupervisor {
   private onConnectionUpdate(socket: BaileysSocket, update: Partial<ConnectionState>): void {
     if (update.qr) this.onQr(socket, update.qr);
     if (update.isNewLogin) this.emitStatus("PAIRING");
-    if (update.connection === "connecting") this.emitStatus("OPENING");
+    // Past the threshold the connection keeps showing TIMEOUT while it retries, not a flicker of OPENING.
+    if (update.connection === "connecting" && !this.timedOut()) this.emitStatus("OPENING");
     if (update.connection === "open") {
       this.open = true;
       this.failures = 0;
+      this.restarts = 0;
       this.qrShown = 0;
       const number = jidToAddress(socket.user?.id, socket.user?.phoneNumber)?.number ?? "";
       this.emitStatus("CONNECTED", { number, retries: 0 });
@@ -228,11 +341,16 @@ export class SocketSupervisor {
       this.emitStatus("DISCONNECTED");
       return;
     }
+    this.qrSocket = socket;
+    const waiters = this.pairingWaiters;
+    this.pairingWaiters = [];
+    waiters.forEach((w) => w.resolve(socket));
     this.emit({ type: "connection", status: "qrcode", qrcode, retries });
   }
 
   private onClose(code: number | undefined): void {
     this.open = false;
+    this.qrSocket = null;
     this.unsubscribe(); // that socket is finished; a reconnect builds a new one
     this.socket = null;
     if (this.stopped) return;
@@ -250,14 +368,33 @@ export class SocketSupervisor {
       this.emitStatus("DISCONNECTED");
       return;
     }
-    this.failures += 1;
-    if (this.failures >= this.options.maxFailures) {
-      this.halt();
-      this.emitStatus("TIMEOUT");
+    if (code === DisconnectReason.restartRequired) {
+      // WhatsApp asks for a restart after pairing and now and then later: expected, not a failure.
+      // Reconnect at once; only a second one in a row, before any open, waits (no tight loop).
+      this.restarts += 1;
+      this.schedule(this.restarts === 1 ? 0 : this.options.backoff(this.restarts - 1));
       return;
     }
-    // After pairing WhatsApp asks for a restart at once (515): that one is expected, no waiting.
-    const delay = code === DisconnectReason.restartRequired ? 0 : this.options.backoff(this.failures);
+    // 408, 428, 500, 503, 405 (an outdated WhatsApp Web version: see WA_WEB_VERSION), network errors.
+    this.failures += 1;
+    this.restarts = 0;
+    if (this.timedOut()) this.emitStatus("TIMEOUT", { retries: this.failures });
+    if (code === 405) {
+      this.options.logger.error(
+        { code, version: this.options.version ?? "bundled" },
+        "baileys: WhatsApp refused this WhatsApp Web version; set WA_WEB_VERSION to a current one",
+      );
+    } else {
+      this.options.logger.warn({ code, attempt: this.failures }, "baileys: connection closed; reconnecting");
+    }
+    this.schedule(this.options.backoff(this.failures));
+  }
+
+  private timedOut(): boolean {
+    return this.failures >= this.options.timeoutAfter;
+  }
+
+  private schedule(delay: number): void {
     this.reconnectTimer = setTimeout(() => this.reconnect(), delay);
   }
 
@@ -275,14 +412,23 @@ export class SocketSupervisor {
   private halt(): void {
     this.stopped = true;
     this.open = false;
+    const waiters = this.pairingWaiters;
+    this.pairingWaiters = [];
+    waiters.forEach((w) => w.reject(notConnected()));
     clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
     this.unsubscribe();
   }
 }
 
-/** 1 s, 2 s, 4 s ... up to 60 s, each between half and all of it so many sessions do not retry in step. */
+/** The longest wait between two reconnect attempts. */
+export const MAX_BACKOFF_MS = 5 * 60_000;
+
+/**
+ * 1 s, 2 s, 4 s ... up to 5 minutes, each between half and all of it so many sessions do not retry
+ * in step (a whole instance's connections drop together when its network does).
+ */
 export function exponentialBackoff(attempt: number): number {
-  const ceiling = Math.min(1000 * 2 ** (attempt - 1), 60_000);
+  const ceiling = Math.min(1000 * 2 ** Math.min(attempt - 1, 30), MAX_BACKOFF_MS);
   return ceiling / 2 + Math.random() * (ceiling / 2);
 }

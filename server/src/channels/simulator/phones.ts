@@ -50,6 +50,17 @@ export class PhoneBook {
     this.presences.set(key, { state, count: (this.presences.get(key)?.count ?? 0) + 1 });
   }
 
+  /** Chats whose presence the business asked to hear (an agent opened them): connection:number. */
+  private readonly watched = new Set<string>();
+
+  watchPresence(whatsappId: number, number: string) {
+    this.watched.add(`${whatsappId}:${number}`);
+  }
+
+  presenceWatched(whatsappId: number, number: string): boolean {
+    return this.watched.has(`${whatsappId}:${number}`);
+  }
+
   presenceShown(whatsappId: number, number: string) {
     return this.presences.get(`${whatsappId}:${number}`) ?? null;
   }

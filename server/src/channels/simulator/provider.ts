@@ -15,6 +15,9 @@ import type { PhoneBook } from "./phones.js";
 const DELIVERY_DELAY_MS = 250;
 const PAIRING_POLL_MS = 500;
 
+/** The alphabet of WhatsApp's pairing codes (no 0, O, I, U: nothing to misread). */
+const PAIRING_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTVWXYZ";
+
 /** Numbers ending in 0000 are "not on WhatsApp" in the simulator, so that refusal can be tried too. */
 export function simulatorKnowsNumber(number: string): boolean {
   return !/0000$/.test(number);
@@ -148,6 +151,9 @@ export function simulatorProvider(deps: {
         async typing(to, state) {
           deps.phones.showPresence(connection.id, to.number, state);
         },
+        async watchPresence(chat) {
+          deps.phones.watchPresence(connection.id, chat.number);
+        },
         async markRead(chat, ids) {
           await deps.phones.advance(connection.id, "in", 4, { ids, number: chat.number });
         },
@@ -162,6 +168,15 @@ export function simulatorProvider(deps: {
         },
         async profilePicture() {
           return null;
+        },
+        /** A code in WhatsApp's shape; the simulated phone still pairs with the page's "scan". */
+        async requestPairingCode() {
+          if (connected || stopped) {
+            throw new ChannelError("already paired", false, "ERR_WAPP_PAIRING_NOT_WAITING");
+          }
+          return Array.from(crypto.randomBytes(8), (b) => PAIRING_ALPHABET[b % PAIRING_ALPHABET.length]).join(
+            "",
+          );
         },
         async stop() {
           stopped = true;

@@ -13,7 +13,8 @@ export type ChannelAction =
   | { action: "react"; messageId: number; emoji: string }
   | { action: "edit"; messageId: number; body: string }
   | { action: "delete"; messageId: number }
-  | { action: "typing" };
+  | { action: "typing" }
+  | { action: "watchPresence" };
 
 /**
  * Queued on the connection's lane (only the session's owner runs it) and on the ticket's order key,
@@ -48,6 +49,25 @@ export async function enqueueTyping(
     payload: { ticketId: target.ticketId, action: "typing" },
     orderKey: `ticket:${target.ticketId}`,
     lane: `wa:${target.whatsappId}`,
+    maxAttempts: 1,
+  });
+}
+
+/**
+ * An agent opened the chat: ask WhatsApp for the customer's presence, so their "typing…" shows in
+ * the chat header (WhatsApp Web does the same on opening a chat). Not behind the ticket's sends, tried
+ * once, and one pending per ticket however often the chat is opened.
+ */
+export async function enqueuePresenceWatch(
+  db: Executor,
+  target: { companyId: number; ticketId: number; whatsappId: number },
+) {
+  await enqueueJob(db, {
+    type: CHANNEL_ACTION_JOB,
+    companyId: target.companyId,
+    payload: { ticketId: target.ticketId, action: "watchPresence" },
+    lane: `wa:${target.whatsappId}`,
+    dedupeKey: `presence:${target.ticketId}`,
     maxAttempts: 1,
   });
 }
@@ -97,6 +117,8 @@ export function channelActionJob(deps: {
           }
           case "typing":
             return await session.typing?.(to, "composing");
+          case "watchPresence":
+            return await session.watchPresence?.(to);
         }
       } catch (err) {
         if (err instanceof ChannelError) {

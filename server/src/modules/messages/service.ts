@@ -11,7 +11,7 @@ import { findTicketRow } from "../tickets/queries.js";
 import { loadTicket } from "../tickets/queries.js";
 import type { TicketsService } from "../tickets/service.js";
 import { findWhatsappRow } from "../whatsapps/queries.js";
-import { enqueueChannelAction } from "./actions.js";
+import { enqueueChannelAction, enqueuePresenceWatch } from "./actions.js";
 import { prepareOutgoingFiles } from "./outgoingMedia.js";
 import { raiseMessageSaved } from "./events.js";
 import { queueOutbound, retryOutbound } from "./outbound.js";
@@ -91,6 +91,11 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
       );
       if (pageNumber === 1 && ticket.userId === actor.userId && ticket.status === "open") {
         await ticketsService.markRead(actor.companyId, ticket);
+      }
+      if (pageNumber === 1 && ticket.whatsappId !== null && ticket.status !== "closed") {
+        const target = { companyId: actor.companyId, ticketId: ticket.id, whatsappId: ticket.whatsappId };
+        await enqueuePresenceWatch(db, target);
+        jobs.poke();
       }
       const list = await loadMessages(db, actor.companyId, page.ids.reverse());
       const n = page.count;

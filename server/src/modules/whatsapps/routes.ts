@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { idParam, whatsappSaveSchema } from "@atende/contracts";
+import { idParam, pairingCodeRequestSchema, pairingCodeSchema, whatsappSaveSchema } from "@atende/contracts";
 import { routes } from "../../http/route.js";
 import { type WhatsappsService, createWhatsappsService } from "./service.js";
 
@@ -28,6 +28,22 @@ export function whatsappRoutes(app: FastifyInstance, whatsapps: WhatsappsService
   r.put("/whatsappsession/:id", session, ({ auth, params }) => whatsapps.startSession(auth, params.id, true));
   r.delete("/whatsappsession/:id", session, ({ auth, params }) =>
     whatsapps.disconnectSession(auth, params.id),
+  );
+  // Not in the spec: the QR dialog's "pair with a phone number" (an 8-character code typed on the phone).
+  r.post(
+    "/whatsappsession/:id/pairing-code",
+    {
+      access: "connections-page:actionButtons",
+      params: idParam,
+      body: pairingCodeRequestSchema,
+      response: pairingCodeSchema,
+      summary: "A code that pairs the connection's phone instead of the QR code",
+      description:
+        "While the connection waits for a phone (qrcode or OPENING): asks WhatsApp for an 8-character code for `number` (the phone's own, with country and area code), typed on the phone under Linked devices → Link with phone number. 409 ERR_WAPP_PAIRING_NOT_WAITING once paired; 400 ERR_WAPP_PAIRING_UNAVAILABLE for a Cloud API connection; 400 ERR_WAPP_PAIRING_FAILED when WhatsApp gives no code.",
+      // Each call makes WhatsApp send the phone a notification: a few tries a minute are plenty.
+      rateLimit: { max: 5, windowSeconds: 60, by: "user" },
+    },
+    ({ auth, params, body }) => whatsapps.pairingCode(auth, params.id, body.number),
   );
   r.post("/whatsapp-restart", { access: "connections-page:actionButtons", status: 204 }, ({ auth }) =>
     whatsapps.restartAll(auth),

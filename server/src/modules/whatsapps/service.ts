@@ -1,5 +1,12 @@
 import crypto from "node:crypto";
-import type { WhatsappDTO, WhatsappDetailDTO, WhatsappSaveInput } from "@atende/contracts";
+import {
+  isErrorCode,
+  type PairingCodeDTO,
+  type WhatsappDTO,
+  type WhatsappDetailDTO,
+  type WhatsappSaveInput,
+} from "@atende/contracts";
+import { ChannelError } from "../../channels/provider.js";
 import type { SessionManager } from "../../channels/sessions.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
@@ -209,6 +216,28 @@ export function createWhatsappsService({ db, bus, now, config, sessions }: Whats
       whatsappPolicy.runSession(actor);
       if (fresh) await sessions.disconnect(actor.companyId, id);
       await sessions.restart(actor.companyId, id);
+    },
+
+    /**
+     * A code that pairs the connection's phone instead of the QR code, while the connection waits
+     * for a phone (qrcode, or still OPENING).
+     */
+    async pairingCode(actor: AuthContext, id: number, number: string): Promise<PairingCodeDTO> {
+      const row = await findWhatsappRow(db, actor.companyId, id);
+      if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
+      whatsappPolicy.runSession(actor);
+      if (row.status !== "qrcode" && row.status !== "OPENING") {
+        throw new AppError("ERR_WAPP_PAIRING_NOT_WAITING");
+      }
+      try {
+        const answer = await sessions.pairingCode(actor.companyId, id, number);
+        if (answer === null) throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+        if (answer === "unavailable") throw new AppError("ERR_WAPP_PAIRING_UNAVAILABLE");
+        return answer;
+      } catch (err) {
+        if (!(err instanceof ChannelError)) throw err;
+        throw new AppError(isErrorCode(err.code) ? err.code : "ERR_WAPP_PAIRING_FAILED");
+      }
     },
 
     async disconnectSession(actor: AuthContext, id: number): Promise<void> {

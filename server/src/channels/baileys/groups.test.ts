@@ -1,0 +1,137 @@
+import type { GroupMetadata, WAMessage } from "@whiskeysockets/baileys";
+import { describe, expect, it } from "vitest";
+import { settle, startProvider } from "./fixtures/harness.js";
+import { fixtures } from "./fixtures/messages.js";
+
+/** Groups and presence on a Baileys session: metadata kept by WhatsApp's group events, names, typing. */
+
+const GROUP = "120363025246125486@g.us";
+const group = (over: Partial<GroupMetadata> = {}): GroupMetadata => ({
+  id: GROUP,
+  subject: "Clientes VIP",
+  owner: undefined,
+  participants: [
+    { id: "98765432109876@lid", phoneNumber: "5521998877665@s.whatsapp.net", admin: "superadmin" },
+    { id: "11122233344455@lid", phoneNumber: "5511912345678@s.whatsapp.net", admin: null },
+  ],
+  ...over,
+});
+
+/** The group message fixture without the author's push name (WhatsApp omits it at times). */
+const nameless: WAMessage = { ...fixtures.group, pushName: undefined };
+
+async function cachedOf(configs: Awaited<ReturnType<typeof startProvider>>["configs"]) {
+  return configs[0]!.cachedGroupMetadata!(GROUP);
+}
+
+describe("Baileys groups", () => {
+  it("hands Baileys the groups WhatsApp told of, kept current by subject and participant events", async () => {
+    const { current, configs, connect } = await startProvider();
+    await connect();
+    expect(await cachedOf(configs)).toBeUndefined();
+
+    current().fire("groups.upsert", [group()]);
+    expect((await cachedOf(configs))?.participants).toHaveLength(2);
+
+    current().fire("group-participants.update", {
+      id: GROUP,
+      author: "98765432109876@lid",
+      participants: [{ id: "55566677788899@lid", phoneNumber: "5531987654321@s.whatsapp.net" }],
+      action: "add",
+    });
+    current().fire("group-participants.update", {
+      id: GROUP,
+      author: "98765432109876@lid",
+      participants: [{ id: "11122233344455@lid" }],
+      action: "promote",
+    });
+    current().fire("group-participants.update", {
+      id: GROUP,
+      author: "98765432109876@lid",
+      participants: [{ id: "98765432109876@lid" }],
+      action: "remove",
+    });
+    current().fire("groups.update", [{ id: GROUP, subject: "Clientes Ouro", announce: true }]);
+    const cached = await cachedOf(configs);
+    expect(cached).toMatchObject({ subject: "Clientes Ouro", announce: true, size: 2 });
+    expect(cached?.participants.map((p) => [p.id, p.admin ?? null])).toStrictEqual([
+      ["11122233344455@lid", "admin"],
+      ["55566677788899@lid", null],
+    ]);
+  });
+
+  it("names the group's contact by its subject, from the events or fetched once when a group is first heard of", async () => {
+    const { current, connect, events } = await startProvider();
+    await connect();
+    current().groupsKnown.set(GROUP, group());
+    current().fire("messages.upsert", { type: "notify", messages: [fixtures.group, fixtures.group] });
+    await settle();
+    await settle();
+    // One lookup for the burst, and the subject as the group contact's name.
+    expect(current().groupLookups).toStrictEqual([GROUP]);
+    expect(events.filter((e) => e.type === "contact")).toStrictEqual([
+      { type: "contact", address: { number: "120363025246125486", isGroup: true }, name: "Clientes VIP" },
+    ]);
+    current().fire("groups.update", [{ id: GROUP, subject: "Clientes Ouro" }]);
+    await settle();
+    expect(events.at(-1)).toStrictEqual({
+      type: "contact",
+      address: { number: "120363025246125486", isGroup: true },
+      name: "Clientes Ouro",
+    });
+  });
+
+  it("shows a participant by the name last seen for them when a message comes without one", async () => {
+    const { current, connect, events } = await startProvider();
+    await connect();
+    const authors = () =>
+      events.flatMap((e) => (e.type === "message" ? [e.message.participant?.name ?? null] : []));
+
+    // Nothing known yet: no name to show.
+    current().fire("messages.upsert", { type: "notify", messages: [nameless] });
+    // A message with the push name teaches it; later nameless ones carry it.
+    current().fire("messages.upsert", { type: "notify", messages: [fixtures.group, nameless] });
+    // A contact's saved name is learnt too, under its phone number or its LID.
+    current().fire("contacts.upsert", [{ id: "98765432109876@lid", notify: "Carlos Souza" }]);
+    current().fire("messages.upsert", { type: "notify", messages: [nameless] });
+    await settle();
+    expect(authors()).toStrictEqual([null, "Carlos", "Carlos", "Carlos Souza"]);
+  });
+});
+
+describe("Baileys presence", () => {
+  it("subscribes to a chat's presence when asked (an agent opened it), once per socket, again after a reconnect", async () => {
+    const { session, current, connect } = await startProvider();
+    const customer = { number: "5511987654321", isGroup: false };
+    // Not connected: nothing to ask, no error.
+    await session.watchPresence!(customer);
+    await connect();
+    await session.watchPresence!(customer);
+    await session.watchPresence!(customer);
+    expect(current().presenceSubscriptions).toStrictEqual(["5511987654321@s.whatsapp.net"]);
+
+    current().fire("connection.update", {
+      connection: "close",
+      lastDisconnect: { error: undefined, date: new Date() },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await connect();
+    await session.watchPresence!(customer);
+    expect(current().presenceSubscriptions).toStrictEqual(["5511987654321@s.whatsapp.net"]);
+  });
+
+  it("hands the customer's typing to the pipeline as a presence event", async () => {
+    const { current, connect, events } = await startProvider();
+    await connect();
+    current().fire("presence.update", {
+      id: "5511987654321@s.whatsapp.net",
+      presences: { "5511987654321@s.whatsapp.net": { lastKnownPresence: "composing" } },
+    });
+    await settle();
+    expect(events.at(-1)).toStrictEqual({
+      type: "presence",
+      chat: { number: "5511987654321", isGroup: false },
+      presence: "composing",
+    });
+  });
+});
