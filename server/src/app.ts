@@ -307,7 +307,13 @@ function buildChannels(
     leaseSeconds: config.SESSION_LEASE_SECONDS,
   });
   const owned = sessions;
-  const jobs = new JobRunner({ db, now, log: app.log, lanes: () => owned.lanes() });
+  const jobs = new JobRunner({
+    db,
+    now,
+    log: app.log,
+    lanes: () => owned.lanes(),
+    lockSeconds: config.JOB_LOCK_SECONDS,
+  });
   jobs.register(SEND_MESSAGE_JOB, sendMessageJob({ db, bus, sessions: owned, media, now }));
   jobs.register(CHANNEL_ACTION_JOB, channelActionJob({ db, sessions: owned }));
   jobs.register(ACCOUNT_CODE_MAIL_JOB, accountCodeMailJob({ db, tokens, config, now, mailer }));

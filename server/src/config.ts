@@ -93,6 +93,8 @@ const envSchema = z.object({
   AZURE_TTS_URL: z.string().default("https://{region}.tts.speech.microsoft.com/cognitiveservices/v1"),
   /** How long a connection's session lease lasts without renewal before another instance takes over. */
   SESSION_LEASE_SECONDS: z.coerce.number().int().min(3).max(600).default(15),
+  /** How long a claimed job stays locked to its instance: a killed instance's jobs run again after it. */
+  JOB_LOCK_SECONDS: z.coerce.number().int().min(3).max(3600).default(120),
 });
 
 export type Env = z.infer<typeof envSchema>;
