@@ -63,6 +63,17 @@ const MIME_BY_EXT: Record<string, string> = {
 export const mimeOfPath = (p: string) =>
   MIME_BY_EXT[p.split(".").pop()?.toLowerCase() ?? ""] ?? "application/octet-stream";
 
+/**
+ * A file list's file as the phone shows it: the option's name, with the stored file's extension when
+ * the name has none (a document called "Tabela de preços" opens on the phone as "Tabela de preços.pdf").
+ */
+export function fileNameOf(name: string, storedPath: string): string {
+  const ext = storedPath.includes(".") ? storedPath.split(".").pop()!.toLowerCase() : "";
+  const base = name.trim() || "arquivo";
+  if (!ext || ext === "bin" || /\.[a-z0-9]{1,5}$/i.test(base)) return base;
+  return `${base}.${ext}`;
+}
+
 export async function announceCampaign(
   tx: Executor,
   raise: Raise,
@@ -179,7 +190,7 @@ export async function queueCampaignMessage(
         media: {
           path: f.path,
           mimetype: f.mediaType.includes("/") ? f.mediaType : mimeOfPath(f.path),
-          name: f.name || "arquivo",
+          name: fileNameOf(f.name, f.path),
         },
         isBot: true,
         at,
