@@ -46,6 +46,8 @@ export const jobPayloadSchemas = {
   }),
   /** The campaign message of a recipient who answered the confirmation request (campaigns/answers.ts). */
   "campaign-confirm": z.object({ shippingId: id }),
+  /** A confirmation request's deadline: unanswered by then, the recipient is unconfirmed (campaigns/answers.ts). */
+  "campaign-confirm-timeout": z.object({ shippingId: id }),
   /** One Cloud API webhook delivery, stored as received (channels/cloud/webhook.ts). */
   "cloud-webhook": z.object({ whatsappId: z.number().int().positive(), body: z.unknown() }),
   /**

@@ -246,11 +246,11 @@ describe("campaign sender: media and the file list", () => {
       }),
       201,
     );
-    const [prices, contacts] = files.options as [{ id: number }, { id: number }];
+    const [prices, contacts] = files.options;
     const pdf = Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
     const form = fileListForm([
-      { id: prices.id, data: pdf, filename: "precos.pdf", type: "application/pdf" },
-      { id: contacts.id, data: Buffer.from("nome,numero\nAna,1\n"), filename: "c.csv", type: "text/csv" },
+      { id: prices!.id, data: pdf, filename: "precos.pdf", type: "application/pdf" },
+      { id: contacts!.id, data: Buffer.from("nome,numero\nAna,1\n"), filename: "c.csv", type: "text/csv" },
     ]);
     expectOk(
       await api.call("POST", `/files/uploadList/${files.id}`, team.adminLogin, form.payload, form.headers),
@@ -431,6 +431,101 @@ describe("campaign sender: cancel, restart, confirmation, opt-out, pause", () =>
       ["Saulo", "skipped"],
     ]);
     expect(await phoneReceived(ctx.deps.db, team.connection.id, saulo.number)).toHaveLength(1);
+  }, 60_000);
+
+  it("a recipient who never answers the confirmation is not confirmed after the timeout, and the campaign finishes", async () => {
+    const team = await campaignCompany(ctx);
+    // The default is 24 h; a longer timeout set later moves a pending deadline on.
+    const stored = expectOk<{ key: string; value: string }[]>(
+      await api.call("GET", "/campaign-settings", team.adminLogin),
+    );
+    expect(stored.find((r) => r.key === "confirmationTimeoutHours")).toBeUndefined();
+    await api.settings(team.adminLogin, { messageInterval: 0, longerIntervalAfter: 0 });
+    const refused = await api.call("POST", "/campaign-settings", team.adminLogin, {
+      settings: { confirmationTimeoutHours: 0 },
+    });
+    expect(refused.statusCode).toBe(400);
+    const { list, items } = await buildList(ctx.deps.db, team.company.id, [
+      { name: "Responde" },
+      { name: "Calado" },
+      { name: "Tardio" },
+    ]);
+    const [answers, silent, late] = items as [(typeof items)[0], (typeof items)[0], (typeof items)[0]];
+    const campaign = await api.create(team.adminLogin, {
+      name: "Prazo",
+      message1: "A oferta, {nome}",
+      confirmation: true,
+      confirmationMessage1: "{nome}, quer a oferta?",
+      contactListId: list.id,
+      whatsappId: team.connection.id,
+      scheduledAt: past(),
+    });
+    await runToEnd(team.company.id);
+    const requestedAt = ctx.clock.now.getTime();
+    expect((await shippingsOf(ctx.deps.db, campaign.id)).map((r) => r.state)).toEqual(
+      Array(3).fill("awaiting_confirmation"),
+    );
+    // 23 h later one answers: sent; the campaign still waits for the other two.
+    ctx.clock.now = new Date(requestedAt + 23 * 3600_000);
+    await phoneSends(ctx, team.adminLogin, team.connection.id, { from: answers.number, body: "quero" });
+    await waitFor(async () => {
+      await drain(ctx);
+      return (await shippingsOf(ctx.deps.db, campaign.id))[0]!.state === "sent";
+    }, 10_000);
+    expect((await api.get(team.adminLogin, campaign.id)).status).toBe("EM_ANDAMENTO");
+
+    // The timeout becomes 30 h before the 24 h pass: at 25 h nobody is given up yet.
+    await api.settings(team.adminLogin, { confirmationTimeoutHours: 30 });
+    ctx.clock.now = new Date(requestedAt + 25 * 3600_000);
+    await drain(ctx);
+    expect((await shippingsOf(ctx.deps.db, campaign.id)).map((r) => r.state)).toEqual([
+      "sent",
+      "awaiting_confirmation",
+      "awaiting_confirmation",
+    ]);
+    // Past 30 h: the two silent ones are not confirmed, the campaign is FINALIZADA.
+    ctx.clock.now = new Date(requestedAt + 30 * 3600_000 + 1000);
+    await drain(ctx);
+    const rows = await shippingsOf(ctx.deps.db, campaign.id);
+    expect(rows.map((r) => [r.name, r.state])).toEqual([
+      ["Responde", "sent"],
+      ["Calado", "unconfirmed"],
+      ["Tardio", "unconfirmed"],
+    ]);
+    expect(rows[1]!.deliveredAt).toBeNull();
+    expect((await api.get(team.adminLogin, campaign.id)).status).toBe("FINALIZADA");
+    const report = expectOk<CampaignReportDTO>(
+      await api.call("GET", `/campaigns/${campaign.id}/report`, team.adminLogin),
+    );
+    expect(report.totals).toMatchObject({
+      total: 3,
+      sent: 1,
+      confirmationRequested: 3,
+      confirmed: 1,
+      unconfirmed: 2,
+      awaitingConfirmation: 0,
+      pending: 0,
+    });
+    const filtered = expectOk<CampaignReportDTO>(
+      await api.call("GET", `/campaigns/${campaign.id}/report?state=unconfirmed`, team.adminLogin),
+    );
+    expect(filtered.records.map((r) => r.name)).toEqual(["Calado", "Tardio"]);
+
+    // A late answer sends nothing.
+    await phoneSends(ctx, team.adminLogin, team.connection.id, { from: late.number, body: "sim" });
+    await new Promise((r) => setTimeout(r, 300));
+    await drain(ctx);
+    expect(await phoneReceived(ctx.deps.db, team.connection.id, late.number)).toEqual([
+      "Tardio, quer a oferta?",
+    ]);
+    expect(await phoneReceived(ctx.deps.db, team.connection.id, silent.number)).toEqual([
+      "Calado, quer a oferta?",
+    ]);
+    expect(await phoneReceived(ctx.deps.db, team.connection.id, answers.number)).toEqual([
+      "Responde, quer a oferta?",
+      "A oferta, Responde",
+    ]);
+    expect((await shippingsOf(ctx.deps.db, campaign.id))[2]!.state).toBe("unconfirmed");
   }, 60_000);
 
   it("pauses while the connection is down (shown on the campaign) and resumes when it is back", async () => {

@@ -161,6 +161,22 @@ export async function finishIfDone(tx: Tx, raise: Raise, companyId: number, camp
   await announceCampaign(tx, raise, companyId, campaignId, "update");
 }
 
+/** The deadline of a recipient's confirmation request (answers.ts settles it). */
+export function enqueueConfirmationTimeout(
+  tx: Executor,
+  companyId: number,
+  shippingId: number,
+  requestedAt: Date,
+  hours: number,
+) {
+  return enqueueJob(tx, {
+    type: q.CONFIRM_TIMEOUT_CAMPAIGN_JOB,
+    companyId,
+    payload: { shippingId },
+    runAt: new Date(requestedAt.getTime() + hours * 3600_000),
+  });
+}
+
 /** Queues the campaign message (its media, then the file list's files) in the recipient's ticket. */
 export async function queueCampaignMessage(
   tx: Tx,
@@ -315,6 +331,7 @@ export function stepCampaignJob(deps: SenderDeps): JobHandler<typeof q.STEP_CAMP
           confirmationRequestedAt: at,
           updatedAt: at,
         });
+        await enqueueConfirmationTimeout(tx, c.companyId, row.id, at, settings.confirmationTimeoutHours);
       } else {
         const messageId = await queueCampaignMessage(tx, raise, live, ticketId, message, at);
         await s.updateShipping(tx, c.companyId, row.id, {
