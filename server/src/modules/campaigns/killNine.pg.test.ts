@@ -14,7 +14,7 @@ import { buildList, enableCampaigns } from "./testing.js";
  * one PGlite database.
  */
 
-const RECIPIENTS = 120;
+const RECIPIENTS = 40;
 let clone: Awaited<ReturnType<typeof clonePostgresTemplate>>;
 let direct: ReturnType<typeof openPostgres>;
 const servers: ServerProcess[] = [];
@@ -104,7 +104,7 @@ describe("campaign sender: kill -9 mid-campaign", () => {
     const campaignId = campaign.body.id;
 
     // Mid-campaign: some sent, most not.
-    await waitFor(async () => (await sentCount(campaignId)) >= 10, 20_000);
+    await waitFor(async () => (await sentCount(campaignId)) >= 5, 30_000);
     first.child.kill("SIGKILL");
     await first.exited;
     const sentAtKill = await sentCount(campaignId);
@@ -114,7 +114,8 @@ describe("campaign sender: kill -9 mid-campaign", () => {
     const finished = async () =>
       (await api<{ status: string }>(second.url, "GET", `/campaigns/${campaignId}`, token)).body.status ===
       "FINALIZADA";
-    await waitFor(finished, 25_000);
+    // Generous: a loaded machine sends a few a second.
+    await waitFor(finished, 60_000);
 
     const shippings = await queryRows<{ number: string; state: string }>(
       direct.db,
@@ -150,5 +151,5 @@ describe("campaign sender: kill -9 mid-campaign", () => {
     );
     expect(stored).toEqual([]);
     console.log(`kill -9 after ${sentAtKill}/${RECIPIENTS} sent; the second instance sent the rest`);
-  }, 90_000);
+  }, 150_000);
 });
