@@ -105,6 +105,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     DATA_DIR: dataDir,
     DATABASE_URL: opts.databaseUrl,
     SEED_DEMO: "false",
+    // A long run (10,000 campaign recipients on a loaded machine) outlasts the default 15 minutes.
+    ACCESS_TOKEN_TTL: "24h",
     ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
   });
   const deps: Deps = {

@@ -43,8 +43,19 @@ export const CAMPAIGN_VARIANT_INDEXES = [1, 2, 3, 4, 5] as const;
 export type CampaignMessageKey = `message${1 | 2 | 3 | 4 | 5}`;
 export type CampaignConfirmationKey = `confirmationMessage${1 | 2 | 3 | 4 | 5}`;
 
-/** What a recipient's row says: waiting, waiting for the answer to the confirmation, handed over, not sent. */
-export const SHIPPING_STATES = ["pending", "awaiting_confirmation", "sent", "skipped", "failed"] as const;
+/**
+ * What a recipient's row says: waiting, waiting for the answer to the confirmation, handed over, not
+ * sent; `unconfirmed`: the confirmation was not answered within the settings' confirmationTimeoutHours
+ * (the message is never sent to them, and the campaign can finish).
+ */
+export const SHIPPING_STATES = [
+  "pending",
+  "awaiting_confirmation",
+  "sent",
+  "skipped",
+  "failed",
+  "unconfirmed",
+] as const;
 export type ShippingState = (typeof SHIPPING_STATES)[number];
 
 export interface CampaignDTO {
@@ -108,7 +119,10 @@ export interface CampaignShippingDTO {
   error: string | null;
 }
 
-/** The report's totals (a recipient counts once in `pending`, `sent`, `skipped` or `failed`). */
+/**
+ * The report's totals (a recipient counts once in `pending`, `awaitingConfirmation`, `sent`,
+ * `unconfirmed`, `skipped` or `failed`).
+ */
 export interface CampaignTotals {
   total: number;
   /** Recipients that can be sent to (not skipped). */
@@ -121,6 +135,8 @@ export interface CampaignTotals {
   read: number;
   confirmationRequested: number;
   confirmed: number;
+  /** Asked to confirm and never answered in time: not sent. */
+  unconfirmed: number;
   failed: number;
   skipped: number;
   optedOut: number;
@@ -274,7 +290,14 @@ export interface CampaignSettingsValues {
   dailyCap: number;
   /** Whole-message answers (any case) that opt the contact out of every future campaign. */
   optOutWords: string[];
+  /**
+   * Hours a recipient has to answer the confirmation request; unanswered by then, they are
+   * `unconfirmed` (never sent the message) and the campaign can finish.
+   */
+  confirmationTimeoutHours: number;
 }
+
+export const CAMPAIGN_CONFIRMATION_TIMEOUT_HOURS = { default: 24, min: 1, max: 720 } as const;
 
 export const CAMPAIGN_SETTINGS_DEFAULTS: CampaignSettingsValues = {
   messageInterval: 20,
@@ -285,6 +308,7 @@ export const CAMPAIGN_SETTINGS_DEFAULTS: CampaignSettingsValues = {
   sendWindowEnd: null,
   dailyCap: 0,
   optOutWords: [...CAMPAIGN_DEFAULT_OPT_OUT_WORDS],
+  confirmationTimeoutHours: CAMPAIGN_CONFIRMATION_TIMEOUT_HOURS.default,
 };
 
 /** GET /campaign-settings answers the stored rows: key and its JSON value (this API family's shape). */
@@ -326,6 +350,12 @@ export const campaignSettingsInputSchema = z.object({
   optOutWords: z
     .array(z.string().trim().min(1).max(40).refine(noNul))
     .max(50, "validation.tooLong")
+    .optional(),
+  confirmationTimeoutHours: z.coerce
+    .number("validation.invalid")
+    .int("validation.invalid")
+    .min(CAMPAIGN_CONFIRMATION_TIMEOUT_HOURS.min, "validation.invalid")
+    .max(CAMPAIGN_CONFIRMATION_TIMEOUT_HOURS.max, "validation.invalid")
     .optional(),
 });
 export type CampaignSettingsInput = z.infer<typeof campaignSettingsInputSchema>;

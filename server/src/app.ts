@@ -312,7 +312,13 @@ function buildChannels(
     leaseSeconds: config.SESSION_LEASE_SECONDS,
   });
   const owned = sessions;
-  const jobs = new JobRunner({ db, now, log: app.log, lanes: () => owned.lanes() });
+  const jobs = new JobRunner({
+    db,
+    now,
+    log: app.log,
+    lanes: () => owned.lanes(),
+    lockSeconds: config.JOB_LOCK_SECONDS,
+  });
   jobs.register(SEND_MESSAGE_JOB, sendMessageJob({ db, bus, sessions: owned, media, now }));
   jobs.register(
     INBOUND_MEDIA_JOB,

@@ -112,6 +112,8 @@ const envSchema = z.object({
     .regex(/^(\d{1,4}\.\d{1,6}\.\d{1,12})?$/, 'three numbers "major.minor.build", e.g. 2.3000.1023223821')
     .optional()
     .transform((v) => (v ? (v.split(".").map(Number) as [number, number, number]) : undefined)),
+  /** How long a claimed job stays locked to its instance: a killed instance's jobs run again after it. */
+  JOB_LOCK_SECONDS: z.coerce.number().int().min(3).max(3600).default(120),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -54,6 +54,8 @@ export const jobPayloadSchemas = {
     ref: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
     size: z.number().int().nonnegative().optional(),
   }),
+  /** A confirmation request's deadline: unanswered by then, the recipient is unconfirmed (campaigns/answers.ts). */
+  "campaign-confirm-timeout": z.object({ shippingId: id }),
   /** One Cloud API webhook delivery, stored as received (channels/cloud/webhook.ts). */
   "cloud-webhook": z.object({ whatsappId: z.number().int().positive(), body: z.unknown() }),
   /**

@@ -173,7 +173,7 @@ export function setReportCampaign(queryClient: QueryClient, record: CampaignDTO)
 
 type Counted = Omit<CampaignTotals, "total">;
 
-/** What one recipient adds to the totals (the server's rule: one of pending, sent, skipped, failed). */
+/** What one recipient adds to the totals (the server's rule: one of pending, sent, unconfirmed, skipped, failed). */
 function contribution(row: CampaignShippingDTO | undefined): Counted {
   const sent = row?.state === "sent";
   const skipped = row?.state === "skipped";
@@ -187,6 +187,7 @@ function contribution(row: CampaignShippingDTO | undefined): Counted {
     read: one(sent && (row.ack ?? 0) >= 3),
     confirmationRequested: one(Boolean(row?.confirmationRequestedAt)),
     confirmed: one(Boolean(row?.confirmedAt)),
+    unconfirmed: one(row?.state === "unconfirmed"),
     failed: one(row?.state === "failed"),
     skipped: one(skipped),
     optedOut: one(skipped && Boolean(row.error?.startsWith("ERR_CAMPAIGN_OPTED_OUT"))),

@@ -94,7 +94,9 @@ export function simulatorProvider(deps: {
           if (!simulatorKnowsNumber(message.to.number)) {
             throw new ChannelError("this number is not on WhatsApp", false, "ERR_WAPP_INVALID_CONTACT");
           }
-          const id = `SIM${crypto.randomBytes(10).toString("hex").toUpperCase()}`;
+          // The id we chose, as WhatsApp Web keeps it: the phone shows a message sent again under the
+          // same id (a send retried after a crash) once, as WhatsApp does.
+          const id = message.id ?? `SIM${crypto.randomBytes(10).toString("hex").toUpperCase()}`;
           const media = message.media
             ? await deps.media.save(connection.companyId, message.media.data, message.media.mimetype)
             : null;

@@ -78,6 +78,8 @@ export const SHIPPING_STATE = [
   "skipped",
   /** The send failed for this recipient (`error`). */
   "failed",
+  /** Asked to confirm, no answer within the confirmation timeout: never sent the message. */
+  "unconfirmed",
 ] as const;
 
 /**

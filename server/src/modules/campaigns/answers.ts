@@ -8,7 +8,13 @@ import {
 } from "../../events/bus.js";
 import { type JobHandler, enqueueJob } from "../../jobs/runner.js";
 import * as q from "./queries.js";
-import { type SenderDeps, finishIfDone, queueCampaignMessage, raiseProgress } from "./sender.js";
+import {
+  type SenderDeps,
+  enqueueConfirmationTimeout,
+  finishIfDone,
+  queueCampaignMessage,
+  raiseProgress,
+} from "./sender.js";
 import { loadCampaignSettings } from "./settings.js";
 import * as s from "./shippings/queries.js";
 
@@ -16,8 +22,10 @@ import * as s from "./shippings/queries.js";
  * What customers' answers and WhatsApp's answers do to campaigns, in the transaction that stores them:
  * - an opt-out word as the whole message: the number is never in a campaign of the company again
  *   (its rows still waiting are skipped);
- * - any other answer of a recipient waiting for it: the confirmation is given, and a job sends the
- *   campaign message;
+ * - any other answer of a recipient waiting for it: the confirmation is given (confirmedAt, at once),
+ *   and a job sends the campaign message;
+ * - no answer by the confirmation's deadline (confirmationTimeoutHours after the request): the
+ *   recipient is `unconfirmed`, never sent the message, and the campaign can finish;
  * - a campaign message whose send gave up: that recipient is marked failed with the reason; its acks
  *   reach the report live.
  */
@@ -71,6 +79,8 @@ export function campaignAnswersWithin(bus: EventBus, poke: () => void, now: () =
         }
       }
       for (const row of await s.awaitingOf(tx, companyId, contact.id)) {
+        // Answered in time, whenever the job below runs: the deadline no longer applies.
+        if (!row.confirmedAt) await s.updateShipping(tx, companyId, row.id, { confirmedAt: now() });
         const id = await enqueueJob(tx, {
           type: q.CONFIRM_CAMPAIGN_JOB,
           companyId,
@@ -105,7 +115,7 @@ export function confirmCampaignJob(deps: SenderDeps): JobHandler<typeof q.CONFIR
           state: "sent",
           messageId,
           wid: await s.widOf(tx, companyId, messageId),
-          confirmedAt: ctx.now,
+          confirmedAt: row.confirmedAt ?? ctx.now,
           deliveredAt: ctx.now,
           updatedAt: ctx.now,
         });
@@ -113,6 +123,39 @@ export function confirmCampaignJob(deps: SenderDeps): JobHandler<typeof q.CONFIR
         await finishIfDone(tx, raise, companyId, c.id, ctx.now);
       });
       deps.poke();
+    },
+  };
+}
+
+/**
+ * A confirmation request's deadline: a recipient who has not answered by now (the timeout in the
+ * settings now, counted from the request; a longer one set since moves the deadline on) is
+ * `unconfirmed`, and the campaign finishes once nobody else is open. A late answer sends nothing.
+ */
+export function confirmTimeoutJob(deps: SenderDeps): JobHandler<typeof q.CONFIRM_TIMEOUT_CAMPAIGN_JOB> {
+  return {
+    async run(job, ctx) {
+      const companyId = job.companyId!;
+      await inTransaction(deps.db, deps.bus, async (tx, raise) => {
+        const row = await s.lockShipping(tx, companyId, job.payload.shippingId);
+        if (!row || row.state !== "awaiting_confirmation" || row.confirmedAt || !row.confirmationRequestedAt)
+          return;
+        const { confirmationTimeoutHours } = await loadCampaignSettings(tx, companyId);
+        const deadline = row.confirmationRequestedAt.getTime() + confirmationTimeoutHours * 3600_000;
+        if (deadline > ctx.now.getTime()) {
+          await enqueueConfirmationTimeout(
+            tx,
+            companyId,
+            row.id,
+            row.confirmationRequestedAt,
+            confirmationTimeoutHours,
+          );
+          return;
+        }
+        await s.updateShipping(tx, companyId, row.id, { state: "unconfirmed", updatedAt: ctx.now });
+        await raiseProgress(tx, raise, companyId, row.id, ctx.now);
+        await finishIfDone(tx, raise, companyId, row.campaignId, ctx.now);
+      });
     },
   };
 }

@@ -17,6 +17,7 @@ import { type CampaignRow, presentCampaign } from "./present.js";
 export const START_CAMPAIGN_JOB = "campaign-start";
 export const STEP_CAMPAIGN_JOB = "campaign-step";
 export const CONFIRM_CAMPAIGN_JOB = "campaign-confirm";
+export const CONFIRM_TIMEOUT_CAMPAIGN_JOB = "campaign-confirm-timeout";
 
 function joined(db: Executor) {
   return db

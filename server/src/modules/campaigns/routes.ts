@@ -14,7 +14,7 @@ import { langOf } from "../../http/errors.js";
 import { routes } from "../../http/route.js";
 import { readSingleUpload, uploadForm } from "../../http/upload.js";
 import type { JobRunner } from "../../jobs/runner.js";
-import { confirmCampaignJob } from "./answers.js";
+import { confirmCampaignJob, confirmTimeoutJob } from "./answers.js";
 import { CAMPAIGNS_ACCESS } from "./policy.js";
 import * as q from "./queries.js";
 import { type CampaignReport, createCampaignReport } from "./report.js";
@@ -84,6 +84,7 @@ export function registerCampaignJobs(jobs: JobRunner, deps: SenderDeps) {
   jobs.register(q.START_CAMPAIGN_JOB, startCampaignJob(deps));
   jobs.register(q.STEP_CAMPAIGN_JOB, stepCampaignJob(deps));
   jobs.register(q.CONFIRM_CAMPAIGN_JOB, confirmCampaignJob(deps));
+  jobs.register(q.CONFIRM_TIMEOUT_CAMPAIGN_JOB, confirmTimeoutJob(deps));
 }
 
 /** The campaigns module: the pages' calls, the settings, the report and the sender's jobs. */

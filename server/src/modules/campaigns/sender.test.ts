@@ -1,10 +1,11 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampaignReportDTO } from "@atende/contracts";
-import { campaigns, jobs } from "../../db/schema/index.js";
+import { and, asc } from "drizzle-orm";
+import { campaigns, jobs, simulatorMessages } from "../../db/schema/index.js";
 import { enqueueJob } from "../../jobs/runner.js";
 import { phoneSends } from "../../test/channels.js";
-import { expectOk } from "../../test/calls.js";
+import { TINY_PNG, expectOk, fileForm } from "../../test/calls.js";
 import { login } from "../../test/factories.js";
 import { type TestContext, createTestContext, openTestDatabase, waitFor } from "../../test/harness.js";
 import {
@@ -186,6 +187,127 @@ describe("campaign sender: pacing, variants, history", () => {
   }, 60_000);
 });
 
+/** The uploadList form (POST /files/uploadList/{id}): each file with the option it is for. */
+function fileListForm(parts: { id: number; data: Buffer; filename: string; type: string }[]) {
+  const boundary = `----atende${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  const field = (name: string, value: string) =>
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    );
+  field("typeArch", "fileList");
+  for (const p of parts) {
+    field("id", String(p.id));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${p.filename}"\r\nContent-Type: ${p.type}\r\n\r\n`,
+      ),
+      p.data,
+      Buffer.from("\r\n"),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+/** What a phone got from the connection: text, kind and the file's name and type. */
+async function phoneGot(whatsappId: number, number: string) {
+  const rows = await ctx.deps.db
+    .select()
+    .from(simulatorMessages)
+    .where(
+      and(
+        eq(simulatorMessages.whatsappId, whatsappId),
+        eq(simulatorMessages.number, number),
+        eq(simulatorMessages.direction, "out"),
+      ),
+    )
+    .orderBy(asc(simulatorMessages.id));
+  return rows.map((r) => ({
+    body: r.body,
+    kind: r.kind,
+    file: r.media ? { name: r.media.filename, type: r.media.mimetype } : null,
+  }));
+}
+
+describe("campaign sender: media and the file list", () => {
+  it("sends the message with the campaign's media, then each file of its file list with its name and type", async () => {
+    const team = await campaignCompany(ctx);
+    await api.settings(team.adminLogin, { messageInterval: 0, longerIntervalAfter: 0 });
+    const { list, items } = await buildList(ctx.deps.db, team.company.id, [{ name: "Ana" }, { name: "Bia" }]);
+    const files = expectOk<{ id: number; options: { id: number; name: string }[] }>(
+      await api.call("POST", "/files", team.adminLogin, {
+        name: "Catálogo de verão",
+        message: "Nossos arquivos",
+        options: [{ name: "Tabela de preços" }, { name: "contatos.csv" }, { name: "Sem arquivo" }],
+      }),
+      201,
+    );
+    const [prices, contacts] = files.options;
+    const pdf = Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
+    const form = fileListForm([
+      { id: prices!.id, data: pdf, filename: "precos.pdf", type: "application/pdf" },
+      { id: contacts!.id, data: Buffer.from("nome,numero\nAna,1\n"), filename: "c.csv", type: "text/csv" },
+    ]);
+    expectOk(
+      await api.call("POST", `/files/uploadList/${files.id}`, team.adminLogin, form.payload, form.headers),
+    );
+
+    const draft = await api.create(team.adminLogin, {
+      name: "Com arquivos",
+      message1: "Oi {nome}, veja a foto",
+      contactListId: list.id,
+      fileListId: files.id,
+      whatsappId: team.connection.id,
+    });
+    const photo = fileForm(TINY_PNG, "foto da loja.png", "image/png");
+    expectOk(
+      await api.call(
+        "POST",
+        `/campaigns/${draft.id}/media-upload`,
+        team.adminLogin,
+        photo.payload,
+        photo.headers,
+      ),
+    );
+    expect(
+      expectOk<{ status: string }>(
+        await api.call("PUT", `/campaigns/${draft.id}`, team.adminLogin, { scheduledAt: past() }),
+      ).status,
+    ).toBe("PROGRAMADA");
+    await runToEnd(team.company.id);
+    await waitFor(async () => {
+      await drain(ctx);
+      return (await phoneGot(team.connection.id, items[1]!.number)).length >= 3;
+    }, 10_000);
+
+    expect((await api.get(team.adminLogin, draft.id)).status).toBe("FINALIZADA");
+    for (const item of items)
+      expect(await phoneGot(team.connection.id, item.number), item.name).toEqual([
+        {
+          body: `Oi ${item.name}, veja a foto`,
+          kind: "image",
+          file: { name: "foto_da_loja.png", type: "image/png" },
+        },
+        { body: "", kind: "document", file: { name: "Tabela de preços.pdf", type: "application/pdf" } },
+        { body: "", kind: "document", file: { name: "contatos.csv", type: "text/csv" } },
+      ]);
+    // The recipient's row points at the message itself, the one with the media.
+    const rows = await shippingsOf(ctx.deps.db, draft.id);
+    for (const row of rows) {
+      const stored = await storedTo(ctx.deps.db, team.company.id, row.contactId!);
+      expect(stored.find((m) => m.id === row.messageId)).toMatchObject({
+        body: row.message,
+        mediaName: "foto_da_loja.png",
+      });
+      expect(stored).toHaveLength(3);
+    }
+  }, 60_000);
+});
+
 describe("campaign sender: cancel, restart, confirmation, opt-out, pause", () => {
   it("cancel stops before the next recipient; restart sends only those not sent", async () => {
     const team = await campaignCompany(ctx);
@@ -309,6 +431,101 @@ describe("campaign sender: cancel, restart, confirmation, opt-out, pause", () =>
       ["Saulo", "skipped"],
     ]);
     expect(await phoneReceived(ctx.deps.db, team.connection.id, saulo.number)).toHaveLength(1);
+  }, 60_000);
+
+  it("a recipient who never answers the confirmation is not confirmed after the timeout, and the campaign finishes", async () => {
+    const team = await campaignCompany(ctx);
+    // The default is 24 h; a longer timeout set later moves a pending deadline on.
+    const stored = expectOk<{ key: string; value: string }[]>(
+      await api.call("GET", "/campaign-settings", team.adminLogin),
+    );
+    expect(stored.find((r) => r.key === "confirmationTimeoutHours")).toBeUndefined();
+    await api.settings(team.adminLogin, { messageInterval: 0, longerIntervalAfter: 0 });
+    const refused = await api.call("POST", "/campaign-settings", team.adminLogin, {
+      settings: { confirmationTimeoutHours: 0 },
+    });
+    expect(refused.statusCode).toBe(400);
+    const { list, items } = await buildList(ctx.deps.db, team.company.id, [
+      { name: "Responde" },
+      { name: "Calado" },
+      { name: "Tardio" },
+    ]);
+    const [answers, silent, late] = items as [(typeof items)[0], (typeof items)[0], (typeof items)[0]];
+    const campaign = await api.create(team.adminLogin, {
+      name: "Prazo",
+      message1: "A oferta, {nome}",
+      confirmation: true,
+      confirmationMessage1: "{nome}, quer a oferta?",
+      contactListId: list.id,
+      whatsappId: team.connection.id,
+      scheduledAt: past(),
+    });
+    await runToEnd(team.company.id);
+    const requestedAt = ctx.clock.now.getTime();
+    expect((await shippingsOf(ctx.deps.db, campaign.id)).map((r) => r.state)).toEqual(
+      Array(3).fill("awaiting_confirmation"),
+    );
+    // 23 h later one answers: sent; the campaign still waits for the other two.
+    ctx.clock.now = new Date(requestedAt + 23 * 3600_000);
+    await phoneSends(ctx, team.adminLogin, team.connection.id, { from: answers.number, body: "quero" });
+    await waitFor(async () => {
+      await drain(ctx);
+      return (await shippingsOf(ctx.deps.db, campaign.id))[0]!.state === "sent";
+    }, 10_000);
+    expect((await api.get(team.adminLogin, campaign.id)).status).toBe("EM_ANDAMENTO");
+
+    // The timeout becomes 30 h before the 24 h pass: at 25 h nobody is given up yet.
+    await api.settings(team.adminLogin, { confirmationTimeoutHours: 30 });
+    ctx.clock.now = new Date(requestedAt + 25 * 3600_000);
+    await drain(ctx);
+    expect((await shippingsOf(ctx.deps.db, campaign.id)).map((r) => r.state)).toEqual([
+      "sent",
+      "awaiting_confirmation",
+      "awaiting_confirmation",
+    ]);
+    // Past 30 h: the two silent ones are not confirmed, the campaign is FINALIZADA.
+    ctx.clock.now = new Date(requestedAt + 30 * 3600_000 + 1000);
+    await drain(ctx);
+    const rows = await shippingsOf(ctx.deps.db, campaign.id);
+    expect(rows.map((r) => [r.name, r.state])).toEqual([
+      ["Responde", "sent"],
+      ["Calado", "unconfirmed"],
+      ["Tardio", "unconfirmed"],
+    ]);
+    expect(rows[1]!.deliveredAt).toBeNull();
+    expect((await api.get(team.adminLogin, campaign.id)).status).toBe("FINALIZADA");
+    const report = expectOk<CampaignReportDTO>(
+      await api.call("GET", `/campaigns/${campaign.id}/report`, team.adminLogin),
+    );
+    expect(report.totals).toMatchObject({
+      total: 3,
+      sent: 1,
+      confirmationRequested: 3,
+      confirmed: 1,
+      unconfirmed: 2,
+      awaitingConfirmation: 0,
+      pending: 0,
+    });
+    const filtered = expectOk<CampaignReportDTO>(
+      await api.call("GET", `/campaigns/${campaign.id}/report?state=unconfirmed`, team.adminLogin),
+    );
+    expect(filtered.records.map((r) => r.name)).toEqual(["Calado", "Tardio"]);
+
+    // A late answer sends nothing.
+    await phoneSends(ctx, team.adminLogin, team.connection.id, { from: late.number, body: "sim" });
+    await new Promise((r) => setTimeout(r, 300));
+    await drain(ctx);
+    expect(await phoneReceived(ctx.deps.db, team.connection.id, late.number)).toEqual([
+      "Tardio, quer a oferta?",
+    ]);
+    expect(await phoneReceived(ctx.deps.db, team.connection.id, silent.number)).toEqual([
+      "Calado, quer a oferta?",
+    ]);
+    expect(await phoneReceived(ctx.deps.db, team.connection.id, answers.number)).toEqual([
+      "Responde, quer a oferta?",
+      "A oferta, Responde",
+    ]);
+    expect((await shippingsOf(ctx.deps.db, campaign.id))[2]!.state).toBe("unconfirmed");
   }, 60_000);
 
   it("pauses while the connection is down (shown on the campaign) and resumes when it is back", async () => {

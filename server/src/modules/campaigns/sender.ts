@@ -63,6 +63,17 @@ const MIME_BY_EXT: Record<string, string> = {
 export const mimeOfPath = (p: string) =>
   MIME_BY_EXT[p.split(".").pop()?.toLowerCase() ?? ""] ?? "application/octet-stream";
 
+/**
+ * A file list's file as the phone shows it: the option's name, with the stored file's extension when
+ * the name has none (a document called "Tabela de preços" opens on the phone as "Tabela de preços.pdf").
+ */
+export function fileNameOf(name: string, storedPath: string): string {
+  const ext = storedPath.includes(".") ? storedPath.split(".").pop()!.toLowerCase() : "";
+  const base = name.trim() || "arquivo";
+  if (!ext || ext === "bin" || /\.[a-z0-9]{1,5}$/i.test(base)) return base;
+  return `${base}.${ext}`;
+}
+
 export async function announceCampaign(
   tx: Executor,
   raise: Raise,
@@ -150,6 +161,22 @@ export async function finishIfDone(tx: Tx, raise: Raise, companyId: number, camp
   await announceCampaign(tx, raise, companyId, campaignId, "update");
 }
 
+/** The deadline of a recipient's confirmation request (answers.ts settles it). */
+export function enqueueConfirmationTimeout(
+  tx: Executor,
+  companyId: number,
+  shippingId: number,
+  requestedAt: Date,
+  hours: number,
+) {
+  return enqueueJob(tx, {
+    type: q.CONFIRM_TIMEOUT_CAMPAIGN_JOB,
+    companyId,
+    payload: { shippingId },
+    runAt: new Date(requestedAt.getTime() + hours * 3600_000),
+  });
+}
+
 /** Queues the campaign message (its media, then the file list's files) in the recipient's ticket. */
 export async function queueCampaignMessage(
   tx: Tx,
@@ -179,7 +206,7 @@ export async function queueCampaignMessage(
         media: {
           path: f.path,
           mimetype: f.mediaType.includes("/") ? f.mediaType : mimeOfPath(f.path),
-          name: f.name || "arquivo",
+          name: fileNameOf(f.name, f.path),
         },
         isBot: true,
         at,
@@ -304,6 +331,7 @@ export function stepCampaignJob(deps: SenderDeps): JobHandler<typeof q.STEP_CAMP
           confirmationRequestedAt: at,
           updatedAt: at,
         });
+        await enqueueConfirmationTimeout(tx, c.companyId, row.id, at, settings.confirmationTimeoutHours);
       } else {
         const messageId = await queueCampaignMessage(tx, raise, live, ticketId, message, at);
         await s.updateShipping(tx, c.companyId, row.id, {

@@ -1,4 +1,5 @@
 import {
+  CAMPAIGN_CONFIRMATION_TIMEOUT_HOURS,
   CAMPAIGN_LONGER_INTERVALS,
   CAMPAIGN_MESSAGE_INTERVALS,
   type CampaignSettingsValues,
@@ -43,7 +44,11 @@ function SettingsForm({ initial }: { initial: CampaignSettingsValues }) {
         .split(",")
         .map((w) => w.trim())
         .filter(Boolean);
-      await saveCampaignSettings({ ...values, optOutWords });
+      // Kept within its range on save (the field may be empty while typing).
+      const { min, max } = CAMPAIGN_CONFIRMATION_TIMEOUT_HOURS;
+      const confirmationTimeoutHours = Math.min(max, Math.max(min, values.confirmationTimeoutHours));
+      await saveCampaignSettings({ ...values, optOutWords, confirmationTimeoutHours });
+      set("confirmationTimeoutHours", confirmationTimeoutHours);
       await queryClient.invalidateQueries({ queryKey: campaignKeys.settings() });
       toast(t("campaigns.config.saved"), "success");
     } catch (error) {
@@ -149,6 +154,24 @@ function SettingsForm({ initial }: { initial: CampaignSettingsValues }) {
             value={values.dailyCap}
             onChange={(event) => set("dailyCap", Math.max(0, Math.floor(Number(event.target.value) || 0)))}
             slotProps={{ htmlInput: { min: 0, step: 1 } }}
+          />
+          <TextField
+            fullWidth
+            type="number"
+            id="campaign-settings-confirmationTimeoutHours"
+            label={t("campaigns.config.confirmationTimeout")}
+            helperText={t("campaigns.config.confirmationTimeoutHelp")}
+            value={values.confirmationTimeoutHours}
+            onChange={(event) =>
+              set("confirmationTimeoutHours", Math.max(0, Math.floor(Number(event.target.value) || 0)))
+            }
+            slotProps={{
+              htmlInput: {
+                min: CAMPAIGN_CONFIRMATION_TIMEOUT_HOURS.min,
+                max: CAMPAIGN_CONFIRMATION_TIMEOUT_HOURS.max,
+                step: 1,
+              },
+            }}
           />
         </Stack>
         <TextField

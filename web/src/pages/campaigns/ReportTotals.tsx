@@ -7,15 +7,16 @@ const TILES = [
   ["sent", "success.main"],
   ["delivered", "info.main"],
   ["confirmed", "primary.main"],
+  ["unconfirmed", "warning.main"],
   ["failed", "error.main"],
   ["skipped", "warning.main"],
   ["optedOut", "text.secondary"],
 ] as const;
 
-/** The totals as tiles, and the share processed (sent, failed or skipped) as a bar. */
+/** The totals as tiles, and the share processed (sent, not confirmed, failed or skipped) as a bar. */
 export function ReportTotals({ totals }: { totals: CampaignTotals }) {
   const { t } = useTranslation();
-  const done = totals.sent + totals.failed + totals.skipped;
+  const done = totals.sent + totals.unconfirmed + totals.failed + totals.skipped;
   const percent = totals.total > 0 ? Math.round((done / totals.total) * 100) : 0;
   const progressLabel = t("campaigns.report.progressLabel", { done, total: totals.total });
   return (

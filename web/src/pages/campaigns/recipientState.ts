@@ -7,6 +7,7 @@ export type RecipientState =
   | "delivered"
   | "read"
   | "confirmed"
+  | "unconfirmed"
   | "failed"
   | "skipped"
   | "optedOut";
@@ -20,6 +21,8 @@ export function recipientState(row: CampaignShippingDTO): RecipientState {
       return "confirmation";
     case "failed":
       return "failed";
+    case "unconfirmed":
+      return "unconfirmed";
     case "skipped":
       return row.error?.startsWith("ERR_CAMPAIGN_OPTED_OUT") ? "optedOut" : "skipped";
     case "sent":
@@ -39,6 +42,7 @@ export const STATE_COLOR: Record<
   delivered: "success",
   read: "success",
   confirmed: "primary",
+  unconfirmed: "warning",
   failed: "error",
   skipped: "warning",
   optedOut: "warning",

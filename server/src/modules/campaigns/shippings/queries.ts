@@ -153,6 +153,7 @@ export async function campaignTotals(
           count(*) filter (where s.state = 'sent' and m.ack >= 3)::int as read,
           count(*) filter (where s.confirmation_requested_at is not null)::int as confirmation_requested,
           count(*) filter (where s.confirmed_at is not null)::int as confirmed,
+          count(*) filter (where s.state = 'unconfirmed')::int as unconfirmed,
           count(*) filter (where s.state = 'failed')::int as failed,
           count(*) filter (where s.state = 'skipped')::int as skipped,
           count(o.id)::int as opted_out
@@ -171,6 +172,7 @@ export async function campaignTotals(
     read: r?.read ?? 0,
     confirmationRequested: r?.confirmation_requested ?? 0,
     confirmed: r?.confirmed ?? 0,
+    unconfirmed: r?.unconfirmed ?? 0,
     failed: r?.failed ?? 0,
     skipped: r?.skipped ?? 0,
     optedOut: r?.opted_out ?? 0,
