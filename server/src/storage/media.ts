@@ -1,6 +1,9 @@
 import crypto from "node:crypto";
+import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { fileTypeFromBuffer } from "file-type";
 import { AppError } from "../http/errors.js";
 
@@ -59,6 +62,35 @@ export class MediaStore {
     const name = `${crypto.randomUUID()}.${ext}`;
     await fs.writeFile(path.join(dir, name), data, { flag: "wx" });
     return { path: `${companyId}/${name}`, mimetype, size: data.length };
+  }
+
+  /**
+   * Writes a stream to a new file as it arrives (an upload read into memory would be held twice:
+   * once as the body, once by whatever reads it), under a generated name with the given extension.
+   * A stream that fails leaves no file. Its content is not sniffed: for files only the server
+   * reads back (spreadsheets to import), never served as media.
+   */
+  async saveStream(companyId: number, source: Readable, ext: string): Promise<StoredMedia> {
+    if (!/^[a-z0-9]{1,8}$/.test(ext)) throw new Error(`bad extension ${ext}`);
+    const dir = path.join(this.root, String(companyId));
+    await fs.mkdir(dir, { recursive: true });
+    const name = `${crypto.randomUUID()}.${ext}`;
+    const file = path.join(dir, name);
+    let size = 0;
+    source.on("data", (chunk: Buffer) => (size += chunk.length));
+    try {
+      await pipeline(source, createWriteStream(file, { flags: "wx" }));
+    } catch (err) {
+      await fs.rm(file, { force: true });
+      throw err;
+    }
+    return { path: `${companyId}/${name}`, mimetype: "application/octet-stream", size };
+  }
+
+  /** Removes one stored file (gone already is fine). */
+  async remove(companyId: number, relative: string): Promise<void> {
+    const file = this.resolve(companyId, relative);
+    if (file) await fs.rm(file, { force: true });
   }
 
   /** The absolute file of a stored path, only inside the company's own folder. */
