@@ -76,8 +76,8 @@ export async function checkSheetHeader(file: string, fileName: string): Promise<
 
 /**
  * A stored spreadsheet's rows, checked, in batches of CONTACT_LIST_IMPORT_LIMITS.batchRows,
- * parsed in a worker thread that reads the next batch only when this one has been taken (leaving
- * the loop early stops the worker). `onStart` gets the sheet's data-row count before the first batch.
+ * parsed in a worker thread that reads one batch ahead of the one taken, never more (leaving the
+ * loop early stops the worker). `onStart` gets the sheet's data-row count before the first batch.
  */
 export async function* readSheetBatches(
   file: string,
@@ -91,12 +91,16 @@ export async function* readSheetBatches(
     if (first.type === "end") return onStart(first.totalRows);
     if (first.type !== "start") throw new Error(`unexpected message from the sheet worker: ${first.type}`);
     onStart(first.totalRows);
+    const ask = () => worker.postMessage({ type: "next" } satisfies ToSheetWorker);
+    ask();
     for (;;) {
-      worker.postMessage({ type: "next" } satisfies ToSheetWorker);
       const m = await next();
       if (m.type === "end") return;
       if (m.type === "error") throw refused(m);
       if (m.type !== "batch") throw new Error(`unexpected message from the sheet worker: ${m.type}`);
+      // The worker reads the next batch while this one is written: two batches at most are in
+      // flight, and the reading overlaps the database's work.
+      ask();
       yield { processed: m.end - 1, rows: m.rows };
     }
   } finally {

@@ -2,8 +2,8 @@
  * The import's reading, in a worker thread (started by sheetReader.ts): SheetJS parses the whole
  * file synchronously, which for a 100,000-row spreadsheet would stop the server's event loop for
  * seconds. Here the stored file is read from disk, parsed, and its rows checked (loose headers,
- * numbers normalized, bad rows with their line) and posted back one batch at a time: the next
- * batch is read only when the job asks for it, so at most one batch waits in the server's memory.
+ * numbers normalized, bad rows with their line) and posted back one batch at a time, each only
+ * when the job asks for it, so at most two batches wait in the server's memory.
  */
 import fs from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
