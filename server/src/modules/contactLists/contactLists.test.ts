@@ -235,7 +235,8 @@ describe("contact list items", () => {
   });
 });
 
-describe("spreadsheet import", () => {
+// Each import reads its file in a worker thread (a second or more to start on a busy machine).
+describe("spreadsheet import", { timeout: 60_000 }, () => {
   it("imports an .xlsx: loose headers, duplicates in the file and in the list counted, bad rows with their line", async () => {
     const list = await createList(adminA);
     expectOk(await addItem(adminA, list.id, { name: "Já", number: "5511955554444" }), 201);
@@ -438,7 +439,7 @@ describe("spreadsheet import", () => {
   });
 });
 
-describe("the WhatsApp check", () => {
+describe("the WhatsApp check", { timeout: 60_000 }, () => {
   it("marks each number through the list's connection; numbers ending in 0000 are not on WhatsApp", async () => {
     const sim = await buildSimulatorCompany(ctx, { bot: false });
     await withCampaigns(sim.company.planId);

@@ -9,7 +9,7 @@ import { type JobHandler, JobFailed, RetryLater, enqueueJob } from "../../jobs/r
 import type { MediaStore } from "../../storage/media.js";
 import { type ImportRow, type ImportRowError, isRowError } from "./parse.js";
 import { presentContactList, presentImport } from "./present.js";
-import { readSheetBatches } from "./sheetReader.js";
+import { type SheetBatch, readSheetBatches } from "./sheetReader.js";
 import * as q from "./queries.js";
 
 export const CONTACT_LIST_IMPORT_JOB = "contact-list-import" as const;
@@ -17,6 +17,19 @@ export const CONTACT_LIST_CHECK_JOB = "contact-list-check" as const;
 
 /** One run of an import job works this long, then leaves the rest to its continuation (locks last 120 s). */
 const IMPORT_SLICE_MS = 45_000;
+/**
+ * How long a reading (its worker, the parsed sheet, the numbers seen) waits for the continuation
+ * of the run that left it, before it is closed (the continuation then reads the file again).
+ */
+const PARKED_MS = 60_000;
+/** An import's file being read: the batches still to come, and the numbers seen so far. */
+interface Reading {
+  batches: AsyncGenerator<SheetBatch>;
+  seen: Set<string>;
+  /** Data rows handed over so far. */
+  processed: number;
+  total: number;
+}
 /** Numbers asked on WhatsApp per batch, and per run of a check job. */
 const CHECK_BATCH = 50;
 const CHECK_SLICE_MS = 30_000;
@@ -59,6 +72,9 @@ export function contactListImportJob(
   deps: JobDeps & { log: FastifyBaseLogger },
 ): JobHandler<typeof CONTACT_LIST_IMPORT_JOB> {
   const { db, bus, now, media } = deps;
+  /** Readings left open by a run that ended its slice, for its continuation (on this instance). */
+  const parked = new Map<number, Reading & { timer: NodeJS.Timeout }>();
+
   return {
     async run(job) {
       const started = Date.now();
@@ -70,14 +86,19 @@ export function contactListImportJob(
       const file = media.resolve(companyId, imp.path);
       if (!file || !(await fs.stat(file).catch(() => null)))
         throw new JobFailed("the uploaded spreadsheet is gone");
-      let total = 0;
-      // Numbers seen in the rows already imported, so a repeat after a resume is still a repeat in the file.
-      const seen = new Set<string>();
+      // A continuation on this instance takes the reading its previous run left open; anything
+      // else (a crash, another instance) reads the file again from the top.
+      const reading = unpark(imp.id, imp.processedRows) ?? openReading(file, imp.fileName);
+      const { seen } = reading;
       let storedErrors = imp.errors.length;
-      let read = 0;
+      let keepOpen = false;
       try {
-        for await (const batch of readSheetBatches(file, imp.fileName, (n) => (total = n))) {
-          read = batch.processed;
+        for (;;) {
+          const step = await reading.batches.next();
+          if (step.done) break;
+          const batch = step.value;
+          const total = reading.total;
+          reading.processed = batch.processed;
           if (batch.processed <= imp.processedRows) {
             for (const r of batch.rows) if (!isRowError(r)) seen.add(r.number);
             continue;
@@ -150,13 +171,20 @@ export function contactListImportJob(
             }
           });
           if (last) return;
-          if (Date.now() - started > IMPORT_SLICE_MS) return; // leaving the loop stops the worker
+          if (Date.now() - started > IMPORT_SLICE_MS) {
+            park(imp.id, reading);
+            keepOpen = true;
+            return;
+          }
         }
       } catch (err) {
         if (err instanceof AppError) return finishFailed(imp.id, companyId, err.code);
         throw err;
+      } finally {
+        if (!keepOpen) void reading.batches.return(undefined); // stops the worker
       }
-      if (read <= imp.processedRows) {
+      const total = reading.total;
+      if (reading.processed <= imp.processedRows) {
         // Nothing left to write (a header and nothing else, or every row already committed): done.
         await inTransaction(db, bus, async (tx, raise) => {
           const saved = await q.advanceImport(tx, imp.id, {
@@ -184,6 +212,32 @@ export function contactListImportJob(
       deps.log.warn({ err: error, importId: job.payload.importId }, "contact list import failed");
     },
   };
+
+  function openReading(file: string, fileName: string): Reading {
+    const reading: Reading = { seen: new Set(), processed: 0, total: 0 } as Reading;
+    reading.batches = readSheetBatches(file, fileName, (n) => (reading.total = n));
+    return reading;
+  }
+
+  function park(importId: number, reading: Reading) {
+    const timer = setTimeout(() => {
+      parked.delete(importId);
+      void reading.batches.return(undefined);
+    }, PARKED_MS);
+    timer.unref();
+    parked.set(importId, { ...reading, timer });
+  }
+
+  /** The reading left open for this import, if it stopped where the import did. */
+  function unpark(importId: number, processedRows: number): Reading | null {
+    const open = parked.get(importId);
+    if (!open) return null;
+    parked.delete(importId);
+    clearTimeout(open.timer);
+    if (open.processed === processedRows) return open;
+    void open.batches.return(undefined);
+    return null;
+  }
 
   async function finishFailed(id: number, companyId: number, code: string) {
     await inTransaction(db, bus, async (tx, raise) => {
