@@ -214,7 +214,10 @@ async function main() {
     const n = settings.rows;
     const line = (r: Run) => {
       const ratio = n / (r.importMs / 1000) / (n / (r.parseMs / 1000));
-      return { ratio, text: `${rate(n / (r.importMs / 1000), "row")} ÷ ${rate(n / (r.parseMs / 1000), "row")}` };
+      return {
+        ratio,
+        text: `${rate(n / (r.importMs / 1000), "row")} ÷ ${rate(n / (r.parseMs / 1000), "row")}`,
+      };
     };
     const ratios = runs.map((r) => line(r).ratio);
     const mid = runs[ratios.indexOf(median(ratios))]!;
@@ -231,7 +234,10 @@ async function main() {
           "  of which parsing (an event-loop stall, if done on the server's thread)",
           `${(mid.parseInThreadMs / 1000).toFixed(1)} s`,
         ],
-        ["import: upload → done", `${(mid.importMs / 1000).toFixed(1)} s, ${rate(n / (mid.importMs / 1000), "row")}`],
+        [
+          "import: upload → done",
+          `${(mid.importMs / 1000).toFixed(1)} s, ${rate(n / (mid.importMs / 1000), "row")}`,
+        ],
         [
           `import ÷ parse only (goal ≥ ${GOAL_RATIO}×)`,
           `${median(ratios).toFixed(2)}× ${median(ratios) >= GOAL_RATIO ? "MET" : "NOT MET"}`,
@@ -245,7 +251,10 @@ async function main() {
           "server event loop during the import: longest stall / p99",
           `${median(runs.map((r) => r.stallMs)).toFixed(0)} ms / ${median(runs.map((r) => r.stallP99Ms)).toFixed(0)} ms`,
         ],
-        ["counted (imported / duplicates / bad rows)", `${c.imported} / ${c.duplicates} / ${c.invalid} (as the file holds)`],
+        [
+          "counted (imported / duplicates / bad rows)",
+          `${c.imported} / ${c.duplicates} / ${c.invalid} (as the file holds)`,
+        ],
         ...(runs.length > 1
           ? runs.map((r, i): [string, string] => [
               `run ${i + 1}`,

@@ -118,9 +118,11 @@ export interface SettingDTO {
 }
 
 /** Settings that are secrets: GET /settings and PUT answer a hint instead of the value. */
-export const SECRET_SETTING_KEYS = ["asaas", "asaasWebhookToken"] as const satisfies readonly SuperSettingKey[];
+export const SECRET_SETTING_KEYS = [
+  "asaas",
+  "asaasWebhookToken",
+] as const satisfies readonly SuperSettingKey[];
 
 export function isSecretSettingKey(key: string): boolean {
   return (SECRET_SETTING_KEYS as readonly string[]).includes(key);
 }
-

@@ -82,7 +82,8 @@ export async function streamSingleUpload<T extends { size: number }>(
   } catch (err) {
     if (got && !(err instanceof AppError)) await discard(got.saved);
     if (err instanceof AppError) throw err;
-    if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw new AppError("ERR_MEDIA_TOO_LARGE");
+    if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE")
+      throw new AppError("ERR_MEDIA_TOO_LARGE");
     throw invalid("validation.invalid");
   }
   if (!got) throw invalid("validation.required");

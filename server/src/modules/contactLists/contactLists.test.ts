@@ -373,7 +373,9 @@ describe("spreadsheet import", { timeout: 60_000 }, () => {
     } finally {
       socket.close();
     }
-    const done = expectOk<ContactListImportDTO>(await call("GET", `/contact-lists/${list.id}/import`, adminA));
+    const done = expectOk<ContactListImportDTO>(
+      await call("GET", `/contact-lists/${list.id}/import`, adminA),
+    );
     expect(done).toMatchObject({
       status: "done",
       totalRows: 3000,

@@ -1,6 +1,5 @@
 import fs from "node:fs/promises";
 import type { FastifyBaseLogger } from "fastify";
-import { CONTACT_LIST_IMPORT_LIMITS } from "@atende/contracts";
 import type { SessionManager } from "../../channels/sessions.js";
 import type { Db, Executor } from "../../db/client.js";
 import { type EventBus, inTransaction } from "../../events/bus.js";

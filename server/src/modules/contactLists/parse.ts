@@ -1,9 +1,5 @@
 import * as XLSX from "@e965/xlsx";
-import {
-  CONTACT_LIST_IMPORT_COLUMNS,
-  contactListItemEmailField,
-  importColumnKey,
-} from "@atende/contracts";
+import { CONTACT_LIST_IMPORT_COLUMNS, contactListItemEmailField, importColumnKey } from "@atende/contracts";
 import { AppError } from "../../http/errors.js";
 import { normalizeListNumber } from "./numbers.js";
 
