@@ -112,4 +112,19 @@ export const settingKeyParam = z.object({ key: z.string().min(1).max(64) });
 export interface SettingDTO {
   key: string;
   value: string;
+  /**
+   * A secret setting (SECRET_SETTING_KEYS) is never answered in clear: its value is "" and this
+   * tells what is stored (its last 4 characters as `secretHint` gives them; "" when none).
+   */
+  hint?: string;
+}
+
+/** Settings that are secrets: GET /settings and PUT answer a hint instead of the value. */
+export const SECRET_SETTING_KEYS = [
+  "asaas",
+  "asaasWebhookToken",
+] as const satisfies readonly SuperSettingKey[];
+
+export function isSecretSettingKey(key: string): boolean {
+  return (SECRET_SETTING_KEYS as readonly string[]).includes(key);
 }

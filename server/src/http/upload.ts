@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import type { FastifyRequest } from "fastify";
 import { z } from "zod";
 import { validationMessage } from "@atende/contracts";
@@ -40,6 +41,57 @@ export async function readSingleUpload(req: FastifyRequest): Promise<UploadedFil
   if (!file) throw invalid("validation.required");
   if (file.data.length === 0) throw invalid("validation.invalid");
   return file;
+}
+
+/**
+ * The one file of an upload form (as readSingleUpload), handed to `save` as a stream as it
+ * arrives, so a large file is never held in memory: `save` writes it somewhere and answers what it
+ * stored. A file over the limit is ERR_MEDIA_TOO_LARGE and an empty one bad input; in both cases
+ * `discard` is called with what `save` answered. Other files are drained.
+ */
+/** How a service receives a streamed upload without knowing the request (see streamSingleUpload). */
+export type ReceiveUpload = <T extends { size: number }>(
+  save: (file: Readable, filename: string) => Promise<T>,
+  discard: (saved: T) => Promise<void>,
+) => Promise<{ filename: string; saved: T }>;
+
+export async function streamSingleUpload<T extends { size: number }>(
+  req: FastifyRequest,
+  save: (file: Readable, filename: string) => Promise<T>,
+  discard: (saved: T) => Promise<void>,
+): Promise<{ filename: string; saved: T }> {
+  const invalid = (key: "validation.required" | "validation.invalid") =>
+    new AppError("ERR_VALIDATION", { fields: { file: validationMessage(key, langOf(req)) } });
+  if (!req.isMultipart()) throw invalid("validation.required");
+  let got: { filename: string; saved: T } | null = null;
+  try {
+    for await (const part of req.parts()) {
+      if (part.type !== "file") continue;
+      if (got) {
+        part.file.resume(); // drain what we ignore, or the request never ends
+        continue;
+      }
+      const filename = part.filename || "arquivo";
+      const saved = await save(part.file, filename);
+      got = { filename, saved };
+      if (part.file.truncated) {
+        await discard(saved);
+        throw new AppError("ERR_MEDIA_TOO_LARGE");
+      }
+    }
+  } catch (err) {
+    if (got && !(err instanceof AppError)) await discard(got.saved);
+    if (err instanceof AppError) throw err;
+    if ((err as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE")
+      throw new AppError("ERR_MEDIA_TOO_LARGE");
+    throw invalid("validation.invalid");
+  }
+  if (!got) throw invalid("validation.required");
+  if (got.saved.size === 0) {
+    await discard(got.saved);
+    throw invalid("validation.invalid");
+  }
+  return got;
 }
 
 /**

@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { createReadStream, createWriteStream } from "node:fs";
-import { Transform } from "node:stream";
+import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileTypeFromBuffer, fileTypeFromFile } from "file-type";
 import { AppError } from "../http/errors.js";
@@ -117,6 +117,35 @@ export class MediaStore {
     const stat = await fs.stat(file).catch(() => null);
     if (!stat) return null;
     return { stream: createReadStream(file), size: stat.size };
+  }
+
+  /**
+   * Writes a stream to a new file as it arrives (an upload read into memory would be held twice:
+   * once as the body, once by whatever reads it), under a generated name with the given extension.
+   * A stream that fails leaves no file. Its content is not sniffed: for files only the server
+   * reads back (spreadsheets to import), never served as media.
+   */
+  async saveStreamAs(companyId: number, source: Readable, ext: string): Promise<StoredMedia> {
+    if (!/^[a-z0-9]{1,8}$/.test(ext)) throw new Error(`bad extension ${ext}`);
+    const dir = path.join(this.root, String(companyId));
+    await fs.mkdir(dir, { recursive: true });
+    const name = `${crypto.randomUUID()}.${ext}`;
+    const file = path.join(dir, name);
+    let size = 0;
+    source.on("data", (chunk: Buffer) => (size += chunk.length));
+    try {
+      await pipeline(source, createWriteStream(file, { flags: "wx" }));
+    } catch (err) {
+      await fs.rm(file, { force: true });
+      throw err;
+    }
+    return { path: `${companyId}/${name}`, mimetype: "application/octet-stream", size };
+  }
+
+  /** Removes one stored file (gone already is fine). */
+  async remove(companyId: number, relative: string): Promise<void> {
+    const file = this.resolve(companyId, relative);
+    if (file) await fs.rm(file, { force: true });
   }
 
   /** The absolute file of a stored path, only inside the company's own folder. */

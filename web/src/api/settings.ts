@@ -29,6 +29,11 @@ export function settingValue(list: SettingDTO[] | undefined, key: string): strin
   return list?.find((s) => s.key === key)?.value;
 }
 
+/** A secret setting's hint (its last characters; the value itself is never sent); "" when none is stored. */
+export function settingHint(list: SettingDTO[] | undefined, key: string): string {
+  return list?.find((s) => s.key === key)?.hint ?? "";
+}
+
 export function updateSetting(key: string, value: string): Promise<SettingDTO> {
   return api.put<SettingDTO>(`/settings/${encodeURIComponent(key)}`, { key, value });
 }

@@ -1,3 +1,6 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import * as XLSX from "@e965/xlsx";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type {
@@ -57,6 +60,11 @@ async function items(who: LoggedIn, contactListId: number, extra = ""): Promise<
   return expectOk<ContactListItemsPage>(
     await call("GET", `/contact-list-items?contactListId=${contactListId}${extra}`, who),
   );
+}
+
+/** The files stored for a company (a refused upload leaves none behind). */
+async function storedFiles(companyId: number): Promise<string[]> {
+  return (await fs.readdir(path.join(ctx.deps.media.root, String(companyId))).catch(() => [])).sort();
 }
 
 /** Uploads a file and runs the import's jobs until it is done. */
@@ -227,7 +235,8 @@ describe("contact list items", () => {
   });
 });
 
-describe("spreadsheet import", () => {
+// Each import reads its file in a worker thread (a second or more to start on a busy machine).
+describe("spreadsheet import", { timeout: 60_000 }, () => {
   it("imports an .xlsx: loose headers, duplicates in the file and in the list counted, bad rows with their line", async () => {
     const list = await createList(adminA);
     expectOk(await addItem(adminA, list.id, { name: "Já", number: "5511955554444" }), 201);
@@ -328,6 +337,85 @@ describe("spreadsheet import", () => {
     expect((await items(adminA, list.id)).count).toBe(200);
   });
 
+  it("imports 3,000 rows in the background: an event per batch, and the page's reload shows the rows written so far", async () => {
+    const list = await createList(adminA);
+    const rows: (string | number)[][] = [["Nome completo", "Celular (WhatsApp)", "E-mail"]];
+    for (let i = 0; i < 3000; i++) {
+      if (i % 1000 === 999) rows.push([`Ruim ${i}`, "abc", ""]);
+      else if (i % 500 === 250) rows.push([`Repete ${i}`, 5511970000000 + i - 1, ""]);
+      else rows.push([`Pessoa ${i}`, 5511970000000 + i, `p${i}@x.com`]);
+    }
+    const bad = 3;
+    const repeats = 6;
+    const socket = await connectSocket(await ctx.url(), adminA.token);
+    const heard: ContactListImportDTO[] = [];
+    const duringImport: ContactListImportDTO[] = [];
+    const asked: Promise<void>[] = [];
+    socket.on(`company-${adminA.user.companyId}-ContactListImport`, (p: { record: ContactListImportDTO }) => {
+      heard.push(p.record);
+      // The page reloads its progress on an event: that call sees at least the batch announced.
+      if (p.record.status === "running" && asked.length === 0)
+        asked.push(
+          call("GET", `/contact-lists/${list.id}/import`, adminA).then((res) => {
+            duringImport.push(expectOk<ContactListImportDTO>(res));
+          }),
+        );
+    });
+    try {
+      const form = fileForm(buildXlsx(rows), "grande.xlsx", "application/octet-stream");
+      const started = expectOk<ContactListImportDTO>(
+        await call("POST", `/contact-lists/${list.id}/upload`, adminA, form.payload, form.headers),
+      );
+      expect(started).toMatchObject({ status: "queued", processedRows: 0 });
+      while ((await ctx.built.channels.jobs.runDue()) > 0);
+      await Promise.all(asked);
+      await waitFor(() => heard.some((r) => r.status === "done"));
+    } finally {
+      socket.close();
+    }
+    const done = expectOk<ContactListImportDTO>(
+      await call("GET", `/contact-lists/${list.id}/import`, adminA),
+    );
+    expect(done).toMatchObject({
+      status: "done",
+      totalRows: 3000,
+      processedRows: 3000,
+      imported: 3000 - bad - repeats,
+      duplicates: repeats,
+      invalid: bad,
+    });
+    expect(done.errors.map((e) => e.row)).toEqual([1001, 2001, 3001]);
+    expect((await items(adminA, list.id)).count).toBe(3000 - bad - repeats);
+    // Live progress: one event per 500-row batch, in order, the last one done.
+    const progress = heard.filter((r) => r.id === done.id && r.status !== "queued");
+    expect(progress.map((r) => r.processedRows)).toEqual([...Array(6).keys()].map((i) => (i + 1) * 500));
+    expect(progress.at(-1)!.status).toBe("done");
+    // The call made on the first event was answered with the rows written by then.
+    expect(duringImport).toHaveLength(1);
+    expect(duringImport[0]!.id).toBe(done.id);
+    expect(duringImport[0]!.processedRows).toBeGreaterThanOrEqual(500);
+    expect(duringImport[0]!.imported).toBeGreaterThanOrEqual(progress[0]!.imported);
+  }, 120_000);
+
+  it("refuses at upload a spreadsheet over 100,000 rows, and keeps nothing of it", async () => {
+    const before = await storedFiles(adminA.user.companyId);
+    const list = await createList(adminA);
+    const rows: (string | number)[][] = [["nome", "numero"]];
+    for (let i = 0; i < 100_001; i++) rows.push(["", 5511900000000 + i]);
+    // As Excel and SheetJS write it: with the sheet's dimension, so the size is known from the header.
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), "Contatos");
+    const data = XLSX.write(book, { type: "buffer", bookType: "xlsx" }) as Buffer;
+    const form = fileForm(data, "enorme.xlsx", "application/octet-stream");
+    expectError(
+      await call("POST", `/contact-lists/${list.id}/upload`, adminA, form.payload, form.headers),
+      413,
+      "ERR_CONTACT_LIST_IMPORT_TOO_LARGE",
+    );
+    expect(await storedFiles(adminA.user.companyId)).toEqual(before);
+    expect(expectOk(await call("GET", `/contact-lists/${list.id}/import`, adminA))).toBeNull();
+  }, 60_000);
+
   it("refuses a file without a number column, or not a spreadsheet", async () => {
     const list = await createList(adminA);
     const noNumber = fileForm(Buffer.from("nome,cidade\nAna,SP\n"), "x.csv", "text/csv");
@@ -353,7 +441,7 @@ describe("spreadsheet import", () => {
   });
 });
 
-describe("the WhatsApp check", () => {
+describe("the WhatsApp check", { timeout: 60_000 }, () => {
   it("marks each number through the list's connection; numbers ending in 0000 are not on WhatsApp", async () => {
     const sim = await buildSimulatorCompany(ctx, { bot: false });
     await withCampaigns(sim.company.planId);

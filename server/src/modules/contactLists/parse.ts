@@ -1,10 +1,5 @@
 import * as XLSX from "@e965/xlsx";
-import {
-  CONTACT_LIST_IMPORT_COLUMNS,
-  CONTACT_LIST_IMPORT_LIMITS,
-  contactListItemEmailField,
-  importColumnKey,
-} from "@atende/contracts";
+import { CONTACT_LIST_IMPORT_COLUMNS, contactListItemEmailField, importColumnKey } from "@atende/contracts";
 import { AppError } from "../../http/errors.js";
 import { normalizeListNumber } from "./numbers.js";
 
@@ -22,11 +17,22 @@ export interface ImportRowError {
   value?: string;
 }
 
+/** A sheet opened for reading: its rows are read in slices, so no second copy of all of them is made. */
+export interface OpenSheet {
+  /** Rows in the sheet's range (the header included), as far as it was read. */
+  rows: number;
+  /** Rows in the whole sheet where a row limit cut the reading short (xlsx and xls say it), else null. */
+  fullRows: number | null;
+  /** Rows from..to-1 (0 = the header) as text cells; the rows read are let go (the sheet shrinks as it is read). */
+  slice(from: number, to: number): string[][];
+}
+
 /**
- * The sheet's rows as text cells, from an .xls, .xlsx or .csv (SheetJS reads all three). Numbers
- * stay whole: 5511999998888 never becomes 5.51E+12, and CSV cells are taken as written.
+ * Opens the first sheet of an .xls, .xlsx or .csv (SheetJS reads all three), reading at most
+ * `maxRows` rows. Numbers stay whole: 5511999998888 never becomes 5.51E+12, and CSV cells are taken
+ * as written. The file's bytes are let go once SheetJS has read them.
  */
-export function readSheetRows(data: Buffer, fileName: string): string[][] {
+export function openSheet(data: Buffer, fileName: string, maxRows: number): OpenSheet {
   const isCsv = /\.csv$/i.test(fileName) || !looksLikeWorkbook(data);
   let book: XLSX.WorkBook;
   try {
@@ -37,7 +43,7 @@ export function readSheetRows(data: Buffer, fileName: string): string[][] {
       cellFormula: false,
       cellHTML: false,
       cellStyles: false,
-      sheetRows: CONTACT_LIST_IMPORT_LIMITS.maxRows + 2,
+      sheetRows: maxRows,
     });
   } catch {
     throw new AppError("ERR_CONTACT_LIST_IMPORT_INVALID_FILE");
@@ -45,15 +51,25 @@ export function readSheetRows(data: Buffer, fileName: string): string[][] {
   const first = book.SheetNames[0];
   const sheet = first ? book.Sheets[first] : undefined;
   if (!sheet) throw new AppError("ERR_CONTACT_LIST_IMPORT_INVALID_FILE");
-  const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, {
-    header: 1,
-    raw: true,
-    blankrows: true,
-    defval: "",
-  });
-  if (rows.length > CONTACT_LIST_IMPORT_LIMITS.maxRows + 1)
-    throw new AppError("ERR_CONTACT_LIST_IMPORT_TOO_LARGE");
-  return rows.map((r) => r.map(cellText));
+  const range = sheet["!ref"] ? XLSX.utils.decode_range(sheet["!ref"]) : null;
+  const full = sheet["!fullref"] ? XLSX.utils.decode_range(sheet["!fullref"]) : null;
+  const dense = (sheet as { "!data"?: unknown[] })["!data"];
+  return {
+    rows: range ? range.e.r + 1 : 0,
+    fullRows: full ? full.e.r + 1 : null,
+    slice(from, to) {
+      if (!range || from >= to) return [];
+      const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, {
+        header: 1,
+        raw: true,
+        blankrows: true,
+        defval: "",
+        range: { s: { r: range.s.r + from, c: range.s.c }, e: { r: range.s.r + to - 1, c: range.e.c } },
+      });
+      if (dense) for (let r = range.s.r + from; r < range.s.r + to; r++) dense[r] = undefined;
+      return rows.map((r) => r.map(cellText));
+    },
+  };
 }
 
 /** Zip (xlsx) or OLE (xls) signature: a workbook; anything else is read as CSV text. */

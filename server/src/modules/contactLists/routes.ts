@@ -16,7 +16,7 @@ import type { SessionManager } from "../../channels/sessions.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import { langOf } from "../../http/errors.js";
 import { routes } from "../../http/route.js";
-import { readSingleUpload, uploadForm } from "../../http/upload.js";
+import { streamSingleUpload, uploadForm } from "../../http/upload.js";
 import {
   CONTACT_LIST_CHECK_JOB,
   CONTACT_LIST_IMPORT_JOB,
@@ -61,7 +61,8 @@ export function contactListsRoutes(app: FastifyInstance, lists: ContactListsServ
   r.post(
     "/contact-lists/:id/upload",
     { ...byId, bodyDoc: uploadForm, consumes: ["multipart/form-data"] },
-    ({ auth, params }, req) => lists.upload(auth, params.id, () => readSingleUpload(req)),
+    ({ auth, params }, req) =>
+      lists.upload(auth, params.id, (save, discard) => streamSingleUpload(req, save, discard)),
   );
   r.get("/contact-lists/:id/import", byId, ({ auth, params }) => lists.latestImport(auth, params.id));
   r.get(

@@ -1,3 +1,4 @@
+import { finished } from "node:stream/promises";
 import * as XLSX from "@e965/xlsx";
 import {
   CONTACT_LISTS_PAGE_SIZE,
@@ -22,13 +23,13 @@ import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import { type AuthContext, authorize } from "../../http/auth.js";
 import { AppError, uniqueOr } from "../../http/errors.js";
-import type { UploadedFile } from "../../http/upload.js";
+import type { ReceiveUpload } from "../../http/upload.js";
 import { enqueueJob } from "../../jobs/runner.js";
 import { toCsv } from "../contacts/csv.js";
 import { CONTACT_LIST_IMPORT_JOB, enqueueListCheck } from "./jobs.js";
 import { normalizeListNumber } from "./numbers.js";
-import { readSheetRows, columnsOf } from "./parse.js";
 import { presentContactList, presentImport, presentItem } from "./present.js";
+import { checkSheetHeader } from "./sheetReader.js";
 import * as q from "./queries.js";
 
 export type ContactListsDeps = Pick<Deps, "db" | "bus" | "now" | "media">;
@@ -138,17 +139,29 @@ export function createContactListsService({ db, bus, now, media }: ContactListsD
      * POST /contact-lists/{id}/upload: the spreadsheet is checked to be readable (a header with a
      * number column), stored, and read into the list by a durable job; answers the import's progress.
      */
-    async upload(
-      actor: AuthContext,
-      id: number,
-      read: () => Promise<UploadedFile>,
-    ): Promise<ContactListImportDTO> {
+    async upload(actor: AuthContext, id: number, receive: ReceiveUpload): Promise<ContactListImportDTO> {
       const list = await existingList(actor.companyId, id);
-      const file = await read();
-      if (!/\.(xlsx?|csv)$/i.test(file.filename)) throw new AppError("ERR_CONTACT_LIST_IMPORT_INVALID_FILE");
+      // Written to disk as it arrives and checked there in a worker: the server never holds the file.
+      const { filename, saved: stored } = await receive(
+        async (stream, name) => {
+          const ext = /\.(xlsx?|csv)$/i.exec(name)?.[1]?.toLowerCase();
+          if (!ext) {
+            stream.resume();
+            await finished(stream);
+            throw new AppError("ERR_CONTACT_LIST_IMPORT_INVALID_FILE");
+          }
+          return media.saveStreamAs(actor.companyId, stream, ext);
+        },
+        (saved) => media.remove(actor.companyId, saved.path),
+      );
       // Refused at once when it cannot be read at all; the rows themselves are the job's work.
-      columnsOf(readSheetRows(file.data, file.filename)[0] ?? []);
-      const stored = await media.save(actor.companyId, file.data, "application/octet-stream");
+      try {
+        await checkSheetHeader(media.resolve(actor.companyId, stored.path)!, filename);
+      } catch (err) {
+        await media.remove(actor.companyId, stored.path);
+        throw err;
+      }
+      const file = { filename };
       return inTransaction(db, bus, async (tx, raise) => {
         const row = await q.insertImport(tx, {
           companyId: actor.companyId,

@@ -1,4 +1,17 @@
-import { DEFAULT_COMPANY_SETTINGS, DEFAULT_TIMEZONE } from "@atende/contracts";
+import {
+  DEFAULT_COMPANY_SETTINGS,
+  DEFAULT_TIMEZONE,
+  type SettingDTO,
+  isSecretSettingKey,
+  secretHint,
+} from "@atende/contracts";
+
+/** A setting as answered: a secret (the Asaas API key, its webhook token) only as a hint, never in clear. */
+export function presentSetting(setting: SettingDTO): SettingDTO {
+  return isSecretSettingKey(setting.key)
+    ? { key: setting.key, value: "", hint: secretHint(setting.value) ?? "" }
+    : { key: setting.key, value: setting.value };
+}
 
 /** The saved settings with the default of each one never saved; a blank time zone is the default one. */
 export function settingsWithDefaults(saved: Record<string, string>): Record<string, string> {

@@ -9,6 +9,7 @@ import {
 import type { Deps } from "../../deps.js";
 import { type AuthContext, authorize, requireSuper } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
+import { presentSetting } from "./present.js";
 import { saveSetting, storedSettings } from "./queries.js";
 
 export function createSettingsService({ db, now }: Pick<Deps, "db" | "now">) {
@@ -24,7 +25,7 @@ export function createSettingsService({ db, now }: Pick<Deps, "db" | "now">) {
         key,
         value: DEFAULT_COMPANY_SETTINGS[key] ?? "",
       }));
-      return [...shown, ...missing].sort((a, b) => a.key.localeCompare(b.key));
+      return [...shown, ...missing].map(presentSetting).sort((a, b) => a.key.localeCompare(b.key));
     },
 
     /** Which key a PUT may change: a company key for admins, a platform key for the super user. */
@@ -41,7 +42,7 @@ export function createSettingsService({ db, now }: Pick<Deps, "db" | "now">) {
     /** PUT /settings/{key}: the value was checked against the key's rule; saved at once. */
     async update(actor: AuthContext, key: SettingKey, value: string): Promise<SettingDTO> {
       await saveSetting(db, actor.companyId, key, value, now());
-      return { key, value };
+      return presentSetting({ key, value });
     },
   };
 }

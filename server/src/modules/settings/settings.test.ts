@@ -81,6 +81,30 @@ describe("GET /settings", () => {
     expect((await settingsOf(superLogin)).tokenixc).toBe("chave-da-plataforma");
   });
 
+  it("never lists the Asaas API key or webhook token in clear: a hint of their last 4 characters", async () => {
+    expectOk(await put(superLogin, "asaas", "$aact_prod_chave-secreta-1234"));
+    const saved = expectOk<SettingDTO>(await put(superLogin, "asaasWebhookToken", "token-do-webhook-9876"));
+    expect(JSON.stringify(saved)).not.toContain("token-do-webhook");
+    expect(saved).toEqual({ key: "asaasWebhookToken", value: "", hint: "9876" });
+    const res = await call("GET", "/settings", superLogin);
+    expect(res.body).not.toContain("chave-secreta");
+    expect(res.body).not.toContain("token-do-webhook");
+    const list = expectOk<SettingDTO[]>(res);
+    expect(list.find((s) => s.key === "asaas")).toEqual({ key: "asaas", value: "", hint: "1234" });
+    expect(list.find((s) => s.key === "asaasWebhookToken")).toEqual({
+      key: "asaasWebhookToken",
+      value: "",
+      hint: "9876",
+    });
+    // Stored whole: the gateway still uses them.
+    expect(await stored(platformId, "asaas")).toBe("$aact_prod_chave-secreta-1234");
+    // A secret of 4 characters or fewer shows none of them.
+    expectOk(await put(superLogin, "asaasWebhookToken", "abc"));
+    expect((await settingsOf(superLogin)).asaasWebhookToken).toBe("");
+    const short = expectOk<SettingDTO[]>(await call("GET", "/settings", superLogin));
+    expect(short.find((s) => s.key === "asaasWebhookToken")!.hint).toBe("****");
+  });
+
   it("answers 401 without a session", async () => {
     expectError(await ctx.app.inject({ method: "GET", url: "/settings" }), 401, "ERR_NO_SESSION");
   });

@@ -6,7 +6,7 @@ import {
 } from "@atende/contracts";
 import { Box, MenuItem, TextField, Typography } from "@mui/material";
 import { useTranslation } from "react-i18next";
-import { settingValue } from "../../api/settings";
+import { settingHint, settingValue } from "../../api/settings";
 
 /** The super user's billing settings (SUPER_SETTING_VALUES), shown in the Options tab. */
 export const BILLING_SETTING_KEYS = [
@@ -79,24 +79,40 @@ export function BillingSettings({ settings, saving, save }: BillingSettingsProps
             slotProps={{ htmlInput: { min: 0, max: 999 } }}
           />
         ))}
-        {TEXT_KEYS.map((key) => (
-          <TextField
-            key={`${key}-${settingValue(settings, key) ?? ""}`}
-            id={`setting-${key}`}
-            label={t(`billing.settings.${key}`)}
-            type={key === "asaasWebhookToken" ? "password" : "text"}
-            helperText={
-              key === "asaasWebhookToken"
-                ? t("billing.settings.webhookUrl", { url: `${window.location.origin}/webhooks/asaas` })
-                : undefined
-            }
-            autoComplete="off"
-            defaultValue={settingValue(settings, key) ?? ""}
-            disabled={saving.has(key)}
-            onBlur={(event) => save(key, event.target.value.trim())}
-            slotProps={{ htmlInput: { maxLength: 500 } }}
-          />
-        ))}
+        {TEXT_KEYS.map((key) => {
+          // The webhook token is a secret: the list answers only its hint, shown as the placeholder;
+          // a field left blank keeps the stored token.
+          const secret = key === "asaasWebhookToken";
+          const hint = secret ? settingHint(settings, key) : "";
+          return (
+            <TextField
+              key={`${key}-${settingValue(settings, key) ?? ""}-${hint}`}
+              id={`setting-${key}`}
+              label={t(`billing.settings.${key}`)}
+              type={secret ? "password" : "text"}
+              placeholder={hint ? `••••${hint}` : undefined}
+              helperText={
+                secret
+                  ? [
+                      hint ? t("billing.settings.secretKeep", { hint: `••••${hint}` }) : "",
+                      t("billing.settings.webhookUrl", { url: `${window.location.origin}/webhooks/asaas` }),
+                    ]
+                      .filter(Boolean)
+                      .join(" ")
+                  : undefined
+              }
+              autoComplete="off"
+              defaultValue={secret ? "" : (settingValue(settings, key) ?? "")}
+              disabled={saving.has(key)}
+              onBlur={(event) => {
+                const value = event.target.value.trim();
+                if (secret && !value) return;
+                save(key, value);
+              }}
+              slotProps={{ htmlInput: { maxLength: 500 }, ...(hint ? { inputLabel: { shrink: true } } : {}) }}
+            />
+          );
+        })}
       </Box>
     </Box>
   );

@@ -5,12 +5,13 @@ import {
   TRIAL_DAYS,
   type SettingDTO,
   type SettingKey,
+  isSecretSettingKey,
 } from "@atende/contracts";
 import { Autocomplete, Box, Divider, MenuItem, Skeleton, Stack, TextField, Typography } from "@mui/material";
 import { useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { settingValue, storeSetting, updateSetting } from "../../api/settings";
+import { settingHint, settingValue, storeSetting, updateSetting } from "../../api/settings";
 import { toast, toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
 import { BillingSettings, type BillingSettingKey } from "./BillingSettings";
@@ -180,19 +181,34 @@ export function OptionsTab({ settings }: OptionsTabProps) {
               {t("settings.sections.integrations")}
             </Typography>
             <Box sx={grid}>
-              {INTEGRATION_KEYS.map((key) => (
-                <TextField
-                  key={`${key}-${settingValue(settings.data, key) ?? ""}`}
-                  id={`setting-${key}`}
-                  label={t(`settings.keys.${key}.label`)}
-                  type={SECRET_KEYS.has(key) ? "password" : "text"}
-                  autoComplete="off"
-                  defaultValue={settingValue(settings.data, key) ?? ""}
-                  disabled={saving.has(key)}
-                  onBlur={(event) => void save(key, event.target.value.trim())}
-                  slotProps={{ htmlInput: { maxLength: 500 } }}
-                />
-              ))}
+              {INTEGRATION_KEYS.map((key) => {
+                // A hinted secret (the Asaas API key) is never sent back: its hint is the placeholder,
+                // and a field left blank keeps the stored value.
+                const hint = settingHint(settings.data, key);
+                const hinted = isSecretSettingKey(key);
+                return (
+                  <TextField
+                    key={`${key}-${settingValue(settings.data, key) ?? ""}-${hint}`}
+                    id={`setting-${key}`}
+                    label={t(`settings.keys.${key}.label`)}
+                    type={SECRET_KEYS.has(key) ? "password" : "text"}
+                    autoComplete="off"
+                    placeholder={hint ? `••••${hint}` : undefined}
+                    helperText={hint ? t("billing.settings.secretKeep", { hint: `••••${hint}` }) : undefined}
+                    defaultValue={hinted ? "" : (settingValue(settings.data, key) ?? "")}
+                    disabled={saving.has(key)}
+                    onBlur={(event) => {
+                      const value = event.target.value.trim();
+                      if (hinted && !value) return;
+                      void save(key, value);
+                    }}
+                    slotProps={{
+                      htmlInput: { maxLength: 500 },
+                      ...(hint ? { inputLabel: { shrink: true } } : {}),
+                    }}
+                  />
+                );
+              })}
             </Box>
           </Box>
           <Divider />
