@@ -5,6 +5,7 @@
  */
 import { API_ERRORS } from "./errorCodes/api.js";
 import type { ErrorDef } from "./errorCodes/def.js";
+import { CLOUD_ERRORS } from "./errorCodes/cloud.js";
 import { CONTACT_LIST_ERRORS } from "./errorCodes/contactLists.js";
 import { BILLING_ERRORS } from "./errorCodes/billing.js";
 import { BOT_ERRORS } from "./errorCodes/bots.js";
@@ -32,6 +33,7 @@ export const ERROR_CATALOGUES: Readonly<Record<string, Readonly<Record<string, E
   BILLING_ERRORS,
   API_ERRORS,
   BOT_ERRORS,
+  CLOUD_ERRORS,
 };
 
 export const ERRORS = {
@@ -44,6 +46,7 @@ export const ERRORS = {
   ...BILLING_ERRORS,
   ...API_ERRORS,
   ...BOT_ERRORS,
+  ...CLOUD_ERRORS,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

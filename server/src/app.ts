@@ -339,7 +339,7 @@ function buildChannels(
   });
   jobs.register(
     CLOUD_WEBHOOK_JOB,
-    cloudWebhookJob({ db, inbound, graph: createGraphClient({ baseUrl: config.GRAPH_API_URL }) }),
+    cloudWebhookJob({ db, bus, inbound, graph: createGraphClient({ baseUrl: config.GRAPH_API_URL }) }),
   );
   return { inbound, sessions: owned, jobs, phones, connections, chatbot };
 }
