@@ -39,3 +39,4 @@ export * from "./messagesApi.js";
 export * from "./webhooks.js";
 export * from "./queueIntegrations.js";
 export * from "./prompts.js";
+export * from "./cloud.js";
