@@ -11,6 +11,8 @@ export const CLOUD_WINDOW_HOURS = 24;
 export interface ConversationWindowDTO {
   /** Only Cloud API connections have a window; other providers answer open, with no end. */
   applies: boolean;
+  /** The ticket's connection (whose templates may be sent). */
+  whatsappId: number | null;
   open: boolean;
   /** When the customer last wrote (ISO), null when never. */
   lastInboundAt: string | null;

@@ -248,7 +248,7 @@ describe("the 24-hour window and templates", () => {
   it("is open for 24 hours after the customer's last message, then offers only templates", async () => {
     const ticketId = await customerWrites({ number: "5511970000002" });
     const open = expectOk<ConversationWindowDTO>(await call("GET", `/tickets/${ticketId}/window`, admin));
-    expect(open).toMatchObject({ applies: true, open: true });
+    expect(open).toMatchObject({ applies: true, whatsappId: cloud.id, open: true });
     expect(Date.parse(open.endsAt!) - Date.parse(open.lastInboundAt!)).toBe(24 * 3600_000);
     expectError(await call("GET", `/tickets/${ticketId}/window`, stranger), 404, "ERR_NO_TICKET_FOUND");
 
@@ -372,6 +372,7 @@ describe("the 24-hour window and templates", () => {
       expectOk<ConversationWindowDTO>(await call("GET", `/tickets/${ticket!.id}/window`, admin)),
     ).toEqual({
       applies: false,
+      whatsappId: simulator.id,
       open: true,
       lastInboundAt: null,
       endsAt: null,

@@ -81,11 +81,18 @@ export function createCloudTemplatesService({ db, bus, now, jobs, tickets, graph
       const ticket = await visible(actor, ticketId);
       const row = ticket.whatsappId ? await findWhatsappRow(db, actor.companyId, ticket.whatsappId) : null;
       if (!row || row.provider !== "cloud")
-        return { applies: false, open: true, lastInboundAt: null, endsAt: null };
+        return {
+          applies: false,
+          whatsappId: ticket.whatsappId,
+          open: true,
+          lastInboundAt: null,
+          endsAt: null,
+        };
       const last = await lastInboundAt(db, actor.companyId, ticket.contactId, row.id);
       const endsAt = last ? new Date(last.getTime() + CLOUD_WINDOW_HOURS * 3600_000) : null;
       return {
         applies: true,
+        whatsappId: row.id,
         open: endsAt !== null && endsAt.getTime() > now().getTime(),
         lastInboundAt: last?.toISOString() ?? null,
         endsAt: endsAt?.toISOString() ?? null,
