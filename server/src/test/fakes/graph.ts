@@ -104,7 +104,7 @@ export interface FakeGraph {
 }
 
 export async function startFakeGraph(
-  opts: { accessToken?: string; version?: string } = {},
+  opts: { accessToken?: string; version?: string; port?: number } = {},
 ): Promise<FakeGraph> {
   const accessToken = opts.accessToken ?? `token-${crypto.randomBytes(6).toString("hex")}`;
   const version = opts.version ?? "v21.0";
@@ -205,7 +205,7 @@ export async function startFakeGraph(
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url: `${origin}/${version}`,
