@@ -6,6 +6,8 @@ const port = Number(process.env.E2E_PORT ?? 8190);
 const dataDir = path.join(os.tmpdir(), `atende-e2e-${port}`);
 /** Where the billing spec starts its fake Asaas (specs/fakeAsaas.ts); the server is pointed at it. */
 const fakeAsaasPort = port + 1000;
+/** Where the Cloud API spec starts its fake Graph API (server/src/test/fakes/graph.ts). */
+const fakeGraphPort = port + 1100;
 
 /** Drives Debian's Chromium against the real server with a fresh embedded database and demo data. */
 export default defineConfig({
@@ -42,7 +44,7 @@ export default defineConfig({
   // real clients, not for a suite that logs in 60 times; the per-email limit stays as it is.
   // Webhook receivers started by the specs listen on loopback, which the server refuses by default.
   webServer: {
-    command: `rm -rf ${dataDir} && cd ../server && DATA_DIR=${dataDir} PORT=${port} ASAAS_API_URL=http://127.0.0.1:${fakeAsaasPort}/v3 LOG_LEVEL=warn LOGIN_MAX_PER_IP=1000 WEBHOOKS_ALLOW_PRIVATE=true npx tsx src/main.ts`,
+    command: `rm -rf ${dataDir} && cd ../server && DATA_DIR=${dataDir} PORT=${port} ASAAS_API_URL=http://127.0.0.1:${fakeAsaasPort}/v3 GRAPH_API_URL=http://127.0.0.1:${fakeGraphPort}/v21.0 LOG_LEVEL=warn LOGIN_MAX_PER_IP=1000 WEBHOOKS_ALLOW_PRIVATE=true npx tsx src/main.ts`,
     url: `http://localhost:${port}/health`,
     timeout: 120_000,
     reuseExistingServer: false,

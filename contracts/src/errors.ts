@@ -5,6 +5,7 @@
  */
 import { API_ERRORS } from "./errorCodes/api.js";
 import type { ErrorDef } from "./errorCodes/def.js";
+import { CLOUD_ERRORS } from "./errorCodes/cloud.js";
 import { CONTACT_LIST_ERRORS } from "./errorCodes/contactLists.js";
 import { BILLING_ERRORS } from "./errorCodes/billing.js";
 import { BOT_ERRORS } from "./errorCodes/bots.js";
@@ -36,6 +37,7 @@ export const ERROR_CATALOGUES: Readonly<Record<string, Readonly<Record<string, E
   BOT_ERRORS,
   MEDIA_ERRORS,
   WHATSAPP_SESSION_ERRORS,
+  CLOUD_ERRORS,
 };
 
 export const ERRORS = {
@@ -50,6 +52,7 @@ export const ERRORS = {
   ...BOT_ERRORS,
   ...MEDIA_ERRORS,
   ...WHATSAPP_SESSION_ERRORS,
+  ...CLOUD_ERRORS,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

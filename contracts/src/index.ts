@@ -40,3 +40,4 @@ export * from "./webhooks.js";
 export * from "./queueIntegrations.js";
 export * from "./prompts.js";
 export * from "./whatsappPairing.js";
+export * from "./cloud.js";

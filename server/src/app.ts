@@ -64,6 +64,7 @@ import { settingsModule } from "./modules/settings/routes.js";
 import { simulatorModule } from "./modules/simulator/routes.js";
 import { tagsModule } from "./modules/tags/routes.js";
 import { ticketNotesModule } from "./modules/ticketNotes/routes.js";
+import { cloudTemplatesModule } from "./modules/cloudTemplates/routes.js";
 import { chatsModule } from "./modules/chats/routes.js";
 import { createChatsService } from "./modules/chats/service.js";
 import { ticketsModule } from "./modules/tickets/routes.js";
@@ -252,6 +253,11 @@ export async function buildApp(
   await queueIntegrationsModule(app, { ...shared, dialogflow: dialogflowClient(deps.config) });
   await promptsModule(app, shared);
   await cloudWebhookRoutes(app, shared);
+  await cloudTemplatesModule(app, {
+    ...shared,
+    tickets,
+    graph: createGraphClient({ baseUrl: deps.config.GRAPH_API_URL }),
+  });
   await webhooksModule(app, { ...shared, webhookCache });
   botMediaRoutes(app, deps);
 
@@ -362,7 +368,7 @@ function buildChannels(
   });
   jobs.register(
     CLOUD_WEBHOOK_JOB,
-    cloudWebhookJob({ db, inbound, graph: createGraphClient({ baseUrl: config.GRAPH_API_URL }) }),
+    cloudWebhookJob({ db, bus, inbound, graph: createGraphClient({ baseUrl: config.GRAPH_API_URL }) }),
   );
   return { inbound, sessions: owned, jobs, phones, connections, chatbot };
 }

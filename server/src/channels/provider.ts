@@ -110,6 +110,21 @@ export interface OutboundMessage {
   quotedId?: string;
   /** Quoted message details some providers need to build the quote (Baileys). */
   quoted?: { id: string; fromMe: boolean; body: string };
+  /**
+   * An approved message template (Cloud API only: the one message that may open a conversation
+   * outside the 24-hour window); `body` is then its text as the agent sees it.
+   */
+  template?: OutboundTemplate;
+}
+
+/** A message template to send: its name, language and the values of its variables, by part. */
+export interface OutboundTemplate {
+  name: string;
+  language: string;
+  /** Values of the header's {{1}}…, if the header has variables. */
+  header?: string[];
+  /** Values of the body's {{1}}, {{2}}, … in order. */
+  body?: string[];
 }
 
 /** Errors a provider raises when a send cannot go through; `retryable` decides the outbound queue's next step. */

@@ -14,6 +14,7 @@ import { logosTexts } from "./logos";
 import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
+import { cloudTexts } from "./cloud";
 import { announcementTexts } from "./announcements";
 import { campaignsTexts } from "./campaigns";
 import { contactListsTexts } from "./contactLists";
@@ -30,6 +31,7 @@ export const en: Translation = {
   dashboard: dashboardTexts.en,
   reports: reportsTexts.en,
   chat: chatTexts.en,
+  cloud: cloudTexts.en,
   announcements: announcementTexts.en,
   campaigns: campaignsTexts.en,
   contactLists: contactListsTexts.en,

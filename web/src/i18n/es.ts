@@ -14,6 +14,7 @@ import { logosTexts } from "./logos";
 import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
+import { cloudTexts } from "./cloud";
 import { announcementTexts } from "./announcements";
 import { campaignsTexts } from "./campaigns";
 import { contactListsTexts } from "./contactLists";
@@ -30,6 +31,7 @@ export const es: Translation = {
   dashboard: dashboardTexts.es,
   reports: reportsTexts.es,
   chat: chatTexts.es,
+  cloud: cloudTexts.es,
   announcements: announcementTexts.es,
   campaigns: campaignsTexts.es,
   contactLists: contactListsTexts.es,

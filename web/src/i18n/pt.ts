@@ -14,6 +14,7 @@ import { logosTexts } from "./logos";
 import { queuesTexts } from "./queues";
 import { settingsTexts } from "./settings";
 import { chatTexts } from "./chat";
+import { cloudTexts } from "./cloud";
 import { announcementTexts } from "./announcements";
 import { campaignsTexts } from "./campaigns";
 import { contactListsTexts } from "./contactLists";
@@ -29,6 +30,7 @@ export const pt = {
   dashboard: dashboardTexts.pt,
   reports: reportsTexts.pt,
   chat: chatTexts.pt,
+  cloud: cloudTexts.pt,
   announcements: announcementTexts.pt,
   campaigns: campaignsTexts.pt,
   contactLists: contactListsTexts.pt,

@@ -47,6 +47,7 @@ export function ConnectionAlerts() {
         title: t("whatsappSession.alerts.title"),
         body: text,
         tag: `connection-${id}`,
+        url: "/connections",
         onClick: () => void navigate("/connections"),
       });
     }

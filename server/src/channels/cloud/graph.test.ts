@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type FakeGraph, startFakeGraph } from "../../test/fakes/graph.js";
 import { ChannelError } from "../provider.js";
@@ -101,21 +103,40 @@ describe("graph client: errors as ChannelErrors", () => {
     });
   });
 
-  it("a 5xx and a dropped connection are retryable", async () => {
+  it("a 5xx is retryable; a dropped connection is retryable for a read receipt", async () => {
     fake.failNext({ status: 503 });
     expect(await failureOf(graph.sendMessage(creds, hello))).toMatchObject({
       retryable: true,
       retryAfterSeconds: 30,
     });
     fake.failNext({ network: true });
-    expect(await failureOf(graph.sendMessage(creds, hello))).toMatchObject({
+    expect(await failureOf(graph.markRead(creds, "wamid.IN"))).toMatchObject({
       retryable: true,
       retryAfterSeconds: 30,
     });
   });
 
-  it("an unreachable Graph API is retryable", async () => {
-    const nowhere = createGraphClient({ baseUrl: "http://127.0.0.1:1/v21.0" });
+  it("a send whose connection dropped after it left, or that timed out, is unknown and final: one POST", async () => {
+    fake.failNext({ network: true, pathEndsWith: "/messages" });
+    expect(await failureOf(graph.sendMessage(creds, hello))).toMatchObject({
+      retryable: false,
+      code: "ERR_WAPP_SEND_UNKNOWN",
+    });
+    const impatient = createGraphClient({ baseUrl: fake.url, timeoutMs: 200 });
+    fake.failNext({ delayMs: 1000, pathEndsWith: "/messages" });
+    expect(await failureOf(impatient.sendMessage(creds, hello))).toMatchObject({
+      retryable: false,
+      code: "ERR_WAPP_SEND_UNKNOWN",
+    });
+    expect(fake.requests.filter((r) => r.path.endsWith("/messages"))).toHaveLength(2);
+  });
+
+  it("an unreachable Graph API (connection refused: nothing left) is retryable, a send too", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const nowhere = createGraphClient({ baseUrl: `http://127.0.0.1:${port}/v21.0` });
     expect(await failureOf(nowhere.sendMessage(creds, hello))).toMatchObject({ retryable: true });
   });
 

@@ -15,6 +15,49 @@ export interface CloudCredentials {
   accessToken: string;
 }
 
+/** A template's parameter: text only here (the composer fills text variables). */
+export interface GraphTemplateParameter {
+  type: "text";
+  text: string;
+}
+
+/** The components of a template send: the values of its {{n}} variables, by part. */
+export interface GraphTemplateComponent {
+  type: "header" | "body" | "button";
+  sub_type?: string;
+  index?: string;
+  parameters: GraphTemplateParameter[];
+}
+
+/** `template` of a send: POST /{phone-number-id}/messages with type "template". */
+export interface GraphTemplateSend {
+  name: string;
+  language: { code: string };
+  components?: GraphTemplateComponent[];
+}
+
+/** A message template as GET /{waba-id}/message_templates lists it (the fields we ask for). */
+export interface GraphTemplate {
+  id?: string;
+  name: string;
+  language: string;
+  status: string;
+  category?: string;
+  components?: {
+    type: string;
+    format?: string;
+    text?: string;
+    buttons?: { type: string; text?: string; url?: string }[];
+  }[];
+}
+
+/** GET /{phone-number-id}: the number a token can reach (the check start() makes). */
+export interface GraphPhoneNumber {
+  id: string;
+  display_phone_number?: string;
+  verified_name?: string;
+}
+
 export type GraphMediaType = "image" | "audio" | "video" | "document" | "sticker";
 
 /** A media object of a send: an uploaded media id (or a public link), with caption and file name where allowed. */
@@ -28,11 +71,22 @@ export interface GraphMediaObject {
 export type GraphContent =
   | { type: "text"; text: { body: string; preview_url?: boolean } }
   | { type: "reaction"; reaction: { message_id: string; emoji: string } }
+  | { type: "template"; template: GraphTemplateSend }
   | { type: GraphMediaType; media: GraphMediaObject };
 
 export interface GraphOutboundMessage {
-  /** The recipient's number, digits only. */
+  /** The recipient's number, digits only; "" when only the business-scoped user id is known. */
   to: string;
+  /**
+   * The customer's business-scoped user id (BSUID, "BR.1502576394655843"): the address when the
+   * number is withheld (sent as `recipient` instead of `to`).
+   */
+  userId?: string;
+  /**
+   * Our own id of the message, sent as `biz_opaque_callback_data`: Meta echoes it in the status
+   * webhooks, which is how a send whose answer was lost (a timeout) is recognised.
+   */
+  callbackData?: string;
   /** The id of the message replied to (sent as `context.message_id`). */
   replyTo?: string;
   content: GraphContent;
@@ -58,6 +112,10 @@ export interface GraphClient {
     file: { data: Buffer; mimetype: string; filename: string },
   ): Promise<{ id: string }>;
   mediaInfo(accessToken: string, mediaId: string): Promise<GraphMediaInfo>;
+  /** GET /{phone-number-id}: checks the token reaches the number (ERR_WAPP_NOT_INITIALIZED when not). */
+  phoneNumber(creds: CloudCredentials): Promise<GraphPhoneNumber>;
+  /** GET /{waba-id}/message_templates, approved ones, every page. */
+  approvedTemplates(accessToken: string, wabaId: string): Promise<GraphTemplate[]>;
   /** GET the URL from mediaInfo with the bearer token; answers the bytes. */
   downloadMedia(accessToken: string, url: string): Promise<Buffer>;
   /** GET the URL from mediaInfo as a stream (never whole in memory), with its Content-Length when given. */
@@ -83,6 +141,12 @@ interface GraphRequest {
   failureCode?: string;
   /** Overrides the client's timeout (a large download). */
   timeoutMs?: number;
+  /**
+   * A request that must not be repeated blindly (a send: Graph has no idempotency key). When it may
+   * have reached Graph without our reading the answer (a timeout, a connection dropped after the
+   * request went), it fails as ERR_WAPP_SEND_UNKNOWN, final, instead of retryable.
+   */
+  notIdempotent?: boolean;
 }
 
 export function createGraphClient(opts: GraphClientOptions): GraphClient {
@@ -108,7 +172,9 @@ export function createGraphClient(opts: GraphClientOptions): GraphClient {
       return await read(res);
     } catch (err) {
       if (err instanceof ChannelError) throw err;
-      throw channelErrorFromNetwork(err, `Graph API ${req.method} ${pathOf(req.url)}`, req.failureCode);
+      throw channelErrorFromNetwork(err, `Graph API ${req.method} ${pathOf(req.url)}`, req.failureCode, {
+        notIdempotent: req.notIdempotent,
+      });
     }
   }
 
@@ -123,6 +189,7 @@ export function createGraphClient(opts: GraphClientOptions): GraphClient {
           url: messagesUrl(creds),
           accessToken: creds.accessToken,
           json: wireMessage(message),
+          notIdempotent: true,
         },
         (res) => res.json() as Promise<{ messages?: { id?: string }[] }>,
       );
@@ -182,6 +249,36 @@ export function createGraphClient(opts: GraphClientOptions): GraphClient {
       return { mime_type: "application/octet-stream", ...info, id: info.id ?? mediaId, url: info.url };
     },
 
+    phoneNumber(creds) {
+      const fields = "id,display_phone_number,verified_name";
+      return call(
+        {
+          method: "GET",
+          url: `${baseUrl}/${encodeURIComponent(creds.phoneNumberId)}?fields=${fields}`,
+          accessToken: creds.accessToken,
+          failureCode: "ERR_WAPP_NOT_INITIALIZED",
+        },
+        (res) => res.json() as Promise<GraphPhoneNumber>,
+      );
+    },
+
+    async approvedTemplates(accessToken, wabaId) {
+      const fields = "id,name,language,status,category,components";
+      let url: string | undefined =
+        `${baseUrl}/${encodeURIComponent(wabaId)}/message_templates?status=APPROVED&limit=100&fields=${fields}`;
+      const list: GraphTemplate[] = [];
+      // Graph pages with `paging.next` (a full URL); a WABA rarely has more than a few pages.
+      for (let page = 0; url && page < 20; page++) {
+        const answer: { data?: GraphTemplate[]; paging?: { next?: string } } = await call(
+          { method: "GET", url, accessToken, failureCode: "ERR_WAPP_TEMPLATES" },
+          (res) => res.json() as Promise<{ data?: GraphTemplate[]; paging?: { next?: string } }>,
+        );
+        list.push(...(answer.data ?? []).filter((t) => t.status === "APPROVED"));
+        url = answer.paging?.next;
+      }
+      return list;
+    },
+
     downloadMedia(accessToken, url) {
       return call({ method: "GET", url, accessToken, failureCode: "ERR_WAPP_DOWNLOAD_MEDIA" }, async (res) =>
         Buffer.from(await res.arrayBuffer()),
@@ -224,13 +321,18 @@ function wireMessage(message: GraphOutboundMessage): Record<string, unknown> {
       ? { [content.type]: content.media }
       : content.type === "text"
         ? { text: content.text }
-        : { reaction: content.reaction };
+        : content.type === "template"
+          ? { template: content.template }
+          : { reaction: content.reaction };
+  // The number when known; a customer who withholds it is addressed by the business-scoped user id.
+  const address = message.to ? { to: message.to } : { recipient: message.userId ?? "" };
   return {
     messaging_product: "whatsapp",
     recipient_type: "individual",
-    to: message.to,
+    ...address,
     ...(message.replyTo ? { context: { message_id: message.replyTo } } : {}),
     type: content.type,
     ...payload,
+    ...(message.callbackData ? { biz_opaque_callback_data: message.callbackData } : {}),
   };
 }

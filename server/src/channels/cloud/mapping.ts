@@ -1,5 +1,6 @@
 import { ACK } from "@atende/contracts";
 import { normalizeNumber } from "../numbers.js";
+import { errCodeOfGraphCode } from "./graphErrors.js";
 import type { ChannelEvent, InboundMedia, InboundMessage } from "../provider.js";
 import {
   type CloudChangeValue,
@@ -16,15 +17,34 @@ import {
 
 /**
  * Meta's "messages" webhook → ChannelEvents, in the payload's order. Pure: nothing is fetched here;
- * a media's `download()` calls `fetchMedia` when the pipeline asks for the bytes. Anything not
- * understood (other fields, unknown message types, malformed items) is skipped, never thrown.
+ * a media's `download()` calls `fetchMedia` when the pipeline asks for the bytes. Nothing a customer
+ * sends is dropped in silence: a message type we do not know (or one Meta calls "unsupported")
+ * becomes a placeholder message naming its type. Other fields and malformed envelopes are skipped,
+ * never thrown.
  */
 
 export interface CloudEvent {
   /** The business phone number the event belongs to (metadata.phone_number_id). */
   phoneNumberId: string;
   event: ChannelEvent;
+  /** An ack's biz_opaque_callback_data: our own id of the message (see graph.ts). */
+  callbackData?: string;
+  /** A "system" message's change of the customer's ids, applied after the message is stored. */
+  identityChange?: CloudIdentityChange;
 }
+
+/**
+ * A "system" message: the customer changed number (user_changed_number) or business-scoped user id
+ * (user_changed_user_id). The contact known by `from` is the same person under the new ids.
+ */
+export interface CloudIdentityChange {
+  from: { number: string; userId?: string };
+  number?: string;
+  userId?: string;
+}
+
+/** The body of a message whose type the adapter cannot show. */
+export const unsupportedBody = (type: string) => `[mensagem não suportada: ${type}]`;
 
 /** Fetches a media's bytes by its Cloud media id (media info, then download, with the connection's token). */
 export type CloudMediaFetcher = (mediaId: string) => Promise<Buffer>;
@@ -57,18 +77,41 @@ export function mapCloudWebhook(body: unknown, fetchMedia: CloudMediaFetcher): C
 }
 
 function mapChangeValue(value: CloudChangeValue, fetchMedia: CloudMediaFetcher): CloudEvent[] {
-  const events: ChannelEvent[] = [];
+  const phoneNumberId = value.metadata.phone_number_id;
+  const events: CloudEvent[] = [];
   for (const raw of value.messages ?? []) {
     const parsed = cloudMessageSchema.safeParse(raw);
-    const message = parsed.success ? toInboundMessage(parsed.data, value.contacts ?? [], fetchMedia) : null;
-    if (message) events.push({ type: "message", message });
+    if (!parsed.success) continue;
+    const message = toInboundMessage(parsed.data, value.contacts ?? [], fetchMedia);
+    const identityChange = identityChangeOf(parsed.data);
+    if (message)
+      events.push({
+        phoneNumberId,
+        event: { type: "message", message },
+        ...(identityChange ? { identityChange } : {}),
+      });
   }
   for (const raw of value.statuses ?? []) {
     const parsed = cloudStatusSchema.safeParse(raw);
     const ack = parsed.success ? toAckEvent(parsed.data) : null;
-    if (ack) events.push(ack);
+    const callbackData = parsed.success ? parsed.data.biz_opaque_callback_data : undefined;
+    if (ack) events.push({ phoneNumberId, event: ack, ...(callbackData ? { callbackData } : {}) });
   }
-  return events.map((event) => ({ phoneNumberId: value.metadata.phone_number_id, event }));
+  return events;
+}
+
+function identityChangeOf(message: CloudMessage): CloudIdentityChange | null {
+  const system = message.system;
+  if (message.type !== "system" || !system) return null;
+  const from = { number: message.from ? normalizeNumber(message.from) : "", userId: message.from_user_id };
+  if (!from.number && !from.userId) return null;
+  const newNumber = normalizeNumber(String(system.wa_id ?? system.new_wa_id ?? ""));
+  const change: CloudIdentityChange = {
+    from: { number: from.number, ...(from.userId ? { userId: from.userId } : {}) },
+    ...(system.type !== "user_changed_user_id" && newNumber ? { number: newNumber } : {}),
+    ...(system.user_id ? { userId: system.user_id } : {}),
+  };
+  return change.number || change.userId ? change : null;
 }
 
 export function toInboundMessage(
@@ -76,21 +119,32 @@ export function toInboundMessage(
   contacts: CloudContact[],
   fetchMedia: CloudMediaFetcher,
 ): InboundMessage | null {
-  const content = messageContent(message, fetchMedia);
+  const content = messageContent(message, fetchMedia) ?? {
+    kind: "text",
+    body: unsupportedBody(message.type),
+  };
   const seconds = Number(message.timestamp);
-  const number = normalizeNumber(message.from);
-  if (!content || !Number.isFinite(seconds) || !number) return null;
+  const number = message.from ? normalizeNumber(message.from) : "";
   const sender =
-    contacts.find((c) => c.wa_id === message.from) ?? (contacts.length === 1 ? contacts[0] : undefined);
+    contacts.find(
+      (c) =>
+        (message.from !== undefined && c.wa_id === message.from) ||
+        (message.from_user_id !== undefined && c.user_id === message.from_user_id),
+    ) ?? (contacts.length === 1 ? contacts[0] : undefined);
+  // The business-scoped user id: how a customer who withholds the number is known and answered.
+  const userId = message.from_user_id ?? sender?.user_id;
+  if (!Number.isFinite(seconds) || (!number && !userId)) return null;
   const pushName = sender?.profile?.name;
   const context = message.context;
+  const referral = referralLine(message.referral);
   return {
     id: message.id,
-    chat: { number, isGroup: false },
+    chat: { number, isGroup: false, ...(userId ? { lid: userId } : {}) },
     fromMe: false,
     ...(pushName ? { pushName } : {}),
     timestamp: new Date(seconds * 1000),
     ...content,
+    ...(referral ? { body: content.body ? `${referral}\n${content.body}` : referral } : {}),
     ...(context?.id ? { quotedId: context.id } : {}),
     ...(context?.forwarded || context?.frequently_forwarded ? { isForwarded: true } : {}),
   };
@@ -140,14 +194,59 @@ function messageContent(message: CloudMessage, fetchMedia: CloudMediaFetcher): M
       return { kind: "reaction", body: emoji, reaction: { targetId: message.reaction.message_id, emoji } };
     }
     case "interactive": {
-      const title = message.interactive?.button_reply?.title ?? message.interactive?.list_reply?.title;
-      return title !== undefined ? { kind: "text", body: title } : null;
+      const interactive = message.interactive;
+      const title = interactive?.button_reply?.title ?? interactive?.list_reply?.title;
+      if (title !== undefined) return { kind: "text", body: title };
+      if (interactive?.nfm_reply) return { kind: "text", body: flowReply(interactive.nfm_reply) };
+      return { kind: "text", body: unsupportedBody(`interactive/${interactive?.type ?? "?"}`) };
     }
     case "button":
       return message.button ? { kind: "text", body: message.button.text } : null;
+    case "order":
+      return message.order ? { kind: "text", body: orderText(message.order) } : null;
+    case "system":
+      return { kind: "text", body: message.system?.body ?? "[o cliente mudou de número]" };
+    case "request_welcome":
+      // The customer opened the chat for the first time and has not written yet.
+      return { kind: "text", body: "[o cliente abriu a conversa pela primeira vez]" };
+    case "unsupported": {
+      const detail = message.unsupported?.type ?? message.errors?.[0]?.error_data?.details;
+      return { kind: "text", body: unsupportedBody(detail ?? "unsupported") };
+    }
     default:
       return null;
   }
+}
+
+/** "[pedido] 2 × SKU-1 (10,00 BRL)…" and the customer's note: an order as the agent reads it. */
+function orderText(order: NonNullable<CloudMessage["order"]>): string {
+  const items = (order.product_items ?? []).map((item) => {
+    const price =
+      item.item_price !== undefined ? ` (${item.item_price} ${item.currency ?? ""})`.trimEnd() : "";
+    return `${item.quantity ?? 1} × ${item.product_retailer_id}${price}`;
+  });
+  return ["[pedido]", ...items, order.text ?? ""].filter(Boolean).join("\n");
+}
+
+/** A WhatsApp Flow's answer: its body, then each field the customer filled ("name: value"). */
+function flowReply(reply: NonNullable<NonNullable<CloudMessage["interactive"]>["nfm_reply"]>): string {
+  let fields: string[] = [];
+  try {
+    const answers = JSON.parse(reply.response_json ?? "{}") as Record<string, unknown>;
+    fields = Object.entries(answers)
+      .filter(([key]) => key !== "flow_token")
+      .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+  } catch {
+    // An answer that is not JSON: the body alone.
+  }
+  return [reply.body ?? reply.name ?? "[formulário]", ...fields].join("\n");
+}
+
+/** The ad (or post) a customer came from, as the first line of their message. */
+function referralLine(referral: CloudMessage["referral"]): string {
+  if (!referral) return "";
+  const what = [referral.headline, referral.body].filter(Boolean).join(" — ");
+  return ["[anúncio]", what, referral.source_url].filter(Boolean).join(" ");
 }
 
 function inboundMedia(media: CloudMedia, fetchMedia: CloudMediaFetcher): InboundMedia {
@@ -204,12 +303,18 @@ export function toAckEvent(status: CloudStatus): ChannelEvent | null {
   return ack === undefined ? null : { type: "ack", id: status.id, ack };
 }
 
-/** "131047: Re-engagement message — Message failed to send because …", one per error. */
+/**
+ * "ERR_WAPP_24H_WINDOW: 131047: Re-engagement message — Message failed to send because …", one per
+ * error. A code the agent is shown by name (131047, the 132000 series) leads, as a failed send's
+ * error does (`${code}: ${message}`), so the screen offers the same way out for both.
+ */
 function describeStatusErrors(errors: CloudStatus["errors"]): string {
   const described = (errors ?? []).map((e) => {
     const head = `${e.code ?? "?"}: ${e.title ?? e.message ?? "failed"}`;
     const details = e.error_data?.details;
     return details ? `${head} — ${details}` : head;
   });
-  return described.join("; ") || "failed";
+  const named = (errors ?? []).map((e) => errCodeOfGraphCode(e.code)).find(Boolean);
+  const text = described.join("; ") || "failed";
+  return named ? `${named}: ${text}` : text;
 }

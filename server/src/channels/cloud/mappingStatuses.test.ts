@@ -60,7 +60,7 @@ describe("mapCloudWebhook: statuses", () => {
           id: "wamid.B",
           ack: 0,
           error:
-            "131047: Re-engagement message — Message failed to send because more than 24 hours have passed since the customer last replied to this number.",
+            "ERR_WAPP_24H_WINDOW: 131047: Re-engagement message — Message failed to send because more than 24 hours have passed since the customer last replied to this number.",
         },
       },
       { phoneNumberId: PHONE_NUMBER_ID, event: { type: "ack", id: "wamid.C", ack: 0, error: "failed" } },
@@ -69,7 +69,7 @@ describe("mapCloudWebhook: statuses", () => {
 });
 
 describe("mapCloudWebhook: what it does not understand", () => {
-  it("skips unknown message types and statuses, other fields and malformed items, keeping the rest in order", () => {
+  it("shows unsupported and unknown messages as placeholders; skips unknown statuses, other fields and malformed items, keeping the order", () => {
     const body = webhook({
       ...sheena,
       messages: [
@@ -77,6 +77,7 @@ describe("mapCloudWebhook: what it does not understand", () => {
         { from: CUSTOMER, timestamp: AT, id: "wamid.1", type: "text", text: { body: "first" } },
         { from: CUSTOMER, id: "wamid.NO_TIMESTAMP", type: "text", text: { body: "?" } },
         { from: CUSTOMER, timestamp: AT, id: "wamid.NO_IMAGE", type: "image" },
+        { from: CUSTOMER, timestamp: AT, id: "wamid.HOLO", type: "hologram", hologram: {} },
         "not a message",
         { from: CUSTOMER, timestamp: AT, id: "wamid.2", type: "text", text: { body: "second" } },
       ],
@@ -86,8 +87,15 @@ describe("mapCloudWebhook: what it does not understand", () => {
       id: "102290129340398",
       changes: [{ field: "account_update", value: { event: "VERIFIED_ACCOUNT" } }],
     });
+    const placeholder = (id: string, type: string) => ({
+      type: "message",
+      message: { id, ...fromSheena, kind: "text", body: `[mensagem não suportada: ${type}]` },
+    });
     expect(map(body).map((e) => e.event)).toEqual([
+      placeholder("wamid.U", "unsupported"),
       { type: "message", message: { id: "wamid.1", ...fromSheena, kind: "text", body: "first" } },
+      placeholder("wamid.NO_IMAGE", "image"),
+      placeholder("wamid.HOLO", "hologram"),
       { type: "message", message: { id: "wamid.2", ...fromSheena, kind: "text", body: "second" } },
       { type: "ack", id: "wamid.Y", ack: 3 },
     ]);

@@ -35,9 +35,20 @@ const sharedContactSchema = z.object({
 });
 export type CloudSharedContact = z.infer<typeof sharedContactSchema>;
 
+/** Meta's error object (a message's or a status's `errors[]`). */
+const graphErrorSchema = z.object({
+  code: z.number().optional(),
+  title: z.string().optional(),
+  message: z.string().optional(),
+  error_data: z.object({ details: z.string().optional() }).optional(),
+});
+
 export const cloudMessageSchema = z.object({
   id: z.string().min(1),
-  from: z.string().min(1),
+  /** The customer's number; absent when they withhold it (usernames): then `from_user_id` names them. */
+  from: z.string().min(1).optional(),
+  /** The customer's business-scoped user id (BSUID, "BR.1502576394655843"). */
+  from_user_id: z.string().min(1).optional(),
   /** Unix seconds, as a string. */
   timestamp: z.union([z.string(), z.number()]),
   type: z.string(),
@@ -72,9 +83,61 @@ export const cloudMessageSchema = z.object({
       list_reply: z
         .object({ id: z.string(), title: z.string(), description: z.string().optional() })
         .optional(),
+      /** A WhatsApp Flow's answer: `response_json` is the form's fields as a JSON string. */
+      nfm_reply: z
+        .object({
+          name: z.string().optional(),
+          body: z.string().optional(),
+          response_json: z.string().optional(),
+        })
+        .optional(),
     })
     .optional(),
   button: z.object({ text: z.string(), payload: z.string().optional() }).optional(),
+  /** type "order": a cart sent from the catalog. */
+  order: z
+    .object({
+      catalog_id: z.string().optional(),
+      text: z.string().optional(),
+      product_items: z
+        .array(
+          z.object({
+            product_retailer_id: z.string(),
+            quantity: z.coerce.number().optional(),
+            item_price: z.coerce.number().optional(),
+            currency: z.string().optional(),
+          }),
+        )
+        .optional(),
+    })
+    .optional(),
+  /** type "system": the customer changed number (user_changed_number) or BSUID (user_changed_user_id). */
+  system: z
+    .object({
+      body: z.string().optional(),
+      type: z.string().optional(),
+      /** The new WhatsApp id (number) after user_changed_number; older versions called it new_wa_id. */
+      wa_id: z.string().optional(),
+      new_wa_id: z.union([z.string(), z.number()]).optional(),
+      user_id: z.string().optional(),
+      previous_user_id: z.string().optional(),
+    })
+    .optional(),
+  /** Click-to-WhatsApp: the ad or post the customer came from (on their first message). */
+  referral: z
+    .object({
+      source_url: z.string().optional(),
+      source_id: z.string().optional(),
+      source_type: z.string().optional(),
+      headline: z.string().optional(),
+      body: z.string().optional(),
+      media_type: z.string().optional(),
+      ctwa_clid: z.string().optional(),
+    })
+    .optional(),
+  /** type "unsupported": what Meta could not hand over. */
+  unsupported: z.object({ type: z.string().optional() }).optional(),
+  errors: z.array(graphErrorSchema).optional(),
 });
 export type CloudMessage = z.infer<typeof cloudMessageSchema>;
 
@@ -83,16 +146,10 @@ export const cloudStatusSchema = z.object({
   status: z.string(),
   timestamp: z.union([z.string(), z.number()]).optional(),
   recipient_id: z.string().optional(),
-  errors: z
-    .array(
-      z.object({
-        code: z.number().optional(),
-        title: z.string().optional(),
-        message: z.string().optional(),
-        error_data: z.object({ details: z.string().optional() }).optional(),
-      }),
-    )
-    .optional(),
+  recipient_user_id: z.string().optional(),
+  /** Our own id of the message, echoed from the send's biz_opaque_callback_data. */
+  biz_opaque_callback_data: z.string().optional(),
+  errors: z.array(graphErrorSchema).optional(),
 });
 export type CloudStatus = z.infer<typeof cloudStatusSchema>;
 
@@ -104,6 +161,8 @@ export const cloudChangeValueSchema = z.object({
     .array(
       z.object({
         wa_id: z.string().optional(),
+        /** The business-scoped user id (BSUID). */
+        user_id: z.string().optional(),
         profile: z.object({ name: z.string().optional() }).optional(),
       }),
     )

@@ -1,7 +1,10 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type FakeGraph, startFakeGraph } from "../../test/fakes/graph.js";
 import type { AuthStore, ChannelEvent, ChannelSession, ConnectionInfo } from "../provider.js";
 import { ChannelError } from "../provider.js";
+import { waitFor } from "../../test/harness.js";
 import { cloudProvider } from "./provider.js";
 
 let fake: FakeGraph;
@@ -22,6 +25,7 @@ function connection(config: Record<string, string>): ConnectionInfo {
 
 beforeAll(async () => {
   fake = await startFakeGraph();
+  fake.phoneNumbers.set("PNID", { display_phone_number: "+55 11 91234-5678", verified_name: "Atende" });
   const provider = cloudProvider({ graphUrl: fake.url });
   session = await provider.start(
     connection({ phoneNumberId: "PNID", accessToken: fake.accessToken, verifyToken: "v", appSecret: "s" }),
@@ -35,8 +39,46 @@ beforeEach(() => {
 });
 
 describe("cloudProvider.start", () => {
-  it("reports CONNECTED with the number when phoneNumberId and accessToken are set", () => {
+  const start = async (config: Record<string, string>, opts: { recheckMs?: number } = {}) => {
+    const events: ChannelEvent[] = [];
+    const started = await cloudProvider({ graphUrl: fake.url, ...opts }).start(
+      connection(config),
+      { emit: async (e) => void events.push(e) },
+      noStore,
+    );
+    return { events, session: started };
+  };
+
+  it("reports CONNECTED, with the number Graph gives, once the token reached the phone number", async () => {
     expect(emitted).toEqual([{ type: "connection", status: "CONNECTED", number: "5511912345678" }]);
+    const { events, session: checked } = await start({
+      phoneNumberId: "PNID",
+      accessToken: fake.accessToken,
+    });
+    expect(events).toEqual([{ type: "connection", status: "CONNECTED", number: "5511912345678" }]);
+    expect(fake.requests.map((r) => [r.method, r.path, r.authorization])).toEqual([
+      ["GET", "/PNID", `Bearer ${fake.accessToken}`],
+    ]);
+    await checked.stop();
+  });
+
+  it("reports DISCONNECTED, never CONNECTED, when Graph refuses the token or does not know the number", async () => {
+    const refused = await start({ phoneNumberId: "PNID", accessToken: "revoked-token" });
+    expect(refused.events).toEqual([{ type: "connection", status: "DISCONNECTED" }]);
+    const unknown = await start({ phoneNumberId: "OTHER", accessToken: fake.accessToken });
+    expect(unknown.events).toEqual([{ type: "connection", status: "DISCONNECTED" }]);
+  });
+
+  it("stays OPENING while Graph cannot be reached, and says CONNECTED when a later check gets through", async () => {
+    fake.failNext({ network: true, pathEndsWith: "/PNID" });
+    const { events, session: later } = await start(
+      { phoneNumberId: "PNID", accessToken: fake.accessToken },
+      { recheckMs: 50 },
+    );
+    expect(events).toEqual([{ type: "connection", status: "OPENING" }]);
+    await waitFor(() => events.length === 2);
+    expect(events[1]).toEqual({ type: "connection", status: "CONNECTED", number: "5511912345678" });
+    await later.stop();
   });
 
   it("reports DISCONNECTED without credentials, and its sends fail as not initialized", async () => {
@@ -168,6 +210,96 @@ describe("cloud session: sending", () => {
       });
     }
     expect(fake.requests.filter((r) => r.path === "/PNID/media")).toHaveLength(0);
+  });
+
+  it("sends our message id as biz_opaque_callback_data, for the status webhook to name it by", async () => {
+    await session.send({ id: "3EB0ABCDEF", to: customer, body: "tracked" });
+    expect(fake.requests[0]!.json).toMatchObject({
+      to: "5511987654321",
+      biz_opaque_callback_data: "3EB0ABCDEF",
+    });
+  });
+
+  it("answers a customer without a number by the business-scoped user id, as `recipient`", async () => {
+    const hidden = { number: "", isGroup: false, lid: "BR.1502576394655843" };
+    const sent = await session.send({ to: hidden, body: "Olá" });
+    await session.react(hidden, "wamid.IN", false, "👍");
+    const [text, reaction] = fake.requests.map((r) => r.json as Record<string, unknown>);
+    expect(text).toMatchObject({ recipient: "BR.1502576394655843", type: "text" });
+    expect(text).not.toHaveProperty("to");
+    expect(reaction).toMatchObject({ recipient: "BR.1502576394655843", type: "reaction" });
+    expect(sent.id).toBe(fake.requests[0]!.answeredId);
+    await expect(session.send({ to: { number: "", isGroup: false }, body: "?" })).rejects.toMatchObject({
+      retryable: false,
+    });
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it("sends a template with its language and variables as text parameters", async () => {
+    await session.send({
+      to: customer,
+      body: "Olá Ana, seu pedido 123 saiu.",
+      template: { name: "order_update", language: "pt_BR", header: ["Pedido"], body: ["Ana", "123"] },
+    });
+    expect(fake.requests[0]!.json).toEqual({
+      messaging_product: "whatsapp",
+      recipient_type: "individual",
+      to: "5511987654321",
+      type: "template",
+      template: {
+        name: "order_update",
+        language: { code: "pt_BR" },
+        components: [
+          { type: "header", parameters: [{ type: "text", text: "Pedido" }] },
+          {
+            type: "body",
+            parameters: [
+              { type: "text", text: "Ana" },
+              { type: "text", text: "123" },
+            ],
+          },
+        ],
+      },
+    });
+  });
+
+  it("a send Graph answers after the timeout went out once and fails as unknown, never retryable", async () => {
+    const impatient = await cloudProvider({ graphUrl: fake.url, timeoutMs: 200 }).start(
+      connection({ phoneNumberId: "PNID", accessToken: fake.accessToken }),
+      sink,
+      noStore,
+    );
+    fake.requests.length = 0;
+    fake.failNext({ delayMs: 1000, pathEndsWith: "/messages" });
+    await expect(impatient.send({ id: "3EB0SLOW", to: customer, body: "slow" })).rejects.toMatchObject({
+      retryable: false,
+      code: "ERR_WAPP_SEND_UNKNOWN",
+    });
+    // The fake still handled it: the message went out, and one POST is all Graph saw.
+    await waitFor(() => fake.requests.some((r) => r.answeredId));
+    expect(fake.requests.filter((r) => r.method === "POST" && r.path === "/PNID/messages")).toHaveLength(1);
+    await impatient.stop();
+  });
+
+  it("a send whose connection was refused before it left is retryable", async () => {
+    // A port nobody listens on: the connection is refused before any byte of the request leaves.
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const nowhere = await cloudProvider({
+      graphUrl: `http://127.0.0.1:${port}/v21.0`,
+      recheckMs: 60_000,
+    }).start(
+      connection({ phoneNumberId: "PNID", accessToken: fake.accessToken }),
+      { emit: async () => undefined },
+      noStore,
+    );
+    await expect(nowhere.send({ id: "3EB0X", to: customer, body: "x" })).rejects.toMatchObject({
+      retryable: true,
+      code: "ERR_SENDING_WAPP_MSG",
+    });
+    await nowhere.stop();
   });
 
   it("passes the 24-hour window error through as a ChannelError", async () => {

@@ -1,26 +1,47 @@
 import { normalizeNumber } from "../numbers.js";
 import {
+  type ChannelAddress,
   type ChannelProvider,
   type ChannelSession,
+  type ChannelSink,
   ChannelError,
   type ConnectionInfo,
   type OutboundMessage,
+  type OutboundTemplate,
 } from "../provider.js";
 import { MediaTooLarge } from "../../storage/media.js";
 import { cloudMediaProblem } from "./mediaLimits.js";
-import { type CloudCredentials, type GraphClient, type GraphContent, createGraphClient } from "./graph.js";
+import {
+  type CloudCredentials,
+  type GraphClient,
+  type GraphContent,
+  type GraphTemplateComponent,
+  createGraphClient,
+} from "./graph.js";
 
 /**
  * The official WhatsApp Cloud API as a ChannelProvider. There is no socket to keep: a session is
  * the connection's credentials and the Graph client. Inbound events arrive by webhook (webhook.ts),
  * not through the session.
+ *
+ * Addresses: a customer is reached by number; one who withholds it (WhatsApp usernames) by Meta's
+ * business-scoped user id (BSUID, "BR.1502576394655843"), which rides in ChannelAddress.lid, the
+ * address field for "a WhatsApp id other than the number" (Baileys keeps its LIDs there: digits only,
+ * so the two never meet).
  */
 
 export interface CloudProviderOptions {
   /** GRAPH_API_URL, version included. */
   graphUrl: string;
   fetch?: typeof fetch;
+  /** How long one Graph call may take (default 30 s). */
+  timeoutMs?: number;
+  /** How long start() waits before checking the token again after Graph could not be reached (default 30 s). */
+  recheckMs?: number;
 }
+
+/** A business-scoped user id: two-letter country, a dot, maybe "ENT.", then up to 128 letters and digits. */
+export const BSUID_PATTERN = /^[A-Z]{2}\.(?:ENT\.)?[A-Za-z0-9]{1,128}$/;
 
 /** The connection's Cloud API credentials, or null when providerConfig lacks them. */
 export function cloudCredentialsOf(connection: Pick<ConnectionInfo, "config">): CloudCredentials | null {
@@ -29,18 +50,19 @@ export function cloudCredentialsOf(connection: Pick<ConnectionInfo, "config">): 
 }
 
 export function cloudProvider(opts: CloudProviderOptions): ChannelProvider {
-  const graph = createGraphClient({ baseUrl: opts.graphUrl, fetch: opts.fetch });
+  const graph = createGraphClient({ baseUrl: opts.graphUrl, fetch: opts.fetch, timeoutMs: opts.timeoutMs });
+  const recheckMs = opts.recheckMs ?? 30_000;
   return {
     name: "cloud",
     async start(connection, sink) {
       const creds = cloudCredentialsOf(connection);
-      const number = normalizeNumber(connection.number);
-      await sink.emit({
-        type: "connection",
-        status: creds ? "CONNECTED" : "DISCONNECTED",
-        ...(creds && number ? { number } : {}),
-      });
-      return cloudSession(graph, creds);
+      if (!creds) {
+        await sink.emit({ type: "connection", status: "DISCONNECTED" });
+        return cloudSession(graph, null, () => undefined);
+      }
+      const checker = tokenChecker(graph, creds, connection, sink, recheckMs);
+      await checker.check();
+      return cloudSession(graph, creds, checker.stop);
     },
     // Media info first (its announced size is checked before a byte is read), then the download.
     async downloadMedia(connection, ref, maxBytes) {
@@ -60,7 +82,59 @@ export function cloudProvider(opts: CloudProviderOptions): ChannelProvider {
   };
 }
 
-function cloudSession(graph: GraphClient, creds: CloudCredentials | null): ChannelSession {
+/**
+ * CONNECTED only once Graph accepted the token (GET /{phone-number-id}); a token Graph refuses is
+ * DISCONNECTED (a person must set a new one); Graph out of reach keeps the connection OPENING and
+ * checks again after `recheckMs`, until the session stops.
+ */
+function tokenChecker(
+  graph: GraphClient,
+  creds: CloudCredentials,
+  connection: ConnectionInfo,
+  sink: ChannelSink,
+  recheckMs: number,
+) {
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  async function check(): Promise<void> {
+    timer = null;
+    try {
+      const phone = await graph.phoneNumber(creds);
+      if (stopped) return;
+      const number = normalizeNumber(phone.display_phone_number ?? "") || normalizeNumber(connection.number);
+      await sink.emit({ type: "connection", status: "CONNECTED", ...(number ? { number } : {}) });
+    } catch (err) {
+      if (stopped) return;
+      if (err instanceof ChannelError && err.retryable) {
+        await sink.emit({ type: "connection", status: "OPENING" });
+        timer = setTimeout(() => void check().catch(() => undefined), recheckMs);
+        timer.unref();
+        return;
+      }
+      await sink.emit({ type: "connection", status: "DISCONNECTED" });
+    }
+  }
+  return {
+    check,
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
+
+/** How Graph addresses a customer: the number, else the business-scoped user id. */
+function recipientOf(to: ChannelAddress): { to: string; userId?: string } {
+  if (to.number) return { to: to.number };
+  if (to.lid && BSUID_PATTERN.test(to.lid)) return { to: "", userId: to.lid };
+  throw new ChannelError("The contact has neither a number nor a business-scoped user id", false);
+}
+
+function cloudSession(
+  graph: GraphClient,
+  creds: CloudCredentials | null,
+  stopChecks: () => void,
+): ChannelSession {
   const requireCreds = (): CloudCredentials => {
     if (creds) return creds;
     throw new ChannelError(
@@ -73,12 +147,17 @@ function cloudSession(graph: GraphClient, creds: CloudCredentials | null): Chann
     async send(message) {
       const credentials = requireCreds();
       const content = await outboundContent(graph, credentials, message);
-      return graph.sendMessage(credentials, { to: message.to.number, replyTo: message.quotedId, content });
+      return graph.sendMessage(credentials, {
+        ...recipientOf(message.to),
+        replyTo: message.quotedId,
+        content,
+        ...(message.id ? { callbackData: message.id } : {}),
+      });
     },
     async react(to, targetId, _targetFromMe, emoji) {
       // An empty emoji removes the reaction, as on WhatsApp.
       await graph.sendMessage(requireCreds(), {
-        to: to.number,
+        ...recipientOf(to),
         content: { type: "reaction", reaction: { message_id: targetId, emoji } },
       });
     },
@@ -110,8 +189,12 @@ function cloudSession(graph: GraphClient, creds: CloudCredentials | null): Chann
     async profilePicture() {
       return null;
     },
-    async stop() {},
-    async logout() {},
+    async stop() {
+      stopChecks();
+    },
+    async logout() {
+      stopChecks();
+    },
   };
 }
 
@@ -124,7 +207,8 @@ async function outboundContent(
   creds: CloudCredentials,
   message: OutboundMessage,
 ): Promise<GraphContent> {
-  const { media, body } = message;
+  const { media, body, template } = message;
+  if (template) return { type: "template", template: templateSend(template) };
   if (!media) return { type: "text", text: { body, preview_url: /https?:\/\//i.test(body) } };
   // Refused before the upload: a type or size the Cloud API does not take cannot go by retrying.
   const problem = cloudMediaProblem(media.kind, media.mimetype, media.data.length);
@@ -143,5 +227,18 @@ async function outboundContent(
       ...(canCaption && body ? { caption: body } : {}),
       ...(media.kind === "document" ? { filename: media.filename } : {}),
     },
+  };
+}
+
+/** Our template send as Graph's `template` object: the variables' values as text parameters, by part. */
+function templateSend(template: OutboundTemplate): Extract<GraphContent, { type: "template" }>["template"] {
+  const components: GraphTemplateComponent[] = [];
+  const text = (values: string[]) => values.map((value) => ({ type: "text" as const, text: value }));
+  if (template.header?.length) components.push({ type: "header", parameters: text(template.header) });
+  if (template.body?.length) components.push({ type: "body", parameters: text(template.body) });
+  return {
+    name: template.name,
+    language: { code: template.language },
+    ...(components.length ? { components } : {}),
   };
 }

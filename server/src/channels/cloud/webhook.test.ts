@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { jobs, whatsapps } from "../../db/schema/index.js";
 import { registerErrorHandler } from "../../http/errors.js";
+import { EventBus } from "../../events/bus.js";
 import { JobRunner } from "../../jobs/runner.js";
 import { type FakeGraph, cloudWebhookPayload, startFakeGraph } from "../../test/fakes/graph.js";
 import { buildCompany, buildConnection } from "../../test/factories.js";
@@ -51,7 +52,12 @@ beforeAll(async () => {
   runner = new JobRunner({ db: database.db, now: () => new Date(), log: app.log });
   runner.register(
     CLOUD_WEBHOOK_JOB,
-    cloudWebhookJob({ db: database.db, inbound, graph: createGraphClient({ baseUrl: fake.url }) }),
+    cloudWebhookJob({
+      db: database.db,
+      bus: new EventBus(),
+      inbound,
+      graph: createGraphClient({ baseUrl: fake.url }),
+    }),
   );
   const company = await buildCompany(database.db);
   cloud = await insertConnection(company.id, "cloud", {

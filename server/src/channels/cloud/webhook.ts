@@ -6,12 +6,20 @@ import { z } from "zod";
 import { sendError } from "../../http/errors.js";
 import type { RouteDeclaration } from "../../http/route.js";
 import { type JobHandler, type JobRunner, enqueueJob } from "../../jobs/runner.js";
+import { type EventBus, inTransaction } from "../../events/bus.js";
+import { presentContact } from "../../modules/contacts/present.js";
 import type { Inbound } from "../inbound.js";
 import { ChannelError, type ConnectionInfo } from "../provider.js";
 import type { GraphClient } from "./graph.js";
-import { mapCloudWebhook } from "./mapping.js";
+import { type CloudIdentityChange, mapCloudWebhook } from "./mapping.js";
 import { cloudCredentialsOf } from "./provider.js";
-import { findCloudConnectionRow } from "./queries.js";
+import {
+  contactHolding,
+  findCloudConnectionRow,
+  findCloudContact,
+  settleUnknownSend,
+  updateCloudContact,
+} from "./queries.js";
 
 /**
  * Meta's webhook for a Cloud API connection. Verification (GET) answers the challenge when the
@@ -114,6 +122,7 @@ export async function cloudWebhookRoutes(app: FastifyInstance, deps: CloudWebhoo
 /** The job that delivers one stored webhook to the inbound pipeline. */
 export function cloudWebhookJob(deps: {
   db: Db;
+  bus: EventBus;
   inbound: Inbound;
   graph: GraphClient;
 }): JobHandler<typeof CLOUD_WEBHOOK_JOB> {
@@ -133,13 +142,42 @@ export function cloudWebhookJob(deps: {
           );
         return deps.graph.fetchMedia(creds.accessToken, mediaId);
       };
-      for (const { phoneNumberId, event } of mapCloudWebhook(job.payload.body, fetchMedia)) {
+      const mapped = mapCloudWebhook(job.payload.body, fetchMedia);
+      for (const { phoneNumberId, event, callbackData, identityChange } of mapped) {
         // A WABA's other numbers may share the app's webhook: only this connection's number is ours.
         if (phoneNumberId !== connection.config.phoneNumberId) continue;
+        // A send whose answer was lost: its first status names it by our id and gives Meta's.
+        if (event.type === "ack" && callbackData)
+          await settleUnknownSend(deps.db, connection.companyId, connection.id, callbackData, event.id);
         await deps.inbound.handle(connection, event);
+        if (identityChange) await changeIdentity(deps.db, deps.bus, connection.companyId, identityChange);
       }
     },
   };
+}
+
+/**
+ * The customer changed number (or business-scoped user id): the contact known by the old ids takes
+ * the new ones, so the next message finds the same contact and its history. A new number another
+ * contact already has is left as it is (two contacts to merge by hand, never one silently lost).
+ */
+async function changeIdentity(db: Db, bus: EventBus, companyId: number, change: CloudIdentityChange) {
+  await inTransaction(db, bus, async (tx, raise) => {
+    const contact = await findCloudContact(tx, companyId, change.from);
+    if (!contact) return;
+    const patch: { number?: string; lid?: string } = {};
+    if (change.number && change.number !== contact.number) {
+      if (!(await contactHolding(tx, companyId, contact.id, "number", change.number)))
+        patch.number = change.number;
+    }
+    if (change.userId && change.userId !== contact.lid) {
+      if (!(await contactHolding(tx, companyId, contact.id, "lid", change.userId))) patch.lid = change.userId;
+    }
+    if (!patch.number && !patch.lid) return;
+    const updated = await updateCloudContact(tx, companyId, contact.id, patch);
+    if (updated)
+      raise({ type: "contact.saved", companyId, action: "update", contact: presentContact(updated) });
+  });
 }
 
 export function connectionInfoOf(row: WhatsappRow): ConnectionInfo {

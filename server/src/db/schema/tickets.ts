@@ -5,6 +5,7 @@ import {
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   serial,
   smallint,
@@ -165,6 +166,16 @@ export const messages = pgTable(
     queueId: integer("queue_id").references(() => queues.id, { onDelete: "set null" }),
     /** Why the last send failed, shown on the message with a retry action. */
     sendError: text("send_error"),
+    /**
+     * A WhatsApp Cloud API template send (outside the 24-hour window): the approved template's name,
+     * language and variable values; `body` holds its text as the agent saw it.
+     */
+    template: jsonb("template").$type<{
+      name: string;
+      language: string;
+      header?: string[];
+      body?: string[];
+    }>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,6 +1,11 @@
 import crypto from "node:crypto";
 import type { SessionManager } from "../../channels/sessions.js";
-import { ChannelError, type OutboundMedia, type OutboundMessage } from "../../channels/provider.js";
+import {
+  ChannelError,
+  type OutboundMedia,
+  type OutboundMessage,
+  type OutboundTemplate,
+} from "../../channels/provider.js";
 import type { Db, Tx } from "../../db/client.js";
 import type { EventBus, Raise } from "../../events/bus.js";
 import { inTransaction } from "../../events/bus.js";
@@ -28,6 +33,8 @@ export interface OutboundInput {
   isBot?: boolean;
   /** A copy of another message (POST /message/forward). */
   isForwarded?: boolean;
+  /** A Cloud API template send (cloudTemplates module): `body` is its text as the agent sees it. */
+  template?: OutboundTemplate | null;
   /** When it was written (the app clock): an agent's first reply is timed by it. */
   at?: Date;
 }
@@ -62,6 +69,7 @@ export async function queueOutbound(tx: Tx, raise: Raise, input: OutboundInput):
     quotedMsgId: input.quotedMsgId ?? null,
     isBot: input.isBot ?? false,
     isForwarded: input.isForwarded ?? false,
+    template: input.template ?? null,
     userId: input.userId ?? null,
     queueId: ticket.queueId,
   });
@@ -143,6 +151,7 @@ export function sendMessageJob(deps: {
         body: m.body,
         quotedId: quoted?.wid ?? undefined,
         quoted: quoted?.wid ? { id: quoted.wid, fromMe: quoted.fromMe, body: quoted.body } : undefined,
+        template: m.template ?? undefined,
         media: data
           ? {
               kind: outboundMediaKind(m.mediaMime ?? "", m.mediaType),

@@ -4,10 +4,12 @@ import type { AddressInfo } from "node:net";
 
 /**
  * A local stand-in for Meta's Graph API (WhatsApp Cloud API), started by a test on 127.0.0.1 with
- * a random port. It speaks the documented payloads: send (POST /{phone-number-id}/messages), mark
- * as read, media upload (multipart), media info (GET /{media-id}) and media download (GET url with
- * the bearer token), and answers errors in Graph's shape. It records every request and can be told
- * to fail the next matching requests.
+ * a random port. It speaks the documented payloads: send (POST /{phone-number-id}/messages, to a
+ * number or a business-scoped user id, templates included), mark as read, media upload (multipart),
+ * media info (GET /{media-id}), media download (GET url with the bearer token), the phone number
+ * (GET /{phone-number-id}) and the approved templates (GET /{waba-id}/message_templates, paged),
+ * and answers errors in Graph's shape. It records every request and can be told to fail, or to
+ * answer late, the next matching requests.
  */
 
 export interface RecordedGraphRequest {
@@ -65,6 +67,21 @@ export interface ProgrammedFailure {
   network?: boolean;
   /** Only requests whose path ends with this fail; others pass. */
   pathEndsWith?: string;
+  /**
+   * Handles the request as usual (a send goes out) but answers only after this many milliseconds:
+   * a Graph API slower than the caller's timeout. No `code`/`status`/`network` with it.
+   */
+  delayMs?: number;
+}
+
+/** A template as GET /{waba-id}/message_templates lists it. */
+export interface FakeTemplate {
+  id?: string;
+  name: string;
+  language: string;
+  status: "APPROVED" | "PENDING" | "REJECTED" | "PAUSED";
+  category: string;
+  components: { type: string; format?: string; text?: string }[];
 }
 
 export interface FakeGraph {
@@ -79,17 +96,23 @@ export interface FakeGraph {
   addMedia(data: Buffer, mimeType: string): string;
   /** Media uploaded through the fake, by id. */
   media: Map<string, { data: Buffer; mimeType: string }>;
+  /** Business numbers by phone-number id (GET /{phone-number-id}); unknown ids answer error 100. */
+  phoneNumbers: Map<string, { display_phone_number: string; verified_name: string }>;
+  /** Message templates by WABA id; the list answers them two per page, as Graph pages them. */
+  templates: Map<string, FakeTemplate[]>;
   close(): Promise<void>;
 }
 
 export async function startFakeGraph(
-  opts: { accessToken?: string; version?: string } = {},
+  opts: { accessToken?: string; version?: string; port?: number } = {},
 ): Promise<FakeGraph> {
   const accessToken = opts.accessToken ?? `token-${crypto.randomBytes(6).toString("hex")}`;
   const version = opts.version ?? "v21.0";
   const requests: RecordedGraphRequest[] = [];
   const failures: ProgrammedFailure[] = [];
   const media = new Map<string, { data: Buffer; mimeType: string }>();
+  const phoneNumbers = new Map<string, { display_phone_number: string; verified_name: string }>();
+  const templates = new Map<string, FakeTemplate[]>();
   let origin = "";
   let lastMediaId = 1_000_000_000_000 + crypto.randomInt(1_000_000);
 
@@ -101,7 +124,9 @@ export async function startFakeGraph(
 
   const server = http.createServer(async (req, res) => {
     const raw = await readBody(req);
-    const path = (req.url ?? "/").split("?")[0]!.replace(new RegExp(`^/${version}`), "");
+    const [rawPath, rawQuery] = (req.url ?? "/").split("?");
+    const path = rawPath!.replace(new RegExp(`^/${version}`), "");
+    const query = new URLSearchParams(rawQuery ?? "");
     const recorded: RecordedGraphRequest = {
       method: req.method ?? "GET",
       path,
@@ -118,14 +143,34 @@ export async function startFakeGraph(
     requests.push(recorded);
 
     const failureIndex = failures.findIndex((f) => !f.pathEndsWith || path.endsWith(f.pathEndsWith));
+    let delayMs = 0;
     if (failureIndex >= 0) {
       const [failure] = failures.splice(failureIndex, 1);
-      if (failure!.network) return req.socket.destroy();
-      return answerFailure(res, failure!);
+      if (failure!.delayMs !== undefined) delayMs = failure!.delayMs;
+      else if (failure!.network) return req.socket.destroy();
+      else return answerFailure(res, failure!);
     }
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (recorded.authorization !== `Bearer ${accessToken}`) return answerFailure(res, { code: 190 });
 
     const send = /^\/([^/]+)\/messages$/.exec(path);
+    const templateList = /^\/([^/]+)\/message_templates$/.exec(path);
+    if (req.method === "GET" && templateList) {
+      const all = (templates.get(templateList[1]!) ?? []).filter(
+        (t) => !query.get("status") || t.status === query.get("status"),
+      );
+      const after = Number(query.get("after") ?? 0);
+      const page = all.slice(after, after + 2);
+      const next = after + 2 < all.length;
+      const nextQuery = new URLSearchParams(query);
+      nextQuery.set("after", String(after + 2));
+      return json(res, 200, {
+        data: page.map((t, i) => ({ id: t.id ?? `tpl-${after + i}`, ...t })),
+        paging: next ? { next: `${origin}/${version}${path}?${nextQuery}` } : {},
+      });
+    }
+    const phone = req.method === "GET" ? phoneNumbers.get(path.slice(1)) : undefined;
+    if (phone) return json(res, 200, { id: path.slice(1), ...phone });
     const upload = /^\/([^/]+)\/media$/.exec(path);
     const download = /^\/download\/([^/]+)$/.exec(path);
     if (req.method === "POST" && send) return answerSend(res, recorded);
@@ -160,7 +205,7 @@ export async function startFakeGraph(
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, "127.0.0.1", resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url: `${origin}/${version}`,
@@ -169,6 +214,8 @@ export async function startFakeGraph(
     failNext: (failure) => failures.push(failure),
     addMedia,
     media,
+    phoneNumbers,
+    templates,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -184,13 +231,22 @@ function answerSend(res: http.ServerResponse, recorded: RecordedGraphRequest) {
     if (typeof message.message_id !== "string") return answerFailure(res, { code: 100 });
     return json(res, 200, { success: true });
   }
-  const validRecipient = typeof message.to === "string" && /^\+?\d{5,15}$/.test(message.to);
+  // A number in `to`, or a business-scoped user id ("BR.1502576394655843") in `recipient`.
+  const validRecipient =
+    (typeof message.to === "string" && /^\+?\d{5,15}$/.test(message.to)) ||
+    (message.to === undefined &&
+      typeof message.recipient === "string" &&
+      /^[A-Z]{2}\.(ENT\.)?[A-Za-z0-9]{1,128}$/.test(message.recipient));
   if (!validRecipient || typeof message.type !== "string" || !(message.type in message))
     return answerFailure(res, { code: 100 });
   recorded.answeredId = `wamid.${crypto.randomBytes(12).toString("base64url")}`;
   return json(res, 200, {
     messaging_product: "whatsapp",
-    contacts: [{ input: message.to, wa_id: message.to }],
+    contacts: [
+      message.to !== undefined
+        ? { input: message.to, wa_id: message.to }
+        : { input: message.recipient, user_id: message.recipient },
+    ],
     messages: [{ id: recorded.answeredId }],
   });
 }

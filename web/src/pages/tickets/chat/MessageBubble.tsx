@@ -12,6 +12,7 @@ import { bodyIsContent, MessageMedia } from "./MessageMedia";
 import { MessageText } from "../../../components/MessageText";
 import { messagePreview } from "./preview";
 import { Ticks } from "./Ticks";
+import { TemplateChoiceButton, sendErrorText } from "./CloudTemplates";
 
 export interface MessageBubbleProps {
   message: MessageDTO;
@@ -40,6 +41,7 @@ function BubbleComponent(props: MessageBubbleProps) {
   const mine = own && message.userId === meId && !message.isBot;
   const bg = own ? CHAT_COLOURS.own[mode] : CHAT_COLOURS.received[mode];
   const failed = Boolean(message.sendError);
+  const sendUnknown = message.sendError?.startsWith("ERR_WAPP_SEND_UNKNOWN") ?? false;
   const ownReaction = message.reactions.find((r) => r.fromMe)?.emoji;
   const hasText = !message.isDeleted && !bodyIsContent(message) && message.body.trim() !== "";
   const mediaOnly =
@@ -268,10 +270,11 @@ function BubbleComponent(props: MessageBubbleProps) {
             alignItems: "center",
           }}
         >
-          <Typography variant="caption" color="error">
-            {t("chat.notSent")}
+          <Typography variant="caption" color="error" title={sendErrorText(message.sendError, t)}>
+            {t(sendUnknown ? "cloud.unknown" : "chat.notSent")}
           </Typography>
-          {handlers && (
+          {/* A send that may have gone out waits for WhatsApp's word, never a blind second send. */}
+          {handlers && !sendUnknown && (
             <Button
               size="small"
               color="error"
@@ -281,6 +284,7 @@ function BubbleComponent(props: MessageBubbleProps) {
               {t("chat.retry")}
             </Button>
           )}
+          {handlers && <TemplateChoiceButton message={message} />}
         </Box>
       )}
       {handlers && pickerAnchor && (

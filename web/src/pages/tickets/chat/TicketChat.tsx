@@ -17,6 +17,7 @@ import { useSessionUser } from "../../../auth/AuthContext";
 import { ConfirmationDialog } from "../../../components/ConfirmationDialog";
 import { AttachmentDialog } from "./AttachmentDialog";
 import { ChatHeader, type TicketAction } from "./ChatHeader";
+import { CloudWindowBanner } from "./CloudTemplates";
 import { Composer } from "./Composer";
 import { ContactDrawer } from "./ContactDrawer";
 import { ForwardDialog } from "./ForwardDialog";
@@ -296,20 +297,23 @@ function ChatWindow({ ticket }: { ticket: TicketDTO }) {
             </Button>
           </Box>
         ) : (
-          <Composer
-            key={editing ? `edit-${editing.id}` : "compose"}
-            ticket={ticket}
-            contactName={ticket.contact.name}
-            replyTo={replyTo}
-            editing={editing}
-            onCancel={cancelContext}
-            sign={sign}
-            onSignChange={setSign}
-            onAttach={(added) => setFiles((current) => [...(current ?? []), ...added])}
-            onAccept={() => void runAction("accept")}
-            onReopen={() => void runAction("reopen")}
-            busy={busy === "accept" || busy === "reopen"}
-          />
+          <>
+            <CloudWindowBanner ticket={ticket} />
+            <Composer
+              key={editing ? `edit-${editing.id}` : "compose"}
+              ticket={ticket}
+              contactName={ticket.contact.name}
+              replyTo={replyTo}
+              editing={editing}
+              onCancel={cancelContext}
+              sign={sign}
+              onSignChange={setSign}
+              onAttach={(added) => setFiles((current) => [...(current ?? []), ...added])}
+              onAccept={() => void runAction("accept")}
+              onReopen={() => void runAction("reopen")}
+              busy={busy === "accept" || busy === "reopen"}
+            />
+          </>
         )}
         {dragging && (
           <Box

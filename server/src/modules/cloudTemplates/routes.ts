@@ -1,0 +1,37 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { idOf, templateSendSchema } from "@atende/contracts";
+import { routes } from "../../http/route.js";
+import {
+  type CloudTemplatesDeps,
+  type CloudTemplatesService,
+  createCloudTemplatesService,
+} from "./service.js";
+
+const whatsappParam = z.object({ whatsappId: idOf() });
+const ticketParam = z.object({ ticketId: idOf() });
+const refreshQuery = z.object({ refresh: z.enum(["true", "false"]).optional() });
+
+export function cloudTemplatesRoutes(app: FastifyInstance, service: CloudTemplatesService) {
+  const r = routes(app);
+  r.get(
+    "/whatsapp/:whatsappId/templates",
+    { access: "user", params: whatsappParam, query: refreshQuery },
+    ({ auth, params, query }) => service.templates(auth, params.whatsappId, query.refresh === "true"),
+  );
+  r.get("/tickets/:ticketId/window", { access: "user", params: ticketParam }, ({ auth, params }) =>
+    service.window(auth, params.ticketId),
+  );
+  r.post(
+    "/messages/:ticketId/template",
+    { access: "user", params: ticketParam, body: templateSendSchema, status: 201 },
+    ({ auth, params, body }) => service.send(auth, params.ticketId, body),
+  );
+}
+
+/** The Cloud API's 24-hour window and message templates (the composer's way back to a silent customer). */
+export async function cloudTemplatesModule(app: FastifyInstance, deps: CloudTemplatesDeps) {
+  const service = createCloudTemplatesService(deps);
+  cloudTemplatesRoutes(app, service);
+  return service;
+}
