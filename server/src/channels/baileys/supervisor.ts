@@ -303,8 +303,12 @@ export class SocketSupervisor {
   }
 
   private onContact(contact: Partial<Contact>): void {
-    this.groups.learn(contact);
-    this.emit(mapContact(contact));
+    // Learnt in the queue's order: messages wait there for their LID lookup, and one that arrived
+    // before this contact must not be named by it.
+    void this.queue.emitMade(async () => {
+      this.groups.learn(contact);
+      return mapContact(contact);
+    }, "contact");
   }
 
   private emit(event: ChannelEvent | null): void {
