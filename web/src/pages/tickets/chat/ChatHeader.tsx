@@ -153,7 +153,7 @@ export function ChatHeader(props: ChatHeaderProps) {
         <Avatar
           src={contact.profilePicUrl || undefined}
           alt=""
-          sx={{ width: 40, height: 40, bgcolor: "#6a7175" }}
+          sx={{ width: 40, height: 40, bgcolor: "#6a7175", color: "#fff" }}
         >
           {initials(contact.name)}
         </Avatar>
