@@ -6,6 +6,7 @@ import {
   Divider,
   IconButton,
   List,
+  ListItem,
   ListItemButton,
   ListItemText,
   Popover,
@@ -47,7 +48,14 @@ export function ChatPopover() {
           aria-haspopup="dialog"
           onClick={(e) => setAnchor(e.currentTarget)}
         >
-          <Badge color="error" badgeContent={unread} max={99} data-testid="chat-unread-badge">
+          {/* The count is read from aria-description: in the name it would not match the visible label. */}
+          <Badge
+            color="error"
+            badgeContent={unread}
+            max={99}
+            data-testid="chat-unread-badge"
+            slotProps={{ badge: { "aria-hidden": true } }}
+          >
             <ForumIcon />
           </Badge>
         </IconButton>
@@ -75,24 +83,26 @@ export function ChatPopover() {
             {recent.map((chat) => {
               const count = unreadsOf(chat, user.id);
               return (
-                <ListItemButton key={chat.id} onClick={() => open(`/chats/${chat.uuid}`)}>
-                  <ListItemText
-                    primary={chat.title}
-                    secondary={chat.lastMessage || "\u00a0"}
-                    slotProps={{
-                      primary: { noWrap: true, sx: { fontWeight: count ? 600 : undefined } },
-                      secondary: { noWrap: true },
-                    }}
-                  />
-                  {count > 0 && (
-                    <Badge
-                      color="error"
-                      badgeContent={count}
-                      aria-label={t("internalChat.unread", { count })}
-                      sx={{ ml: 2, mr: 1 }}
+                <ListItem key={chat.id} disablePadding>
+                  <ListItemButton onClick={() => open(`/chats/${chat.uuid}`)}>
+                    <ListItemText
+                      primary={chat.title}
+                      secondary={chat.lastMessage || "\u00a0"}
+                      slotProps={{
+                        primary: { noWrap: true, sx: { fontWeight: count ? 600 : undefined } },
+                        secondary: { noWrap: true },
+                      }}
                     />
-                  )}
-                </ListItemButton>
+                    {count > 0 && (
+                      <Badge
+                        color="error"
+                        badgeContent={count}
+                        aria-label={t("internalChat.unread", { count })}
+                        sx={{ ml: 2, mr: 1 }}
+                      />
+                    )}
+                  </ListItemButton>
+                </ListItem>
               );
             })}
           </List>
