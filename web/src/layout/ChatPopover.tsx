@@ -43,19 +43,17 @@ export function ChatPopover() {
       <Tooltip title={t("internalChat.popoverTitle")}>
         <IconButton
           color="inherit"
-          aria-label={t("internalChat.popoverTitle")}
-          aria-description={unread ? t("internalChat.unread", { count: unread }) : undefined}
+          // The name holds the count the badge shows (axe's label-content-name-mismatch), and an
+          // empty badge draws no hidden "0" for it to find.
+          aria-label={
+            unread
+              ? `${t("internalChat.popoverTitle")}, ${t("internalChat.unread", { count: unread })}`
+              : t("internalChat.popoverTitle")
+          }
           aria-haspopup="dialog"
           onClick={(e) => setAnchor(e.currentTarget)}
         >
-          {/* The count is read from aria-description: in the name it would not match the visible label. */}
-          <Badge
-            color="error"
-            badgeContent={unread}
-            max={99}
-            data-testid="chat-unread-badge"
-            slotProps={{ badge: { "aria-hidden": true } }}
-          >
+          <Badge color="error" badgeContent={unread || undefined} max={99} data-testid="chat-unread-badge">
             <ForumIcon />
           </Badge>
         </IconButton>
