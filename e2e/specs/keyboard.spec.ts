@@ -75,6 +75,11 @@ test("the ticket flow with the keyboard only: open, accept, send, reply, react, 
   const whatsappId = await vendasConnection(admin.page);
   await customerSends(admin.page, whatsappId, { from: number, name: customer, body: "Preciso de ajuda" });
   await waitingTicketOf(admin.page, number);
+  // A second customer, whose ticket Ana transfers at the end.
+  const other = `Teclado B ${stamp}`;
+  const otherNumber = `55115${String(stamp).slice(-8)}`;
+  await customerSends(admin.page, whatsappId, { from: otherNumber, name: other, body: "Oi" });
+  await waitingTicketOf(admin.page, otherNumber);
 
   // Ana logs in from the keyboard.
   const { page } = await newPerson(browser);
@@ -90,11 +95,7 @@ test("the ticket flow with the keyboard only: open, accept, send, reply, react, 
   // The Waiting tab (the arrows move along the tabs, Enter picks one), then Accept on the ticket:
   // it opens in the chat.
   const waitingTab = page.getByRole("tab", { name: /Aguardando/ });
-  await tabTo(page, page.getByRole("tablist", { name: "Abertas" }).getByRole("tab", { selected: true }));
-  if (!(await isFocused(waitingTab))) await keys.press("ArrowRight");
-  await expect(waitingTab).toBeFocused();
-  await keys.press("Enter");
-  await expect(waitingTab).toHaveAttribute("aria-selected", "true");
+  await pickTab(page, page.getByRole("tablist", { name: "Abertas" }), waitingTab);
   const acceptInList = page.getByRole("button", { name: `Aceitar: ${customer}` });
   await tabTo(page, acceptInList);
   await keys.press("Enter");
@@ -147,8 +148,27 @@ test("the ticket flow with the keyboard only: open, accept, send, reply, react, 
       .getByRole("button", { name: "Reações: 👍" }),
   ).toBeVisible();
 
-  // Transfer to Vendas with no agent: the ticket waits in the queue again.
-  await tabTo(page, page.getByRole("button", { name: "Transferir" }).first(), { back: true });
+  // Resolve, from the chat's header.
+  await tabTo(page, page.getByRole("button", { name: "Resolver", exact: true }).first(), { back: true });
+  await keys.press("Enter");
+  await expect(page.getByText("Atendimento resolvido.")).toBeVisible();
+
+  // Open it again from the Resolved tab.
+  const mainTabs = page.getByRole("tablist").filter({ has: page.getByRole("tab", { name: "Resolvidos" }) });
+  await pickTab(page, mainTabs, page.getByRole("tab", { name: "Resolvidos" }));
+  await tabTo(page, page.getByRole("listitem").filter({ hasText: customer }).getByRole("button").first());
+  await keys.press("Enter");
+  await expect(page).toHaveURL(ticketUrl);
+  await expect(page.getByRole("log").getByText("Preciso de ajuda")).toBeVisible();
+
+  // The second customer: accepted from the Waiting tab, then transferred to Vendas with no agent.
+  await pickTab(page, mainTabs, page.getByRole("tab", { name: "Abertas" }));
+  await pickTab(page, page.getByRole("tablist", { name: "Abertas" }), waitingTab);
+  await tabTo(page, page.getByRole("button", { name: `Aceitar: ${other}` }));
+  await keys.press("Enter");
+  await expect(page).not.toHaveURL(ticketUrl);
+  await expect(page.getByRole("log").getByText("Oi", { exact: true })).toBeVisible();
+  await tabTo(page, page.getByRole("button", { name: "Transferir" }).first());
   await keys.press("Enter");
   const transfer = page.getByRole("dialog", { name: "Transferir atendimento" });
   await expect(transfer).toBeVisible();
@@ -168,27 +188,24 @@ test("the ticket flow with the keyboard only: open, accept, send, reply, react, 
   await keys.press("Enter");
   await expect(transfer).toBeHidden();
   await expect(page).toHaveURL(/\/tickets$/);
-
-  // Accept it again from the Waiting tab, and resolve it from the chat's header.
-  await tabTo(page, waitingTab, { max: 120 });
-  await keys.press("Enter");
-  await expect(waitingTab).toHaveAttribute("aria-selected", "true");
-  await tabTo(page, acceptInList);
-  await keys.press("Enter");
-  await expect(page).toHaveURL(ticketUrl);
-  await tabTo(page, page.getByRole("button", { name: "Resolver", exact: true }).first());
-  await keys.press("Enter");
-  await expect(page.getByText("Atendimento resolvido.")).toBeVisible();
-
-  // Open it from the Resolved tab.
-  await tabTo(page, page.getByRole("tab", { name: "Resolvidos" }), { max: 120 });
-  await keys.press("Enter");
-  await tabTo(page, page.getByRole("listitem").filter({ hasText: customer }).getByRole("button").first());
-  await keys.press("Enter");
-  await expect(page).toHaveURL(ticketUrl);
-  await expect(page.getByRole("log").getByText("Preciso de ajuda")).toBeVisible();
   await admin.context.close();
 });
+
+/**
+ * Picks a tab as the keyboard does: Tab reaches the tab list's selected tab (the others are out of
+ * the Tab order), the arrows move along the tabs, Enter picks one.
+ */
+async function pickTab(page: Page, tablist: Locator, tab: Locator) {
+  await tabTo(page, tablist.getByRole("tab", { selected: true }), { max: 120 });
+  for (let presses = 0; !(await isFocused(tab)); presses++) {
+    if (presses === 5) throw new Error(`the arrows never reached ${tab.toString()}`);
+    await page.keyboard.press("ArrowRight");
+  }
+  await expectVisibleFocus(page);
+  await page.keyboard.press("Enter");
+  await expect(tab).toHaveAttribute("aria-selected", "true");
+}
+
 /** Presses an arrow key until `target` has the focus (menus and list boxes move the focus with arrows). */
 async function keyTo(page: Page, target: Locator, key: "ArrowDown" | "ArrowUp", max = 15) {
   await expect(target).toBeVisible();
