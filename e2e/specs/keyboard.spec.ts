@@ -159,7 +159,7 @@ test("the ticket flow with the keyboard only: open, accept, send, reply, react, 
   await tabTo(page, page.getByRole("listitem").filter({ hasText: customer }).getByRole("button").first());
   await keys.press("Enter");
   await expect(page).toHaveURL(ticketUrl);
-  await expect(page.getByRole("log").getByText("Preciso de ajuda")).toBeVisible();
+  await expect(page.getByRole("log").getByText("Preciso de ajuda").first()).toBeVisible();
 
   // The second customer: accepted from the Waiting tab, then transferred to Vendas with no agent.
   await pickTab(page, mainTabs, page.getByRole("tab", { name: "Abertas" }));
