@@ -60,8 +60,8 @@ async function drag(page: Page, card: Locator, target: Locator) {
 }
 
 /**
- * Moves a card with the keyboard, as the board's hint tells a screen-reader user: space lifts it,
- * the arrows carry it lane by lane (each lane announced), space drops it.
+ * Moves a card with the keyboard, as the board's hint tells a screen-reader user: on the card's Move
+ * button, space lifts it, the arrows carry it lane by lane (each lane announced), space drops it.
  */
 async function moveByKeyboard(page: Page, card: Locator, customer: string, from: string, to: string) {
   const names = await page
@@ -71,7 +71,7 @@ async function moveByKeyboard(page: Page, card: Locator, customer: string, from:
   const steps = position(to) - position(from);
   expect(steps).not.toBe(0);
   const announced = page.locator('[id^="DndLiveRegion"]');
-  await card.focus();
+  await card.getByRole("button", { name: `Mover ${customer}` }).focus();
   await page.keyboard.press("Space");
   await expect(announced).toHaveText(
     `Ticket de ${customer} levantado na coluna ${from}. Use as setas para trocar de coluna.`,

@@ -15,8 +15,9 @@ const pt = {
   status: { pending: "Aguardando", open: "Atendendo", closed: "Resolvido" },
   laneLabel: "Coluna {{name}}, {{count}} ticket(s)",
   cardLabel: "Ticket de {{name}}",
+  moveCard: "Mover {{name}}",
   dragHint:
-    "Para mover um ticket com o teclado: foque o cartão, pressione espaço, use as setas para escolher a coluna e espaço de novo para soltar.",
+    "Para mover um ticket com o teclado: foque o botão Mover do cartão, pressione espaço, use as setas para escolher a coluna e espaço de novo para soltar.",
   announce: {
     start: "Ticket de {{name}} levantado na coluna {{lane}}. Use as setas para trocar de coluna.",
     over: "Sobre a coluna {{lane}}.",
@@ -43,8 +44,9 @@ const en: KanbanTexts = {
   status: { pending: "Waiting", open: "In service", closed: "Resolved" },
   laneLabel: "Lane {{name}}, {{count}} ticket(s)",
   cardLabel: "Ticket of {{name}}",
+  moveCard: "Move {{name}}",
   dragHint:
-    "To move a ticket with the keyboard: focus the card, press space, use the arrow keys to pick the lane and press space again to drop it.",
+    "To move a ticket with the keyboard: focus the card's Move button, press space, use the arrow keys to pick the lane and press space again to drop it.",
   announce: {
     start: "Picked up the ticket of {{name}} in the lane {{lane}}. Use the arrow keys to change lanes.",
     over: "Over the lane {{lane}}.",
@@ -71,8 +73,9 @@ const es: KanbanTexts = {
   status: { pending: "Esperando", open: "En atención", closed: "Resuelto" },
   laneLabel: "Columna {{name}}, {{count}} ticket(s)",
   cardLabel: "Ticket de {{name}}",
+  moveCard: "Mover {{name}}",
   dragHint:
-    "Para mover un ticket con el teclado: enfoque la tarjeta, presione espacio, use las flechas para elegir la columna y presione espacio otra vez para soltarlo.",
+    "Para mover un ticket con el teclado: enfoque el botón Mover de la tarjeta, presione espacio, use las flechas para elegir la columna y presione espacio otra vez para soltarlo.",
   announce: {
     start: "Ticket de {{name}} levantado en la columna {{lane}}. Use las flechas para cambiar de columna.",
     over: "Sobre la columna {{lane}}.",

@@ -6,6 +6,7 @@ import {
   Divider,
   IconButton,
   List,
+  ListItem,
   ListItemButton,
   ListItemText,
   Popover,
@@ -42,12 +43,17 @@ export function ChatPopover() {
       <Tooltip title={t("internalChat.popoverTitle")}>
         <IconButton
           color="inherit"
-          aria-label={t("internalChat.popoverTitle")}
-          aria-description={unread ? t("internalChat.unread", { count: unread }) : undefined}
+          // The name holds the count the badge shows (axe's label-content-name-mismatch), and an
+          // empty badge draws no hidden "0" for it to find.
+          aria-label={
+            unread
+              ? `${t("internalChat.popoverTitle")}, ${t("internalChat.unread", { count: unread })}`
+              : t("internalChat.popoverTitle")
+          }
           aria-haspopup="dialog"
           onClick={(e) => setAnchor(e.currentTarget)}
         >
-          <Badge color="error" badgeContent={unread} max={99} data-testid="chat-unread-badge">
+          <Badge color="error" badgeContent={unread || undefined} max={99} data-testid="chat-unread-badge">
             <ForumIcon />
           </Badge>
         </IconButton>
@@ -75,24 +81,26 @@ export function ChatPopover() {
             {recent.map((chat) => {
               const count = unreadsOf(chat, user.id);
               return (
-                <ListItemButton key={chat.id} onClick={() => open(`/chats/${chat.uuid}`)}>
-                  <ListItemText
-                    primary={chat.title}
-                    secondary={chat.lastMessage || "\u00a0"}
-                    slotProps={{
-                      primary: { noWrap: true, sx: { fontWeight: count ? 600 : undefined } },
-                      secondary: { noWrap: true },
-                    }}
-                  />
-                  {count > 0 && (
-                    <Badge
-                      color="error"
-                      badgeContent={count}
-                      aria-label={t("internalChat.unread", { count })}
-                      sx={{ ml: 2, mr: 1 }}
+                <ListItem key={chat.id} disablePadding>
+                  <ListItemButton onClick={() => open(`/chats/${chat.uuid}`)}>
+                    <ListItemText
+                      primary={chat.title}
+                      secondary={chat.lastMessage || "\u00a0"}
+                      slotProps={{
+                        primary: { noWrap: true, sx: { fontWeight: count ? 600 : undefined } },
+                        secondary: { noWrap: true },
+                      }}
                     />
-                  )}
-                </ListItemButton>
+                    {count > 0 && (
+                      <Badge
+                        color="error"
+                        badgeContent={count}
+                        aria-label={t("internalChat.unread", { count })}
+                        sx={{ ml: 2, mr: 1 }}
+                      />
+                    )}
+                  </ListItemButton>
+                </ListItem>
               );
             })}
           </List>

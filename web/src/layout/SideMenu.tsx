@@ -4,6 +4,7 @@ import {
   Box,
   Divider,
   List,
+  ListItem,
   ListItemButton,
   ListItemIcon,
   ListItemText,
@@ -104,26 +105,34 @@ export function SideMenu({ onNavigate }: SideMenuProps) {
       {menuGroups(user, { campaigns: hasCampaignFlag(), pastDue: pastDue !== null }).map((group, index) => (
         <Fragment key={group.heading}>
           {index > 0 && <Divider sx={{ my: 1 }} />}
-          <List
-            dense
-            subheader={
-              <ListSubheader component="div" disableSticky sx={{ bgcolor: "inherit", lineHeight: "32px" }}>
-                {t(`menu.${group.heading}`)}
-              </ListSubheader>
-            }
+          {/* The heading names the list from outside it: a <ul> holds only <li> entries. */}
+          <ListSubheader
+            id={`menu-${group.heading}`}
+            component="div"
+            disableSticky
+            sx={{ bgcolor: "inherit", lineHeight: "32px" }}
           >
-            {group.entries.map(entryLink)}
+            {t(`menu.${group.heading}`)}
+          </ListSubheader>
+          <List dense aria-labelledby={`menu-${group.heading}`} sx={{ pt: 0 }}>
+            {group.entries.map((entry) => (
+              <ListItem key={entry.to} disablePadding>
+                {entryLink(entry)}
+              </ListItem>
+            ))}
           </List>
         </Fragment>
       ))}
       <Divider sx={{ my: 1 }} />
       <List dense>
-        <ListItemButton onClick={() => void logout()} sx={{ borderRadius: 2, mx: 1 }}>
-          <ListItemIcon sx={{ minWidth: 40 }}>
-            <LogoutIcon fontSize="small" />
-          </ListItemIcon>
-          <ListItemText primary={t("menu.logout")} />
-        </ListItemButton>
+        <ListItem disablePadding>
+          <ListItemButton onClick={() => void logout()} sx={{ borderRadius: 2, mx: 1 }}>
+            <ListItemIcon sx={{ minWidth: 40 }}>
+              <LogoutIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText primary={t("menu.logout")} />
+          </ListItemButton>
+        </ListItem>
       </List>
       {isAdmin && version && (
         <Typography variant="caption" color="text.secondary" component="p" sx={{ px: 3, pt: 1 }}>

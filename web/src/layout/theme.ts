@@ -29,13 +29,18 @@ const palettes = {
     background: { default: "#f0f2f5", paper: "#ffffff" },
     text: { primary: "#111b21", secondary: "#54656f" },
     success: { main: "#1b7f3b" },
+    // MUI's #ed6c02 is 3.1:1 on white: a status chip or an outlined button in it could not be read.
+    warning: { main: "#b45309", contrastText: "#ffffff" },
   },
   dark: {
-    primary: { main: "#00a884", contrastText: "#111b21" },
+    // `dark` is the contained button's hover: lighter here, as MUI's darker one leaves 3:1 under dark text.
+    primary: { main: "#00a884", dark: "#06cf9c", contrastText: "#111b21" },
     secondary: { main: "#aebac1" },
     background: { default: "#111b21", paper: "#202c33" },
     text: { primary: "#e9edef", secondary: "#aebac1" },
     success: { main: "#25d366" },
+    // MUI's #f44336 is 3.9:1 on the dark paper ("Desconectar" on /connections).
+    error: { main: "#ff7961" },
   },
 } as const;
 

@@ -11,6 +11,7 @@ import {
   InputAdornment,
   List,
   ListItemAvatar,
+  ListItem,
   ListItemButton,
   ListItemText,
   TextField,
@@ -60,55 +61,59 @@ export function ChatList({ list, meId, selectedUuid, onSelect, onNew }: ChatList
           </IconButton>
         </Tooltip>
       </Box>
-      <List
-        dense
-        aria-label={t("internalChat.tabs.chats")}
-        sx={{ flex: 1, overflowY: "auto", py: 0 }}
+      <Box
+        sx={{ flex: 1, overflowY: "auto" }}
         onScroll={(e) => {
           const el = e.currentTarget;
           if (el.scrollHeight - el.scrollTop - el.clientHeight < LOAD_MORE_WITHIN_PX) list.loadMore();
         }}
       >
-        {list.items.map((chat) => {
-          const unread = unreadsOf(chat, meId);
-          const selected = chat.uuid === selectedUuid;
-          return (
-            <ListItemButton
-              key={chat.id}
-              selected={selected}
-              aria-current={selected ? "true" : undefined}
-              onClick={() => onSelect(chat)}
-              sx={{ py: 1 }}
-            >
-              <ListItemAvatar sx={{ minWidth: 52 }}>
-                <Avatar sx={{ width: 40, height: 40, bgcolor: "primary.main" }}>
-                  {chat.title.trim().charAt(0).toUpperCase()}
-                </Avatar>
-              </ListItemAvatar>
-              <ListItemText
-                primary={chat.title}
-                secondary={chat.lastMessage || t("internalChat.members", { count: chat.users.length })}
-                slotProps={{
-                  primary: { noWrap: true, sx: { fontWeight: unread ? 600 : 400 } },
-                  secondary: { noWrap: true },
-                }}
-              />
-              <Box sx={{ display: "flex", flexDirection: "column", alignItems: "flex-end", ml: 1, gap: 0.5 }}>
-                <Typography variant="caption" color="text.secondary">
-                  {formatTime(chat.updatedAt)}
-                </Typography>
-                {unread > 0 && (
-                  <Badge
-                    color="success"
-                    badgeContent={unread}
-                    aria-label={t("internalChat.unread", { count: unread })}
-                    sx={{ mr: 1.25, mb: 0.75 }}
+        {/* A <ul> holds only its <li> chats: the loader and the empty sentence come after it. */}
+        <List dense aria-label={t("internalChat.tabs.chats")} sx={{ py: 0 }}>
+          {list.items.map((chat) => {
+            const unread = unreadsOf(chat, meId);
+            const selected = chat.uuid === selectedUuid;
+            return (
+              <ListItem key={chat.id} disablePadding>
+                <ListItemButton
+                  selected={selected}
+                  aria-current={selected ? "true" : undefined}
+                  onClick={() => onSelect(chat)}
+                  sx={{ py: 1 }}
+                >
+                  <ListItemAvatar sx={{ minWidth: 52 }}>
+                    <Avatar sx={{ width: 40, height: 40, bgcolor: "primary.main" }}>
+                      {chat.title.trim().charAt(0).toUpperCase()}
+                    </Avatar>
+                  </ListItemAvatar>
+                  <ListItemText
+                    primary={chat.title}
+                    secondary={chat.lastMessage || t("internalChat.members", { count: chat.users.length })}
+                    slotProps={{
+                      primary: { noWrap: true, sx: { fontWeight: unread ? 600 : 400 } },
+                      secondary: { noWrap: true },
+                    }}
                   />
-                )}
-              </Box>
-            </ListItemButton>
-          );
-        })}
+                  <Box
+                    sx={{ display: "flex", flexDirection: "column", alignItems: "flex-end", ml: 1, gap: 0.5 }}
+                  >
+                    <Typography variant="caption" color="text.secondary">
+                      {formatTime(chat.updatedAt)}
+                    </Typography>
+                    {unread > 0 && (
+                      <Badge
+                        color="success"
+                        badgeContent={unread}
+                        aria-label={t("internalChat.unread", { count: unread })}
+                        sx={{ mr: 1.25, mb: 0.75 }}
+                      />
+                    )}
+                  </Box>
+                </ListItemButton>
+              </ListItem>
+            );
+          })}
+        </List>
         {list.loading && (
           <Box sx={{ display: "flex", justifyContent: "center", py: 2 }}>
             <CircularProgress size={24} aria-label={t("common.loading")} />
@@ -119,7 +124,7 @@ export function ChatList({ list, meId, selectedUuid, onSelect, onNew }: ChatList
             {list.search ? t("internalChat.noMatch") : t("internalChat.empty")}
           </Typography>
         )}
-      </List>
+      </Box>
     </Box>
   );
 }

@@ -1,8 +1,9 @@
 import type { TicketDTO } from "@atende/contracts";
 import { useDraggable } from "@dnd-kit/core";
+import DragIndicatorIcon from "@mui/icons-material/DragIndicator";
 import OpenInNewIcon from "@mui/icons-material/OpenInNew";
-import { Box, Button, Paper, Stack, Typography } from "@mui/material";
-import { forwardRef, type HTMLAttributes } from "react";
+import { Box, Button, IconButton, Paper, Stack, Typography } from "@mui/material";
+import { forwardRef, type HTMLAttributes, type KeyboardEventHandler, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { formatDate, formatTime } from "../../i18n/format";
@@ -25,11 +26,17 @@ interface CardViewProps extends HTMLAttributes<HTMLDivElement> {
   placeholder?: boolean;
   /** A fixed width (the floating copy, outside any lane). */
   width?: number;
+  /** What lifts the card from the keyboard (the floating copy shows a plain icon in its place). */
+  handle?: ReactNode;
 }
 
-/** A ticket on the board: contact, last message, time, queue (the thin left bar in its colour) and a button to open it. */
+/**
+ * A ticket on the board: contact, last message, time, queue (the thin left bar in its colour), the
+ * handle that moves it and a button to open it. The card itself is no button: a screen reader reads
+ * it as an article named after the contact, holding its two controls side by side.
+ */
 export const CardView = forwardRef<HTMLDivElement, CardViewProps>(function CardView(
-  { ticket, laneIds, lifted = false, placeholder = false, width, ...rest },
+  { ticket, laneIds, lifted = false, placeholder = false, width, handle, ...rest },
   ref,
 ) {
   const { t } = useTranslation();
@@ -39,6 +46,7 @@ export const CardView = forwardRef<HTMLDivElement, CardViewProps>(function CardV
   return (
     <Paper
       ref={ref}
+      component="article"
       variant="outlined"
       aria-label={t("kanban.cardLabel", { name })}
       data-ticket-id={ticket.id}
@@ -56,7 +64,6 @@ export const CardView = forwardRef<HTMLDivElement, CardViewProps>(function CardV
         boxShadow: lifted ? 8 : 0,
         transform: lifted ? "rotate(2deg)" : undefined,
         touchAction: "none",
-        "&:focus-visible": { outline: "2px solid", outlineColor: "primary.main", outlineOffset: 2 },
         "&::before": {
           content: '""',
           position: "absolute",
@@ -101,6 +108,7 @@ export const CardView = forwardRef<HTMLDivElement, CardViewProps>(function CardV
         </Stack>
       )}
       <Stack direction="row" spacing={1} sx={{ alignItems: "center", mt: 1 }}>
+        {handle ?? <DragIndicatorIcon fontSize="small" color="action" aria-hidden />}
         <Typography variant="caption" color="text.secondary" noWrap sx={{ flex: 1, minWidth: 0 }}>
           {ticket.queue?.name ?? t("kanban.noQueue")} · {t(`kanban.status.${ticket.status}`)}
           {ticket.user ? ` · ${ticket.user.name}` : ""}
@@ -110,7 +118,6 @@ export const CardView = forwardRef<HTMLDivElement, CardViewProps>(function CardV
           endIcon={<OpenInNewIcon fontSize="small" />}
           // A press on the button is a click, never the start of a drag.
           onPointerDown={(event) => event.stopPropagation()}
-          onKeyDown={(event) => event.stopPropagation()}
           onClick={() => void navigate(`/tickets/${ticket.uuid}`)}
           sx={{ flexShrink: 0, py: 0 }}
         >
@@ -121,20 +128,40 @@ export const CardView = forwardRef<HTMLDivElement, CardViewProps>(function CardV
   );
 });
 
-/** A card that can be dragged to another lane (pointer, touch, or keyboard: space, arrows, space). */
+/**
+ * A card that can be dragged to another lane: with the pointer or a finger from anywhere on it, with
+ * the keyboard from its Move button (space, arrows, space).
+ */
 export function KanbanCard({ ticket, laneIds }: { ticket: TicketDTO; laneIds: ReadonlySet<number> }) {
-  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({
+  const { t } = useTranslation();
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, isDragging } = useDraggable({
     id: `ticket-${ticket.id}`,
     data: { ticket },
   });
+  const { onKeyDown, ...pointerListeners } = listeners ?? {};
   return (
     <CardView
       ref={setNodeRef}
       ticket={ticket}
       laneIds={laneIds}
       placeholder={isDragging}
-      {...attributes}
-      {...listeners}
+      {...pointerListeners}
+      handle={
+        <IconButton
+          ref={setActivatorNodeRef}
+          size="small"
+          {...attributes}
+          aria-label={t("kanban.moveCard", { name: ticket.contact.name || ticket.contact.number })}
+          onKeyDown={onKeyDown as KeyboardEventHandler<HTMLButtonElement> | undefined}
+          sx={{
+            p: 0.25,
+            cursor: "grab",
+            "&.Mui-focusVisible": { outline: "2px solid", outlineColor: "primary.main", outlineOffset: 1 },
+          }}
+        >
+          <DragIndicatorIcon fontSize="small" />
+        </IconButton>
+      }
     />
   );
 }

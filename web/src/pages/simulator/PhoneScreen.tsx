@@ -115,7 +115,7 @@ export function PhoneScreen({ whatsapp, number, name }: PhoneScreenProps) {
           <Typography sx={{ fontWeight: 600 }} noWrap>
             {whatsapp.name}
           </Typography>
-          <Typography variant="caption" noWrap component="p" sx={{ opacity: 0.85 }}>
+          <Typography variant="caption" noWrap component="p">
             {formatConnectionNumber(whatsapp.number) || whatsapp.number}
           </Typography>
         </Box>
@@ -221,7 +221,8 @@ function Placeholder({ text }: { text: string }) {
         m: "auto",
         textAlign: "center",
         bgcolor: "rgba(255,255,255,0.8)",
-        color: "#54656f",
+        // Over the dark wallpaper the white goes grey: #54656f would fall under 4.5:1.
+        color: "#3b4a54",
         borderRadius: 2,
         px: 2,
         py: 1,

@@ -134,7 +134,7 @@ export function ContactDrawer({ ticket, onClose }: ContactDrawerProps) {
         <Avatar
           src={contact.profilePicUrl || undefined}
           alt=""
-          sx={{ width: 140, height: 140, fontSize: 48, bgcolor: "#6a7175" }}
+          sx={{ width: 140, height: 140, fontSize: 48, bgcolor: "#6a7175", color: "#fff" }}
         >
           {initials(contact.name)}
         </Avatar>
