@@ -25,6 +25,11 @@ export default tseslint.config(
     },
   },
   {
+    // The background worker runs in the browser's service-worker scope.
+    files: ["web/public/sw.js"],
+    languageOptions: { globals: { ...globals.serviceworker } },
+  },
+  {
     // Every database statement lives in a queries.ts (or under db/): services, routes and channels
     // call named helpers that take the company first. Types of rows may still be imported anywhere.
     files: ["server/src/**/*.ts"],
