@@ -231,6 +231,50 @@ test.describe("the tickets list", () => {
     for (const person of [admin, ana]) await person.context.close();
   });
 
+  test("transferred back to its own queue and accepted again from the list, the chat offers to resolve it", async ({
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const stamp = Date.now();
+    const customer = `Volta ${stamp}`;
+    const number = `55115${String(stamp).slice(-8)}`;
+    const admin = await newPerson(browser);
+    await loginAs(admin.page, DEMO.admin.email, DEMO.admin.password);
+    const whatsappId = await vendasConnection(admin.page);
+
+    const ana = await newPerson(browser);
+    await loginAs(ana.page, DEMO.ana.email, DEMO.ana.password);
+    await openTickets(ana.page);
+    await waitingTab(ana.page).click();
+    await callApi(admin.page, "POST", `/simulator/${whatsappId}/messages`, {
+      from: number,
+      name: customer,
+      body: "Preciso de ajuda",
+    });
+    const accept = ticketItem(ana.page, customer).getByRole("button", { name: `Aceitar: ${customer}` });
+    await accept.click();
+    await expect(ana.page).toHaveURL(/\/tickets\/[0-9a-f-]{36}$/);
+    const chatUrl = ana.page.url();
+    await expect(ana.page.getByRole("button", { name: "Resolver" })).toBeVisible();
+
+    // Transferred to the queue it is in (Vendas, the dialog's choice), with no agent: it waits again.
+    await ana.page.getByRole("button", { name: "Transferir" }).first().click();
+    const transfer = ana.page.getByRole("dialog", { name: "Transferir atendimento" });
+    await expect(transfer.getByRole("combobox", { name: "Fila" })).toHaveText(/Vendas/);
+    await transfer.getByRole("button", { name: "Transferir" }).click();
+    await expect(ana.page).toHaveURL(/\/tickets$/);
+    await waitingTab(ana.page).click();
+
+    // Accepted again from the list: the same chat, in service, Ana's, with its in-service actions.
+    await accept.click();
+    await expect(ana.page).toHaveURL(chatUrl);
+    await expect(ana.page.getByRole("button", { name: "Resolver" })).toBeVisible();
+    await expect(ana.page.getByRole("button", { name: "Aceitar", exact: true })).toHaveCount(0);
+    await expect(ana.page.getByText("Atribuído a Ana")).toBeVisible();
+
+    for (const person of [admin, ana]) await person.context.close();
+  });
+
   test("a customer message rings at the chosen volume and shows a browser notification that opens the ticket", async ({
     browser,
   }) => {

@@ -77,8 +77,12 @@ function without(pages: TicketPages["pages"], ticketId: number): TicketPages["pa
  * A ticket changed (status, agent, queue, tags, last message, unread count): every cached list it
  * belongs to gets it at its place by last activity; lists it no longer belongs to lose it. A
  * search list keeps what it has (the server alone knows which messages match), updating in place.
+ * Its chat's cached copy (by uuid) follows too: the chat keeps it current only while on screen, and
+ * a copy left from an earlier visit is still fresh when the chat opens again (a ticket transferred
+ * back to its queue then accepted from the list opened as still waiting, with no 'Resolver').
  */
 export function applyTicket(queryClient: QueryClient, ticket: TicketDTO, viewer: Viewer): void {
+  queryClient.setQueryData<TicketDTO>(ticketKeys.byUuid(ticket.uuid), (cached) => (cached ? ticket : cached));
   for (const [key, data] of queryClient.getQueriesData<TicketPages>({ queryKey: ticketKeys.lists() })) {
     if (!data) continue;
     const filters = filtersOf(key);
