@@ -5,6 +5,7 @@ import type { Db } from "../../db/client.js";
 import { type EventBus, inTransaction } from "../../events/bus.js";
 import type { TokenService } from "../../http/tokens.js";
 import type { MediaStore } from "../../storage/media.js";
+import { RetryLater } from "../../jobs/runner.js";
 import { botSays } from "../chatbot/botMessages.js";
 import { type ConnectionRow, type TurnContext, lockTicket, updateTicketRow } from "../chatbot/queries.js";
 import { type Binding, type OpenSecret, activeBinding } from "./bindings.js";
@@ -119,6 +120,10 @@ export function createBotRunner(deps: BotRunnerDeps): BotRunner {
         same ? s.lastMessageId : messageId - 1,
       );
       if (pending.length === 0) return { kind: "none" }; // joined into an earlier turn
+      // A customer's file still downloading (channels/mediaJob.ts): the turn waits for it, so the
+      // bot gets the photo or the voice note, not an empty message.
+      if (pending.some((m) => m.mediaStatus === "pending"))
+        throw new RetryLater("a customer's file is still downloading", 2);
       const text = pending
         .map((m) => m.body.trim())
         .filter(Boolean)

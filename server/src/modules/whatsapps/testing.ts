@@ -6,10 +6,12 @@ import type { WhatsappDetailDTO } from "@atende/contracts";
 import { baileysProvider } from "../../channels/baileys/provider.js";
 import { FakeSocket } from "../../channels/baileys/fixtures/fakeSocket.js";
 import { silent } from "../../channels/baileys/fixtures/harness.js";
+import { cloudProvider } from "../../channels/cloud/provider.js";
 import { whatsappQueues, whatsapps } from "../../db/schema/index.js";
 import { type LoggedIn, buildUser, login } from "../../test/factories.js";
 import { type TestContext, createTestContext, waitFor } from "../../test/harness.js";
 import { type Caller, caller } from "../../test/calls.js";
+import { type FakeGraph, startFakeGraph } from "../../test/fakes/graph.js";
 
 /**
  * What the connections API's test files share (read, create, update, delete, sessions, isolation,
@@ -136,16 +138,30 @@ export const SCHEDULES = [
 ];
 
 /** Registers the suite's shared setup and teardown: call once at the top of each test file. */
+/**
+ * The Cloud API connections of these suites check their token against this fake Graph before they
+ * say CONNECTED: the number "123" with the token "tok".
+ */
+let graph: FakeGraph;
+
 export function setupWhatsappsSuite() {
   beforeAll(async () => {
+    graph = await startFakeGraph({ accessToken: "tok" });
+    graph.phoneNumbers.set("123", { display_phone_number: "+55 11 4000-1234", verified_name: "Atende" });
     ctx = await createTestContext(
       { LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 },
-      { providers: { beta: baileysProvider({ logger: silent, makeSocket: () => new FakeSocket() }) } },
+      {
+        providers: {
+          beta: baileysProvider({ logger: silent, makeSocket: () => new FakeSocket() }),
+          cloud: cloudProvider({ graphUrl: graph.url, timeoutMs: 2_000 }),
+        },
+      },
     );
     ctx.built.startBackground();
   });
   afterAll(async () => {
     for (const s of sockets) s.close();
     await ctx.close();
+    await graph.close();
   });
 }
