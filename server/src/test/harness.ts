@@ -77,8 +77,8 @@ export interface TestContext {
   deps: Deps;
   built: BuiltApp;
   app: BuiltApp["app"];
-  /** The clock the server reads: real time, until a test sets `now` (then frozen there). */
-  clock: { now: Date };
+  /** The clock the server reads: real time, until a test sets `now` (then frozen there); `real()` lets it follow real time again. */
+  clock: { now: Date; real(): void };
   url(): Promise<string>;
   close(): Promise<void>;
 }
@@ -105,6 +105,9 @@ export async function createTestContext(
     },
     set now(at: Date) {
       frozen = at;
+    },
+    real() {
+      frozen = null;
     },
   };
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "atende-test-data-"));
