@@ -5,7 +5,7 @@ import { buildCompany, buildConnection } from "../test/factories.js";
 import { type TestContext, createTestContext } from "../test/harness.js";
 import { dbAuthStore } from "./authStore.js";
 import { SENT_MESSAGES } from "./provider.js";
-import { purgeSentMessages } from "./queries.js";
+import { purgeSentMessages } from "./sessionState/queries.js";
 
 let ctx: TestContext;
 beforeAll(async () => {

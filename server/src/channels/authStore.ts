@@ -6,7 +6,7 @@ import {
   readSentMessages,
   writeAuthKeys,
   writeSentMessages,
-} from "./queries.js";
+} from "./sessionState/queries.js";
 
 /** A provider's session state as rows of `baileys_keys`: one row per key, never one blob rewritten. */
 export function dbAuthStore(db: Db, companyId: number, whatsappId: number): AuthStore {

@@ -1,7 +1,7 @@
 import type { Db } from "../db/client.js";
 import type { whatsapps } from "../db/schema/index.js";
 import type { DomainEvent } from "../events/bus.js";
-import { loadConnectionRow } from "./queries.js";
+import { loadConnectionRow } from "./sessionState/queries.js";
 
 export type ConnectionRow = typeof whatsapps.$inferSelect;
 

@@ -15,7 +15,7 @@ import {
   purgeSentMessages,
   releaseLeases,
   renewLeases,
-} from "./queries.js";
+} from "./sessionState/queries.js";
 import { type ProviderRegistry, providerFor } from "./registry.js";
 
 interface Running {
