@@ -36,7 +36,7 @@ function normalize(raw: string, defaultCountry: "BR"): string {
 }
 
 /** 55 + DDD + 8-digit mobile (starting 6-9) → with the ninth digit; else null. */
-function addBrazilianNinthDigit(digits: string): string | null {
+export function addBrazilianNinthDigit(digits: string): string | null {
   const m = /^55(\d{2})([6-9]\d{7})$/.exec(digits);
   return m ? `55${m[1]}9${m[2]}` : null;
 }
