@@ -15,9 +15,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
-import { Worker } from "node:worker_threads";
 import * as XLSX from "@e965/xlsx";
 import pg from "pg";
+import { startBundledWorker, workerBundle } from "../server/src/lib/workerBundle.js";
+import { prepareSheetReader } from "../server/src/modules/contactLists/sheetReader.js";
 import { createScratchDatabase } from "./lib/db.js";
 import { startServer } from "./lib/server.js";
 import { printTable, rate } from "./lib/stats.js";
@@ -85,13 +86,17 @@ function writeSpreadsheet(file: string, rows: number): Expected {
   return expected;
 }
 
-/** Parse-only: the import's reader over the same file, in a worker thread of its own. */
-function parseOnly(file: string): Promise<{ rows: number; ms: number; wallMs: number }> {
+const PARSE_ONLY = new URL("./lib/parseOnly.ts", import.meta.url);
+
+/**
+ * Parse-only: the import's reader over the same file, in a worker thread of its own started as the
+ * import's is (from an esbuild bundle, built before the clock starts, as a running server has it).
+ */
+async function parseOnly(file: string): Promise<{ rows: number; ms: number; wallMs: number }> {
   const started = performance.now();
-  const tsx = import.meta.resolve("tsx/esm/api");
-  const entry = new URL("./lib/parseOnly.ts", import.meta.url).href;
-  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
-  const worker = new Worker(boot, { eval: true, workerData: { file, fileName: path.basename(file) } });
+  const worker = await startBundledWorker(PARSE_ONLY, {
+    workerData: { file, fileName: path.basename(file) },
+  });
   return new Promise((resolve, reject) => {
     worker.once("message", (m: { rows: number; ms: number }) => {
       void worker.terminate();
@@ -129,6 +134,11 @@ async function main() {
   const expected = writeSpreadsheet(file, settings.rows);
   const genMs = performance.now() - genStart;
   const size = fs.statSync(file).size;
+  // Both workers' scripts are bundled before any clock starts (a running server has its own
+  // bundled since its first upload; the first upload of a process pays this once).
+  const bundleStart = performance.now();
+  await Promise.all([prepareSheetReader(), workerBundle(PARSE_ONLY)]);
+  const bundleMs = performance.now() - bundleStart;
 
   const scratch = await createScratchDatabase("atende_bench_import");
   const server = await startServer({
@@ -143,11 +153,15 @@ async function main() {
   const call = async (method: string, p: string, body?: unknown) => {
     const res = await fetch(`${url}${p}`, {
       method,
-      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+      headers: {
+        authorization: `Bearer ${adminToken}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
-    return res.json() as Promise<Record<string, unknown>>;
+    const text = await res.text();
+    return (text ? JSON.parse(text) : {}) as Record<string, unknown>;
   };
   const runs: Run[] = [];
   try {
@@ -155,6 +169,10 @@ async function main() {
       `update plans set use_campaigns = true where id = (select plan_id from companies where id = $1)`,
       [companyId],
     );
+    // The WhatsApp check of the imported numbers follows each import on the list's connection; it
+    // is not measured, and would run into the next run: the connection is disconnected, so the
+    // check waits (the job retries later) instead of asking the simulator about 100,000 numbers.
+    await call("DELETE", `/whatsappsession/${server.info.whatsappId}`);
     for (let run = 1; run <= settings.runs; run++) {
       // ---- Baseline: only parsing the same file (its own thread, gone before the import starts).
       const parsed = await parseOnly(file);
@@ -207,7 +225,6 @@ async function main() {
         stallP99Ms: loop.percentile(99) / 1e6,
         counts,
       });
-      // The WhatsApp check of the new numbers follows the import; it is not measured: stop it here.
       await sql.query(`delete from jobs where type = 'contact-list-check'`).catch(() => undefined);
     }
 
@@ -234,6 +251,7 @@ async function main() {
           "  of which parsing (an event-loop stall, if done on the server's thread)",
           `${(mid.parseInThreadMs / 1000).toFixed(1)} s`,
         ],
+        ["bundling both workers' scripts (once per process, before the clocks)", `${bundleMs.toFixed(0)} ms`],
         [
           "import: upload → done",
           `${(mid.importMs / 1000).toFixed(1)} s, ${rate(n / (mid.importMs / 1000), "row")}`,

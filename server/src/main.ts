@@ -17,6 +17,7 @@ import { EventBus } from "./events/bus.js";
 import { TokenService, resolveJwtSecret } from "./http/tokens.js";
 import { seed } from "./db/seed/index.js";
 import { MediaStore } from "./storage/media.js";
+import { prepareSheetReader } from "./modules/contactLists/sheetReader.js";
 import path from "node:path";
 
 /** config → db → migrations → seed → app → listen; stops gracefully on SIGINT/SIGTERM. */
@@ -73,6 +74,8 @@ async function main() {
 
   await app.listen({ port: config.PORT, host: config.HOST });
   built.startBackground();
+  // The spreadsheet import's worker script, bundled now rather than at the first upload.
+  prepareSheetReader().catch((err) => app.log.warn({ err }, "bundling the spreadsheet reader failed"));
   const sweep = setInterval(() => {
     realtime.sweepOffline().catch((err) => app.log.warn({ err }, "offline sweep failed"));
     realtime.sweepLocked().catch((err) => app.log.warn({ err }, "locked companies sweep failed"));

@@ -13,6 +13,7 @@ import i18n from "../i18n";
 import { saveBlob } from "./download";
 import { ApiError, api, refreshSession } from "./http";
 import { readToken } from "./session";
+import { useThrottledCallback } from "../hooks/useThrottledCallback";
 import { useCompanySuffixEvent } from "./SocketProvider";
 
 export const contactListKeys = {
@@ -131,9 +132,14 @@ export function useContactListsLive(): void {
  */
 export function useContactListItemsLive(listId: number): void {
   const queryClient = useQueryClient();
+  // An import announces every batch (many a second): the items are read again once a second at most.
+  const reloadItems = useThrottledCallback(
+    () => void queryClient.invalidateQueries({ queryKey: contactListKeys.items(listId) }),
+    1000,
+  );
   useCompanySuffixEvent<ContactListItemEventPayload>("ContactListItem", (payload) => {
     const of = "record" in payload ? payload.record.contactListId : payload.contactListId;
-    if (of === listId) void queryClient.invalidateQueries({ queryKey: contactListKeys.items(listId) });
+    if (of === listId) reloadItems();
   });
   useCompanySuffixEvent<ContactListEventPayload>("ContactList", (payload) => {
     // The lists page is not mounted here: its cached pages are read again when it is.

@@ -10,6 +10,7 @@ import type {
   ContactListItemsPage,
   ContactListsPage,
 } from "@atende/contracts";
+import { CONTACT_LIST_IMPORT_LIMITS } from "@atende/contracts";
 import { contactListImports, plans } from "../../db/schema/index.js";
 import { enqueueJob } from "../../jobs/runner.js";
 import { buildSimulatorCompany } from "../../test/channels.js";
@@ -282,25 +283,48 @@ describe("spreadsheet import", { timeout: 60_000 }, () => {
     expect(again).toMatchObject({ status: "done", imported: 0, duplicates: 2 });
   });
 
-  it("counts across batches: 1,200 rows, repeats spanning batch boundaries, progress to the last row", async () => {
+  it("counts across batches: 2.4 batches of rows, repeats spanning batch boundaries, progress to the last row", async () => {
     const list = await createList(adminA);
+    const { batchRows } = CONTACT_LIST_IMPORT_LIMITS;
+    const n = Math.round(batchRows * 2.4);
+    // Not a multiple of 100: the row repeated is never itself a repeat.
+    const back = Math.round(batchRows * 0.9) + 50;
     const lines = ["nome,numero"];
-    for (let i = 0; i < 1200; i++) {
-      // Every 100th row repeats the number of the row 450 rows earlier (in another batch of 500).
-      const n = i % 100 === 99 && i >= 450 ? i - 450 : i;
-      lines.push(`P${i},55119810${String(n).padStart(5, "0")}`);
-    }
+    // Every 100th row repeats the number of the row 0.9 batch earlier (mostly in the batch before).
+    const repeatsRow = (i: number) => i % 100 === 99 && i >= back;
+    for (let i = 0; i < n; i++)
+      lines.push(`P${i},55119810${String(repeatsRow(i) ? i - back : i).padStart(5, "0")}`);
     const done = await importFile(adminA, list.id, Buffer.from(lines.join("\n")), "big.csv");
-    const repeats = [...Array(1200).keys()].filter((i) => i % 100 === 99 && i >= 450).length;
+    const repeats = [...Array(n).keys()].filter(repeatsRow).length;
     expect(done).toMatchObject({
       status: "done",
-      totalRows: 1200,
-      processedRows: 1200,
-      imported: 1200 - repeats,
+      totalRows: n,
+      processedRows: n,
+      imported: n - repeats,
       duplicates: repeats,
       invalid: 0,
     });
-    expect((await items(adminA, list.id)).count).toBe(1200 - repeats);
+    expect((await items(adminA, list.id)).count).toBe(n - repeats);
+  });
+
+  it("reads the file once: the upload's reading goes on to the job (here, with the stored file gone)", async () => {
+    const list = await createList(adminA);
+    const csv = Buffer.from("nome,numero\nUm,5511977771111\nDois,5511977772222\n");
+    const form = fileForm(csv, "uma-vez.csv", "application/octet-stream");
+    const before = await storedFiles(adminA.user.companyId);
+    const started = expectOk<ContactListImportDTO>(
+      await call("POST", `/contact-lists/${list.id}/upload`, adminA, form.payload, form.headers),
+    );
+    // The upload already counted the rows (the page shows the total at once).
+    expect(started).toMatchObject({ status: "queued", totalRows: 2, processedRows: 0 });
+    const added = (await storedFiles(adminA.user.companyId)).filter((f) => !before.includes(f));
+    expect(added).toHaveLength(1);
+    await fs.rm(path.join(ctx.deps.media.root, String(adminA.user.companyId), added[0]!));
+    while ((await ctx.built.channels.jobs.runDue()) > 0);
+    const done = expectOk<ContactListImportDTO>(
+      await call("GET", `/contact-lists/${list.id}/import`, adminA),
+    );
+    expect(done).toMatchObject({ status: "done", imported: 2 });
   });
 
   it("resumes after the last committed batch: rows before it are not read into the list again", async () => {
@@ -386,14 +410,18 @@ describe("spreadsheet import", { timeout: 60_000 }, () => {
     });
     expect(done.errors.map((e) => e.row)).toEqual([1001, 2001, 3001]);
     expect((await items(adminA, list.id)).count).toBe(3000 - bad - repeats);
-    // Live progress: one event per 500-row batch, in order, the last one done.
+    // Live progress: one event per batch, in order, the last one done.
+    const { batchRows } = CONTACT_LIST_IMPORT_LIMITS;
+    const batches = Math.ceil(3000 / batchRows);
     const progress = heard.filter((r) => r.id === done.id && r.status !== "queued");
-    expect(progress.map((r) => r.processedRows)).toEqual([...Array(6).keys()].map((i) => (i + 1) * 500));
+    expect(progress.map((r) => r.processedRows)).toEqual(
+      [...Array(batches).keys()].map((i) => Math.min(3000, (i + 1) * batchRows)),
+    );
     expect(progress.at(-1)!.status).toBe("done");
     // The call made on the first event was answered with the rows written by then.
     expect(duringImport).toHaveLength(1);
     expect(duringImport[0]!.id).toBe(done.id);
-    expect(duringImport[0]!.processedRows).toBeGreaterThanOrEqual(500);
+    expect(duringImport[0]!.processedRows).toBeGreaterThanOrEqual(Math.min(3000, batchRows));
     expect(duringImport[0]!.imported).toBeGreaterThanOrEqual(progress[0]!.imported);
   }, 120_000);
 

@@ -6,9 +6,8 @@ import { type EventBus, inTransaction } from "../../events/bus.js";
 import { AppError } from "../../http/errors.js";
 import { type JobHandler, JobFailed, RetryLater, enqueueJob } from "../../jobs/runner.js";
 import type { MediaStore } from "../../storage/media.js";
-import { type ImportRow, type ImportRowError, isRowError } from "./parse.js";
 import { presentContactList, presentImport } from "./present.js";
-import { type SheetBatch, readSheetBatches } from "./sheetReader.js";
+import { type ParkedReadings, openSheetReading } from "./sheetReader.js";
 import * as q from "./queries.js";
 
 export const CONTACT_LIST_IMPORT_JOB = "contact-list-import" as const;
@@ -16,19 +15,6 @@ export const CONTACT_LIST_CHECK_JOB = "contact-list-check" as const;
 
 /** One run of an import job works this long, then leaves the rest to its continuation (locks last 120 s). */
 const IMPORT_SLICE_MS = 45_000;
-/**
- * How long a reading (its worker, the parsed sheet, the numbers seen) waits for the continuation
- * of the run that left it, before it is closed (the continuation then reads the file again).
- */
-const PARKED_MS = 60_000;
-/** An import's file being read: the batches still to come, and the numbers seen so far. */
-interface Reading {
-  batches: AsyncGenerator<SheetBatch>;
-  seen: Set<string>;
-  /** Data rows handed over so far. */
-  processed: number;
-  total: number;
-}
 /** Numbers asked on WhatsApp per batch, and per run of a check job. */
 const CHECK_BATCH = 50;
 const CHECK_SLICE_MS = 30_000;
@@ -60,82 +46,55 @@ export async function enqueueListCheck(
 }
 
 /**
- * Reads a stored spreadsheet into its list, 500 rows per transaction: each batch adds its items
- * (numbers already in the list skipped and counted), its bad rows and its progress together, so a
- * crash resumes after the last committed batch. Numbers repeated in the file are found again on
- * resume by re-reading the rows before it. The file is parsed in a worker thread
- * (sheetReader.ts), which hands over one checked batch at a time: the server's event loop keeps
- * answering, and only the batch being written is in its memory.
+ * Reads a stored spreadsheet into its list, a batch of rows per transaction: each batch adds its
+ * items (numbers already in the list skipped and counted), its bad rows and its progress together,
+ * so a crash resumes after the last committed batch. The file is parsed and its rows checked in a
+ * worker thread (sheetReader.ts), which hands over one batch at a time and reads the next while
+ * this one is written: the server's event loop keeps answering, and only the batch being written is
+ * in its memory. The reading the upload opened (to check the file) is the one used here, when the
+ * job runs on the instance that took the upload; anywhere else the file is read again.
  */
 export function contactListImportJob(
-  deps: JobDeps & { log: FastifyBaseLogger },
+  deps: JobDeps & { log: FastifyBaseLogger; readings: ParkedReadings },
 ): JobHandler<typeof CONTACT_LIST_IMPORT_JOB> {
-  const { db, bus, now, media } = deps;
-  /** Readings left open by a run that ended its slice, for its continuation (on this instance). */
-  const parked = new Map<number, Reading & { timer: NodeJS.Timeout }>();
+  const { db, bus, now, media, readings } = deps;
 
   return {
     async run(job) {
       const started = Date.now();
       const imp = await q.importById(db, job.payload.importId);
-      if (!imp || imp.status === "done" || imp.status === "failed") return;
+      if (!imp || imp.status === "done" || imp.status === "failed")
+        return readings.drop(job.payload.importId);
       const companyId = imp.companyId;
       const list = await q.findContactList(db, companyId, imp.contactListId);
-      if (!list) return;
-      const file = media.resolve(companyId, imp.path);
-      if (!file || !(await fs.stat(file).catch(() => null)))
-        throw new JobFailed("the uploaded spreadsheet is gone");
-      // A continuation on this instance takes the reading its previous run left open; anything
-      // else (a crash, another instance) reads the file again from the top.
-      const reading = unpark(imp.id, imp.processedRows) ?? openReading(file, imp.fileName);
-      const { seen } = reading;
+      if (!list) return readings.drop(imp.id);
+      let reading = readings.take(imp.id, imp.processedRows);
+      let total = 0;
       let storedErrors = imp.errors.length;
       let keepOpen = false;
       try {
+        if (!reading) {
+          const file = media.resolve(companyId, imp.path);
+          if (!file || !(await fs.stat(file).catch(() => null)))
+            throw new JobFailed("the uploaded spreadsheet is gone");
+          reading = await openSheetReading(file, imp.fileName, imp.processedRows);
+        }
+        total = reading.total;
         for (;;) {
-          const step = await reading.batches.next();
-          if (step.done) break;
-          const batch = step.value;
-          const total = reading.total;
-          reading.processed = batch.processed;
-          if (batch.processed <= imp.processedRows) {
-            for (const r of batch.rows) if (!isRowError(r)) seen.add(r.number);
-            continue;
-          }
-          const good: ImportRow[] = [];
-          const bad: ImportRowError[] = [];
-          let inFile = 0;
-          for (const r of batch.rows) {
-            // A batch straddling the resume point (the batch size changed): its committed rows are only seen.
-            if (r.row - 1 <= imp.processedRows) {
-              if (!isRowError(r)) seen.add(r.number);
-            } else if (isRowError(r)) bad.push(r);
-            else if (seen.has(r.number)) inFile++;
-            else {
-              seen.add(r.number);
-              good.push(r);
-            }
-          }
+          const batch = await reading.next();
+          if (!batch) break;
           const last = batch.processed >= total;
           await inTransaction(db, bus, async (tx, raise) => {
-            const added = await q.insertItemsSkippingTaken(
-              tx,
-              good.map((r) => ({
-                companyId,
-                contactListId: list.id,
-                name: r.name,
-                number: r.number,
-                email: r.email,
-              })),
-            );
-            const kept = bad.slice(0, Math.max(0, ERRORS_KEPT - storedErrors));
+            await q.commitWithoutWaitingForDisk(tx);
+            const added = await q.insertImportedItems(tx, companyId, list.id, batch.good);
+            const kept = batch.bad.slice(0, Math.max(0, ERRORS_KEPT - storedErrors));
             storedErrors += kept.length;
             const saved = await q.advanceImport(tx, imp.id, {
               processedRows: batch.processed,
               totalRows: total,
               imported: added,
-              duplicates: inFile + (good.length - added),
-              invalid: bad.length,
+              duplicates: batch.repeated + (batch.good.length - added),
+              invalid: batch.bad.length,
               errors: kept,
               status: last ? "done" : "running",
               finishedAt: last ? now() : undefined,
@@ -171,7 +130,7 @@ export function contactListImportJob(
           });
           if (last) return;
           if (Date.now() - started > IMPORT_SLICE_MS) {
-            park(imp.id, reading);
+            readings.park(imp.id, reading);
             keepOpen = true;
             return;
           }
@@ -180,63 +139,35 @@ export function contactListImportJob(
         if (err instanceof AppError) return finishFailed(imp.id, companyId, err.code);
         throw err;
       } finally {
-        if (!keepOpen) void reading.batches.return(undefined); // stops the worker
+        if (!keepOpen) reading?.close();
       }
-      const total = reading.total;
-      if (reading.processed <= imp.processedRows) {
-        // Nothing left to write (a header and nothing else, or every row already committed): done.
-        await inTransaction(db, bus, async (tx, raise) => {
-          const saved = await q.advanceImport(tx, imp.id, {
-            processedRows: total,
-            totalRows: total,
-            imported: 0,
-            duplicates: 0,
-            invalid: 0,
-            errors: [],
-            status: "done",
-            finishedAt: now(),
-          });
-          raise({
-            type: "contactListImport.progress",
-            companyId,
-            payload: { action: "progress", record: presentImport(saved) },
-          });
+      // Nothing left to write (a header and nothing else, or every row already committed): done.
+      await inTransaction(db, bus, async (tx, raise) => {
+        const saved = await q.advanceImport(tx, imp.id, {
+          processedRows: total,
+          totalRows: total,
+          imported: 0,
+          duplicates: 0,
+          invalid: 0,
+          errors: [],
+          status: "done",
+          finishedAt: now(),
         });
-      }
+        raise({
+          type: "contactListImport.progress",
+          companyId,
+          payload: { action: "progress", record: presentImport(saved) },
+        });
+      });
     },
     async onFailed(job, error) {
+      readings.drop(job.payload.importId);
       const imp = await q.importById(db, job.payload.importId);
       if (imp && imp.status !== "done")
         await finishFailed(imp.id, imp.companyId, "ERR_CONTACT_LIST_IMPORT_INVALID_FILE");
       deps.log.warn({ err: error, importId: job.payload.importId }, "contact list import failed");
     },
   };
-
-  function openReading(file: string, fileName: string): Reading {
-    const reading: Reading = { seen: new Set(), processed: 0, total: 0 } as Reading;
-    reading.batches = readSheetBatches(file, fileName, (n) => (reading.total = n));
-    return reading;
-  }
-
-  function park(importId: number, reading: Reading) {
-    const timer = setTimeout(() => {
-      parked.delete(importId);
-      void reading.batches.return(undefined);
-    }, PARKED_MS);
-    timer.unref();
-    parked.set(importId, { ...reading, timer });
-  }
-
-  /** The reading left open for this import, if it stopped where the import did. */
-  function unpark(importId: number, processedRows: number): Reading | null {
-    const open = parked.get(importId);
-    if (!open) return null;
-    parked.delete(importId);
-    clearTimeout(open.timer);
-    if (open.processed === processedRows) return open;
-    void open.batches.return(undefined);
-    return null;
-  }
 
   async function finishFailed(id: number, companyId: number, code: string) {
     await inTransaction(db, bus, async (tx, raise) => {

@@ -1,7 +1,20 @@
 import * as XLSX from "@e965/xlsx";
 import { CONTACT_LIST_IMPORT_COLUMNS, contactListItemEmailField, importColumnKey } from "@atende/contracts";
-import { AppError } from "../../http/errors.js";
 import { normalizeListNumber } from "./numbers.js";
+
+/**
+ * Why a spreadsheet is refused as a whole. This module runs in the import's worker thread, which
+ * does not load the HTTP layer: the reader turns the code into the AppError.
+ */
+export type SheetRefusalCode =
+  | "ERR_CONTACT_LIST_IMPORT_INVALID_FILE"
+  | "ERR_CONTACT_LIST_IMPORT_NO_NUMBER_COLUMN"
+  | "ERR_CONTACT_LIST_IMPORT_TOO_LARGE";
+export class SheetRefused extends Error {
+  constructor(readonly code: SheetRefusalCode) {
+    super(code);
+  }
+}
 
 /** A good row of an import: what becomes an item. */
 export interface ImportRow {
@@ -43,14 +56,16 @@ export function openSheet(data: Buffer, fileName: string, maxRows: number): Open
       cellFormula: false,
       cellHTML: false,
       cellStyles: false,
+      // Cells are read raw (their values): SheetJS need not format a text for each one.
+      cellText: false,
       sheetRows: maxRows,
     });
   } catch {
-    throw new AppError("ERR_CONTACT_LIST_IMPORT_INVALID_FILE");
+    throw new SheetRefused("ERR_CONTACT_LIST_IMPORT_INVALID_FILE");
   }
   const first = book.SheetNames[0];
   const sheet = first ? book.Sheets[first] : undefined;
-  if (!sheet) throw new AppError("ERR_CONTACT_LIST_IMPORT_INVALID_FILE");
+  if (!sheet) throw new SheetRefused("ERR_CONTACT_LIST_IMPORT_INVALID_FILE");
   const range = sheet["!ref"] ? XLSX.utils.decode_range(sheet["!ref"]) : null;
   const full = sheet["!fullref"] ? XLSX.utils.decode_range(sheet["!fullref"]) : null;
   const dense = (sheet as { "!data"?: unknown[] })["!data"];
@@ -96,7 +111,7 @@ export function columnsOf(header: string[]): { name: number; number: number; ema
     number: find(CONTACT_LIST_IMPORT_COLUMNS.number),
     email: find(CONTACT_LIST_IMPORT_COLUMNS.email),
   };
-  if (columns.number < 0) throw new AppError("ERR_CONTACT_LIST_IMPORT_NO_NUMBER_COLUMN");
+  if (columns.number < 0) throw new SheetRefused("ERR_CONTACT_LIST_IMPORT_NO_NUMBER_COLUMN");
   return columns;
 }
 
@@ -119,7 +134,8 @@ export function checkRow(
   if (!number) return { row, reason: "import.invalidNumber", value: rawNumber.slice(0, 100) };
   const email = contactListItemEmailField.safeParse(rawEmail);
   if (!email.success) return { row, reason: "validation.invalidEmail", value: rawEmail.slice(0, 100) };
-  const name = (rawName || number).slice(0, 50);
+  // A NUL cannot be stored (PostgreSQL text refuses it): a name loses it, an e-mail is refused above.
+  const name = (rawName.replaceAll("\0", "") || number).slice(0, 50);
   return { row, name, number, email: email.data };
 }
 

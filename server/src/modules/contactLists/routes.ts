@@ -23,6 +23,7 @@ import {
   contactListCheckJob,
   contactListImportJob,
 } from "./jobs.js";
+import { ParkedReadings } from "./sheetReader.js";
 import { type ContactListsDeps, type ContactListsService, createContactListsService } from "./service.js";
 
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -109,8 +110,11 @@ export async function contactListsModule(
   parent: FastifyInstance,
   deps: ContactListsModuleDeps,
 ): Promise<ContactListsService> {
-  const lists = createContactListsService(deps);
-  deps.jobs.register(CONTACT_LIST_IMPORT_JOB, contactListImportJob({ ...deps, log: parent.log }));
+  // Spreadsheets parsed at upload, kept for their import's job (on this instance).
+  const readings = new ParkedReadings();
+  parent.addHook("onClose", async () => readings.dropAll());
+  const lists = createContactListsService({ ...deps, readings });
+  deps.jobs.register(CONTACT_LIST_IMPORT_JOB, contactListImportJob({ ...deps, readings, log: parent.log }));
   deps.jobs.register(CONTACT_LIST_CHECK_JOB, contactListCheckJob(deps));
   await parent.register(async (app) => {
     await app.register(multipart, {

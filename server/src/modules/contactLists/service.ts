@@ -29,7 +29,7 @@ import { toCsv } from "../contacts/csv.js";
 import { CONTACT_LIST_IMPORT_JOB, enqueueListCheck } from "./jobs.js";
 import { normalizeListNumber } from "./numbers.js";
 import { presentContactList, presentImport, presentItem } from "./present.js";
-import { checkSheetHeader } from "./sheetReader.js";
+import { type ParkedReadings, type SheetReading, openSheetReading } from "./sheetReader.js";
 import * as q from "./queries.js";
 
 export type ContactListsDeps = Pick<Deps, "db" | "bus" | "now" | "media">;
@@ -41,7 +41,13 @@ export function reasonText(reason: string, lang: Lang): string {
 }
 
 /** Contact lists and their items: the audiences of campaigns, with spreadsheet import. */
-export function createContactListsService({ db, bus, now, media }: ContactListsDeps) {
+export function createContactListsService({
+  db,
+  bus,
+  now,
+  media,
+  readings,
+}: ContactListsDeps & { readings: ParkedReadings }) {
   async function existingList(companyId: number, id: number) {
     const list = await q.findContactList(db, companyId, id);
     if (!list) throw new AppError("ERR_NO_CONTACT_LIST_FOUND");
@@ -154,37 +160,50 @@ export function createContactListsService({ db, bus, now, media }: ContactListsD
         },
         (saved) => media.remove(actor.companyId, saved.path),
       );
-      // Refused at once when it cannot be read at all; the rows themselves are the job's work.
+      // Parsed once, in a worker thread: refused at once when it cannot be read, has no number
+      // column or too many rows; else the same reading goes on to the import's job.
+      let reading: SheetReading;
       try {
-        await checkSheetHeader(media.resolve(actor.companyId, stored.path)!, filename);
+        reading = await openSheetReading(media.resolve(actor.companyId, stored.path)!, filename);
       } catch (err) {
         await media.remove(actor.companyId, stored.path);
         throw err;
       }
-      const file = { filename };
-      return inTransaction(db, bus, async (tx, raise) => {
-        const row = await q.insertImport(tx, {
-          companyId: actor.companyId,
-          contactListId: list.id,
-          userId: actor.userId,
-          fileName: file.filename.slice(0, 200),
-          path: stored.path,
-          createdAt: now(),
+      let importId: number | undefined;
+      try {
+        return await inTransaction(db, bus, async (tx, raise) => {
+          const row = await q.insertImport(tx, {
+            companyId: actor.companyId,
+            contactListId: list.id,
+            userId: actor.userId,
+            fileName: filename.slice(0, 200),
+            path: stored.path,
+            totalRows: reading.total,
+            createdAt: now(),
+          });
+          await enqueueJob(tx, {
+            type: CONTACT_LIST_IMPORT_JOB,
+            payload: { importId: row.id },
+            companyId: actor.companyId,
+            orderKey: `contact-list-import:${row.id}`,
+          });
+          // Left for the job before it can start (it starts once this commits).
+          importId = row.id;
+          readings.park(row.id, reading);
+          const record = presentImport(row);
+          raise({
+            type: "contactListImport.progress",
+            companyId: actor.companyId,
+            payload: { action: "progress", record },
+          });
+          return record;
         });
-        await enqueueJob(tx, {
-          type: CONTACT_LIST_IMPORT_JOB,
-          payload: { importId: row.id },
-          companyId: actor.companyId,
-          orderKey: `contact-list-import:${row.id}`,
-        });
-        const record = presentImport(row);
-        raise({
-          type: "contactListImport.progress",
-          companyId: actor.companyId,
-          payload: { action: "progress", record },
-        });
-        return record;
-      });
+      } catch (err) {
+        if (importId !== undefined) readings.drop(importId);
+        reading.close();
+        await media.remove(actor.companyId, stored.path);
+        throw err;
+      }
     },
 
     /** The list's latest import (null when none), so a reopened page shows it. */

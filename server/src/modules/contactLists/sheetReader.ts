@@ -1,37 +1,114 @@
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { AppError } from "../../http/errors.js";
-import type { ImportRow, ImportRowError } from "./parse.js";
+import { startBundledWorker, workerBundle } from "../../lib/workerBundle.js";
+import type { ImportRow, ImportRowError, SheetRefusalCode } from "./parse.js";
 
 export interface SheetWorkerInput {
-  /** The stored file on disk (the worker reads it; the server never holds its bytes). */
+  /** The stored file on disk (the worker reads it; the server's thread never holds its bytes). */
   file: string;
   fileName: string;
-  /** "header": only check the header (and the size, where the format says it); "rows": every row. */
-  mode: "header" | "rows";
+  /** Data rows already committed (a resumed import): read only to know their numbers. */
+  after: number;
 }
 export type ToSheetWorker = { type: "next" };
 export type FromSheetWorker =
   | { type: "start"; totalRows: number }
-  /** Rows from..end-1 of the sheet (1 = the first after the header), checked; empty rows left out. */
-  | { type: "batch"; from: number; end: number; rows: (ImportRow | ImportRowError)[] }
+  /**
+   * The next rows of the sheet, checked, through data row `processed` (the header not counted):
+   * good rows new to the file, bad rows, and how many repeat a number met earlier in the file.
+   */
+  | { type: "batch"; processed: number; good: ImportRow[]; bad: ImportRowError[]; repeated: number }
   | { type: "end"; totalRows: number }
   | { type: "error"; code: string; message: string };
 
-export interface SheetBatch {
-  /** Data rows read so far (the header not counted): the import's processedRows after this batch. */
-  processed: number;
-  rows: (ImportRow | ImportRowError)[];
+export type SheetBatch = Omit<FromSheetWorker & { type: "batch" }, "type">;
+
+/**
+ * A spreadsheet being read by its worker thread, parsed once: checked at upload (readable, a
+ * number column, not too many rows), then handed to the import's job, which takes its batches.
+ */
+export interface SheetReading {
+  /** Data rows in the sheet (the header not counted). */
+  readonly total: number;
+  /** Data rows handed over so far (where the reading started, before the first batch). */
+  readonly processed: number;
+  /** The next batch, read ahead while the one before was written; null after the last. */
+  next(): Promise<SheetBatch | null>;
+  /** Stops the worker (and frees the parsed sheet). Safe to call twice. */
+  close(): void;
+  readonly closed: boolean;
 }
 
-// Node 20 does not carry `--import tsx` into workers: the worker registers tsx, then loads its module.
-const TSX = import.meta.resolve("tsx/esm/api");
-const ENTRY = new URL("./sheetWorker.ts", import.meta.url).href;
-const BOOT = `import(${JSON.stringify(TSX)}).then((m) => { m.register(); return import(${JSON.stringify(ENTRY)}); })`;
+const ENTRY = new URL("./sheetWorker.ts", import.meta.url);
 
-function start(input: SheetWorkerInput): { worker: Worker; next: () => Promise<FromSheetWorker> } {
-  const worker = new Worker(BOOT, { eval: true, workerData: input });
+/** Builds the worker's script ahead of the first upload (a few hundred ms, once per process). */
+export function prepareSheetReader(): Promise<unknown> {
+  return workerBundle(ENTRY);
+}
+
+/**
+ * Opens a stored spreadsheet in a worker thread: answers once its header is checked and its rows
+ * counted, or refuses it (AppError ERR_CONTACT_LIST_IMPORT_*). `after`: rows already committed.
+ */
+export async function openSheetReading(file: string, fileName: string, after = 0): Promise<SheetReading> {
+  const input: SheetWorkerInput = { file, fileName, after };
+  const worker = await startBundledWorker(ENTRY, { workerData: input });
+  // A parked reading does not keep the process alive.
+  worker.unref();
+  const { next: message, closed } = inbox(worker);
+  let done = false;
+  const close = () => {
+    if (done) return;
+    done = true;
+    void worker.terminate();
+  };
+  try {
+    const first = await message();
+    if (first.type === "error") throw refused(first);
+    if (first.type !== "start") throw new Error(`unexpected message from the sheet worker: ${first.type}`);
+    let processed = after;
+    let asked = false;
+    const ask = () => {
+      asked = true;
+      worker.postMessage({ type: "next" } satisfies ToSheetWorker);
+    };
+    const total = first.totalRows;
+    // The first batch is read while the caller gets ready to write.
+    if (processed < total) ask();
+    return {
+      total,
+      get processed() {
+        return processed;
+      },
+      get closed() {
+        return done || closed();
+      },
+      close,
+      async next() {
+        if (processed >= total) return null;
+        if (!asked) ask();
+        const m = await message();
+        asked = false;
+        if (m.type === "end") return null;
+        if (m.type === "error") throw refused(m);
+        if (m.type !== "batch") throw new Error(`unexpected message from the sheet worker: ${m.type}`);
+        processed = m.processed;
+        // The worker reads the next batch while this one is written: two at most are in flight.
+        if (processed < total) ask();
+        return { processed: m.processed, good: m.good, bad: m.bad, repeated: m.repeated };
+      },
+    };
+  } catch (err) {
+    close();
+    throw err;
+  }
+}
+
+/** The worker's messages in order, each to the first who waits for it. */
+function inbox(worker: Worker) {
   const waiting: ((m: FromSheetWorker) => void)[] = [];
   const queued: FromSheetWorker[] = [];
+  let exited = false;
   const deliver = (m: FromSheetWorker) => {
     const w = waiting.shift();
     if (w) w(m);
@@ -42,68 +119,62 @@ function start(input: SheetWorkerInput): { worker: Worker; next: () => Promise<F
     deliver({ type: "error", code: "ERR_CONTACT_LIST_IMPORT_INVALID_FILE", message: err.message }),
   );
   worker.on("exit", (code) => {
-    if (code !== 0) deliver({ type: "error", code: "ERR_INTERNAL", message: `sheet worker exited ${code}` });
+    exited = true;
+    // A worker stopped by close() exits 1 too, but nobody waits for it then.
+    deliver({ type: "error", code: "ERR_INTERNAL", message: `sheet worker exited ${code}` });
   });
   return {
-    worker,
-    next: () => {
+    next: (): Promise<FromSheetWorker> => {
       const m = queued.shift();
       return m ? Promise.resolve(m) : new Promise((resolve) => waiting.push(resolve));
     },
+    closed: () => exited,
   };
 }
 
 function refused(m: FromSheetWorker & { type: "error" }): Error {
   return m.code.startsWith("ERR_CONTACT_LIST_IMPORT")
-    ? new AppError(m.code as "ERR_CONTACT_LIST_IMPORT_INVALID_FILE")
+    ? new AppError(m.code as SheetRefusalCode)
     : new Error(`reading the spreadsheet failed: ${m.message}`);
 }
 
 /**
- * Checks that a stored spreadsheet can be imported: readable, a number column in its header, not
- * over the row limit where the format tells it without reading every row. Answers an AppError
- * (ERR_CONTACT_LIST_IMPORT_*) when not. Runs in a worker thread.
+ * Readings kept between the upload and its import's job, or between one run of the job and its
+ * continuation, on this instance. A reading not taken within `keepMs` is closed (a job on another
+ * instance, or after a crash, reads the file again).
  */
-export async function checkSheetHeader(file: string, fileName: string): Promise<void> {
-  const { worker, next } = start({ file, fileName, mode: "header" });
-  try {
-    const m = await next();
-    if (m.type === "error") throw refused(m);
-  } finally {
-    void worker.terminate();
-  }
-}
+export class ParkedReadings {
+  private readonly parked = new Map<number, { reading: SheetReading; timer: NodeJS.Timeout }>();
 
-/**
- * A stored spreadsheet's rows, checked, in batches of CONTACT_LIST_IMPORT_LIMITS.batchRows,
- * parsed in a worker thread that reads one batch ahead of the one taken, never more (leaving the
- * loop early stops the worker). `onStart` gets the sheet's data-row count before the first batch.
- */
-export async function* readSheetBatches(
-  file: string,
-  fileName: string,
-  onStart: (totalRows: number) => void,
-): AsyncGenerator<SheetBatch> {
-  const { worker, next } = start({ file, fileName, mode: "rows" });
-  try {
-    const first = await next();
-    if (first.type === "error") throw refused(first);
-    if (first.type === "end") return onStart(first.totalRows);
-    if (first.type !== "start") throw new Error(`unexpected message from the sheet worker: ${first.type}`);
-    onStart(first.totalRows);
-    const ask = () => worker.postMessage({ type: "next" } satisfies ToSheetWorker);
-    ask();
-    for (;;) {
-      const m = await next();
-      if (m.type === "end") return;
-      if (m.type === "error") throw refused(m);
-      if (m.type !== "batch") throw new Error(`unexpected message from the sheet worker: ${m.type}`);
-      // The worker reads the next batch while this one is written: two batches at most are in
-      // flight, and the reading overlaps the database's work.
-      ask();
-      yield { processed: m.end - 1, rows: m.rows };
-    }
-  } finally {
-    void worker.terminate();
+  constructor(private readonly keepMs = 60_000) {}
+
+  park(importId: number, reading: SheetReading) {
+    this.drop(importId);
+    const timer = setTimeout(() => this.drop(importId), this.keepMs);
+    timer.unref();
+    this.parked.set(importId, { reading, timer });
+  }
+
+  /** The reading left for this import, if it is still open and stopped where the import did. */
+  take(importId: number, processedRows: number): SheetReading | null {
+    const open = this.parked.get(importId);
+    if (!open) return null;
+    this.parked.delete(importId);
+    clearTimeout(open.timer);
+    if (!open.reading.closed && open.reading.processed === processedRows) return open.reading;
+    open.reading.close();
+    return null;
+  }
+
+  dropAll() {
+    for (const id of [...this.parked.keys()]) this.drop(id);
+  }
+
+  drop(importId: number) {
+    const open = this.parked.get(importId);
+    if (!open) return;
+    this.parked.delete(importId);
+    clearTimeout(open.timer);
+    open.reading.close();
   }
 }
