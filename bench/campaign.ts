@@ -74,10 +74,11 @@ async function main() {
       [companyId],
     );
 
+    // Every number ends in 1: the simulator says numbers ending in 0000 are not on WhatsApp.
     // ---- Baseline: N agent sends, each to its own open ticket, through POST /messages/{ticketId}.
     await sql.query(
       `insert into contacts (company_id, name, number)
-       select $1, 'Base ' || g, '5521' || lpad(g::text, 9, '0') from generate_series(1, $2) g`,
+       select $1, 'Base ' || g, '5521' || lpad((g * 10 + 1)::text, 9, '0') from generate_series(1, $2) g`,
       [companyId, n],
     );
     const tickets = await sql.query<{ id: number }>(
@@ -107,7 +108,15 @@ async function main() {
         }
       }),
     );
-    await until(async () => (await sentBase()) >= n, "the agent sends to be taken");
+    await until(async () => {
+      // A send that failed for good would be waited for until the timeout: stop at once.
+      const failed = await sql.query<{ last_error: string }>(
+        `select last_error from jobs where company_id = $1 and type = 'send-message' and status = 'failed' limit 1`,
+        [companyId],
+      );
+      if (failed.rows[0]) throw new Error(`an agent send failed: ${failed.rows[0].last_error}`);
+      return (await sentBase()) >= n;
+    }, "the agent sends to be taken");
     const baseMs = performance.now() - baseStart;
 
     // ---- The campaign: a list of N people, every interval at 0.
@@ -118,7 +127,7 @@ async function main() {
     const listId = list.rows[0]!.id;
     await sql.query(
       `insert into contact_list_items (company_id, contact_list_id, name, number, email, is_whatsapp_valid)
-       select $1, $2, 'Pessoa ' || g, '5531' || lpad(g::text, 9, '0'), '', true from generate_series(1, $3) g`,
+       select $1, $2, 'Pessoa ' || g, '5531' || lpad((g * 10 + 1)::text, 9, '0'), '', true from generate_series(1, $3) g`,
       [companyId, listId, n],
     );
     await call("POST", "/campaign-settings", {
