@@ -114,17 +114,25 @@ export interface SettingDTO {
   value: string;
   /**
    * A secret setting (SECRET_SETTING_KEYS) is never answered in clear: its value is "" and this
-   * tells what is stored (its last 4 characters as `secretHint` gives them; "" when none).
+   * tells what is stored (its last 4 characters as `secretHint` gives them; "" when none is stored).
    */
   hint?: string;
 }
 
-/** Settings that are secrets: GET /settings and PUT answer a hint instead of the value. */
+/**
+ * Settings that are secrets (API keys, tokens, client secrets), company or platform keys alike:
+ * never answered in clear (GET /settings, PUT, the login answer's and the company's settings carry
+ * a hint instead), a blank PUT keeps the stored one, and DELETE /settings/{key} removes it. The
+ * integrations read them whole from the store. An address, a client ID or a Pix key is no secret.
+ */
 export const SECRET_SETTING_KEYS = [
+  "tokenixc",
+  "clientsecretmkauth",
   "asaas",
   "asaasWebhookToken",
-] as const satisfies readonly SuperSettingKey[];
+] as const satisfies readonly SettingKey[];
+export type SecretSettingKey = (typeof SECRET_SETTING_KEYS)[number];
 
-export function isSecretSettingKey(key: string): boolean {
+export function isSecretSettingKey(key: string): key is SecretSettingKey {
   return (SECRET_SETTING_KEYS as readonly string[]).includes(key);
 }

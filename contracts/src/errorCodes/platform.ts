@@ -157,4 +157,10 @@ export const PLATFORM_ERRORS = {
     en: "The platform's own company cannot be deleted.",
     es: "La empresa de la plataforma no se puede eliminar.",
   },
+  ERR_SETTING_NOT_CLEARABLE: {
+    status: 400,
+    pt: "Só uma credencial salva (token, chave ou segredo) pode ser removida; escolha outro valor para esta configuração.",
+    en: "Only a saved credential (token, key or secret) can be removed; choose another value for this setting.",
+    es: "Solo se puede quitar una credencial guardada (token, clave o secreto); elija otro valor para esta configuración.",
+  },
 } as const satisfies Record<string, ErrorDef>;

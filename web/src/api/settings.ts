@@ -38,6 +38,11 @@ export function updateSetting(key: string, value: string): Promise<SettingDTO> {
   return api.put<SettingDTO>(`/settings/${encodeURIComponent(key)}`, { key, value });
 }
 
+/** Removes a stored secret (DELETE /settings/{key}); a blank PUT would keep it. */
+export function clearSetting(key: string): Promise<void> {
+  return api.delete(`/settings/${encodeURIComponent(key)}`);
+}
+
 /** Writes a saved value into the cached list. */
 export function storeSetting(queryClient: QueryClient, saved: SettingDTO): void {
   queryClient.setQueryData<SettingDTO[]>(settingKeys.company(), (list) => {

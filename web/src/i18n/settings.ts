@@ -67,6 +67,12 @@ const pt = {
   trialDays_one: "{{count}} dia",
   trialDays_other: "{{count}} dias",
   noTimezone: "Nenhum fuso encontrado",
+  removeSecret: "Remover",
+  removeSecretLabel: "Remover {{label}}",
+  removeSecretTitle: "Remover {{label}}?",
+  removeSecretMessage:
+    "O valor salvo será apagado e a integração deixa de usá-lo até que um novo seja salvo.",
+  secretRemoved: "Credencial removida.",
 };
 export type SettingsTexts = typeof pt;
 
@@ -132,6 +138,12 @@ const en: SettingsTexts = {
   trialDays_one: "{{count}} day",
   trialDays_other: "{{count}} days",
   noTimezone: "No time zone found",
+  removeSecret: "Remove",
+  removeSecretLabel: "Remove {{label}}",
+  removeSecretTitle: "Remove {{label}}?",
+  removeSecretMessage:
+    "The saved value is deleted and the integration stops using it until a new one is saved.",
+  secretRemoved: "Credential removed.",
 };
 
 const es: SettingsTexts = {
@@ -205,6 +217,12 @@ const es: SettingsTexts = {
   trialDays_one: "{{count}} día",
   trialDays_other: "{{count}} días",
   noTimezone: "Ninguna zona encontrada",
+  removeSecret: "Quitar",
+  removeSecretLabel: "Quitar {{label}}",
+  removeSecretTitle: "¿Quitar {{label}}?",
+  removeSecretMessage:
+    "El valor guardado se borra y la integración deja de usarlo hasta que se guarde uno nuevo.",
+  secretRemoved: "Credencial quitada.",
 };
 
 export const settingsTexts = { pt, en, es };

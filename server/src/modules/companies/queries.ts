@@ -9,6 +9,7 @@ import {
 } from "@atende/contracts";
 import { type Executor, queryRows } from "../../db/client.js";
 import { companies, plans, settings, users, whatsapps } from "../../db/schema/index.js";
+import { presentSetting } from "../settings/present.js";
 import { storedSettings } from "../settings/queries.js";
 
 export function presentPlan(p: typeof plans.$inferSelect): PlanDTO {
@@ -47,7 +48,8 @@ export async function sessionCompany(db: Executor, companyId: number): Promise<S
     name: row.company.name,
     dueDate: row.company.dueDate,
     trialExpiration: row.company.trialExpiration,
-    settings: await storedSettings(db, companyId),
+    // Secrets only as hints: every user of the company gets this in the login answer.
+    settings: (await storedSettings(db, companyId)).map(presentSetting),
     plan: row.plan ? presentPlan(row.plan) : null,
   };
 }

@@ -28,6 +28,7 @@ import { type DomainEvent, inTransaction } from "../../events/bus.js";
 import { type AuthContext, authorize, requireSuper } from "../../http/auth.js";
 import { AppError, uniqueOr } from "../../http/errors.js";
 import { hashPassword } from "../../lib/passwords.js";
+import { presentSetting } from "../settings/present.js";
 import { insertSettings, platformSetting, saveSetting, storedSettings } from "../settings/queries.js";
 import { insertPairedSimulator } from "../simulator/queries.js";
 import { insertUser } from "../users/queries.js";
@@ -75,7 +76,7 @@ function presentCompany(
       : "MENSAL",
     trialExpiration: company.trialExpiration,
     schedules: company.schedules,
-    settings: settings.map((s) => ({ key: s.key, value: s.value })),
+    settings: settings.map(presentSetting),
     createdAt: company.createdAt.toISOString(),
   };
 }

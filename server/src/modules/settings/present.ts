@@ -6,7 +6,11 @@ import {
   secretHint,
 } from "@atende/contracts";
 
-/** A setting as answered: a secret (the Asaas API key, its webhook token) only as a hint, never in clear. */
+/**
+ * A setting as answered: a secret (SECRET_SETTING_KEYS: API keys, tokens, client secrets) only as a
+ * hint, never in clear. Every answer carrying settings goes through here: GET and PUT /settings, the
+ * login answer's company, the company payloads.
+ */
 export function presentSetting(setting: SettingDTO): SettingDTO {
   return isSecretSettingKey(setting.key)
     ? { key: setting.key, value: "", hint: secretHint(setting.value) ?? "" }

@@ -66,6 +66,11 @@ export async function saveSetting(db: Executor, companyId: number, key: string, 
     });
 }
 
+/** Removes one setting of the company (a stored secret, DELETE /settings/{key}); none stored is no error. */
+export async function deleteSetting(db: Executor, companyId: number, key: string) {
+  await db.delete(settings).where(and(eq(settings.companyId, companyId), eq(settings.key, key)));
+}
+
 /**
  * A platform setting as saved, undefined when never saved. Platform settings live on the platform
  * company: the one the (first) super user belongs to. No companyId: a visitor reads them before logging in.

@@ -36,5 +36,13 @@ export async function settingsModule(
       return settings.update(auth, key, parseInput(settingUpdateSchema(key), req.body, req).value);
     },
   );
+  // Removes a stored secret (SECRET_SETTING_KEYS), with the same rights as its PUT; a blank PUT keeps it.
+  r.delete(
+    "/settings/:key",
+    { access: "settings:edit", params: settingKeyParam, status: 204 },
+    async ({ auth, params }) => {
+      await settings.clear(auth, settings.keyFor(auth, params.key));
+    },
+  );
   return settings;
 }

@@ -4,13 +4,14 @@ import {
   type SettingDTO,
   type SettingKey,
   isCompanySettingKey,
+  isSecretSettingKey,
   isSuperSettingKey,
 } from "@atende/contracts";
 import type { Deps } from "../../deps.js";
 import { type AuthContext, authorize, requireSuper } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
 import { presentSetting } from "./present.js";
-import { saveSetting, storedSettings } from "./queries.js";
+import { companySetting, deleteSetting, saveSetting, storedSettings } from "./queries.js";
 
 export function createSettingsService({ db, now }: Pick<Deps, "db" | "now">) {
   return {
@@ -39,10 +40,22 @@ export function createSettingsService({ db, now }: Pick<Deps, "db" | "now">) {
       throw new AppError("ERR_NO_SETTING_FOUND");
     },
 
-    /** PUT /settings/{key}: the value was checked against the key's rule; saved at once. */
+    /**
+     * PUT /settings/{key}: the value was checked against the key's rule; saved at once. A secret
+     * left blank keeps the stored one (the list answers secrets blank: a client sending that back
+     * removes nothing); only `clear` removes it.
+     */
     async update(actor: AuthContext, key: SettingKey, value: string): Promise<SettingDTO> {
+      if (isSecretSettingKey(key) && value === "")
+        return presentSetting({ key, value: (await companySetting(db, actor.companyId, key)) ?? "" });
       await saveSetting(db, actor.companyId, key, value, now());
       return presentSetting({ key, value });
+    },
+
+    /** DELETE /settings/{key}: removes a stored secret; any other setting is changed by a PUT, never removed. */
+    async clear(actor: AuthContext, key: SettingKey): Promise<void> {
+      if (!isSecretSettingKey(key)) throw new AppError("ERR_SETTING_NOT_CLEARABLE");
+      await deleteSetting(db, actor.companyId, key);
     },
   };
 }

@@ -9,7 +9,8 @@ import {
   type SettingDTO,
 } from "@atende/contracts";
 import { companies, settings } from "../../db/schema/index.js";
-import { type LoggedIn, buildTeam, buildPlatformOperator } from "../../test/factories.js";
+import { billingSettings } from "../billing/gateways/registry.js";
+import { type LoggedIn, buildPlatformOperator, buildTeam, buildUser, login } from "../../test/factories.js";
 import { type TestContext, createTestContext } from "../../test/harness.js";
 import { expectError, expectOk, caller, fieldsOf } from "../../test/calls.js";
 
@@ -78,7 +79,7 @@ describe("GET /settings", () => {
     await ctx.deps.db.insert(settings).values({ companyId: a.company.id, key: "tokenixc", value: "segredo" });
     expect((await settingsOf(a.adminLogin)).tokenixc).toBeUndefined();
     expectOk(await put(superLogin, "tokenixc", "chave-da-plataforma"));
-    expect((await settingsOf(superLogin)).tokenixc).toBe("chave-da-plataforma");
+    expect(await stored(platformId, "tokenixc")).toBe("chave-da-plataforma");
   });
 
   it("never lists the Asaas API key or webhook token in clear: a hint of their last 4 characters", async () => {
@@ -103,6 +104,59 @@ describe("GET /settings", () => {
     expect((await settingsOf(superLogin)).asaasWebhookToken).toBe("");
     const short = expectOk<SettingDTO[]>(await call("GET", "/settings", superLogin));
     expect(short.find((s) => s.key === "asaasWebhookToken")!.hint).toBe("****");
+  });
+
+  it("never lists the IXC token or the MK-AUTH client secret in clear; their addresses and the client ID are no secrets", async () => {
+    const put1 = expectOk<SettingDTO>(await put(superLogin, "tokenixc", "ixc-token-secreto-4455"));
+    expect(put1).toEqual({ key: "tokenixc", value: "", hint: "4455" });
+    const put2 = expectOk<SettingDTO>(
+      await put(superLogin, "clientsecretmkauth", "mk-segredo-do-cliente-7788"),
+    );
+    expect(put2).toEqual({ key: "clientsecretmkauth", value: "", hint: "7788" });
+    expectOk(await put(superLogin, "ipixc", "https://ixc.provedor.test"));
+    expectOk(await put(superLogin, "clientidmkauth", "cliente-mk-01"));
+    const res = await call("GET", "/settings", superLogin);
+    expect(res.body).not.toContain("ixc-token-secreto");
+    expect(res.body).not.toContain("mk-segredo-do-cliente");
+    const list = expectOk<SettingDTO[]>(res);
+    expect(list.find((s) => s.key === "tokenixc")).toEqual({ key: "tokenixc", value: "", hint: "4455" });
+    expect(list.find((s) => s.key === "clientsecretmkauth")).toEqual({
+      key: "clientsecretmkauth",
+      value: "",
+      hint: "7788",
+    });
+    expect(list.find((s) => s.key === "ipixc")).toEqual({ key: "ipixc", value: "https://ixc.provedor.test" });
+    expect(list.find((s) => s.key === "clientidmkauth")).toEqual({
+      key: "clientidmkauth",
+      value: "cliente-mk-01",
+    });
+    // Stored whole, for the integrations that use them.
+    expect(await stored(platformId, "tokenixc")).toBe("ixc-token-secreto-4455");
+    expect(await stored(platformId, "clientsecretmkauth")).toBe("mk-segredo-do-cliente-7788");
+  });
+
+  it("the login answer and the company payloads carry the platform's secrets only as hints", async () => {
+    expectOk(await put(superLogin, "asaas", "$aact_prod_outra-chave-5566"));
+    expectOk(await put(superLogin, "tokenixc", "ixc-token-da-sessao-3344"));
+    // A plain user of the platform company: its login answer carries the company's settings.
+    const member = await buildUser(ctx.deps.db, platformId, { profile: "user" });
+    const memberLogin = await login(ctx, member.email);
+    const secrets = ["outra-chave", "ixc-token-da-sessao"];
+    const answers = [
+      JSON.stringify(memberLogin.user),
+      (await call("GET", "/auth/me", memberLogin)).body,
+      (await call("GET", "/auth/me", superLogin)).body,
+      (await call("GET", `/companies/${platformId}`, memberLogin)).body,
+      (await call("GET", "/companies/list", superLogin)).body,
+      (await call("GET", "/companies?pageNumber=1", superLogin)).body,
+    ];
+    for (const body of answers) for (const secret of secrets) expect(body).not.toContain(secret);
+    const me = expectOk<{ company: { settings: SettingDTO[] } }>(await call("GET", "/auth/me", superLogin));
+    expect(me.company.settings.find((s) => s.key === "tokenixc")).toEqual({
+      key: "tokenixc",
+      value: "",
+      hint: "3344",
+    });
   });
 
   it("answers 401 without a session", async () => {
@@ -214,6 +268,80 @@ describe("PUT /settings/{key}", () => {
       await call("PUT", "/settings/userRating", a.adminLogin, { value: "disabled", companyId: b.company.id }),
     );
     expect(await stored(b.company.id, "userRating")).toBe(DEFAULT_COMPANY_SETTINGS.userRating);
+  });
+});
+
+describe("DELETE /settings/{key}: removing a stored secret", () => {
+  it("the super user removes the IXC token: gone from the store and the list; a company's own row stays", async () => {
+    expectOk(await put(superLogin, "tokenixc", "ixc-para-remover-1212"));
+    const res = await call("DELETE", "/settings/tokenixc", superLogin);
+    expect(res.statusCode, res.body).toBe(204);
+    expect(await stored(platformId, "tokenixc")).toBeUndefined();
+    const list = expectOk<SettingDTO[]>(await call("GET", "/settings", superLogin));
+    expect(list.find((s) => s.key === "tokenixc")?.hint ?? "").toBe("");
+    // Removing what is not there is no error.
+    expect((await call("DELETE", "/settings/tokenixc", superLogin)).statusCode).toBe(204);
+    // Company A's stray row (written in the first describe) is not the platform's.
+    expect(await stored(a.company.id, "tokenixc")).toBe("segredo");
+  });
+
+  it("each secret is removable; the payment gateway reads the whole value, then none", async () => {
+    for (const key of ["asaas", "asaasWebhookToken", "tokenixc", "clientsecretmkauth"]) {
+      expectOk(await put(superLogin, key, `valor-de-${key}-9090`));
+      expect((await call("DELETE", `/settings/${key}`, superLogin)).statusCode, key).toBe(204);
+      expect(await stored(platformId, key), key).toBeUndefined();
+    }
+    expectOk(await put(superLogin, "asaas", "$aact_prod_chave-do-gateway-6161"));
+    expectOk(await put(superLogin, "asaasWebhookToken", "webhook-do-gateway-6262"));
+    expect(await billingSettings(ctx.deps.db)).toMatchObject({
+      asaasApiKey: "$aact_prod_chave-do-gateway-6161",
+      asaasWebhookToken: "webhook-do-gateway-6262",
+    });
+    expectOk(await call("DELETE", "/settings/asaas", superLogin), 204);
+    expectOk(await call("DELETE", "/settings/asaasWebhookToken", superLogin), 204);
+    expect(await billingSettings(ctx.deps.db)).toMatchObject({ asaasApiKey: "", asaasWebhookToken: "" });
+  });
+
+  it("an agent, or a company admin on the platform's secrets, gets 403 and nothing is removed", async () => {
+    expectOk(await put(superLogin, "asaasWebhookToken", "webhook-que-fica-3030"));
+    for (const who of [a.agentLogin, a.adminLogin, b.adminLogin]) {
+      for (const key of ["asaas", "asaasWebhookToken", "tokenixc", "clientsecretmkauth"])
+        expectError(await call("DELETE", `/settings/${key}`, who), 403, "ERR_NO_PERMISSION");
+    }
+    expect(await stored(platformId, "asaasWebhookToken")).toBe("webhook-que-fica-3030");
+    expect(await stored(a.company.id, "tokenixc")).toBe("segredo");
+    expectError(await call("DELETE", "/settings/tokenixc", null), 401, "ERR_NO_SESSION");
+  });
+
+  it("a setting that is no secret is not removed (400), an unknown key answers 404", async () => {
+    const before = await stored(a.company.id, "userRating");
+    expectError(await call("DELETE", "/settings/userRating", a.adminLogin), 400, "ERR_SETTING_NOT_CLEARABLE");
+    expect(await stored(a.company.id, "userRating")).toBe(before);
+    expectError(await call("DELETE", "/settings/ipixc", superLogin), 400, "ERR_SETTING_NOT_CLEARABLE");
+    expectError(await call("DELETE", "/settings/notAKey", a.adminLogin), 404, "ERR_NO_SETTING_FOUND");
+    expectError(await call("DELETE", "/settings/userRating", a.agentLogin), 403, "ERR_NO_PERMISSION");
+  });
+
+  it("a blank PUT keeps the stored secret: a client sending back the list's blank value removes nothing", async () => {
+    expectOk(await put(superLogin, "clientsecretmkauth", "mk-que-fica-5050"));
+    for (const value of ["", "   "])
+      expect(expectOk<SettingDTO>(await put(superLogin, "clientsecretmkauth", value))).toEqual({
+        key: "clientsecretmkauth",
+        value: "",
+        hint: "5050",
+      });
+    expect(await stored(platformId, "clientsecretmkauth")).toBe("mk-que-fica-5050");
+    // A null value is refused, as before: only DELETE removes.
+    expectError(await put(superLogin, "clientsecretmkauth", null), 400, "ERR_VALIDATION");
+    expect(await stored(platformId, "clientsecretmkauth")).toBe("mk-que-fica-5050");
+    // With nothing stored, a blank PUT stores nothing either.
+    expectOk(await call("DELETE", "/settings/clientsecretmkauth", superLogin), 204);
+    expect(expectOk<SettingDTO>(await put(superLogin, "clientsecretmkauth", ""))).toEqual({
+      key: "clientsecretmkauth",
+      value: "",
+      hint: "",
+    });
+    expect(await stored(platformId, "clientsecretmkauth")).toBeUndefined();
   });
 });
 

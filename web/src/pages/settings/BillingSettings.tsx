@@ -1,12 +1,14 @@
 import {
   BILLING_GRACE_DAYS_DEFAULT,
   INVOICE_DAYS_BEFORE_DEFAULT,
+  type SecretSettingKey,
   type SettingDTO,
   type SettingKey,
 } from "@atende/contracts";
 import { Box, MenuItem, TextField, Typography } from "@mui/material";
 import { useTranslation } from "react-i18next";
-import { settingHint, settingValue } from "../../api/settings";
+import { settingValue } from "../../api/settings";
+import { SecretSettingField } from "./SecretSettingField";
 
 /** The super user's billing settings (SUPER_SETTING_VALUES), shown in the Options tab. */
 export const BILLING_SETTING_KEYS = [
@@ -21,7 +23,7 @@ export const BILLING_SETTING_KEYS = [
 export type BillingSettingKey = (typeof BILLING_SETTING_KEYS)[number];
 
 const GATEWAYS = ["", "pixKey", "asaas"] as const;
-const TEXT_KEYS = ["asaasWebhookToken", "pixKey", "pixMerchantName", "pixMerchantCity"] as const;
+const TEXT_KEYS = ["pixKey", "pixMerchantName", "pixMerchantCity"] as const;
 const DAY_KEYS = {
   invoiceDaysBefore: INVOICE_DAYS_BEFORE_DEFAULT,
   billingGraceDays: BILLING_GRACE_DAYS_DEFAULT,
@@ -31,6 +33,7 @@ interface BillingSettingsProps {
   settings: SettingDTO[] | undefined;
   saving: ReadonlySet<string>;
   save(key: SettingKey, value: string): void;
+  remove(key: SecretSettingKey): Promise<void>;
 }
 
 /**
@@ -39,7 +42,7 @@ interface BillingSettingsProps {
  * token, how many days before the due date invoices open and the grace days before the lock.
  * Saved as each field is left, as every setting.
  */
-export function BillingSettings({ settings, saving, save }: BillingSettingsProps) {
+export function BillingSettings({ settings, saving, save, remove }: BillingSettingsProps) {
   const { t } = useTranslation();
   const gateway = settingValue(settings, "paymentGateway") ?? "";
   const grid = { display: "grid", gap: 2.5, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" } } as const;
@@ -79,40 +82,27 @@ export function BillingSettings({ settings, saving, save }: BillingSettingsProps
             slotProps={{ htmlInput: { min: 0, max: 999 } }}
           />
         ))}
-        {TEXT_KEYS.map((key) => {
-          // The webhook token is a secret: the list answers only its hint, shown as the placeholder;
-          // a field left blank keeps the stored token.
-          const secret = key === "asaasWebhookToken";
-          const hint = secret ? settingHint(settings, key) : "";
-          return (
-            <TextField
-              key={`${key}-${settingValue(settings, key) ?? ""}-${hint}`}
-              id={`setting-${key}`}
-              label={t(`billing.settings.${key}`)}
-              type={secret ? "password" : "text"}
-              placeholder={hint ? `••••${hint}` : undefined}
-              helperText={
-                secret
-                  ? [
-                      hint ? t("billing.settings.secretKeep", { hint: `••••${hint}` }) : "",
-                      t("billing.settings.webhookUrl", { url: `${window.location.origin}/webhooks/asaas` }),
-                    ]
-                      .filter(Boolean)
-                      .join(" ")
-                  : undefined
-              }
-              autoComplete="off"
-              defaultValue={secret ? "" : (settingValue(settings, key) ?? "")}
-              disabled={saving.has(key)}
-              onBlur={(event) => {
-                const value = event.target.value.trim();
-                if (secret && !value) return;
-                save(key, value);
-              }}
-              slotProps={{ htmlInput: { maxLength: 500 }, ...(hint ? { inputLabel: { shrink: true } } : {}) }}
-            />
-          );
-        })}
+        <SecretSettingField
+          settingKey="asaasWebhookToken"
+          label={t("billing.settings.asaasWebhookToken")}
+          help={t("billing.settings.webhookUrl", { url: `${window.location.origin}/webhooks/asaas` })}
+          settings={settings}
+          busy={saving.has("asaasWebhookToken")}
+          save={save}
+          remove={remove}
+        />
+        {TEXT_KEYS.map((key) => (
+          <TextField
+            key={`${key}-${settingValue(settings, key) ?? ""}`}
+            id={`setting-${key}`}
+            label={t(`billing.settings.${key}`)}
+            autoComplete="off"
+            defaultValue={settingValue(settings, key) ?? ""}
+            disabled={saving.has(key)}
+            onBlur={(event) => save(key, event.target.value.trim())}
+            slotProps={{ htmlInput: { maxLength: 500 } }}
+          />
+        ))}
       </Box>
     </Box>
   );

@@ -3,6 +3,7 @@ import {
   ENABLED_DISABLED,
   SCHEDULE_TYPES,
   TRIAL_DAYS,
+  type SecretSettingKey,
   type SettingDTO,
   type SettingKey,
   isSecretSettingKey,
@@ -11,10 +12,11 @@ import { Autocomplete, Box, Divider, MenuItem, Skeleton, Stack, TextField, Typog
 import { useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { settingHint, settingValue, storeSetting, updateSetting } from "../../api/settings";
+import { clearSetting, settingValue, storeSetting, updateSetting } from "../../api/settings";
 import { toast, toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
 import { BillingSettings, type BillingSettingKey } from "./BillingSettings";
+import { SecretSettingField } from "./SecretSettingField";
 
 type ChoiceKey = Exclude<
   SettingKey,
@@ -62,7 +64,6 @@ const INTEGRATION_KEYS = [
   "clientsecretmkauth",
   "asaas",
 ] as const satisfies readonly SettingKey[];
-const SECRET_KEYS = new Set<string>(["tokenixc", "clientsecretmkauth", "asaas"]);
 
 function timeZones(): string[] {
   const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
@@ -87,6 +88,24 @@ export function OptionsTab({ settings }: OptionsTabProps) {
     try {
       storeSetting(queryClient, await updateSetting(key, value));
       toast(t("settings.saved"), "success");
+    } catch (error) {
+      toastError(error);
+    } finally {
+      setSaving((keys) => {
+        const next = new Set(keys);
+        next.delete(key);
+        return next;
+      });
+    }
+  }
+
+  /** Removes a stored secret; the list keeps the key with no hint, so the field shows none. */
+  async function remove(key: SecretSettingKey) {
+    setSaving((keys) => new Set(keys).add(key));
+    try {
+      await clearSetting(key);
+      storeSetting(queryClient, { key, value: "", hint: "" });
+      toast(t("settings.secretRemoved"), "success");
     } catch (error) {
       toastError(error);
     } finally {
@@ -181,34 +200,30 @@ export function OptionsTab({ settings }: OptionsTabProps) {
               {t("settings.sections.integrations")}
             </Typography>
             <Box sx={grid}>
-              {INTEGRATION_KEYS.map((key) => {
-                // A hinted secret (the Asaas API key) is never sent back: its hint is the placeholder,
-                // and a field left blank keeps the stored value.
-                const hint = settingHint(settings.data, key);
-                const hinted = isSecretSettingKey(key);
-                return (
+              {INTEGRATION_KEYS.map((key) =>
+                isSecretSettingKey(key) ? (
+                  <SecretSettingField
+                    key={key}
+                    settingKey={key}
+                    label={t(`settings.keys.${key}.label`)}
+                    settings={settings.data}
+                    busy={saving.has(key)}
+                    save={(k, value) => void save(k, value)}
+                    remove={remove}
+                  />
+                ) : (
                   <TextField
-                    key={`${key}-${settingValue(settings.data, key) ?? ""}-${hint}`}
+                    key={`${key}-${settingValue(settings.data, key) ?? ""}`}
                     id={`setting-${key}`}
                     label={t(`settings.keys.${key}.label`)}
-                    type={SECRET_KEYS.has(key) ? "password" : "text"}
                     autoComplete="off"
-                    placeholder={hint ? `••••${hint}` : undefined}
-                    helperText={hint ? t("billing.settings.secretKeep", { hint: `••••${hint}` }) : undefined}
-                    defaultValue={hinted ? "" : (settingValue(settings.data, key) ?? "")}
+                    defaultValue={settingValue(settings.data, key) ?? ""}
                     disabled={saving.has(key)}
-                    onBlur={(event) => {
-                      const value = event.target.value.trim();
-                      if (hinted && !value) return;
-                      void save(key, value);
-                    }}
-                    slotProps={{
-                      htmlInput: { maxLength: 500 },
-                      ...(hint ? { inputLabel: { shrink: true } } : {}),
-                    }}
+                    onBlur={(event) => void save(key, event.target.value.trim())}
+                    slotProps={{ htmlInput: { maxLength: 500 } }}
                   />
-                );
-              })}
+                ),
+              )}
             </Box>
           </Box>
           <Divider />
@@ -216,6 +231,7 @@ export function OptionsTab({ settings }: OptionsTabProps) {
             settings={settings.data}
             saving={saving}
             save={(key, value) => void save(key, value)}
+            remove={remove}
           />
         </>
       )}
