@@ -449,7 +449,7 @@ export function createInbound(deps: InboundDeps): Inbound {
       await withIdentity(identity, () => reconcile(identity));
     const row = await findContactByNumber(db, connection.companyId, event.address.number);
     if (!row) return;
-    const rename = event.name && row.name === row.number ? event.name : undefined;
+    const rename = event.name && event.name !== row.name && namedBy(event, row) ? event.name : undefined;
     const picture =
       event.profilePicUrl !== undefined && event.profilePicUrl !== row.profilePicUrl
         ? event.profilePicUrl
@@ -505,6 +505,15 @@ export function createInbound(deps: InboundDeps): Inbound {
       }
     },
   };
+}
+
+/**
+ * Whether WhatsApp's name for an address names its contact: a group is called by its subject, as
+ * WhatsApp shows it, so a renamed group renames its contact; a person keeps the name the company
+ * saved, and takes WhatsApp's (their profile name) only while still named by their number.
+ */
+function namedBy(event: Extract<ChannelEvent, { type: "contact" }>, row: ContactRow): boolean {
+  return (event.address.isGroup && row.isGroup) || row.name === row.number;
 }
 
 /** A whatsapps row as the providers know it. */

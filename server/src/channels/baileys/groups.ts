@@ -14,8 +14,9 @@ const REFETCH_AFTER_MS = 10 * 60_000;
  * events (`groups.upsert`, `groups.update`, `group-participants.update`, contacts):
  * - Baileys reads the groups through `cachedGroupMetadata`, so a send to a group does not ask
  *   WhatsApp for its participants every time (which WhatsApp rate-limits);
- * - a group's subject names the group's contact (a contact event; the pipeline renames a contact
- *   still named by its number);
+ * - a group's subject names the group's contact (a contact event), and a new subject renames it;
+ *   the subject notice in the group's chat (a GROUP_CHANGE_SUBJECT stub on `messages.upsert`) is
+ *   not read here: Baileys turns it into a `groups.update` itself, one source for one change;
  * - a group message whose author came without a name (no push name) gets the name last seen for
  *   that person, so participants show by name, not by number.
  * It outlives the sockets: a reconnect keeps what it knew.
