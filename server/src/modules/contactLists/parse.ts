@@ -1,6 +1,13 @@
 import * as XLSX from "@e965/xlsx";
 import { CONTACT_LIST_IMPORT_COLUMNS, contactListItemEmailField, importColumnKey } from "@atende/contracts";
+import { zipFitsInMemory } from "../../lib/zipBudget.js";
 import { normalizeListNumber } from "./numbers.js";
+
+/**
+ * What a spreadsheet may unpack to: 100,000 rows of a wide sheet stay well under it (the bench's
+ * 100,000 rows of three columns are 16 MB of XML).
+ */
+export const MAX_UNZIPPED_BYTES = 256 * 1024 * 1024;
 
 /**
  * Why a spreadsheet is refused as a whole. This module runs in the import's worker thread, which
@@ -45,8 +52,16 @@ export interface OpenSheet {
  * `maxRows` rows. Numbers stay whole: 5511999998888 never becomes 5.51E+12, and CSV cells are taken
  * as written. The file's bytes are let go once SheetJS has read them.
  */
-export function openSheet(data: Buffer, fileName: string, maxRows: number): OpenSheet {
+export function openSheet(
+  data: Buffer,
+  fileName: string,
+  maxRows: number,
+  maxUnzippedBytes = MAX_UNZIPPED_BYTES,
+): OpenSheet {
   const isCsv = /\.csv$/i.test(fileName) || !looksLikeWorkbook(data);
+  // An .xlsx is a zip: one of 20 MB must not unpack into gigabytes (a zip bomb) in the reader.
+  if (!isCsv && isZip(data) && !zipFitsInMemory(data, maxUnzippedBytes))
+    throw new SheetRefused("ERR_CONTACT_LIST_IMPORT_INVALID_FILE");
   let book: XLSX.WorkBook;
   try {
     book = XLSX.read(isCsv ? data.toString("utf8").replace(/^\uFEFF/, "") : data, {
@@ -89,11 +104,10 @@ export function openSheet(data: Buffer, fileName: string, maxRows: number): Open
 
 /** Zip (xlsx) or OLE (xls) signature: a workbook; anything else is read as CSV text. */
 function looksLikeWorkbook(data: Buffer): boolean {
-  const head = data.subarray(0, 4);
-  return (
-    head.equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])) || head.equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]))
-  );
+  return isZip(data) || data.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]));
 }
+
+const isZip = (data: Buffer) => data.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
 
 function cellText(v: unknown): string {
   if (typeof v === "number") return Number.isInteger(v) ? v.toFixed(0) : String(v);

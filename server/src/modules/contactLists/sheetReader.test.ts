@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workerBundle } from "../../lib/workerBundle.js";
+import { buildXlsx } from "../../test/xlsx.js";
 import { ParkedReadings, openSheetReading } from "./sheetReader.js";
 
 /**
@@ -84,6 +85,24 @@ describe("the spreadsheet reader", { timeout: 30_000 }, () => {
     expect(parked.take(3, 0)).toBe(kept);
     expect((await kept.next())!.good).toHaveLength(1);
     kept.close();
+  });
+
+  it("refuses an .xlsx that would unpack past its budget (a zip bomb), before SheetJS reads it", async () => {
+    // 4 MB of one letter: a few kB zipped.
+    const bomb = buildXlsx([
+      ["nome", "numero"],
+      ["x".repeat(4 * 1024 * 1024), "5511977774444"],
+    ]);
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    const file = path.join(dir, "bomba.xlsx");
+    await fs.writeFile(file, bomb);
+    await expect(
+      openSheetReading(file, "bomba.xlsx", 0, { maxUnzippedBytes: 1024 * 1024 }),
+    ).rejects.toMatchObject({ code: "ERR_CONTACT_LIST_IMPORT_INVALID_FILE" });
+    // Within the budget the same file reads.
+    const reading = await openSheetReading(file, "bomba.xlsx", 0, { maxUnzippedBytes: 8 * 1024 * 1024 });
+    expect((await reading.next())!.good).toHaveLength(1);
+    reading.close();
   });
 
   it("refuses a file without a number column, with its code", async () => {

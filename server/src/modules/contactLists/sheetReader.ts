@@ -9,6 +9,8 @@ export interface SheetWorkerInput {
   fileName: string;
   /** Data rows already committed (a resumed import): read only to know their numbers. */
   after: number;
+  /** What an .xlsx may unpack to (parse.ts's MAX_UNZIPPED_BYTES unless a test says less). */
+  maxUnzippedBytes?: number;
 }
 export type ToSheetWorker = { type: "next" };
 export type FromSheetWorker =
@@ -50,9 +52,18 @@ export function prepareSheetReader(): Promise<unknown> {
  * Opens a stored spreadsheet in a worker thread: answers once its header is checked and its rows
  * counted, or refuses it (AppError ERR_CONTACT_LIST_IMPORT_*). `after`: rows already committed.
  */
-export async function openSheetReading(file: string, fileName: string, after = 0): Promise<SheetReading> {
-  const input: SheetWorkerInput = { file, fileName, after };
-  const worker = await startBundledWorker(ENTRY, { workerData: input });
+export async function openSheetReading(
+  file: string,
+  fileName: string,
+  after = 0,
+  limits: { maxUnzippedBytes?: number } = {},
+): Promise<SheetReading> {
+  const input: SheetWorkerInput = { file, fileName, after, ...limits };
+  const worker = await startBundledWorker(ENTRY, {
+    workerData: input,
+    // Whatever a file makes SheetJS hold, running out of memory ends this thread, not the server.
+    resourceLimits: { maxOldGenerationSizeMb: 1024 },
+  });
   // A parked reading does not keep the process alive.
   worker.unref();
   const { next: message, closed } = inbox(worker);

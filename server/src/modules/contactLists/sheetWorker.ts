@@ -40,7 +40,7 @@ try {
 
 function run() {
   const { maxRows, batchRows } = CONTACT_LIST_IMPORT_LIMITS;
-  const sheet = openSheet(fs.readFileSync(input.file), input.fileName, maxRows + 2);
+  const sheet = openSheet(fs.readFileSync(input.file), input.fileName, maxRows + 2, input.maxUnzippedBytes);
   const columns = columnsOf(sheet.slice(0, 1)[0] ?? []);
   const rows = Math.max(sheet.rows, sheet.fullRows ?? 0);
   if (rows > maxRows + 1) throw new SheetRefused("ERR_CONTACT_LIST_IMPORT_TOO_LARGE");

@@ -1,4 +1,3 @@
-import zlib from "node:zlib";
 import { readSheet } from "read-excel-file/node";
 import {
   CONTACT_IMPORT_COLUMNS,
@@ -13,7 +12,11 @@ import {
   validationMessage,
 } from "@atende/contracts";
 import { AppError } from "../../http/errors.js";
+import { zipFitsInMemory } from "../../lib/zipBudget.js";
 import { decodeText, parseCsv, uncsvCell } from "./csv.js";
+
+/** What an import's workbook may unpack to: a small zip must not expand into gigabytes (a zip bomb). */
+const MAX_UNZIPPED_BYTES = 100 * 1024 * 1024;
 
 /** The file's rows as text cells: the first sheet of an .xlsx, or a CSV in any common encoding. */
 export async function readImportFile(data: Buffer): Promise<string[][]> {
@@ -23,7 +26,7 @@ export async function readImportFile(data: Buffer): Promise<string[][]> {
   const isOldExcel = data.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]));
   if (isOldExcel) throw new AppError("ERR_IMPORT_INVALID_FILE");
   if (isZip) {
-    if (!zipFitsInMemory(data)) throw new AppError("ERR_IMPORT_INVALID_FILE");
+    if (!zipFitsInMemory(data, MAX_UNZIPPED_BYTES)) throw new AppError("ERR_IMPORT_INVALID_FILE");
     try {
       // Numbers stay as written: a phone number must not become 5.5119e12.
       const sheet = await readSheet(data, { parseNumber: (text: string) => text });
@@ -39,43 +42,6 @@ export async function readImportFile(data: Buffer): Promise<string[][]> {
   const rows = parseCsv(text);
   if (!rows) throw new AppError("ERR_IMPORT_INVALID_FILE");
   return rows.map((row) => row.map(uncsvCell));
-}
-
-/** What an import's workbook may unpack to: a small zip must not expand into gigabytes (a zip bomb). */
-const MAX_UNZIPPED_BYTES = 100 * 1024 * 1024;
-
-/**
- * Walks the zip's central directory and inflates every entry for real, stopping as soon as the
- * total passes MAX_UNZIPPED_BYTES (the sizes an archive declares may lie). Only stored and
- * deflated entries are accepted; anything that does not add up is refused.
- */
-function zipFitsInMemory(data: Buffer): boolean {
-  const end = data.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]), data.length - 22);
-  if (end < 0 || end < data.length - 65_557) return false;
-  const entries = data.readUInt16LE(end + 10);
-  let at = data.readUInt32LE(end + 16);
-  let total = 0;
-  try {
-    for (let i = 0; i < entries; i++) {
-      if (data.readUInt32LE(at) !== 0x02014b50) return false;
-      const method = data.readUInt16LE(at + 10);
-      const packed = data.readUInt32LE(at + 20);
-      const local = data.readUInt32LE(at + 42);
-      if (data.readUInt32LE(local) !== 0x04034b50) return false;
-      const start = local + 30 + data.readUInt16LE(local + 26) + data.readUInt16LE(local + 28);
-      const body = data.subarray(start, start + packed);
-      if (method === 0) total += body.length;
-      else if (method === 8)
-        total += zlib.inflateRawSync(body, { maxOutputLength: MAX_UNZIPPED_BYTES - total + 1 }).length;
-      else return false;
-      if (total > MAX_UNZIPPED_BYTES) return false;
-      at += 46 + data.readUInt16LE(at + 28) + data.readUInt16LE(at + 30) + data.readUInt16LE(at + 32);
-    }
-  } catch {
-    // A header past the end of the buffer, a broken deflate stream, or more than the budget.
-    return false;
-  }
-  return true;
 }
 
 function cellText(value: unknown): string {
