@@ -11,13 +11,14 @@ import type {
   ContactListsPage,
 } from "@atende/contracts";
 import { CONTACT_LIST_IMPORT_LIMITS } from "@atende/contracts";
-import { contactListImports, plans } from "../../db/schema/index.js";
+import { contactListImports, contactListItems, plans } from "../../db/schema/index.js";
 import { enqueueJob } from "../../jobs/runner.js";
 import { buildSimulatorCompany } from "../../test/channels.js";
 import { caller, expectError, expectOk, fieldsOf, fileForm } from "../../test/calls.js";
 import { type LoggedIn, buildTeam, uid } from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, waitFor } from "../../test/harness.js";
 import { buildXlsx } from "../../test/xlsx.js";
+import { enqueueListCheck } from "./jobs.js";
 
 /**
  * Contact lists over HTTP on a real database: the Whaticket answer shapes, another company's list
@@ -500,6 +501,38 @@ describe("the WhatsApp check", { timeout: 60_000 }, () => {
           .isWhatsappValid === true
       );
     }, 10_000);
+  });
+
+  it("lets the server's event loop turn while it checks a long list (PGlite runs on the server's thread)", async () => {
+    const sim = await buildSimulatorCompany(ctx, { bot: false });
+    await withCampaigns(sim.company.planId);
+    const list = expectOk<ContactListDTO>(
+      await call("POST", "/contact-lists", sim.adminLogin, { name: "Longa", whatsappId: sim.connection.id }),
+      201,
+    );
+    await ctx.deps.db.insert(contactListItems).values(
+      Array.from({ length: 1000 }, (_, i) => ({
+        companyId: sim.company.id,
+        contactListId: list.id,
+        name: `P${i}`,
+        number: `55119860${String(i).padStart(5, "0")}`,
+      })),
+    );
+    await enqueueListCheck(ctx.deps.db, sim.company.id, { id: list.id, whatsappId: sim.connection.id });
+    // A timer fires only when the event loop turns: where the database answers without I/O, a check
+    // that never yields keeps every request waiting until it ends (20 s for 40,000 numbers).
+    let turns = 0;
+    const timer = setInterval(() => turns++, 0);
+    try {
+      while ((await ctx.built.channels.jobs.runDue()) > 0);
+    } finally {
+      clearInterval(timer);
+    }
+    expect((await items(sim.adminLogin, list.id)).contacts.every((c) => c.isWhatsappValid !== null)).toBe(
+      true,
+    );
+    // 1,000 numbers are 20 batches of 50: the loop turned between them.
+    expect(turns).toBeGreaterThanOrEqual(20);
   });
 
   it("refuses another company's connection for a list", async () => {

@@ -5,6 +5,7 @@ import type { Db, Executor } from "../../db/client.js";
 import { type EventBus, inTransaction } from "../../events/bus.js";
 import { AppError } from "../../http/errors.js";
 import { type JobHandler, JobFailed, RetryLater, enqueueJob } from "../../jobs/runner.js";
+import { yieldToEventLoop } from "../../lib/eventLoop.js";
 import type { MediaStore } from "../../storage/media.js";
 import { presentContactList, presentImport } from "./present.js";
 import { type ParkedReadings, openSheetReading } from "./sheetReader.js";
@@ -216,6 +217,8 @@ export function contactListCheckJob(deps: {
           (address ? valid : invalid).push(item.id);
         }
         await save(valid, invalid);
+        // Each batch lets the server answer (on PGlite nothing else would run until the list ends).
+        await yieldToEventLoop();
         if (Date.now() - started > CHECK_SLICE_MS) {
           await enqueueJob(db, {
             type: CONTACT_LIST_CHECK_JOB,
