@@ -68,6 +68,31 @@ describe("JobRunner", () => {
     expect(rows.every((j) => j.attempts === 1)).toBe(true);
   });
 
+  it("lets the event loop turn between the jobs of a claim (PGlite answers without I/O)", async () => {
+    const db = database.db;
+    await db.delete(jobs);
+    const runner = new JobRunner({ db, now: () => new Date(), log, schemas, concurrency: 1 });
+    // Each job only reads the database: on PGlite a claim of 20 would otherwise run as one chain
+    // of microtasks, no request answered until the last.
+    runner.register("work", {
+      async run() {
+        for (let i = 0; i < 3; i++) await db.select().from(jobs).limit(1);
+      },
+    });
+    await enqueueJobs(
+      db,
+      Array.from({ length: 20 }, (_, n) => ({ type: "work", payload: { key: "y", n } })),
+    );
+    let turns = 0;
+    const timer = setInterval(() => turns++, 0);
+    try {
+      expect(await runner.runDue()).toBe(20);
+    } finally {
+      clearInterval(timer);
+    }
+    expect(turns).toBeGreaterThanOrEqual(19);
+  });
+
   it("a job that fails is tried again later with its error kept; the others of the claim are done", async () => {
     const db = database.db;
     await db.delete(jobs);

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import { type Db, type Executor, isDatabaseUnavailable } from "../db/client.js";
 import { GroupCommit } from "../db/groupCommit.js";
+import { yieldToEventLoop } from "../lib/eventLoop.js";
 import {
   type JobPayloads,
   type JobSchemas,
@@ -206,12 +207,15 @@ export class JobRunner<S extends JobSchemas = typeof jobPayloadSchemas> {
     const workers = Math.min(this.opts.concurrency ?? 4, queue.length);
     await Promise.all(
       Array.from({ length: workers }, async () => {
-        for (let job = queue.shift(); job; job = queue.shift())
+        for (let job = queue.shift(); job; job = queue.shift()) {
           // execute() settles the job's outcome; only writing it back can fail (the lock then
           // expires and the job is claimed again). The other workers go on either way.
           await this.execute(job).catch((err: unknown) =>
             this.opts.log.error({ err, jobId: job!.id }, "job outcome could not be written"),
           );
+          // Requests get in between two jobs (on PGlite a claim would otherwise run unbroken).
+          await yieldToEventLoop();
+        }
       }),
     );
     return claimed;
