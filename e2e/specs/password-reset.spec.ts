@@ -46,6 +46,9 @@ test("a user resets a forgotten password with the e-mailed code and logs in with
   await page.goto("/login");
   await page.getByRole("link", { name: "Esqueci minha senha" }).click();
   await expect(page).toHaveURL(/\/forgetpsw$/);
+  // The URL changes at once, the login page stays until the page's code has loaded: its own Email
+  // field would take the address (both failed so on a first visit, the field then empty at submit).
+  await expect(page.getByRole("heading", { name: "Recuperar senha" })).toBeVisible();
   await page.getByLabel("Email").fill(email);
   await page.getByRole("button", { name: "Enviar Email" }).click();
   await expect(page.getByText("Email enviado com sucesso!")).toBeVisible();
