@@ -82,12 +82,11 @@ export function OptionsTab({ settings }: OptionsTabProps) {
   const [saving, setSaving] = useState<ReadonlySet<string>>(new Set());
   const zones = useMemo(timeZones, []);
 
-  async function save(key: SettingKey, value: string) {
-    if (settingValue(settings.data, key) === value) return;
+  /** Runs one setting's call with its field marked busy; a failure shows as a toast. */
+  async function busy(key: SettingKey, call: () => Promise<void>) {
     setSaving((keys) => new Set(keys).add(key));
     try {
-      storeSetting(queryClient, await updateSetting(key, value));
-      toast(t("settings.saved"), "success");
+      await call();
     } catch (error) {
       toastError(error);
     } finally {
@@ -99,22 +98,21 @@ export function OptionsTab({ settings }: OptionsTabProps) {
     }
   }
 
+  async function save(key: SettingKey, value: string) {
+    if (settingValue(settings.data, key) === value) return;
+    await busy(key, async () => {
+      storeSetting(queryClient, await updateSetting(key, value));
+      toast(t("settings.saved"), "success");
+    });
+  }
+
   /** Removes a stored secret; the list keeps the key with no hint, so the field shows none. */
   async function remove(key: SecretSettingKey) {
-    setSaving((keys) => new Set(keys).add(key));
-    try {
+    await busy(key, async () => {
       await clearSetting(key);
       storeSetting(queryClient, { key, value: "", hint: "" });
       toast(t("settings.secretRemoved"), "success");
-    } catch (error) {
-      toastError(error);
-    } finally {
-      setSaving((keys) => {
-        const next = new Set(keys);
-        next.delete(key);
-        return next;
-      });
-    }
+    });
   }
 
   function valueLabel(key: ChoiceKey, value: string): string {
