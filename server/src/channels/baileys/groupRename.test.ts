@@ -7,10 +7,9 @@ import { contacts, messages, whatsapps } from "../../db/schema/index.js";
 import { caller, expectOk } from "../../test/calls.js";
 import { buildCompany, buildContact, buildTeam } from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
-import { FakeSocket } from "./fixtures/fakeSocket.js";
-import { silent } from "./fixtures/harness.js";
+import type { FakeSocket } from "./fixtures/fakeSocket.js";
+import { fakeSocketProvider } from "./fixtures/harness.js";
 import { CUSTOMER_JID, fixtures, subjectChanged } from "./fixtures/messages.js";
-import { baileysProvider } from "./provider.js";
 
 /**
  * A WhatsApp group renamed by one of its members renames the group's contact in Atende, and the
@@ -60,14 +59,7 @@ beforeAll(async () => {
     { LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 },
     {
       providers: {
-        beta: baileysProvider({
-          logger: silent,
-          makeSocket: () => {
-            const socket = new FakeSocket();
-            fakeSockets.push(socket);
-            return socket;
-          },
-        }),
+        beta: fakeSocketProvider(fakeSockets),
       },
     },
   );

@@ -2,9 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulatorPhoneMessage } from "@atende/contracts";
-import { baileysProvider } from "../../channels/baileys/provider.js";
-import { FakeSocket } from "../../channels/baileys/fixtures/fakeSocket.js";
-import { silent } from "../../channels/baileys/fixtures/harness.js";
+import { fakeSocketProvider } from "../../channels/baileys/fixtures/harness.js";
 import { contacts, messages, plans, simulatorMessages, tickets, whatsapps } from "../../db/schema/index.js";
 import { inTransaction } from "../../events/bus.js";
 import { queueOutbound } from "../messages/outbound.js";
@@ -44,7 +42,7 @@ beforeAll(async () => {
       MEDIA_MAX_BYTES,
     },
     // A "beta" connection must never reach WhatsApp from a test: Baileys runs on fake sockets.
-    { providers: { beta: baileysProvider({ logger: silent, makeSocket: () => new FakeSocket() }) } },
+    { providers: { beta: fakeSocketProvider() } },
   );
   ctx.built.startBackground();
   team = await buildSimulatorCompany(ctx);

@@ -1,9 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PairingCodeDTO, WhatsappDetailDTO } from "@atende/contracts";
-import { FakeSocket } from "../../channels/baileys/fixtures/fakeSocket.js";
-import { silent } from "../../channels/baileys/fixtures/harness.js";
-import { baileysProvider } from "../../channels/baileys/provider.js";
+import type { FakeSocket } from "../../channels/baileys/fixtures/fakeSocket.js";
+import { fakeSocketProvider } from "../../channels/baileys/fixtures/harness.js";
 import { whatsapps } from "../../db/schema/index.js";
 import { connectSimulator } from "../../test/channels.js";
 import { type Caller, caller, expectError, fieldsOf } from "../../test/calls.js";
@@ -23,14 +22,9 @@ beforeAll(async () => {
     { LOGIN_MAX_PER_EMAIL: 1000, LOGIN_MAX_PER_IP: 100_000 },
     {
       providers: {
-        beta: baileysProvider({
-          logger: silent,
-          makeSocket: () => {
-            const socket = new FakeSocket();
-            fakeSockets.push(socket);
-            setImmediate(() => socket.fire("connection.update", { qr: `QR-${fakeSockets.length}` }));
-            return socket;
-          },
+        beta: fakeSocketProvider(fakeSockets, (socket) => {
+          const n = fakeSockets.length;
+          setImmediate(() => socket.fire("connection.update", { qr: `QR-${n}` }));
         }),
       },
     },
