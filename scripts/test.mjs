@@ -1,0 +1,186 @@
+// Every test, on both cores: the server suite on embedded PGlite and on PostgreSQL, and the e2e specs
+// in Chromium split over two apps, run side by side. Each part writes its whole output to a log; the
+// console gets one progress line per finished test file (or e2e test), the log of any part that
+// failed, the phase times, the slowest files of each suite, and one closing line
+// "tests: N passed, N failed".
+//
+// TEST_DATABASE_URL (or a server answering on 127.0.0.1:5432) adds the PostgreSQL pass; without one
+// it is skipped with a printed line. Knobs: SERVER_WORKERS (vitest workers per pass), E2E_SHARDS,
+// TEST_ONLY=server|e2e.
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const results = fs.mkdtempSync(path.join(os.tmpdir(), "atende-tests-"));
+const cores = os.availableParallelism();
+const serverWorkers = Number(process.env.SERVER_WORKERS ?? Math.max(2, cores));
+const e2eShards = Number(process.env.E2E_SHARDS ?? 2);
+const only = process.env.TEST_ONLY ?? "";
+const started = performance.now();
+const since = (t) => `${((performance.now() - t) / 1000).toFixed(0)} s`;
+
+/** Phase name → { seconds, ok }, in the order they end. */
+const phases = new Map();
+
+/**
+ * Runs one part of the suite: its output goes whole to `<results>/<name>.log`; lines the part's
+ * progress reporter marks with "§ " go to the console too.
+ */
+function run(name, command, args, { cwd = root, env = {} } = {}) {
+  const log = fs.createWriteStream(path.join(results, `${name}.log`));
+  const t0 = performance.now();
+  console.log(`▶ ${name}`);
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, FORCE_COLOR: "0", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let pending = "";
+    child.stdout.on("data", (chunk) => {
+      log.write(chunk);
+      pending += chunk.toString();
+      const lines = pending.split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) if (line.startsWith("§ ")) console.log(`  ${name} ${line.slice(2)}`);
+    });
+    child.stderr.on("data", (chunk) => log.write(chunk));
+    child.on("close", (code) => {
+      log.end();
+      const ok = code === 0;
+      phases.set(name, { seconds: (performance.now() - t0) / 1000, ok });
+      console.log(`${ok ? "✔" : "✘"} ${name} in ${since(t0)}${ok ? "" : ` (exit ${code})`}`);
+      resolve(ok);
+    });
+  });
+}
+
+function postgresUrl() {
+  if (process.env.TEST_DATABASE_URL) return process.env.TEST_DATABASE_URL;
+  const ready = spawnSync("pg_isready", ["-q", "-h", "127.0.0.1", "-p", "5432"]);
+  return ready.status === 0 ? "postgres://postgres@127.0.0.1:5432/test" : null;
+}
+
+function serverPass(name, databaseUrl) {
+  const env = { WALL_TIME_OUTPUT: path.join(results, `${name}.files.json`), WALL_TIME_TAG: name };
+  if (databaseUrl) env.TEST_DATABASE_URL = databaseUrl;
+  const args = [
+    "vitest",
+    "run",
+    `--maxWorkers=${serverWorkers}`,
+    "--reporter=default",
+    "--reporter=./src/test/wallTimeReporter.ts",
+    "--reporter=json",
+    `--outputFile.json=${path.join(results, `${name}.json`)}`,
+  ];
+  // PGlite's pass must not see a PostgreSQL URL from the environment.
+  const childEnv = databaseUrl ? env : { ...env, TEST_DATABASE_URL: "" };
+  return run(name, "npx", args, { cwd: path.join(root, "server"), env: childEnv });
+}
+
+/**
+ * Splits the spec files into `n` groups of about equal time (longest first, each to the lightest
+ * group), from the times of the last run kept in e2e/spec-times.json; a spec not listed there counts
+ * as the median.
+ */
+function e2eGroups(n) {
+  const specs = fs
+    .readdirSync(path.join(root, "e2e/specs"))
+    .filter((f) => f.endsWith(".spec.ts"))
+    .sort();
+  const timesFile = path.join(root, "e2e/spec-times.json");
+  const known = fs.existsSync(timesFile) ? JSON.parse(fs.readFileSync(timesFile, "utf8")) : {};
+  const values = Object.values(known).sort((a, b) => a - b);
+  const median = values.length ? values[Math.floor(values.length / 2)] : 30;
+  const groups = Array.from({ length: n }, () => ({ seconds: 0, specs: [] }));
+  for (const spec of specs.sort((a, b) => (known[b] ?? median) - (known[a] ?? median))) {
+    const lightest = groups.reduce((min, g) => (g.seconds < min.seconds ? g : min));
+    lightest.specs.push(spec);
+    lightest.seconds += known[spec] ?? median;
+  }
+  return groups.filter((g) => g.specs.length > 0);
+}
+
+async function e2e() {
+  const prepared =
+    (await run("chromium", "bash", ["scripts/ensure-chromium.sh"])) &&
+    (await run("web build", "npm", ["run", "build", "-w", "web", "--silent"]));
+  if (!prepared) return false;
+  const basePort = Number(process.env.E2E_PORT ?? 8190);
+  const groups = e2eGroups(e2eShards);
+  const outcomes = await Promise.all(
+    groups.map((group, i) => {
+      const name = `e2e-${i + 1}`;
+      return run(name, "npx", ["playwright", "test", ...group.specs.map((s) => `specs/${s}`)], {
+        cwd: path.join(root, "e2e"),
+        env: {
+          // Each group has its own app, data folder and fakes: ports 10 apart.
+          E2E_PORT: String(basePort + 10 * i),
+          E2E_OUTPUT: `test-results/${name}`,
+          E2E_TAG: name,
+          PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(results, `${name}.json`),
+        },
+      });
+    }),
+  );
+  return outcomes.every(Boolean);
+}
+
+/** The multi-instance server tests need Redis: say so at once rather than after their timeouts. */
+async function redisAnswers(url) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port || 6379) });
+    socket.setTimeout(2_000, () => socket.destroy());
+    socket.on("connect", () => socket.write("PING\r\n"));
+    socket.on("data", (data) => {
+      socket.destroy();
+      resolve(data.toString().startsWith("+PONG"));
+    });
+    socket.on("error", () => resolve(false));
+    socket.on("close", () => resolve(false));
+  });
+}
+
+const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+if (only !== "e2e" && !(await redisAnswers(redisUrl))) {
+  console.error(
+    `The server tests need Redis at ${redisUrl} (TEST_REDIS_URL): install and start it, e.g.\n` +
+      `  apt-get install -y redis-server && redis-server --daemonize yes --bind 127.0.0.1 --save ""`,
+  );
+  process.exit(1);
+}
+
+const pgUrl = postgresUrl();
+const parts = [];
+if (only !== "e2e") {
+  parts.push(serverPass("server-pglite", null));
+  if (pgUrl) parts.push(serverPass("server-postgres", pgUrl));
+  else console.log("server-postgres: skipped, no TEST_DATABASE_URL and no server on 127.0.0.1:5432");
+}
+if (only !== "server") parts.push(e2e());
+const ok = (await Promise.all(parts)).every(Boolean);
+phases.set("tests in all", { seconds: (performance.now() - started) / 1000, ok });
+
+for (const [name, phase] of phases)
+  if (!phase.ok && fs.existsSync(path.join(results, `${name}.log`))) {
+    console.log(`\n──── ${name}: the log of the failed part ────`);
+    const text = fs.readFileSync(path.join(results, `${name}.log`), "utf8").split("\n");
+    console.log(text.slice(-1500).join("\n"));
+  }
+
+const summary = spawnSync("node", [path.join(root, "scripts/summarize-tests.mjs"), results], {
+  stdio: "inherit",
+  env: {
+    ...process.env,
+    TEST_PHASES: JSON.stringify(Object.fromEntries(phases)),
+    // This run's spec times, for e2e/spec-times.json (copy it there when the groups drift apart).
+    E2E_TIMES_OUT: path.join(root, "e2e/test-results/spec-times.json"),
+  },
+});
+fs.rmSync(results, { recursive: true, force: true });
+process.exit(ok && summary.status === 0 ? 0 : 1);
