@@ -12,16 +12,19 @@ const fakeGraphPort = port + 1100;
 /** Drives Debian's Chromium against the real server with a fresh embedded database and demo data. */
 export default defineConfig({
   testDir: "./specs",
-  outputDir: "./test-results",
+  // scripts/test.mjs runs the specs as two groups side by side, each with its own output folder.
+  outputDir: process.env.E2E_OUTPUT ?? "./test-results",
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: [["list"]],
+  // Under scripts/test.mjs: a JSON report for its summary and one "§" line per test for its console.
+  reporter: process.env.E2E_TAG ? [["list"], ["json"], ["./progressReporter.ts"]] : [["list"]],
   use: {
     baseURL: `http://localhost:${port}`,
-    screenshot: "on",
+    // A green run writes little: the pictures a person looks at are the specs' own shot()s.
+    screenshot: "only-on-failure",
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: "/usr/bin/chromium",
