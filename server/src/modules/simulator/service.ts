@@ -196,7 +196,9 @@ export function createSimulatorService(deps: {
           : null,
         quotedId: input.quotedId ?? input.reaction?.targetId ?? null,
         ack,
-        createdAt: now(),
+        // When the phone sent it, not when the business was done with it: the bot's reply, sent
+        // meanwhile, is stamped later than the message it answers.
+        createdAt: message.timestamp,
       });
       // The phone's book records the message once the business has it, as delivered (ack 3): one
       // write and one tick for the phone; refused by the pipeline, it stays sent (ack 1). Its place

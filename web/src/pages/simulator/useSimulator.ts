@@ -27,16 +27,28 @@ export function usePhoneMessages(whatsappId: number | null, number: string | nul
   return useQuery({
     queryKey: key,
     queryFn: async ({ signal }) => {
+      // What the list holds as the read leaves: whatever else it holds when the answer lands came
+      // live meanwhile, and the answer (read by the server at some point on the way) may lack it.
+      const before = new Set((queryClient.getQueryData<SimulatorPhoneMessage[]>(key) ?? []).map((m) => m.id));
       const stored = await fetchPhoneMessages(whatsappId ?? 0, number ?? "", signal);
-      // What the list holds by the time the answer lands and the answer lacks stays: bubbles still on
-      // their way (ack 0 lives only here), and messages that came live while the answer, read before
-      // they were stored, was on its way (the bot's reply to the message just sent).
+      const held = queryClient.getQueryData<SimulatorPhoneMessage[]>(key) ?? [];
+      const live = new Map(held.map((m) => [m.id, m]));
       const ids = new Set(stored.map((m) => m.id));
       const newest = stored.at(-1)?.createdAt ?? "";
-      const kept = (queryClient.getQueryData<SimulatorPhoneMessage[]>(key) ?? []).filter(
-        (m) => !ids.has(m.id) && (m.ack === 0 || m.createdAt > newest),
+      // Kept: bubbles still on their way (ack 0 lives only here), messages that came live while the
+      // answer was on its way (the bot's reply to the message just sent), whatever their timestamps
+      // say (the phone's message is stamped by the server, the bot's reply by the bot: either may be
+      // the older), and anything newer than the answer.
+      const kept = held.filter(
+        (m) => !ids.has(m.id) && (m.ack === 0 || !before.has(m.id) || m.createdAt > newest),
       );
-      return [...stored, ...kept];
+      // A message in both: the answer may be older than a tick heard live meanwhile (ticks only move
+      // forward; the read tick of the bot's reply came live while the answer said "sent").
+      const merged = stored.map((m) => {
+        const heard = live.get(m.id);
+        return heard && heard.ack > m.ack ? { ...m, ack: heard.ack } : m;
+      });
+      return [...merged, ...kept];
     },
     enabled: whatsappId !== null && number !== null,
   });
