@@ -28,8 +28,13 @@ export async function newPerson(browser: Browser, opts: { microphone?: boolean }
   return { context, page: await context.newPage() };
 }
 
-export function shot(page: Page, name: string) {
-  return page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
+/**
+ * A picture of the page for a person to look at, in test-results/screens/, when E2E_SHOTS=1: a green
+ * run in CI writes none (a failed test keeps Playwright's own screenshot and trace).
+ */
+export async function shot(page: Page, name: string) {
+  if (process.env.E2E_SHOTS !== "1") return;
+  await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
 }
 
 /** A call to the API as the user logged in on `page` (their token, from the app's storage). */
