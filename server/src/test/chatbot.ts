@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import type { SimulatorPhoneMessage, TicketDTO } from "@atende/contracts";
 import { tickets } from "../db/schema/index.js";
-import { connectSimulator, phoneSends } from "./channels.js";
+import { connectSimulator, jobsIdle, phoneSends } from "./channels.js";
 import { type LoggedIn, buildCompany, buildQueue, buildUser, login } from "./factories.js";
 import { type TestContext, createTestContext, waitFor } from "./harness.js";
 
@@ -76,12 +76,22 @@ export async function received(c: TestContext, s: Awaited<ReturnType<typeof setu
     .map((m) => m.body);
 }
 
-/** Waits until the customer holds `count` business messages, and answers them. */
+/**
+ * Waits until the customer holds `count` business messages and the company's jobs are done (a
+ * message sent twice would show by then), and answers them.
+ */
 export async function receivedNow(c: TestContext, s: Awaited<ReturnType<typeof setup>>, count: number) {
   await eventually(async () => (await received(c, s)).length >= count);
-  // Nothing more arrives after a short pause (a message sent twice would show here).
-  await new Promise((r) => setTimeout(r, 300));
+  await botDone(c, s);
   return received(c, s);
+}
+
+/**
+ * Waits until the bot is done with what the customer said so far: every turn and send of the
+ * company's that is due has run. Then what the customer did not receive, they never will.
+ */
+export function botDone(c: TestContext, s: Awaited<ReturnType<typeof setup>>) {
+  return jobsIdle(c, s.company.id);
 }
 
 export async function ticketOf(c: TestContext, s: Awaited<ReturnType<typeof setup>>) {

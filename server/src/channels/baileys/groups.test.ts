@@ -1,6 +1,6 @@
 import type { GroupMetadata, WAMessage } from "@whiskeysockets/baileys";
 import { describe, expect, it } from "vitest";
-import { settle, startProvider } from "./fixtures/harness.js";
+import { startProvider } from "./fixtures/harness.js";
 import { fixtures } from "./fixtures/messages.js";
 
 /** Groups and presence on a Baileys session: metadata kept by WhatsApp's group events, names, typing. */
@@ -16,6 +16,15 @@ const group = (over: Partial<GroupMetadata> = {}): GroupMetadata => ({
   ],
   ...over,
 });
+
+/** Yields to the event loop until `check` holds: the session hands its events to the sink asynchronously. */
+async function until(check: () => boolean, timeoutMs = 2_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
 
 /** The group message fixture without the author's push name (WhatsApp omits it at times). */
 const nameless: WAMessage = { ...fixtures.group, pushName: undefined };
@@ -65,15 +74,18 @@ describe("Baileys groups", () => {
     await connect();
     current().groupsKnown.set(GROUP, group());
     current().fire("messages.upsert", { type: "notify", messages: [fixtures.group, fixtures.group] });
-    await settle();
-    await settle();
+    await until(
+      () =>
+        events.filter((e) => e.type === "message").length === 2 && events.some((e) => e.type === "contact"),
+    );
     // One lookup for the burst, and the subject as the group contact's name.
     expect(current().groupLookups).toStrictEqual([GROUP]);
     expect(events.filter((e) => e.type === "contact")).toStrictEqual([
       { type: "contact", address: { number: "120363025246125486", isGroup: true }, name: "Clientes VIP" },
     ]);
+    const before = events.length;
     current().fire("groups.update", [{ id: GROUP, subject: "Clientes Ouro" }]);
-    await settle();
+    await until(() => events.length > before);
     expect(events.at(-1)).toStrictEqual({
       type: "contact",
       address: { number: "120363025246125486", isGroup: true },
@@ -94,14 +106,15 @@ describe("Baileys groups", () => {
     // A contact's saved name is learnt too, under its phone number or its LID.
     current().fire("contacts.upsert", [{ id: "98765432109876@lid", notify: "Carlos Souza" }]);
     current().fire("messages.upsert", { type: "notify", messages: [nameless] });
-    await settle();
+    await until(() => authors().length === 4);
     expect(authors()).toStrictEqual([null, "Carlos", "Carlos", "Carlos Souza"]);
   });
 });
 
 describe("Baileys presence", () => {
   it("subscribes to a chat's presence when asked (an agent opened it), once per socket, again after a reconnect", async () => {
-    const { session, current, connect } = await startProvider();
+    // Reconnects at once after the drop (the backoff is not what this is about).
+    const { session, current, connect, sockets } = await startProvider({ backoff: () => 0 });
     const customer = { number: "5511987654321", isGroup: false };
     // Not connected: nothing to ask, no error.
     await session.watchPresence!(customer);
@@ -114,7 +127,7 @@ describe("Baileys presence", () => {
       connection: "close",
       lastDisconnect: { error: undefined, date: new Date() },
     });
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await until(() => sockets.length === 2);
     await connect();
     await session.watchPresence!(customer);
     expect(current().presenceSubscriptions).toStrictEqual(["5511987654321@s.whatsapp.net"]);
@@ -127,7 +140,7 @@ describe("Baileys presence", () => {
       id: "5511987654321@s.whatsapp.net",
       presences: { "5511987654321@s.whatsapp.net": { lastKnownPresence: "composing" } },
     });
-    await settle();
+    await until(() => events.some((e) => e.type === "presence"));
     expect(events.at(-1)).toStrictEqual({
       type: "presence",
       chat: { number: "5511987654321", isGroup: false },

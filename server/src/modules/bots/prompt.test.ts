@@ -1,18 +1,19 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aiTokenUsage, prompts } from "../../db/schema/index.js";
-import { eventually, received, setup, startedContext, ticketOf } from "../../test/chatbot.js";
+import {
+  botDone,
+  eventually,
+  received,
+  receivedNow,
+  setup,
+  startedContext,
+  ticketOf,
+} from "../../test/chatbot.js";
 import { OGG_OPUS, type ChatRequest, startAzureTtsFake, startOpenAiFake } from "../../test/fakes/ai.js";
 import type { TestContext } from "../../test/harness.js";
 import { HANDOVER_PHRASE, HANDOVER_TOOL } from "./prompt.js";
-import {
-  addPrompt,
-  bindConnection,
-  bindQueue,
-  receivedAtLeast,
-  sendsMedia,
-  sessionBecomes,
-} from "./testing.js";
+import { addPrompt, bindConnection, bindQueue, sendsMedia, sessionBecomes } from "./testing.js";
 
 /**
  * AI prompts against a local OpenAI-compatible server (chat completions, transcriptions) and Azure's
@@ -64,11 +65,11 @@ describe("AI prompts", { timeout: 60_000 }, () => {
     const s = await promptScript({ maxMessages: 3 });
     const tag = s.customer;
     await s.say(`um ${tag}`);
-    await receivedAtLeast(ctx, s, 1);
+    await receivedNow(ctx, s, 1);
     await s.say(`dois ${tag}`);
-    await receivedAtLeast(ctx, s, 2);
+    await receivedNow(ctx, s, 2);
     await s.say(`três ${tag}`);
-    await receivedAtLeast(ctx, s, 3);
+    await receivedNow(ctx, s, 3);
     const chats = chatsOf(tag);
     expect(chats.length).toBe(3);
     const last = chats[2]!;
@@ -99,7 +100,7 @@ describe("AI prompts", { timeout: 60_000 }, () => {
     await s.say(`quero um humano ${s.customer}`);
     await eventually(async () => (await ticketOf(ctx, s)).queueId === s.queues[1]!.id);
     expect(await ticketOf(ctx, s)).toMatchObject({ status: "pending", userId: null, useIntegration: false });
-    expect(await receivedAtLeast(ctx, s, 1)).toEqual(["Claro!"]);
+    expect(await receivedNow(ctx, s, 1)).toEqual(["Claro!"]);
     expect((await sessionBecomes(ctx, s, "stopped")).stopReason).toBe("transfer");
   });
 
@@ -107,7 +108,7 @@ describe("AI prompts", { timeout: 60_000 }, () => {
     const s = await promptScript();
     await s.say(`chama o gerente ${s.customer}`);
     await eventually(async () => (await ticketOf(ctx, s)).queueId === s.queues[1]!.id);
-    await new Promise((r) => setTimeout(r, 500));
+    await botDone(ctx, s);
     expect(await received(ctx, s)).toEqual([]);
   });
 
@@ -116,11 +117,11 @@ describe("AI prompts", { timeout: 60_000 }, () => {
     const prompt = await addPrompt(ctx, s.company.id, { apiKey: "sk-test-atende", queueId: s.queues[0]!.id });
     await bindQueue(ctx, s.company.id, s.queues[0]!.id, { promptId: prompt.id });
     await s.say("oi");
-    await receivedAtLeast(ctx, s, 1); // the queue menu
+    await receivedNow(ctx, s, 1); // the queue menu
     await s.say("1");
-    await receivedAtLeast(ctx, s, 2); // Vendas' greeting
+    await receivedNow(ctx, s, 2); // Vendas' greeting
     await s.say(`qual o preço? ${s.customer}`);
-    const got = await receivedAtLeast(ctx, s, 3);
+    const got = await receivedNow(ctx, s, 3);
     expect(got[2]).toMatch(/^Resposta \d+: qual o preço\?/);
   });
 
@@ -163,7 +164,7 @@ describe("AI prompts", { timeout: 60_000 }, () => {
     const s = await setup(ctx, { queues: ["Vendas", "Suporte"] });
     await bindConnection(ctx, s, { promptId: foreign.id });
     await s.say(`oi ${s.customer}`);
-    expect((await receivedAtLeast(ctx, s, 1))[0]).toContain("*[ 1 ]* - Vendas");
+    expect((await receivedNow(ctx, s, 1))[0]).toContain("*[ 1 ]* - Vendas");
     expect(chatsOf(s.customer)).toEqual([]);
   });
 });

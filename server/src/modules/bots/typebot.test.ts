@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   agentReplies,
+  botDone,
   eventually,
   received,
+  receivedNow,
   setup,
   startedContext,
   ticketOf,
@@ -18,15 +20,8 @@ import {
   text,
   textInput,
 } from "../../test/fakes/typebot.js";
-import type { TestContext } from "../../test/harness.js";
-import {
-  addIntegration,
-  bindConnection,
-  receivedAtLeast,
-  sendsMedia,
-  sessionBecomes,
-  sessionOf,
-} from "./testing.js";
+import { type TestContext, createTestContext } from "../../test/harness.js";
+import { addIntegration, bindConnection, sendsMedia, sessionBecomes, sessionOf } from "./testing.js";
 
 /**
  * A customer talking to a Typebot flow through the simulator: what reaches Typebot (the real words,
@@ -93,7 +88,7 @@ describe("Typebot in the conversation", { timeout: 60_000 }, () => {
   it("starts with the contact's variables and the token, numbers the choices, and the command bubble hands the ticket to a queue", async () => {
     const s = await typebotScript();
     await s.say("oi");
-    expect(await receivedAtLeast(ctx, s, 2)).toEqual([greeting(s.customer), choices]);
+    expect(await receivedNow(ctx, s, 2)).toEqual([greeting(s.customer), choices]);
     const ticket = await ticketOf(ctx, s);
     expect(ticket).toMatchObject({ status: "pending", useIntegration: true, integrationId: s.bot.id });
     const [start] = requestsOf(ticket.id);
@@ -114,7 +109,7 @@ describe("Typebot in the conversation", { timeout: 60_000 }, () => {
 
     // "2" answers the second choice: Typebot hears the option itself.
     await s.say("2");
-    expect(await receivedAtLeast(ctx, s, 3)).toEqual([
+    expect(await receivedNow(ctx, s, 3)).toEqual([
       greeting(s.customer),
       choices,
       "Um momento, vou chamar alguém.",
@@ -130,7 +125,7 @@ describe("Typebot in the conversation", { timeout: 60_000 }, () => {
     // People have it now: the customer's next words go to no bot and get no menu.
     const before = requestsOf(ticket.id).length;
     await s.say("olá?");
-    await new Promise((r) => setTimeout(r, 800));
+    await botDone(ctx, s);
     expect(requestsOf(ticket.id).length).toBe(before);
     expect((await received(ctx, s)).length).toBe(3);
     // A typing presence went out before the replies.
@@ -140,9 +135,9 @@ describe("Typebot in the conversation", { timeout: 60_000 }, () => {
   it("sends the customer's real words, and an image bubble as an image", async () => {
     const s = await typebotScript();
     await s.say("oi");
-    await receivedAtLeast(ctx, s, 2);
+    await receivedNow(ctx, s, 2);
     await s.say("1");
-    const got = await receivedAtLeast(ctx, s, 4);
+    const got = await receivedNow(ctx, s, 4);
     expect(got[2]).toBe("Veja:");
     const ticket = await ticketOf(ctx, s);
     await s.say("meu pedido 123 não chegou");
@@ -169,10 +164,10 @@ describe("Typebot in the conversation", { timeout: 60_000 }, () => {
       typebotKeywordFinish: "#sair",
     });
     await s.say("oi");
-    await receivedAtLeast(ctx, s, 2);
+    await receivedNow(ctx, s, 2);
     const ticket = await ticketOf(ctx, s);
     await s.say("#Reiniciar");
-    expect(await receivedAtLeast(ctx, s, 5)).toEqual([
+    expect(await receivedNow(ctx, s, 5)).toEqual([
       greeting(s.customer),
       choices,
       "Recomeçando!",
@@ -191,13 +186,13 @@ describe("Typebot in the conversation", { timeout: 60_000 }, () => {
   it("after typebotExpires minutes without the customer the next message starts a fresh session", async () => {
     const s = await typebotScript({ typebotExpires: 1 });
     await s.say("oi");
-    await receivedAtLeast(ctx, s, 2);
+    await receivedNow(ctx, s, 2);
     const ticket = await ticketOf(ctx, s);
     const first = await sessionOf(ctx, s);
     ctx.clock.now = new Date(Date.now() + 2 * 60_000);
     try {
       await s.say("voltei");
-      await receivedAtLeast(ctx, s, 4);
+      await receivedNow(ctx, s, 4);
     } finally {
       ctx.clock.real();
     }
@@ -209,30 +204,31 @@ describe("Typebot in the conversation", { timeout: 60_000 }, () => {
   it("media the bot cannot take gets typebotUnknownMessage, and never reaches Typebot", async () => {
     const s = await typebotScript({ typebotUnknownMessage: "Só entendo texto, tá?" });
     await s.say("oi");
-    await receivedAtLeast(ctx, s, 2);
+    await receivedNow(ctx, s, 2);
     const ticket = await ticketOf(ctx, s);
     const calls = requestsOf(ticket.id).length;
     await sendsMedia(ctx, s, { filename: "foto.png", mimetype: "image/png", data: PNG });
-    expect((await receivedAtLeast(ctx, s, 3))[2]).toBe("Só entendo texto, tá?");
+    expect((await receivedNow(ctx, s, 3))[2]).toBe("Só entendo texto, tá?");
     expect(requestsOf(ticket.id).length).toBe(calls);
   });
 
   it("messages written while the bot is thinking are joined into one turn, answered once", async () => {
     const s = await typebotScript();
     await s.say("oi");
-    await receivedAtLeast(ctx, s, 2);
+    await receivedNow(ctx, s, 2);
     const ticket = await ticketOf(ctx, s);
     fake.delayMs = 1200;
     try {
       await s.say("1");
-      await new Promise((r) => setTimeout(r, 300));
+      // Typebot has the "1" and is thinking when the customer writes on.
+      await eventually(async () => requestsOf(ticket.id).length === 2);
       await s.say("quero");
       await s.say("o azul");
       await eventually(async () => (await received(ctx, s)).length >= 5);
     } finally {
       fake.delayMs = 0;
     }
-    await new Promise((r) => setTimeout(r, 1500));
+    await botDone(ctx, s);
     const continues = requestsOf(ticket.id).filter((r) => r.path.endsWith("/continueChat"));
     expect(continues.map((r) => (r.json as { message: { text: string } }).message.text)).toEqual([
       "Vendas",
@@ -246,7 +242,7 @@ describe("Typebot in the conversation", { timeout: 60_000 }, () => {
   it("an agent accepting stops the bot for good: no reply in flight, none after a return to the queue", async () => {
     const s = await typebotScript();
     await s.say("oi");
-    await receivedAtLeast(ctx, s, 2);
+    await receivedNow(ctx, s, 2);
     const ticket = await ticketOf(ctx, s);
     // A reply is being computed when the agent accepts: it is never sent.
     fake.delayMs = 1000;
@@ -255,16 +251,17 @@ describe("Typebot in the conversation", { timeout: 60_000 }, () => {
       await eventually(async () => requestsOf(ticket.id).length === 2);
       await updateTicket(ctx, s, ticket.id, { status: "open", userId: s.admin.id });
       await agentReplies(ctx, s, ticket.id, "Oi, aqui é a Ana!");
-      await new Promise((r) => setTimeout(r, 1500));
+      // The bot's answer comes back meanwhile, and the turn ends without sending it.
+      await botDone(ctx, s);
     } finally {
       fake.delayMs = 0;
     }
-    expect(await receivedAtLeast(ctx, s, 3)).toEqual([greeting(s.customer), choices, "Oi, aqui é a Ana!"]);
+    expect(await receivedNow(ctx, s, 3)).toEqual([greeting(s.customer), choices, "Oi, aqui é a Ana!"]);
     expect(await sessionOf(ctx, s)).toMatchObject({ status: "stopped", stopReason: "agent" });
     // Back in the queue, the bot does not take it again.
     await updateTicket(ctx, s, ticket.id, { status: "pending", userId: null });
     await s.say("ainda aí?");
-    await new Promise((r) => setTimeout(r, 800));
+    await botDone(ctx, s);
     expect(requestsOf(ticket.id).length).toBe(2);
   });
 
@@ -274,7 +271,7 @@ describe("Typebot in the conversation", { timeout: 60_000 }, () => {
     const stopped = await sessionBecomes(ctx, s, "stopped");
     expect(stopped.stopReason).toBe("error");
     expect(await ticketOf(ctx, s)).toMatchObject({ status: "pending", userId: null, useIntegration: false });
-    await new Promise((r) => setTimeout(r, 500));
+    await botDone(ctx, s);
     expect(await received(ctx, s)).toEqual([]);
   });
 
@@ -297,34 +294,43 @@ describe("Typebot in the conversation", { timeout: 60_000 }, () => {
     await bindConnection(ctx, s, { integrationId: foreign.id });
     await s.say("oi");
     // The company's own queue menu answers; Typebot never hears of this ticket.
-    expect((await receivedAtLeast(ctx, s, 1))[0]).toContain("*[ 1 ]* - Vendas");
+    expect((await receivedNow(ctx, s, 1))[0]).toContain("*[ 1 ]* - Vendas");
     expect(requestsOf((await ticketOf(ctx, s)).id)).toEqual([]);
     expect(await sessionOf(ctx, s)).toBeNull();
   });
 });
 
 describe("a slow Typebot", () => {
-  it("is given up after 10 s: the ticket goes to people, the customer sees no error", async () => {
+  /** BOT_TIMEOUT_MS for this app (10 s by default): the test waits for the timeout itself. */
+  const TIMEOUT_MS = 1_000;
+  let quick: TestContext;
+  beforeAll(async () => {
+    quick = await createTestContext({ BOT_TIMEOUT_MS: TIMEOUT_MS });
+    quick.built.startBackground();
+  });
+  afterAll(() => quick.close());
+
+  it("is given up after BOT_TIMEOUT_MS: the ticket goes to people, the customer sees no error", async () => {
     const slow = await startTypebotFake({ slug: "slow", flow });
     slow.delayMs = 20_000;
     try {
-      const s = await setup(ctx, { queues: ["Vendas", "Suporte"] });
-      const bot = await addIntegration(ctx, s.company.id, {
+      const s = await setup(quick, { queues: ["Vendas", "Suporte"] });
+      const bot = await addIntegration(quick, s.company.id, {
         type: "typebot",
         urlN8N: slow.url,
         typebotSlug: "slow",
       });
-      await bindConnection(ctx, s, { integrationId: bot.id });
+      await bindConnection(quick, s, { integrationId: bot.id });
       const t0 = Date.now();
       await s.say("oi");
       await eventually(async () => slow.requests.length > 0);
-      await new Promise((r) => setTimeout(r, 9_000));
-      await eventually(async () => (await sessionOf(ctx, s))?.status === "stopped");
+      await eventually(async () => (await sessionOf(quick, s))?.status === "stopped");
       const elapsed = Date.now() - t0;
-      expect(elapsed).toBeGreaterThanOrEqual(9_500);
-      expect(elapsed).toBeLessThan(14_000);
-      expect((await sessionOf(ctx, s))!.stopReason).toBe("error");
-      expect(await received(ctx, s)).toEqual([]);
+      expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS);
+      expect(elapsed).toBeLessThan(TIMEOUT_MS + 4_000);
+      expect((await sessionOf(quick, s))!.stopReason).toBe("error");
+      await botDone(quick, s);
+      expect(await received(quick, s)).toEqual([]);
     } finally {
       await slow.close();
     }

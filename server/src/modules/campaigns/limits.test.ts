@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs } from "../../db/schema/index.js";
-import { phoneSends } from "../../test/channels.js";
+import { jobsIdle, phoneSends } from "../../test/channels.js";
 import { login } from "../../test/factories.js";
 import { type TestContext, createTestContext, openTestDatabase, waitFor } from "../../test/harness.js";
 import {
@@ -172,7 +172,8 @@ describe("campaigns: an instance dies mid-campaign", () => {
       second.built.startBackground();
       const admin = await login(second, team.admin.email);
       await waitFor(async () => (await api.get(admin, campaign.id)).status === "FINALIZADA", 40_000);
-      await new Promise((r) => setTimeout(r, 1000));
+      // Everything due is done: a second send to anyone would show now.
+      await jobsIdle(second, team.company.id);
       for (const item of items)
         expect(await phoneReceived(second.deps.db, team.connection.id, item.number), item.number).toEqual([
           "Sobrevive",

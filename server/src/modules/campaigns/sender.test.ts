@@ -4,7 +4,7 @@ import type { CampaignReportDTO } from "@atende/contracts";
 import { and, asc } from "drizzle-orm";
 import { campaigns, jobs, simulatorMessages } from "../../db/schema/index.js";
 import { enqueueJob } from "../../jobs/runner.js";
-import { phoneSends } from "../../test/channels.js";
+import { jobsIdle, phoneSends } from "../../test/channels.js";
 import { TINY_PNG, expectOk, fileForm } from "../../test/calls.js";
 import { login } from "../../test/factories.js";
 import { type TestContext, createTestContext, openTestDatabase, waitFor } from "../../test/harness.js";
@@ -511,9 +511,8 @@ describe("campaign sender: cancel, restart, confirmation, opt-out, pause", () =>
     );
     expect(filtered.records.map((r) => r.name)).toEqual(["Calado", "Tardio"]);
 
-    // A late answer sends nothing.
+    // A late answer sends nothing (stored with whatever it queued when the request answers; drained).
     await phoneSends(ctx, team.adminLogin, team.connection.id, { from: late.number, body: "sim" });
-    await new Promise((r) => setTimeout(r, 300));
     await drain(ctx);
     expect(await phoneReceived(ctx.deps.db, team.connection.id, late.number)).toEqual([
       "Tardio, quer a oferta?",
@@ -601,7 +600,8 @@ describe("campaign sender: two instances", () => {
         async () => (await api.get(team.adminLogin, campaign.id)).status === "FINALIZADA",
         30_000,
       );
-      await new Promise((r) => setTimeout(r, 1000));
+      // Both instances are done with everything due: a second send to anyone would show now.
+      await jobsIdle(one, team.company.id);
       for (const item of items)
         expect(await phoneReceived(one.deps.db, team.connection.id, item.number), item.number).toEqual([
           "Uma vez só",

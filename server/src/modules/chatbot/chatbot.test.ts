@@ -12,6 +12,7 @@ import {
 } from "../../db/schema/index.js";
 import type { QueueRow } from "../queues/present.js";
 import {
+  botDone,
   eventually,
   menu3,
   received,
@@ -45,7 +46,7 @@ describe("the chatbot on inbound messages", () => {
     expect(await receivedNow(ctx, s, 1)).toEqual(["Bem-vindo a Vendas"]);
     expect(await ticketOf(ctx, s)).toMatchObject({ queueId: s.queues[0]!.id, status: "pending" });
     await s.say("alguém aí?");
-    await new Promise((r) => setTimeout(r, 800));
+    await botDone(ctx, s);
     expect(await received(ctx, s)).toEqual(["Bem-vindo a Vendas"]);
   });
 
@@ -56,7 +57,7 @@ describe("the chatbot on inbound messages", () => {
     });
     await s.say("oi");
     await eventually(async () => (await ticketOf(ctx, s))?.queueId === s.queues[0]!.id);
-    await new Promise((r) => setTimeout(r, 800));
+    await botDone(ctx, s);
     expect(await received(ctx, s)).toEqual([]);
   });
 
@@ -69,7 +70,7 @@ describe("the chatbot on inbound messages", () => {
     const invalid = `${INVALID_OPTION}\n\n*[ 1 ]* - Vendas\n*[ 2 ]* - Suporte\n*[ 3 ]* - Financeiro`;
     expect(await receivedNow(ctx, s, 2)).toEqual([menu3, invalid]);
     await s.say("banana");
-    await new Promise((r) => setTimeout(r, 800));
+    await botDone(ctx, s);
     expect(await received(ctx, s)).toEqual([menu3, invalid]); // not repeated
     await s.say("2");
     expect(await receivedNow(ctx, s, 3)).toEqual([menu3, invalid, "Bem-vindo a Suporte"]);
@@ -205,7 +206,7 @@ describe("the chatbot on inbound messages", () => {
     const ticket = await ticketOf(ctx, s);
     await updateTicket(ctx, s, ticket.id, { status: "open" });
     await s.say("1");
-    await new Promise((r) => setTimeout(r, 800));
+    await botDone(ctx, s);
     expect(await received(ctx, s)).toEqual([menu3]);
     expect(await ticketOf(ctx, s)).toMatchObject({ queueId: null, status: "open", userId: s.admin.id });
   });
@@ -234,7 +235,7 @@ describe("turns the bot would spend saying nothing", () => {
 
     await s.say("mais uma coisa");
     await eventually(async () => (await ticketOf(ctx, s)).lastMessage === "mais uma coisa");
-    await new Promise((r) => setTimeout(r, 300));
+    await botDone(ctx, s);
     expect(await turns()).toHaveLength(1);
 
     // With the company's hours on, the same ticket's messages are turns again: 20:00 in São Paulo.
@@ -352,7 +353,7 @@ describe("out of hours", () => {
       await s.say("oi");
       expect(await receivedNow(ctx, s, 1)).toEqual(["Estamos fechados. Voltamos às 08:00."]);
       await s.say("alô");
-      await new Promise((r) => setTimeout(r, 800));
+      await botDone(ctx, s);
       expect(await received(ctx, s)).toEqual(["Estamos fechados. Voltamos às 08:00."]);
       // 10:00 São Paulo the next day (13:00 UTC): open, the menu.
       ctx.clock.now = new Date("2025-01-16T13:00:00Z");

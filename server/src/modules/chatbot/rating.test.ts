@@ -4,6 +4,7 @@ import type { TicketsPage } from "@atende/contracts";
 import { messages, ticketBotStates, ticketTracking, tickets, userRatings } from "../../db/schema/index.js";
 import {
   type Script,
+  botDone,
   eventually,
   phone,
   received,
@@ -164,7 +165,7 @@ describe("rating and the completion message", () => {
     expect(await botState(ticket.id)).toMatchObject({ ratingAsks: 0 });
     await s.say("3");
     await eventually(async () => (await ticketOf(ctx, s)).lastMessage === "3");
-    await new Promise((r) => setTimeout(r, 800));
+    await botDone(ctx, s);
     expect(await received(ctx, s)).toEqual(["Olá, posso ajudar?", question]);
     expect((await trackingOf(ticket.id))[0]!.rating).toBeNull();
     expect(await ticketsOf(s)).toMatchObject([{ id: ticket.id, status: "open" }]);
@@ -271,7 +272,7 @@ describe("the call setting", () => {
     const s = await setup(ctx, { queues: ["Vendas", "Suporte"] });
     const id = await callFrom(s);
     await eventually(async () => (await callLogs(s)).length === 1);
-    await new Promise((r) => setTimeout(r, 800));
+    await botDone(ctx, s);
     expect(await received(ctx, s)).toEqual([]);
     expect(
       (await phone(ctx, s.adminLogin, s.connection.id, s.customer)).find((m) => m.id === id),

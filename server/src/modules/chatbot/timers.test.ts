@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs, ticketTracking, tickets, whatsapps } from "../../db/schema/index.js";
 import {
   type Script,
+  botDone,
   eventually,
   phone,
   receivedNow,
@@ -38,7 +39,14 @@ describe("timers: durable jobs", () => {
         .where(eq(whatsapps.id, s.connection.id));
       await s.say("oi");
       await receivedNow(ctx, s, 1);
-      await new Promise((r) => setTimeout(r, 500));
+      // The timer is armed for t0 + 10 minutes; until then nothing is due and the ticket stays.
+      const ticketId = (await ticketOf(ctx, s)).id;
+      const [timer] = await db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.dedupeKey, `transfer:${ticketId}`));
+      expect(timer).toMatchObject({ status: "pending", runAt: new Date(t0.getTime() + 10 * 60_000) });
+      await botDone(ctx, s);
       expect((await ticketOf(ctx, s)).queueId).toBe(s.queues[0]!.id);
       ctx.clock.now = new Date(t0.getTime() + 11 * 60_000);
       await eventually(async () => (await ticketOf(ctx, s)).queueId === urgent.id);
@@ -50,8 +58,8 @@ describe("timers: durable jobs", () => {
 });
 /**
  * 25 hours after t0, on two fresh instances of the database: waits until the ticket is closed, then
- * answers what the customer received (after a pause, so a message sent twice would show) and when
- * the ticket's tracking says it finished.
+ * answers what the customer received (once the company's jobs are done, so a message sent twice
+ * would show) and when the ticket's tracking says it finished.
  */
 async function twoInstancesLater(
   database: Awaited<ReturnType<typeof openTestDatabase>>,
@@ -74,7 +82,7 @@ async function twoInstancesLater(
         .filter((m) => m.direction === "out")
         .map((m) => m.body);
     await eventually(async () => (await out()).length >= 1);
-    await new Promise((r) => setTimeout(r, 1000));
+    await botDone(a, s);
     const [tracking] = await a.deps.db
       .select()
       .from(ticketTracking)

@@ -11,7 +11,7 @@ import type {
 import { messages, plans, schedules, simulatorMessages } from "../../db/schema/index.js";
 import { enqueueJob } from "../../jobs/runner.js";
 import { TINY_PNG, caller, expectError, expectOk, fieldsOf, fileForm } from "../../test/calls.js";
-import { buildSimulatorCompany, connectSimulator } from "../../test/channels.js";
+import { buildSimulatorCompany, connectSimulator, jobsIdle } from "../../test/channels.js";
 import {
   type LoggedIn,
   buildCompany,
@@ -376,7 +376,8 @@ describe("schedules: sending", () => {
       409,
       "ERR_SCHEDULE_ALREADY_SENT",
     );
-    await new Promise((r) => setTimeout(r, 1500));
+    // Everything due has run (the send, its settling): a second send would show now.
+    await jobsIdle(ctx, a.company.id);
     expect((await phoneGot(a.adminLogin, a.connection.id, contact.number)).length).toBe(1);
   });
 
@@ -486,15 +487,17 @@ describe("schedules: the durable job across restarts and instances", () => {
     current = () => first;
     const team = await buildSimulatorCompany(first);
     const contact = await newContact(first, team.company.id);
+    const sendAt = inSeconds(60);
     const created = await schedule(team.adminLogin, {
       body: "Enviada após reinício",
       contactId: contact.id,
-      sendAt: inSeconds(4),
+      sendAt,
     });
     await first.close();
 
-    await new Promise((r) => setTimeout(r, 5_000));
+    // The server comes back after the schedule's time.
     const second = await createTestContext(CONFIG, { database });
+    second.clock.now = new Date(Date.parse(sendAt) + 1_000);
     current = () => second;
     try {
       const [row] = await second.deps.db.select().from(schedules).where(eq(schedules.id, created.id));
@@ -538,7 +541,8 @@ describe("schedules: the durable job across restarts and instances", () => {
           runAt: new Date(sendAt),
         });
       for (const s of created) expect((await settled(team.adminLogin, s.id, 30_000)).status).toBe("ENVIADA");
-      await new Promise((r) => setTimeout(r, 1500));
+      // Both instances are done with everything due: a second send of any would show now.
+      await jobsIdle(one, team.company.id);
       for (const [i, person] of people.entries()) {
         const phone = await one.deps.db
           .select()

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SimulatorPhoneMessage } from "@atende/contracts";
+import { dbAuthStore } from "../../channels/authStore.js";
 import { fakeSocketProvider } from "../../channels/baileys/fixtures/harness.js";
 import { contacts, messages, plans, simulatorMessages, tickets, whatsapps } from "../../db/schema/index.js";
 import { inTransaction } from "../../events/bus.js";
@@ -20,6 +21,11 @@ import { expectError, caller } from "../../test/calls.js";
 
 /** Waits generously: the job runner and the simulator's timers run on a busy machine. */
 const eventually = (check: () => boolean | Promise<boolean>) => waitFor(check, 10_000);
+/**
+ * A round trip on the socket (a chat-box join the server refuses at once, changing nothing): whatever
+ * the server sent it before has arrived once this resolves (one connection's packets stay in order).
+ */
+const roundTrip = (socket: Socket) => socket.timeout(5_000).emitWithAck("joinChatBox", 0);
 
 /**
  * The simulator's HTTP API: a person (or a test) plays a customer's phone on a simulator
@@ -172,8 +178,10 @@ describe("who may play the phone, and on which connection", () => {
         expect(answer.body).not.toContain("segredo de A");
       }
     }
-    // The stranger's scan paired nothing.
-    await new Promise((r) => setTimeout(r, 1_200));
+    // The stranger's scan paired nothing: no pairing for the simulator's poll to find, still a QR code.
+    expect(await dbAuthStore(ctx.deps.db, team.company.id, unpaired).get("simulator", ["paired"])).toEqual(
+      {},
+    );
     expect((await ctx.deps.db.select().from(whatsapps).where(eq(whatsapps.id, unpaired)))[0]!.status).toBe(
       "qrcode",
     );
@@ -489,7 +497,8 @@ describe("the business side on the phone", () => {
       number,
       message: { direction: "out", body: "Respondo sim!", kind: "text", media: null },
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // The admin heard the delivery tick; what went to the other sockets by then has reached them.
+    await Promise.all([roundTrip(agentSocket), roundTrip(strangerSocket)]);
     expect(agentGot).toEqual([]);
     expect(strangerGot.filter((n) => n.startsWith(`company-${team.company.id}-`))).toEqual([]);
   });

@@ -14,6 +14,7 @@ import {
   update,
   remove,
   rowOf,
+  eventually,
   queueIdsOf,
   created,
   dialogBody,
@@ -55,10 +56,9 @@ describe("tenant isolation", () => {
     // An agent of B is told the same (not 403, which would confirm the id exists).
     expectError(await getOne(teamB.agentLogin, w.id), 404, "ERR_NO_WAPP_FOUND");
 
-    // Restarting B's connections leaves A's session alone.
+    // Restarting B's connections leaves A's session alone: once B's own is running again, A's is untouched.
     expect((await call("POST", "/whatsapp-restart/", teamB.adminLogin)).statusCode).toBe(204);
-
-    await new Promise((r) => setTimeout(r, 300));
+    await eventually(() => ctx.built.channels.sessions.session(own.id) !== null);
     expect(await rowOf(w.id)).toEqual(before);
     expect(await queueIdsOf(w.id)).toEqual(queuesBefore);
     expect(ctx.built.channels.sessions.session(w.id)).not.toBeNull();

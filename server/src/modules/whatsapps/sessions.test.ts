@@ -1,7 +1,9 @@
 import { eq } from "drizzle-orm";
+import type { Socket } from "socket.io-client";
 import { describe, expect, it } from "vitest";
 import type { WhatsappDTO, WhatsappDetailDTO, WhatsappSessionDTO } from "@atende/contracts";
 
+import { dbAuthStore } from "../../channels/authStore.js";
 import { simulatorNumber } from "../../channels/simulator/provider.js";
 import { whatsappLeases } from "../../db/schema/index.js";
 import { connectSimulator } from "../../test/channels.js";
@@ -31,6 +33,11 @@ import {
 setupWhatsappsSuite();
 
 type SessionEvent = { action: "update"; session: WhatsappSessionDTO };
+/**
+ * A round trip on the socket (a chat-box join the server refuses at once, changing nothing): whatever
+ * the server sent it before has arrived once this resolves (one connection's packets stay in order).
+ */
+const roundTrip = (socket: Socket) => socket.timeout(5_000).emitWithAck("joinChatBox", 0);
 type WhatsappEvent = { action: "update"; whatsapp: WhatsappDTO } | { action: "delete"; whatsappId: number };
 
 describe("sessions and their live events", () => {
@@ -119,7 +126,8 @@ describe("sessions and their live events", () => {
     const qr2 = (await rowOf(w.id))!.qrcode;
     expect(qr2).not.toBe("");
     expect(qr2).not.toBe(qr1);
-    await new Promise((r) => setTimeout(r, 1_200)); // more than the simulator's pairing poll
+    // The pairing is gone: the simulator's poll finds nothing to connect with until the next scan.
+    expect(await dbAuthStore(ctx.deps.db, team.company.id, w.id).get("simulator", ["paired"])).toEqual({});
     expect((await rowOf(w.id))!.status).toBe("qrcode");
 
     // Pair again, then ask for a new QR: the pairing is forgotten.
@@ -160,8 +168,8 @@ describe("sessions and their live events", () => {
     for (const e of agentWhatsappEvents)
       if (e.action === "update") expect(e.whatsapp).not.toHaveProperty("token");
 
-    // The other company's socket heard nothing of this company.
-    await new Promise((r) => setTimeout(r, 200));
+    // The other company's socket heard nothing of this company (all sent to it has arrived).
+    await roundTrip(strangerSocket);
     expect(strangerGot.filter((g) => g.event.startsWith(`company-${team.company.id}-`))).toEqual([]);
     expect(strangerGot.filter((g) => !g.event.startsWith(`company-${stranger.company.id}-`))).toEqual([]);
   });
@@ -194,7 +202,8 @@ describe("sessions and their live events", () => {
       dialogBody(w, { provider: "simulator", name: "Renomeada" }),
     );
     expect(renamed.statusCode).toBe(200);
-    await new Promise((r) => setTimeout(r, 300));
+    // A restart would have said OPENING before the save answered; the socket has all that was sent.
+    await roundTrip(adminSocket);
     expect(sessionEvents.slice(mark).map((e) => e.session.status)).toEqual([]);
     expect((await rowOf(w.id))!.status).toBe("CONNECTED");
 
@@ -219,7 +228,7 @@ describe("sessions and their live events", () => {
       dialogBody(c, { name: "Cloud renomeada", cloud: { ...cloud, accessToken: "", appSecret: "" } }),
     );
     expect(saved.statusCode, saved.body).toBe(200);
-    await new Promise((r) => setTimeout(r, 300));
+    await roundTrip(adminSocket);
     expect(
       sessionEvents
         .slice(mark)
