@@ -205,8 +205,17 @@ test.describe("the chat window", () => {
     await customerSends(admin.page, whatsappId, { from: number, body: "Mandei enquanto vocês estavam fora" });
     await customerSends(admin.page, whatsappId, { from: number, body: "E mais esta" });
     await callApi(admin.page, "POST", "/tags/sync", { ticketId: ticket.id, tags: [tag.id] });
-    // Those events went out while nobody was listening.
-    await page.waitForTimeout(1_500);
+    // Stored, so those events went out while nobody was listening.
+    await expect
+      .poll(async () => {
+        const stored = await callApi<{ messages: { body: string }[] }>(
+          admin.page,
+          "GET",
+          `/messages/${ticket.id}`,
+        );
+        return stored.messages.some((m) => m.body === "E mais esta");
+      })
+      .toBe(true);
     await expect(bubble(page, "Mandei enquanto vocês estavam fora")).toHaveCount(0);
     const tagBar = page.getByRole("group", { name: "Tags" });
     await expect(tagBar.getByText(`Retorno ${stamp}`)).toHaveCount(0);

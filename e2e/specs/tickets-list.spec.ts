@@ -354,13 +354,23 @@ test.describe("the tickets list", () => {
     const waitingBefore = await badgeCount(waitingTab(page));
 
     await dropLiveChannel(page);
+    const number = `55115${String(stamp).slice(-8)}`;
     await callApi(page, "POST", `/simulator/${whatsappId}/messages`, {
-      from: `55115${String(stamp).slice(-8)}`,
+      from: number,
       name: customer,
       body: "Mandei enquanto vocês estavam fora",
     });
-    // The event went out while nobody was listening.
-    await page.waitForTimeout(1_500);
+    // The ticket is stored, so its event went out while nobody was listening.
+    await expect
+      .poll(async () => {
+        const found = await callApi<{ tickets: { contact: { number: string } }[] }>(
+          page,
+          "GET",
+          `/tickets?searchParam=${number}&showAll=true&status=pending`,
+        );
+        return found.tickets.some((t) => t.contact.number === number);
+      })
+      .toBe(true);
     await expect(ticketItem(page, customer)).toHaveCount(0);
 
     await restoreLiveChannel(page);
