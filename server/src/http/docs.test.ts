@@ -16,6 +16,9 @@ beforeAll(async () => {
   // A built web app: /docs must still reach the reference page, not the SPA's index.html.
   webDist = fs.mkdtempSync(path.join(os.tmpdir(), "atende-docs-web-"));
   fs.writeFileSync(path.join(webDist, "index.html"), "<html>the SPA</html>");
+  fs.mkdirSync(path.join(webDist, "assets"));
+  fs.writeFileSync(path.join(webDist, "assets", "index-Di3NXC7G.js"), "console.log('app')");
+  fs.writeFileSync(path.join(webDist, "sw.js"), "self.addEventListener('push', () => {})");
   ctx = await createTestContext({ WEB_DIST: webDist });
 });
 afterAll(async () => {
@@ -74,5 +77,19 @@ describe("/docs", () => {
     // The web app's own pages still get the SPA.
     const spa = await ctx.app.inject({ method: "GET", url: "/tickets", headers: { accept: "text/html" } });
     expect(spa.body).toContain("the SPA");
+  });
+});
+
+describe("the web app's files", () => {
+  it("a hashed build file is cached for a year; the page and the background worker are checked on every visit", async () => {
+    // A new build writes new names under /assets/, so a browser never revalidates one it holds
+    // (it did: max-age=0 sent ~100 conditional requests at every navigation).
+    const asset = await ctx.app.inject({ method: "GET", url: "/assets/index-Di3NXC7G.js" });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    const worker = await ctx.app.inject({ method: "GET", url: "/sw.js" });
+    expect(worker.headers["cache-control"]).toBe("no-cache");
+    const page = await ctx.app.inject({ method: "GET", url: "/tickets", headers: { accept: "text/html" } });
+    expect(page.headers["cache-control"]).toBe("no-cache");
   });
 });
