@@ -12,6 +12,7 @@ import { buildSimulatorCompany, phoneSends, phoneShows } from "../test/channels.
 import { buildUser, login, newNumber } from "../test/factories.js";
 import { batch } from "./queries.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../test/harness.js";
+import { caughtUp } from "../test/settled.js";
 
 let ctx: TestContext;
 let team: Awaited<ReturnType<typeof buildSimulatorCompany>>;
@@ -403,7 +404,7 @@ describe("live events", () => {
       list.find((e) => e.action === "create" && e.message.body === "alguém aí?");
     await waitFor(() => Boolean(created(got[0]!) && created(got[2]!)));
     expect(created(got[0]!)).toMatchObject({ message: { fromMe: false }, ticket: { status: "pending" } });
-    await new Promise((r) => setTimeout(r, 200));
+    await caughtUp(sockets[1]!);
     expect(got[1]).toEqual([]);
     for (const s of [...sockets, adminSocket]) s.close();
   });

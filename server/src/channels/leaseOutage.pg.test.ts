@@ -67,7 +67,15 @@ describe("a session lease while its owner loses the database", () => {
       expect(await owner(connection.id)).toBe(b.built.channels.sessions.instanceId);
 
       proxy.restore();
-      await new Promise((r) => setTimeout(r, 3000)); // A's loop reaches the database again
+      // A's lease round reaches the database again (a round run here waits for the loop's own).
+      await waitFor(async () => {
+        try {
+          await a.built.channels.sessions.tick();
+          return true;
+        } catch {
+          return false;
+        }
+      }, 10_000);
       expect(a.built.channels.sessions.session(connection.id)).toBeNull();
       expect(b.built.channels.sessions.session(connection.id)).not.toBeNull();
       expect(await owner(connection.id)).toBe(b.built.channels.sessions.instanceId);

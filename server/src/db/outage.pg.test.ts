@@ -39,7 +39,10 @@ afterAll(async () => {
   await clone.drop();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How many lines of a server's output say `msg` (pino's JSON lines), and contain `also` if given. */
+function logLines(output: string, msg: string, also = ""): number {
+  return output.split("\n").filter((l) => l.includes(`"msg":"${msg}"`) && l.includes(also)).length;
+}
 
 async function api<T = unknown>(url: string, method: string, path: string, token?: string, body?: unknown) {
   const res = await fetch(`${url}${path}`, {
@@ -138,17 +141,20 @@ describe("PostgreSQL going away", () => {
       );
     }, 50);
 
+    const answered = (status: number, since = 0) =>
+      sent.filter((s) => s.status === status && s.at >= since).length;
     try {
-      await sleep(1500);
+      // The stream flows, is refused while the database is away, and flows again after.
+      await waitFor(() => answered(201) >= 10, 10_000);
       proxy.cut();
       const cutAt = Date.now();
       await server.health(503, 5_000);
-      await sleep(3000);
+      await waitFor(() => answered(503, cutAt) >= 10, 10_000);
       proxy.restore();
       const restoredAt = Date.now();
       await server.health(200, 15_000);
       const recoveredAt = Date.now();
-      await sleep(1500);
+      await waitFor(() => answered(201, recoveredAt + 1) >= 10, 10_000);
       clearInterval(stream);
       await Promise.all(pending);
 
@@ -214,7 +220,8 @@ describe("PostgreSQL going away", () => {
   }, 90_000);
 
   it("SIGTERM under load finishes the requests in flight, then exits", async () => {
-    server = await spawnServer({ DATABASE_URL: clone.url });
+    // At info level: the server says when a request came in and when it starts shutting down.
+    server = await spawnServer({ DATABASE_URL: clone.url, LOG_LEVEL: "info" });
     await server.health(200);
     const { token, whatsappId } = await simulatorCompany(server.url);
     const port = Number(new URL(server.url).port);
@@ -245,9 +252,13 @@ describe("PostgreSQL going away", () => {
       req.write(body.slice(0, 20));
       return { req, body, answered };
     });
-    await sleep(300);
+    const output = () => server!.output();
+    // Every request has reached the server (its headers read, its body not yet) when SIGTERM comes...
+    const path = `"url":"/simulator/${whatsappId}/messages"`;
+    await waitFor(() => logLines(output(), "incoming request", path) === bodies.length, 10_000);
     server.child.kill("SIGTERM");
-    await sleep(300);
+    // ...and the server has begun to shut down when the rest of the bodies follows.
+    await waitFor(() => logLines(output(), "shutting down: finishing in-flight requests") === 1, 10_000);
     for (const r of inFlight) r.req.end(r.body.slice(20));
 
     expect(await Promise.all(inFlight.map((r) => r.answered))).toEqual(bodies.map(() => 201));
@@ -289,12 +300,14 @@ describe("Redis going away", () => {
       expect(await send("before")).toBe(201);
       await waitFor(heardAll(["before"]), 5_000);
 
+      // Both instances have lost Redis (their clients say so) before the customers write.
+      const redisErrors = (p: ServerProcess) =>
+        logLines(p.output(), "redis publisher") + logLines(p.output(), "redis subscriber");
+      const errorsBefore = [redisErrors(a), redisErrors(b)];
       redisProxy.cut();
+      await waitFor(() => redisErrors(a) > errorsBefore[0]! && redisErrors(b!) > errorsBefore[1]!, 10_000);
       const during = ["during 1", "during 2", "during 3", "during 4"];
-      for (const body of during) {
-        expect(await send(body)).toBe(201);
-        await sleep(300);
-      }
+      for (const body of during) expect(await send(body)).toBe(201);
       redisProxy.restore();
       const restoredAt = Date.now();
 
@@ -304,8 +317,11 @@ describe("Redis going away", () => {
         const body = `after ${after.length + 1}`;
         after.push(body);
         expect(await send(body)).toBe(201);
-        await sleep(200);
-        return heard.some((e) => e.message.body === body);
+        // Heard within 200 ms, or the next one is sent.
+        return waitFor(() => heard.some((e) => e.message.body === body), 200).then(
+          () => true,
+          () => false,
+        );
       }, 15_000);
       const recoveredIn = (Date.now() - restoredAt) / 1000;
       for (const body of ["after last 1", "after last 2"]) expect(await send(body)).toBe(201);

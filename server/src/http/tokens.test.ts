@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCompany, buildUser, login } from "../test/factories.js";
-import { type TestContext, connectSocket, createTestContext } from "../test/harness.js";
+import { type TestContext, connectSocket, createTestContext, waitFor } from "../test/harness.js";
 
 const SECRET = "test-secret-".padEnd(48, "x");
 let ctx: TestContext;
@@ -51,7 +51,9 @@ describe("access tokens", () => {
     await fetch(`${base}/socket.io/?EIO=4&transport=polling&token=${s.token}`);
     await fetch(`${base}/auth/me?token=${s.token}&x=1`, { headers: s.auth });
     await ctx.app.inject({ method: "GET", url: `/users?access_token=${s.token}`, headers: s.auth });
-    await new Promise((r) => setTimeout(r, 50));
+    // Every request logged has logged its end too ("request completed" follows the answer).
+    const count = (msg: string) => logged.split(`"msg":"${msg}"`).length - 1;
+    await waitFor(() => count("request completed") === count("incoming request"));
     expect(logged).toContain("/auth/me?token=[redacted]&x=1");
     expect(logged).toContain("/users?access_token=[redacted]");
     expect(logged).not.toContain(s.token);

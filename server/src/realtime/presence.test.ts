@@ -5,7 +5,7 @@ import type { CompanyEventPayloads } from "@atende/contracts";
 import { users } from "../db/schema/index.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../test/harness.js";
 import { buildCompany, buildUser, login } from "../test/factories.js";
-import { PRESENCE_WINDOW_MS } from "./presence.js";
+import { caughtUp } from "../test/settled.js";
 
 let ctx: TestContext;
 let url: string;
@@ -22,12 +22,23 @@ afterEach(() => {
 });
 
 type UserEvent = CompanyEventPayloads["user"];
-const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function socketFor(token: string, base = url): Promise<Socket> {
   const s = await connectSocket(base, token);
   open.push(s);
   return s;
+}
+
+/**
+ * Resolves once every presence batch of the company so far has been written and announced, and
+ * `listener` has heard the announcements: a company's batches run one after the other, each
+ * announcing before the next writes, and a socket is ready once its own batch is written. So a
+ * further socket of the company (`token`, of a user already online: it announces nothing) ready,
+ * then `listener` caught up.
+ */
+async function presenceSettled(token: string, listener: Socket) {
+  await socketFor(token);
+  await caughtUp(listener);
 }
 
 async function presenceOf(ids: number[]) {
@@ -69,7 +80,7 @@ describe("presence batching", () => {
     expect(statements).toBeLessThanOrEqual(3);
 
     await waitFor(() => agents.every((a) => events.some((e) => e.action === "update" && e.user.id === a.id)));
-    await settle(PRESENCE_WINDOW_MS * 2);
+    await presenceSettled(adminLogin.token, adminSocket);
     for (const a of agents) {
       const mine = events.filter((e) => e.action === "update" && e.user.id === a.id);
       expect(mine).toEqual([{ action: "update", user: expect.objectContaining({ id: a.id, online: true }) }]);
@@ -87,7 +98,7 @@ describe("presence batching", () => {
     await socketFor(tokens[0]!);
     const secondSession = await login(ctx, agent.email);
     await socketFor(secondSession.token);
-    await settle(PRESENCE_WINDOW_MS * 3);
+    await presenceSettled(adminLogin.token, adminSocket);
     expect(events.filter((e) => e.action === "update" && e.user.id === agent.id)).toHaveLength(1);
     expect((await presenceOf([agent.id]))[0]?.online).toBe(true);
   });

@@ -5,6 +5,7 @@ import type { CompanyEventPayloads, JoinAck, UserDTO } from "@atende/contracts";
 import { users } from "../db/schema/index.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../test/harness.js";
 import { buildCompany, buildTeam, buildUser, login } from "../test/factories.js";
+import { caughtUp } from "../test/settled.js";
 
 let ctx: TestContext;
 let url: string;
@@ -58,8 +59,6 @@ function recordAll(socket: Socket): { event: string; payload: unknown }[] {
   socket.onAny((event: string, payload: unknown) => got.push({ event, payload }));
   return got;
 }
-
-const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms));
 
 function api(method: "GET" | "POST" | "PUT" | "DELETE", path: string, who: Caller, payload?: unknown) {
   return ctx.app.inject({ method, url: path, headers: who.auth, payload: payload as object });
@@ -185,7 +184,7 @@ describe("company isolation of user events", () => {
     await waitFor(() => bUserEvents.length === 3);
     expect(bUserEvents[2]).toEqual({ action: "delete", userId: user.id });
 
-    await settle();
+    await Promise.all([aSocket, aAgentSocket].map(caughtUp));
     expect(aGot).toEqual([[], []]);
   });
 
@@ -205,6 +204,11 @@ describe("logout", () => {
     const team = await buildTeam(ctx);
     const agentSocket = await socketFor(team.agentLogin);
     const heard = recordAll(agentSocket);
+    const adminSocket = await socketFor(team.adminLogin);
+    const adminHeard = record<{ action: string; contact: { name: string } }>(
+      adminSocket,
+      `company-${team.company.id}-contact`,
+    );
     const out = await ctx.app.inject({
       method: "DELETE",
       url: "/auth/logout",
@@ -219,14 +223,28 @@ describe("logout", () => {
       number: "5511900001111",
     });
     expect(res.statusCode).toBe(201);
-    await settle();
+    // The company heard of the contact: the agent's socket would have heard it by then.
+    await waitFor(() => adminHeard.some((e) => e.contact.name === "After logout"));
     expect(heard.slice(before)).toEqual([]);
   });
 });
 
 describe("login elsewhere", () => {
-  /** How long the server leaves an older session's socket before cutting it (realtime/index.ts). */
+  /** How long the server leaves an older session's socket before cutting it (realtime/fanout.ts). */
   const CUT_OFF_MS = 3_000;
+
+  /**
+   * Resolves once every cut-off the server armed before this call has fired: another user's login
+   * elsewhere arms one of the same length, and Node fires timers of one length in the order they
+   * were set. (The cut-off runs on a real timer, not the test clock.)
+   */
+  async function cutOffsArmedSoFarFired() {
+    const company = await buildCompany(ctx.deps.db);
+    const y = await buildUser(ctx.deps.db, company.id);
+    const older = await socketFor(await login(ctx, y.email));
+    await login(ctx, y.email);
+    await waitFor(() => !older.connected, CUT_OFF_MS + 3_000);
+  }
 
   it("tells only the older session's socket, then cuts it off; the new session's socket stays", async () => {
     const company = await buildCompany(ctx.deps.db);
@@ -234,9 +252,6 @@ describe("login elsewhere", () => {
     const session1 = await login(ctx, x.email);
     const socket1 = await socketFor(session1);
     const got1 = record<AuthEvent>(socket1, `company-${company.id}-auth`);
-    // Let the first login's own cut-off pass (it concerns sessions older than session 1).
-    await settle(CUT_OFF_MS + 300);
-    expect(socket1.connected).toBe(true);
 
     const session2 = await login(ctx, x.email);
     const socket2 = await socketFor(session2);
@@ -246,7 +261,9 @@ describe("login elsewhere", () => {
     expect(got1).toEqual([{ action: "update", user: { id: x.id } }]);
 
     await waitFor(() => !socket1.connected, CUT_OFF_MS + 3_000);
-    await settle();
+    // Any cut-off the first login armed (before the second's, of the same length) has fired too;
+    // had one reached socket 2, its answer would never come.
+    await caughtUp(socket2);
     expect(socket2.connected).toBe(true);
     expect(got2.filter((e) => e.event === `company-${company.id}-auth`)).toEqual([]);
   });
@@ -259,7 +276,8 @@ describe("login elsewhere", () => {
     const socket2 = await socketFor(session2);
     const got2 = recordAll(socket2);
 
-    await settle(CUT_OFF_MS + 700);
+    await cutOffsArmedSoFarFired();
+    await caughtUp(socket2);
     expect(socket2.connected).toBe(true);
     expect(got2.filter((e) => e.event === `company-${company.id}-auth`)).toEqual([]);
     // The session itself is alive: only its socket was wrongly cut.
@@ -274,7 +292,7 @@ describe("login elsewhere", () => {
     const agentGot = record<AuthEvent>(agentSocket, `company-${team.company.id}-auth`);
     await login(ctx, team.agent.email);
     await waitFor(() => agentGot.length === 1);
-    await settle();
+    await caughtUp(adminSocket);
     expect(got).toEqual([]);
   });
 });
@@ -357,7 +375,8 @@ describe("online status", () => {
     ctx.clock.now = new Date(Date.now() + 12 * 60_000);
     await ctx.built.realtime.sweepOffline();
     expect(await onlineInList(team.adminLogin, team.agent.id)).toBe(true);
-    await settle(100);
+    // The sweep has written and announced what it found (it flushes presence); the admin has heard it.
+    await caughtUp(adminSocket);
     expect(
       events.filter(
         (e) => e.action === "update" && (e.user.id === team.agent.id || e.user.id === team.admin.id),

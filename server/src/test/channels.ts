@@ -2,8 +2,8 @@ import { expect } from "vitest";
 import type { SimulatorPhoneMessage, WhatsappDetailDTO } from "@atende/contracts";
 import { type LoggedIn, buildCompany, buildQueue, buildUser, login } from "./factories.js";
 import { type TestContext, waitFor } from "./harness.js";
-import { and, count, eq, lte, ne, or } from "drizzle-orm";
-import { contacts, jobs, tickets } from "../db/schema/index.js";
+import { and, eq, ne } from "drizzle-orm";
+import { contacts, tickets } from "../db/schema/index.js";
 
 /**
  * A company with an admin, its queues, and a CONNECTED simulator connection (paired like a person
@@ -116,25 +116,4 @@ export function phoneSends(
     headers: who.auth,
     payload,
   });
-}
-
-/**
- * Waits until the company's background work is done for now: none of its jobs running, none due by
- * the app's clock (a bot's turn, the sends it queued, a timer that fell due). A test proving that
- * something was NOT sent asserts after this: what was not sent by then never will be. Jobs due later
- * (a timer, a retry) do not count. `ctx` may be any instance of a shared database.
- */
-export async function jobsIdle(ctx: TestContext, companyId: number, timeoutMs = 10_000): Promise<void> {
-  await waitFor(async () => {
-    const [row] = await ctx.deps.db
-      .select({ n: count() })
-      .from(jobs)
-      .where(
-        and(
-          eq(jobs.companyId, companyId),
-          or(eq(jobs.status, "running"), and(eq(jobs.status, "pending"), lte(jobs.runAt, ctx.clock.now))),
-        ),
-      );
-    return row!.n === 0;
-  }, timeoutMs);
 }

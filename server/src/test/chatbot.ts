@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import type { SimulatorPhoneMessage, TicketDTO } from "@atende/contracts";
 import { tickets } from "../db/schema/index.js";
-import { connectSimulator, jobsIdle, phoneSends } from "./channels.js";
+import { connectSimulator, phoneSends } from "./channels.js";
+import { jobsIdle } from "./settled.js";
 import { type LoggedIn, buildCompany, buildQueue, buildUser, login } from "./factories.js";
 import { type TestContext, createTestContext, waitFor } from "./harness.js";
 

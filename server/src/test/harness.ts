@@ -191,7 +191,8 @@ export function record<T = unknown>(socket: Socket, event: string): T[] {
   return got;
 }
 
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 3_000): Promise<void> {
+/** Polls `check` until it holds; the generous default only matters when it never does (a busy CI machine). */
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > until) throw new Error("condition not met in time");

@@ -8,6 +8,7 @@ import { caller, expectError, expectOk, fieldsOf } from "../../test/calls.js";
 import { type LoggedIn, buildPlatformOperator } from "../../test/factories.js";
 import { type FakeAsaas, startFakeAsaas } from "../../test/fakes/asaas.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
+import { caughtUp } from "../../test/settled.js";
 import {
   CHECKOUT,
   CPF,
@@ -173,7 +174,7 @@ describe("the Asaas webhook", () => {
     expectOk(await webhook(asaas.webhookBody(paymentId, "PAYMENT_CONFIRMED")));
     expect(await dueDateOf(ctx, company.id)).toBe(expected);
     expect(await eventsOf(ctx, paymentId)).toHaveLength(2);
-    await new Promise((r) => setTimeout(r, 100));
+    await caughtUp(socket);
     expect(heard).toHaveLength(1);
   });
 

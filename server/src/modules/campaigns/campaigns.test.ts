@@ -11,6 +11,7 @@ import { TINY_PNG, expectError, expectOk, fieldsOf, fileForm } from "../../test/
 import { type Member, buildCompany, buildMember } from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
 import { buildList, campaignCalls, campaignCompany, drain, enableCampaigns } from "./testing.js";
+import { caughtUp } from "../../test/settled.js";
 
 /**
  * The campaigns' calls over HTTP on a real database: the dialog's validation, INATIVA/PROGRAMADA,
@@ -338,7 +339,7 @@ describe("campaigns: settings, report, live", () => {
     const quiet = await api.create(team.adminLogin, { name: "Silêncio" });
     // The company heard it; whatever went to the other admin's socket by then has reached it.
     await waitFor(() => heard.some((e) => e.action === "create" && e.record.id === quiet.id), 5_000);
-    await other.timeout(5_000).emitWithAck("joinChatBox", 0); // refused at once, behind what went before
+    await caughtUp(other);
     expect(theirs).toEqual([]);
   }, 60_000);
 });

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs } from "../../db/schema/index.js";
-import { jobsIdle, phoneSends } from "../../test/channels.js";
+import { phoneSends } from "../../test/channels.js";
+import { jobsIdle } from "../../test/settled.js";
 import { login } from "../../test/factories.js";
 import { type TestContext, createTestContext, openTestDatabase, waitFor } from "../../test/harness.js";
 import {

@@ -17,6 +17,7 @@ import {
   buildTicket,
 } from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
+import { caughtUp } from "../../test/settled.js";
 
 /**
  * The internal chat on a real database: who belongs to a chat (and nobody else reads, posts or hears
@@ -324,7 +325,7 @@ describe("chats: the live channel", () => {
     expect(heardC[3]).toEqual({ action: "delete", id: chat.id, uuid: chat.uuid });
     await say(ana, chat, "só nós");
     await waitFor(() => heardB.length === 5);
-    await new Promise((r) => setTimeout(r, 100));
+    await Promise.all([sC!, sAdmin!, sX].map(caughtUp));
     expect(heardC).toHaveLength(4);
     expect(unheard).toEqual([]);
     expect(strangerHeard.filter((name) => name.includes("chat"))).toEqual([]);

@@ -6,6 +6,7 @@ import { type MessageDTO } from "@atende/contracts";
 import { messages } from "../../db/schema/index.js";
 import { buildContact, newNumber } from "../../test/factories.js";
 import { expectError } from "../../test/calls.js";
+import { jobsIdle } from "../../test/settled.js";
 import {
   setupMessagesSuite,
   eventually,
@@ -180,7 +181,7 @@ describe("POST /message/forward", () => {
     // Only the conversations the test itself opened added messages.
     expect((await ctx.deps.db.select().from(messages)).length).toBe(before + 2);
     expect(await ticketOf(mine!.number)).toBeNull();
-    await new Promise((r) => setTimeout(r, 300));
+    await jobsIdle(ctx);
     expect(await phoneOut(theirs.number)).toEqual([]);
     expect(await phoneOut(waiting)).toEqual([]);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type TicketDTO } from "@atende/contracts";
+import { caughtUp } from "../../test/settled.js";
 
 import {
   setupMessagesSuite,
@@ -17,6 +18,7 @@ import {
   sendText,
   onPhone,
   listen,
+  sockets,
 } from "./testing.js";
 
 /**
@@ -50,7 +52,9 @@ describe("the live channel", () => {
         ),
       );
     }
-    await new Promise((r) => setTimeout(r, 300));
+    // The last event went to the admin and the colleague; anything sent with it to the other two
+    // sockets has reached them once they have caught up.
+    await Promise.all(sockets.filter((s) => s.connected).map(caughtUp));
     expect(otherQueue.appMessage.filter((e) => e.ticket.id === ticketId)).toEqual([]);
     expect(otherCompany.any.filter((n) => n.startsWith(`company-${team.company.id}-`))).toEqual([]);
   });

@@ -3,6 +3,7 @@ import { type MessageDTO, validationMessage } from "@atende/contracts";
 import type { OutboundMessage } from "../../channels/provider.js";
 
 import { expectError } from "../../test/calls.js";
+import { jobsIdle } from "../../test/settled.js";
 import { buildConnection, buildTicket } from "../../test/factories.js";
 import {
   setupMessagesSuite,
@@ -220,7 +221,7 @@ describe("POST /messages/{ticketId} with files (multipart)", () => {
     ]);
     expectError(res, 413, "ERR_MEDIA_TOO_LARGE");
     expect(res.json().message).toBe("O arquivo é grande demais.");
-    await new Promise((r) => setTimeout(r, 300));
+    await jobsIdle(ctx);
     expect(await countOf(ticketId)).toBe(before);
     expect(mediaFiles()).toHaveLength(files);
     expect(await phoneOut(number)).toEqual([]);

@@ -5,6 +5,7 @@ import { contacts } from "../../db/schema/index.js";
 import { newNumber } from "../../test/factories.js";
 import { expectError } from "../../test/calls.js";
 import { failInserts } from "../../test/dbFailures.js";
+import { jobsIdle } from "../../test/settled.js";
 import {
   setupMessagesSuite,
   eventually,
@@ -166,7 +167,8 @@ describe("POST /messages/{ticketId} with text", () => {
       expect(res.json().message).toBe("Mensagem vazia não é enviada.");
     }
     expectError(await call("POST", `/messages/${ticketId}`, ana.login, { body: 42 }), 400, "ERR_VALIDATION");
-    await new Promise((r) => setTimeout(r, 300));
+    // Whatever the refused requests had queued has run by then.
+    await jobsIdle(ctx);
     expect(await countOf(ticketId)).toBe(before);
     expect(await phoneOut(number)).toEqual([]);
   });
@@ -188,7 +190,7 @@ describe("POST /messages/{ticketId} with text", () => {
       409,
       "ERR_TICKET_NOT_OPEN",
     );
-    await new Promise((r) => setTimeout(r, 300));
+    await jobsIdle(ctx);
     expect(await countOf(pending.id)).toBe(1);
     expect(await countOf(open.ticketId)).toBe(1);
     expect(await phoneOut(number)).toEqual([]);
@@ -207,7 +209,7 @@ describe("POST /messages/{ticketId} with text", () => {
       404,
       "ERR_NO_TICKET_FOUND",
     );
-    await new Promise((r) => setTimeout(r, 300));
+    await jobsIdle(ctx);
     expect(await countOf(ticketId)).toBe(1);
     expect(await phoneOut(number)).toEqual([]);
   });
@@ -254,7 +256,7 @@ describe("POST /messages/{id}/retry", () => {
     expect((await call("POST", `/messages/${sent.id}/retry`, ana.login)).json<MessageDTO>()).toMatchObject({
       ack: 3,
     });
-    await new Promise((r) => setTimeout(r, 400));
+    await jobsIdle(ctx);
     expect((await phoneOut(fixed)).map((m) => m.body)).toEqual(["Olá!"]);
   });
 });

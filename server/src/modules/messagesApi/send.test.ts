@@ -4,6 +4,7 @@ import type { ApiSendAnswer } from "@atende/contracts";
 import { companies, messages, plans, tickets, whatsapps } from "../../db/schema/index.js";
 import { buildConnection, buildPlan, buildQueue, buildUser, newNumber } from "../../test/factories.js";
 import { expectError, expectOk } from "../../test/calls.js";
+import { jobsIdle } from "../../test/settled.js";
 import {
   PNG,
   ctx,
@@ -155,7 +156,8 @@ describe("Idempotency-Key", () => {
     const answers = calls.map((r) => expectOk<ApiSendAnswer>(r));
     expect(new Set(answers.map((a) => a.messageId)).size).toBe(1);
     await onPhone(number, answers[0]!.messageId);
-    await new Promise((r) => setTimeout(r, 300));
+    // A second send, had one been queued, has run by then.
+    await jobsIdle(ctx);
     expect((await phoneOut(number)).filter((m) => m.body === "Só uma vez")).toHaveLength(1);
     // A new key sends again.
     const other = expectOk<ApiSendAnswer>(

@@ -22,6 +22,7 @@ import {
 } from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
 import { expectError, expectOk, caller, fieldsOf } from "../../test/calls.js";
+import { caughtUp } from "../../test/settled.js";
 
 /**
  * The queues page's API (back-office spec §2, §3, §5, §7): queues with the spec's validation texts
@@ -801,7 +802,7 @@ describe("live events", () => {
       403,
       "ERR_NO_PERMISSION",
     );
-    await new Promise((r) => setTimeout(r, 150));
+    await Promise.all([caughtUp(adminSocket), caughtUp(strangerSocket)]);
     expect(adminGot).toHaveLength(4);
     expect(strangerGot.filter((e) => e.includes("-queue"))).toEqual([]);
   });
@@ -817,6 +818,7 @@ describe("live events", () => {
     const queue = await createQueue(b.adminLogin);
     await waitFor(() => theirsGot.length === 1);
     expect(theirsGot[0]).toEqual({ action: "create", queue });
+    await caughtUp(mine);
     expect(mineGot.filter((e) => e.includes("-queue"))).toEqual([]);
   });
 });

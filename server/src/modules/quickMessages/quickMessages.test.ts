@@ -4,6 +4,7 @@ import type { CompanyEventPayloads, QuickMessageDTO, QuickMessagesPage } from "@
 import { TINY_PNG, caller, expectError, expectOk, fieldsOf, fileForm } from "../../test/calls.js";
 import { buildCompany, type Member, uid, buildMember } from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
+import { caughtUp } from "../../test/settled.js";
 
 /**
  * Quick messages on a real database: the shortcode rule ('Obrigatório'), the global (geral) flag
@@ -355,7 +356,7 @@ describe("quick messages: the live channel", () => {
     expectOk(await call("DELETE", `/quick-messages/${personal.id}`, ana.login), 204);
     await waitFor(() => toAna.length === 4 && toAdmin.length === 4);
     expect(toAna[3]).toEqual({ action: "delete", id: personal.id });
-    await new Promise((r) => setTimeout(r, 100));
+    await Promise.all([caughtUp(aldoSocket), caughtUp(bSocket)]);
     expect(toAldo).toHaveLength(2);
     expect(toB).toEqual([]);
   });

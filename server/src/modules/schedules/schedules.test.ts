@@ -11,7 +11,8 @@ import type {
 import { messages, plans, schedules, simulatorMessages } from "../../db/schema/index.js";
 import { enqueueJob } from "../../jobs/runner.js";
 import { TINY_PNG, caller, expectError, expectOk, fieldsOf, fileForm } from "../../test/calls.js";
-import { buildSimulatorCompany, connectSimulator, jobsIdle } from "../../test/channels.js";
+import { buildSimulatorCompany, connectSimulator } from "../../test/channels.js";
+import { jobsIdle } from "../../test/settled.js";
 import {
   type LoggedIn,
   buildCompany,

@@ -18,14 +18,10 @@ import {
 } from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
 import { expectError, caller } from "../../test/calls.js";
+import { caughtUp } from "../../test/settled.js";
 
 /** Waits generously: the job runner and the simulator's timers run on a busy machine. */
 const eventually = (check: () => boolean | Promise<boolean>) => waitFor(check, 10_000);
-/**
- * A round trip on the socket (a chat-box join the server refuses at once, changing nothing): whatever
- * the server sent it before has arrived once this resolves (one connection's packets stay in order).
- */
-const roundTrip = (socket: Socket) => socket.timeout(5_000).emitWithAck("joinChatBox", 0);
 
 /**
  * The simulator's HTTP API: a person (or a test) plays a customer's phone on a simulator
@@ -498,7 +494,7 @@ describe("the business side on the phone", () => {
       message: { direction: "out", body: "Respondo sim!", kind: "text", media: null },
     });
     // The admin heard the delivery tick; what went to the other sockets by then has reached them.
-    await Promise.all([roundTrip(agentSocket), roundTrip(strangerSocket)]);
+    await Promise.all([caughtUp(agentSocket), caughtUp(strangerSocket)]);
     expect(agentGot).toEqual([]);
     expect(strangerGot.filter((n) => n.startsWith(`company-${team.company.id}-`))).toEqual([]);
   });

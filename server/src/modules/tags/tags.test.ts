@@ -24,6 +24,7 @@ import {
 } from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
 import { expectError, expectOk, caller } from "../../test/calls.js";
+import { caughtUp } from "../../test/settled.js";
 
 /**
  * Tags and the kanban board on a real database: the tags page (search, pages, counts, the
@@ -527,8 +528,8 @@ describe("the live channel", () => {
     expectOk(await call("DELETE", `/tags/${lane.id}`, a.adminLogin), 204);
     await waitFor(() => tagsHeard.agentA.some((e) => e.action === "delete" && e.tagId === lane.id));
 
-    // A short grace for anything that should not have arrived.
-    await new Promise((r) => setTimeout(r, 200));
+    // Anything sent to agent B or company B with the events above has reached them by now.
+    await Promise.all([caughtUp(agentBS), caughtUp(adminBS)]);
     expect(ticketsHeard.agentB.some((e) => e.action === "update" && e.ticket.id === ticket.id)).toBe(false);
     expect(otherCompanyHeard.filter((name) => name.startsWith(`company-${a.company.id}-`))).toEqual([]);
   });

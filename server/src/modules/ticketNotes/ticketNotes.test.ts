@@ -15,6 +15,7 @@ import {
   newNumber,
 } from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
+import { caughtUp } from "../../test/settled.js";
 
 /**
  * Ticket notes on a real database: the contact drawer's private notes. Validation texts, who may
@@ -251,7 +252,7 @@ describe("ticket notes: the live channel", () => {
     expectOk(await call("DELETE", `/ticket-notes/${note.id}`, agentA.login), 204);
     await waitFor(() => heard.length === 2);
     expect(heard[1]).toEqual({ action: "delete", noteId: note.id, ticketId: ticket.id });
-    await new Promise((r) => setTimeout(r, 100));
+    await caughtUp(notSeeing);
     expect(unheard).toEqual([]);
   });
 });

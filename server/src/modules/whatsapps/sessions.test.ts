@@ -1,5 +1,4 @@
 import { eq } from "drizzle-orm";
-import type { Socket } from "socket.io-client";
 import { describe, expect, it } from "vitest";
 import type { WhatsappDTO, WhatsappDetailDTO, WhatsappSessionDTO } from "@atende/contracts";
 
@@ -25,6 +24,7 @@ import {
   created,
   dialogBody,
 } from "./testing.js";
+import { caughtUp } from "../../test/settled.js";
 
 /**
  * The session buttons and their live events: a simulator connection's states, a provider change restarting
@@ -33,11 +33,6 @@ import {
 setupWhatsappsSuite();
 
 type SessionEvent = { action: "update"; session: WhatsappSessionDTO };
-/**
- * A round trip on the socket (a chat-box join the server refuses at once, changing nothing): whatever
- * the server sent it before has arrived once this resolves (one connection's packets stay in order).
- */
-const roundTrip = (socket: Socket) => socket.timeout(5_000).emitWithAck("joinChatBox", 0);
 type WhatsappEvent = { action: "update"; whatsapp: WhatsappDTO } | { action: "delete"; whatsappId: number };
 
 describe("sessions and their live events", () => {
@@ -169,7 +164,7 @@ describe("sessions and their live events", () => {
       if (e.action === "update") expect(e.whatsapp).not.toHaveProperty("token");
 
     // The other company's socket heard nothing of this company (all sent to it has arrived).
-    await roundTrip(strangerSocket);
+    await caughtUp(strangerSocket);
     expect(strangerGot.filter((g) => g.event.startsWith(`company-${team.company.id}-`))).toEqual([]);
     expect(strangerGot.filter((g) => !g.event.startsWith(`company-${stranger.company.id}-`))).toEqual([]);
   });
@@ -203,7 +198,7 @@ describe("sessions and their live events", () => {
     );
     expect(renamed.statusCode).toBe(200);
     // A restart would have said OPENING before the save answered; the socket has all that was sent.
-    await roundTrip(adminSocket);
+    await caughtUp(adminSocket);
     expect(sessionEvents.slice(mark).map((e) => e.session.status)).toEqual([]);
     expect((await rowOf(w.id))!.status).toBe("CONNECTED");
 
@@ -228,7 +223,7 @@ describe("sessions and their live events", () => {
       dialogBody(c, { name: "Cloud renomeada", cloud: { ...cloud, accessToken: "", appSecret: "" } }),
     );
     expect(saved.statusCode, saved.body).toBe(200);
-    await roundTrip(adminSocket);
+    await caughtUp(adminSocket);
     expect(
       sessionEvents
         .slice(mark)
