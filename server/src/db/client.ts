@@ -199,21 +199,33 @@ export async function openPglite(
     const client = dir ? new PGlite(path.join(dir, "pgdata")) : new PGlite({ loadDataDir });
     await client.waitReady;
     if (opts.guard) guardNestedQueries(client);
-    const db = drizzlePglite(client, { schema }) as unknown as Db;
-    return {
-      db,
-      kind: "pglite",
-      migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder }),
-      async ping() {
-        await client.query("select 1");
-      },
-      async close() {
-        await client.close();
-        release();
-      },
-    };
+    return pgliteDatabase(client, async () => {
+      await client.close();
+      release();
+    });
   } catch (err) {
     release();
     throw err;
   }
+}
+
+/** An in-memory PGlite from a data-folder snapshot, with the nested-query guard (the tests' kind). */
+export async function openGuardedPglite(loadDataDir: Blob): Promise<PGlite> {
+  const client = new PGlite({ loadDataDir });
+  await client.waitReady;
+  guardNestedQueries(client);
+  return client;
+}
+
+/** The Database over an open PGlite; `close` is what closing it does. */
+export function pgliteDatabase(client: PGlite, close: () => Promise<void>): Database {
+  return {
+    db: drizzlePglite(client, { schema }) as unknown as Db,
+    kind: "pglite",
+    migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder }),
+    async ping() {
+      await client.query("select 1");
+    },
+    close,
+  };
 }

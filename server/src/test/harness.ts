@@ -6,7 +6,8 @@ import { inject } from "vitest";
 import { io as ioClient, type Socket } from "socket.io-client";
 import { buildApp, type BuiltApp } from "../app.js";
 import { loadConfig, type Config } from "../config.js";
-import { type Database, openPglite, openPostgres } from "../db/client.js";
+import type { PGlite } from "@electric-sql/pglite";
+import { type Database, openGuardedPglite, openPostgres, pgliteDatabase } from "../db/client.js";
 import type { Deps } from "../deps.js";
 import { EventBus } from "../events/bus.js";
 import { TokenService } from "../http/tokens.js";
@@ -64,10 +65,83 @@ export async function openTestDatabase(): Promise<Database & { drop(): Promise<v
       },
     };
   }
-  const snapshot = inject("pgliteSnapshot");
-  if (!snapshot) throw new Error("globalSetup did not provide a database snapshot");
-  const database = await openPglite(undefined, new Blob([fs.readFileSync(snapshot)]), { guard: true });
-  return { ...database, drop: () => database.close() };
+  return leasePglite();
+}
+
+/**
+ * The worker's PGlite between two test files (files share their worker's modules: isolate: false):
+ * opening one from the snapshot costs 2-4 s of CPU, emptying it a few milliseconds. Only one that
+ * comes back as the snapshot made it (same tables, triggers and functions) is kept.
+ */
+let sparePglite: { client: PGlite; shape: string } | null = null;
+
+/** What a database is made of, beyond its rows: a test that adds a table or a trigger leaves it here. */
+async function shapeOf(client: PGlite): Promise<string> {
+  const { rows } = await client.query<{ shape: string }>(`
+    select coalesce(string_agg(x, ',' order by x), '') as shape from (
+      select 'r:' || c.relname || ':' || c.relkind::text as x from pg_class c
+        join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public'
+      union all select 't:' || tgname from pg_trigger where not tgisinternal
+      union all select 'f:' || p.proname from pg_proc p
+        join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public'
+    ) parts`);
+  return rows[0]!.shape;
+}
+
+/** Empties every table and restarts every sequence: the migrated snapshot again, as far as rows go. */
+async function emptyPglite(client: PGlite): Promise<void> {
+  await client.exec(`
+    do $$ declare r record; begin
+      execute (select 'truncate ' || string_agg(format('%I.%I', schemaname, tablename), ', ')
+        || ' restart identity cascade' from pg_tables where schemaname = 'public');
+      for r in select schemaname, sequencename from pg_sequences where schemaname = 'public' loop
+        execute format('alter sequence %I.%I restart', r.schemaname, r.sequencename);
+      end loop;
+    end $$;`);
+  await client.exec("discard all");
+}
+
+/**
+ * A test file's PGlite: the worker's spare, emptied, or a new one from the snapshot. The file gets
+ * a handle that stops working once it is dropped, so a timer left running by one file can never
+ * write into the next file's database.
+ */
+async function leasePglite(): Promise<Database & { drop(): Promise<void> }> {
+  let kept = sparePglite;
+  sparePglite = null;
+  if (!kept) {
+    const snapshot = inject("pgliteSnapshot");
+    if (!snapshot) throw new Error("globalSetup did not provide a database snapshot");
+    const client = await openGuardedPglite(new Blob([fs.readFileSync(snapshot)]));
+    kept = { client, shape: await shapeOf(client) };
+  }
+  const { client, shape } = kept;
+  let dropped = false;
+  const handle = new Proxy(client, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        if (dropped) throw new Error("this test file's database was dropped");
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  const drop = async () => {
+    if (dropped) return;
+    dropped = true;
+    try {
+      await emptyPglite(client);
+      if ((await shapeOf(client)) === shape && !sparePglite) {
+        sparePglite = { client, shape };
+        return;
+      }
+    } catch {
+      // Whatever broke it, the next file gets a new one.
+    }
+    await client.close();
+  };
+  return { ...pgliteDatabase(handle, drop), drop };
 }
 
 /** The Redis the multi-instance suites share (TEST_REDIS_URL, or the local one). */
