@@ -75,9 +75,11 @@ describe("presence batching", () => {
     // Ready means written: every agent is online and seen as soon as their socket is ready.
     const rows = await presenceOf(agents.map((a) => a.id));
     expect(rows.every((r) => r.online && r.at !== null)).toBe(true);
-    // One statement stamps all its users with the same time: 24 sockets, at most a few statements.
+    // One statement stamps all its users with the same time: 24 sockets, far fewer statements. How
+    // many depends on how the connections spread over time (3 on an idle machine, 4-6 beside the
+    // rest of the suite); one per socket would be 24.
     const statements = new Set(rows.map((r) => r.at!.getTime())).size;
-    expect(statements).toBeLessThanOrEqual(3);
+    expect(statements).toBeLessThanOrEqual(agents.length / 3);
 
     await waitFor(() => agents.every((a) => events.some((e) => e.action === "update" && e.user.id === a.id)));
     await presenceSettled(adminLogin.token, adminSocket);

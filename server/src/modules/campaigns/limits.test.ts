@@ -173,7 +173,15 @@ describe("campaigns: an instance dies mid-campaign", () => {
       second.built.startBackground();
       const admin = await login(second, team.admin.email);
       await waitFor(async () => (await api.get(admin, campaign.id)).status === "FINALIZADA", 40_000);
-      // Everything due is done: a second send to anyone would show now.
+      // Every phone has its message (the phone's side arrives after the send is marked), and
+      // everything due is done: a second send to anyone would show now.
+      const reached = async () => {
+        for (const item of items)
+          if ((await phoneReceived(second!.deps.db, team.connection.id, item.number)).length === 0)
+            return false;
+        return true;
+      };
+      await waitFor(reached, 20_000);
       await jobsIdle(second, team.company.id);
       for (const item of items)
         expect(await phoneReceived(second.deps.db, team.connection.id, item.number), item.number).toEqual([
