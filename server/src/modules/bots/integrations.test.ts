@@ -1,18 +1,11 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eventually, received, setup, startedContext, ticketOf } from "../../test/chatbot.js";
+import { eventually, received, receivedNow, setup, startedContext, ticketOf } from "../../test/chatbot.js";
 import { startDialogflowFake } from "../../test/fakes/dialogflow.js";
 import { type Answer, type Recorded, startHttpFake } from "../../test/fakes/httpFake.js";
 import { PNG } from "../../test/fakes/typebot.js";
 import type { TestContext } from "../../test/harness.js";
-import {
-  addIntegration,
-  bindConnection,
-  receivedAtLeast,
-  sendsMedia,
-  sessionBecomes,
-  sessionOf,
-} from "./testing.js";
+import { addIntegration, bindConnection, sendsMedia, sessionBecomes, sessionOf } from "./testing.js";
 
 /**
  * N8N/webhook and Dialogflow bots in the conversation, each against a local service that speaks its
@@ -90,7 +83,7 @@ describe("N8N and webhook bots", { timeout: 60_000 }, () => {
           },
     );
     await s.say("quero pagar");
-    expect(await receivedAtLeast(ctx, s, 2)).toEqual([
+    expect(await receivedNow(ctx, s, 2)).toEqual([
       "Olá do n8n",
       "Escolha:\n\n*[ 1 ]* - Boleto\n*[ 2 ]* - Pix",
     ]);
@@ -114,7 +107,7 @@ describe("N8N and webhook bots", { timeout: 60_000 }, () => {
     await s.say("2");
     await eventually(async () => (await ticketOf(ctx, s)).queueId === s.queues[1]!.id);
     expect(bodyOf(callsFor(s.customer)[1]!).message.text).toBe("Pix");
-    expect((await receivedAtLeast(ctx, s, 3))[2]).toBe("Certo, um humano segue.");
+    expect((await receivedNow(ctx, s, 3))[2]).toBe("Certo, um humano segue.");
     expect(await ticketOf(ctx, s)).toMatchObject({ status: "pending", userId: null, useIntegration: false });
   });
 
@@ -123,7 +116,7 @@ describe("N8N and webhook bots", { timeout: 60_000 }, () => {
     let n = 0;
     script.set(s.customer, () => (++n <= 2 ? { destroy: true } : { json: { replies: ["Cheguei!"] } }));
     await s.say("oi");
-    expect(await receivedAtLeast(ctx, s, 1)).toEqual(["Cheguei!"]);
+    expect(await receivedNow(ctx, s, 1)).toEqual(["Cheguei!"]);
     const calls = callsFor(s.customer);
     expect(calls.length).toBe(3);
     expect(new Set(calls.map((c) => c.raw.toString("utf8"))).size).toBe(1);
@@ -152,7 +145,7 @@ describe("N8N and webhook bots", { timeout: 60_000 }, () => {
     script.set(s.customer, () => ({ json: { replies: ["Resolvido, até logo!"], action: "close" } }));
     await s.say("era só isso");
     await eventually(async () => (await ticketOf(ctx, s)).status === "closed");
-    expect(await receivedAtLeast(ctx, s, 1)).toEqual(["Resolvido, até logo!"]);
+    expect(await receivedNow(ctx, s, 1)).toEqual(["Resolvido, até logo!"]);
   });
 
   it("media reaches the bot as a short-lived signed link to that one file", async () => {
@@ -160,7 +153,7 @@ describe("N8N and webhook bots", { timeout: 60_000 }, () => {
     const s = await webhookScript();
     script.set(s.customer, () => ({ json: { replies: ["Recebi a foto"] } }));
     await sendsMedia(ctx, s, { filename: "comprovante.png", mimetype: "image/png", data: PNG }, "segue");
-    await receivedAtLeast(ctx, s, 1);
+    await receivedNow(ctx, s, 1);
     const media = bodyOf(callsFor(s.customer)[0]!).message;
     expect(media.text).toBe("segue");
     expect(media.media).toMatchObject([{ kind: "image", mimetype: "image/png" }]);
@@ -199,7 +192,7 @@ describe("Dialogflow", { timeout: 60_000 }, () => {
   it("detectIntent with a token signed from the service account, in the integration's language; the end of the conversation hands over", async () => {
     const s = await dialogflowScript("en");
     await s.say("hello there");
-    expect(await receivedAtLeast(ctx, s, 2)).toEqual(["(en) You said: hello there", "Anything else?"]);
+    expect(await receivedNow(ctx, s, 2)).toEqual(["(en) You said: hello there", "Anything else?"]);
     const [detect] = dialogflow.detects();
     expect(detect).toMatchObject({
       project: "atende-df",
@@ -208,7 +201,7 @@ describe("Dialogflow", { timeout: 60_000 }, () => {
     const session = (await sessionOf(ctx, s))!.externalId;
     await s.say("bye");
     expect((await sessionBecomes(ctx, s, "stopped")).stopReason).toBe("end");
-    expect((await receivedAtLeast(ctx, s, 3))[2]).toBe("Bye!");
+    expect((await receivedNow(ctx, s, 3))[2]).toBe("Bye!");
     // One Dialogflow session for the whole conversation.
     expect(dialogflow.detects().filter((d) => d.session === session).length).toBe(2);
     expect(dialogflow.requests.filter((r) => r.path === "/token").length).toBe(1);

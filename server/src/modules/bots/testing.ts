@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { secretBoxFor } from "../../lib/secretBox.js";
 import { botSessions, prompts, queueIntegrations, queues, whatsapps } from "../../db/schema/index.js";
 import { phoneSends } from "../../test/channels.js";
-import { type Script, eventually, received, ticketOf } from "../../test/chatbot.js";
+import { type Script, eventually, ticketOf } from "../../test/chatbot.js";
 import type { TestContext } from "../../test/harness.js";
 import { SECRET_PURPOSES } from "./bindings.js";
 
@@ -88,13 +88,6 @@ export async function sessionOf(ctx: TestContext, s: Script) {
   const t = await ticketOf(ctx, s);
   const [row] = await ctx.deps.db.select().from(botSessions).where(eq(botSessions.ticketId, t.id));
   return row ?? null;
-}
-
-/** Waits until the customer holds `count` business messages; answers them after a short quiet time. */
-export async function receivedAtLeast(ctx: TestContext, s: Script, count: number) {
-  await eventually(async () => (await received(ctx, s)).length >= count);
-  await new Promise((r) => setTimeout(r, 300));
-  return received(ctx, s);
 }
 
 /** The customer sends a file from their phone. */
