@@ -23,3 +23,29 @@ describe("WA_WEB_VERSION", () => {
     },
   );
 });
+
+describe("OUTBOUND_ALLOW_PRIVATE", () => {
+  it("is empty by default: outbound calls reach public addresses only", () => {
+    expect(loadConfig({}).OUTBOUND_ALLOW_PRIVATE).toBe("");
+    expect(loadConfig({ NODE_ENV: "production" }).OUTBOUND_ALLOW_PRIVATE).toBe("");
+  });
+
+  it("reads a list of addresses, ranges and ports, and takes WEBHOOKS_ALLOW_PRIVATE=true as every address", () => {
+    const list = "127.0.0.1:4000, [::1]:4000, 10.0.0.0/8, ::1";
+    expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: list }).OUTBOUND_ALLOW_PRIVATE).toBe(list);
+    expect(loadConfig({ WEBHOOKS_ALLOW_PRIVATE: "true" }).OUTBOUND_ALLOW_PRIVATE).toBe("*");
+    expect(() => loadConfig({ OUTBOUND_ALLOW_PRIVATE: "localhost:99999" })).toThrow(
+      /Invalid configuration: OUTBOUND_ALLOW_PRIVATE/,
+    );
+  });
+
+  it.each([
+    { OUTBOUND_ALLOW_PRIVATE: "127.0.0.1:4000" },
+    { OUTBOUND_ALLOW_PRIVATE: "*" },
+    { WEBHOOKS_ALLOW_PRIVATE: "true" },
+  ])("is refused at start with NODE_ENV=production: %j", (env) => {
+    expect(() => loadConfig({ NODE_ENV: "production", ...env })).toThrow(
+      /Invalid configuration: OUTBOUND_ALLOW_PRIVATE .*never allowed with NODE_ENV=production/,
+    );
+  });
+});

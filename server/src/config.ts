@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { Allowance } from "./lib/outboundAddress.js";
 
 /** Every environment variable the server reads, parsed once. The README's table mirrors this. */
 const envSchema = z.object({
@@ -82,10 +83,23 @@ const envSchema = z.object({
   /** The sender of every mail. */
   MAIL_FROM: z.string().trim().min(3).default("Atende <no-reply@localhost>"),
   /**
-   * Webhook URLs that resolve to loopback, private, link-local or other internal addresses are
-   * refused (no SSRF through webhooks) unless this is "true" (a deployment whose receivers are on
-   * its own network; tests, whose receivers listen on loopback).
+   * Outbound calls to addresses a company typed (bots, a bot's files, webhooks) reach only public
+   * unicast addresses (lib/outbound.ts). Tests, whose fakes listen on loopback, allow some anyway: a
+   * comma-separated list of addresses or CIDR ranges, each with an optional port (`127.0.0.1:4000`,
+   * `[::1]:4000`, `127.0.0.0/8`), or `*` for every address. Empty by default; refused in production.
    */
+  OUTBOUND_ALLOW_PRIVATE: z
+    .string()
+    .trim()
+    .default("")
+    .superRefine((spec, ctx) => {
+      try {
+        Allowance.parse(spec);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+      }
+    }),
+  /** The former name of OUTBOUND_ALLOW_PRIVATE=*: "true" allows every address. */
   WEBHOOKS_ALLOW_PRIVATE: z.enum(["true", "false"]).default("false"),
   /** The first retry of a failed webhook delivery waits this long; each next one twice as long (capped at 3 h). */
   WEBHOOK_RETRY_BASE_SECONDS: z.coerce.number().positive().default(30),
@@ -142,9 +156,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  const allowPrivate = e.OUTBOUND_ALLOW_PRIVATE || (e.WEBHOOKS_ALLOW_PRIVATE === "true" ? "*" : "");
+  if (allowPrivate && e.NODE_ENV === "production")
+    throw new Error(
+      "Invalid configuration: OUTBOUND_ALLOW_PRIVATE (or WEBHOOKS_ALLOW_PRIVATE): private addresses are for tests, never allowed with NODE_ENV=production",
+    );
   const demo = e.SEED_DEMO === "auto" ? e.NODE_ENV !== "production" : e.SEED_DEMO === "true";
   return {
     ...e,
+    OUTBOUND_ALLOW_PRIVATE: allowPrivate,
     dataDir: path.resolve(e.DATA_DIR),
     corsOrigins: e.FRONTEND_URL.split(",")
       .map((s) => s.trim())

@@ -144,6 +144,9 @@ async function leasePglite(): Promise<Database & { drop(): Promise<void> }> {
   return { ...pgliteDatabase(handle, drop), drop };
 }
 
+/** What outbound calls of the tests may reach besides public addresses: loopback, where fakes listen. */
+export const TEST_OUTBOUND_ALLOWANCE = "127.0.0.0/8,::1";
+
 /** The Redis the multi-instance suites share (TEST_REDIS_URL, or the local one). */
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
@@ -193,6 +196,8 @@ export async function createTestContext(
       GRAPH_API_URL: NO_GRAPH_URL,
       GOOGLE_TOKEN_URL: NO_GOOGLE_URL,
       DIALOGFLOW_API_URL: NO_GOOGLE_URL,
+      // The fakes listen on loopback; a test that proves a refusal narrows or empties this.
+      OUTBOUND_ALLOW_PRIVATE: TEST_OUTBOUND_ALLOWANCE,
     }),
     ...overrides,
   };
