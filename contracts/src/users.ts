@@ -64,3 +64,11 @@ export interface UserDTO {
 export interface UsersPage extends PageAnswer {
   users: UserDTO[];
 }
+
+/**
+ * A super user's account (the platform's) is changed, demoted or deleted by super users alone:
+ * no admin of any company, the platform's own included, reaches it. Reading it is not changing it.
+ */
+export function mayChangeUser(actor: { super?: boolean }, target: { super: boolean }): boolean {
+  return !target.super || actor.super === true;
+}

@@ -5,7 +5,7 @@ import type { ZodType } from "zod";
 import { PERMISSIONS, PLAN_FLAGS, type Permission, type PlanFlag } from "@atende/contracts";
 import { eq } from "drizzle-orm";
 import { queryRows } from "../db/client.js";
-import { invoices, plans } from "../db/schema/index.js";
+import { invoices, plans, users } from "../db/schema/index.js";
 import { findCompany } from "../modules/companies/queries.js";
 import { arbitraryOf, validSample } from "../test/arbitraries.js";
 import { type LoggedIn, buildCompany, buildPlan, buildTeam, buildUser, login } from "../test/factories.js";
@@ -428,6 +428,36 @@ describe("every registered route", () => {
     expect(failures).toEqual([]);
     expect(superRoutes.length).toBeGreaterThan(3);
     expect(await snapshotOfA()).toEqual(before);
+  });
+
+  // The super user sits in company A beside its admin, as the platform's operator sits in the
+  // platform's company: no admin of it changes, demotes, deletes or resets the super user's account.
+  it("as an admin who is not super, on every route that changes a user, against the super user: 403, and its account unchanged", async () => {
+    const superRow = async () =>
+      (await ctx.deps.db.select().from(users).where(eq(users.id, superUser.user.id)))[0];
+    const before = await superRow();
+    const namesUser = (url: string, name: string) =>
+      name === "userId" || (name === "id" && url.split("/")[1] === "users");
+    const userRoutes = api.filter(
+      (r) => r.method !== "GET" && paramNames(r.url).some((name) => namesUser(r.url, name)),
+    );
+    const failures: string[] = [];
+    for (const r of userRoutes) {
+      const call: Call = {
+        method: r.method,
+        url: pathWith(r.url, (name) => (namesUser(r.url, name) ? superUser.user.id : realParam(r.url, name))),
+        who: admin,
+        payload: validBody(r),
+      };
+      const res = await send(call);
+      if (res.statusCode !== 403 || res.json<{ error: string }>().error !== "ERR_NO_PERMISSION")
+        failures.push(`${describeCall(call)}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+    expect(userRoutes.map(key)).toEqual(expect.arrayContaining(["PUT /users/:id", "DELETE /users/:id"]));
+    expect(await superRow()).toEqual(before);
+    const me = await send({ method: "GET", url: "/auth/me", who: superUser });
+    expect(me.statusCode).toBe(200);
   });
 
   it("on a plan without the route's declared flag: ERR_PLAN_FEATURE_DISABLED", async () => {

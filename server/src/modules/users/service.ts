@@ -135,7 +135,7 @@ export function createUsersService({ db, bus, now, config }: UsersDeps) {
     async remove(actor: AuthContext, userId: number): Promise<void> {
       const target = await q.findUserRow(db, actor.companyId, userId);
       if (!target) throw new AppError("ERR_NO_USER_FOUND");
-      userPolicy.remove(actor, userId);
+      userPolicy.remove(actor, target);
       await inTransaction(db, bus, async (tx, raise) => {
         await q.deleteUser(tx, actor.companyId, userId);
         raise({ type: "user.deleted", companyId: actor.companyId, userId });

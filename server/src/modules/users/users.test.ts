@@ -5,7 +5,14 @@ import crypto from "node:crypto";
 import { refreshTokens, userQueues, users } from "../../db/schema/index.js";
 import { hashToken, newRefreshToken } from "../../http/tokens.js";
 import { type TestContext, connectSocket, createTestContext, waitFor } from "../../test/harness.js";
-import { TEST_PASSWORD, buildCompany, buildQueue, buildTeam, buildUser } from "../../test/factories.js";
+import {
+  TEST_PASSWORD,
+  buildCompany,
+  buildQueue,
+  buildTeam,
+  buildUser,
+  login,
+} from "../../test/factories.js";
 import { type Caller, caller, expectError } from "../../test/calls.js";
 
 let ctx: TestContext;
@@ -721,5 +728,83 @@ describe("bad input never answers 500", () => {
     }
     expect(await usersInCompany(team.company.id)).toBe(before);
     expect(await rowOf(team.agent.id)).toMatchObject({ name: "Agent", email: team.agent.email });
+  });
+});
+
+describe("the platform's super user", () => {
+  /** The platform's company: its super user, an admin who is not super, an agent, and a queue and connection. */
+  async function platform() {
+    const team = await buildTeam(ctx);
+    const root = await buildUser(ctx.deps.db, team.company.id, { profile: "admin", super: true });
+    const rootLogin = await login(ctx, root.email);
+    return { ...team, root, rootLogin };
+  }
+  const me = (who: Caller) => call("GET", "/auth/me", who);
+
+  it("an admin of its company who is not super gets 403 on every change to it; its login, email and session are unchanged", async () => {
+    const p = await platform();
+    const before = await rowOf(p.root.id);
+    const queuesBefore = await queueIdsOf(p.root.id);
+    const takeovers: Record<string, unknown>[] = [
+      { email: `${unique("taken")}@test.local` },
+      { password: "Stolen123" },
+      { email: `${unique("taken")}@test.local`, password: "Stolen123" },
+      { name: "Taken Over" },
+      { profile: "user" },
+      { allTicket: "enabled" },
+      { queueIds: [p.queue.id] },
+      { whatsappId: null },
+      { super: false },
+      {},
+    ];
+    for (const body of takeovers)
+      expectError(await updateUser(p.adminLogin, p.root.id, body), 403, "ERR_NO_PERMISSION");
+    expectError(await deleteUser(p.adminLogin, p.root.id), 403, "ERR_NO_PERMISSION");
+    // An agent is refused too, and another company's admin does not find it.
+    const stranger = await buildTeam(ctx);
+    expectError(
+      await updateUser(p.agentLogin, p.root.id, { password: "Stolen123" }),
+      403,
+      "ERR_NO_PERMISSION",
+    );
+    expectError(await deleteUser(p.agentLogin, p.root.id), 403, "ERR_NO_PERMISSION");
+    expectError(
+      await updateUser(stranger.adminLogin, p.root.id, { password: "Stolen123" }),
+      404,
+      "ERR_NO_USER_FOUND",
+    );
+    expectError(await deleteUser(stranger.adminLogin, p.root.id), 404, "ERR_NO_USER_FOUND");
+    // The admin ending their own session touches no other.
+    expect((await call("DELETE", "/auth/logout", p.adminLogin)).statusCode).toBe(204);
+
+    expect(await rowOf(p.root.id)).toEqual(before);
+    expect(await queueIdsOf(p.root.id)).toEqual(queuesBefore);
+    expect((await me(p.rootLogin)).statusCode).toBe(200);
+    expect(await canLogin(p.root.email, TEST_PASSWORD)).toBe(true);
+    expect(await canLogin(p.root.email, "Stolen123")).toBe(false);
+  });
+
+  it("no admin makes anyone super, themselves included", async () => {
+    const p = await platform();
+    for (const id of [p.admin.id, p.agent.id])
+      expect((await updateUser(p.adminLogin, id, { super: true, name: "Still Plain" })).statusCode).toBe(200);
+    const created = await createUser(p.adminLogin, newUserBody({ super: true }));
+    expect(created.statusCode).toBe(201);
+    for (const id of [p.admin.id, p.agent.id, created.json<UserDTO>().id])
+      expect(await rowOf(id)).toMatchObject({ super: false });
+    expectError(await call("GET", "/companies", p.adminLogin), 403, "ERR_NO_PERMISSION");
+  });
+
+  it("a super user edits, resets the password of, demotes and deletes another super user, and edits themselves", async () => {
+    const p = await platform();
+    const other = await buildUser(ctx.deps.db, p.company.id, { profile: "admin", super: true });
+    const email = `${unique("moved")}@test.local`;
+    const res = await updateUser(p.rootLogin, other.id, { email, password: "ByRoot123", profile: "user" });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<UserDTO>()).toMatchObject({ email, profile: "user", super: true });
+    expect(await canLogin(email, "ByRoot123")).toBe(true);
+    expect((await updateUser(p.rootLogin, p.root.id, { name: "Root" })).json<UserDTO>().name).toBe("Root");
+    expect((await deleteUser(p.rootLogin, other.id)).statusCode).toBe(204);
+    expect(await rowOf(other.id)).toBeNull();
   });
 });

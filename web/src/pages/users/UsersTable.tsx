@@ -1,8 +1,9 @@
-import type { UserDTO } from "@atende/contracts";
+import { type UserDTO, mayChangeUser } from "@atende/contracts";
 import DeleteIcon from "@mui/icons-material/DeleteOutlineOutlined";
 import EditIcon from "@mui/icons-material/EditOutlined";
 import { Box, IconButton, TableCell, TableRow, Tooltip } from "@mui/material";
 import { useTranslation } from "react-i18next";
+import { useAuth } from "../../auth/AuthContext";
 import { InfiniteTable } from "../../components/InfiniteTable";
 import type { SearchableList } from "../../hooks/useSearchableList";
 
@@ -35,6 +36,7 @@ function OnlineDot({ online }: { online: boolean }) {
 /** The users, loading the next page when scrolled within 100 px of the end. */
 export function UsersTable({ list, onEdit, onDelete }: UsersTableProps) {
   const { t } = useTranslation();
+  const { user: me } = useAuth();
   return (
     <InfiniteTable
       list={list}
@@ -57,12 +59,17 @@ export function UsersTable({ list, onEdit, onDelete }: UsersTableProps) {
           <TableCell>{user.email}</TableCell>
           <TableCell>{t(`profiles.${user.profile}`)}</TableCell>
           <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
-            <IconButton size="small" aria-label={t("users.edit")} onClick={() => onEdit(user)}>
-              <EditIcon fontSize="small" />
-            </IconButton>
-            <IconButton size="small" aria-label={t("users.delete")} onClick={() => onDelete(user)}>
-              <DeleteIcon fontSize="small" />
-            </IconButton>
+            {/* A super user's row is the platform's: only a super user changes it (the server's rule). */}
+            {me && mayChangeUser(me, user) && (
+              <>
+                <IconButton size="small" aria-label={t("users.edit")} onClick={() => onEdit(user)}>
+                  <EditIcon fontSize="small" />
+                </IconButton>
+                <IconButton size="small" aria-label={t("users.delete")} onClick={() => onDelete(user)}>
+                  <DeleteIcon fontSize="small" />
+                </IconButton>
+              </>
+            )}
           </TableCell>
         </TableRow>
       )}
