@@ -1,5 +1,6 @@
 import type { Db, Tx } from "../../db/client.js";
 import { type EventBus, type Raise, inTransaction } from "../../events/bus.js";
+import type { Outbound } from "../../lib/outbound.js";
 import type { MediaStore } from "../../storage/media.js";
 import { botSays } from "../chatbot/botMessages.js";
 import { lockTicket, saveBotState, updateTicketRow } from "../chatbot/queries.js";
@@ -37,9 +38,12 @@ const EXT_BY_MIME: Record<string, string> = {
 
 /**
  * The bot's replies made ready to send: media fetched (within the turn's deadline) and stored as
- * ours, so what is queued for the customer no longer depends on the bot's server.
+ * ours, so what is queued for the customer no longer depends on the bot's server. A reply's URL is
+ * whatever the bot says: it is fetched through the guarded client (a public address on every hop,
+ * at most the media limit read), never from inside our network.
  */
 export async function prepareReplies(
+  outbound: Outbound,
   media: MediaStore,
   companyId: number,
   replies: BotReply[],
@@ -59,10 +63,15 @@ export async function prepareReplies(
     let mimetype = reply.mimetype ?? "";
     if (!data) {
       if (!reply.url) continue;
-      const res = await fetch(reply.url, {
-        signal: AbortSignal.any([signal, AbortSignal.timeout(MEDIA_MAX_SECONDS * 1000)]),
+      const res = await outbound.fetch(reply.url, {
+        signal,
+        timeoutMs: MEDIA_MAX_SECONDS * 1000,
+        maxBytes: media.maxBytes,
       });
-      if (!res.ok) throw new Error(`the bot's ${reply.type} answered ${res.status}`);
+      if (!res.ok) {
+        await res.body?.cancel();
+        throw new Error(`the bot's ${reply.type} answered ${res.status}`);
+      }
       data = Buffer.from(await res.arrayBuffer());
       mimetype ||= (res.headers.get("content-type") ?? "").split(";")[0]!.trim();
     }

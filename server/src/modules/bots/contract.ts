@@ -15,6 +15,8 @@
  * cannot read) hands the ticket to people, and the customer sees no error (runner.ts).
  */
 
+import type { Outbound } from "../../lib/outbound.js";
+
 export type BotKind = "typebot" | "n8n" | "webhook" | "dialogflow" | "prompt";
 
 export interface BotMedia {
@@ -47,6 +49,8 @@ export interface BotContext {
   history(limit: number): Promise<{ fromMe: boolean; body: string }[]>;
   /** Aborted at the timeout: adapters pass it to every request. */
   signal: AbortSignal;
+  /** The guarded client every request of an adapter goes through (lib/outbound.ts). */
+  outbound: Outbound;
 }
 
 export type BotReply =

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { SignJWT, importPKCS8 } from "jose";
 import { type BotAdapter, BotError, type BotOutcome, type BotReply } from "./contract.js";
+import type { Outbound } from "../../lib/outbound.js";
 import { postJson } from "./http.js";
 import type { IntegrationConfig } from "./bindings.js";
 
@@ -32,7 +33,12 @@ function serviceAccountOf(config: IntegrationConfig): ServiceAccount {
 /** Access tokens per service account and token endpoint, kept until a minute before they expire. */
 const tokens = new Map<string, { token: string; until: number }>();
 
-async function accessToken(endpoints: GoogleEndpoints, account: ServiceAccount, signal: AbortSignal) {
+async function accessToken(
+  outbound: Outbound,
+  endpoints: GoogleEndpoints,
+  account: ServiceAccount,
+  signal: AbortSignal,
+) {
   const key = `${endpoints.tokenUrl}|${account.client_email}|${crypto.createHash("sha256").update(account.private_key).digest("hex")}`;
   const cached = tokens.get(key);
   if (cached && cached.until > Date.now()) return cached.token;
@@ -50,11 +56,13 @@ async function accessToken(endpoints: GoogleEndpoints, account: ServiceAccount, 
     .setIssuedAt()
     .setExpirationTime("1h")
     .sign(privateKey);
-  const res = await fetch(endpoints.tokenUrl, {
+  const res = await outbound.fetch(endpoints.tokenUrl, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion }),
     signal,
+    timeoutMs: 120_000, // the turn's signal is the deadline
+    trustedBase: endpoints.tokenUrl,
   });
   const answer = (await res.json().catch(() => ({}))) as {
     access_token?: string;
@@ -82,6 +90,7 @@ interface DetectIntentAnswer {
 
 /** One detectIntent call: the session's words in the integration's language. */
 export async function detectIntent(
+  outbound: Outbound,
   endpoints: GoogleEndpoints,
   config: IntegrationConfig,
   session: string,
@@ -91,16 +100,17 @@ export async function detectIntent(
   const account = serviceAccountOf(config);
   const project = account.project_id || config.projectName;
   if (!project) throw new BotError("the Dialogflow integration has no project");
-  const token = await accessToken(endpoints, account, signal);
+  const token = await accessToken(outbound, endpoints, account, signal);
   const languageCode = config.language || "pt-BR";
   const queryInput =
     "text" in query
       ? { text: { text: query.text.slice(0, 256), languageCode } }
       : { event: { name: query.event, languageCode } };
   return postJson<DetectIntentAnswer>(
+    outbound,
     `${endpoints.apiUrl.replace(/\/+$/, "")}/v2/projects/${encodeURIComponent(project)}/agent/sessions/${encodeURIComponent(session)}:detectIntent`,
     { queryInput },
-    { signal, headers: { authorization: `Bearer ${token}` } },
+    { signal, headers: { authorization: `Bearer ${token}` }, trustedBase: endpoints.apiUrl },
   );
 }
 
@@ -116,6 +126,7 @@ export function dialogflowAdapter(endpointsOf: () => GoogleEndpoints): BotAdapte
       const endpoints = endpointsOf();
       const session = ctx.externalId ?? `atende-${ctx.ticket.id}-${crypto.randomBytes(6).toString("hex")}`;
       const answer = await detectIntent(
+        ctx.outbound,
         endpoints,
         config,
         session,

@@ -1,27 +1,46 @@
+import { DEFAULT_MAX_BYTES, type Outbound } from "../../lib/outbound.js";
 import { BotError } from "./contract.js";
 
+/** The turn's signal is the deadline (BOT_TIMEOUT_MS, at most two minutes); this only backs it up. */
+const CALL_MAX_MS = 120_000;
+
 /**
- * JSON over HTTP for the adapters: the turn's abort signal on every request, a non-2xx answer as a
- * BotError naming the service (never shown to the customer), and `retries` more attempts when the
- * request did not reach the service at all (refused, reset, DNS), never after an answer.
+ * JSON over HTTP for the adapters, through the guarded client: the turn's abort signal on every
+ * request, an answer read within `maxBytes` (1 MiB by default), a non-2xx answer as a BotError
+ * naming the service (never shown to the customer), and `retries` more attempts when the request
+ * did not reach the service at all (refused, reset, DNS), never after an answer and never for an
+ * address the server may not call. `trustedBase`: the operator's configured base (AI, Google).
  */
 export async function postJson<T = unknown>(
+  outbound: Outbound,
   url: string,
   body: unknown,
-  opts: { signal: AbortSignal; headers?: Record<string, string>; retries?: number; raw?: string },
+  opts: {
+    signal: AbortSignal;
+    headers?: Record<string, string>;
+    retries?: number;
+    raw?: string;
+    trustedBase?: string;
+    maxBytes?: number;
+  },
 ): Promise<T> {
   const payload = opts.raw ?? JSON.stringify(body);
   for (let attempt = 0; ; attempt++) {
     let res: Response;
     try {
-      res = await fetch(url, {
+      res = await outbound.fetch(url, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json", ...opts.headers },
         body: payload,
         signal: opts.signal,
+        timeoutMs: CALL_MAX_MS,
+        maxBytes: opts.maxBytes ?? DEFAULT_MAX_BYTES,
+        trustedBase: opts.trustedBase,
       });
     } catch (err) {
-      if (opts.signal.aborted || attempt >= (opts.retries ?? 0)) throw err;
+      // Only a request that never got there (fetch's TypeError) is tried again; a refused address,
+      // an answer over the cap or the deadline is final.
+      if (!(err instanceof TypeError) || opts.signal.aborted || attempt >= (opts.retries ?? 0)) throw err;
       continue;
     }
     const text = await res.text();

@@ -1,4 +1,5 @@
 import { type BotAdapter, BotError, type BotOutcome, type BotReply } from "./contract.js";
+import type { Outbound } from "../../lib/outbound.js";
 import { postJson } from "./http.js";
 import type { PromptConfig } from "./bindings.js";
 
@@ -33,7 +34,20 @@ interface ChatCompletion {
   usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
 }
 
+/** The turn's signal is the deadline (BOT_TIMEOUT_MS); this only backs it up. */
+const CALL_MAX_MS = 120_000;
+/** A voice note Azure makes of one answer: a few hundred KB; far more is not a voice note. */
+const VOICE_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The TTS endpoint is the operator's unless the prompt's region goes into its host (Azure's
+ * `https://{region}.tts...`): then the host is partly the company's, and judged like any other.
+ */
+const ttsTrustedBase = (template: string) =>
+  /^[a-z]+:\/\/[^/]*\{region\}/i.test(template) ? undefined : template;
+
 async function transcribe(
+  outbound: Outbound,
   endpoints: AiEndpoints,
   apiKey: string,
   audio: { data: Buffer; mimetype: string; name: string },
@@ -46,11 +60,13 @@ async function transcribe(
     audio.name || "audio.ogg",
   );
   form.set("model", endpoints.transcriptionModel);
-  const res = await fetch(`${endpoints.openaiUrl.replace(/\/+$/, "")}/audio/transcriptions`, {
+  const res = await outbound.fetch(`${endpoints.openaiUrl.replace(/\/+$/, "")}/audio/transcriptions`, {
     method: "POST",
     headers: { authorization: `Bearer ${apiKey}` },
     body: form,
     signal,
+    timeoutMs: CALL_MAX_MS,
+    trustedBase: endpoints.openaiUrl,
   });
   const answer = (await res.json().catch(() => ({}))) as { text?: string };
   if (!res.ok || typeof answer.text !== "string") throw new BotError(`transcription failed (${res.status})`);
@@ -65,6 +81,7 @@ const xmlEscape = (s: string) =>
 
 /** Azure Speech's REST text-to-speech: the answer as an Ogg/Opus voice note. */
 export async function synthesize(
+  outbound: Outbound,
   endpoints: AiEndpoints,
   prompt: Pick<PromptConfig, "voice" | "voiceKey" | "voiceRegion">,
   text: string,
@@ -75,7 +92,8 @@ export async function synthesize(
   const ssml =
     `<speak version='1.0' xml:lang='${lang}'><voice xml:lang='${lang}' name='${xmlEscape(prompt.voice)}'>` +
     `${xmlEscape(text)}</voice></speak>`;
-  const res = await fetch(endpoints.azureTtsUrl.replace("{region}", encodeURIComponent(prompt.voiceRegion)), {
+  const url = endpoints.azureTtsUrl.replace("{region}", encodeURIComponent(prompt.voiceRegion));
+  const res = await outbound.fetch(url, {
     method: "POST",
     headers: {
       "ocp-apim-subscription-key": prompt.voiceKey,
@@ -85,6 +103,9 @@ export async function synthesize(
     },
     body: ssml,
     signal,
+    timeoutMs: CALL_MAX_MS,
+    maxBytes: VOICE_MAX_BYTES,
+    trustedBase: ttsTrustedBase(endpoints.azureTtsUrl),
   });
   if (!res.ok) throw new BotError(`Azure text-to-speech answered ${res.status}`);
   return Buffer.from(await res.arrayBuffer());
@@ -106,11 +127,12 @@ export function promptAdapter(endpointsOf: () => AiEndpoints): BotAdapter<Prompt
       if (!prompt.apiKey) throw new BotError("the prompt has no API key");
       const heard = [input.text.trim()];
       for (const audio of input.audio)
-        heard.push(await transcribe(endpoints, prompt.apiKey, audio, ctx.signal));
+        heard.push(await transcribe(ctx.outbound, endpoints, prompt.apiKey, audio, ctx.signal));
       const words = heard.filter(Boolean).join("\n");
       if (!words) return { replies: [] };
       const history = await ctx.history(Math.max(0, prompt.maxMessages));
       const completion = await postJson<ChatCompletion>(
+        ctx.outbound,
         `${endpoints.openaiUrl.replace(/\/+$/, "")}/chat/completions`,
         {
           model: endpoints.model,
@@ -134,7 +156,11 @@ export function promptAdapter(endpointsOf: () => AiEndpoints): BotAdapter<Prompt
             },
           ],
         },
-        { signal: ctx.signal, headers: { authorization: `Bearer ${prompt.apiKey}` } },
+        {
+          signal: ctx.signal,
+          headers: { authorization: `Bearer ${prompt.apiKey}` },
+          trustedBase: endpoints.openaiUrl,
+        },
       );
       const message = completion.choices?.[0]?.message;
       if (!message) throw new BotError("the model answered no choice");
@@ -151,7 +177,7 @@ export function promptAdapter(endpointsOf: () => AiEndpoints): BotAdapter<Prompt
         if (prompt.voice && prompt.voice !== "texto")
           replies.push({
             type: "audio",
-            data: await synthesize(endpoints, prompt, text, ctx.signal),
+            data: await synthesize(ctx.outbound, endpoints, prompt, text, ctx.signal),
             mimetype: "audio/ogg",
             name: "resposta.ogg",
           });

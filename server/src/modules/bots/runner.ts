@@ -4,6 +4,7 @@ import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { type EventBus, inTransaction } from "../../events/bus.js";
 import type { TokenService } from "../../http/tokens.js";
+import { createOutbound } from "../../lib/outbound.js";
 import type { MediaStore } from "../../storage/media.js";
 import { RetryLater } from "../../jobs/runner.js";
 import { botSays } from "../chatbot/botMessages.js";
@@ -35,6 +36,7 @@ export interface BotRunnerDeps {
     | "GOOGLE_TOKEN_URL"
     | "DIALOGFLOW_API_URL"
     | "AZURE_TTS_URL"
+    | "OUTBOUND_ALLOW_PRIVATE"
   >;
   openSecret: OpenSecret;
   log: FastifyBaseLogger;
@@ -73,6 +75,8 @@ type ClaimResult =
 
 export function createBotRunner(deps: BotRunnerDeps): BotRunner {
   const { db, bus, now, log, config } = deps;
+  // Every request of a bot (its service, the files its replies name) goes out through this.
+  const outbound = createOutbound(config.OUTBOUND_ALLOW_PRIVATE);
   const adapters: Record<BotKind, BotAdapter<never>> = {
     typebot: typebotAdapter,
     n8n: webhookAdapter,
@@ -222,6 +226,7 @@ export function createBotRunner(deps: BotRunnerDeps): BotRunner {
       externalId: c.externalId,
       history: (limit) => q.historyBefore(db, ticket.companyId, ticket.id, c.firstMessageId, limit),
       signal,
+      outbound,
     };
     const config = binding.kind === "prompt" ? binding.prompt : binding.integration;
     const adapter = adapters[binding.kind] as BotAdapter<typeof config>;
@@ -275,7 +280,7 @@ export function createBotRunner(deps: BotRunnerDeps): BotRunner {
       let ready: Awaited<ReturnType<typeof prepareReplies>>;
       try {
         outcome = await ask(binding, turn, connection, c, signal);
-        ready = await prepareReplies(deps.media, ticket.companyId, outcome.replies, signal);
+        ready = await prepareReplies(outbound, deps.media, ticket.companyId, outcome.replies, signal);
       } catch (err) {
         // Whatever went wrong stays in the log: the customer is simply handed to people.
         log.warn({ err, ticketId: ticket.id, bot: binding.key }, "bot failed: the ticket goes to people");

@@ -95,6 +95,7 @@ export const typebotAdapter: BotAdapter<IntegrationConfig> = {
       readTypebotAnswer({
         sessionId,
         ...(await postJson<TypebotAnswer>(
+          ctx.outbound,
           `${base}/api/v1/sessions/${encodeURIComponent(sessionId)}/continueChat`,
           { message: { type: "text", text }, textBubbleContentFormat: "markdown" },
           { signal, headers },
@@ -104,6 +105,7 @@ export const typebotAdapter: BotAdapter<IntegrationConfig> = {
     if (!input.start && ctx.externalId) return continueChat(ctx.externalId, input.text);
 
     const started = await postJson<TypebotAnswer>(
+      ctx.outbound,
       `${base}/api/v1/typebots/${encodeURIComponent(config.typebotSlug)}/startChat`,
       {
         isStreamEnabled: false,

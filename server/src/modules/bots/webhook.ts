@@ -60,7 +60,7 @@ export const webhookAdapter: BotAdapter<IntegrationConfig> = {
       company: ctx.company,
     });
     const timestamp = String(Math.floor(Date.now() / 1000));
-    const raw = await postJson(config.urlN8N, null, {
+    const raw = await postJson(ctx.outbound, config.urlN8N, null, {
       signal: ctx.signal,
       raw: body,
       retries: 2,
