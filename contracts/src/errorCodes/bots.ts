@@ -26,6 +26,12 @@ export const BOT_ERRORS = {
     en: "The service account JSON is invalid (client_email or private_key missing).",
     es: "El JSON de la cuenta de servicio no es válido (faltan client_email o private_key).",
   },
+  ERR_INTEGRATION_URL_FORBIDDEN: {
+    status: 400,
+    pt: "Esta URL aponta para uma rede privada ou local e não é permitida.",
+    en: "This URL points to a private or local network and is not allowed.",
+    es: "Esta URL apunta a una red privada o local y no está permitida.",
+  },
   ERR_DIALOGFLOW_TEST_FAILED: {
     status: 400,
     pt: "O Dialogflow recusou o teste.",

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { SignJWT, importPKCS8 } from "jose";
 import type { Config } from "../../config.js";
 import { AppError } from "../../http/errors.js";
+import { type Outbound, type OutboundInit, createOutbound } from "../../lib/outbound.js";
 
 /**
  * Dialogflow ES over REST: an OAuth access token from Google's token endpoint (a JWT signed with the
@@ -54,8 +55,14 @@ function googleError(status: number, body: unknown): string {
   return `HTTP ${status}`;
 }
 
-async function postJson(url: string, init: RequestInit): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+/** Both bases are the operator's (config), trusted by origin; answers are read within 1 MiB. */
+async function postJson(
+  outbound: Outbound,
+  url: string,
+  trustedBase: string,
+  init: Pick<OutboundInit, "method" | "headers" | "body">,
+): Promise<{ status: number; body: unknown }> {
+  const res = await outbound.fetch(url, { ...init, timeoutMs: TIMEOUT_MS, trustedBase });
   const text = await res.text();
   let body: unknown = null;
   try {
@@ -69,7 +76,10 @@ async function postJson(url: string, init: RequestInit): Promise<{ status: numbe
 /** A Dialogflow failure a user can act on: the reason from Google (or the network), as `detail`. */
 export class DialogflowError extends Error {}
 
-export function dialogflowClient(config: Pick<Config, "GOOGLE_TOKEN_URL" | "DIALOGFLOW_API_URL">) {
+export function dialogflowClient(
+  config: Pick<Config, "GOOGLE_TOKEN_URL" | "DIALOGFLOW_API_URL" | "OUTBOUND_ALLOW_PRIVATE">,
+) {
+  const outbound = createOutbound(config.OUTBOUND_ALLOW_PRIVATE);
   async function accessToken(account: ServiceAccount): Promise<string> {
     let key: Awaited<ReturnType<typeof importPKCS8>>;
     try {
@@ -85,7 +95,7 @@ export function dialogflowClient(config: Pick<Config, "GOOGLE_TOKEN_URL" | "DIAL
       .setIssuedAt(now)
       .setExpirationTime(now + 3600)
       .sign(key);
-    const { status, body } = await postJson(config.GOOGLE_TOKEN_URL, {
+    const { status, body } = await postJson(outbound, config.GOOGLE_TOKEN_URL, config.GOOGLE_TOKEN_URL, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion }),
@@ -109,7 +119,7 @@ export function dialogflowClient(config: Pick<Config, "GOOGLE_TOKEN_URL" | "DIAL
         const url =
           `${config.DIALOGFLOW_API_URL}/v2/projects/${encodeURIComponent(projectId)}` +
           `/agent/sessions/${encodeURIComponent(sessionId)}:detectIntent`;
-        const { status, body } = await postJson(url, {
+        const { status, body } = await postJson(outbound, url, config.DIALOGFLOW_API_URL, {
           method: "POST",
           headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
           body: JSON.stringify({ queryInput: { text: { text, languageCode: language } } }),

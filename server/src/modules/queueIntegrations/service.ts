@@ -13,6 +13,7 @@ import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError, uniqueOr } from "../../http/errors.js";
+import { createOutbound } from "../../lib/outbound.js";
 import type { SecretBox } from "../../lib/secretBox.js";
 import { type DialogflowClient, DialogflowError, parseServiceAccount, testSessionId } from "./dialogflow.js";
 import { botPolicy } from "./policy.js";
@@ -20,12 +21,20 @@ import { presentIntegration } from "./present.js";
 import * as q from "./queries.js";
 import { INTEGRATION_SECRET_PURPOSE as PURPOSE, openIntegrationSecrets } from "./sealing.js";
 
-export type QueueIntegrationsDeps = Pick<Deps, "db" | "bus" | "now"> & {
+export type QueueIntegrationsDeps = Pick<Deps, "db" | "bus" | "now" | "config"> & {
   secrets: SecretBox;
   dialogflow: DialogflowClient;
 };
 
-export function createQueueIntegrationsService({ db, bus, now, secrets, dialogflow }: QueueIntegrationsDeps) {
+export function createQueueIntegrationsService({
+  db,
+  bus,
+  now,
+  config,
+  secrets,
+  dialogflow,
+}: QueueIntegrationsDeps) {
+  const outbound = createOutbound(config.OUTBOUND_ALLOW_PRIVATE);
   const present = (row: q.QueueIntegrationRow) =>
     presentIntegration(row, openIntegrationSecrets(secrets, row));
 
@@ -39,6 +48,17 @@ export function createQueueIntegrationsService({ db, bus, now, secrets, dialogfl
   /** A new secret is sealed; a blank one keeps what is stored (the dialog never receives it). */
   const sealed = (purpose: string, plain: string, stored: string | null) =>
     plain ? secrets.seal(purpose, plain) : stored;
+
+  /**
+   * The bot's URL must be one the server may call (no SSRF, issue 32): an address that is, or a name
+   * that resolves now to, an internal one is refused. A name that does not resolve yet is kept: the
+   * guarded client judges every address again on each call.
+   */
+  async function assertCallable(urlN8N: string) {
+    if (!urlN8N) return;
+    const verdict = await outbound.check(urlN8N);
+    if (!verdict.ok && verdict.reason === "forbidden") throw new AppError("ERR_INTEGRATION_URL_FORBIDDEN");
+  }
 
   /** The columns from the dialog's body; `stored` is the row being edited. */
   function values(input: QueueIntegrationInput, stored?: q.QueueIntegrationRow) {
@@ -98,6 +118,7 @@ export function createQueueIntegrationsService({ db, bus, now, secrets, dialogfl
 
     async create(actor: AuthContext, input: QueueIntegrationInput): Promise<QueueIntegrationDTO> {
       const fields = values(input);
+      await assertCallable(input.urlN8N);
       return save(
         actor.companyId,
         (queueIntegration) => ({ action: "create", queueIntegration }),
@@ -107,6 +128,7 @@ export function createQueueIntegrationsService({ db, bus, now, secrets, dialogfl
 
     async update(actor: AuthContext, id: number, input: QueueIntegrationInput): Promise<QueueIntegrationDTO> {
       const fields = values(input, await rowOf(actor, id));
+      await assertCallable(input.urlN8N);
       return save(
         actor.companyId,
         (queueIntegration) => ({ action: "update", queueIntegration }),

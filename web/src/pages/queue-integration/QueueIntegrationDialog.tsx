@@ -86,6 +86,7 @@ export function QueueIntegrationDialog({ integration, onClose }: QueueIntegratio
       applyServerErrors(error, setError, {
         codes: {
           ERR_QUEUE_INTEGRATION_NAME_TAKEN: "name",
+          ERR_INTEGRATION_URL_FORBIDDEN: "urlN8N",
           ERR_DIALOGFLOW_JSON_REQUIRED: "jsonContent",
           ERR_DIALOGFLOW_JSON_INVALID: "jsonContent",
         },

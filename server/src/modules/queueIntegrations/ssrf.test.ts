@@ -1,0 +1,97 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { QueueIntegrationDTO } from "@atende/contracts";
+import { caller, expectError, expectOk } from "../../test/calls.js";
+import { uid } from "../../test/factories.js";
+import { type TestContext, createTestContext } from "../../test/harness.js";
+import { buildBotTeam } from "./testing.js";
+
+/**
+ * No SSRF through bot integrations (issue 32, finding 1): with no private address allowed, as in
+ * production, an integration whose URL is or resolves to an internal address is refused when it is
+ * saved, and the listener it names never hears from the server.
+ */
+let ctx: TestContext;
+let team: Awaited<ReturnType<typeof buildBotTeam>>;
+let inside: { url: string; seen: string[]; close(): Promise<void> };
+
+beforeAll(async () => {
+  const seen: string[] = [];
+  const server = http.createServer((req, res) => {
+    seen.push(req.url ?? "");
+    res.end(JSON.stringify({ replies: ["hi"] }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  inside = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+  ctx = await createTestContext({ OUTBOUND_ALLOW_PRIVATE: "" });
+  team = await buildBotTeam(ctx);
+});
+afterAll(async () => {
+  await ctx?.close();
+  await inside?.close();
+});
+
+const call = caller(() => ctx);
+const body = (type: string, urlN8N: string) => ({
+  type,
+  name: `Bot ${uid()}`,
+  urlN8N,
+  ...(type === "typebot" ? { typebotSlug: "atendimento" } : {}),
+});
+
+/** The host's first non-loopback interface address, as a URL host. */
+function ownHost(): string | null {
+  for (const list of Object.values(os.networkInterfaces()))
+    for (const i of list ?? [])
+      if (!i.internal) return i.family === "IPv6" ? `[${i.address.replace(/%.*$/, "")}]` : i.address;
+  return null;
+}
+
+describe("integration URLs", () => {
+  it("refuses an N8N, webhook or Typebot integration pointing at a loopback listener with 400 ERR_INTEGRATION_URL_FORBIDDEN, on create and on edit", async () => {
+    const port = new URL(inside.url).port;
+    for (const type of ["n8n", "webhook", "typebot"])
+      for (const url of [`${inside.url}/bot`, `http://localhost:${port}/bot`])
+        expectError(
+          await call("POST", "/queueIntegration", team.admin, body(type, url)),
+          400,
+          "ERR_INTEGRATION_URL_FORBIDDEN",
+        );
+    const saved = expectOk<QueueIntegrationDTO>(
+      await call("POST", "/queueIntegration", team.admin, body("n8n", "https://8.8.8.8/webhook")),
+      201,
+    );
+    expectError(
+      await call("PUT", `/queueIntegration/${saved.id}`, team.admin, body("n8n", `${inside.url}/bot`)),
+      400,
+      "ERR_INTEGRATION_URL_FORBIDDEN",
+    );
+    expect(inside.seen).toEqual([]);
+  });
+
+  it("refuses every spelling of an internal address the probe tried, the host's own address included", async () => {
+    const own = ownHost();
+    for (const host of [
+      "[::7f00:1]",
+      "[64:ff9b::7f00:1]",
+      "[2002:7f00:1::]",
+      "[::ffff:127.0.0.1]",
+      "0x7f000001",
+      "0177.0.0.1",
+      "192.0.2.1",
+      "169.254.169.254",
+      ...(own ? [own] : []),
+    ])
+      expectError(
+        await call("POST", "/queueIntegration", team.admin, body("webhook", `http://${host}:8080/bot`)),
+        400,
+        "ERR_INTEGRATION_URL_FORBIDDEN",
+      );
+  });
+});
