@@ -198,14 +198,15 @@ export function createFanout(io: AppServer, hooks: FanoutHooks): (event: DomainE
       case "schedule.changed":
         io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "schedule"), event.payload);
         break;
+      // Contact lists are the campaigns' audiences: admins only, as their pages are.
       case "contactList.changed":
-        io.to(rooms.company(event.companyId)).emit(contactListEvent(event.companyId), event.payload);
+        io.to(rooms.admins(event.companyId)).emit(contactListEvent(event.companyId), event.payload);
         break;
       case "contactListItem.changed":
-        io.to(rooms.company(event.companyId)).emit(contactListItemEvent(event.companyId), event.payload);
+        io.to(rooms.admins(event.companyId)).emit(contactListItemEvent(event.companyId), event.payload);
         break;
       case "contactListImport.progress":
-        io.to(rooms.company(event.companyId)).emit(contactListImportEvent(event.companyId), event.payload);
+        io.to(rooms.admins(event.companyId)).emit(contactListImportEvent(event.companyId), event.payload);
         break;
       case "fileList.changed":
         io.to(rooms.company(event.companyId)).emit(fileListEvent(event.companyId), event.payload);

@@ -11,18 +11,19 @@ import type {
   ContactListsPage,
 } from "@atende/contracts";
 import { CONTACT_LIST_IMPORT_LIMITS } from "@atende/contracts";
-import { contactListImports, contactListItems, plans } from "../../db/schema/index.js";
+import { contactListImports, contactListItems, contactLists, plans } from "../../db/schema/index.js";
 import { enqueueJob } from "../../jobs/runner.js";
 import { buildSimulatorCompany } from "../../test/channels.js";
-import { caller, expectError, expectOk, fieldsOf, fileForm } from "../../test/calls.js";
+import { type Method, caller, expectError, expectOk, fieldsOf, fileForm } from "../../test/calls.js";
 import { type LoggedIn, buildTeam, uid } from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, waitFor } from "../../test/harness.js";
 import { buildXlsx } from "../../test/xlsx.js";
+import { caughtUp } from "../../test/settled.js";
 import { enqueueListCheck } from "./jobs.js";
 
 /**
  * Contact lists over HTTP on a real database: the Whaticket answer shapes, another company's list
- * is not found, deleting items needs contacts-page:deleteContact, the spreadsheet import (counts,
+ * is not found, agents reach none of it (the campaigns' permission), the spreadsheet import (counts,
  * duplicates in the file and in the list, bad rows with their line, the ninth digit) and the
  * background WhatsApp check through the simulator (numbers ending in 0000 are not on WhatsApp).
  */
@@ -199,14 +200,12 @@ describe("contact list items", () => {
     );
   });
 
-  it("deleting an item needs contacts-page:deleteContact", async () => {
+  it("an admin deletes an item", async () => {
     const list = await createList(adminA);
     const item = expectOk<ContactListItemDTO>(
       await addItem(adminA, list.id, { number: "5511912345678" }),
       201,
     );
-    expectError(await call("DELETE", `/contact-list-items/${item.id}`, agentA), 403, "ERR_NO_PERMISSION");
-    expectOk(await call("GET", `/contact-list-items/${item.id}`, agentA));
     expectOk(await call("DELETE", `/contact-list-items/${item.id}`, adminA));
     expectError(
       await call("GET", `/contact-list-items/${item.id}`, adminA),
@@ -215,13 +214,18 @@ describe("contact list items", () => {
     );
   });
 
-  it("tells the company live on company-{id}-ContactList and -ContactListItem", async () => {
+  it("tells the company's admins live on company-{id}-ContactList and -ContactListItem; its agents hear nothing", async () => {
     const url = await ctx.url();
     const socket = await connectSocket(url, adminA.token);
+    const agentSocket = await connectSocket(url, agentA.token);
     const lists: unknown[] = [];
     const itemsHeard: unknown[] = [];
+    const agentHeard: string[] = [];
     socket.on(`company-${adminA.user.companyId}-ContactList`, (p: unknown) => lists.push(p));
     socket.on(`company-${adminA.user.companyId}-ContactListItem`, (p: unknown) => itemsHeard.push(p));
+    agentSocket.onAny((event: string) => {
+      if (event.includes("ContactList")) agentHeard.push(event);
+    });
     try {
       const list = await createList(adminA);
       const item = expectOk<ContactListItemDTO>(
@@ -231,9 +235,68 @@ describe("contact list items", () => {
       await waitFor(() => itemsHeard.length >= 1 && lists.length >= 2);
       expect(lists[0]).toMatchObject({ action: "create", record: { id: list.id } });
       expect(itemsHeard[0]).toMatchObject({ action: "create", record: { id: item.id } });
+      await caughtUp(agentSocket);
+      expect(agentHeard).toEqual([]);
     } finally {
       socket.close();
+      agentSocket.close();
     }
+  });
+});
+
+describe("who may touch contact lists", () => {
+  /** Company A's lists and items as the database holds them. */
+  async function rowsOfA() {
+    const companyId = adminA.user.companyId;
+    return {
+      lists: await ctx.deps.db.select().from(contactLists).where(eq(contactLists.companyId, companyId)),
+      items: await ctx.deps.db
+        .select()
+        .from(contactListItems)
+        .where(eq(contactListItems.companyId, companyId)),
+      imports: await ctx.deps.db
+        .select()
+        .from(contactListImports)
+        .where(eq(contactListImports.companyId, companyId)),
+    };
+  }
+
+  it("an agent gets 403 ERR_NO_PERMISSION on every list and item call, as on campaigns, and nothing changes", async () => {
+    const list = await createList(adminA);
+    const item = expectOk<ContactListItemDTO>(
+      await addItem(adminA, list.id, { number: "5511912340001" }),
+      201,
+    );
+    const before = await rowsOfA();
+    const sheet = fileForm(Buffer.from("name,number\nFulano,5511912340003\n"), "lista.csv", "text/csv");
+    const calls: [Method, string, unknown?, Record<string, string>?][] = [
+      ["POST", "/contact-lists", { name: "Agent list" }],
+      ["PUT", `/contact-lists/${list.id}`, { name: "Renamed by agent" }],
+      ["DELETE", `/contact-lists/${list.id}`],
+      ["POST", `/contact-lists/${list.id}/upload`, sheet.payload, sheet.headers],
+      [
+        "POST",
+        "/contact-list-items",
+        { name: "Agent item", number: "5511912340002", contactListId: list.id },
+      ],
+      ["PUT", `/contact-list-items/${item.id}`, { name: "Renamed by agent" }],
+      ["DELETE", `/contact-list-items/${item.id}`],
+      ["GET", "/contact-lists"],
+      ["GET", "/contact-lists/list"],
+      ["GET", `/contact-lists/${list.id}`],
+      ["GET", `/contact-lists/${list.id}/import`],
+      ["GET", `/contact-lists/${list.id}/imports/1/errors.csv`],
+      ["GET", "/contact-lists/example.xlsx"],
+      ["GET", `/contact-list-items?contactListId=${list.id}`],
+      ["GET", `/contact-list-items/${item.id}`],
+      ["GET", "/campaigns"],
+    ];
+    for (const [method, url, payload, headers] of calls)
+      expectError(await call(method, url, agentA, payload, headers), 403, "ERR_NO_PERMISSION");
+    expect(await rowsOfA()).toEqual(before);
+    // The admin still does all of it.
+    expectOk(await call("PUT", `/contact-list-items/${item.id}`, adminA, { name: "Renamed by admin" }));
+    expectOk(await call("DELETE", `/contact-lists/${list.id}`, adminA));
   });
 });
 
@@ -271,7 +334,7 @@ describe("spreadsheet import", { timeout: 60_000 }, () => {
     expectError(
       await call("GET", `/contact-lists/${list.id}/imports/${done.id}/errors.csv`, adminB),
       404,
-      "ERR_NO_CONTACT_LIST_IMPORT_FOUND",
+      "ERR_NO_CONTACT_LIST_FOUND",
     );
   });
 

@@ -14,6 +14,7 @@ import {
 } from "@atende/contracts";
 import type { SessionManager } from "../../channels/sessions.js";
 import type { JobRunner } from "../../jobs/runner.js";
+import { CAMPAIGNS_ACCESS } from "../campaigns/policy.js";
 import { langOf } from "../../http/errors.js";
 import { routes } from "../../http/route.js";
 import { streamSingleUpload, uploadForm } from "../../http/upload.js";
@@ -31,8 +32,9 @@ const importParams = z.object({ id: idValue, importId: idValue });
 
 export function contactListsRoutes(app: FastifyInstance, lists: ContactListsService) {
   const r = routes(app);
-  // Contact lists are the campaigns' audiences: every call needs the plan's campaigns.
-  const gated = { access: "user", plan: "useCampaigns" } as const;
+  // Contact lists are the campaigns' audiences: every call needs the plan's campaigns and the
+  // campaigns' permission (an agent would otherwise change who a campaign sends to).
+  const gated = { access: CAMPAIGNS_ACCESS, plan: "useCampaigns" } as const;
   const byId = { ...gated, params: idParam } as const;
 
   r.get("/contact-lists", { ...gated, query: contactListsQuerySchema }, ({ auth, query }) =>
@@ -89,15 +91,10 @@ export function contactListsRoutes(app: FastifyInstance, lists: ContactListsServ
   r.put("/contact-list-items/:id", { ...byId, body: contactListItemUpdateSchema }, ({ auth, params, body }) =>
     lists.updateItem(auth, params.id, body),
   );
-  // contacts-page:deleteContact, checked by the service after the lookup (another company's is 404).
-  r.delete(
-    "/contact-list-items/:id",
-    { ...byId, access: "contacts-page:deleteContact" },
-    async ({ auth, params }) => {
-      await lists.removeItem(auth, params.id);
-      return { message: "Contact deleted" };
-    },
-  );
+  r.delete("/contact-list-items/:id", byId, async ({ auth, params }) => {
+    await lists.removeItem(auth, params.id);
+    return { message: "Contact deleted" };
+  });
 }
 
 export interface ContactListsModuleDeps extends ContactListsDeps {

@@ -21,13 +21,14 @@ import {
 } from "@atende/contracts";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
-import { type AuthContext, authorize } from "../../http/auth.js";
+import type { AuthContext } from "../../http/auth.js";
 import { AppError, uniqueOr } from "../../http/errors.js";
 import type { ReceiveUpload } from "../../http/upload.js";
 import { enqueueJob } from "../../jobs/runner.js";
 import { toCsv } from "../contacts/csv.js";
 import { CONTACT_LIST_IMPORT_JOB, enqueueListCheck } from "./jobs.js";
 import { normalizeListNumber } from "./numbers.js";
+import { contactListPolicy } from "./policy.js";
 import { presentContactList, presentImport, presentItem } from "./present.js";
 import { type ParkedReadings, type SheetReading, openSheetReading } from "./sheetReader.js";
 import * as q from "./queries.js";
@@ -48,15 +49,18 @@ export function createContactListsService({
   media,
   readings,
 }: ContactListsDeps & { readings: ParkedReadings }) {
-  async function existingList(companyId: number, id: number) {
-    const list = await q.findContactList(db, companyId, id);
+  /** The caller's company's list, for one who may manage lists (another company's is 404 first). */
+  async function existingList(actor: AuthContext, id: number) {
+    const list = await q.findContactList(db, actor.companyId, id);
     if (!list) throw new AppError("ERR_NO_CONTACT_LIST_FOUND");
+    contactListPolicy.manage(actor);
     return list;
   }
 
-  async function existingItem(companyId: number, id: number) {
-    const item = await q.findItem(db, companyId, id);
+  async function existingItem(actor: AuthContext, id: number) {
+    const item = await q.findItem(db, actor.companyId, id);
     if (!item) throw new AppError("ERR_NO_CONTACT_LIST_ITEM_FOUND");
+    contactListPolicy.manage(actor);
     return item;
   }
 
@@ -89,7 +93,7 @@ export function createContactListsService({
     },
 
     async get(actor: AuthContext, id: number): Promise<ContactListDTO> {
-      return presentContactList(await existingList(actor.companyId, id));
+      return presentContactList(await existingList(actor, id));
     },
 
     async create(actor: AuthContext, input: ContactListCreateInput): Promise<ContactListDTO> {
@@ -114,7 +118,7 @@ export function createContactListsService({
     },
 
     async update(actor: AuthContext, id: number, input: ContactListUpdateInput): Promise<ContactListDTO> {
-      const before = await existingList(actor.companyId, id);
+      const before = await existingList(actor, id);
       await ownConnection(actor.companyId, input.whatsappId);
       return inTransaction(db, bus, async (tx, raise) => {
         const row = await q.updateContactList(tx, actor.companyId, id, {
@@ -134,6 +138,7 @@ export function createContactListsService({
     },
 
     async remove(actor: AuthContext, id: number): Promise<void> {
+      await existingList(actor, id);
       await inTransaction(db, bus, async (tx, raise) => {
         if (!(await q.deleteContactList(tx, actor.companyId, id)))
           throw new AppError("ERR_NO_CONTACT_LIST_FOUND");
@@ -146,7 +151,7 @@ export function createContactListsService({
      * number column), stored, and read into the list by a durable job; answers the import's progress.
      */
     async upload(actor: AuthContext, id: number, receive: ReceiveUpload): Promise<ContactListImportDTO> {
-      const list = await existingList(actor.companyId, id);
+      const list = await existingList(actor, id);
       // Written to disk as it arrives and checked there in a worker: the server never holds the file.
       const { filename, saved: stored } = await receive(
         async (stream, name) => {
@@ -208,13 +213,14 @@ export function createContactListsService({
 
     /** The list's latest import (null when none), so a reopened page shows it. */
     async latestImport(actor: AuthContext, id: number): Promise<ContactListImportDTO | null> {
-      await existingList(actor.companyId, id);
+      await existingList(actor, id);
       const row = await q.latestImport(db, actor.companyId, id);
       return row ? presentImport(row) : null;
     },
 
     /** The bad rows of an import as CSV: row, reason, value. */
     async importErrorsCsv(actor: AuthContext, listId: number, importId: number, lang: Lang): Promise<string> {
+      await existingList(actor, listId);
       const row = await q.findImport(db, actor.companyId, importId);
       if (!row || row.contactListId !== listId) throw new AppError("ERR_NO_CONTACT_LIST_IMPORT_FOUND");
       const head = {
@@ -238,7 +244,7 @@ export function createContactListsService({
     // ---- Items ----
 
     async pageItems(actor: AuthContext, query: ContactListItemQuery): Promise<ContactListItemsPage> {
-      await existingList(actor.companyId, query.contactListId);
+      await existingList(actor, query.contactListId);
       const { rows, count } = await q.pageItems(db, actor.companyId, {
         ...query,
         pageSize: CONTACT_LIST_ITEMS_PAGE_SIZE,
@@ -251,11 +257,11 @@ export function createContactListsService({
     },
 
     async getItem(actor: AuthContext, id: number): Promise<ContactListItemDTO> {
-      return presentItem(await existingItem(actor.companyId, id));
+      return presentItem(await existingItem(actor, id));
     },
 
     async createItem(actor: AuthContext, input: ContactListItemCreateInput): Promise<ContactListItemDTO> {
-      const list = await existingList(actor.companyId, input.contactListId);
+      const list = await existingList(actor, input.contactListId);
       const number = numberOf(input.number);
       return uniqueOr("ERR_CONTACT_LIST_ITEM_DUPLICATED", () =>
         inTransaction(db, bus, async (tx, raise) => {
@@ -294,9 +300,9 @@ export function createContactListsService({
       id: number,
       input: ContactListItemUpdateInput,
     ): Promise<ContactListItemDTO> {
-      const before = await existingItem(actor.companyId, id);
+      const before = await existingItem(actor, id);
       const number = input.number !== undefined ? numberOf(input.number) : before.number;
-      const list = await existingList(actor.companyId, before.contactListId);
+      const list = await existingList(actor, before.contactListId);
       return uniqueOr("ERR_CONTACT_LIST_ITEM_DUPLICATED", () =>
         inTransaction(db, bus, async (tx, raise) => {
           const changedNumber = number !== before.number;
@@ -321,10 +327,8 @@ export function createContactListsService({
       );
     },
 
-    /** Deleting an item needs contacts-page:deleteContact (after the lookup: another company's is 404). */
     async removeItem(actor: AuthContext, id: number): Promise<void> {
-      const item = await existingItem(actor.companyId, id);
-      authorize(actor, "contacts-page:deleteContact");
+      const item = await existingItem(actor, id);
       await inTransaction(db, bus, async (tx, raise) => {
         if (!(await q.deleteItem(tx, actor.companyId, id)))
           throw new AppError("ERR_NO_CONTACT_LIST_ITEM_FOUND");
