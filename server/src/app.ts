@@ -170,7 +170,7 @@ export async function buildApp(
       log: app.log,
       mailer,
       cache: webhookCache,
-      allowPrivate: deps.config.WEBHOOKS_ALLOW_PRIVATE === "true",
+      allowPrivate: deps.config.OUTBOUND_ALLOW_PRIVATE,
       retryBaseSeconds: deps.config.WEBHOOK_RETRY_BASE_SECONDS,
       metrics,
     }),

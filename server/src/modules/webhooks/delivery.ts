@@ -1,6 +1,4 @@
 import crypto from "node:crypto";
-import http from "node:http";
-import https from "node:https";
 import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER, WEBHOOK_TEST_EVENT } from "@atende/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
@@ -8,7 +6,7 @@ import { type JobHandler, JobFailed, RetryLater } from "../../jobs/runner.js";
 import type { Mailer } from "../mail/mailer.js";
 import { type WEBHOOK_DELIVERY_JOB, type SubscriptionCache } from "./dispatch.js";
 import * as q from "./queries.js";
-import { publicOnlyLookup, receiverUrl } from "./ssrf.js";
+import { type Outbound, OutboundRefused, createOutbound } from "../../lib/outbound.js";
 
 /** A subscription failing for this long is switched off. */
 export const FAILING_DAY_MS = 24 * 60 * 60 * 1000;
@@ -25,37 +23,36 @@ export function retryDelaySeconds(base: number, attempt: number): number {
   return Math.min(MAX_BACKOFF_SECONDS, base * 2 ** Math.max(0, attempt - 1));
 }
 
-/** POSTs the body; answers the status code, or throws on a network error. */
-function post(
-  url: URL,
+/**
+ * POSTs the body through the guarded client (lib/outbound.ts: public addresses only, judged when
+ * the socket connects; no redirect followed); answers the status code, or throws.
+ */
+async function post(
+  outbound: Outbound,
+  url: string,
   body: string,
   headers: Record<string, string>,
-  allowPrivate: boolean,
 ): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const client = url.protocol === "https:" ? https : http;
-    const req = client.request(
-      url,
-      {
-        method: "POST",
-        headers: {
-          ...headers,
-          "content-type": "application/json",
-          "content-length": Buffer.byteLength(body),
-        },
-        lookup: publicOnlyLookup(allowPrivate),
-        timeout: TIMEOUT_MS,
-      },
-      (res) => {
-        res.resume(); // the answer's body is not read
-        res.on("end", () => resolve(res.statusCode ?? 0));
-        res.on("error", reject);
-      },
-    );
-    req.on("timeout", () => req.destroy(new Error("timed out")));
-    req.on("error", reject);
-    req.end(body);
+  const res = await outbound.fetch(url, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json" },
+    body,
+    redirects: 0,
+    timeoutMs: TIMEOUT_MS,
+    maxBytes: Number.POSITIVE_INFINITY, // the answer's body is never read
   });
+  await res.body?.cancel();
+  return res.status;
+}
+
+/**
+ * What the delivery log says of a request that got no answer: a few words, never the socket's own
+ * error, whose address, port and reason would make the log a scanner of whatever the server reaches.
+ */
+function failureOf(err: unknown): string {
+  if (err instanceof OutboundRefused) return "forbidden address";
+  if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")) return "timed out";
+  return "connection failed";
 }
 
 export interface DeliveryDeps {
@@ -64,7 +61,8 @@ export interface DeliveryDeps {
   log: FastifyBaseLogger;
   mailer: Pick<Mailer, "send">;
   cache: SubscriptionCache;
-  allowPrivate: boolean;
+  /** OUTBOUND_ALLOW_PRIVATE: the private addresses a receiver may have anyway (tests). */
+  allowPrivate: string;
   retryBaseSeconds: number;
   /** Counts deliveries by outcome (the /metrics counter). */
   metrics?: { webhookDeliveries: { inc(labels: { outcome: string }): void } };
@@ -73,6 +71,7 @@ export interface DeliveryDeps {
 /** The job that delivers one webhook event, signed, retried with the same deliveryId. */
 export function webhookDeliveryJob(deps: DeliveryDeps): JobHandler<typeof WEBHOOK_DELIVERY_JOB> {
   const { db, now } = deps;
+  const outbound = createOutbound(deps.allowPrivate);
   const count = (outcome: string) => deps.metrics?.webhookDeliveries.inc({ outcome });
 
   async function switchOff(companyId: number, sub: q.WebhookRow) {
@@ -116,11 +115,18 @@ export function webhookDeliveryJob(deps: DeliveryDeps): JobHandler<typeof WEBHOO
       };
       let code: number | null = null;
       let error: string | null = null;
+      let refused = false;
       try {
-        code = await post(receiverUrl(sub.url), body, headers, deps.allowPrivate);
+        code = await post(outbound, sub.url, body, headers);
         if (code < 200 || code >= 300) error = `HTTP ${code}`;
       } catch (err) {
-        error = (err as Error).message.slice(0, 300) || "network error";
+        error = failureOf(err);
+        refused = err instanceof OutboundRefused;
+        if (refused)
+          deps.log.warn(
+            { companyId, webhookId: sub.id, reason: (err as OutboundRefused).reason },
+            "webhook not delivered: the receiver is a forbidden address",
+          );
       }
       const at = now();
       await q.updateDelivery(db, companyId, d.id, {
@@ -136,6 +142,8 @@ export function webhookDeliveryJob(deps: DeliveryDeps): JobHandler<typeof WEBHOO
         return;
       }
       count("failed_attempt");
+      // Waiting will not make the address one the server may call: never retried.
+      if (refused) throw new JobFailed(error);
       const failing = await q.markFailing(db, companyId, sub.id, at);
       if (
         failing?.active &&

@@ -26,7 +26,7 @@ const newSecret = () => `whsec_${crypto.randomBytes(24).toString("base64url")}`;
 
 /** A company's outbound webhooks (admins): subscriptions, their delivery log, test and resend. */
 export function createWebhooksService({ db, bus, now, config, jobs, webhookCache }: WebhooksDeps) {
-  const allowPrivate = config.WEBHOOKS_ALLOW_PRIVATE === "true";
+  const allowPrivate = config.OUTBOUND_ALLOW_PRIVATE;
 
   async function own(actor: AuthContext, id: number) {
     const row = await q.findSubscription(db, actor.companyId, id);

@@ -1,21 +1,47 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectError } from "../../test/calls.js";
+import type { WebhookDeliveryDTO, WebhookWithSecretDTO } from "@atende/contracts";
+import { expectError, expectOk } from "../../test/calls.js";
 import { buildTeam } from "../../test/factories.js";
-import { type TestContext, createTestContext } from "../../test/harness.js";
-import { isPrivateAddress, publicOnlyLookup } from "./ssrf.js";
+import { type TestContext, createTestContext, openTestDatabase, waitFor } from "../../test/harness.js";
+import { jobsIdle } from "../../test/settled.js";
 
-/** No SSRF through webhooks: with the default config, internal receivers are refused. */
+/**
+ * No SSRF through webhooks (issue 32, findings 1 and 6): with no private address allowed, as in
+ * production, internal receivers are refused when saved, and a delivery to a receiver that turned
+ * internal afterwards is refused when it connects: logged as a forbidden address, never retried,
+ * the receiver never reached.
+ */
 let ctx: TestContext;
 let team: Awaited<ReturnType<typeof buildTeam>>;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ctx = await createTestContext({ OUTBOUND_ALLOW_PRIVATE: "" });
   team = await buildTeam(ctx);
 });
 afterAll(async () => ctx?.close());
 
+const subscribe = (c: TestContext, auth: Record<string, string>, url: string) =>
+  c.app.inject({
+    method: "POST",
+    url: "/webhooks",
+    headers: auth,
+    payload: { url, events: ["ticket.created"] },
+  });
+
+/** The host's first non-loopback interface address, as a URL host. */
+function ownHost(): string | null {
+  for (const list of Object.values(os.networkInterfaces()))
+    for (const i of list ?? [])
+      if (!i.internal) return i.family === "IPv6" ? `[${i.address.replace(/%.*$/, "")}]` : i.address;
+  return null;
+}
+
 describe("SSRF", () => {
-  it("refuses loopback, private, link-local and metadata receivers with 400 ERR_WEBHOOK_URL_FORBIDDEN", async () => {
+  it("refuses loopback, private, link-local, metadata, documentation and this host's own receivers with 400 ERR_WEBHOOK_URL_FORBIDDEN", async () => {
+    const own = ownHost();
     for (const url of [
       "http://127.0.0.1:8080/x",
       "http://localhost/x",
@@ -26,25 +52,57 @@ describe("SSRF", () => {
       "http://[::1]/x",
       "http://[::ffff:127.0.0.1]/x",
       "http://0.0.0.0/x",
-    ]) {
-      const res = await ctx.app.inject({
-        method: "POST",
-        url: "/webhooks",
-        headers: team.adminLogin.auth,
-        payload: { url, events: ["ticket.created"] },
-      });
-      expectError(res, 400, "ERR_WEBHOOK_URL_FORBIDDEN");
-    }
+      "http://0x7f000001/x",
+      "http://0177.0.0.1/x",
+      "http://[::7f00:1]/x",
+      "http://[64:ff9b::7f00:1]/x",
+      "http://[2002:7f00:1::]/x",
+      "http://192.0.2.1/x",
+      ...(own ? [`http://${own}:${ctx.deps.config.PORT}/health`] : []),
+    ])
+      expectError(await subscribe(ctx, team.adminLogin.auth, url), 400, "ERR_WEBHOOK_URL_FORBIDDEN");
+    expectError(await subscribe(ctx, team.adminLogin.auth, "ftp://x"), 400, "ERR_WEBHOOK_URL_INVALID");
   });
 
-  it("judges addresses, and refuses an internal address at connect time (DNS rebinding)", async () => {
-    expect(isPrivateAddress("8.8.8.8")).toBe(false);
-    expect(isPrivateAddress("2606:4700::1111")).toBe(false);
-    expect(isPrivateAddress("100.64.1.1")).toBe(true);
-    expect(isPrivateAddress("fd00::1")).toBe(true);
-    const err = await new Promise<Error | null>((resolve) =>
-      publicOnlyLookup(false)("localhost", {}, (e) => resolve(e)),
-    );
-    expect(err?.message).toMatch(/internal address/);
+  it("refuses at delivery a receiver that is internal now, without reaching it, logged as a forbidden address and never retried", async () => {
+    let reached = 0;
+    const server = http.createServer((_req, res) => {
+      reached++;
+      res.statusCode = 404;
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const receiver = `http://localhost:${(server.address() as AddressInfo).port}/hook`;
+    // Two instances of one deployment: the receiver was saved where it was allowed (it resolved to a
+    // public address then, say), and is delivered where nothing private is.
+    const database = await openTestDatabase();
+    const shared = { SECRETS_KEY: "ssrf-test-secrets-key-".padEnd(40, "k") };
+    const saving = await createTestContext({ ...shared }, { database });
+    const delivering = await createTestContext({ ...shared, OUTBOUND_ALLOW_PRIVATE: "" }, { database });
+    try {
+      delivering.built.startBackground();
+      const t = await buildTeam(saving);
+      const sub = expectOk<WebhookWithSecretDTO>(await subscribe(saving, t.adminLogin.auth, receiver), 201);
+      const inject = (method: "GET" | "POST", url: string) =>
+        delivering.app.inject({ method, url, headers: t.adminLogin.auth });
+      expectOk(await inject("POST", `/webhooks/${sub.id}/test`), 204);
+      const log = async () =>
+        expectOk<WebhookDeliveryDTO[]>(await inject("GET", `/webhooks/${sub.id}/deliveries`));
+      await waitFor(async () => (await log())[0]?.status === "failed");
+      await jobsIdle(delivering);
+      // One attempt, a generic outcome: no status, no socket error, no address.
+      expect((await log())[0]).toMatchObject({
+        status: "failed",
+        attempts: 1,
+        responseCode: null,
+        lastError: "forbidden address",
+      });
+      expect(reached).toBe(0);
+    } finally {
+      await delivering.close();
+      await saving.close();
+      await database.drop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

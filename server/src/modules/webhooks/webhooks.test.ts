@@ -67,7 +67,6 @@ const deliveries = async (id: number) =>
 
 beforeAll(async () => {
   ctx = await createTestContext({
-    WEBHOOKS_ALLOW_PRIVATE: "true",
     WEBHOOK_RETRY_BASE_SECONDS: 0.2,
     LOGIN_MAX_PER_EMAIL: 1000,
     LOGIN_MAX_PER_IP: 100_000,
