@@ -47,9 +47,10 @@ export default defineConfig({
   // real clients, not for a suite that logs in 60 times; nor is the per-email one (10 per 5 minutes),
   // which the demo admin's 55 logins can pass now that the specs wait less (the server tests cover
   // both limits).
-  // Webhook receivers started by the specs listen on loopback, which the server refuses by default.
+  // Webhook receivers and bot services started by the specs listen on loopback, which the server
+  // refuses by default: OUTBOUND_ALLOW_PRIVATE lets them through (a setting production refuses).
   webServer: {
-    command: `rm -rf ${dataDir} && cd ../server && DATA_DIR=${dataDir} PORT=${port} ASAAS_API_URL=http://127.0.0.1:${fakeAsaasPort}/v3 GRAPH_API_URL=http://127.0.0.1:${fakeGraphPort}/v21.0 LOG_LEVEL=warn LOGIN_MAX_PER_IP=1000 LOGIN_MAX_PER_EMAIL=1000 WEBHOOKS_ALLOW_PRIVATE=true npx tsx src/main.ts`,
+    command: `rm -rf ${dataDir} && cd ../server && DATA_DIR=${dataDir} PORT=${port} ASAAS_API_URL=http://127.0.0.1:${fakeAsaasPort}/v3 GRAPH_API_URL=http://127.0.0.1:${fakeGraphPort}/v21.0 LOG_LEVEL=warn LOGIN_MAX_PER_IP=1000 LOGIN_MAX_PER_EMAIL=1000 OUTBOUND_ALLOW_PRIVATE=127.0.0.0/8,::1 npx tsx src/main.ts`,
     url: `http://localhost:${port}/health`,
     timeout: 120_000,
     reuseExistingServer: false,
