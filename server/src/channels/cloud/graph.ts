@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { createOutbound } from "../../lib/outbound.js";
 import { ChannelError } from "../provider.js";
 import { type GraphErrorBody, channelErrorFromGraph, channelErrorFromNetwork } from "./graphErrors.js";
 
@@ -127,6 +128,7 @@ export interface GraphClient {
 export interface GraphClientOptions {
   /** GRAPH_API_URL, version included: https://graph.facebook.com/v21.0 */
   baseUrl: string;
+  /** Default: the guarded client (lib/outbound.ts), the base's origin trusted as the operator's. */
   fetch?: typeof fetch;
   timeoutMs?: number;
 }
@@ -149,10 +151,17 @@ interface GraphRequest {
   notIdempotent?: boolean;
 }
 
+/** The most read of one Graph answer: above WhatsApp's largest media (100 MB). */
+const GRAPH_MAX_BYTES = 128 * 1024 * 1024;
+
 export function createGraphClient(opts: GraphClientOptions): GraphClient {
   const baseUrl = opts.baseUrl.replace(/\/+$/, "");
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  const doFetch = opts.fetch ?? ((input, init) => fetch(input, init));
+  // Graph's own origin is the operator's (GRAPH_API_URL); the media URLs Graph answers with are on
+  // other hosts, reached only at public addresses. WhatsApp's largest media is 100 MB.
+  const doFetch =
+    opts.fetch ??
+    createOutbound().trusting(baseUrl, { maxBytes: GRAPH_MAX_BYTES, timeoutMs: 600_000, redirects: 3 });
 
   /** Runs one request and reads its answer with `read`; anything that goes wrong becomes a ChannelError. */
   async function call<T>(req: GraphRequest, read: (res: Response) => Promise<T>): Promise<T> {

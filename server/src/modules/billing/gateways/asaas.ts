@@ -6,6 +6,7 @@ import {
   type PixChargeRequest,
   type WebhookNotice,
 } from "./types.js";
+import { createOutbound } from "../../../lib/outbound.js";
 import { headerOf, sameSecret } from "./secrets.js";
 
 /**
@@ -44,13 +45,17 @@ export function asaasDateTime(value: unknown): Date | null {
   return Number.isNaN(at.getTime()) ? null : at;
 }
 
+/** Asaas' base (ASAAS_API_URL) is the operator's, trusted by origin; a redirect elsewhere is judged. */
+const outbound = createOutbound();
+
 export function asaasGateway(opts: AsaasOptions): PaymentGateway {
   const base = opts.baseUrl.replace(/\/+$/, "");
 
   async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
     let res: Response;
+    let text: string;
     try {
-      res = await fetch(`${base}${path}`, {
+      res = await outbound.fetch(`${base}${path}`, {
         method,
         headers: {
           access_token: opts.apiKey,
@@ -59,12 +64,13 @@ export function asaasGateway(opts: AsaasOptions): PaymentGateway {
           accept: "application/json",
         },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
+        timeoutMs: opts.timeoutMs ?? 15_000,
+        trustedBase: base,
       });
+      text = await res.text(); // within 1 MiB: Asaas answers a few KB
     } catch (err) {
       throw new GatewayError(`asaas ${method} ${path}: ${(err as Error).message}`);
     }
-    const text = await res.text();
     let json: unknown = null;
     try {
       json = text ? JSON.parse(text) : null;
