@@ -26,7 +26,7 @@ import { CHANNEL_ACTION_JOB, channelActionJob, enqueueTyping } from "./modules/m
 import { SEND_MESSAGE_JOB, sendMessageJob } from "./modules/messages/outbound.js";
 import { registerErrorHandler, sendError } from "./http/errors.js";
 import { registerJsonParser } from "./http/json.js";
-import { withRedactedUrls } from "./http/redact.js";
+import { SecretRoutes, withRedactedUrls } from "./http/redact.js";
 import { makeRequireAuth, trustSessionChecks } from "./http/auth.js";
 import { docsModule } from "./http/docs.js";
 import { limiterStore, makeRateLimitGuard } from "./http/rateLimit.js";
@@ -127,8 +127,10 @@ export async function buildApp(
     providers?: ProviderRegistry;
   } = {},
 ): Promise<BuiltApp> {
+  // URLs are logged redacted by the routes' own patterns (http/redact.ts), learnt as they register.
+  const secretRoutes = new SecretRoutes();
   const app = Fastify({
-    logger: withRedactedUrls(opts.logger ?? { level: deps.config.LOG_LEVEL }),
+    logger: withRedactedUrls(opts.logger ?? { level: deps.config.LOG_LEVEL }, secretRoutes),
     genReqId: (req) =>
       (req.headers["x-request-id"] as string | undefined)?.slice(0, 64) || crypto.randomUUID(),
     // The client's address comes from X-Forwarded-For only through the proxies TRUST_PROXY names.
@@ -136,6 +138,7 @@ export async function buildApp(
     bodyLimit: 2 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   });
+  app.addHook("onRoute", (route) => secretRoutes.watch(route.url));
   app.decorateRequest("auth", null);
   app.addHook("onSend", async (req, reply) => {
     reply.header("x-request-id", req.id);

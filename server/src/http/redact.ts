@@ -1,32 +1,139 @@
 import type { FastifyServerOptions } from "fastify";
 
-/** Query parameters that carry a credential (the socket accepts `?token=` from older clients). */
-const SECRET_PARAMS = /([?&](?:token|access_token|refresh_token)=)[^&#]*/gi;
+/**
+ * What a log line may say of a request's URL. A credential can ride in a query string (the socket
+ * accepts `?token=` from older clients) or in a path (the legacy password reset,
+ * `/resetpasswords/{email}/{token}/{newPassword}`). The path is judged by the routes themselves, not
+ * by one spelling of it: a route whose parameters carry a credential is logged as its fixed prefix
+ * and `[redacted]`, and so is any URL that reads as one of those prefixes once it is decoded,
+ * lower-cased and its slashes collapsed (`//resetpasswords/...`, `/%72esetpasswords/...`,
+ * `/ResetPasswords/...`), matched or not (a 404 too), or that has a segment named like a credential
+ * with more after it.
+ */
+
+/** Names of path and query parameters that carry a credential. */
+const SECRET_NAME = /pass(?:word|wd)?|token|code|secret|api[-_]?key/i;
+
+const REDACTED = "[redacted]";
+
+/** The parameter names of a route pattern (`/a/:id/:token` → id, token). */
+const paramsOf = (pattern: string) => [...pattern.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!);
+
+/** Decodes the ASCII percent-escapes of a path, as often as they nest (`%2572` → `%72` → `r`). */
+function decodeAscii(path: string): string {
+  for (let i = 0; i < 4; i++) {
+    const next = path.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) =>
+      String.fromCharCode(parseInt(hex, 16)),
+    );
+    if (next === path) break;
+    path = next;
+  }
+  return path;
+}
 
 /**
- * Paths that carry a credential: the legacy password reset puts the e-mail, the code and the new
- * password in its path (`/resetpasswords/{email}/{token}/{newPassword}`).
+ * The segments of a path as a router, a proxy or a browser might read them: decoded, lower-cased,
+ * `\` as `/`, without empty or `.` segments, and `..` resolved if `resolveDots`. Only for judging
+ * what a path names, never logged as such.
  */
-const SECRET_PATHS = /^(\/resetpasswords)\/[^?#]*/i;
+function segmentsOf(path: string, resolveDots: boolean): string[] {
+  const out: string[] = [];
+  for (const segment of decodeAscii(path).toLowerCase().replace(/\\/g, "/").split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === ".." && resolveDots) out.pop();
+    else out.push(segment);
+  }
+  return out;
+}
 
-/** The URL with the values of credential parameters (and secret path segments) replaced, for logs. */
-export function redactUrl(url: string): string {
-  return url.replace(SECRET_PATHS, "$1/[redacted]").replace(SECRET_PARAMS, "$1[redacted]");
+/** A path as a router, a proxy or a browser might read it (see segmentsOf). */
+export function normalizePath(path: string): string {
+  return `/${segmentsOf(path, true).join("/")}`;
+}
+
+/** Where `part` starts within `whole`, segment for segment, with something after it; -1 if nowhere. */
+function startOf(whole: string[], part: string[]): number {
+  for (let i = 0; i + part.length < whole.length; i++)
+    if (part.every((segment, j) => whole[i + j] === segment)) return i;
+  return -1;
+}
+
+/** The query string with the values of credential parameters replaced (names judged decoded). */
+function redactQuery(query: string): string {
+  return query
+    .split("&")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      const name = eq === -1 ? pair : pair.slice(0, eq);
+      return eq !== -1 && SECRET_NAME.test(decodeAscii(name).replace(/\+/g, " "))
+        ? `${name}=${REDACTED}`
+        : pair;
+    })
+    .join("&");
+}
+
+/** The routes whose path carries a credential, learnt as they are registered; redacts URLs for logs. */
+export class SecretRoutes {
+  /** Each secret route's fixed prefix (its segments, normalized), by its pattern. */
+  private readonly prefixByPattern = new Map<string, string[]>();
+
+  /** The app's onRoute hook: a route with a credential among its path parameters is remembered. */
+  watch(pattern: string): void {
+    if (!paramsOf(pattern).some((name) => SECRET_NAME.test(name))) return;
+    const segments = pattern.split("/").filter(Boolean);
+    const firstParam = segments.findIndex((segment) => segment.includes(":") || segment.includes("*"));
+    const prefix = segmentsOf(segments.slice(0, firstParam === -1 ? undefined : firstParam).join("/"), true);
+    // Without a fixed prefix every URL would read as this route: give it one.
+    if (prefix.length === 0)
+      throw new Error(`a route with a credential in its path needs a fixed prefix: ${pattern}`);
+    this.prefixByPattern.set(pattern, prefix);
+  }
+
+  /**
+   * The URL as a log may show it. A secret route (the one matched, or one the path reads as, with
+   * its `..` kept or resolved, anywhere in it: a proxy's own prefix may come first) shows its prefix
+   * and `[redacted]`: its other parameters (the reset's e-mail) and the query go too. So does a path
+   * with a segment named like a credential and anything after it (`/reset-password/...`, a 404).
+   * Any other URL shows as it came, with credential values in its query replaced.
+   */
+  redact(req: { url: string; routeOptions?: { url?: string } }): string {
+    const url = req.url;
+    const cut = url.search(/[?#]/);
+    const path = cut === -1 ? url : url.slice(0, cut);
+    const matched = req.routeOptions?.url;
+    const ofMatched = matched !== undefined ? this.prefixByPattern.get(matched) : undefined;
+    const hidden = (kept: string[]) => `/${kept.join("/")}/${REDACTED}`;
+    if (ofMatched) return hidden(ofMatched);
+    for (const segments of [segmentsOf(path, false), segmentsOf(path, true)]) {
+      for (const prefix of this.prefixByPattern.values()) {
+        const at = startOf(segments, prefix);
+        if (at !== -1) return hidden(segments.slice(0, at + prefix.length));
+      }
+      const named = segments.findIndex((segment, i) => i < segments.length - 1 && SECRET_NAME.test(segment));
+      if (named !== -1) return hidden(segments.slice(0, named + 1));
+    }
+    return cut === -1 ? url : `${path}${url[cut]}${redactQuery(url.slice(cut + 1))}`;
+  }
 }
 
 interface LoggedRequest {
   method: string;
   url: string;
+  routeOptions?: { url?: string };
   host?: string;
   ip?: string;
   socket?: { remotePort?: number };
 }
 
 /**
- * The app's logger options with the request serializer Fastify uses by default, but with
- * credentials in the query string redacted: "incoming request" logs `req.url` as it came.
+ * The app's logger options with the request serializer Fastify uses by default, but with the URL
+ * redacted by `secrets` ("incoming request" logs `req.url` as it came). The app feeds `secrets`
+ * from an onRoute hook added before any route.
  */
-export function withRedactedUrls(logger: FastifyServerOptions["logger"]): FastifyServerOptions["logger"] {
+export function withRedactedUrls(
+  logger: FastifyServerOptions["logger"],
+  secrets: SecretRoutes,
+): FastifyServerOptions["logger"] {
   if (logger === false || logger === undefined) return logger;
   const base = logger === true ? {} : logger;
   return {
@@ -35,7 +142,7 @@ export function withRedactedUrls(logger: FastifyServerOptions["logger"]): Fastif
       ...base.serializers,
       req: (req: LoggedRequest) => ({
         method: req.method,
-        url: redactUrl(req.url),
+        url: secrets.redact(req),
         host: req.host,
         remoteAddress: req.ip,
         remotePort: req.socket?.remotePort,

@@ -16,6 +16,7 @@ import { baileysProvider } from "../channels/baileys/provider.js";
 import { FakeSocket } from "../channels/baileys/fixtures/fakeSocket.js";
 import { silent } from "../channels/baileys/fixtures/harness.js";
 import { MediaStore } from "../storage/media.js";
+import { leakCheckingLogger } from "./logLeaks.js";
 import { NO_GOOGLE_URL, NO_GRAPH_URL } from "./network.js";
 import os from "node:os";
 import path from "node:path";
@@ -210,8 +211,11 @@ export async function createTestContext(
     now: () => clock.now,
     media: new MediaStore(path.join(dataDir, "media"), config.MEDIA_MAX_BYTES),
   };
+  // Without a logger of the test's own, the server logs into a sink that fails the file at its end
+  // if any line carried a test password (issue 32: logs never carry one).
+  const sink = opts.logger ? null : leakCheckingLogger();
   const built = await buildApp(deps, {
-    logger: opts.logger ?? false,
+    logger: opts.logger ?? sink!.logger,
     authOptions: opts.authOptions,
     // WhatsApp Web (Baileys) on a fake socket that never connects: a test that creates a "beta"
     // connection (the guard suite's fuzzing does) must not dial web.whatsapp.com.
@@ -237,6 +241,8 @@ export async function createTestContext(
       await built.app.close();
       await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      if (sink?.leaks.length)
+        throw new Error(`a log line carried a test password:\n${sink.leaks.join("\n")}`);
     },
   };
 }
