@@ -125,8 +125,9 @@ beforeAll(async () => {
   });
   expect(announcementRes.statusCode, announcementRes.body).toBe(201);
   const announcement = announcementRes.json<{ id: number }>();
-  // An outbound webhook (a public address: the default config refuses internal ones) and a delivery.
-  const webhook = await made("/webhooks", { url: "http://203.0.113.10/hook", events: ["ticket.created"] });
+  // An outbound webhook and a delivery: a loopback receiver the tests' OUTBOUND_ALLOW_PRIVATE lets
+  // through (203.0.113.0/24 is documentation, refused like any reserved range); the discard port.
+  const webhook = await made("/webhooks", { url: "http://127.0.0.1:9/hook", events: ["ticket.created"] });
   const tested = await ctx.app.inject({
     method: "POST",
     url: `/webhooks/${webhook.id}/test`,
