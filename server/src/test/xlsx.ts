@@ -20,6 +20,11 @@ export function buildXlsx(rows: (string | number)[][]): Buffer {
       return `<row r="${r + 1}">${xml}</row>`;
     })
     .join("");
+  return xlsxOfSheetData(sheetRows);
+}
+
+/** A workbook whose one sheet holds `sheetData` (the XML of its rows) as written. */
+export function xlsxOfSheetData(sheetRows: string): Buffer {
   const files: Record<string, string> = {
     "[Content_Types].xml":
       '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',

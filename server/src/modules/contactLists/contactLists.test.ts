@@ -531,6 +531,29 @@ describe("spreadsheet import", { timeout: 60_000 }, () => {
     const done = await importFile(adminA, list.id, res.rawPayload, "planilha_exemplo.xlsx");
     expect(done).toMatchObject({ status: "done", imported: 2, invalid: 0 });
   });
+
+  it("limits each user's uploads: the eleventh in a minute answers 429 with Retry-After", async () => {
+    const team = await buildTeam(ctx);
+    await withCampaigns(team.company.planId);
+    const list = await createList(team.adminLogin);
+    const upload = () => {
+      const form = fileForm(Buffer.from("nome,cidade\nAna,SP\n"), "x.csv", "text/csv");
+      return call("POST", `/contact-lists/${list.id}/upload`, team.adminLogin, form.payload, form.headers);
+    };
+    const start = Date.now();
+    ctx.clock.now = new Date(start);
+    try {
+      for (let i = 0; i < 10; i++)
+        expectError(await upload(), 400, "ERR_CONTACT_LIST_IMPORT_NO_NUMBER_COLUMN");
+      const over = await upload();
+      expectError(over, 429, "ERR_TOO_MANY_REQUESTS");
+      expect(Number(over.headers["retry-after"])).toBeGreaterThan(0);
+      ctx.clock.now = new Date(start + 61_000);
+      expectError(await upload(), 400, "ERR_CONTACT_LIST_IMPORT_NO_NUMBER_COLUMN");
+    } finally {
+      ctx.clock.real();
+    }
+  });
 });
 
 describe("the WhatsApp check", { timeout: 60_000 }, () => {

@@ -63,7 +63,13 @@ export function contactListsRoutes(app: FastifyInstance, lists: ContactListsServ
   });
   r.post(
     "/contact-lists/:id/upload",
-    { ...byId, bodyDoc: uploadForm, consumes: ["multipart/form-data"] },
+    // Each upload is stored and read by a worker thread: ten a minute per user, as the contacts import.
+    {
+      ...byId,
+      bodyDoc: uploadForm,
+      consumes: ["multipart/form-data"],
+      rateLimit: { max: 10, windowSeconds: 60, by: "user" },
+    },
     ({ auth, params }, req) =>
       lists.upload(auth, params.id, (save, discard) => streamSingleUpload(req, save, discard)),
   );

@@ -11,6 +11,7 @@
 import fs from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { CONTACT_LIST_IMPORT_LIMITS } from "@atende/contracts";
+import { lowerThreadPriority } from "../../lib/threadPriority.js";
 import {
   type ImportRow,
   type ImportRowError,
@@ -31,6 +32,9 @@ const fail = (err: unknown) =>
     code: err instanceof SheetRefused ? err.code : "ERR_CONTACT_LIST_IMPORT_INVALID_FILE",
     message: (err as Error).message,
   });
+
+// The server's thread answers requests meanwhile: on a busy machine it gets the cores first.
+lowerThreadPriority();
 
 try {
   run();

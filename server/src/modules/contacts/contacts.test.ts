@@ -1,3 +1,4 @@
+import * as XLSX from "@e965/xlsx";
 import { and, count, eq } from "drizzle-orm";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,8 +15,10 @@ import { contacts, tickets } from "../../db/schema/index.js";
 import { buildSimulatorCompany, phoneSends } from "../../test/channels.js";
 import { type LoggedIn, buildCompany, buildUser, login } from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
-import { buildXlsx } from "../../test/xlsx.js";
-import { type Method, caller } from "../../test/calls.js";
+import { workerBundle } from "../../lib/workerBundle.js";
+import { loopHold } from "../../test/loopHold.js";
+import { buildXlsx, xlsxOfSheetData } from "../../test/xlsx.js";
+import { type Method, caller, expectError } from "../../test/calls.js";
 
 /**
  * Contacts: the list, the dialog's create / edit with the spec's rules, one contact per person
@@ -571,6 +574,8 @@ describe("import", () => {
   });
 
   it("refuses a bad file whole with ERR_IMPORT_INVALID_FILE", async () => {
+    // Eight imports: a user of its own, under the import's rate limit.
+    const admin = await login(ctx, (await buildUser(ctx.deps.db, company.id, { profile: "user" })).email);
     const before = await companyContactCount(company.id);
     const bad: [string, string | Buffer][] = [
       ["empty", ""],
@@ -628,6 +633,101 @@ describe("import", () => {
     expect(saves.map((e) => (e as { done: number }).done)).toEqual([500, 1000, 1200]);
     expect(importResult(res.body)).toMatchObject({ committed: true, imported: 1200 });
     expect(await companyContactCount(other.id)).toBe(1200);
+  });
+});
+
+describe("import off the server's thread", () => {
+  it("bundles its worker without the database drivers or the HTTP layer", async () => {
+    const code = await workerBundle(new URL("./importWorker.ts", import.meta.url));
+    // esbuild names each module it bundles in a comment: none of these may be reached.
+    for (const heavy of ["@electric-sql/pglite", "drizzle-orm", "node_modules/pg/", "fastify", "src/db/"])
+      expect(code, `the import worker bundles ${heavy}`).not.toContain(heavy);
+    expect(code).toContain("@e965/xlsx");
+  });
+
+  it(
+    "keeps the event loop turning while a 330 KB file that unpacks to 95 MB is read",
+    { timeout: 180_000 },
+    async () => {
+      const who = await login(ctx, (await buildUser(ctx.deps.db, team.company.id)).email);
+      // A million rows without their optional references: zipped, about the size the probe sent.
+      const row = '<row><c t="inlineStr"><is><t>Fulano</t></is></c><c><v>5541988770009</v></c></row>';
+      const bomb = xlsxOfSheetData(
+        `<row><c t="inlineStr"><is><t>name</t></is></c><c t="inlineStr"><is><t>number</t></is></c></row>${row.repeat(Math.floor((95 * 1024 * 1024) / row.length))}`,
+      );
+      expect(bomb.length).toBeLessThan(CONTACT_IMPORT_LIMITS.maxBytes);
+      // Warm up (the worker's bundle is built on the first import), so only the big file is measured.
+      expectError(await importFile("name,number\n", who), 400, "ERR_IMPORT_INVALID_FILE");
+
+      let answered = false;
+      const importing = importFile(bomb, who, { contentType: "application/octet-stream" }).finally(() => {
+        answered = true;
+      });
+      // Meanwhile the server answers other calls.
+      const health = (async () => {
+        let answers = 0;
+        while (!answered) {
+          expect((await ctx.app.inject({ method: "GET", url: "/health" })).statusCode).toBe(200);
+          answers++;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        return answers;
+      })();
+      const { held, late } = await loopHold(Promise.all([importing, health]));
+      expectError(await importing, 400, "ERR_IMPORT_TOO_MANY_ROWS");
+      expect(await health).toBeGreaterThan(1);
+      expect(held, `held at most ${held} ms (timer late by up to ${late} ms)`).toBeLessThan(100);
+    },
+  );
+
+  it("reads a workbook as a spreadsheet shows it: rows by their line, numbers whole, a date its day", async () => {
+    const who = await login(ctx, (await buildUser(ctx.deps.db, team.company.id)).email);
+    // The header on line 3 (a title's lines above it left empty).
+    const sheet = XLSX.utils.sheet_add_aoa(
+      XLSX.utils.aoa_to_sheet([]),
+      [
+        ["Nome", "Número", "Nascimento"],
+        ["Iara", 5541988773004, new Date(Date.UTC(1990, 0, 31))],
+        ["X", 5541988773005, ""],
+      ],
+      { cellDates: true, UTC: true, origin: "A3" },
+    );
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(book, sheet, "Contatos");
+    const file = XLSX.write(book, { type: "buffer", bookType: "xlsx" }) as Buffer;
+    const result = importResult(
+      (await importFile(file, who, { contentType: "application/octet-stream", skipInvalid: true })).body,
+    );
+    // The header is line 3: "X" (too short a name) is line 5.
+    expect(result).toMatchObject({ committed: true, total: 2, imported: 1, skipped: 1 });
+    expect(result.errors.map((e) => [e.row, e.field, e.value])).toEqual([[5, "name", "X"]]);
+    const got = (await call("GET", "/contacts?searchParam=Iara", who)).json<ContactsPage>();
+    expect(got.contacts[0]).toMatchObject({ number: "5541988773004" });
+    expect(got.contacts[0]!.extraInfo.map((x) => [x.name, x.value])).toEqual([["Nascimento", "1990-01-31"]]);
+  });
+
+  it("limits each user's imports: the eleventh in a minute answers 429 with Retry-After", async () => {
+    const who = await login(ctx, (await buildUser(ctx.deps.db, team.company.id)).email);
+    const start = Date.now();
+    ctx.clock.now = new Date(start);
+    try {
+      for (let i = 0; i < 10; i++)
+        expectError(await importFile("name,number\n", who), 400, "ERR_IMPORT_INVALID_FILE");
+      const over = await importFile(`name,number\nLimite,${freshNumber()}\n`, who);
+      expectError(over, 429, "ERR_TOO_MANY_REQUESTS");
+      expect(Number(over.headers["retry-after"])).toBeGreaterThan(0);
+      // Another user is not held back; the same one is after the window.
+      expectError(await importFile("name,number\n", team.adminLogin), 400, "ERR_IMPORT_INVALID_FILE");
+      ctx.clock.now = new Date(start + 61_000);
+      expect(
+        importResult((await importFile(`name,number\nDepois,${freshNumber()}\n`, who)).body),
+      ).toMatchObject({
+        committed: true,
+        imported: 1,
+      });
+    } finally {
+      ctx.clock.real();
+    }
   });
 });
 

@@ -11,13 +11,8 @@ import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { toCsv } from "./csv.js";
-import {
-  type ImportCandidate,
-  type ImportPlan,
-  planImport,
-  readImportFile,
-  rowMessage,
-} from "./importFile.js";
+import { type ImportCandidate, type ImportPlan, rowMessage } from "./importFile.js";
+import { readImportInWorker } from "./importReader.js";
 import { presentContact } from "./present.js";
 import * as q from "./queries.js";
 import { contactNumberOf } from "./service.js";
@@ -43,9 +38,12 @@ export function createContactsImportExport({ db, bus, now }: Pick<Deps, "db" | "
       return toCsv([["name", "number", "email", ...extraNames], ...rows]);
     },
 
-    /** Reads the file, refusing it whole (ERR_IMPORT_*) when it is not a contacts table. */
-    async read(data: Buffer, lang: Lang): Promise<ImportPlan> {
-      return planImport(await readImportFile(data), lang);
+    /**
+     * Reads the file in a worker thread, refusing it whole (ERR_IMPORT_*) when it is not a contacts
+     * table.
+     */
+    read(data: Buffer, lang: Lang): Promise<ImportPlan> {
+      return readImportInWorker(data, lang);
     },
 
     /**

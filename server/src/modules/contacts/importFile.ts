@@ -1,4 +1,4 @@
-import { readSheet } from "read-excel-file/node";
+import * as XLSX from "@e965/xlsx";
 import {
   CONTACT_IMPORT_COLUMNS,
   CONTACT_IMPORT_LIMITS,
@@ -11,37 +11,91 @@ import {
   isErrorCode,
   validationMessage,
 } from "@atende/contracts";
-import { AppError } from "../../http/errors.js";
 import { zipFitsInMemory } from "../../lib/zipBudget.js";
 import { decodeText, parseCsv, uncsvCell } from "./csv.js";
 
+/**
+ * Reading and checking an import's file. This runs in the import's worker thread (importReader.ts),
+ * which loads neither the HTTP layer nor the database: a refusal is an ImportRefused with its code,
+ * turned into the AppError by the reader.
+ */
+export type ImportRefusalCode = "ERR_IMPORT_INVALID_FILE" | "ERR_IMPORT_TOO_MANY_ROWS";
+export class ImportRefused extends Error {
+  constructor(readonly code: ImportRefusalCode) {
+    super(code);
+  }
+}
+
 /** What an import's workbook may unpack to: a small zip must not expand into gigabytes (a zip bomb). */
-const MAX_UNZIPPED_BYTES = 100 * 1024 * 1024;
+export const MAX_UNZIPPED_BYTES = 100 * 1024 * 1024;
+
+/**
+ * Rows of a sheet read at most (blank lines included): past it the file has too many rows whatever
+ * they hold, and SheetJS stops there instead of parsing a million rows of a 300 KB zip.
+ */
+const MAX_SHEET_ROWS = CONTACT_IMPORT_LIMITS.maxRows * 2;
 
 /** The file's rows as text cells: the first sheet of an .xlsx, or a CSV in any common encoding. */
-export async function readImportFile(data: Buffer): Promise<string[][]> {
-  if (data.length === 0) throw new AppError("ERR_IMPORT_INVALID_FILE");
+export function readImportFile(data: Buffer, maxUnzippedBytes = MAX_UNZIPPED_BYTES): string[][] {
+  if (data.length === 0) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
   // Every .xlsx is a zip archive; anything else is read as CSV text.
   const isZip = data.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
   const isOldExcel = data.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]));
-  if (isOldExcel) throw new AppError("ERR_IMPORT_INVALID_FILE");
+  if (isOldExcel) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
   if (isZip) {
-    if (!zipFitsInMemory(data, MAX_UNZIPPED_BYTES)) throw new AppError("ERR_IMPORT_INVALID_FILE");
-    try {
-      // Numbers stay as written: a phone number must not become 5.5119e12.
-      const sheet = await readSheet(data, { parseNumber: (text: string) => text });
-      return sheet.map((row) => row.map(cellText));
-    } catch {
-      // Not a zip, a zip that is no workbook, a workbook without sheets: all a bad file.
-      throw new AppError("ERR_IMPORT_INVALID_FILE");
-    }
+    if (!zipFitsInMemory(data, maxUnzippedBytes)) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
+    return readWorkbook(data);
   }
   const text = decodeText(data);
   // NUL bytes do not occur in text: this is some other binary file.
-  if (text.includes("\u0000")) throw new AppError("ERR_IMPORT_INVALID_FILE");
+  if (text.includes("\u0000")) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
   const rows = parseCsv(text);
-  if (!rows) throw new AppError("ERR_IMPORT_INVALID_FILE");
+  if (!rows) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
   return rows.map((row) => row.map(uncsvCell));
+}
+
+/**
+ * The first sheet of a workbook through SheetJS (the contact-list import's reader), from its first
+ * line, so a row's number is its line in the spreadsheet. Numbers stay whole (5511999998888, never
+ * 5.5e12); a date cell is its day (YYYY-MM-DD).
+ */
+function readWorkbook(data: Buffer): string[][] {
+  let book: XLSX.WorkBook;
+  try {
+    book = XLSX.read(data, {
+      type: "buffer",
+      dense: true,
+      cellDates: true,
+      cellFormula: false,
+      cellHTML: false,
+      cellStyles: false,
+      cellText: false,
+      sheetRows: MAX_SHEET_ROWS + 1,
+    });
+  } catch {
+    // A zip that is no workbook, a broken workbook: a bad file.
+    throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
+  }
+  const first = book.SheetNames[0];
+  const sheet = first ? book.Sheets[first] : undefined;
+  if (!sheet) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
+  if (!sheet["!ref"]) return [];
+  const range = XLSX.utils.decode_range(sheet["!ref"]);
+  const rows = XLSX.utils
+    .sheet_to_json<unknown[]>(sheet, {
+      header: 1,
+      raw: true,
+      blankrows: true,
+      defval: "",
+      // A date cell is the day it shows, whatever this server's time zone.
+      UTC: true,
+      range: { s: { r: 0, c: range.s.c }, e: range.e },
+    })
+    .map((row) => row.map(cellText));
+  // A sheet whose declared size runs past its last line of data has trailing blank rows.
+  while (rows.length > 0 && rows.at(-1)!.every((c) => c === "")) rows.pop();
+  if (rows.length > MAX_SHEET_ROWS) throw new ImportRefused("ERR_IMPORT_TOO_MANY_ROWS");
+  return rows;
 }
 
 function cellText(value: unknown): string {
@@ -91,17 +145,17 @@ export function rowMessage(code: string, lang: Lang): string {
  */
 export function planImport(rows: string[][], lang: Lang): ImportPlan {
   const headerIndex = rows.findIndex((r) => r.some((c) => c.trim() !== ""));
-  if (headerIndex < 0) throw new AppError("ERR_IMPORT_INVALID_FILE");
+  if (headerIndex < 0) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
   const { columns, extra } = mapColumns(rows[headerIndex]!);
   if (columns.name === undefined || columns.number === undefined)
-    throw new AppError("ERR_IMPORT_INVALID_FILE");
+    throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
 
   const data = rows
     .map((cells, i) => ({ cells, row: i + 1 }))
     .slice(headerIndex + 1)
     .filter(({ cells }) => cells.some((c) => c.trim() !== ""));
-  if (data.length === 0) throw new AppError("ERR_IMPORT_INVALID_FILE");
-  if (data.length > CONTACT_IMPORT_LIMITS.maxRows) throw new AppError("ERR_IMPORT_TOO_MANY_ROWS");
+  if (data.length === 0) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
+  if (data.length > CONTACT_IMPORT_LIMITS.maxRows) throw new ImportRefused("ERR_IMPORT_TOO_MANY_ROWS");
 
   const cell = (cells: string[], index: number | undefined) =>
     index === undefined ? "" : (cells[index] ?? "");

@@ -22,6 +22,12 @@ export interface ContactsModuleDeps extends Pick<Deps, "db" | "bus" | "now"> {
   sessions: Pick<SessionManager, "session">;
 }
 
+/**
+ * Imports a user may start per minute: far more than anyone imports by hand, few enough that
+ * nobody keeps the import's worker threads busy.
+ */
+export const IMPORT_RATE_LIMIT = { max: 10, windowSeconds: 60, by: "user" } as const;
+
 const importQuery = z.object({
   skipInvalid: z.preprocess((v) => v === true || v === "true" || v === "1", z.boolean()).optional(),
 });
@@ -80,6 +86,7 @@ export async function contactsModule(parent: FastifyInstance, deps: ContactsModu
         consumes: ["text/csv", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
         produces: "application/x-ndjson",
         bodyLimit: CONTACT_IMPORT_LIMITS.maxBytes,
+        rateLimit: IMPORT_RATE_LIMIT,
       },
       async ({ auth: actor, query }, req, reply) => {
         const { skipInvalid = false } = query;
