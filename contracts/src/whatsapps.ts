@@ -60,9 +60,18 @@ export interface WhatsappDTO {
   updatedAt: string;
 }
 
-/** What an admin's connection dialog loads: adds the API token and the Cloud settings (secrets only as "set"). */
+/**
+ * What an admin's connection dialog loads: adds the API token's hint and the Cloud settings (secrets
+ * only as "set").
+ */
 export interface WhatsappDetailDTO extends WhatsappDTO {
+  /**
+   * The API token in full only in the answer that creates the connection (its one showing); ""
+   * everywhere else. The server generates it; POST /whatsapp/{id}/token makes a new one.
+   */
   token: string;
+  /** The API token's last 4 characters ("" when the connection has none). */
+  tokenHint: string;
   cloud: {
     phoneNumberId: string;
     wabaId: string;
@@ -71,6 +80,12 @@ export interface WhatsappDetailDTO extends WhatsappDTO {
     appSecretSet: boolean;
     webhookUrl: string;
   };
+}
+
+/** POST /whatsapp/{id}/token: the connection's new API token, shown this once, and its hint. */
+export interface WhatsappTokenDTO {
+  token: string;
+  tokenHint: string;
 }
 
 /** The session part of a connection, as `company-{id}-whatsappSession` carries it. */
@@ -107,7 +122,11 @@ export const whatsappSaveSchema = z.object({
   outOfHoursMessage: longText.default(""),
   ratingMessage: longText.default(""),
   expiresInactiveMessage: longText.default(""),
-  /** Empty: a random token is generated; the token is never empty. */
+  /**
+   * Kept for the clients that send the dialog's field back: blank is ignored. The server generates
+   * the token (shown once; POST /whatsapp/{id}/token for a new one), so a value here is refused
+   * with 400 ERR_WAPP_TOKEN_NOT_SETTABLE.
+   */
   token: z.string().trim().max(200, "validation.tooLong").default(""),
   expiresTicket: z
     .number("validation.invalid")

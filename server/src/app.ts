@@ -175,6 +175,7 @@ export async function buildApp(
       cache: webhookCache,
       allowPrivate: deps.config.OUTBOUND_ALLOW_PRIVATE,
       retryBaseSeconds: deps.config.WEBHOOK_RETRY_BASE_SECONDS,
+      secrets: secretBoxFor(deps.config),
       metrics,
     }),
   );
@@ -343,10 +344,10 @@ function buildChannels(
   );
   jobs.register(CHANNEL_ACTION_JOB, channelActionJob({ db, sessions: owned }));
   jobs.register(ACCOUNT_CODE_MAIL_JOB, accountCodeMailJob({ db, tokens, config, now, mailer }));
-  const billingJobDeps = { db, bus, now, log: app.log, asaasUrl: config.ASAAS_API_URL };
+  const box = secretBoxFor(config);
+  const billingJobDeps = { db, bus, now, log: app.log, asaasUrl: config.ASAAS_API_URL, secrets: box };
   jobs.register(INVOICES_JOB, invoicesJob(billingJobDeps));
   jobs.register(RECONCILE_JOB, reconcileJob(billingJobDeps));
-  const box = secretBoxFor(config);
   const bots = createBotRunner({
     db,
     bus,

@@ -29,7 +29,8 @@ const envSchema = z.object({
     .default(""),
   JWT_SECRET: z.string().min(32).optional(),
   /**
-   * Seals secrets kept at rest (AI keys, bot tokens; lib/secretBox.ts). Unset: a key generated in
+   * Seals secrets kept at rest (AI keys, bot tokens, webhook and payment secrets) and keys the
+   * connection tokens' hashes (lib/secretBox.ts). Unset: a key generated in
    * DATA_DIR. Required in production with DATABASE_URL (every instance must open what another sealed).
    */
   SECRETS_KEY: z.string().min(32).optional(),

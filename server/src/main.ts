@@ -16,6 +16,8 @@ import { forgetIdempotencyKeys } from "./modules/messagesApi/queries.js";
 import { EventBus } from "./events/bus.js";
 import { TokenService, resolveJwtSecret } from "./http/tokens.js";
 import { seed } from "./db/seed/index.js";
+import { secretBoxFor } from "./lib/secretBox.js";
+import { sealSecretsAtRest } from "./secretsAtRest.js";
 import { MediaStore } from "./storage/media.js";
 import { prepareSheetReader } from "./modules/contactLists/sheetReader.js";
 import path from "node:path";
@@ -57,6 +59,9 @@ async function main() {
     }
     throw err;
   }
+  // What rows still hold in clear (written before migration 0031) is sealed or hashed now: the key
+  // is not in the database, so no migration can.
+  const movedAtRest = await sealSecretsAtRest(database.db, secretBoxFor(config));
 
   const deps = {
     config,
@@ -70,6 +75,8 @@ async function main() {
   const built = await buildApp(deps);
   const { app, realtime } = built;
   dbLog = app.log;
+  if (Object.values(movedAtRest).some((n) => n > 0))
+    app.log.info(movedAtRest, "secrets at rest: sealed or hashed what was stored in clear");
   const seeded = await seed(deps, app.log);
 
   await app.listen({ port: config.PORT, host: config.HOST });

@@ -101,7 +101,6 @@ describe("a lease whose owner died", () => {
     const conn = await buildConnection(database.db, company.id, {
       name: "Órfã",
       provider: "simulator",
-      token: `t-${Date.now()}`,
       status: "CONNECTED",
     });
     const alive = [a, b].find((x) => x.built.app.server.listening) ?? b;

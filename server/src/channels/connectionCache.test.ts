@@ -26,7 +26,6 @@ describe("ConnectionCache", () => {
     const row = await buildConnection(ctx.deps.db, company.id, {
       name: "Loja",
       provider: "simulator",
-      token: "t-cache-1",
     });
     let clock = 0;
     const cache = new ConnectionCache(ctx.deps.db, 2_000, () => clock);
@@ -52,7 +51,6 @@ describe("ConnectionCache", () => {
     const row = await buildConnection(ctx.deps.db, company.id, {
       name: "Antes",
       provider: "simulator",
-      token: "t-cache-2",
     });
     const bus = new EventBus();
     const cache = new ConnectionCache(ctx.deps.db, 60_000, () => 0);

@@ -23,7 +23,6 @@ beforeAll(async () => {
       companyId: company.id,
       name: "Loja",
       provider: "simulator",
-      token: "t-followers",
       status: "CONNECTED",
     })
     .returning();

@@ -4,25 +4,53 @@ import path from "node:path";
 import type { Config } from "../config.js";
 
 /**
- * Secrets kept at rest (AI provider keys, bot tokens, service-account JSON) are sealed with
- * AES-256-GCM: `v1.` + base64url(iv · tag · ciphertext). The purpose (e.g. "prompt.apiKey") is the
- * additional authenticated data, so a sealed value copied into another column does not open.
+ * Secrets kept at rest (AI provider keys, bot tokens, service-account JSON, webhook signing
+ * secrets, payment gateway keys) are sealed with AES-256-GCM: `v1.` + base64url(iv · tag ·
+ * ciphertext). The purpose (e.g. "prompt.apiKey") is the additional authenticated data, so a sealed
+ * value copied into another column does not open. Connection API tokens are kept as fingerprints.
  *
  * The key comes from SECRETS_KEY (any string of 32+ characters, hashed to 256 bits; required when
  * several instances share a database), else from a random key generated at first start and kept in
- * the data directory (as the JWT secret is). Losing the key loses the sealed secrets, nothing else.
+ * the data directory (as the JWT secret is). Losing the key loses the sealed secrets and makes the
+ * connection tokens unknown (they must be generated again), nothing else.
  */
 export interface SecretBox {
   seal(purpose: string, plain: string): string;
   /** The plain text, or null when the value was sealed with another key or purpose, or is damaged. */
   open(purpose: string, sealed: string): string | null;
+  /**
+   * A keyed hash (HMAC-SHA256, base64url) of a secret that is looked up but never read back (a
+   * connection's API token): the same value gives the same fingerprint, and without the key nobody
+   * can test a guess against the stored ones. Its key is derived from the secrets key for `purpose`
+   * alone (HKDF), so it is neither the sealing key nor another purpose's.
+   */
+  fingerprint(purpose: string, value: string): string;
 }
 
 const VERSION = "v1.";
+/** How every sealed value begins (a LIKE pattern's prefix for the queries that look for clear ones). */
+export const SEALED_PREFIX = VERSION;
+
+/** Whether a stored value is in the sealed format (it may still be sealed with another key). */
+export function isSealed(value: string): boolean {
+  return value.startsWith(VERSION);
+}
 
 export function createSecretBox(key: Buffer): SecretBox {
   if (key.length !== 32) throw new Error("the secrets key must be 32 bytes");
+  const hashKeys = new Map<string, Buffer>();
+  const hashKey = (purpose: string) => {
+    let derived = hashKeys.get(purpose);
+    if (!derived) {
+      derived = Buffer.from(crypto.hkdfSync("sha256", key, "", `atende.fingerprint:${purpose}`, 32));
+      hashKeys.set(purpose, derived);
+    }
+    return derived;
+  };
   return {
+    fingerprint(purpose, value) {
+      return crypto.createHmac("sha256", hashKey(purpose)).update(value, "utf8").digest("base64url");
+    },
     seal(purpose, plain) {
       const iv = crypto.randomBytes(12);
       const cipher = crypto.createCipheriv("aes-256-gcm", key, iv);

@@ -147,7 +147,6 @@ export async function buildConnection(
       companyId,
       name: `${provider} ${uid()}`,
       provider,
-      token: crypto.randomBytes(16).toString("hex"),
       ...v,
     })
     .returning();

@@ -25,8 +25,11 @@ export const webhookSubscriptions = pgTable(
     url: text("url").notNull(),
     /** Event names (contracts' WEBHOOK_EVENTS). */
     events: jsonb("events").$type<string[]>().notNull().default([]),
-    /** The HMAC key; shown once, when created or rotated. */
-    secret: text("secret").notNull(),
+    /**
+     * The HMAC key, sealed (SecretBox, purpose WEBHOOK_SECRET_PURPOSE); shown once, when created or
+     * rotated. A row from before migration 0031 holds it in clear until the start-up step seals it.
+     */
+    secretEnc: text("secret_enc").notNull(),
     active: boolean("active").notNull().default(true),
     /** Since when every delivery has failed (null once one succeeds); a day of it switches it off. */
     failingSince: timestamp("failing_since", { withTimezone: true }),

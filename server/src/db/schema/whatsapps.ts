@@ -35,8 +35,19 @@ export const whatsapps = pgTable(
     retries: integer("retries").notNull().default(0),
     number: text("number").notNull().default(""),
     isDefault: boolean("is_default").notNull().default(false),
-    /** The connection's API token (external API); random, never empty, never sent to agents. */
-    token: text("token").notNull(),
+    /**
+     * The connection's API token (the messages API's bearer) as a keyed hash (SecretBox.fingerprint,
+     * purpose CONNECTION_TOKEN_PURPOSE): the server generates the token and shows it once; a request's
+     * token is hashed and looked up here. Null: the connection has no token (none generated yet).
+     */
+    tokenHash: text("token_hash"),
+    /** The token's last characters, shown instead of it ("" when there is none). */
+    tokenHint: text("token_hint").notNull().default(""),
+    /**
+     * A token from before the hashes (migration 0031), in clear until the start-up step hashes it
+     * into tokenHash (secretsAtRest.ts); null afterwards, and never written again.
+     */
+    legacyToken: text("token"),
     greetingMessage: text("greeting_message").notNull().default(""),
     complationMessage: text("complation_message").notNull().default(""),
     outOfHoursMessage: text("out_of_hours_message").notNull().default(""),
@@ -61,7 +72,7 @@ export const whatsapps = pgTable(
   (t) => [
     index("whatsapps_company_idx").on(t.companyId),
     uniqueIndex("whatsapps_company_name_uq").on(t.companyId, t.name),
-    uniqueIndex("whatsapps_token_uq").on(t.token),
+    uniqueIndex("whatsapps_token_hash_uq").on(t.tokenHash),
     // At most one default connection per company.
     uniqueIndex("whatsapps_company_default_uq")
       .on(t.companyId)

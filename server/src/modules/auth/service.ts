@@ -8,6 +8,7 @@ import { AppError } from "../../http/errors.js";
 import { limiterStore } from "../../http/rateLimit.js";
 import { hashToken, newRefreshToken } from "../../http/tokens.js";
 import { dummyPasswordHash, verifyPassword } from "../../lib/passwords.js";
+import { secretBoxFor } from "../../lib/secretBox.js";
 import { findCompany, sessionCompany, subscriptionStatus } from "../companies/queries.js";
 import { findUser, findUserForLogin, updateUser } from "../users/queries.js";
 import * as q from "./queries.js";
@@ -32,7 +33,7 @@ export function createAuthService(
 
   async function sessionUser(companyId: number, userId: number): Promise<SessionUserDTO> {
     const user = await findUser(db, companyId, userId);
-    const company = await sessionCompany(db, companyId);
+    const company = await sessionCompany(db, companyId, secretBoxFor(config));
     if (!user || !company) throw new AppError("ERR_NO_SESSION");
     return { ...user, company };
   }

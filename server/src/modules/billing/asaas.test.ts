@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Socket } from "socket.io-client";
-import { eq } from "drizzle-orm";
-import { paymentCharges } from "../../db/schema/index.js";
+import { and, eq } from "drizzle-orm";
+import { paymentCharges, settings } from "../../db/schema/index.js";
 import { hasError, parsePix } from "pix-utils";
 import { type PaymentEventPayload, type PixChargeDTO, addMonthsToDate } from "@atende/contracts";
 import { caller, expectError, expectOk, fieldsOf } from "../../test/calls.js";
@@ -19,6 +19,7 @@ import {
   invoicesOf,
   saveSuperSetting,
 } from "../../test/billing.js";
+import { secretBoxFor } from "../../lib/secretBox.js";
 import { reconcileCharges } from "./reconciliation.js";
 
 /**
@@ -204,7 +205,12 @@ describe("reconciliation", () => {
     const { paymentId, company } = await checkedOut();
     const other = await checkedOut();
     asaas.pay(paymentId);
-    const deps = { ...ctx.deps, log: ctx.app.log, asaasUrl: asaas.url };
+    const deps = {
+      ...ctx.deps,
+      log: ctx.app.log,
+      asaasUrl: asaas.url,
+      secrets: secretBoxFor(ctx.deps.config),
+    };
     // (Charges of the tests above paid without a webhook that counted settle too.)
     expect(await reconcileCharges(deps)).toBeGreaterThanOrEqual(1);
     const expected = addMonthsToDate(company.dueDate!, 1);
@@ -221,10 +227,40 @@ describe("reconciliation", () => {
   it("the webhook racing the reconciliation moves the due date once", async () => {
     const { paymentId, company } = await checkedOut({ dueDate: daysFromToday(-2) });
     asaas.pay(paymentId);
-    const deps = { ...ctx.deps, log: ctx.app.log, asaasUrl: asaas.url };
+    const deps = {
+      ...ctx.deps,
+      log: ctx.app.log,
+      asaasUrl: asaas.url,
+      secrets: secretBoxFor(ctx.deps.config),
+    };
     const body = asaas.webhookBody(paymentId, "PAYMENT_RECEIVED");
     await Promise.all([reconcileCharges(deps), webhook(body), reconcileCharges(deps), webhook(body)]);
     // Past due: counted from today, not from the passed due date.
     expect(await dueDateOf(ctx, company.id)).toBe(addMonthsToDate(daysFromToday(0), 1));
+  });
+});
+
+describe("the gateway's secrets at rest", () => {
+  it("the key and the webhook token are stored sealed, and Asaas still gets the key whole", async () => {
+    for (const [key, clear] of [
+      ["asaas", asaas.apiKey],
+      ["asaasWebhookToken", WEBHOOK_TOKEN],
+    ] as const) {
+      const [row] = await ctx.deps.db
+        .select({ value: settings.value })
+        .from(settings)
+        .where(and(eq(settings.companyId, root.user.companyId), eq(settings.key, key)));
+      expect(row!.value).toMatch(/^v1\./);
+      expect(row!.value).not.toContain(clear);
+    }
+    const before = asaas.requests.length;
+    const { paymentId } = await checkedOut();
+    const calls = asaas.requests.slice(before);
+    expect(calls.length).toBeGreaterThan(0);
+    for (const r of calls) expect(r.accessToken).toBe(asaas.apiKey);
+    // And the webhook token still authenticates Asaas' calls.
+    const body = asaas.webhookBody(paymentId, "PAYMENT_CREATED");
+    expectError(await webhook(body, "not-the-token"), 401, "ERR_PAYMENT_WEBHOOK_UNAUTHORIZED");
+    expectOk(await webhook(body));
   });
 });

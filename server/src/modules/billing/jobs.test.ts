@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, inArray } from "drizzle-orm";
 import { jobs } from "../../db/schema/index.js";
 import { JobRunner } from "../../jobs/runner.js";
+import { secretBoxFor } from "../../lib/secretBox.js";
 import { buildPlatformOperator } from "../../test/factories.js";
 import { type TestContext, createTestContext } from "../../test/harness.js";
 import { buildBilledCompany, daysFromToday, invoicesOf } from "../../test/billing.js";
@@ -36,7 +37,12 @@ async function pending(type: string) {
 }
 
 function instance() {
-  const deps = { ...ctx.deps, log: ctx.app.log, asaasUrl: "http://127.0.0.1:9/v3" };
+  const deps = {
+    ...ctx.deps,
+    log: ctx.app.log,
+    asaasUrl: "http://127.0.0.1:9/v3",
+    secrets: secretBoxFor(ctx.deps.config),
+  };
   const runner = new JobRunner({ db: ctx.deps.db, now: () => new Date(), log: ctx.app.log });
   runner.register(INVOICES_JOB, invoicesJob(deps));
   runner.register(RECONCILE_JOB, reconcileJob(deps));

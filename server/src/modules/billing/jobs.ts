@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Db, Executor } from "../../db/client.js";
 import type { EventBus } from "../../events/bus.js";
+import type { SecretBox } from "../../lib/secretBox.js";
 import { type JobHandler, enqueueJob } from "../../jobs/runner.js";
 import { openDueInvoices } from "./invoices.js";
 import { reconcileCharges } from "./reconciliation.js";
@@ -37,7 +38,14 @@ export async function armBillingJobs(db: Executor, now: Date): Promise<void> {
   }
 }
 
-type JobDeps = { db: Db; bus: EventBus; now: () => Date; log: FastifyBaseLogger; asaasUrl: string };
+type JobDeps = {
+  db: Db;
+  bus: EventBus;
+  now: () => Date;
+  log: FastifyBaseLogger;
+  asaasUrl: string;
+  secrets: SecretBox;
+};
 
 /** Each run arms the next slot first, so a run that fails (or an instance that dies) keeps the chain. */
 async function armNext(db: Db, type: Periodic, at: Date) {

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
 import { type EventBus, inTransaction } from "../../events/bus.js";
+import type { SecretBox } from "../../lib/secretBox.js";
 import { billingSettings, gatewayNamed } from "./gateways/registry.js";
 import * as q from "./queries.js";
 import { settleCharge } from "./settle.js";
@@ -22,12 +23,13 @@ export async function reconcileCharges(deps: {
   now: () => Date;
   asaasUrl: string;
   log: FastifyBaseLogger;
+  secrets: SecretBox;
 }): Promise<number> {
-  const { db, bus, now, log } = deps;
+  const { db, bus, now, log, secrets } = deps;
   const settings = await billingSettings(db);
   // Only Asaas can be asked; a plain Pix key is confirmed by the super user.
-  if (!settings.asaasApiKey) return 0;
-  const gateway = gatewayNamed("asaas", settings, { asaasUrl: deps.asaasUrl, now });
+  if (!settings.asaasApiKeyEnc) return 0;
+  const gateway = gatewayNamed("asaas", settings, { asaasUrl: deps.asaasUrl, now, secrets });
   const at = now();
   const charges = (await q.pendingCharges(db, "asaas", BATCH)).filter(
     (c) => !c.expiresAt || c.expiresAt.getTime() > at.getTime() - GIVE_UP_AFTER_MS,

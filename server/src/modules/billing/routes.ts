@@ -9,6 +9,7 @@ import { langOf } from "../../http/errors.js";
 import { routes } from "../../http/route.js";
 import type { FastifyBaseLogger } from "fastify";
 import type { Deps } from "../../deps.js";
+import type { SecretBox } from "../../lib/secretBox.js";
 import { type InvoicesService, createInvoicesService } from "./invoices.js";
 import { type SubscriptionService, createSubscriptionService } from "./subscription.js";
 import { type WebhookService, createWebhookService } from "./webhook.js";
@@ -51,7 +52,7 @@ export function billingRoutes(
 
 export async function billingModule(
   app: FastifyInstance,
-  deps: Pick<Deps, "db" | "bus" | "now" | "config"> & { log: FastifyBaseLogger },
+  deps: Pick<Deps, "db" | "bus" | "now" | "config"> & { log: FastifyBaseLogger; secrets: SecretBox },
 ) {
   const services = {
     invoices: createInvoicesService(deps),

@@ -11,13 +11,17 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Deps } from "../../deps.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
+import type { SecretBox } from "../../lib/secretBox.js";
 import { billingSettings, currentGateway } from "./gateways/registry.js";
 import { GatewayError } from "./gateways/types.js";
 import { openPeriodInvoice } from "./invoices.js";
 import { presentInvoice } from "./present.js";
 import * as q from "./queries.js";
 
-export type SubscriptionDeps = Pick<Deps, "db" | "now" | "config"> & { log: FastifyBaseLogger };
+export type SubscriptionDeps = Pick<Deps, "db" | "now" | "config"> & {
+  log: FastifyBaseLogger;
+  secrets: SecretBox;
+};
 
 /** A charge still valid this long is shown again instead of making a new one. */
 const REUSE_MARGIN_MS = 10 * 60_000;
@@ -55,8 +59,8 @@ async function answer(
  * The Subscription page and its checkout (POST /subscription): the company's admin pays an invoice
  * by Pix through the gateway the super user chose. The amount is the invoice's, never the body's.
  */
-export function createSubscriptionService({ db, now, config, log }: SubscriptionDeps) {
-  const env = () => ({ asaasUrl: config.ASAAS_API_URL, now });
+export function createSubscriptionService({ db, now, config, log, secrets }: SubscriptionDeps) {
+  const env = () => ({ asaasUrl: config.ASAAS_API_URL, now, secrets });
 
   return {
     async info(actor: AuthContext): Promise<SubscriptionInfoDTO> {

@@ -9,7 +9,8 @@ import {
 } from "@atende/contracts";
 import { type Executor, queryRows } from "../../db/client.js";
 import { companies, plans, settings, users, whatsapps } from "../../db/schema/index.js";
-import { presentSetting } from "../settings/present.js";
+import type { SecretBox } from "../../lib/secretBox.js";
+import { presentStoredSettings } from "../settings/sealing.js";
 import { storedSettings } from "../settings/queries.js";
 
 export function presentPlan(p: typeof plans.$inferSelect): PlanDTO {
@@ -40,7 +41,11 @@ export async function findCompany(db: Executor, companyId: number) {
   return row ?? null;
 }
 
-export async function sessionCompany(db: Executor, companyId: number): Promise<SessionCompanyDTO | null> {
+export async function sessionCompany(
+  db: Executor,
+  companyId: number,
+  secrets: SecretBox,
+): Promise<SessionCompanyDTO | null> {
   const row = await findCompany(db, companyId);
   if (!row) return null;
   return {
@@ -49,7 +54,7 @@ export async function sessionCompany(db: Executor, companyId: number): Promise<S
     dueDate: row.company.dueDate,
     trialExpiration: row.company.trialExpiration,
     // Secrets only as hints: every user of the company gets this in the login answer.
-    settings: (await storedSettings(db, companyId)).map(presentSetting),
+    settings: presentStoredSettings(secrets, await storedSettings(db, companyId)),
     plan: row.plan ? presentPlan(row.plan) : null,
   };
 }

@@ -28,7 +28,8 @@ import { type DomainEvent, inTransaction } from "../../events/bus.js";
 import { type AuthContext, authorize, requireSuper } from "../../http/auth.js";
 import { AppError, uniqueOr } from "../../http/errors.js";
 import { hashPassword } from "../../lib/passwords.js";
-import { presentSetting } from "../settings/present.js";
+import type { SecretBox } from "../../lib/secretBox.js";
+import { presentStoredSettings } from "../settings/sealing.js";
 import { insertSettings, platformSetting, saveSetting, storedSettings } from "../settings/queries.js";
 import { insertPairedSimulator } from "../simulator/queries.js";
 import { insertUser } from "../users/queries.js";
@@ -60,6 +61,7 @@ const isOn = (value: string | undefined) => value === undefined || value === "tr
 function presentCompany(
   { company, plan }: CompanyWithPlan,
   settings: { key: string; value: string }[],
+  secrets: SecretBox,
 ): CompanyDTO {
   return {
     id: company.id,
@@ -76,7 +78,7 @@ function presentCompany(
       : "MENSAL",
     trialExpiration: company.trialExpiration,
     schedules: company.schedules,
-    settings: settings.map(presentSetting),
+    settings: presentStoredSettings(secrets, settings),
     createdAt: company.createdAt.toISOString(),
   };
 }
@@ -115,9 +117,11 @@ function trialDays(value: string | undefined): number {
 export type CompaniesDeps = Pick<Deps, "db" | "bus" | "now" | "media"> & {
   sessions: Pick<SessionManager, "disconnect" | "tick">;
   log: Pick<FastifyBaseLogger, "warn">;
+  /** Opens the platform's secret settings, for their hints. */
+  secrets: SecretBox;
 };
 
-export function createCompaniesService({ db, bus, now, media, sessions, log }: CompaniesDeps) {
+export function createCompaniesService({ db, bus, now, media, sessions, log, secrets }: CompaniesDeps) {
   async function withPlanOf(actor: AuthContext, id: number) {
     const found = reachable(actor, id) ? await findCompany(db, id) : null;
     if (!found) throw new AppError("ERR_NO_COMPANY_FOUND");
@@ -127,7 +131,7 @@ export function createCompaniesService({ db, bus, now, media, sessions, log }: C
   async function detail(db: Executor, id: number): Promise<CompanyDTO> {
     const row = await companyWithPlan(db, id);
     if (!row) throw new AppError("ERR_NO_COMPANY_FOUND");
-    return presentCompany(row, await storedSettings(db, id));
+    return presentCompany(row, await storedSettings(db, id), secrets);
   }
 
   async function requirePlan(planId: number) {
@@ -178,7 +182,7 @@ export function createCompaniesService({ db, bus, now, media, sessions, log }: C
       const { rows, count } = await pageCompanies(db, { ...query, pageSize: LIMITS.pageSize });
       const settings = await settingsFor(rows);
       return {
-        companies: rows.map((r) => presentCompany(r, settings.get(r.company.id) ?? [])),
+        companies: rows.map((r) => presentCompany(r, settings.get(r.company.id) ?? [], secrets)),
         count,
         hasMore: query.pageNumber * LIMITS.pageSize < count,
       };
@@ -189,7 +193,7 @@ export function createCompaniesService({ db, bus, now, media, sessions, log }: C
       requireSuper(actor);
       const rows = await allCompanies(db);
       const settings = await settingsFor(rows);
-      return rows.map((r) => presentCompany(r, settings.get(r.company.id) ?? []));
+      return rows.map((r) => presentCompany(r, settings.get(r.company.id) ?? [], secrets));
     },
 
     /**

@@ -3,14 +3,15 @@ import type { Executor } from "../../db/client.js";
 import { apiIdempotencyKeys, whatsapps } from "../../db/schema/index.js";
 
 /**
- * The connection a bearer token belongs to. Not scoped by company: the token is what names the
- * company (its unique index makes it one connection at most); the caller scopes everything after.
+ * The connection whose token has this keyed hash. Not scoped by company: the token is what names
+ * the company (the hash's unique index makes it one connection at most); the caller scopes
+ * everything after.
  */
-export async function connectionByToken(db: Executor, token: string) {
+export async function connectionByTokenHash(db: Executor, tokenHash: string) {
   const [row] = await db
-    .select({ id: whatsapps.id, companyId: whatsapps.companyId, token: whatsapps.token })
+    .select({ id: whatsapps.id, companyId: whatsapps.companyId })
     .from(whatsapps)
-    .where(eq(whatsapps.token, token));
+    .where(eq(whatsapps.tokenHash, tokenHash));
   return row ?? null;
 }
 

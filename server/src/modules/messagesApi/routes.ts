@@ -2,10 +2,15 @@ import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import { API_SEND_RATE_PER_MINUTE, apiSendSchema } from "@atende/contracts";
 import { bearerToken } from "../../http/auth.js";
-import { parseInput } from "../../http/errors.js";
+import { AppError, parseInput } from "../../http/errors.js";
 import { routes } from "../../http/route.js";
 import { readMediaForm } from "../../http/upload.js";
-import { type MessagesApiDeps, type MessagesApiService, createMessagesApiService } from "./service.js";
+import {
+  API_TOKEN_FAILURES,
+  type MessagesApiDeps,
+  type MessagesApiService,
+  createMessagesApiService,
+} from "./service.js";
 
 const DESCRIPTION = `Sends a WhatsApp message through the connection whose token is sent, into the contact's open ticket on that connection (or a new one, in \`queueId\` when given).
 
@@ -13,7 +18,9 @@ JSON: \`{"number": "5511999999999", "body": "Olá"}\`. Multipart: fields \`numbe
 
 Header \`Idempotency-Key\` (1-200 visible characters): a retried call with the same key sends nothing again and answers the first call's answer.
 
-Answer 200: \`{"mensagem": "Mensagem enviada", "messageId", "messageIds", "ticketId", "ticketUuid", "contactId"}\`. A number not on WhatsApp: 400 ERR_WAPP_INVALID_CONTACT.`;
+Answer 200: \`{"mensagem": "Mensagem enviada", "messageId", "messageIds", "ticketId", "ticketUuid", "contactId"}\`. A number not on WhatsApp: 400 ERR_WAPP_INVALID_CONTACT.
+
+The token is the one the server generated for the connection (shown once: at its creation, or by POST /whatsapp/{id}/token). After ${API_TOKEN_FAILURES.max} calls with a wrong token from one address within ${API_TOKEN_FAILURES.windowSeconds / 60} minutes, every call from that address answers 429 ERR_TOO_MANY_REQUESTS (Retry-After) until the window ends.`;
 
 export function messagesApiRoutes(app: FastifyInstance, api: MessagesApiService) {
   const r = routes(app);
@@ -29,8 +36,12 @@ export function messagesApiRoutes(app: FastifyInstance, api: MessagesApiService)
       summary: "Send a message with a connection's token",
       description: DESCRIPTION,
     },
-    async (_input, req) => {
-      const caller = await api.authenticate(bearerToken(req));
+    async (_input, req, reply) => {
+      const caller = await api.authenticate(bearerToken(req), req.ip).catch((err: unknown) => {
+        if (err instanceof AppError && typeof err.extra.retryAfter === "number")
+          reply.header("retry-after", String(err.extra.retryAfter));
+        throw err;
+      });
       const key = api.idempotencyKey(req.headers["idempotency-key"]);
       if (req.isMultipart()) {
         const { fields, files } = await readMediaForm(req);
@@ -47,6 +58,7 @@ export async function messagesApiModule(
   deps: MessagesApiDeps & { maxFileBytes: number },
 ): Promise<MessagesApiService> {
   const api = createMessagesApiService(deps);
+  parent.addHook("onClose", () => api.close());
   await parent.register(async (app) => {
     await app.register(multipart, {
       limits: { fileSize: deps.maxFileBytes, files: 10, fields: 20 },

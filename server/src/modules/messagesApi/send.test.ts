@@ -1,12 +1,24 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ApiSendAnswer } from "@atende/contracts";
+import type { ApiSendAnswer, WhatsappTokenDTO } from "@atende/contracts";
 import { companies, messages, plans, tickets, whatsapps } from "../../db/schema/index.js";
-import { buildConnection, buildPlan, buildQueue, buildUser, newNumber } from "../../test/factories.js";
+import { secretBoxFor } from "../../lib/secretBox.js";
+import { sealSecretsAtRest } from "../../secretsAtRest.js";
+import {
+  type LoggedIn,
+  buildConnection,
+  buildPlan,
+  buildQueue,
+  buildUser,
+  newNumber,
+} from "../../test/factories.js";
 import { expectError, expectOk } from "../../test/calls.js";
 import { jobsIdle } from "../../test/settled.js";
+import { connectionTokenHash } from "../whatsapps/tokens.js";
+import { API_TOKEN_FAILURES } from "./service.js";
 import {
   PNG,
+  call,
   ctx,
   eventually,
   multipart,
@@ -14,6 +26,7 @@ import {
   phone,
   phoneOut,
   setupMessagesSuite,
+  stranger,
   strangerCompanyId,
   team,
   ticketOf,
@@ -21,24 +34,39 @@ import {
 } from "../messages/testing.js";
 
 /**
- * POST /api/messages/send: a company's own system sends through a connection with its token. Driven
- * end to end: the simulator's phone shows what arrived.
+ * POST /api/messages/send: a company's own system sends through a connection with its token (made
+ * by the server, kept as a keyed hash, guesses limited per address). Driven end to end: the
+ * simulator's phone shows what arrived.
  */
 setupMessagesSuite();
 
 let token: string;
-const send = (payload: unknown, headers: Record<string, string> = {}, bearer: string | null = token) =>
+const send = (
+  payload: unknown,
+  headers: Record<string, string> = {},
+  bearer: string | null = token,
+  remoteAddress?: string,
+) =>
   ctx.app.inject({
     method: "POST",
     url: "/api/messages/send",
     payload: payload as object,
     headers: { ...(bearer !== null ? { authorization: `Bearer ${bearer}` } : {}), ...headers },
+    ...(remoteAddress ? { remoteAddress } : {}),
   });
+
+/** A new token for the connection, as its dialog's button asks for it (answered once). */
+async function rotated(who: LoggedIn, whatsappId: number): Promise<string> {
+  return expectOk<WhatsappTokenDTO>(await call("POST", `/whatsapp/${whatsappId}/token`, who)).token;
+}
+
+const rowOf = async (id: number) =>
+  (await ctx.deps.db.select().from(whatsapps).where(eq(whatsapps.id, id)))[0]!;
 
 beforeAll(async () => {
   await ctx.deps.db.update(plans).set({ useExternalApi: true }).where(eq(plans.id, team.company.planId!));
-  const [row] = await ctx.deps.db.select().from(whatsapps).where(eq(whatsapps.id, team.connection.id));
-  token = row!.token;
+  // The token the connection's creation answered: its one showing.
+  token = team.connection.token;
 });
 
 describe("token and plan", () => {
@@ -53,15 +81,16 @@ describe("token and plan", () => {
     expectError(await send({ number, body: "x" }, {}, `${token}x`), 401, "ERR_API_TOKEN_INVALID");
     // Another company's token is that company's caller: it never reaches our rows.
     const theirs = await buildConnection(ctx.deps.db, strangerCompanyId);
+    const theirToken = await rotated(stranger, theirs.id);
     const plan = await buildPlan(ctx.deps.db, { useExternalApi: true });
     await ctx.deps.db.update(companies).set({ planId: plan.id }).where(eq(companies.id, strangerCompanyId));
     expectError(
-      await send({ number, body: "x", queueId: team.queues[0]!.id }, {}, theirs.token),
+      await send({ number, body: "x", queueId: team.queues[0]!.id }, {}, theirToken),
       400,
       "ERR_API_QUEUE_NOT_FOUND",
     );
     expectError(
-      await send({ number, body: "x", userId: ana.id }, {}, theirs.token),
+      await send({ number, body: "x", userId: ana.id }, {}, theirToken),
       400,
       "ERR_API_USER_NOT_FOUND",
     );
@@ -77,6 +106,48 @@ describe("token and plan", () => {
     } finally {
       await ctx.deps.db.update(plans).set({ useExternalApi: true }).where(eq(plans.id, team.company.planId!));
     }
+  });
+});
+
+describe("connection tokens", () => {
+  it("the token answered at the connection's creation sends; afterwards the connection shows only its hint", async () => {
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const answer = expectOk<ApiSendAnswer>(await send({ number: newNumber(), body: "pelo token gerado" }));
+    expect(answer.mensagem).toBe("Mensagem enviada");
+    const reads = [
+      await call("GET", `/whatsapp/${team.connection.id}`, team.adminLogin),
+      await call("GET", "/whatsapp", team.adminLogin),
+      await call("GET", "/whatsapp", ana.login),
+    ];
+    for (const res of reads) expect(res.body).not.toContain(token);
+    expect(reads[0]!.json()).toMatchObject({ token: "", tokenHint: token.slice(-4) });
+    // The row keeps its keyed hash, never the token.
+    const row = await rowOf(team.connection.id);
+    expect(row.tokenHash).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(JSON.stringify(row)).not.toContain(token);
+  });
+
+  it("failed tokens count per client address: past the limit, 429 with Retry-After, the right token too; another address still sends", async () => {
+    const guesser = "203.0.113.7";
+    const answers: number[] = [];
+    for (let i = 0; i < API_TOKEN_FAILURES.max + 5; i++) {
+      const res = await send({ number: "1", body: "x" }, {}, `guess-${i}-${Math.random()}`, guesser);
+      answers.push(res.statusCode);
+      if (res.statusCode === 429) {
+        expectError(res, 429, "ERR_TOO_MANY_REQUESTS");
+        expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
+        expect(Number(res.headers["retry-after"])).toBeLessThanOrEqual(API_TOKEN_FAILURES.windowSeconds);
+      }
+    }
+    expect(answers).toEqual([
+      ...Array<number>(API_TOKEN_FAILURES.max).fill(401),
+      ...Array<number>(5).fill(429),
+    ]);
+    // A guess that finally hits is not told so.
+    const number = newNumber();
+    expectError(await send({ number, body: "x" }, {}, token, guesser), 429, "ERR_TOO_MANY_REQUESTS");
+    expect(await ticketOf(number)).toBeNull();
+    expectOk(await send({ number, body: "de outro endereço" }, {}, token, "203.0.113.8"));
   });
 });
 
@@ -177,8 +248,9 @@ describe("rate limit", () => {
   it("counts per token: over the limit answers 429 with Retry-After, another token still passes", async () => {
     const flood = "flood-token-" + Math.random().toString(36).slice(2);
     let limited = null;
+    // From a new address each time: the failed-token limit per address stays out of the way.
     for (let i = 0; i < 200 && !limited; i++) {
-      const res = await send({ number: "1", body: "x" }, {}, flood);
+      const res = await send({ number: "1", body: "x" }, {}, flood, `198.51.100.${i}`);
       if (res.statusCode === 429) limited = res;
       else expect(res.statusCode).toBe(401);
     }
@@ -201,20 +273,31 @@ describe("documentation", () => {
 });
 
 describe("rotation", () => {
-  // Last: saving the connection may restart its session.
-  it("a token rotated in the connection's dialog stops working at once; the new one works", async () => {
+  // Last: they change the suite's connection's token.
+  it("a token rotated with POST /whatsapp/{id}/token stops working at once; the new one works", async () => {
     const number = newNumber();
-    // Rotated: the connection's dialog saves a new token; the old one stops working at once.
-    const rotated = "rotated" + Math.random().toString(36).slice(2, 14);
-    const res = await ctx.app.inject({
-      method: "PUT",
-      url: `/whatsapp/${team.connection.id}`,
-      headers: team.adminLogin.auth,
-      payload: { name: team.connection.name, isDefault: true, token: rotated },
-    });
-    expect(res.statusCode, res.body).toBe(200);
+    const fresh = await rotated(team.adminLogin, team.connection.id);
     expectError(await send({ number, body: "x" }, {}, token), 401, "ERR_API_TOKEN_INVALID");
-    token = rotated;
+    token = fresh;
     expectOk(await send({ number, body: "depois da troca" }));
+  });
+
+  it("a token from before the hashes (even a weak one) keeps working once the start-up step hashed it", async () => {
+    const number = newNumber();
+    const legacy = "1234";
+    await ctx.deps.db
+      .update(whatsapps)
+      .set({ legacyToken: legacy, tokenHash: null, tokenHint: "" })
+      .where(eq(whatsapps.id, team.connection.id));
+    // Never looked up in clear.
+    expectError(await send({ number, body: "x" }, {}, legacy), 401, "ERR_API_TOKEN_INVALID");
+    const box = secretBoxFor(ctx.deps.config);
+    expect(await sealSecretsAtRest(ctx.deps.db, box)).toMatchObject({ connectionTokens: 1 });
+    expect(await rowOf(team.connection.id)).toMatchObject({ legacyToken: null, tokenHint: "****" });
+    expect((await rowOf(team.connection.id)).tokenHash).toBe(connectionTokenHash(box, legacy));
+    // Again: nothing left to do.
+    expect(await sealSecretsAtRest(ctx.deps.db, box)).toMatchObject({ connectionTokens: 0 });
+    token = legacy;
+    expectOk(await send({ number, body: "com o token antigo" }));
   });
 });

@@ -1,4 +1,3 @@
-import crypto from "node:crypto";
 import { type ApiSendAnswer, type ApiSendInput, IDEMPOTENCY_KEY } from "@atende/contracts";
 import { normalizeNumber } from "../../channels/numbers.js";
 import { ChannelError } from "../../channels/provider.js";
@@ -10,6 +9,8 @@ import { type Raise, inTransaction } from "../../events/bus.js";
 import { companyLockout } from "../../http/companyStanding.js";
 import { AppError } from "../../http/errors.js";
 import { requirePlan } from "../../http/plan.js";
+import { limiterStore } from "../../http/rateLimit.js";
+import type { SecretBox } from "../../lib/secretBox.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import { presentContacts } from "../contacts/queries.js";
 import { quotableMessageId } from "../messages/queries.js";
@@ -20,12 +21,22 @@ import { liveTicketRow } from "../messages/queries.js";
 import { companyQueueIds, findUser } from "../users/queries.js";
 import { prepareOutgoingFiles } from "../messages/outgoingMedia.js";
 import { findWhatsappRow } from "../whatsapps/queries.js";
+import { connectionTokenHash } from "../whatsapps/tokens.js";
 import * as q from "./queries.js";
 
-export type MessagesApiDeps = Pick<Deps, "db" | "bus" | "now" | "media"> & {
+export type MessagesApiDeps = Pick<Deps, "db" | "bus" | "now" | "media" | "config"> & {
   jobs: Pick<JobRunner, "poke">;
   sessions: Pick<SessionManager, "session">;
+  secrets: SecretBox;
 };
+
+/**
+ * Failed token authentications per client address: past `max` in the window, every call from
+ * that address answers 429 until the window ends, a right token too (a guess that finally hits
+ * must not be told so). A success never resets the count, so a caller holding one good token
+ * cannot interleave it with guesses.
+ */
+export const API_TOKEN_FAILURES = { max: 20, windowSeconds: 600 } as const;
 
 /** The token's connection and company: who is calling, decided by the token alone. */
 export interface ApiCaller {
@@ -33,14 +44,15 @@ export interface ApiCaller {
   whatsappId: number;
 }
 
-/** Compared in constant time, so the answer's timing tells nothing of a stored token. */
-function sameToken(a: string, b: string) {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && crypto.timingSafeEqual(x, y);
-}
+export function createMessagesApiService(deps: MessagesApiDeps) {
+  const { db, bus, now, media, jobs, sessions, secrets } = deps;
+  const limits = limiterStore(deps.config, db, () => now().getTime());
+  const failures = limits.limiter(
+    "api-token-failures",
+    API_TOKEN_FAILURES.max,
+    API_TOKEN_FAILURES.windowSeconds * 1000,
+  );
 
-export function createMessagesApiService({ db, bus, now, media, jobs, sessions }: MessagesApiDeps) {
   /** Asks WhatsApp through the connection's own session; a session elsewhere (or none) lets the send job tell. */
   async function checkOnWhatsapp(whatsappId: number, number: string) {
     const session = sessions.session(whatsappId);
@@ -94,14 +106,24 @@ export function createMessagesApiService({ db, bus, now, media, jobs, sessions }
 
   return {
     /**
-     * The caller of a bearer token: the connection whose token it is. A missing, empty or unknown
-     * token, or one rotated away, answers 401 ERR_API_TOKEN_INVALID; a company locked out, its
-     * lockout; a plan without the external API, 403 ERR_PLAN_FEATURE_DISABLED.
+     * The caller of a bearer token: the connection whose token it is, found by the token's keyed
+     * hash. A missing, empty or unknown token, or one rotated away, answers 401
+     * ERR_API_TOKEN_INVALID and counts against the client's address (API_TOKEN_FAILURES; over it,
+     * 429 ERR_TOO_MANY_REQUESTS with `retryAfter`); a company locked out, its lockout; a plan
+     * without the external API, 403 ERR_PLAN_FEATURE_DISABLED.
      */
-    async authenticate(token: string | null): Promise<ApiCaller> {
-      if (!token || token.length > 512) throw new AppError("ERR_API_TOKEN_INVALID");
-      const row = await q.connectionByToken(db, token);
-      if (!row || !sameToken(row.token, token)) throw new AppError("ERR_API_TOKEN_INVALID");
+    async authenticate(token: string | null, ip: string): Promise<ApiCaller> {
+      const key = `ip:${ip}`;
+      const wait = await failures.blockedFor(key);
+      if (wait > 0) throw new AppError("ERR_TOO_MANY_REQUESTS", { retryAfter: wait });
+      const row =
+        token && token.length <= 512
+          ? await q.connectionByTokenHash(db, connectionTokenHash(secrets, token))
+          : null;
+      if (!row) {
+        await failures.hit(key);
+        throw new AppError("ERR_API_TOKEN_INVALID");
+      }
       const lock = await companyLockout(db, row.companyId, now());
       if (lock) throw lock;
       await requirePlan(db, row.companyId, "useExternalApi");
@@ -221,6 +243,9 @@ export function createMessagesApiService({ db, bus, now, media, jobs, sessions }
       jobs.poke();
       return outcome;
     },
+
+    /** Lets go of the failure counters' Redis connection, if any. */
+    close: () => limits.close(),
   };
 }
 

@@ -1,5 +1,6 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, notLike, sql } from "drizzle-orm";
 import { DEFAULT_TIMEZONE, isValidTimeZone } from "@atende/contracts";
+import { SEALED_PREFIX } from "../../lib/secretBox.js";
 import { type Executor, queryRows } from "../../db/client.js";
 import { settings } from "../../db/schema/index.js";
 import { settingsWithDefaults } from "./present.js";
@@ -84,4 +85,35 @@ export async function platformSetting(db: Executor, key: string): Promise<string
       and s.company_id = (select company_id from users where super order by id limit 1)`,
   );
   return rows[0]?.value;
+}
+
+/**
+ * Settings of these keys stored in clear (from before migration 0031), across companies: the
+ * start-up step seals them (secretsAtRest.ts).
+ */
+export async function clearSettingsOf(db: Executor, keys: readonly string[]) {
+  return db
+    .select({ companyId: settings.companyId, key: settings.key, value: settings.value })
+    .from(settings)
+    .where(
+      and(
+        inArray(settings.key, [...keys]),
+        ne(settings.value, ""),
+        notLike(settings.value, `${SEALED_PREFIX}%`),
+      ),
+    );
+}
+
+/** Stores a setting's new value, if it still holds the one it was made from. */
+export async function replaceSettingValue(
+  db: Executor,
+  companyId: number,
+  key: string,
+  from: string,
+  to: string,
+) {
+  await db
+    .update(settings)
+    .set({ value: to })
+    .where(and(eq(settings.companyId, companyId), eq(settings.key, key), eq(settings.value, from)));
 }

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { settingKeyParam, settingUpdateSchema } from "@atende/contracts";
-import type { Deps } from "../../deps.js";
 import { parseInput } from "../../http/errors.js";
 import { routes } from "../../http/route.js";
 import { platformSetting } from "./queries.js";
-import { type SettingsService, createSettingsService } from "./service.js";
+import { type SettingsDeps, type SettingsService, createSettingsService } from "./service.js";
 
 /** PUT /settings/{key}'s body, for the API document (the value's allowed set depends on the key). */
 const settingValueDoc = z.object({ key: z.string().optional(), value: z.string() });
@@ -14,10 +13,7 @@ const settingValueDoc = z.object({ key: z.string().optional(), value: z.string()
 export const PUBLIC_SETTINGS = { viewregister: "disabled", allowregister: "disabled", trial: "3" } as const;
 
 /** The settings module: the public platform settings, and the company's (admins) and the platform's (super). */
-export async function settingsModule(
-  app: FastifyInstance,
-  deps: Pick<Deps, "db" | "now">,
-): Promise<SettingsService> {
+export async function settingsModule(app: FastifyInstance, deps: SettingsDeps): Promise<SettingsService> {
   const settings = createSettingsService(deps);
   const r = routes(app);
   for (const key of Object.keys(PUBLIC_SETTINGS) as (keyof typeof PUBLIC_SETTINGS)[]) {

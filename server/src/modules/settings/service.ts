@@ -10,10 +10,14 @@ import {
 import type { Deps } from "../../deps.js";
 import { type AuthContext, authorize, requireSuper } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
+import type { SecretBox } from "../../lib/secretBox.js";
 import { presentSetting } from "./present.js";
 import { companySetting, deleteSetting, saveSetting, storedSettings } from "./queries.js";
+import { openSetting, presentStoredSettings, sealSetting } from "./sealing.js";
 
-export function createSettingsService({ db, now }: Pick<Deps, "db" | "now">) {
+export type SettingsDeps = Pick<Deps, "db" | "now"> & { secrets: SecretBox };
+
+export function createSettingsService({ db, now, secrets }: SettingsDeps) {
   return {
     /**
      * GET /settings: the company's settings, each Options-tab key present (its default when never
@@ -26,7 +30,9 @@ export function createSettingsService({ db, now }: Pick<Deps, "db" | "now">) {
         key,
         value: DEFAULT_COMPANY_SETTINGS[key] ?? "",
       }));
-      return [...shown, ...missing].map(presentSetting).sort((a, b) => a.key.localeCompare(b.key));
+      return presentStoredSettings(secrets, [...shown, ...missing]).sort((a, b) =>
+        a.key.localeCompare(b.key),
+      );
     },
 
     /** Which key a PUT may change: a company key for admins, a platform key for the super user. */
@@ -43,12 +49,14 @@ export function createSettingsService({ db, now }: Pick<Deps, "db" | "now">) {
     /**
      * PUT /settings/{key}: the value was checked against the key's rule; saved at once. A secret
      * left blank keeps the stored one (the list answers secrets blank: a client sending that back
-     * removes nothing); only `clear` removes it.
+     * removes nothing); only `clear` removes it. A secret is stored sealed (sealing.ts).
      */
     async update(actor: AuthContext, key: SettingKey, value: string): Promise<SettingDTO> {
-      if (isSecretSettingKey(key) && value === "")
-        return presentSetting({ key, value: (await companySetting(db, actor.companyId, key)) ?? "" });
-      await saveSetting(db, actor.companyId, key, value, now());
+      if (isSecretSettingKey(key) && value === "") {
+        const stored = (await companySetting(db, actor.companyId, key)) ?? "";
+        return presentSetting({ key, value: openSetting(secrets, key, stored) });
+      }
+      await saveSetting(db, actor.companyId, key, sealSetting(secrets, key, value), now());
       return presentSetting({ key, value });
     },
 

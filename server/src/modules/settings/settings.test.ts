@@ -9,7 +9,10 @@ import {
   type SettingDTO,
 } from "@atende/contracts";
 import { companies, settings } from "../../db/schema/index.js";
+import { secretBoxFor } from "../../lib/secretBox.js";
+import { sealSecretsAtRest } from "../../secretsAtRest.js";
 import { billingSettings } from "../billing/gateways/registry.js";
+import { openSetting } from "./sealing.js";
 import { type LoggedIn, buildPlatformOperator, buildTeam, buildUser, login } from "../../test/factories.js";
 import { type TestContext, createTestContext } from "../../test/harness.js";
 import { expectError, expectOk, caller, fieldsOf } from "../../test/calls.js";
@@ -50,6 +53,26 @@ async function stored(companyId: number, key: string): Promise<string | undefine
   return row?.value;
 }
 
+/** A secret setting as the row holds it: sealed, never the value, and what it opens to. */
+async function sealedValue(companyId: number, key: string): Promise<string | undefined> {
+  const raw = await stored(companyId, key);
+  if (raw === undefined) return undefined;
+  expect(raw, key).toMatch(/^v1\./);
+  const clear = openSetting(secretBoxFor(ctx.deps.config), key, raw);
+  expect(raw).not.toContain(clear);
+  return clear;
+}
+
+/** The Asaas key and webhook token as the gateway gets them. */
+async function gatewaySecrets() {
+  const s = await billingSettings(ctx.deps.db);
+  const box = secretBoxFor(ctx.deps.config);
+  return {
+    asaasApiKey: openSetting(box, "asaas", s.asaasApiKeyEnc),
+    asaasWebhookToken: openSetting(box, "asaasWebhookToken", s.asaasWebhookTokenEnc),
+  };
+}
+
 const put = (who: LoggedIn, key: string, value: unknown, headers = {}) =>
   call("PUT", `/settings/${key}`, who, { key, value }, headers);
 
@@ -79,7 +102,7 @@ describe("GET /settings", () => {
     await ctx.deps.db.insert(settings).values({ companyId: a.company.id, key: "tokenixc", value: "segredo" });
     expect((await settingsOf(a.adminLogin)).tokenixc).toBeUndefined();
     expectOk(await put(superLogin, "tokenixc", "chave-da-plataforma"));
-    expect(await stored(platformId, "tokenixc")).toBe("chave-da-plataforma");
+    expect(await sealedValue(platformId, "tokenixc")).toBe("chave-da-plataforma");
   });
 
   it("never lists the Asaas API key or webhook token in clear: a hint of their last 4 characters", async () => {
@@ -97,8 +120,9 @@ describe("GET /settings", () => {
       value: "",
       hint: "9876",
     });
-    // Stored whole: the gateway still uses them.
-    expect(await stored(platformId, "asaas")).toBe("$aact_prod_chave-secreta-1234");
+    // Stored sealed, whole: the gateway still uses them.
+    expect(await sealedValue(platformId, "asaas")).toBe("$aact_prod_chave-secreta-1234");
+    expect(await sealedValue(platformId, "asaasWebhookToken")).toBe("token-do-webhook-9876");
     // A secret of 4 characters or fewer shows none of them.
     expectOk(await put(superLogin, "asaasWebhookToken", "abc"));
     expect((await settingsOf(superLogin)).asaasWebhookToken).toBe("");
@@ -130,9 +154,10 @@ describe("GET /settings", () => {
       key: "clientidmkauth",
       value: "cliente-mk-01",
     });
-    // Stored whole, for the integrations that use them.
-    expect(await stored(platformId, "tokenixc")).toBe("ixc-token-secreto-4455");
-    expect(await stored(platformId, "clientsecretmkauth")).toBe("mk-segredo-do-cliente-7788");
+    // Stored sealed, whole, for the integrations that use them; the others as they are.
+    expect(await sealedValue(platformId, "tokenixc")).toBe("ixc-token-secreto-4455");
+    expect(await sealedValue(platformId, "clientsecretmkauth")).toBe("mk-segredo-do-cliente-7788");
+    expect(await stored(platformId, "ipixc")).toBe("https://ixc.provedor.test");
   });
 
   it("the login answer and the company payloads carry the platform's secrets only as hints", async () => {
@@ -293,13 +318,13 @@ describe("DELETE /settings/{key}: removing a stored secret", () => {
     }
     expectOk(await put(superLogin, "asaas", "$aact_prod_chave-do-gateway-6161"));
     expectOk(await put(superLogin, "asaasWebhookToken", "webhook-do-gateway-6262"));
-    expect(await billingSettings(ctx.deps.db)).toMatchObject({
+    expect(await gatewaySecrets()).toEqual({
       asaasApiKey: "$aact_prod_chave-do-gateway-6161",
       asaasWebhookToken: "webhook-do-gateway-6262",
     });
     expectOk(await call("DELETE", "/settings/asaas", superLogin), 204);
     expectOk(await call("DELETE", "/settings/asaasWebhookToken", superLogin), 204);
-    expect(await billingSettings(ctx.deps.db)).toMatchObject({ asaasApiKey: "", asaasWebhookToken: "" });
+    expect(await gatewaySecrets()).toEqual({ asaasApiKey: "", asaasWebhookToken: "" });
   });
 
   it("an agent, or a company admin on the platform's secrets, gets 403 and nothing is removed", async () => {
@@ -308,7 +333,7 @@ describe("DELETE /settings/{key}: removing a stored secret", () => {
       for (const key of ["asaas", "asaasWebhookToken", "tokenixc", "clientsecretmkauth"])
         expectError(await call("DELETE", `/settings/${key}`, who), 403, "ERR_NO_PERMISSION");
     }
-    expect(await stored(platformId, "asaasWebhookToken")).toBe("webhook-que-fica-3030");
+    expect(await sealedValue(platformId, "asaasWebhookToken")).toBe("webhook-que-fica-3030");
     expect(await stored(a.company.id, "tokenixc")).toBe("segredo");
     expectError(await call("DELETE", "/settings/tokenixc", null), 401, "ERR_NO_SESSION");
   });
@@ -330,10 +355,10 @@ describe("DELETE /settings/{key}: removing a stored secret", () => {
         value: "",
         hint: "5050",
       });
-    expect(await stored(platformId, "clientsecretmkauth")).toBe("mk-que-fica-5050");
+    expect(await sealedValue(platformId, "clientsecretmkauth")).toBe("mk-que-fica-5050");
     // A null value is refused, as before: only DELETE removes.
     expectError(await put(superLogin, "clientsecretmkauth", null), 400, "ERR_VALIDATION");
-    expect(await stored(platformId, "clientsecretmkauth")).toBe("mk-que-fica-5050");
+    expect(await sealedValue(platformId, "clientsecretmkauth")).toBe("mk-que-fica-5050");
     // With nothing stored, a blank PUT stores nothing either.
     expectOk(await call("DELETE", "/settings/clientsecretmkauth", superLogin), 204);
     expect(expectOk<SettingDTO>(await put(superLogin, "clientsecretmkauth", ""))).toEqual({
@@ -342,6 +367,40 @@ describe("DELETE /settings/{key}: removing a stored secret", () => {
       hint: "",
     });
     expect(await stored(platformId, "clientsecretmkauth")).toBeUndefined();
+  });
+});
+
+describe("secret settings at rest", () => {
+  it("a secret saved in clear before sealing is sealed by the start-up step; its hint and the gateway's value stay the same", async () => {
+    // As rows were written before migration 0031.
+    for (const [key, value] of [
+      ["asaas", "$aact_prod_antiga-em-claro-8181"],
+      ["asaasWebhookToken", "webhook-antigo-em-claro-8282"],
+      ["tokenixc", "ixc-antigo-em-claro-8383"],
+    ] as const) {
+      await ctx.deps.db
+        .update(settings)
+        .set({ value })
+        .where(and(eq(settings.companyId, platformId), eq(settings.key, key)));
+      if ((await stored(platformId, key)) !== value)
+        await ctx.deps.db.insert(settings).values({ companyId: platformId, key, value });
+    }
+    const hintsBefore = expectOk<SettingDTO[]>(await call("GET", "/settings", superLogin));
+    const moved = await sealSecretsAtRest(ctx.deps.db, secretBoxFor(ctx.deps.config));
+    // The platform's three, and company A's stray clear row of the first describe.
+    expect(moved.settings).toBe(4);
+    expect(await sealedValue(platformId, "asaas")).toBe("$aact_prod_antiga-em-claro-8181");
+    expect(await sealedValue(platformId, "asaasWebhookToken")).toBe("webhook-antigo-em-claro-8282");
+    expect(await sealedValue(platformId, "tokenixc")).toBe("ixc-antigo-em-claro-8383");
+    expect(await sealedValue(a.company.id, "tokenixc")).toBe("segredo");
+    expect(await gatewaySecrets()).toEqual({
+      asaasApiKey: "$aact_prod_antiga-em-claro-8181",
+      asaasWebhookToken: "webhook-antigo-em-claro-8282",
+    });
+    expect(expectOk<SettingDTO[]>(await call("GET", "/settings", superLogin))).toEqual(hintsBefore);
+    // Settings that are no secrets are left as they are; a second run finds nothing to do.
+    expect(await stored(platformId, "trial")).toBe("7");
+    expect((await sealSecretsAtRest(ctx.deps.db, secretBoxFor(ctx.deps.config))).settings).toBe(0);
   });
 });
 

@@ -1,7 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { type Executor, queryRows } from "../../db/client.js";
 import { baileysKeys, simulatorMessages, whatsapps } from "../../db/schema/index.js";
-import { newConnectionToken } from "../whatsapps/service.js";
 
 /** Every helper takes the caller's companyId first: another company's phones are simply not found. */
 
@@ -36,7 +35,8 @@ export function simulatorChat(db: Executor, companyId: number, whatsappId: numbe
 
 /**
  * A company's simulator connection, already paired (CONNECTED at its session's first start): a new
- * company (the demo's, a sign-up's, the super user's) tries the product without a phone.
+ * company (the demo's, a sign-up's, the super user's) tries the product without a phone. It has no
+ * API token: nobody would see one made here; an admin generates it from the connection's dialog.
  */
 export async function insertPairedSimulator(
   db: Executor,
@@ -52,7 +52,6 @@ export async function insertPairedSimulator(
       status: "OPENING",
       isDefault: v.isDefault ?? true,
       greetingMessage: v.greetingMessage ?? "",
-      token: newConnectionToken(),
     })
     .returning();
   await db

@@ -3,9 +3,11 @@ import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER, WEBHOOK_TEST_EVENT 
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
 import { type JobHandler, JobFailed, RetryLater } from "../../jobs/runner.js";
+import type { SecretBox } from "../../lib/secretBox.js";
 import type { Mailer } from "../mail/mailer.js";
 import { type WEBHOOK_DELIVERY_JOB, type SubscriptionCache } from "./dispatch.js";
 import * as q from "./queries.js";
+import { openWebhookSecret } from "./sealing.js";
 import { type Outbound, OutboundRefused, createOutbound } from "../../lib/outbound.js";
 
 /** A subscription failing for this long is switched off. */
@@ -64,6 +66,8 @@ export interface DeliveryDeps {
   /** OUTBOUND_ALLOW_PRIVATE: the private addresses a receiver may have anyway (tests). */
   allowPrivate: string;
   retryBaseSeconds: number;
+  /** Opens the subscriptions' sealed signing secrets. */
+  secrets: SecretBox;
   /** Counts deliveries by outcome (the /metrics counter). */
   metrics?: { webhookDeliveries: { inc(labels: { outcome: string }): void } };
 }
@@ -105,9 +109,12 @@ export function webhookDeliveryJob(deps: DeliveryDeps): JobHandler<typeof WEBHOO
         createdAt: d.createdAt.toISOString(),
         data: d.data,
       });
+      const secret = openWebhookSecret(deps.secrets, sub);
+      if (secret === null)
+        throw new JobFailed("the signing secret does not open with this SECRETS_KEY: rotate it");
       const timestamp = String(Math.floor(now().getTime() / 1000));
       const headers = {
-        [WEBHOOK_SIGNATURE_HEADER]: signature(sub.secret, timestamp, body),
+        [WEBHOOK_SIGNATURE_HEADER]: signature(secret, timestamp, body),
         [WEBHOOK_TIMESTAMP_HEADER]: timestamp,
         "x-atende-event": d.event,
         "x-atende-delivery": d.deliveryId,

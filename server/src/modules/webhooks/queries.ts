@@ -1,4 +1,5 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, notLike, sql } from "drizzle-orm";
+import { SEALED_PREFIX } from "../../lib/secretBox.js";
 import type { Executor } from "../../db/client.js";
 import { users, webhookDeliveries, webhookSubscriptions } from "../../db/schema/index.js";
 
@@ -133,4 +134,39 @@ export async function adminEmails(db: Executor, companyId: number): Promise<stri
     .from(users)
     .where(and(eq(users.companyId, companyId), eq(users.profile, "admin")));
   return rows.map((r) => r.email);
+}
+
+/**
+ * Subscriptions whose signing secret is still in clear (from before migration 0031), across
+ * companies: the start-up step seals them (secretsAtRest.ts).
+ */
+export async function subscriptionsWithClearSecret(db: Executor) {
+  return db
+    .select({
+      id: webhookSubscriptions.id,
+      companyId: webhookSubscriptions.companyId,
+      secretEnc: webhookSubscriptions.secretEnc,
+    })
+    .from(webhookSubscriptions)
+    .where(notLike(webhookSubscriptions.secretEnc, `${SEALED_PREFIX}%`));
+}
+
+/** Stores the sealed secret, if the row still holds the clear one it was made from. */
+export async function replaceClearSecret(
+  db: Executor,
+  companyId: number,
+  id: number,
+  clear: string,
+  sealed: string,
+) {
+  await db
+    .update(webhookSubscriptions)
+    .set({ secretEnc: sealed })
+    .where(
+      and(
+        eq(webhookSubscriptions.companyId, companyId),
+        eq(webhookSubscriptions.id, id),
+        eq(webhookSubscriptions.secretEnc, clear),
+      ),
+    );
 }

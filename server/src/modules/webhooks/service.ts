@@ -10,22 +10,25 @@ import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import { type AuthContext, authorize } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
+import type { SecretBox } from "../../lib/secretBox.js";
 import { WEBHOOK_DELIVERY_JOB, type SubscriptionCache } from "./dispatch.js";
 import { enqueueJob } from "../../jobs/runner.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import { presentDelivery, presentWebhook } from "./present.js";
 import * as q from "./queries.js";
+import { sealWebhookSecret } from "./sealing.js";
 import { assertPublicUrl } from "./ssrf.js";
 
 export type WebhooksDeps = Pick<Deps, "db" | "bus" | "now" | "config"> & {
   jobs: Pick<JobRunner, "poke">;
   webhookCache: SubscriptionCache;
+  secrets: SecretBox;
 };
 
 const newSecret = () => `whsec_${crypto.randomBytes(24).toString("base64url")}`;
 
 /** A company's outbound webhooks (admins): subscriptions, their delivery log, test and resend. */
-export function createWebhooksService({ db, bus, now, config, jobs, webhookCache }: WebhooksDeps) {
+export function createWebhooksService({ db, bus, now, config, jobs, webhookCache, secrets }: WebhooksDeps) {
   const allowPrivate = config.OUTBOUND_ALLOW_PRIVATE;
 
   async function own(actor: AuthContext, id: number) {
@@ -44,16 +47,17 @@ export function createWebhooksService({ db, bus, now, config, jobs, webhookCache
     /** The answer carries the signing secret: the only time it is shown (besides a rotation). */
     async create(actor: AuthContext, input: WebhookSaveInput): Promise<WebhookWithSecretDTO> {
       const url = await assertPublicUrl(input.url, allowPrivate);
+      const secret = newSecret();
       const row = await q.insertSubscription(db, actor.companyId, {
         url: url.toString(),
         events: [...new Set(input.events)],
         active: input.active,
-        secret: newSecret(),
+        secretEnc: sealWebhookSecret(secrets, secret),
         createdAt: now(),
         updatedAt: now(),
       });
       webhookCache.forget(actor.companyId);
-      return { ...presentWebhook(row), secret: row.secret };
+      return { ...presentWebhook(row), secret };
     },
 
     /** Switching it on again starts its failure clock afresh. */
@@ -74,11 +78,12 @@ export function createWebhooksService({ db, bus, now, config, jobs, webhookCache
 
     async rotateSecret(actor: AuthContext, id: number): Promise<WebhookWithSecretDTO> {
       await own(actor, id);
+      const secret = newSecret();
       const row = await q.updateSubscription(db, actor.companyId, id, {
-        secret: newSecret(),
+        secretEnc: sealWebhookSecret(secrets, secret),
         updatedAt: now(),
       });
-      return { ...presentWebhook(row!), secret: row!.secret };
+      return { ...presentWebhook(row!), secret };
     },
 
     async remove(actor: AuthContext, id: number): Promise<void> {

@@ -5,6 +5,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WebhookDTO, WebhookDeliveryDTO, WebhookWithSecretDTO } from "@atende/contracts";
 import { webhookSubscriptions } from "../../db/schema/index.js";
+import { secretBoxFor } from "../../lib/secretBox.js";
+import { sealSecretsAtRest } from "../../secretsAtRest.js";
 import { buildSimulatorCompany, phoneSends } from "../../test/channels.js";
 import { type LoggedIn, buildCompany, buildUser, login, newNumber } from "../../test/factories.js";
 import { expectError, expectOk } from "../../test/calls.js";
@@ -195,5 +197,50 @@ describe("deliveries", () => {
     const list = expectOk<WebhookDTO[]>(await call("GET", "/webhooks", team.adminLogin));
     expect(list.find((w) => w.id === sub.id)).toMatchObject({ active: false, disabledReason: "failing" });
     await waitFor(async () => (await deliveries(sub.id))[0]?.status === "failed", 5_000);
+  });
+});
+
+describe("signing secrets at rest", () => {
+  const rowOf = async (id: number) =>
+    (await ctx.deps.db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, id)))[0]!;
+
+  it("are stored sealed, created or rotated; the receiver still verifies the signature", async () => {
+    rx.got.length = 0;
+    const sub = await subscribe(team.adminLogin, rx.url, ["ticket.created"]);
+    const created = await rowOf(sub.id);
+    expect(created.secretEnc).toMatch(/^v1\./);
+    expect(JSON.stringify(created)).not.toContain(sub.secret);
+    const rotated = expectOk<WebhookWithSecretDTO>(
+      await call("POST", `/webhooks/${sub.id}/secret`, team.adminLogin),
+    );
+    expect(rotated.secret).not.toBe(sub.secret);
+    const row = await rowOf(sub.id);
+    expect(row.secretEnc).toMatch(/^v1\./);
+    expect(JSON.stringify(row)).not.toContain(rotated.secret);
+    expectOk(await call("POST", `/webhooks/${sub.id}/test`, team.adminLogin), 204);
+    await waitFor(() => rx.got.length >= 1, 10_000);
+    expect(verified(rx.got[0]!, rotated.secret)).toBe(true);
+    expect(verified(rx.got[0]!, sub.secret)).toBe(false);
+    expectOk(await call("DELETE", `/webhooks/${sub.id}`, team.adminLogin), 204);
+  });
+
+  it("a secret stored in clear before sealing is sealed by the start-up step, and still signs", async () => {
+    rx.got.length = 0;
+    const sub = await subscribe(team.adminLogin, rx.url, ["ticket.created"]);
+    const legacy = `whsec_${crypto.randomBytes(24).toString("base64url")}`;
+    await ctx.deps.db
+      .update(webhookSubscriptions)
+      .set({ secretEnc: legacy })
+      .where(eq(webhookSubscriptions.id, sub.id));
+    const box = secretBoxFor(ctx.deps.config);
+    expect((await sealSecretsAtRest(ctx.deps.db, box)).webhookSecrets).toBe(1);
+    const row = await rowOf(sub.id);
+    expect(row.secretEnc).toMatch(/^v1\./);
+    expect(row.secretEnc).not.toContain(legacy);
+    expect((await sealSecretsAtRest(ctx.deps.db, box)).webhookSecrets).toBe(0);
+    expectOk(await call("POST", `/webhooks/${sub.id}/test`, team.adminLogin), 204);
+    await waitFor(() => rx.got.length >= 1, 10_000);
+    expect(verified(rx.got[0]!, legacy)).toBe(true);
+    expectOk(await call("DELETE", `/webhooks/${sub.id}`, team.adminLogin), 204);
   });
 });

@@ -21,8 +21,8 @@ import {
 } from "./testing.js";
 
 /**
- * Creating a connection (POST /whatsapp) with the spec's rules: defaults, validation, unique token and
- * name, greeting, queues, plan limit, admins only.
+ * Creating a connection (POST /whatsapp) with the spec's rules: defaults, validation, a generated
+ * token, unique name, greeting, queues, plan limit, admins only.
  */
 setupWhatsappsSuite();
 
@@ -83,29 +83,46 @@ describe("POST /whatsapp", () => {
     expect((await create(team.adminLogin, { name: "y".repeat(50) })).statusCode).toBe(201);
   });
 
-  it("generates a random token of at least 20 characters when none is given, different for each connection; keeps a given one", async () => {
+  it("generates a token of 256 random bits, answered once; the row keeps only its keyed hash and hint", async () => {
     const team = await buildTeam(ctx);
     const a = await created(team.adminLogin);
     const b = await created(team.adminLogin, { token: "" });
-    expect(a.token.length).toBeGreaterThanOrEqual(20);
-    expect(b.token.length).toBeGreaterThanOrEqual(20);
+    for (const w of [a, b]) {
+      expect(w.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(w.tokenHint).toBe(w.token.slice(-4));
+      const row = (await rowOf(w.id))!;
+      expect(row).toMatchObject({ tokenHint: w.token.slice(-4), legacyToken: null });
+      expect(JSON.stringify(row)).not.toContain(w.token);
+      // Afterwards only the hint: the detail, the list.
+      const detail = (await getOne(team.adminLogin, w.id)).json<WhatsappDetailDTO>();
+      expect(detail).toMatchObject({ token: "", tokenHint: w.token.slice(-4) });
+      const list = await ctx.app.inject({ method: "GET", url: "/whatsapp", headers: team.adminLogin.auth });
+      expect(list.body).not.toContain(w.token);
+    }
     expect(a.token).not.toBe(b.token);
-    expect((await rowOf(a.id))!.token).toBe(a.token);
-
-    const given = `my-token-${crypto.randomBytes(4).toString("hex")}`;
-    const c = await created(team.adminLogin, { token: `  ${given}  ` });
-    expect(c.token).toBe(given);
-    expect((await rowOf(c.id))!.token).toBe(given);
   });
 
-  it("refuses a token another connection uses, in this company or another, with 409 ERR_WAPP_TOKEN_TAKEN", async () => {
+  it("a client-chosen token is impossible: 400 ERR_WAPP_TOKEN_NOT_SETTABLE, and nothing is created", async () => {
+    const team = await buildTeam(ctx);
+    for (const token of ["1234", `my-token-${crypto.randomBytes(16).toString("hex")}`]) {
+      expectError(
+        await create(team.adminLogin, { name: unique(), token }),
+        400,
+        "ERR_WAPP_TOKEN_NOT_SETTABLE",
+      );
+    }
+    expect(await connectionsOf(team.company.id)).toBe(0);
+  });
+
+  it("the same token wanted by two companies tells neither anything: both answers are the same refusal", async () => {
     const teamA = await buildTeam(ctx);
     const teamB = await buildTeam(ctx);
-    const token = `shared-${crypto.randomBytes(6).toString("hex")}`;
-    await created(teamA.adminLogin, { token });
-    expectError(await create(teamA.adminLogin, { name: unique(), token }), 409, "ERR_WAPP_TOKEN_TAKEN");
-    expectError(await create(teamB.adminLogin, { name: unique(), token }), 409, "ERR_WAPP_TOKEN_TAKEN");
-    expect(await connectionsOf(teamA.company.id)).toBe(1);
+    // A's real token, typed by B (who somehow learned it), answers what any typed token answers.
+    const a = await created(teamA.adminLogin);
+    const asB = await create(teamB.adminLogin, { name: unique(), token: a.token });
+    const guess = await create(teamB.adminLogin, { name: unique(), token: "token-que-ninguem-tem-1" });
+    expectError(asB, 400, "ERR_WAPP_TOKEN_NOT_SETTABLE");
+    expect(asB.body).toBe(guess.body);
     expect(await connectionsOf(teamB.company.id)).toBe(0);
   });
 

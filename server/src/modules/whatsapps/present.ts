@@ -44,7 +44,10 @@ export function presentWhatsapp(w: WhatsappRow, queueList: WhatsappDTO["queues"]
   };
 }
 
-/** For the admin's dialog: the API token, and the Cloud settings with secrets shown only as "set". */
+/**
+ * For the admin's dialog: the API token only as its hint (the creation's answer adds the token
+ * itself), and the Cloud settings with secrets shown only as "set".
+ */
 export function presentWhatsappDetail(
   w: WhatsappRow,
   queueList: WhatsappDTO["queues"],
@@ -53,7 +56,8 @@ export function presentWhatsappDetail(
   const c = w.providerConfig;
   return {
     ...presentWhatsapp(w, queueList),
-    token: w.token,
+    token: "",
+    tokenHint: w.tokenHint,
     cloud: {
       phoneNumberId: c.phoneNumberId ?? "",
       wabaId: c.wabaId ?? "",

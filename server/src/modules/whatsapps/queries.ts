@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, ne } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNotNull, ne } from "drizzle-orm";
 import type { WhatsappDTO } from "@atende/contracts";
 import type { Executor } from "../../db/client.js";
 import { queues, whatsappQueues, whatsapps } from "../../db/schema/index.js";
@@ -148,4 +148,31 @@ export async function activeWhatsappIds(db: Executor, companyId: number): Promis
     .from(whatsapps)
     .where(and(eq(whatsapps.companyId, companyId), ne(whatsapps.status, "DISCONNECTED")));
   return rows.map((r) => r.id);
+}
+
+/**
+ * Connections still holding a token in clear (from before migration 0031), across companies: the
+ * start-up step hashes them (secretsAtRest.ts).
+ */
+export async function connectionsWithLegacyToken(db: Executor) {
+  return db
+    .select({ id: whatsapps.id, companyId: whatsapps.companyId, legacyToken: whatsapps.legacyToken })
+    .from(whatsapps)
+    .where(isNotNull(whatsapps.legacyToken));
+}
+
+/** Replaces a clear token by its hash and hint, if the row still holds that clear token. */
+export async function replaceLegacyToken(
+  db: Executor,
+  companyId: number,
+  id: number,
+  legacyToken: string,
+  stored: { tokenHash: string; tokenHint: string },
+) {
+  await db
+    .update(whatsapps)
+    .set({ ...stored, legacyToken: null })
+    .where(
+      and(eq(whatsapps.companyId, companyId), eq(whatsapps.id, id), eq(whatsapps.legacyToken, legacyToken)),
+    );
 }

@@ -7,7 +7,7 @@ import { setupWhatsappsSuite, ctx, list, getOne, created, LIST_KEYS } from "./te
 
 /**
  * Reading connections (GET /whatsapp, /whatsapp/{id}): the list every user of the company sees without
- * secrets, and the admin's dialog with the token.
+ * secrets, and the admin's dialog with the token's hint.
  */
 setupWhatsappsSuite();
 
@@ -18,7 +18,6 @@ describe("GET /whatsapp", () => {
     const cloud = await created(team.adminLogin, {
       name: "Oficial",
       provider: "cloud",
-      token: "api-token-of-the-cloud-connection",
       cloud: {
         phoneNumberId: "106540352242922",
         wabaId: "102290129340398",
@@ -37,7 +36,7 @@ describe("GET /whatsapp", () => {
         for (const w of body) expect(Object.keys(w).sort()).toEqual(LIST_KEYS);
         expect(res.body).not.toContain(beta.token);
         for (const secret of [
-          "api-token-of-the-cloud-connection",
+          cloud.token,
           "EAAG-very-secret-access-token",
           "very-secret-app-secret",
           "verify-token-value",
@@ -68,7 +67,7 @@ describe("GET /whatsapp", () => {
 });
 
 describe("GET /whatsapp/{id}", () => {
-  it("gives the admin the detail: a non-empty token and the Cloud settings with secrets only as set/not set", async () => {
+  it("gives the admin the detail: the token only as its hint, and the Cloud settings with secrets only as set/not set", async () => {
     const team = await buildTeam(ctx);
     const cloud = await created(team.adminLogin, {
       name: "Cloud detalhe",
@@ -84,8 +83,11 @@ describe("GET /whatsapp/{id}", () => {
     const res = await getOne(team.adminLogin, cloud.id);
     expect(res.statusCode).toBe(200);
     const body = res.json<WhatsappDetailDTO>();
-    expect(Object.keys(body).sort()).toEqual([...LIST_KEYS, "cloud", "token"].sort());
-    expect(body.token.length).toBeGreaterThanOrEqual(20);
+    expect(Object.keys(body).sort()).toEqual([...LIST_KEYS, "cloud", "token", "tokenHint"].sort());
+    // The token itself was answered once, by the creation; afterwards its hint only.
+    expect(cloud.token.length).toBeGreaterThanOrEqual(43);
+    expect(body).toMatchObject({ token: "", tokenHint: cloud.token.slice(-4) });
+    expect(res.body).not.toContain(cloud.token);
     expect(body.cloud).toEqual({
       phoneNumberId: "111",
       wabaId: "222",

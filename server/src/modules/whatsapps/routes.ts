@@ -21,6 +21,18 @@ export function whatsappRoutes(app: FastifyInstance, whatsapps: WhatsappsService
   r.delete("/whatsapp/:id", { ...edit, status: 204 }, ({ auth, params }) =>
     whatsapps.remove(auth, params.id),
   );
+  // Not in the spec: the server makes connection tokens (the spec's dialog let a company type one).
+  r.post(
+    "/whatsapp/:id/token",
+    {
+      ...edit,
+      summary: "A new API token for the connection (answered this once)",
+      description:
+        "Makes a new token for POST /api/messages/send (256 random bits) and answers it with its hint; the token it replaces stops working at once. Afterwards the connection shows only `tokenHint`.",
+      rateLimit: { max: 10, windowSeconds: 60, by: "user" },
+    },
+    ({ auth, params }) => whatsapps.rotateToken(auth, params.id),
+  );
 
   r.post("/whatsappsession/:id", session, ({ auth, params }) =>
     whatsapps.startSession(auth, params.id, false),

@@ -1,10 +1,10 @@
-import crypto from "node:crypto";
 import {
   isErrorCode,
   type PairingCodeDTO,
   type WhatsappDTO,
   type WhatsappDetailDTO,
   type WhatsappSaveInput,
+  type WhatsappTokenDTO,
 } from "@atende/contracts";
 import { ChannelError } from "../../channels/provider.js";
 import type { SessionManager } from "../../channels/sessions.js";
@@ -12,6 +12,7 @@ import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError, dbErrorCode } from "../../http/errors.js";
+import type { SecretBox } from "../../lib/secretBox.js";
 import { requirePlanForLinks } from "../../http/plan.js";
 import { requireOwnBotLinks } from "../queueIntegrations/links.js";
 import { lockCompany } from "../companies/queries.js";
@@ -21,19 +22,30 @@ import { whatsappPolicy } from "./policy.js";
 import { presentWhatsappDetail } from "./present.js";
 import * as q from "./queries.js";
 import { findWhatsappRow, loadWhatsapp, queuesOfWhatsapps } from "./queries.js";
+import { connectionTokenHash, newConnectionToken, storedToken } from "./tokens.js";
 
-type WhatsappsDeps = Pick<Deps, "db" | "bus" | "now" | "config"> & { sessions: SessionManager };
+type WhatsappsDeps = Pick<Deps, "db" | "bus" | "now" | "config"> & {
+  sessions: SessionManager;
+  secrets: SecretBox;
+};
 
-export function newConnectionToken(): string {
-  return crypto.randomBytes(24).toString("base64url");
-}
-
-export function createWhatsappsService({ db, bus, now, config, sessions }: WhatsappsDeps) {
+export function createWhatsappsService({ db, bus, now, config, sessions, secrets }: WhatsappsDeps) {
   async function detail(companyId: number, id: number): Promise<WhatsappDetailDTO> {
     const row = await findWhatsappRow(db, companyId, id);
     if (!row) throw new AppError("ERR_NO_WAPP_FOUND");
     const queues = (await queuesOfWhatsapps(db, companyId, [id])).get(id) ?? [];
     return presentWhatsappDetail(row, queues, config.PUBLIC_URL || `http://localhost:${config.PORT}`);
+  }
+
+  /**
+   * The dialog's token field: blank, or the connection's own token sent back (a client keeping the
+   * creation's answer), changes nothing; any other value is refused, since only the server makes
+   * tokens. Nothing here looks at another connection's token.
+   */
+  function checkTokenField(token: string, current?: { tokenHash: string | null }) {
+    if (!token) return;
+    if (current?.tokenHash && connectionTokenHash(secrets, token) === current.tokenHash) return;
+    throw new AppError("ERR_WAPP_TOKEN_NOT_SETTABLE");
   }
 
   async function checkInput(
@@ -90,15 +102,14 @@ export function createWhatsappsService({ db, bus, now, config, sessions }: Whats
     };
   }
 
-  /** A user-given token that another connection uses is refused; an empty one is generated. */
-  async function withTokenCheck<T>(work: () => Promise<T>): Promise<T> {
+  /** Two saves racing for one name: the unique index decides, the loser hears 409. */
+  async function withNameCheck<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (err) {
       if (dbErrorCode(err) === "23505") {
         const cause = err as { constraint?: string; cause?: { constraint?: string }; message?: string };
         const which = `${cause.cause?.constraint ?? cause.constraint ?? ""} ${cause.message ?? ""}`;
-        if (which.includes("whatsapps_token_uq")) throw new AppError("ERR_WAPP_TOKEN_TAKEN");
         if (which.includes("whatsapps_company_name_uq")) throw new AppError("ERR_WAPP_NAME_TAKEN");
       }
       throw err;
@@ -116,10 +127,13 @@ export function createWhatsappsService({ db, bus, now, config, sessions }: Whats
       return found;
     },
 
+    /** The answer carries the new connection's API token: the only time it is shown. */
     async create(actor: AuthContext, input: WhatsappSaveInput): Promise<WhatsappDetailDTO> {
       whatsappPolicy.create(actor);
+      checkTokenField(input.token);
       const queueIds = await checkInput(actor.companyId, input);
-      const id = await withTokenCheck(() =>
+      const token = newConnectionToken();
+      const id = await withNameCheck(() =>
         inTransaction(db, bus, async (tx, raise) => {
           await requirePlanRoom(tx, actor.companyId, "connections", () =>
             q.countWhatsapps(tx, actor.companyId),
@@ -130,7 +144,7 @@ export function createWhatsappsService({ db, bus, now, config, sessions }: Whats
           const row = await q.insertWhatsapp(tx, actor.companyId, {
             ...fields(input),
             isDefault,
-            token: input.token || newConnectionToken(),
+            ...storedToken(secrets, token),
             status: "OPENING",
             createdAt: now(),
             updatedAt: now(),
@@ -145,15 +159,16 @@ export function createWhatsappsService({ db, bus, now, config, sessions }: Whats
         }),
       );
       await sessions.tick();
-      return detail(actor.companyId, id);
+      return { ...(await detail(actor.companyId, id)), token };
     },
 
     async update(actor: AuthContext, id: number, input: WhatsappSaveInput): Promise<WhatsappDetailDTO> {
       const current = await findWhatsappRow(db, actor.companyId, id);
       if (!current) throw new AppError("ERR_NO_WAPP_FOUND");
       whatsappPolicy.edit(actor);
+      checkTokenField(input.token, current);
       const queueIds = await checkInput(actor.companyId, input, current);
-      await withTokenCheck(() =>
+      await withNameCheck(() =>
         inTransaction(db, bus, async (tx, raise) => {
           // One writer of the company's connections at a time, so the default stays exactly one.
           await lockCompany(tx, actor.companyId);
@@ -165,7 +180,6 @@ export function createWhatsappsService({ db, bus, now, config, sessions }: Whats
           await q.updateWhatsapp(tx, actor.companyId, id, {
             ...fields(input, current.providerConfig),
             isDefault: input.isDefault,
-            token: input.token || current.token,
             updatedAt: now(),
           });
           await q.setWhatsappQueues(tx, actor.companyId, id, queueIds);
@@ -182,6 +196,19 @@ export function createWhatsappsService({ db, bus, now, config, sessions }: Whats
       const cloudChanged = [...keys].some((k) => (next[k] ?? "") !== (current.providerConfig[k] ?? ""));
       if (providerChanged || cloudChanged) await sessions.restart(actor.companyId, id);
       return detail(actor.companyId, id);
+    },
+
+    /**
+     * A new API token for the connection, answered this once; the one it replaces stops working at
+     * once (the messages API looks every call's token up afresh).
+     */
+    async rotateToken(actor: AuthContext, id: number): Promise<WhatsappTokenDTO> {
+      if (!(await findWhatsappRow(db, actor.companyId, id))) throw new AppError("ERR_NO_WAPP_FOUND");
+      whatsappPolicy.edit(actor);
+      const token = newConnectionToken();
+      const stored = storedToken(secrets, token);
+      await q.updateWhatsapp(db, actor.companyId, id, stored);
+      return { token, tokenHint: stored.tokenHint };
     },
 
     async remove(actor: AuthContext, id: number): Promise<void> {

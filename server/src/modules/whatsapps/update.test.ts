@@ -17,7 +17,7 @@ import {
 } from "./testing.js";
 
 /**
- * Editing a connection (PUT /whatsapp/{id}): fields and queues, the token, the name, the default
+ * Editing a connection (PUT /whatsapp/{id}): fields and queues, the token (and its rotation), the name, the default
  * connection, Cloud secrets, admins only.
  */
 setupWhatsappsSuite();
@@ -50,7 +50,8 @@ describe("PUT /whatsapp/{id}", () => {
       timeToTransfer: 15,
       maxUseBotQueues: 7,
       schedules: SCHEDULES,
-      token: w.token,
+      token: "",
+      tokenHint: w.tokenHint,
       isDefault: true,
     });
     expect(body.queues.map((q) => q.id).sort((a, b) => a - b)).toEqual(
@@ -59,7 +60,7 @@ describe("PUT /whatsapp/{id}", () => {
     expect(await rowOf(w.id)).toMatchObject({
       name: "Renomeada",
       greetingMessage: "Bem-vindo",
-      token: w.token,
+      tokenHint: w.tokenHint,
     });
     expect(await queueIdsOf(w.id)).toEqual([team.queue.id, q2.id].sort((a, b) => a - b));
 
@@ -69,18 +70,49 @@ describe("PUT /whatsapp/{id}", () => {
     expect(await queueIdsOf(w.id)).toEqual([]);
   });
 
-  it("keeps the token when it is sent empty, replaces it with a given one, and refuses one taken elsewhere", async () => {
+  it("keeps the token when it is sent blank or as itself; refuses any other (another company's too) with 400", async () => {
     const team = await buildTeam(ctx);
     const other = await buildTeam(ctx);
     const foreign = await created(other.adminLogin);
     const w = await created(team.adminLogin);
-    const kept = await update(team.adminLogin, w.id, dialogBody(w, { token: "" }));
-    expect(kept.json<WhatsappDetailDTO>().token).toBe(w.token);
-    const replaced = await update(team.adminLogin, w.id, dialogBody(w, { token: "novo-token-da-api-123" }));
-    expect(replaced.json<WhatsappDetailDTO>().token).toBe("novo-token-da-api-123");
-    const res = await update(team.adminLogin, w.id, dialogBody(w, { token: foreign.token }));
-    expectError(res, 409, "ERR_WAPP_TOKEN_TAKEN");
-    expect((await rowOf(w.id))!.token).toBe("novo-token-da-api-123");
+    const before = (await rowOf(w.id))!.tokenHash;
+    for (const token of ["", w.token]) {
+      const kept = await update(team.adminLogin, w.id, dialogBody(w, { token }));
+      expect(kept.statusCode, kept.body).toBe(200);
+      expect(kept.json<WhatsappDetailDTO>()).toMatchObject({ token: "", tokenHint: w.token.slice(-4) });
+    }
+    const typed = await update(team.adminLogin, w.id, dialogBody(w, { token: "novo-token-da-api-123" }));
+    expectError(typed, 400, "ERR_WAPP_TOKEN_NOT_SETTABLE");
+    const taken = await update(team.adminLogin, w.id, dialogBody(w, { token: foreign.token }));
+    expectError(taken, 400, "ERR_WAPP_TOKEN_NOT_SETTABLE");
+    expect(taken.body).toBe(typed.body);
+    expect((await rowOf(w.id))!.tokenHash).toBe(before);
+  });
+
+  it("POST /whatsapp/{id}/token answers a new token once; the old one is gone; admins of the company only", async () => {
+    const team = await buildTeam(ctx);
+    const other = await buildTeam(ctx);
+    const w = await created(team.adminLogin);
+    const rotate = (who: typeof team.adminLogin, id = w.id) =>
+      ctx.app.inject({ method: "POST", url: `/whatsapp/${id}/token`, headers: who.auth });
+    const res = await rotate(team.adminLogin);
+    expect(res.statusCode, res.body).toBe(200);
+    const fresh = res.json<{ token: string; tokenHint: string }>();
+    expect(fresh.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(fresh).toEqual({ token: fresh.token, tokenHint: fresh.token.slice(-4) });
+    expect(fresh.token).not.toBe(w.token);
+    const detail = (await getOne(team.adminLogin, w.id)).json<WhatsappDetailDTO>();
+    expect(detail).toMatchObject({ token: "", tokenHint: fresh.token.slice(-4) });
+    // The old token sent back is now just a typed one.
+    expectError(
+      await update(team.adminLogin, w.id, dialogBody(w, { token: w.token })),
+      400,
+      "ERR_WAPP_TOKEN_NOT_SETTABLE",
+    );
+    const hash = (await rowOf(w.id))!.tokenHash;
+    expectError(await rotate(team.agentLogin), 403, "ERR_NO_PERMISSION");
+    expectError(await rotate(other.adminLogin), 404, "ERR_NO_WAPP_FOUND");
+    expect((await rowOf(w.id))!.tokenHash).toBe(hash);
   });
 
   it("refuses the name of another connection of the company, and validates like create", async () => {

@@ -5,7 +5,9 @@ import {
   type PaymentGatewayName,
 } from "@atende/contracts";
 import type { Executor } from "../../../db/client.js";
+import type { SecretBox } from "../../../lib/secretBox.js";
 import { platformSetting } from "../../settings/queries.js";
+import { openSetting } from "../../settings/sealing.js";
 import { asaasGateway } from "./asaas.js";
 import { pixKeyGateway } from "./pixKey.js";
 import type { PaymentGateway } from "./types.js";
@@ -14,8 +16,9 @@ import type { PaymentGateway } from "./types.js";
 export interface BillingSettings {
   /** The gateway chosen, or null when none is set up. */
   gateway: PaymentGatewayName | null;
-  asaasApiKey: string;
-  asaasWebhookToken: string;
+  /** As stored: sealed (settings/sealing.ts); gatewayNamed opens them. "" when none is set. */
+  asaasApiKeyEnc: string;
+  asaasWebhookTokenEnc: string;
   pixKey: string;
   pixMerchantName: string;
   pixMerchantCity: string;
@@ -53,8 +56,8 @@ export async function billingSettings(db: Executor): Promise<BillingSettings> {
   else gateway = asaasReady ? "asaas" : pixReady ? "pixKey" : null;
   return {
     gateway,
-    asaasApiKey: v.asaas,
-    asaasWebhookToken: v.asaasWebhookToken,
+    asaasApiKeyEnc: v.asaas,
+    asaasWebhookTokenEnc: v.asaasWebhookToken,
     pixKey: v.pixKey,
     pixMerchantName: v.pixMerchantName,
     pixMerchantCity: v.pixMerchantCity,
@@ -67,6 +70,8 @@ export interface GatewayEnv {
   /** ASAAS_API_URL. */
   asaasUrl: string;
   now: () => Date;
+  /** Opens the gateway's sealed key and token. */
+  secrets: SecretBox;
 }
 
 /** The gateway of that name as the settings set it up (also one no longer chosen: its webhooks and charges still count). */
@@ -78,8 +83,8 @@ export function gatewayNamed(
   if (name === "asaas")
     return asaasGateway({
       baseUrl: env.asaasUrl,
-      apiKey: settings.asaasApiKey,
-      webhookToken: settings.asaasWebhookToken,
+      apiKey: openSetting(env.secrets, "asaas", settings.asaasApiKeyEnc),
+      webhookToken: openSetting(env.secrets, "asaasWebhookToken", settings.asaasWebhookTokenEnc),
     });
   return pixKeyGateway({
     pixKey: settings.pixKey,
