@@ -20,7 +20,8 @@ test("an admin sends a test message from /messages-api and it reaches the phone"
   const connections = await callApi<Connection[]>(page, "GET", "/whatsapp/");
   const sim = connections.find((c) => c.provider === "simulator" && c.status === "CONNECTED")!;
   expect(sim).toBeTruthy();
-  const { token } = await callApi<{ token: string }>(page, "GET", `/whatsapp/${sim.id}`);
+  // The server makes connection tokens and shows each once: a new one for this test.
+  const { token } = await callApi<{ token: string }>(page, "POST", `/whatsapp/${sim.id}/token`);
 
   await page.goto("/messages-api");
   await expect(page.getByRole("heading", { name: "Documentação para envio de mensagens" })).toBeVisible();

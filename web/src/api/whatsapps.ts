@@ -3,6 +3,7 @@ import type {
   WhatsappDTO,
   WhatsappSaveInput,
   WhatsappSessionDTO,
+  WhatsappTokenDTO,
 } from "@atende/contracts";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { api } from "./http";
@@ -32,6 +33,11 @@ export function saveWhatsapp(id: number | null, payload: WhatsappPayload): Promi
   return id === null
     ? api.post<WhatsappDetailDTO>("/whatsapp", payload)
     : api.put<WhatsappDetailDTO>(`/whatsapp/${id}`, payload);
+}
+
+/** A new API token for the connection, answered this once; the current one stops working. */
+export function rotateWhatsappToken(id: number): Promise<WhatsappTokenDTO> {
+  return api.post<WhatsappTokenDTO>(`/whatsapp/${id}/token`);
 }
 
 export function deleteWhatsapp(id: number): Promise<void> {

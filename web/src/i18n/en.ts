@@ -239,8 +239,13 @@ export const en: Translation = {
     outOfHoursMessage: "Out-of-hours message",
     ratingMessage: "Rating message",
     token: "Token",
-    tokenHint: "Leave empty to generate a random token.",
-    generateToken: "Generate token",
+    tokenHint:
+      "The token is shown only when generated. Generate a new one to see it: the current one stops working.",
+    tokenNone: "This connection has no token yet: generate one to use the messages API.",
+    tokenAfterSave:
+      "The system generates the token when the connection is saved; generate a new one here to see it.",
+    tokenShownOnce: "Copy it now: this token will not be shown again.",
+    generateToken: "Generate new token",
     copyToken: "Copy token",
     copied: "Copied!",
     expiresTicket: "Close open tickets after (hours)",

@@ -75,7 +75,6 @@ const TAB_ORDER: TabKey[] = ["general", "service", "schedules", "cloud"];
 const CODE_FIELDS: Partial<Record<string, ConnectionFieldPath>> = {
   ERR_WAPP_GREETING_REQUIRED: "greetingMessage",
   ERR_WAPP_NAME_TAKEN: "name",
-  ERR_WAPP_TOKEN_TAKEN: "token",
   ERR_NO_QUEUE_INTEGRATION_FOUND: "integrationId",
   ERR_NO_PROMPT_FOUND: "promptId",
 };
@@ -163,7 +162,7 @@ function ConnectionForm({ whatsapp, title, onClose }: ConnectionFormProps) {
         contentSx={{ minHeight: 360 }}
       >
         <Box {...panel("general")} sx={{ pt: 1 }}>
-          <GeneralTab queues={queueList} />
+          <GeneralTab queues={queueList} whatsapp={whatsapp} />
         </Box>
         <Box {...panel("service")} sx={{ pt: 1 }}>
           <ServiceTab queues={queueList} />

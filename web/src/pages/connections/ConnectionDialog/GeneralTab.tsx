@@ -1,29 +1,11 @@
-import { PROVIDERS, type QueueDTO, type WhatsappSaveInput } from "@atende/contracts";
-import AutorenewIcon from "@mui/icons-material/Autorenew";
-import {
-  FormControlLabel,
-  IconButton,
-  InputAdornment,
-  MenuItem,
-  Stack,
-  Switch,
-  TextField,
-  Tooltip,
-} from "@mui/material";
-import { Controller, useFormContext, useWatch } from "react-hook-form";
+import { PROVIDERS, type QueueDTO, type WhatsappDetailDTO, type WhatsappSaveInput } from "@atende/contracts";
+import { FormControlLabel, MenuItem, Stack, Switch, TextField } from "@mui/material";
+import { Controller, useFormContext } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { textFieldRegister } from "../../../components/formFields";
 import { errorText, type ConnectionFormValues } from "./connectionForm";
-import { CopyButton } from "./CopyButton";
+import { ConnectionTokenField } from "./ConnectionTokenField";
 import { QueuesSelect } from "./QueuesSelect";
-
-const TOKEN_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-
-/** 32 random letters and digits. */
-export function randomToken(length = 32): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(length));
-  return Array.from(bytes, (byte) => TOKEN_CHARS[byte % TOKEN_CHARS.length]).join("");
-}
 
 const MESSAGE_FIELDS = [
   "greetingMessage",
@@ -32,15 +14,13 @@ const MESSAGE_FIELDS = [
   "ratingMessage",
 ] as const;
 
-export function GeneralTab({ queues }: { queues: QueueDTO[] }) {
+export function GeneralTab({ queues, whatsapp }: { queues: QueueDTO[]; whatsapp: WhatsappDetailDTO | null }) {
   const { t } = useTranslation();
   const {
     register,
     control,
-    setValue,
     formState: { errors },
   } = useFormContext<ConnectionFormValues, unknown, WhatsappSaveInput>();
-  const token = useWatch({ control, name: "token" });
 
   return (
     <Stack spacing={2}>
@@ -120,33 +100,7 @@ export function GeneralTab({ queues }: { queues: QueueDTO[] }) {
           helperText={errorText(errors[name])}
         />
       ))}
-      <TextField
-        {...textFieldRegister(register("token"))}
-        id="connection-token"
-        label={t("connectionModal.token")}
-        autoComplete="off"
-        error={Boolean(errors.token)}
-        helperText={errorText(errors.token) ?? t("connectionModal.tokenHint")}
-        slotProps={{
-          input: {
-            endAdornment: (
-              <InputAdornment position="end">
-                <Tooltip title={t("connectionModal.generateToken")} disableInteractive>
-                  <IconButton
-                    aria-label={t("connectionModal.generateToken")}
-                    onClick={() =>
-                      setValue("token", randomToken(), { shouldDirty: true, shouldValidate: true })
-                    }
-                  >
-                    <AutorenewIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-                <CopyButton text={token} label={t("connectionModal.copyToken")} />
-              </InputAdornment>
-            ),
-          },
-        }}
-      />
+      <ConnectionTokenField whatsapp={whatsapp} />
     </Stack>
   );
 }

@@ -29,7 +29,6 @@ export interface ConnectionFormValues {
   outOfHoursMessage: string;
   ratingMessage: string;
   expiresInactiveMessage: string;
-  token: string;
   expiresTicket: number;
   timeUseBotQueues: number;
   maxUseBotQueues: number;
@@ -85,7 +84,6 @@ export function initialValues(whatsapp: WhatsappDetailDTO | null): ConnectionFor
     outOfHoursMessage: whatsapp?.outOfHoursMessage ?? "",
     ratingMessage: whatsapp?.ratingMessage ?? "",
     expiresInactiveMessage: whatsapp?.expiresInactiveMessage ?? "",
-    token: whatsapp?.token ?? "",
     expiresTicket: whatsapp?.expiresTicket ?? 0,
     timeUseBotQueues: whatsapp?.timeUseBotQueues ?? 0,
     maxUseBotQueues: whatsapp?.maxUseBotQueues ?? 3,
