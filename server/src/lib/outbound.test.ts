@@ -160,16 +160,21 @@ describe("the outbound client", () => {
   it("does not follow a redirect from an allowed address to a refused one", async () => {
     const inside = await listener((_req, res) => res.end("secret"));
     const bouncer = await listener((req, res) => {
-      res.writeHead(302, {
-        location: req.url === "/named" ? `http://localhost:${inside.port}/s` : `${inside.url}/s`,
-      });
+      const location =
+        req.url === "/named"
+          ? `http://localhost:${inside.port}/s`
+          : req.url === "/file"
+            ? "file:///etc/passwd"
+            : `${inside.url}/s`;
+      res.writeHead(302, { location });
       res.end();
     });
     try {
       const client = createOutbound(`127.0.0.1:${bouncer.port}`);
       await expect(client.fetch(`${bouncer.url}/`)).rejects.toBeInstanceOf(OutboundRefused);
       await expect(client.fetch(`${bouncer.url}/named`)).rejects.toBeInstanceOf(OutboundRefused);
-      expect(bouncer.seen).toEqual(["/", "/named"]);
+      await expect(client.fetch(`${bouncer.url}/file`)).rejects.toThrow("fetch failed");
+      expect(bouncer.seen).toEqual(["/", "/named", "/file"]);
       expect(inside.seen).toEqual([]);
       // With both allowed the hop is followed, and hops are capped.
       const both = createOutbound(`127.0.0.1:${bouncer.port},127.0.0.1:${inside.port}`);

@@ -218,8 +218,9 @@ export function createOutbound(allowPrivate: Allowance | string = Allowance.none
       ...(init.signal ? [init.signal] : []),
     ]);
     const trustedOrigin = init.trustedBase ? callableUrl(init.trustedBase)?.origin : undefined;
-    let url = callableUrl(input);
-    if (!url) throw fetchFailed(new Error("not an http(s) URL without credentials"));
+    const first = callableUrl(input);
+    if (!first) throw fetchFailed(new Error("not an http(s) URL without credentials"));
+    let url: URL = first;
     let method = (init.method ?? "GET").toUpperCase();
     let headers: Record<string, string> = {};
     new Headers(init.headers ?? {}).forEach((v, k) => (headers[k] = v));
@@ -236,7 +237,7 @@ export function createOutbound(allowPrivate: Allowance | string = Allowance.none
       if (status >= 300 && status < 400 && location && (init.redirects ?? DEFAULT_REDIRECTS) > 0) {
         res.resume();
         if (hop >= (init.redirects ?? DEFAULT_REDIRECTS)) throw fetchFailed(new Error("too many redirects"));
-        const next = callableUrl(new URL(location, url));
+        const next = URL.canParse(location, url) ? callableUrl(new URL(location, url)) : null;
         if (!next) throw fetchFailed(new Error("redirected to something other than an http(s) URL"));
         if (
           (status === 303 && method !== "HEAD") ||
@@ -275,7 +276,7 @@ export function createOutbound(allowPrivate: Allowance | string = Allowance.none
     const headers = headersOf(res);
     if (NULL_BODY.has(status) || method === "HEAD") {
       res.resume();
-      return new Response(null, { status, statusText: res.statusMessage, headers });
+      return new Response(null, { status, headers });
     }
     const limited = capped(maxBytes);
     const abort = () => {
@@ -291,11 +292,8 @@ export function createOutbound(allowPrivate: Allowance | string = Allowance.none
     limited.once("error", () => res.destroy());
     res.pipe(limited);
     const stream = Readable.toWeb(limited) as unknown as ReadableStream<Uint8Array>;
-    return new Response(stream, {
-      status,
-      statusText: res.statusMessage,
-      headers,
-    });
+    // No statusText: a server's odd reason phrase would make the Response constructor throw.
+    return new Response(stream, { status, headers });
   }
 
   return {
