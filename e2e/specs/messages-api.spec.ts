@@ -5,6 +5,7 @@ import { DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
 
 interface Connection {
   id: number;
+  name: string;
   provider: string;
   status: string;
 }
@@ -20,8 +21,20 @@ test("an admin sends a test message from /messages-api and it reaches the phone"
   const connections = await callApi<Connection[]>(page, "GET", "/whatsapp/");
   const sim = connections.find((c) => c.provider === "simulator" && c.status === "CONNECTED")!;
   expect(sim).toBeTruthy();
-  // The server makes connection tokens and shows each once: a new one for this test.
-  const { token } = await callApi<{ token: string }>(page, "POST", `/whatsapp/${sim.id}/token`);
+  // The server makes connection tokens and shows each once: the admin generates one in the
+  // connection's dialog (which shows only the last characters of the one it replaces).
+  await page.goto("/connections");
+  const row = page.getByRole("row").filter({ has: page.getByRole("cell", { name: sim.name, exact: true }) });
+  await row.getByRole("button", { name: "Editar" }).click();
+  const connection = page.getByRole("dialog", { name: "Editar WhatsApp" });
+  const tokenField = connection.getByLabel("Token", { exact: true });
+  await expect(tokenField).toHaveValue(/^(••••.{4})?$/);
+  await connection.getByRole("button", { name: "Gerar novo token" }).click();
+  await expect(connection.getByText("Copie agora: este token não será mostrado de novo.")).toBeVisible();
+  const token = await tokenField.inputValue();
+  expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  await page.keyboard.press("Escape");
+  await expect(connection).toBeHidden();
 
   await page.goto("/messages-api");
   await expect(page.getByRole("heading", { name: "Documentação para envio de mensagens" })).toBeVisible();
