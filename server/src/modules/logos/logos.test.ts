@@ -257,11 +257,11 @@ describe("POST /settings/media-upload?ref={target}", () => {
   });
 });
 
-describe("sanitizeSvg", () => {
-  const clean = (svg: string) => sanitizeSvg(Buffer.from(svg))?.toString("utf8") ?? null;
+describe("sanitizeSvg (DOMPurify's SVG profile on jsdom)", () => {
+  const clean = async (svg: string) => (await sanitizeSvg(Buffer.from(svg)))?.toString("utf8") ?? null;
 
-  it("drops script by local name and prefix, handlers, and href-like values that run script", () => {
-    const out = clean(
+  it("drops script by local name and prefix, handlers, and href-like values that run script", async () => {
+    const out = await clean(
       `<svg:svg xmlns:svg="http://www.w3.org/2000/svg" xmlns:x="http://www.w3.org/1999/xhtml">` +
         `<svg:script>alert(1)</svg:script><x:script>alert(2)</x:script>` +
         `<svg:image href="  java&#x09;script:alert(3)"/><svg:image href="data:text/html,&lt;script&gt;"/>` +
@@ -270,22 +270,27 @@ describe("sanitizeSvg", () => {
         `<svg:use href="#a"/><svg:handler type="application/ecmascript">alert(6)</svg:handler></svg:svg>`,
     );
     expect(out).not.toBeNull();
-    expect(out).not.toMatch(/script|alert|onload|data:text/i);
-    expect(out).toContain('<svg:image href="data:image/png;base64,AAAA"/>');
-    expect(out).toContain('<svg:use href="#a"/>');
+    expect(out).not.toMatch(/script|alert|onload|data:text|animate|handler/i);
+    // Written again without prefixes, in the SVG namespace.
+    expect(out).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg">/);
+    expect(out).toContain('<image href="data:image/png;base64,AAAA"/>');
+    expect(out).toContain('<use href="#a"/>');
   });
 
-  it("drops processing instructions (xml-stylesheet), comments and the DOCTYPE; keeps CDATA and text", () => {
-    const out = clean(
+  it("drops processing instructions (xml-stylesheet), comments and the DOCTYPE; keeps CDATA's text and text", async () => {
+    const out = await clean(
       `<?xml version="1.0"?><?xml-stylesheet href="javascript:alert(1)"?><!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">` +
         `<!-- hi --><svg><style><![CDATA[circle{fill:red}]]></style><text>a &amp; b</text></svg>`,
     );
-    expect(out).toBe("<svg><style><![CDATA[circle{fill:red}]]></style><text>a &amp; b</text></svg>");
+    expect(out).toBe(
+      '<svg xmlns="http://www.w3.org/2000/svg"><style>circle{fill:red}</style><text>a &amp; b</text></svg>',
+    );
   });
 
-  it("refuses what it cannot read: no svg root, two roots, text outside, unquoted or broken attributes", () => {
+  it("refuses what it cannot read: no svg root, two roots, text outside, unquoted or broken attributes, entities", async () => {
     for (const bad of [
       "<html></html>",
+      '<svg xmlns="http://www.w3.org/1999/xhtml"></svg>',
       "<svg></svg><svg></svg>",
       "x<svg></svg>",
       "<svg width=10></svg>",
@@ -293,7 +298,36 @@ describe("sanitizeSvg", () => {
       "<svg><g></svg>",
       "<svg>",
       "\u0000<svg></svg>",
+      '<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><svg><text>&b;</text></svg>',
     ])
-      expect(clean(bad), bad).toBeNull();
+      expect(await clean(bad), bad).toBeNull();
+  });
+
+  it("keeps the drawing: camelCase names, gradients, filters, clip paths, text, and references inside the file", async () => {
+    const drawing =
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" preserveAspectRatio="xMidYMid meet" xmlns:xlink="http://www.w3.org/1999/xlink">' +
+      '<defs><linearGradient id="g" gradientUnits="userSpaceOnUse"><stop offset="0" stop-color="#008069"/></linearGradient>' +
+      '<filter id="f"><feGaussianBlur stdDeviation="1"/></filter><clipPath id="c"><rect width="5" height="5"/></clipPath></defs>' +
+      '<circle cx="5" cy="5" r="4" fill="url(#g)" filter="url(#f)" clip-path="url(#c)" style="stroke:url(#g)"/>' +
+      '<use xlink:href="#c"/><text x="1" y="9" font-family="sans-serif">Atende</text></svg>';
+    expect(await clean(drawing)).toBe(drawing);
+  });
+
+  it("refers to nothing outside the logo: external hrefs (use, image, feImage, a), url() in attributes and styles, @import", async () => {
+    const out = await clean(
+      '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">' +
+        '<use href="https://evil.example/x.svg#a"/><use xlink:href="//evil.example/x.svg#a"/>' +
+        '<image href="https://evil.example/p.png"/><image xlink:href="data:image/svg+xml;base64,PHN2Zz4="/>' +
+        '<filter id="f"><feImage href="https://evil.example/x.png"/></filter>' +
+        '<a href="https://evil.example/"><text>link</text></a>' +
+        '<rect style="fill:url(https://evil.example/f.svg#g)" filter="url( \'https://evil.example/f.svg#f\' )"/>' +
+        '<rect fill="url(evil.svg#g)" mask="u\\72l(https://evil.example/m.svg)"/>' +
+        "<style>@import url(https://evil.example/x.css);</style>" +
+        "<style>circle{fill:url(https://evil.example/f.svg#g)}</style>" +
+        '<style>rect{background:image-set("https://evil.example/x.png" 1x)}</style></svg>',
+    );
+    expect(out).not.toBeNull();
+    expect(out).not.toMatch(/evil|data:image\/svg|@import|\\72/);
+    expect(out).toContain("<text>link</text>");
   });
 });

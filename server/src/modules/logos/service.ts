@@ -44,8 +44,9 @@ export function logoUrl(target: LogoTarget, stored: string | undefined): string 
 }
 
 /**
- * The file's own type, by content: PNG and ICO by their bytes, SVG by its text (rewritten without
- * anything that could run script). Anything else, whatever its name or declared type, is refused.
+ * The file's own type, by content: PNG and ICO by their bytes, SVG by its text (cleaned of anything
+ * that could run script or load something). Anything else, whatever its name or declared type, is
+ * refused.
  */
 async function logoContent(data: Buffer): Promise<{ data: Buffer; ext: LogoExt } | null> {
   const sniffed = await fileTypeFromBuffer(data);
@@ -53,7 +54,7 @@ async function logoContent(data: Buffer): Promise<{ data: Buffer; ext: LogoExt }
   if (sniffed?.ext === "ico") return { data, ext: "ico" };
   // An SVG is text: file-type knows no type for it, or calls it XML.
   if (sniffed && sniffed.ext !== "xml") return null;
-  const svg = sanitizeSvg(data);
+  const svg = await sanitizeSvg(data);
   return svg ? { data: svg, ext: "svg" } : null;
 }
 
