@@ -8,6 +8,11 @@ const dataDir = path.join(os.tmpdir(), `atende-e2e-${port}`);
 const fakeAsaasPort = port + 1000;
 /** Where the Cloud API spec starts its fake Graph API (server/src/test/fakes/graph.ts). */
 const fakeGraphPort = port + 1100;
+/**
+ * The app's database: a PostgreSQL database when E2E_DATABASE_URL names one (scripts/test.mjs makes
+ * a fresh one when PostgreSQL answers, as in CI and production), else the embedded PGlite in dataDir.
+ */
+const database = process.env.E2E_DATABASE_URL ? `DATABASE_URL=${process.env.E2E_DATABASE_URL} ` : "";
 
 /** Drives Debian's Chromium against the real server with a fresh embedded database and demo data. */
 export default defineConfig({
@@ -25,6 +30,10 @@ export default defineConfig({
     baseURL: `http://localhost:${port}`,
     // A green run writes little: the pictures a person looks at are the specs' own shot()s.
     screenshot: "only-on-failure",
+    // The app honours "less motion" (web/src/layout/theme.ts): transitions, spinners and skeletons
+    // end at once, and the browser draws no frames for them (in a sample of the a11y spec, Chromium's
+    // GPU and browser processes took 111 s of CPU, its renderers 78 s).
+    reducedMotion: "reduce",
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: "/usr/bin/chromium",
@@ -50,7 +59,7 @@ export default defineConfig({
   // Webhook receivers and bot services started by the specs listen on loopback, which the server
   // refuses by default: OUTBOUND_ALLOW_PRIVATE lets them through (a setting production refuses).
   webServer: {
-    command: `rm -rf ${dataDir} && cd ../server && DATA_DIR=${dataDir} PORT=${port} ASAAS_API_URL=http://127.0.0.1:${fakeAsaasPort}/v3 GRAPH_API_URL=http://127.0.0.1:${fakeGraphPort}/v21.0 LOG_LEVEL=warn LOGIN_MAX_PER_IP=1000 LOGIN_MAX_PER_EMAIL=1000 OUTBOUND_ALLOW_PRIVATE=127.0.0.0/8,::1 npx tsx src/main.ts`,
+    command: `rm -rf ${dataDir} && cd ../server && ${database}DATA_DIR=${dataDir} PORT=${port} ASAAS_API_URL=http://127.0.0.1:${fakeAsaasPort}/v3 GRAPH_API_URL=http://127.0.0.1:${fakeGraphPort}/v21.0 LOG_LEVEL=warn LOGIN_MAX_PER_IP=1000 LOGIN_MAX_PER_EMAIL=1000 OUTBOUND_ALLOW_PRIVATE=127.0.0.0/8,::1 npx tsx src/main.ts`,
     url: `http://localhost:${port}/health`,
     timeout: 120_000,
     reuseExistingServer: false,

@@ -67,13 +67,13 @@ function postgresUrl() {
   return ready.status === 0 ? "postgres://postgres@127.0.0.1:5432/test" : null;
 }
 
-function serverPass(name, databaseUrl) {
+function serverPass(name, databaseUrl, { cpus = null, workers = serverWorkers } = {}) {
   const env = { WALL_TIME_OUTPUT: path.join(results, `${name}.files.json`), WALL_TIME_TAG: name };
   if (databaseUrl) env.TEST_DATABASE_URL = databaseUrl;
   const args = [
     "vitest",
     "run",
-    `--maxWorkers=${serverWorkers}`,
+    `--maxWorkers=${workers}`,
     "--reporter=default",
     "--reporter=./src/test/wallTimeReporter.ts",
     "--reporter=json",
@@ -81,7 +81,10 @@ function serverPass(name, databaseUrl) {
   ];
   // PGlite's pass must not see a PostgreSQL URL from the environment.
   const childEnv = databaseUrl ? env : { ...env, TEST_DATABASE_URL: "" };
-  return run(name, "npx", args, { cwd: path.join(root, "server"), env: childEnv });
+  const cwd = path.join(root, "server");
+  // Pinned to some cores (beside the e2e specs), its workers inherit the pinning.
+  if (cpus) return run(name, "taskset", ["-c", cpus, "npx", ...args], { cwd, env: childEnv });
+  return run(name, "npx", args, { cwd, env: childEnv });
 }
 
 /**
@@ -107,6 +110,24 @@ function e2eGroups(n) {
   return groups.filter((g) => g.specs.length > 0);
 }
 
+/**
+ * A new, empty PostgreSQL database named `name` on the server of `url`, for an e2e app: its queries
+ * then run in PostgreSQL's processes, not on the app's one thread as PGlite's do.
+ */
+function freshDatabase(url, name) {
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  for (const sql of [`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`, `CREATE DATABASE ${name}`]) {
+    const done = spawnSync("psql", ["-q", "-v", "ON_ERROR_STOP=1", admin.toString(), "-c", sql], {
+      encoding: "utf8",
+    });
+    if (done.status !== 0) throw new Error(`psql: ${sql}: ${done.stderr || done.error}`);
+  }
+  const database = new URL(url);
+  database.pathname = `/${name}`;
+  return database.toString();
+}
+
 async function e2e() {
   const prepared =
     (await run("chromium", "bash", ["scripts/ensure-chromium.sh"])) &&
@@ -117,11 +138,13 @@ async function e2e() {
   const outcomes = await Promise.all(
     groups.map((group, i) => {
       const name = `e2e-${i + 1}`;
+      const port = basePort + 10 * i;
       return run(name, "npx", ["playwright", "test", ...group.specs.map((s) => `specs/${s}`)], {
         cwd: path.join(root, "e2e"),
         env: {
+          ...(pgUrl ? { E2E_DATABASE_URL: freshDatabase(pgUrl, `atende_e2e_${port}`) } : {}),
           // Each group has its own app, data folder and fakes: ports 10 apart.
-          E2E_PORT: String(basePort + 10 * i),
+          E2E_PORT: String(port),
           E2E_OUTPUT: `test-results/${name}`,
           E2E_TAG: name,
           PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(results, `${name}.json`),
@@ -158,17 +181,20 @@ if (only !== "e2e" && !(await redisAnswers(redisUrl))) {
 }
 
 const pgUrl = postgresUrl();
-// First the two server passes side by side (they keep both cores busy), then the e2e specs: a spec's
-// waits are sized for a browser that gets its share of a core, which it does not get beside the
-// server suite (measured: 3-5x slower, past its timeouts).
+// OVERLAP=1: the e2e specs start at once, beside the server passes pinned to the last core (one
+// worker each), so the time a browser spends waiting is the server suite's. Otherwise the two
+// server passes first, side by side on every core, then the e2e specs.
+const overlap = process.env.OVERLAP === "1" && only === "" && cores > 1;
+const serverOptions = overlap ? { cpus: String(cores - 1), workers: 1 } : {};
 const serverParts = [];
+const e2eFirst = overlap ? e2e() : null;
 if (only !== "e2e") {
-  serverParts.push(serverPass("server-pglite", null));
-  if (pgUrl) serverParts.push(serverPass("server-postgres", pgUrl));
+  serverParts.push(serverPass("server-pglite", null, serverOptions));
+  if (pgUrl) serverParts.push(serverPass("server-postgres", pgUrl, serverOptions));
   else console.log("server-postgres: skipped, no TEST_DATABASE_URL and no server on 127.0.0.1:5432");
 }
 const serverOk = (await Promise.all(serverParts)).every(Boolean);
-const ok = (only === "server" || (await e2e())) && serverOk;
+const ok = (only === "server" || (await (e2eFirst ?? e2e()))) && serverOk;
 phases.set("tests in all", { seconds: (performance.now() - started) / 1000, ok });
 
 for (const [name, phase] of phases)

@@ -63,6 +63,20 @@ export function buildTheme(mode: PaletteMode, lang: Lang = "pt") {
         MuiAppBar: { defaultProps: { elevation: 0 } },
         MuiPaper: { styleOverrides: { root: { backgroundImage: "none" } } },
         MuiTableCell: { styleOverrides: { head: { fontWeight: 600 } } },
+        MuiCssBaseline: {
+          styleOverrides: {
+            // Less motion for those who ask their system for it (WCAG 2.3.3): transitions, ripples,
+            // spinners and skeletons end at once instead of moving.
+            "@media (prefers-reduced-motion: reduce)": {
+              "*, *::before, *::after": {
+                animationDuration: "0.01ms !important",
+                animationIterationCount: "1 !important",
+                transitionDuration: "0.01ms !important",
+                scrollBehavior: "auto !important",
+              },
+            },
+          },
+        },
       },
     },
     ...MUI_LOCALES[lang],
