@@ -1,4 +1,5 @@
 import { type Browser, type BrowserContext, type Page, expect } from "@playwright/test";
+import { watchCsp } from "./cspGuard";
 
 export const DEMO = {
   admin: { email: "admin@atende.demo", password: "Admin123" },
@@ -9,6 +10,7 @@ export const BRUNO = { email: "bruno@atende.demo", password: "Agente123" };
 
 /** Logs in through the login page as a person would, and waits for the app shell. */
 export async function loginAs(page: Page, email: string, password: string) {
+  await watchCsp(page.context());
   await page.goto("/login");
   await page.getByLabel("Email").fill(email);
   await page.getByRole("textbox", { name: "Senha", exact: true }).fill(password);
@@ -25,6 +27,7 @@ export async function newPerson(browser: Browser, opts: { microphone?: boolean }
     locale: "pt-BR",
     ...(opts.microphone ? { permissions: ["microphone"] } : {}),
   });
+  await watchCsp(context);
   return { context, page: await context.newPage() };
 }
 

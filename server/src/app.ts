@@ -29,6 +29,7 @@ import { registerJsonParser } from "./http/json.js";
 import { SecretRoutes, withRedactedUrls } from "./http/redact.js";
 import { makeRequireAuth, trustSessionChecks } from "./http/auth.js";
 import { docsModule } from "./http/docs.js";
+import { cspReportModule, securityHeaders } from "./http/securityHeaders.js";
 import { limiterStore, makeRateLimitGuard } from "./http/rateLimit.js";
 import { requirePlan } from "./http/plan.js";
 import { type RegisteredRoute, collectRoutes, makeRouteGuard } from "./http/route.js";
@@ -147,6 +148,8 @@ export async function buildApp(
   registerJsonParser(app);
 
   await app.register(cookie);
+  // CSP, frame-ancestors, nosniff, Referrer-Policy, HSTS over https: on every answer, so before any route.
+  await securityHeaders(app);
   if (deps.config.corsOrigins.length) {
     await app.register(cors, {
       origin: deps.config.corsOrigins,
@@ -209,6 +212,7 @@ export async function buildApp(
   app.addHook("preHandler", makeRateLimitGuard(limits));
   app.addHook("onClose", async () => limits.close());
   await docsModule(app);
+  await cspReportModule(app);
   metricsModule(app, {
     metrics,
     token: deps.config.METRICS_TOKEN,

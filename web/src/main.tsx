@@ -1,3 +1,4 @@
+import "./zodJitless";
 import "./i18n";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";

@@ -1,0 +1,215 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectError } from "../test/calls.js";
+import { type LoggedIn, buildTeam } from "../test/factories.js";
+import { type TestContext, createTestContext } from "../test/harness.js";
+
+/**
+ * Security headers (issue 32, finding 7) on the built web app's page, the API, errors and files: the
+ * CSP, frame-ancestors 'none' and X-Frame-Options DENY, nosniff, a strict Referrer-Policy, HSTS only
+ * when the request came over https as the app trusts it; media keep their own sandboxing CSP. And
+ * the CSP's report endpoint.
+ */
+
+/** The proxy this app trusts (TRUST_PROXY): X-Forwarded-Proto counts only from it. */
+const PROXY = "10.77.0.1";
+
+let ctx: TestContext;
+let webDist: string;
+let admin: LoggedIn;
+let logged = "";
+beforeAll(async () => {
+  webDist = fs.mkdtempSync(path.join(os.tmpdir(), "atende-headers-web-"));
+  fs.writeFileSync(path.join(webDist, "index.html"), "<!doctype html><html><body>the SPA</body></html>");
+  fs.writeFileSync(path.join(webDist, "sw.js"), "self.addEventListener('push', () => {})");
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logged += chunk.toString();
+      done();
+    },
+  });
+  ctx = await createTestContext(
+    { WEB_DIST: webDist, TRUST_PROXY: PROXY, trustProxy: [PROXY] },
+    { logger: { level: "info", stream } },
+  );
+  admin = (await buildTeam(ctx)).adminLogin;
+});
+afterAll(async () => {
+  await ctx.close();
+  fs.rmSync(webDist, { recursive: true, force: true });
+});
+
+const get = (url: string, headers: Record<string, string> = {}, remoteAddress = "10.1.2.3") =>
+  ctx.app.inject({ method: "GET", url, headers, remoteAddress });
+
+/** A CSP header as its directives: name → sources. */
+function directives(csp: unknown): Record<string, string[]> {
+  expect(typeof csp, "a Content-Security-Policy header").toBe("string");
+  return Object.fromEntries(
+    (csp as string)
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([name, ...sources]) => [name!, sources]),
+  );
+}
+
+function expectAppHeaders(headers: Record<string, unknown>) {
+  const csp = directives(headers["content-security-policy"]);
+  expect(csp["default-src"]).toEqual(["'self'"]);
+  expect(csp["script-src"]).toEqual(["'self'"]);
+  expect(csp["object-src"]).toEqual(["'none'"]);
+  expect(csp["base-uri"]).toEqual(["'self'"]);
+  expect(csp["frame-ancestors"]).toEqual(["'none'"]);
+  expect(csp["report-uri"]).toEqual(["/csp-report"]);
+  // Plain http on a LAN address must keep working.
+  expect(csp["upgrade-insecure-requests"]).toBeUndefined();
+  expect(headers["x-frame-options"]).toBe("DENY");
+  expect(headers["x-content-type-options"]).toBe("nosniff");
+  expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+  expect(headers["content-security-policy-report-only"]).toBeUndefined();
+}
+
+describe("security headers", () => {
+  it("the web app's page: the CSP (no inline script), frame-ancestors 'none', DENY, nosniff, a strict referrer", async () => {
+    const res = await get("/tickets", { accept: "text/html" });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain("the SPA");
+    expectAppHeaders(res.headers);
+    // What the built app needs beyond 'self': emotion's styles, previews and avatars, the socket.
+    const csp = directives(res.headers["content-security-policy"]);
+    expect(csp["style-src"]).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(csp["img-src"]).toEqual(expect.arrayContaining(["'self'", "data:", "blob:"]));
+    expect(csp["media-src"]).toEqual(expect.arrayContaining(["'self'", "blob:"]));
+    expect(csp["connect-src"]).toEqual(["'self'"]);
+    expect(csp["worker-src"]).toEqual(["'self'"]);
+    expect(res.headers["strict-transport-security"]).toBeUndefined();
+    // The background worker's script too.
+    expectAppHeaders((await get("/sw.js")).headers);
+  });
+
+  it("the API's answers, errors included", async () => {
+    const health = await get("/health");
+    expect(health.statusCode).toBe(200);
+    expectAppHeaders(health.headers);
+    const missing = await get("/no-such-route");
+    expectError(missing, 404, "ERR_ROUTE_NOT_FOUND");
+    expectAppHeaders(missing.headers);
+    const noSession = await get("/tickets");
+    expectError(noSession, 401, "ERR_NO_SESSION");
+    expectAppHeaders(noSession.headers);
+  });
+
+  it("media keep their own sandboxing CSP", async () => {
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+      "base64",
+    );
+    const stored = await ctx.deps.media.save(admin.user.companyId, png, "image/png");
+    const res = await get(`/media/${stored.path}`, admin.auth);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-security-policy"]).toBe("default-src 'none'; sandbox");
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["x-frame-options"]).toBe("DENY");
+  });
+
+  it("HSTS only when the request came over https: through the trusted proxy, never on a forged header", async () => {
+    const viaProxy = await get("/health", { "x-forwarded-proto": "https" }, PROXY);
+    expect(viaProxy.headers["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
+    const page = await get("/tickets", { accept: "text/html", "x-forwarded-proto": "https" }, PROXY);
+    expect(page.headers["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
+    // Plain http through the proxy, and a client that claims https itself: no HSTS.
+    expect(
+      (await get("/health", { "x-forwarded-proto": "http" }, PROXY)).headers["strict-transport-security"],
+    ).toBeUndefined();
+    expect(
+      (await get("/health", { "x-forwarded-proto": "https" })).headers["strict-transport-security"],
+    ).toBeUndefined();
+  });
+});
+
+describe("POST /csp-report", () => {
+  const report = (body: unknown, contentType = "application/csp-report", remoteAddress = "10.5.0.1") =>
+    ctx.app.inject({
+      method: "POST",
+      url: "/csp-report",
+      payload: JSON.stringify(body),
+      headers: { "content-type": contentType },
+      remoteAddress,
+    });
+
+  it("logs one warning per violation: the directive, the blocked origin, the page's path; no query string", async () => {
+    logged = "";
+    const res = await report({
+      "csp-report": {
+        "document-uri": "https://app.example/tickets/abc?token=page-secret#x",
+        "violated-directive": "img-src",
+        "effective-directive": "img-src",
+        "blocked-uri": "https://tracker.example/pixel.gif?session=blocked-secret",
+        disposition: "enforce",
+        "original-policy": "default-src 'self'",
+      },
+    });
+    expect(res.statusCode).toBe(204);
+    const lines = logged
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.msg === "csp violation");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 40,
+      directive: "img-src",
+      blocked: "https://tracker.example",
+      page: "/tickets/abc",
+      disposition: "enforce",
+    });
+    expect(logged).not.toMatch(/page-secret|blocked-secret|pixel\.gif/);
+
+    // The Reporting API's shape, and a keyword instead of a URL.
+    logged = "";
+    const api = await report(
+      [
+        {
+          type: "csp-violation",
+          body: {
+            documentURL: "https://app.example/",
+            effectiveDirective: "script-src-elem",
+            blockedURL: "inline",
+          },
+        },
+      ],
+      "application/reports+json",
+    );
+    expect(api.statusCode).toBe(204);
+    expect(logged).toContain('"directive":"script-src-elem"');
+    expect(logged).toContain('"blocked":"inline"');
+  });
+
+  it("takes no session, refuses a large body or bad JSON with a 4xx, and is limited per address", async () => {
+    const big = await report(
+      { "csp-report": { "blocked-uri": "x".repeat(20_000) } },
+      "application/csp-report",
+      "10.5.0.2",
+    );
+    expect(big.statusCode).toBe(413);
+    const bad = await ctx.app.inject({
+      method: "POST",
+      url: "/csp-report",
+      payload: "{not json",
+      headers: { "content-type": "application/csp-report" },
+      remoteAddress: "10.5.0.2",
+    });
+    expect(bad.statusCode).toBe(400);
+    // Anything else is taken and ignored.
+    expect((await report({ hello: 1 }, "application/json", "10.5.0.2")).statusCode).toBe(204);
+    for (let i = 0; i < 60; i++)
+      expect((await report({}, "application/csp-report", "10.5.0.3")).statusCode).toBe(204);
+    const limited = await report({}, "application/csp-report", "10.5.0.3");
+    expectError(limited, 429, "ERR_TOO_MANY_REQUESTS");
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+  });
+});
