@@ -25,6 +25,8 @@ export async function loginAs(page: Page, email: string, password: string) {
 export async function newPerson(browser: Browser, opts: { microphone?: boolean } = {}) {
   const context = await browser.newContext({
     locale: "pt-BR",
+    // As in playwright.config.ts: the app's motion ends at once, so no frame is drawn for it.
+    reducedMotion: "reduce",
     ...(opts.microphone ? { permissions: ["microphone"] } : {}),
   });
   await watchCsp(context);
