@@ -10,7 +10,7 @@ const fakeAsaasPort = port + 1000;
 const fakeGraphPort = port + 1100;
 /**
  * The app's database: a PostgreSQL database when E2E_DATABASE_URL names one (scripts/test.mjs makes
- * a fresh one when PostgreSQL answers, as in CI and production), else the embedded PGlite in dataDir.
+ * a fresh one with E2E_POSTGRES=1), else the embedded PGlite in dataDir.
  */
 const database = process.env.E2E_DATABASE_URL ? `DATABASE_URL=${process.env.E2E_DATABASE_URL} ` : "";
 

@@ -142,7 +142,7 @@ async function e2e() {
       return run(name, "npx", ["playwright", "test", ...group.specs.map((s) => `specs/${s}`)], {
         cwd: path.join(root, "e2e"),
         env: {
-          ...(pgUrl ? { E2E_DATABASE_URL: freshDatabase(pgUrl, `atende_e2e_${port}`) } : {}),
+          ...(e2ePostgres ? { E2E_DATABASE_URL: freshDatabase(pgUrl, `atende_e2e_${port}`) } : {}),
           // Each group has its own app, data folder and fakes: ports 10 apart.
           E2E_PORT: String(port),
           E2E_OUTPUT: `test-results/${name}`,
@@ -181,9 +181,14 @@ if (only !== "e2e" && !(await redisAnswers(redisUrl))) {
 }
 
 const pgUrl = postgresUrl();
+// E2E_POSTGRES=1: the e2e app on a fresh PostgreSQL database instead of PGlite. Not the default yet:
+// its one run (beside the server passes) failed chat.spec's "delivered" tick, not understood yet.
+const e2ePostgres = process.env.E2E_POSTGRES === "1" && pgUrl !== null;
 // OVERLAP=1: the e2e specs start at once, beside the server passes pinned to the last core (one
-// worker each), so the time a browser spends waiting is the server suite's. Otherwise the two
-// server passes first, side by side on every core, then the e2e specs.
+// worker each), so the time a browser spends waiting is the server suite's. Off by default: on two
+// cores the specs then ran 1.5-2x slower (a11y 542 s, campaigns 57 s against 39 s alone) and the
+// server passes needed about 30 min on their core, longer than one after the other. Otherwise the
+// two server passes first, side by side on every core, then the e2e specs.
 const overlap = process.env.OVERLAP === "1" && only === "" && cores > 1;
 const serverOptions = overlap ? { cpus: String(cores - 1), workers: 1 } : {};
 const serverParts = [];
