@@ -187,7 +187,7 @@ const e2ePostgres = process.env.E2E_POSTGRES === "1" && pgUrl !== null;
 // OVERLAP=1: the e2e specs start at once, beside the server passes pinned to the last core (one
 // worker each), so the time a browser spends waiting is the server suite's. Off by default: on two
 // cores the specs then ran 1.5-2x slower (a11y 542 s, campaigns 57 s against 39 s alone) and the
-// server passes needed about 30 min on their core, longer than one after the other. Otherwise the
+// server passes needed about 21 min on their core (8 side by side alone). Otherwise the
 // two server passes first, side by side on every core, then the e2e specs.
 const overlap = process.env.OVERLAP === "1" && only === "" && cores > 1;
 const serverOptions = overlap ? { cpus: String(cores - 1), workers: 1 } : {};
