@@ -1,8 +1,8 @@
 import http from "node:http";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_PASSWORD, uid } from "../test/factories.js";
 import { type TestContext, createTestContext, waitFor } from "../test/harness.js";
+import { logCapture } from "../test/logLeaks.js";
 import { SecretRoutes, normalizePath } from "./redact.js";
 
 /**
@@ -12,17 +12,11 @@ import { SecretRoutes, normalizePath } from "./redact.js";
  */
 
 let ctx: TestContext;
-let logged = "";
+const log = logCapture();
 let base: URL;
 
 beforeAll(async () => {
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      logged += chunk.toString();
-      done();
-    },
-  });
-  ctx = await createTestContext({}, { logger: { level: "info", stream } });
+  ctx = await createTestContext({}, { logger: log.logger });
   base = new URL(await ctx.url());
 });
 afterAll(() => ctx.close());
@@ -44,13 +38,13 @@ function rawRequest(method: string, path: string): Promise<number> {
 
 /** Every request logged has logged its end too ("request completed" follows the answer). */
 async function logSettled() {
-  const count = (msg: string) => logged.split(`"msg":"${msg}"`).length - 1;
+  const count = (msg: string) => log.text.split(`"msg":"${msg}"`).length - 1;
   await waitFor(() => count("request completed") === count("incoming request"));
 }
 
 /** The URLs the log shows, in order. */
 const loggedUrls = () =>
-  logged
+  log.text
     .split("\n")
     .filter((line) => line.includes('"msg":"incoming request"'))
     .map((line) => (JSON.parse(line) as { req: { url: string } }).req.url);
@@ -85,7 +79,7 @@ describe("the legacy password reset's path in the log", () => {
       badEscape: `/%ZZ/resetpasswords/${tail}`,
     };
     const statuses: Record<string, number> = {};
-    logged = "";
+    log.text = "";
     for (const [name, path] of Object.entries(spellings)) statuses[name] = await rawRequest("POST", path);
     await logSettled();
 
@@ -96,13 +90,13 @@ describe("the legacy password reset's path in the log", () => {
     expect([statuses.badEncoding, statuses.badEscape]).toEqual([400, 400]);
     expect(loggedUrls()).toHaveLength(Object.keys(spellings).length - 2);
     for (const url of loggedUrls()) expect(url).toMatch(/\/reset-?passwords?\/\[redacted\]$/);
-    expect(logged).not.toContain(password);
-    expect(logged).not.toContain(code);
-    expect(logged).not.toContain(local);
+    expect(log.text).not.toContain(password);
+    expect(log.text).not.toContain(code);
+    expect(log.text).not.toContain(local);
   });
 
   it("the JSON-body reset and other routes' paths are logged as they came", async () => {
-    logged = "";
+    log.text = "";
     await rawRequest("POST", "/resetpasswords");
     await rawRequest("GET", "/users/12?searchParam=Maria&pageNumber=2");
     await logSettled();
@@ -113,7 +107,7 @@ describe("the legacy password reset's path in the log", () => {
 describe("credentials in a query string", () => {
   it("are redacted whatever the spelling of their names; other parameters stay", async () => {
     const secrets = Array.from({ length: 6 }, () => `tok${uid()}${uid()}`);
-    logged = "";
+    log.text = "";
     await rawRequest("GET", `/auth/me?token=${secrets[0]}&x=1`);
     await rawRequest("GET", `/auth/me?Token=${secrets[1]}&x=2`);
     await rawRequest("GET", `/auth/me?%74oken=${secrets[2]}&x=3`);
@@ -121,7 +115,7 @@ describe("credentials in a query string", () => {
     await rawRequest("GET", `/auth/me?newPassword=${secrets[4]}&x=5`);
     await rawRequest("GET", `//auth/me?refresh_token=${secrets[5]}&x=6`);
     await logSettled();
-    for (const secret of secrets) expect(logged).not.toContain(secret);
+    for (const secret of secrets) expect(log.text).not.toContain(secret);
     expect(loggedUrls()).toEqual([
       "/auth/me?token=[redacted]&x=1",
       "/auth/me?Token=[redacted]&x=2",

@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectError } from "../test/calls.js";
 import { type LoggedIn, buildTeam } from "../test/factories.js";
 import { type TestContext, createTestContext } from "../test/harness.js";
+import { logCapture } from "../test/logLeaks.js";
 
 /**
  * Security headers (issue 32, finding 7) on the built web app's page, the API, errors and files: the
@@ -20,20 +20,14 @@ const PROXY = "10.77.0.1";
 let ctx: TestContext;
 let webDist: string;
 let admin: LoggedIn;
-let logged = "";
+const log = logCapture();
 beforeAll(async () => {
   webDist = fs.mkdtempSync(path.join(os.tmpdir(), "atende-headers-web-"));
   fs.writeFileSync(path.join(webDist, "index.html"), "<!doctype html><html><body>the SPA</body></html>");
   fs.writeFileSync(path.join(webDist, "sw.js"), "self.addEventListener('push', () => {})");
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      logged += chunk.toString();
-      done();
-    },
-  });
   ctx = await createTestContext(
     { WEB_DIST: webDist, TRUST_PROXY: PROXY, trustProxy: [PROXY] },
-    { logger: { level: "info", stream } },
+    { logger: log.logger },
   );
   admin = (await buildTeam(ctx)).adminLogin;
 });
@@ -142,7 +136,7 @@ describe("POST /csp-report", () => {
     });
 
   it("logs one warning per violation: the directive, the blocked origin, the page's path; no query string", async () => {
-    logged = "";
+    log.text = "";
     const res = await report({
       "csp-report": {
         "document-uri": "https://app.example/tickets/abc?token=page-secret#x",
@@ -154,7 +148,7 @@ describe("POST /csp-report", () => {
       },
     });
     expect(res.statusCode).toBe(204);
-    const lines = logged
+    const lines = log.text
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as Record<string, unknown>)
@@ -167,10 +161,10 @@ describe("POST /csp-report", () => {
       page: "/tickets/abc",
       disposition: "enforce",
     });
-    expect(logged).not.toMatch(/page-secret|blocked-secret|pixel\.gif/);
+    expect(log.text).not.toMatch(/page-secret|blocked-secret|pixel\.gif/);
 
     // The Reporting API's shape, and a keyword instead of a URL.
-    logged = "";
+    log.text = "";
     const api = await report(
       [
         {
@@ -185,8 +179,8 @@ describe("POST /csp-report", () => {
       "application/reports+json",
     );
     expect(api.statusCode).toBe(204);
-    expect(logged).toContain('"directive":"script-src-elem"');
-    expect(logged).toContain('"blocked":"inline"');
+    expect(log.text).toContain('"directive":"script-src-elem"');
+    expect(log.text).toContain('"blocked":"inline"');
   });
 
   it("takes no session, refuses a large body or bad JSON with a 4xx, and is limited per address", async () => {

@@ -1,20 +1,14 @@
-import { Writable } from "node:stream";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildCompany, buildUser, login } from "../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, waitFor } from "../test/harness.js";
+import { logCapture } from "../test/logLeaks.js";
 
 const SECRET = "test-secret-".padEnd(48, "x");
 let ctx: TestContext;
-let logged = "";
+const log = logCapture();
 beforeAll(async () => {
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      logged += chunk.toString();
-      done();
-    },
-  });
-  ctx = await createTestContext({}, { logger: { level: "info", stream } });
+  ctx = await createTestContext({}, { logger: log.logger });
 });
 afterAll(() => ctx.close());
 
@@ -52,11 +46,11 @@ describe("access tokens", () => {
     await fetch(`${base}/auth/me?token=${s.token}&x=1`, { headers: s.auth });
     await ctx.app.inject({ method: "GET", url: `/users?access_token=${s.token}`, headers: s.auth });
     // Every request logged has logged its end too ("request completed" follows the answer).
-    const count = (msg: string) => logged.split(`"msg":"${msg}"`).length - 1;
+    const count = (msg: string) => log.text.split(`"msg":"${msg}"`).length - 1;
     await waitFor(() => count("request completed") === count("incoming request"));
-    expect(logged).toContain("/auth/me?token=[redacted]&x=1");
-    expect(logged).toContain("/users?access_token=[redacted]");
-    expect(logged).not.toContain(s.token);
-    expect(logged).not.toContain(s.token.split(".")[2]);
+    expect(log.text).toContain("/auth/me?token=[redacted]&x=1");
+    expect(log.text).toContain("/users?access_token=[redacted]");
+    expect(log.text).not.toContain(s.token);
+    expect(log.text).not.toContain(s.token.split(".")[2]);
   });
 });

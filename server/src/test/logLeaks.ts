@@ -22,3 +22,20 @@ export function leakCheckingLogger() {
   });
   return { logger: { level: "info", stream }, leaks };
 }
+
+/** The app's logger for a test that reads its own log: info and above, kept whole in `text`. */
+export function logCapture() {
+  const capture = {
+    text: "",
+    logger: {
+      level: "info",
+      stream: new Writable({
+        write(chunk: Buffer, _enc, done) {
+          capture.text += chunk.toString();
+          done();
+        },
+      }),
+    },
+  };
+  return capture;
+}

@@ -1,22 +1,16 @@
-import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MailOutboxDTO } from "@atende/contracts";
 import { expectError, expectOk } from "../../test/calls.js";
 import { buildPlatformOperator, buildTeam, buildUser, login, uid } from "../../test/factories.js";
 import { type TestContext, createTestContext } from "../../test/harness.js";
+import { logCapture } from "../../test/logLeaks.js";
 import { OUTBOX_KEEP } from "./queries.js";
 
 /** Without SMTP_URL outside production: every mail is logged (not its body) and kept in the dev outbox. */
 let ctx: TestContext;
-let logged = "";
+const log = logCapture();
 beforeAll(async () => {
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      logged += chunk.toString();
-      done();
-    },
-  });
-  ctx = await createTestContext({}, { logger: { level: "info", stream } });
+  ctx = await createTestContext({}, { logger: log.logger });
 });
 afterAll(() => ctx.close());
 
@@ -43,9 +37,9 @@ describe("the dev outbox (no SMTP_URL)", () => {
     expect(mail.subject).toBe("Seu código para redefinir a senha");
     const code = /code=(\d{6})/.exec(mail.text)![1]!;
     expect(mail.html).toContain(code);
-    expect(logged).toContain("mail kept in the dev outbox");
-    expect(logged).toContain(user.email);
-    expect(logged).not.toContain(code);
+    expect(log.text).toContain("mail kept in the dev outbox");
+    expect(log.text).toContain(user.email);
+    expect(log.text).not.toContain(code);
 
     // The code from the outbox sets the password.
     const res = await ctx.app.inject({
@@ -88,16 +82,10 @@ describe("the dev outbox (no SMTP_URL)", () => {
 
 describe("production without SMTP_URL", () => {
   it("starts, says where mail goes (nowhere), and fails the mail rather than keep it", async () => {
-    let prodLog = "";
-    const stream = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        prodLog += chunk.toString();
-        done();
-      },
-    });
-    const prod = await createTestContext({ NODE_ENV: "production" }, { logger: { level: "info", stream } });
+    const prodLog = logCapture();
+    const prod = await createTestContext({ NODE_ENV: "production" }, { logger: prodLog.logger });
     try {
-      expect(prodLog).toContain("SMTP_URL is not set");
+      expect(prodLog.text).toContain("SMTP_URL is not set");
       const operator = await buildPlatformOperator(prod);
       const team = await buildTeam(prod);
       expectOk(
@@ -112,8 +100,8 @@ describe("production without SMTP_URL", () => {
         await prod.app.inject({ method: "GET", url: "/mail/outbox", headers: operator.login.auth }),
       );
       expect(box).toEqual({ mode: "none", mails: [] });
-      expect(prodLog).toContain("mail not sent: SMTP_URL is not set");
-      expect(prodLog).toContain("job failed for good");
+      expect(prodLog.text).toContain("mail not sent: SMTP_URL is not set");
+      expect(prodLog.text).toContain("job failed for good");
     } finally {
       await prod.close();
     }

@@ -1,10 +1,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { QueueIntegrationDTO } from "@atende/contracts";
 import { caller, expectError, expectOk } from "../../test/calls.js";
 import { uid } from "../../test/factories.js";
+import { PROBE_HOSTS, ownHost } from "../../test/internalAddresses.js";
 import { type TestContext, createTestContext } from "../../test/harness.js";
 import { buildBotTeam } from "./testing.js";
 
@@ -45,14 +45,6 @@ const body = (type: string, urlN8N: string) => ({
   ...(type === "typebot" ? { typebotSlug: "atendimento" } : {}),
 });
 
-/** The host's first non-loopback interface address, as a URL host. */
-function ownHost(): string | null {
-  for (const list of Object.values(os.networkInterfaces()))
-    for (const i of list ?? [])
-      if (!i.internal) return i.family === "IPv6" ? `[${i.address.replace(/%.*$/, "")}]` : i.address;
-  return null;
-}
-
 describe("integration URLs", () => {
   it("refuses an N8N, webhook or Typebot integration pointing at a loopback listener with 400 ERR_INTEGRATION_URL_FORBIDDEN, on create and on edit", async () => {
     const port = new URL(inside.url).port;
@@ -77,17 +69,7 @@ describe("integration URLs", () => {
 
   it("refuses every spelling of an internal address the probe tried, the host's own address included", async () => {
     const own = ownHost();
-    for (const host of [
-      "[::7f00:1]",
-      "[64:ff9b::7f00:1]",
-      "[2002:7f00:1::]",
-      "[::ffff:127.0.0.1]",
-      "0x7f000001",
-      "0177.0.0.1",
-      "192.0.2.1",
-      "169.254.169.254",
-      ...(own ? [own] : []),
-    ])
+    for (const host of [...PROBE_HOSTS, ...(own ? [own] : [])])
       expectError(
         await call("POST", "/queueIntegration", team.admin, body("webhook", `http://${host}:8080/bot`)),
         400,

@@ -1,10 +1,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WebhookDeliveryDTO, WebhookWithSecretDTO } from "@atende/contracts";
 import { expectError, expectOk } from "../../test/calls.js";
 import { buildTeam } from "../../test/factories.js";
+import { PROBE_HOSTS, ownHost } from "../../test/internalAddresses.js";
 import { type TestContext, createTestContext, openTestDatabase, waitFor } from "../../test/harness.js";
 import { jobsIdle } from "../../test/settled.js";
 
@@ -31,14 +31,6 @@ const subscribe = (c: TestContext, auth: Record<string, string>, url: string) =>
     payload: { url, events: ["ticket.created"] },
   });
 
-/** The host's first non-loopback interface address, as a URL host. */
-function ownHost(): string | null {
-  for (const list of Object.values(os.networkInterfaces()))
-    for (const i of list ?? [])
-      if (!i.internal) return i.family === "IPv6" ? `[${i.address.replace(/%.*$/, "")}]` : i.address;
-  return null;
-}
-
 describe("SSRF", () => {
   it("refuses loopback, private, link-local, metadata, documentation and this host's own receivers with 400 ERR_WEBHOOK_URL_FORBIDDEN", async () => {
     const own = ownHost();
@@ -52,12 +44,7 @@ describe("SSRF", () => {
       "http://[::1]/x",
       "http://[::ffff:127.0.0.1]/x",
       "http://0.0.0.0/x",
-      "http://0x7f000001/x",
-      "http://0177.0.0.1/x",
-      "http://[::7f00:1]/x",
-      "http://[64:ff9b::7f00:1]/x",
-      "http://[2002:7f00:1::]/x",
-      "http://192.0.2.1/x",
+      ...PROBE_HOSTS.map((host) => `http://${host}/x`),
       ...(own ? [`http://${own}:${ctx.deps.config.PORT}/health`] : []),
     ])
       expectError(await subscribe(ctx, team.adminLogin.auth, url), 400, "ERR_WEBHOOK_URL_FORBIDDEN");
