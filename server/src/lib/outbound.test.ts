@@ -1,7 +1,6 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Listener, listen } from "../test/fakes/listener.js";
 import { OutboundRefused, OutboundTooLarge, createOutbound } from "./outbound.js";
 import { Allowance, ownAddresses, refusalOf } from "./outboundAddress.js";
 
@@ -10,27 +9,6 @@ import { Allowance, ownAddresses, refusalOf } from "./outboundAddress.js";
  * to it at connect time, on every redirect hop, within a byte cap and a deadline. The listeners are
  * on loopback: a client with no allowance must never reach them.
  */
-
-/** A loopback listener that records the paths it was asked for. */
-async function listener(handle: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
-  const seen: string[] = [];
-  const server = http.createServer((req, res) => {
-    seen.push(req.url ?? "");
-    handle(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    port,
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 describe("the address rule", () => {
   /** Every spelling of an internal address the issue's probe tried, as a URL would carry it. */
@@ -105,9 +83,9 @@ describe("the address rule", () => {
 });
 
 describe("the outbound client", () => {
-  let target: Awaited<ReturnType<typeof listener>>;
+  let target: Listener;
   beforeAll(async () => {
-    target = await listener((req, res) => {
+    target = await listen((req, res) => {
       if (req.url === "/big") {
         // No Content-Length: the cap has to stop the stream itself.
         res.write(Buffer.alloc(40_000));
@@ -148,7 +126,7 @@ describe("the outbound client", () => {
   it("reaches only the address:port the allowance names", async () => {
     const narrow = createOutbound(`127.0.0.1:${target.port}`);
     expect(await (await narrow.fetch(`${target.url}/ok`)).json()).toEqual({ path: "/ok" });
-    const other = await listener((_req, res) => res.end("other"));
+    const other = await listen((_req, res) => res.end("other"));
     try {
       await expect(narrow.fetch(`${other.url}/x`)).rejects.toBeInstanceOf(OutboundRefused);
       expect(other.seen).toEqual([]);
@@ -158,8 +136,8 @@ describe("the outbound client", () => {
   });
 
   it("does not follow a redirect from an allowed address to a refused one", async () => {
-    const inside = await listener((_req, res) => res.end("secret"));
-    const bouncer = await listener((req, res) => {
+    const inside = await listen((_req, res) => res.end("secret"));
+    const bouncer = await listen((req, res) => {
       const location =
         req.url === "/named"
           ? `http://localhost:${inside.port}/s`
@@ -207,7 +185,7 @@ describe("the outbound client", () => {
     const closed = createOutbound();
     const res = await closed.fetch(`${target.url}/v1/chat`, { trustedBase: `${target.url}/v1` });
     expect(await res.json()).toEqual({ path: "/v1/chat" });
-    const other = await listener((_req, res) => res.end("other"));
+    const other = await listen((_req, res) => res.end("other"));
     try {
       await expect(
         closed.fetch(`${other.url}/x`, { trustedBase: `${target.url}/v1` }),

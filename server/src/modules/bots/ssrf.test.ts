@@ -1,10 +1,10 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
 import { and, eq, isNotNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "../../db/schema/index.js";
 import { botDone, setup, ticketOf } from "../../test/chatbot.js";
 import { type TestContext, createTestContext } from "../../test/harness.js";
+import { type Listener, listen } from "../../test/fakes/listener.js";
 import { PNG } from "../../test/fakes/typebot.js";
 import { addIntegration, bindConnection, sessionBecomes } from "./testing.js";
 
@@ -14,36 +14,6 @@ import { addIntegration, bindConnection, sessionBecomes } from "./testing.js";
  * loopback plays the metadata service: a bot's reply that names it is never fetched, directly or
  * through a redirect, and the ticket gets no media. What the bot answers is read within a cap.
  */
-
-interface Listener {
-  url: string;
-  port: number;
-  seen: string[];
-  close(): Promise<void>;
-}
-
-async function listen(
-  handle: (req: http.IncomingMessage, res: http.ServerResponse) => void,
-): Promise<Listener> {
-  const seen: string[] = [];
-  const server = http.createServer((req, res) => {
-    seen.push(req.url ?? "");
-    req.resume();
-    req.on("end", () => handle(req, res));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    seen,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 let ctx: TestContext;
 /** The internal service an attacker wants read. */

@@ -1,9 +1,8 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { QueueIntegrationDTO } from "@atende/contracts";
 import { caller, expectError, expectOk } from "../../test/calls.js";
 import { uid } from "../../test/factories.js";
+import { type Listener, listen } from "../../test/fakes/listener.js";
 import { PROBE_HOSTS, ownHost } from "../../test/internalAddresses.js";
 import { type TestContext, createTestContext } from "../../test/harness.js";
 import { buildBotTeam } from "./testing.js";
@@ -15,20 +14,10 @@ import { buildBotTeam } from "./testing.js";
  */
 let ctx: TestContext;
 let team: Awaited<ReturnType<typeof buildBotTeam>>;
-let inside: { url: string; seen: string[]; close(): Promise<void> };
+let inside: Listener;
 
 beforeAll(async () => {
-  const seen: string[] = [];
-  const server = http.createServer((req, res) => {
-    seen.push(req.url ?? "");
-    res.end(JSON.stringify({ replies: ["hi"] }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  inside = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  inside = await listen((_req, res) => res.end(JSON.stringify({ replies: ["hi"] })));
   ctx = await createTestContext({ OUTBOUND_ALLOW_PRIVATE: "" });
   team = await buildBotTeam(ctx);
 });
