@@ -127,6 +127,21 @@ describe("credentials in a query string", () => {
   });
 });
 
+describe("names that only contain a credential's word", () => {
+  it("stay readable: qrcode, barcode, bypass; code and resetCode do not", async () => {
+    const code = `c${uid()}`;
+    log.text = "";
+    await rawRequest("GET", "/whatsappsession/qrcode/7?barcode=55&bypass=1");
+    await rawRequest("GET", `/auth/me?code=${code}&resetCode=${code}&reset_code=${code}`);
+    await logSettled();
+    expect(log.text).not.toContain(code);
+    expect(loggedUrls()).toEqual([
+      "/whatsappsession/qrcode/7?barcode=55&bypass=1",
+      "/auth/me?code=[redacted]&resetCode=[redacted]&reset_code=[redacted]",
+    ]);
+  });
+});
+
 describe("SecretRoutes", () => {
   it("learns secret routes from their parameters' names, and refuses one without a fixed prefix", () => {
     const routes = new SecretRoutes();

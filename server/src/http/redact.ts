@@ -11,8 +11,19 @@ import type { FastifyServerOptions } from "fastify";
  * with more after it.
  */
 
-/** Names of path and query parameters that carry a credential. */
-const SECRET_NAME = /pass(?:word|wd)?|token|code|secret|api[-_]?key/i;
+/**
+ * Whether a parameter's or a path segment's name says it carries a credential: it contains
+ * password, passwd, token, secret or api key, or has "code" or "pass" as a whole word (code,
+ * resetCode, reset_code, and so countryCode too; not qrcode, barcode or bypass).
+ */
+function isSecretName(name: string): boolean {
+  if (/passw(?:or)?d|token|secret|api[-_]?key/i.test(name)) return true;
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  return words.some((word) => word === "code" || word === "pass");
+}
 
 const REDACTED = "[redacted]";
 
@@ -65,9 +76,7 @@ function redactQuery(query: string): string {
     .map((pair) => {
       const eq = pair.indexOf("=");
       const name = eq === -1 ? pair : pair.slice(0, eq);
-      return eq !== -1 && SECRET_NAME.test(decodeAscii(name).replace(/\+/g, " "))
-        ? `${name}=${REDACTED}`
-        : pair;
+      return eq !== -1 && isSecretName(decodeAscii(name).replace(/\+/g, " ")) ? `${name}=${REDACTED}` : pair;
     })
     .join("&");
 }
@@ -79,7 +88,7 @@ export class SecretRoutes {
 
   /** The app's onRoute hook: a route with a credential among its path parameters is remembered. */
   watch(pattern: string): void {
-    if (!paramsOf(pattern).some((name) => SECRET_NAME.test(name))) return;
+    if (!paramsOf(pattern).some((name) => isSecretName(name))) return;
     const segments = pattern.split("/").filter(Boolean);
     const firstParam = segments.findIndex((segment) => segment.includes(":") || segment.includes("*"));
     const prefix = segmentsOf(segments.slice(0, firstParam === -1 ? undefined : firstParam).join("/"), true);
@@ -109,7 +118,7 @@ export class SecretRoutes {
         const at = startOf(segments, prefix);
         if (at !== -1) return hidden(segments.slice(0, at + prefix.length));
       }
-      const named = segments.findIndex((segment, i) => i < segments.length - 1 && SECRET_NAME.test(segment));
+      const named = segments.findIndex((segment, i) => i < segments.length - 1 && isSecretName(segment));
       if (named !== -1) return hidden(segments.slice(0, named + 1));
     }
     return cut === -1 ? url : `${path}${url[cut]}${redactQuery(url.slice(cut + 1))}`;
