@@ -135,7 +135,7 @@ describe("POST /csp-report", () => {
       remoteAddress,
     });
 
-  it("logs one warning per violation: the directive, the blocked origin, the page's path; no query string", async () => {
+  it("logs one warning per report: each violation's directive, blocked origin and page path; no query string", async () => {
     log.text = "";
     const res = await report({
       "csp-report": {
@@ -156,29 +156,39 @@ describe("POST /csp-report", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       level: 40,
-      directive: "img-src",
-      blocked: "https://tracker.example",
-      page: "/tickets/abc",
-      disposition: "enforce",
+      violations: [
+        {
+          directive: "img-src",
+          blocked: "https://tracker.example",
+          page: "/tickets/abc",
+          disposition: "enforce",
+        },
+      ],
     });
     expect(log.text).not.toMatch(/page-secret|blocked-secret|pixel\.gif/);
 
     // The Reporting API's shape, and a keyword instead of a URL.
     log.text = "";
     const api = await report(
-      [
-        {
-          type: "csp-violation",
-          body: {
-            documentURL: "https://app.example/",
-            effectiveDirective: "script-src-elem",
-            blockedURL: "inline",
-          },
+      Array.from({ length: 12 }, () => ({
+        type: "csp-violation",
+        body: {
+          documentURL: "https://app.example/",
+          effectiveDirective: "script-src-elem",
+          blockedURL: "inline",
         },
-      ],
+      })),
       "application/reports+json",
     );
     expect(api.statusCode).toBe(204);
+    // A batch is one line, whatever its length (at most 10 violations kept): a report cannot flood the log.
+    const batch = log.text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { msg: string; violations?: unknown[] })
+      .filter((l) => l.msg === "csp violation");
+    expect(batch).toHaveLength(1);
+    expect(batch[0]!.violations).toHaveLength(10);
     expect(log.text).toContain('"directive":"script-src-elem"');
     expect(log.text).toContain('"blocked":"inline"');
   });

@@ -98,9 +98,9 @@ function pathOf(value: string | undefined): string | undefined {
 }
 
 /**
- * POST /csp-report: what a browser refused under the policy, logged as one warning line
- * ("csp violation") with the directive, the blocked origin and the page's path; never a query
- * string. Public (the browser sends no session), small, and limited per address.
+ * POST /csp-report: what a browser refused under the policy, logged as one warning line per
+ * report ("csp violation", up to 10 violations) with each directive, blocked origin and page path;
+ * never a query string. Public (the browser sends no session), small, and limited per address.
  */
 export async function cspReportModule(parent: FastifyInstance) {
   await parent.register(async (app) => {
@@ -122,21 +122,21 @@ export async function cspReportModule(parent: FastifyInstance) {
         const reports = Array.isArray(body)
           ? body.map((r) => (r as { body?: unknown } | null)?.body)
           : [(body as { "csp-report"?: unknown } | null)?.["csp-report"]];
+        const violations = [];
         for (const report of reports.slice(0, 10)) {
           if (!report || typeof report !== "object") continue;
           const r = report as Record<string, unknown>;
           const directive = text(r["effective-directive"] ?? r.effectiveDirective ?? r["violated-directive"]);
           if (!directive) continue;
-          req.log.warn(
-            {
-              directive,
-              blocked: originOf(text(r["blocked-uri"] ?? r.blockedURL)),
-              page: pathOf(text(r["document-uri"] ?? r.documentURL)),
-              disposition: text(r.disposition),
-            },
-            "csp violation",
-          );
+          violations.push({
+            directive,
+            blocked: originOf(text(r["blocked-uri"] ?? r.blockedURL)),
+            page: pathOf(text(r["document-uri"] ?? r.documentURL)),
+            disposition: text(r.disposition),
+          });
         }
+        // One line per report, however many violations it lists: a report cannot flood the log.
+        if (violations.length > 0) req.log.warn({ violations }, "csp violation");
       },
     );
   });
