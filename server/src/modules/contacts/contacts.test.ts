@@ -706,6 +706,26 @@ describe("import off the server's thread", () => {
     expect(got.contacts[0]!.extraInfo.map((x) => [x.name, x.value])).toEqual([["Nascimento", "1990-01-31"]]);
   });
 
+  it("refuses a workbook whose data runs past the rows read, even after a stretch of blank rows", async () => {
+    const other = await buildCompany(ctx.deps.db);
+    const who = await login(ctx, (await buildUser(ctx.deps.db, other.id, { profile: "admin" })).email);
+    // 5,000 rows, blank lines, then more rows past line 20,001: the reader stops before them, and
+    // must not take the 5,000 for the whole file.
+    const rows: (string | number)[][] = [["name", "number"]];
+    for (let i = 0; i < 5_000; i++) rows.push([`Cedo ${i}`, 5541_900_000_000 + i]);
+    const sheet = XLSX.utils.aoa_to_sheet(rows);
+    XLSX.utils.sheet_add_aoa(sheet, [["Tarde", 5541988779999]], { origin: "A20003" });
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(book, sheet, "Contatos");
+    const file = XLSX.write(book, { type: "buffer", bookType: "xlsx" }) as Buffer;
+    expectError(
+      await importFile(file, who, { contentType: "application/octet-stream" }),
+      400,
+      "ERR_IMPORT_TOO_MANY_ROWS",
+    );
+    expect(await companyContactCount(other.id)).toBe(0);
+  });
+
   it("limits each user's imports: the eleventh in a minute answers 429 with Retry-After", async () => {
     const who = await login(ctx, (await buildUser(ctx.deps.db, team.company.id)).email);
     const start = Date.now();

@@ -79,6 +79,11 @@ function readWorkbook(data: Buffer): string[][] {
   const first = book.SheetNames[0];
   const sheet = first ? book.Sheets[first] : undefined;
   if (!sheet) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
+  // Past MAX_SHEET_ROWS SheetJS stops reading, and `!ref` ends at the last row read: the sheet's
+  // whole range (`!fullref`, where it declares one) says whether rows were left unread, data after
+  // a stretch of blank lines included. Those would be dropped without a word: the file is refused.
+  const full = sheet["!fullref"] ? XLSX.utils.decode_range(sheet["!fullref"]) : null;
+  if (full && full.e.r + 1 > MAX_SHEET_ROWS) throw new ImportRefused("ERR_IMPORT_TOO_MANY_ROWS");
   if (!sheet["!ref"]) return [];
   const range = XLSX.utils.decode_range(sheet["!ref"]);
   const rows = XLSX.utils
