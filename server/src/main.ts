@@ -20,6 +20,7 @@ import { secretBoxFor } from "./lib/secretBox.js";
 import { sealSecretsAtRest } from "./secretsAtRest.js";
 import { MediaStore } from "./storage/media.js";
 import { prepareSheetReader } from "./modules/contactLists/sheetReader.js";
+import { prepareImportReader } from "./modules/contacts/importReader.js";
 import path from "node:path";
 
 /** config → db → migrations → seed → app → listen; stops gracefully on SIGINT/SIGTERM. */
@@ -81,8 +82,9 @@ async function main() {
 
   await app.listen({ port: config.PORT, host: config.HOST });
   built.startBackground();
-  // The spreadsheet import's worker script, bundled now rather than at the first upload.
+  // The spreadsheet imports' worker scripts, bundled now rather than at the first upload.
   prepareSheetReader().catch((err) => app.log.warn({ err }, "bundling the spreadsheet reader failed"));
+  prepareImportReader().catch((err) => app.log.warn({ err }, "bundling the contacts import reader failed"));
   const sweep = setInterval(() => {
     realtime.sweepOffline().catch((err) => app.log.warn({ err }, "offline sweep failed"));
     realtime.sweepLocked().catch((err) => app.log.warn({ err }, "locked companies sweep failed"));
