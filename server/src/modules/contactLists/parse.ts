@@ -1,6 +1,6 @@
 import * as XLSX from "@e965/xlsx";
 import { CONTACT_LIST_IMPORT_COLUMNS, contactListItemEmailField, importColumnKey } from "@atende/contracts";
-import { zipFitsInMemory } from "../../lib/zipBudget.js";
+import { isOleFile, isZip, readFirstSheet } from "../../lib/spreadsheet.js";
 import { normalizeListNumber } from "./numbers.js";
 
 /**
@@ -58,28 +58,13 @@ export function openSheet(
   maxRows: number,
   maxUnzippedBytes = MAX_UNZIPPED_BYTES,
 ): OpenSheet {
-  const isCsv = /\.csv$/i.test(fileName) || !looksLikeWorkbook(data);
+  const isCsv = /\.csv$/i.test(fileName) || !(isZip(data) || isOleFile(data));
   // An .xlsx is a zip: one of 20 MB must not unpack into gigabytes (a zip bomb) in the reader.
-  if (!isCsv && isZip(data) && !zipFitsInMemory(data, maxUnzippedBytes))
-    throw new SheetRefused("ERR_CONTACT_LIST_IMPORT_INVALID_FILE");
-  let book: XLSX.WorkBook;
-  try {
-    book = XLSX.read(isCsv ? data.toString("utf8").replace(/^\uFEFF/, "") : data, {
-      type: isCsv ? "string" : "buffer",
-      raw: isCsv,
-      dense: true,
-      cellFormula: false,
-      cellHTML: false,
-      cellStyles: false,
-      // Cells are read raw (their values): SheetJS need not format a text for each one.
-      cellText: false,
-      sheetRows: maxRows,
-    });
-  } catch {
-    throw new SheetRefused("ERR_CONTACT_LIST_IMPORT_INVALID_FILE");
-  }
-  const first = book.SheetNames[0];
-  const sheet = first ? book.Sheets[first] : undefined;
+  const sheet = readFirstSheet(isCsv ? data.toString("utf8").replace(/^\uFEFF/, "") : data, {
+    raw: isCsv,
+    sheetRows: maxRows,
+    maxUnzippedBytes,
+  });
   if (!sheet) throw new SheetRefused("ERR_CONTACT_LIST_IMPORT_INVALID_FILE");
   const range = sheet["!ref"] ? XLSX.utils.decode_range(sheet["!ref"]) : null;
   const full = sheet["!fullref"] ? XLSX.utils.decode_range(sheet["!fullref"]) : null;
@@ -101,13 +86,6 @@ export function openSheet(
     },
   };
 }
-
-/** Zip (xlsx) or OLE (xls) signature: a workbook; anything else is read as CSV text. */
-function looksLikeWorkbook(data: Buffer): boolean {
-  return isZip(data) || data.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]));
-}
-
-const isZip = (data: Buffer) => data.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
 
 function cellText(v: unknown): string {
   if (typeof v === "number") return Number.isInteger(v) ? v.toFixed(0) : String(v);

@@ -11,7 +11,7 @@ import {
   isErrorCode,
   validationMessage,
 } from "@atende/contracts";
-import { zipFitsInMemory } from "../../lib/zipBudget.js";
+import { isOleFile, isZip, readFirstSheet } from "../../lib/spreadsheet.js";
 import { decodeText, parseCsv, uncsvCell } from "./csv.js";
 
 /**
@@ -39,13 +39,8 @@ const MAX_SHEET_ROWS = CONTACT_IMPORT_LIMITS.maxRows * 2;
 export function readImportFile(data: Buffer, maxUnzippedBytes = MAX_UNZIPPED_BYTES): string[][] {
   if (data.length === 0) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
   // Every .xlsx is a zip archive; anything else is read as CSV text.
-  const isZip = data.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
-  const isOldExcel = data.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]));
-  if (isOldExcel) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
-  if (isZip) {
-    if (!zipFitsInMemory(data, maxUnzippedBytes)) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
-    return readWorkbook(data);
-  }
+  if (isOleFile(data)) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
+  if (isZip(data)) return readWorkbook(data, maxUnzippedBytes);
   const text = decodeText(data);
   // NUL bytes do not occur in text: this is some other binary file.
   if (text.includes("\u0000")) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
@@ -59,25 +54,9 @@ export function readImportFile(data: Buffer, maxUnzippedBytes = MAX_UNZIPPED_BYT
  * line, so a row's number is its line in the spreadsheet. Numbers stay whole (5511999998888, never
  * 5.5e12); a date cell is its day (YYYY-MM-DD).
  */
-function readWorkbook(data: Buffer): string[][] {
-  let book: XLSX.WorkBook;
-  try {
-    book = XLSX.read(data, {
-      type: "buffer",
-      dense: true,
-      cellDates: true,
-      cellFormula: false,
-      cellHTML: false,
-      cellStyles: false,
-      cellText: false,
-      sheetRows: MAX_SHEET_ROWS + 1,
-    });
-  } catch {
-    // A zip that is no workbook, a broken workbook: a bad file.
-    throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
-  }
-  const first = book.SheetNames[0];
-  const sheet = first ? book.Sheets[first] : undefined;
+function readWorkbook(data: Buffer, maxUnzippedBytes: number): string[][] {
+  // A zip past its budget, a zip that is no workbook, a broken workbook: a bad file.
+  const sheet = readFirstSheet(data, { sheetRows: MAX_SHEET_ROWS + 1, maxUnzippedBytes, cellDates: true });
   if (!sheet) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
   // Past MAX_SHEET_ROWS SheetJS stops reading, and `!ref` ends at the last row read: the sheet's
   // whole range (`!fullref`, where it declares one) says whether rows were left unread, data after
