@@ -66,8 +66,8 @@ export interface WhatsappDTO {
  */
 export interface WhatsappDetailDTO extends WhatsappDTO {
   /**
-   * The API token in full only in the answer that creates the connection (its one showing); ""
-   * everywhere else. The server generates it; POST /whatsapp/{id}/token makes a new one.
+   * Always "": the API token is shown only by POST /whatsapp/{id}/token, which makes one (a new
+   * connection has none until then). Kept so the dialog's form round-trips it.
    */
   token: string;
   /** The API token's last 4 characters ("" when the connection has none). */

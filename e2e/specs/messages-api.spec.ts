@@ -29,7 +29,14 @@ test("an admin sends a test message from /messages-api and it reaches the phone"
   const connection = page.getByRole("dialog", { name: "Editar WhatsApp" });
   const tokenField = connection.getByLabel("Token", { exact: true });
   await expect(tokenField).toHaveValue(/^(••••.{4})?$/);
+  const hadToken = (await tokenField.inputValue()) !== "";
   await connection.getByRole("button", { name: "Gerar novo token" }).click();
+  if (hadToken) {
+    // Replacing a token revokes it: the dialog asks first.
+    const confirm = page.getByRole("dialog", { name: "Gerar novo token" });
+    await expect(confirm.getByText("Gerar um novo token? O atual deixa de funcionar.")).toBeVisible();
+    await confirm.getByRole("button", { name: "Confirmar" }).click();
+  }
   await expect(connection.getByText("Copie agora: este token não será mostrado de novo.")).toBeVisible();
   const token = await tokenField.inputValue();
   expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);

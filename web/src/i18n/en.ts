@@ -242,10 +242,10 @@ export const en: Translation = {
     tokenHint:
       "The token is shown only when generated. Generate a new one to see it: the current one stops working.",
     tokenNone: "This connection has no token yet: generate one to use the messages API.",
-    tokenAfterSave:
-      "The system generates the token when the connection is saved; generate a new one here to see it.",
+    tokenAfterSave: "Save the connection, then generate its token here to use the messages API.",
     tokenShownOnce: "Copy it now: this token will not be shown again.",
     generateToken: "Generate new token",
+    generateTokenConfirm: "Generate a new token? The current one stops working.",
     copyToken: "Copy token",
     copied: "Copied!",
     expiresTicket: "Close open tickets after (hours)",

@@ -243,9 +243,10 @@ export const es: Translation = {
     tokenHint:
       "El token solo se muestra al generarlo. Genere uno nuevo para verlo: el actual deja de funcionar.",
     tokenNone: "Esta conexión aún no tiene token: genere uno para usar la API de mensajes.",
-    tokenAfterSave: "El sistema genera el token al guardar la conexión; genere uno nuevo aquí para verlo.",
+    tokenAfterSave: "Guarde la conexión; luego genere aquí el token para usar la API de mensajes.",
     tokenShownOnce: "Cópielo ahora: este token no se mostrará de nuevo.",
     generateToken: "Generar nuevo token",
+    generateTokenConfirm: "¿Generar un nuevo token? El actual deja de funcionar.",
     copyToken: "Copiar token",
     copied: "¡Copiado!",
     expiresTicket: "Cerrar tickets abiertos después de (horas)",

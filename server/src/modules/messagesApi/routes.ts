@@ -20,7 +20,7 @@ Header \`Idempotency-Key\` (1-200 visible characters): a retried call with the s
 
 Answer 200: \`{"mensagem": "Mensagem enviada", "messageId", "messageIds", "ticketId", "ticketUuid", "contactId"}\`. A number not on WhatsApp: 400 ERR_WAPP_INVALID_CONTACT.
 
-The token is the one the server generated for the connection (shown once: at its creation, or by POST /whatsapp/{id}/token). After ${API_TOKEN_FAILURES.max} calls with a wrong token from one address within ${API_TOKEN_FAILURES.windowSeconds / 60} minutes, every call from that address answers 429 ERR_TOO_MANY_REQUESTS (Retry-After) until the window ends.`;
+The token is the one the server generated for the connection (a new connection has none: POST /whatsapp/{id}/token makes one and shows it once). After ${API_TOKEN_FAILURES.max} calls with a wrong token from one address (an IPv6 one: its /64) within ${API_TOKEN_FAILURES.windowSeconds / 60} minutes, every call from that address answers 429 ERR_TOO_MANY_REQUESTS (Retry-After) until the window ends, except one with a generated token of the connection (43 characters), which still passes.`;
 
 export function messagesApiRoutes(app: FastifyInstance, api: MessagesApiService) {
   const r = routes(app);

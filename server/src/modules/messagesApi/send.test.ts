@@ -14,8 +14,9 @@ import {
 } from "../../test/factories.js";
 import { expectError, expectOk } from "../../test/calls.js";
 import { jobsIdle } from "../../test/settled.js";
+import { rotateToken, rowOf } from "../whatsapps/testing.js";
 import { connectionTokenHash } from "../whatsapps/tokens.js";
-import { API_TOKEN_FAILURES } from "./service.js";
+import { API_TOKEN_FAILURES, failureKey } from "./service.js";
 import {
   PNG,
   call,
@@ -57,16 +58,28 @@ const send = (
 
 /** A new token for the connection, as its dialog's button asks for it (answered once). */
 async function rotated(who: LoggedIn, whatsappId: number): Promise<string> {
-  return expectOk<WhatsappTokenDTO>(await call("POST", `/whatsapp/${whatsappId}/token`, who)).token;
+  return expectOk<WhatsappTokenDTO>(await rotateToken(ctx, who.auth, whatsappId)).token;
 }
 
-const rowOf = async (id: number) =>
-  (await ctx.deps.db.select().from(whatsapps).where(eq(whatsapps.id, id)))[0]!;
+/** Sends wrong tokens from `address` until it is blocked (API_TOKEN_FAILURES). */
+async function block(address: string) {
+  for (let i = 0; i < API_TOKEN_FAILURES.max; i++)
+    expectError(
+      await send({ number: "1", body: "x" }, {}, `guess-${i}-${Math.random()}`, address),
+      401,
+      "ERR_API_TOKEN_INVALID",
+    );
+  expectError(
+    await send({ number: "1", body: "x" }, {}, "one-more-guess", address),
+    429,
+    "ERR_TOO_MANY_REQUESTS",
+  );
+}
 
 beforeAll(async () => {
   await ctx.deps.db.update(plans).set({ useExternalApi: true }).where(eq(plans.id, team.company.planId!));
-  // The token the connection's creation answered: its one showing.
-  token = team.connection.token;
+  // A new connection has no token: the admin generates one (its one showing).
+  token = await rotated(team.adminLogin, team.connection.id);
 });
 
 describe("token and plan", () => {
@@ -110,7 +123,8 @@ describe("token and plan", () => {
 });
 
 describe("connection tokens", () => {
-  it("the token answered at the connection's creation sends; afterwards the connection shows only its hint", async () => {
+  it("the connection's creation answered no token; the one its admin generated sends; afterwards the connection shows only its hint", async () => {
+    expect(team.connection).toMatchObject({ token: "", tokenHint: "" });
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const answer = expectOk<ApiSendAnswer>(await send({ number: newNumber(), body: "pelo token gerado" }));
     expect(answer.mensagem).toBe("Mensagem enviada");
@@ -122,12 +136,12 @@ describe("connection tokens", () => {
     for (const res of reads) expect(res.body).not.toContain(token);
     expect(reads[0]!.json()).toMatchObject({ token: "", tokenHint: token.slice(-4) });
     // The row keeps its keyed hash, never the token.
-    const row = await rowOf(team.connection.id);
+    const row = (await rowOf(team.connection.id, ctx))!;
     expect(row.tokenHash).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(JSON.stringify(row)).not.toContain(token);
   });
 
-  it("failed tokens count per client address: past the limit, 429 with Retry-After, the right token too; another address still sends", async () => {
+  it("failed tokens count per client address: past the limit, 429 with Retry-After; a right generated token still sends; another address is not blocked", async () => {
     const guesser = "203.0.113.7";
     const answers: number[] = [];
     for (let i = 0; i < API_TOKEN_FAILURES.max + 5; i++) {
@@ -143,11 +157,46 @@ describe("connection tokens", () => {
       ...Array<number>(API_TOKEN_FAILURES.max).fill(401),
       ...Array<number>(5).fill(429),
     ]);
-    // A guess that finally hits is not told so.
+    // A stale client behind the same NAT does not lock the good one out: 256 random bits are no guess.
     const number = newNumber();
-    expectError(await send({ number, body: "x" }, {}, token, guesser), 429, "ERR_TOO_MANY_REQUESTS");
-    expect(await ticketOf(number)).toBeNull();
-    expectOk(await send({ number, body: "de outro endereço" }, {}, token, "203.0.113.8"));
+    expectOk(await send({ number, body: "do endereço bloqueado" }, {}, token, guesser));
+    expect(await ticketOf(number)).not.toBeNull();
+    // ... and the guesses go on being refused, the success reset nothing.
+    const again = await send({ number: "1", body: "x" }, {}, "guess-after-a-success", guesser);
+    expectError(again, 429, "ERR_TOO_MANY_REQUESTS");
+    expect(Number(again.headers["retry-after"])).toBeGreaterThan(0);
+    expectOk(await send({ number: newNumber(), body: "de outro endereço" }, {}, token, "203.0.113.8"));
+    expectError(
+      await send({ number: "1", body: "x" }, {}, "guess", "203.0.113.8"),
+      401,
+      "ERR_API_TOKEN_INVALID",
+    );
+  });
+
+  it("an IPv6 client counts by its /64: guesses spread over it block all of it, not the next /64", async () => {
+    expect(failureKey("2001:db8:1:2::1")).toBe(failureKey("2001:0db8:0001:0002:ffff:ffff:ffff:ffff"));
+    expect(failureKey("2001:db8:1:2::1")).not.toBe(failureKey("2001:db8:1:3::1"));
+    expect(failureKey("::ffff:198.51.100.4")).toBe(failureKey("198.51.100.4"));
+    for (let i = 0; i < API_TOKEN_FAILURES.max; i++) {
+      const address = `2001:db8:1:2:${(i + 1).toString(16)}::${(i * 7 + 3).toString(16)}`;
+      expectError(
+        await send({ number: "1", body: "x" }, {}, `v6-guess-${i}`, address),
+        401,
+        "ERR_API_TOKEN_INVALID",
+      );
+    }
+    const res = await send({ number: "1", body: "x" }, {}, "v6-guess", "2001:db8:1:2:ffff::9");
+    expectError(res, 429, "ERR_TOO_MANY_REQUESTS");
+    expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
+    expectError(
+      await send({ number: "1", body: "x" }, {}, "v6-guess", "2001:db8:1:3::1"),
+      401,
+      "ERR_API_TOKEN_INVALID",
+    );
+    // The right generated token passes from the blocked /64 too.
+    expectOk(
+      await send({ number: newNumber(), body: "de um IPv6 bloqueado" }, {}, token, "2001:db8:1:2::42"),
+    );
   });
 });
 
@@ -293,11 +342,19 @@ describe("rotation", () => {
     expectError(await send({ number, body: "x" }, {}, legacy), 401, "ERR_API_TOKEN_INVALID");
     const box = secretBoxFor(ctx.deps.config);
     expect(await sealSecretsAtRest(ctx.deps.db, box)).toMatchObject({ connectionTokens: 1 });
-    expect(await rowOf(team.connection.id)).toMatchObject({ legacyToken: null, tokenHint: "****" });
-    expect((await rowOf(team.connection.id)).tokenHash).toBe(connectionTokenHash(box, legacy));
+    expect(await rowOf(team.connection.id, ctx)).toMatchObject({
+      legacyToken: null,
+      tokenHint: "****",
+      tokenHash: connectionTokenHash(box, legacy),
+    });
     // Again: nothing left to do.
     expect(await sealSecretsAtRest(ctx.deps.db, box)).toMatchObject({ connectionTokens: 0 });
     token = legacy;
     expectOk(await send({ number, body: "com o token antigo" }));
+    // A right token from before the hashes may be weak: from a blocked address it stays refused.
+    await block("203.0.113.20");
+    const refused = await send({ number: newNumber(), body: "x" }, {}, legacy, "203.0.113.20");
+    expectError(refused, 429, "ERR_TOO_MANY_REQUESTS");
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
   });
 });

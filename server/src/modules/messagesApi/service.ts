@@ -1,4 +1,5 @@
 import { type ApiSendAnswer, type ApiSendInput, IDEMPOTENCY_KEY } from "@atende/contracts";
+import ipaddr from "ipaddr.js";
 import { normalizeNumber } from "../../channels/numbers.js";
 import { ChannelError } from "../../channels/provider.js";
 import type { SessionManager } from "../../channels/sessions.js";
@@ -21,7 +22,7 @@ import { liveTicketRow } from "../messages/queries.js";
 import { companyQueueIds, findUser } from "../users/queries.js";
 import { prepareOutgoingFiles } from "../messages/outgoingMedia.js";
 import { findWhatsappRow } from "../whatsapps/queries.js";
-import { connectionTokenHash } from "../whatsapps/tokens.js";
+import { GENERATED_TOKEN_LENGTH, connectionTokenHash } from "../whatsapps/tokens.js";
 import * as q from "./queries.js";
 
 export type MessagesApiDeps = Pick<Deps, "db" | "bus" | "now" | "media" | "config"> & {
@@ -31,12 +32,25 @@ export type MessagesApiDeps = Pick<Deps, "db" | "bus" | "now" | "media" | "confi
 };
 
 /**
- * Failed token authentications per client address: past `max` in the window, every call from
- * that address answers 429 until the window ends, a right token too (a guess that finally hits
- * must not be told so). A success never resets the count, so a caller holding one good token
- * cannot interleave it with guesses.
+ * Failed token authentications per client address (an IPv6 one by its /64, which one client
+ * holds whole): past `max` in the window, a wrong token from that address answers 429 until the
+ * window ends, and so does a right token from before the hashes (a short one may be weak: a guess
+ * that finally hits must not be told so). A right generated token (256 random bits, not guessable)
+ * is let through, so a stale client behind the same NAT or proxy cannot lock the good one out. A
+ * success never resets the count, so a caller holding one good token cannot interleave it with
+ * guesses; every failure counts, blocked or not.
  */
 export const API_TOKEN_FAILURES = { max: 20, windowSeconds: 600 } as const;
+
+/** The key failed tokens count under: an IPv4 address (IPv4-mapped too) itself, an IPv6 one by its /64. */
+export function failureKey(ip: string): string {
+  const bare = ip.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  if (!ipaddr.isValid(bare)) return `ip:${ip}`;
+  const address = ipaddr.process(bare);
+  if (address.kind() === "ipv4") return `ip:${address.toString()}`;
+  const prefix = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `ip6:${prefix.join(":")}::/64`;
+}
 
 /** The token's connection and company: who is calling, decided by the token alone. */
 export interface ApiCaller {
@@ -109,21 +123,21 @@ export function createMessagesApiService(deps: MessagesApiDeps) {
      * The caller of a bearer token: the connection whose token it is, found by the token's keyed
      * hash. A missing, empty or unknown token, or one rotated away, answers 401
      * ERR_API_TOKEN_INVALID and counts against the client's address (API_TOKEN_FAILURES; over it,
-     * 429 ERR_TOO_MANY_REQUESTS with `retryAfter`); a company locked out, its lockout; a plan
-     * without the external API, 403 ERR_PLAN_FEATURE_DISABLED.
+     * 429 ERR_TOO_MANY_REQUESTS with `retryAfter`, for a right token from before the hashes too; a
+     * right generated one still passes); a company locked out, its lockout; a plan without the
+     * external API, 403 ERR_PLAN_FEATURE_DISABLED.
      */
     async authenticate(token: string | null, ip: string): Promise<ApiCaller> {
-      const key = `ip:${ip}`;
+      const key = failureKey(ip);
       const wait = await failures.blockedFor(key);
-      if (wait > 0) throw new AppError("ERR_TOO_MANY_REQUESTS", { retryAfter: wait });
       const row =
         token && token.length <= 512
           ? await q.connectionByTokenHash(db, connectionTokenHash(secrets, token))
           : null;
-      if (!row) {
-        await failures.hit(key);
-        throw new AppError("ERR_API_TOKEN_INVALID");
-      }
+      if (!row) await failures.hit(key);
+      const generated = row !== null && token!.length >= GENERATED_TOKEN_LENGTH;
+      if (wait > 0 && !generated) throw new AppError("ERR_TOO_MANY_REQUESTS", { retryAfter: wait });
+      if (!row) throw new AppError("ERR_API_TOKEN_INVALID");
       const lock = await companyLockout(db, row.companyId, now());
       if (lock) throw lock;
       await requirePlan(db, row.companyId, "useExternalApi");

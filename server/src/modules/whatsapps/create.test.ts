@@ -17,12 +17,13 @@ import {
   unique,
   created,
   adminOf,
+  tokenOf,
   SCHEDULES,
 } from "./testing.js";
 
 /**
- * Creating a connection (POST /whatsapp) with the spec's rules: defaults, validation, a generated
- * token, unique name, greeting, queues, plan limit, admins only.
+ * Creating a connection (POST /whatsapp) with the spec's rules: defaults, validation, no token until
+ * one is generated, unique name, greeting, queues, plan limit, admins only.
  */
 setupWhatsappsSuite();
 
@@ -83,23 +84,34 @@ describe("POST /whatsapp", () => {
     expect((await create(team.adminLogin, { name: "y".repeat(50) })).statusCode).toBe(201);
   });
 
-  it("generates a token of 256 random bits, answered once; the row keeps only its keyed hash and hint", async () => {
+  it("creates no token: the answer has none, the row no hash; the admin's generate button makes one of 256 random bits", async () => {
     const team = await buildTeam(ctx);
     const a = await created(team.adminLogin);
     const b = await created(team.adminLogin, { token: "" });
+    const tokens: string[] = [];
     for (const w of [a, b]) {
-      expect(w.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      expect(w.tokenHint).toBe(w.token.slice(-4));
+      // No valid credential exists that nobody saw.
+      expect(w).toMatchObject({ token: "", tokenHint: "" });
+      expect(await rowOf(w.id)).toMatchObject({ tokenHash: null, tokenHint: "", legacyToken: null });
+      expect((await getOne(team.adminLogin, w.id)).json<WhatsappDetailDTO>()).toMatchObject({
+        token: "",
+        tokenHint: "",
+      });
+      // Generated on demand, answered once; the row keeps only its keyed hash and hint.
+      const token = await tokenOf(team.adminLogin, w.id);
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       const row = (await rowOf(w.id))!;
-      expect(row).toMatchObject({ tokenHint: w.token.slice(-4), legacyToken: null });
-      expect(JSON.stringify(row)).not.toContain(w.token);
+      expect(row).toMatchObject({ tokenHint: token.slice(-4), legacyToken: null });
+      expect(row.tokenHash).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(JSON.stringify(row)).not.toContain(token);
       // Afterwards only the hint: the detail, the list.
       const detail = (await getOne(team.adminLogin, w.id)).json<WhatsappDetailDTO>();
-      expect(detail).toMatchObject({ token: "", tokenHint: w.token.slice(-4) });
+      expect(detail).toMatchObject({ token: "", tokenHint: token.slice(-4) });
       const list = await ctx.app.inject({ method: "GET", url: "/whatsapp", headers: team.adminLogin.auth });
-      expect(list.body).not.toContain(w.token);
+      expect(list.body).not.toContain(token);
+      tokens.push(token);
     }
-    expect(a.token).not.toBe(b.token);
+    expect(tokens[0]).not.toBe(tokens[1]);
   });
 
   it("a client-chosen token is impossible: 400 ERR_WAPP_TOKEN_NOT_SETTABLE, and nothing is created", async () => {
@@ -119,7 +131,10 @@ describe("POST /whatsapp", () => {
     const teamB = await buildTeam(ctx);
     // A's real token, typed by B (who somehow learned it), answers what any typed token answers.
     const a = await created(teamA.adminLogin);
-    const asB = await create(teamB.adminLogin, { name: unique(), token: a.token });
+    const asB = await create(teamB.adminLogin, {
+      name: unique(),
+      token: await tokenOf(teamA.adminLogin, a.id),
+    });
     const guess = await create(teamB.adminLogin, { name: unique(), token: "token-que-ninguem-tem-1" });
     expectError(asB, 400, "ERR_WAPP_TOKEN_NOT_SETTABLE");
     expect(asB.body).toBe(guess.body);

@@ -18,6 +18,7 @@ import {
   queueIdsOf,
   created,
   dialogBody,
+  tokenOf,
 } from "./testing.js";
 
 /**
@@ -35,6 +36,7 @@ describe("tenant isolation", () => {
       queueIds: [teamA.queue.id],
     });
     const own = await created(teamB.adminLogin, { name: "Conexão de B" });
+    const token = await tokenOf(teamA.adminLogin, w.id);
     const before = await rowOf(w.id);
     expect(before!.status).toBe("CONNECTED");
     const queuesBefore = await queueIdsOf(w.id);
@@ -46,11 +48,12 @@ describe("tenant isolation", () => {
       await call("POST", `/whatsappsession/${w.id}`, teamB.adminLogin),
       await call("PUT", `/whatsappsession/${w.id}`, teamB.adminLogin),
       await call("DELETE", `/whatsappsession/${w.id}`, teamB.adminLogin),
+      await call("POST", `/whatsapp/${w.id}/token`, teamB.adminLogin),
       await remove(teamB.adminLogin, w.id),
     ];
     for (const res of attempts) {
       expectError(res, 404, "ERR_NO_WAPP_FOUND");
-      expect(res.body).not.toContain(w.token);
+      expect(res.body).not.toContain(token);
       expect(res.body).not.toContain("Conexão de A");
     }
     // An agent of B is told the same (not 403, which would confirm the id exists).

@@ -45,8 +45,8 @@ export function presentWhatsapp(w: WhatsappRow, queueList: WhatsappDTO["queues"]
 }
 
 /**
- * For the admin's dialog: the API token only as its hint (the creation's answer adds the token
- * itself), and the Cloud settings with secrets shown only as "set".
+ * For the admin's dialog: the API token only as its hint (only POST /whatsapp/{id}/token answers a
+ * token itself), and the Cloud settings with secrets shown only as "set".
  */
 export function presentWhatsappDetail(
   w: WhatsappRow,

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNotNull, ne } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNotNull, isNull, ne } from "drizzle-orm";
 import type { WhatsappDTO } from "@atende/contracts";
 import type { Executor } from "../../db/client.js";
 import { queues, whatsappQueues, whatsapps } from "../../db/schema/index.js";
@@ -161,18 +161,31 @@ export async function connectionsWithLegacyToken(db: Executor) {
     .where(isNotNull(whatsapps.legacyToken));
 }
 
-/** Replaces a clear token by its hash and hint, if the row still holds that clear token. */
+/**
+ * Replaces a clear token by its hash and hint, if the row still holds that clear token and no hash
+ * (a token generated since wins: the clear one is only dropped). Answers whether it hashed it.
+ */
 export async function replaceLegacyToken(
   db: Executor,
   companyId: number,
   id: number,
   legacyToken: string,
   stored: { tokenHash: string; tokenHint: string },
-) {
-  await db
+): Promise<boolean> {
+  const row = and(
+    eq(whatsapps.companyId, companyId),
+    eq(whatsapps.id, id),
+    eq(whatsapps.legacyToken, legacyToken),
+  );
+  const hashed = await db
     .update(whatsapps)
     .set({ ...stored, legacyToken: null })
-    .where(
-      and(eq(whatsapps.companyId, companyId), eq(whatsapps.id, id), eq(whatsapps.legacyToken, legacyToken)),
-    );
+    .where(and(row, isNull(whatsapps.tokenHash)))
+    .returning({ id: whatsapps.id });
+  if (hashed.length) return true;
+  await db
+    .update(whatsapps)
+    .set({ legacyToken: null })
+    .where(and(row, isNotNull(whatsapps.tokenHash)));
+  return false;
 }

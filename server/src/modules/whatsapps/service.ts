@@ -39,7 +39,7 @@ export function createWhatsappsService({ db, bus, now, config, sessions, secrets
 
   /**
    * The dialog's token field: blank, or the connection's own token sent back (a client keeping the
-   * creation's answer), changes nothing; any other value is refused, since only the server makes
+   * rotation's answer), changes nothing; any other value is refused, since only the server makes
    * tokens. Nothing here looks at another connection's token.
    */
   function checkTokenField(token: string, current?: { tokenHash: string | null }) {
@@ -127,12 +127,14 @@ export function createWhatsappsService({ db, bus, now, config, sessions, secrets
       return found;
     },
 
-    /** The answer carries the new connection's API token: the only time it is shown. */
+    /**
+     * A new connection has no API token (no hash, hint ""): an admin makes one with rotateToken,
+     * whose answer shows it, so no valid credential exists that nobody saw.
+     */
     async create(actor: AuthContext, input: WhatsappSaveInput): Promise<WhatsappDetailDTO> {
       whatsappPolicy.create(actor);
       checkTokenField(input.token);
       const queueIds = await checkInput(actor.companyId, input);
-      const token = newConnectionToken();
       const id = await withNameCheck(() =>
         inTransaction(db, bus, async (tx, raise) => {
           await requirePlanRoom(tx, actor.companyId, "connections", () =>
@@ -144,7 +146,6 @@ export function createWhatsappsService({ db, bus, now, config, sessions, secrets
           const row = await q.insertWhatsapp(tx, actor.companyId, {
             ...fields(input),
             isDefault,
-            ...storedToken(secrets, token),
             status: "OPENING",
             createdAt: now(),
             updatedAt: now(),
@@ -159,7 +160,7 @@ export function createWhatsappsService({ db, bus, now, config, sessions, secrets
         }),
       );
       await sessions.tick();
-      return { ...(await detail(actor.companyId, id)), token };
+      return detail(actor.companyId, id);
     },
 
     async update(actor: AuthContext, id: number, input: WhatsappSaveInput): Promise<WhatsappDetailDTO> {
@@ -200,14 +201,18 @@ export function createWhatsappsService({ db, bus, now, config, sessions, secrets
 
     /**
      * A new API token for the connection, answered this once; the one it replaces stops working at
-     * once (the messages API looks every call's token up afresh).
+     * once (the messages API looks every call's token up afresh), a clear one from before the hashes
+     * too (storedToken drops it, so the start-up step cannot bring it back).
      */
     async rotateToken(actor: AuthContext, id: number): Promise<WhatsappTokenDTO> {
       if (!(await findWhatsappRow(db, actor.companyId, id))) throw new AppError("ERR_NO_WAPP_FOUND");
       whatsappPolicy.edit(actor);
       const token = newConnectionToken();
       const stored = storedToken(secrets, token);
-      await q.updateWhatsapp(db, actor.companyId, id, stored);
+      await inTransaction(db, bus, async (tx) => {
+        if (!(await findWhatsappRow(tx, actor.companyId, id))) throw new AppError("ERR_NO_WAPP_FOUND");
+        await q.updateWhatsapp(tx, actor.companyId, id, stored);
+      });
       return { token, tokenHint: stored.tokenHint };
     },
 

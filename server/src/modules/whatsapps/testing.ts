@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { and, count, eq } from "drizzle-orm";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, expect } from "vitest";
-import type { WhatsappDetailDTO } from "@atende/contracts";
+import type { WhatsappDetailDTO, WhatsappTokenDTO } from "@atende/contracts";
 import { baileysProvider } from "../../channels/baileys/provider.js";
 import { FakeSocket } from "../../channels/baileys/fixtures/fakeSocket.js";
 import { silent } from "../../channels/baileys/fixtures/harness.js";
@@ -33,9 +33,25 @@ export const update = (who: Caller, id: number | string, body: unknown) =>
   call("PUT", `/whatsapp/${id}`, who, body);
 export const remove = (who: Caller, id: number | string) => call("DELETE", `/whatsapp/${id}`, who);
 
-export async function rowOf(id: number) {
-  const [row] = await ctx.deps.db.select().from(whatsapps).where(eq(whatsapps.id, id));
+/** The connection's row, read straight from the database (of another suite's context when given). */
+export async function rowOf(id: number, context: TestContext = ctx) {
+  const [row] = await context.deps.db.select().from(whatsapps).where(eq(whatsapps.id, id));
   return row ?? null;
+}
+
+/**
+ * POST /whatsapp/{id}/token, as the dialog's button calls it: the answer carries a new token (its
+ * one showing) and its hint. A new connection has no token until this is called.
+ */
+export function rotateToken(context: TestContext, auth: LoggedIn["auth"], id: number | string) {
+  return context.app.inject({ method: "POST", url: `/whatsapp/${id}/token`, headers: auth });
+}
+
+/** Generates the connection's token as its admin, and answers it. */
+export async function tokenOf(who: LoggedIn, id: number): Promise<string> {
+  const res = await rotateToken(ctx, who.auth, id);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<WhatsappTokenDTO>().token;
 }
 export async function connectionsOf(companyId: number) {
   const [row] = await ctx.deps.db

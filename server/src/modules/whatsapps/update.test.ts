@@ -1,5 +1,8 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { WhatsappDetailDTO } from "@atende/contracts";
+import type { WhatsappDetailDTO, WhatsappTokenDTO } from "@atende/contracts";
+import { whatsapps } from "../../db/schema/index.js";
+import { secretBoxFor } from "../../lib/secretBox.js";
 
 import { buildQueue, buildTeam } from "../../test/factories.js";
 import { expectError } from "../../test/calls.js";
@@ -13,8 +16,11 @@ import {
   queueIdsOf,
   created,
   dialogBody,
+  rotateToken,
+  tokenOf,
   SCHEDULES,
 } from "./testing.js";
+import { connectionTokenHash, hashLegacyTokens } from "./tokens.js";
 
 /**
  * Editing a connection (PUT /whatsapp/{id}): fields and queues, the token (and its rotation), the name, the default
@@ -74,16 +80,18 @@ describe("PUT /whatsapp/{id}", () => {
     const team = await buildTeam(ctx);
     const other = await buildTeam(ctx);
     const foreign = await created(other.adminLogin);
+    const foreignToken = await tokenOf(other.adminLogin, foreign.id);
     const w = await created(team.adminLogin);
+    const token = await tokenOf(team.adminLogin, w.id);
     const before = (await rowOf(w.id))!.tokenHash;
-    for (const token of ["", w.token]) {
-      const kept = await update(team.adminLogin, w.id, dialogBody(w, { token }));
+    for (const sent of ["", token]) {
+      const kept = await update(team.adminLogin, w.id, dialogBody(w, { token: sent }));
       expect(kept.statusCode, kept.body).toBe(200);
-      expect(kept.json<WhatsappDetailDTO>()).toMatchObject({ token: "", tokenHint: w.token.slice(-4) });
+      expect(kept.json<WhatsappDetailDTO>()).toMatchObject({ token: "", tokenHint: token.slice(-4) });
     }
     const typed = await update(team.adminLogin, w.id, dialogBody(w, { token: "novo-token-da-api-123" }));
     expectError(typed, 400, "ERR_WAPP_TOKEN_NOT_SETTABLE");
-    const taken = await update(team.adminLogin, w.id, dialogBody(w, { token: foreign.token }));
+    const taken = await update(team.adminLogin, w.id, dialogBody(w, { token: foreignToken }));
     expectError(taken, 400, "ERR_WAPP_TOKEN_NOT_SETTABLE");
     expect(taken.body).toBe(typed.body);
     expect((await rowOf(w.id))!.tokenHash).toBe(before);
@@ -93,26 +101,60 @@ describe("PUT /whatsapp/{id}", () => {
     const team = await buildTeam(ctx);
     const other = await buildTeam(ctx);
     const w = await created(team.adminLogin);
-    const rotate = (who: typeof team.adminLogin, id = w.id) =>
-      ctx.app.inject({ method: "POST", url: `/whatsapp/${id}/token`, headers: who.auth });
-    const res = await rotate(team.adminLogin);
+    const first = await tokenOf(team.adminLogin, w.id);
+    const res = await rotateToken(ctx, team.adminLogin.auth, w.id);
     expect(res.statusCode, res.body).toBe(200);
-    const fresh = res.json<{ token: string; tokenHint: string }>();
+    const fresh = res.json<WhatsappTokenDTO>();
     expect(fresh.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(fresh).toEqual({ token: fresh.token, tokenHint: fresh.token.slice(-4) });
-    expect(fresh.token).not.toBe(w.token);
+    expect(fresh.token).not.toBe(first);
     const detail = (await getOne(team.adminLogin, w.id)).json<WhatsappDetailDTO>();
     expect(detail).toMatchObject({ token: "", tokenHint: fresh.token.slice(-4) });
     // The old token sent back is now just a typed one.
     expectError(
-      await update(team.adminLogin, w.id, dialogBody(w, { token: w.token })),
+      await update(team.adminLogin, w.id, dialogBody(w, { token: first })),
       400,
       "ERR_WAPP_TOKEN_NOT_SETTABLE",
     );
     const hash = (await rowOf(w.id))!.tokenHash;
-    expectError(await rotate(team.agentLogin), 403, "ERR_NO_PERMISSION");
-    expectError(await rotate(other.adminLogin), 404, "ERR_NO_WAPP_FOUND");
+    expectError(await rotateToken(ctx, team.agentLogin.auth, w.id), 403, "ERR_NO_PERMISSION");
+    expectError(await rotateToken(ctx, other.adminLogin.auth, w.id), 404, "ERR_NO_WAPP_FOUND");
     expect((await rowOf(w.id))!.tokenHash).toBe(hash);
+  });
+
+  it("a token from before the hashes, rotated away, stays gone: the rotation drops it and the start-up step keeps the newer hash", async () => {
+    const team = await buildTeam(ctx);
+    const box = secretBoxFor(ctx.deps.config);
+    const legacyOf = async (legacy: string, hashed: boolean) => {
+      const w = await created(team.adminLogin);
+      if (hashed) await tokenOf(team.adminLogin, w.id);
+      await ctx.deps.db.update(whatsapps).set({ legacyToken: legacy }).where(eq(whatsapps.id, w.id));
+      return w.id;
+    };
+    // Rotated before the start-up step hashed its clear token: the rotation drops the clear one.
+    const rotatedFirst = await legacyOf("1234", false);
+    const fresh = (await rotateToken(ctx, team.adminLogin.auth, rotatedFirst)).json<WhatsappTokenDTO>();
+    expect(await rowOf(rotatedFirst)).toMatchObject({ legacyToken: null, tokenHint: fresh.token.slice(-4) });
+    // A row holding both (written by a rotation that left the clear token): the newer hash wins.
+    const both = await legacyOf("5678", true);
+    const newer = (await rowOf(both))!;
+    expect(newer.tokenHash).not.toBeNull();
+    expect(await hashLegacyTokens(ctx.deps.db, box)).toBe(0);
+    expect(await rowOf(both)).toMatchObject({
+      legacyToken: null,
+      tokenHash: newer.tokenHash,
+      tokenHint: newer.tokenHint,
+    });
+    expect((await rowOf(both))!.tokenHash).not.toBe(connectionTokenHash(box, "5678"));
+    expect((await rowOf(rotatedFirst))!.tokenHash).toBe(connectionTokenHash(box, fresh.token));
+    // A clear token alone is still hashed (a client holding it keeps working).
+    const alone = await legacyOf("9012", false);
+    expect(await hashLegacyTokens(ctx.deps.db, box)).toBe(1);
+    expect(await rowOf(alone)).toMatchObject({
+      legacyToken: null,
+      tokenHash: connectionTokenHash(box, "9012"),
+      tokenHint: "****",
+    });
   });
 
   it("refuses the name of another connection of the company, and validates like create", async () => {
