@@ -7,7 +7,7 @@ import cors from "@fastify/cors";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { baileysProvider } from "./channels/baileys/provider.js";
-import { createGraphClient } from "./channels/cloud/graph.js";
+import { createGraphClient, graphFetch } from "./channels/cloud/graph.js";
 import { cloudProvider } from "./channels/cloud/provider.js";
 import { ConnectionCache } from "./channels/connectionCache.js";
 import { CLOUD_WEBHOOK_JOB, cloudWebhookJob, cloudWebhookRoutes } from "./channels/cloud/webhook.js";
@@ -85,6 +85,8 @@ import { metricsModule } from "./modules/metrics/routes.js";
 import type { createWhatsappsService } from "./modules/whatsapps/service.js";
 import { type Realtime, createRealtime } from "./realtime/index.js";
 import { secretBoxFor } from "./lib/secretBox.js";
+import { type Outbound, createOutbound } from "./lib/outbound.js";
+import { Allowance } from "./lib/outboundAddress.js";
 import { dialogflowClient } from "./modules/queueIntegrations/dialogflow.js";
 import { queueIntegrationsModule } from "./modules/queueIntegrations/routes.js";
 import { promptsModule } from "./modules/prompts/routes.js";
@@ -163,7 +165,11 @@ export async function buildApp(
   const realtime = await createRealtime(app.server, deps, app.log);
   const mailer = createMailer({ config: deps.config, db: deps.db, log: app.log });
   app.addHook("onClose", async () => mailer.close());
-  const channels = buildChannels(deps, app, opts.providers ?? {}, mailer);
+  // The one way out (lib/outbound.ts), for every module: OUTBOUND_ALLOW_PRIVATE read once (config
+  // validated it), the operator's services' connections kept alive across them.
+  const outbound = createOutbound(Allowance.parse(deps.config.OUTBOUND_ALLOW_PRIVATE));
+  app.addHook("onClose", async () => outbound.close());
+  const channels = buildChannels(deps, app, opts.providers ?? {}, mailer, outbound);
   const sessionChecks = trustSessionChecks(deps.db);
   const chats = createChatsService(deps);
   const metrics = createMetrics({ db: deps.db, socketsConnected: () => realtime.io.of("/").sockets.size });
@@ -176,7 +182,7 @@ export async function buildApp(
       log: app.log,
       mailer,
       cache: webhookCache,
-      allowPrivate: deps.config.OUTBOUND_ALLOW_PRIVATE,
+      outbound,
       retryBaseSeconds: deps.config.WEBHOOK_RETRY_BASE_SECONDS,
       secrets: secretBoxFor(deps.config),
       metrics,
@@ -228,6 +234,7 @@ export async function buildApp(
     log: app.log,
     maxFileBytes: deps.config.MEDIA_MAX_BYTES,
     secrets: secretBoxFor(deps.config),
+    outbound,
   };
   await healthModule(app, shared);
   const auth = await authModule(app, { ...shared, authOptions: opts.authOptions });
@@ -258,13 +265,13 @@ export async function buildApp(
   await contactListsModule(app, shared);
   await fileListsModule(app, shared);
   await billingModule(app, shared);
-  await queueIntegrationsModule(app, { ...shared, dialogflow: dialogflowClient(deps.config) });
+  await queueIntegrationsModule(app, { ...shared, dialogflow: dialogflowClient(deps.config, outbound) });
   await promptsModule(app, shared);
   await cloudWebhookRoutes(app, shared);
   await cloudTemplatesModule(app, {
     ...shared,
     tickets,
-    graph: createGraphClient({ baseUrl: deps.config.GRAPH_API_URL }),
+    graph: createGraphClient({ baseUrl: deps.config.GRAPH_API_URL, outbound }),
   });
   await webhooksModule(app, { ...shared, webhookCache });
   botMediaRoutes(app, deps);
@@ -293,6 +300,7 @@ function buildChannels(
   app: FastifyInstance,
   extraProviders: ProviderRegistry,
   mailer: Mailer,
+  outbound: Outbound,
 ): Channels {
   const { db, bus, now, media, config, tokens } = deps;
   const phones = new PhoneBook(db, bus);
@@ -314,7 +322,10 @@ function buildChannels(
       logger: app.log.child({ provider: "baileys" }, { level: "warn" }) as never,
       version: config.WA_WEB_VERSION,
     }),
-    cloud: cloudProvider({ graphUrl: config.GRAPH_API_URL }),
+    cloud: cloudProvider({
+      graphUrl: config.GRAPH_API_URL,
+      fetch: graphFetch(outbound, config.GRAPH_API_URL),
+    }),
     ...extraProviders,
   };
   sessions = new SessionManager({
@@ -359,6 +370,7 @@ function buildChannels(
     media,
     tokens,
     config,
+    outbound,
     openSecret: (purpose, sealed) => box.open(purpose, sealed),
     log: app.log,
     poke: () => jobs.poke(),
@@ -376,7 +388,12 @@ function buildChannels(
   });
   jobs.register(
     CLOUD_WEBHOOK_JOB,
-    cloudWebhookJob({ db, bus, inbound, graph: createGraphClient({ baseUrl: config.GRAPH_API_URL }) }),
+    cloudWebhookJob({
+      db,
+      bus,
+      inbound,
+      graph: createGraphClient({ baseUrl: config.GRAPH_API_URL, outbound }),
+    }),
   );
   return { inbound, sessions: owned, jobs, phones, connections, chatbot };
 }

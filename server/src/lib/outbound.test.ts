@@ -1,7 +1,9 @@
 import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Listener, listen } from "../test/fakes/listener.js";
-import { OutboundRefused, OutboundTooLarge, createOutbound } from "./outbound.js";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { OutboundInvalid, OutboundRefused, OutboundTooLarge, createOutbound } from "./outbound.js";
 import { Allowance, ownAddresses, refusalOf } from "./outboundAddress.js";
 
 /**
@@ -151,13 +153,27 @@ describe("the outbound client", () => {
       const client = createOutbound(`127.0.0.1:${bouncer.port}`);
       await expect(client.fetch(`${bouncer.url}/`)).rejects.toBeInstanceOf(OutboundRefused);
       await expect(client.fetch(`${bouncer.url}/named`)).rejects.toBeInstanceOf(OutboundRefused);
-      await expect(client.fetch(`${bouncer.url}/file`)).rejects.toThrow("fetch failed");
+      // The client's own refusals are final, never a socket's TypeError a caller would retry.
+      await expect(client.fetch(`${bouncer.url}/file`)).rejects.toBeInstanceOf(OutboundInvalid);
       expect(bouncer.seen).toEqual(["/", "/named", "/file"]);
       expect(inside.seen).toEqual([]);
       // With both allowed the hop is followed, and hops are capped.
       const both = createOutbound(`127.0.0.1:${bouncer.port},127.0.0.1:${inside.port}`);
       expect(await (await both.fetch(`${bouncer.url}/`)).text()).toBe("secret");
       expect((await both.fetch(`${bouncer.url}/`, { redirects: 0 })).status).toBe(302);
+      const looping = await listen((_req, res) => {
+        res.writeHead(302, { location: "/again" });
+        res.end();
+      });
+      try {
+        const loop = createOutbound(`127.0.0.1:${looping.port}`);
+        const failed = await loop.fetch(`${looping.url}/`).catch((e: unknown) => e);
+        expect(failed).toBeInstanceOf(OutboundInvalid);
+        expect(failed).not.toBeInstanceOf(TypeError);
+        await expect(loop.fetch("ftp://example.com/")).rejects.toBeInstanceOf(OutboundInvalid);
+      } finally {
+        await looping.close();
+      }
     } finally {
       await inside.close();
       await bouncer.close();
@@ -193,6 +209,44 @@ describe("the outbound client", () => {
       expect(other.seen).toEqual([]);
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe("connections", () => {
+  /** A listener that counts the TCP connections it accepted. */
+  async function counting() {
+    const server = http.createServer((_req, res) => res.end("ok"));
+    let connections = 0;
+    server.on("connection", () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return {
+      url,
+      connections: () => connections,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
+  }
+
+  it("keeps a trusted base's connection alive across calls (a campaign's sends), but never a judged hop's", async () => {
+    const service = await counting();
+    const client = createOutbound(`127.0.0.1:${new URL(service.url).port}`);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await client.fetch(`${service.url}/v1/messages`, { trustedBase: `${service.url}/v1` });
+        expect(await res.text()).toBe("ok");
+      }
+      expect(service.connections()).toBe(1);
+      // The same address reached as a company's URL: a socket of its own each time, judged on connect.
+      for (let i = 0; i < 2; i++) expect(await (await client.fetch(`${service.url}/hook`)).text()).toBe("ok");
+      expect(service.connections()).toBe(3);
+    } finally {
+      client.close();
+      await service.close();
     }
   });
 });

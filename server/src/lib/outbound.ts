@@ -4,7 +4,7 @@ import https from "node:https";
 import type net from "node:net";
 import { Readable, Transform } from "node:stream";
 import ipaddr from "ipaddr.js";
-import { Allowance, ownAddresses, refusalOf } from "./outboundAddress.js";
+import { Allowance, normalise, ownAddresses, refusalOf } from "./outboundAddress.js";
 
 /**
  * The one way out: every request the server makes to an address a company typed (bot integrations,
@@ -20,8 +20,16 @@ import { Allowance, ownAddresses, refusalOf } from "./outboundAddress.js";
  *   once, a body that grows past it fails the read, and nothing more is kept in memory;
  * - gives up after `timeoutMs` (10 s by default) in all, the body included.
  *
- * A refused address throws `OutboundRefused` before any byte leaves: callers treat it as final
- * (never retried). A base URL the operator set in the environment (`trustedBase`) is the operator's
+ * Its own refusals are `OutboundError`s, final (never retried): `OutboundRefused` (an address the
+ * server may not reach, before any byte leaves), `OutboundTooLarge` (over `maxBytes`) and
+ * `OutboundInvalid` (not an http(s) URL, too many redirects, a redirect elsewhere than http(s), an
+ * impossible status). Only `OutboundSocketError` (a TypeError "fetch failed" with the socket's
+ * error as `cause`, as undici's fetch throws) may be worth another try.
+ *
+ * A hop to a trusted base rides a keep-alive connection (the operator's services see many calls:
+ * a campaign's Graph sends); any other hop gets a socket of its own, judged when it connects.
+ *
+ * A base URL the operator set in the environment (`trustedBase`) is the operator's
  * own choice, like DATABASE_URL: its origin skips the address rule (still capped); any other origin
  * a call reaches is judged. Tests reach their loopback fakes through OUTBOUND_ALLOW_PRIVATE, which
  * production refuses (config.ts).
@@ -30,9 +38,16 @@ import { Allowance, ownAddresses, refusalOf } from "./outboundAddress.js";
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_REDIRECTS = 3;
+/** How long the save-time check waits for a name to resolve before accepting it unresolved. */
+const CHECK_LOOKUP_MS = 3_000;
 
-/** The address is not one the server may reach: nothing was sent. Final, never retried. */
-export class OutboundRefused extends Error {
+/** A failure of the client's own making: final, never retried. */
+export abstract class OutboundError extends Error {
+  abstract readonly code: string;
+}
+
+/** The address is not one the server may reach: nothing was sent. */
+export class OutboundRefused extends OutboundError {
   readonly code = "EOUTBOUNDFORBIDDEN";
   constructor(readonly reason: string) {
     super("forbidden address");
@@ -40,12 +55,27 @@ export class OutboundRefused extends Error {
 }
 
 /** The answer is larger than the call's `maxBytes`. */
-export class OutboundTooLarge extends Error {
+export class OutboundTooLarge extends OutboundError {
   readonly code = "EOUTBOUNDTOOLARGE";
   constructor(readonly maxBytes: number) {
     super(`the answer is over ${maxBytes} bytes`);
   }
 }
+
+/** The call cannot be made as asked: not an http(s) URL, too many redirects, an impossible answer. */
+export class OutboundInvalid extends OutboundError {
+  readonly code = "EOUTBOUNDINVALID";
+}
+
+/** The request got no (whole) answer: the socket's error is the `cause`. The one retryable failure. */
+export class OutboundSocketError extends TypeError {
+  constructor(cause: unknown) {
+    super("fetch failed", { cause });
+  }
+}
+
+/** The one upper bound of a call whose deadline is its caller's signal (a bot's turn, at most 2 min). */
+export const CALL_MAX_MS = 120_000;
 
 export type OutboundBody = string | Buffer | Uint8Array | URLSearchParams | FormData | Blob;
 
@@ -83,6 +113,15 @@ export interface Outbound {
    * now to) addresses the server may reach. The call-time check still runs on every request.
    */
   check(raw: string): Promise<UrlVerdict>;
+  /**
+   * The save-time rule every saved URL follows (webhooks, bot integrations): not an http(s) URL
+   * without credentials → `codes.invalid`; a host that is, or resolves now to, an address the server
+   * may not reach → `codes.forbidden`; a name that does not resolve (in 3 s) is accepted, judged
+   * again on every call. Answers the URL; throws `fail(code)`.
+   */
+  accept<C>(raw: string, codes: { invalid: C; forbidden: C }, fail: (code: C) => Error): Promise<URL>;
+  /** Closes the kept-alive connections (the app's shutdown). */
+  close(): void;
 }
 
 /** The URL as one the server may call: http(s), a host, no credentials in it; else null. */
@@ -99,10 +138,7 @@ export function callableUrl(raw: string | URL): URL | null {
 }
 
 const portOf = (url: URL) => (url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80);
-const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, "");
-
-/** A fetch-like network failure, with the socket's error as `cause` (as undici's fetch throws). */
-const fetchFailed = (cause: unknown) => new TypeError("fetch failed", { cause });
+const hostOf = (url: URL) => normalise(url.hostname);
 
 /** The body as bytes and the content type it implies. */
 async function bytesOf(body: OutboundBody): Promise<{ data: Buffer; type: string | null }> {
@@ -144,6 +180,11 @@ const NULL_BODY = new Set([101, 204, 205, 304]);
 
 export function createOutbound(allowPrivate: Allowance | string = Allowance.none): Outbound {
   const allowance = typeof allowPrivate === "string" ? Allowance.parse(allowPrivate) : allowPrivate;
+  // Trusted hops only: a pooled socket skips the connect-time judgement, which they skip anyway.
+  const keepAlive = {
+    http: new http.Agent({ keepAlive: true }),
+    https: new https.Agent({ keepAlive: true }),
+  };
 
   /** Throws OutboundRefused when `address` on `port` is not one to connect to. */
   function judge(address: string, port: number, own: Set<string>): void {
@@ -185,7 +226,8 @@ export function createOutbound(allowPrivate: Allowance | string = Allowance.none
     const port = portOf(url);
     if (!trusted && ipaddr.isValid(host)) judge(host, port, ownAddresses()); // no lookup for a literal
     return new Promise((resolve, reject) => {
-      const client = url.protocol === "https:" ? https : http;
+      const secure = url.protocol === "https:";
+      const client = secure ? https : http;
       const req = client.request(
         {
           protocol: url.protocol,
@@ -194,8 +236,10 @@ export function createOutbound(allowPrivate: Allowance | string = Allowance.none
           path: `${url.pathname}${url.search}`,
           method,
           headers: body ? { ...headers, "content-length": String(body.length) } : headers,
-          agent: false, // no pooled socket: each one was judged when it connected
-          ...(trusted ? {} : { lookup: guardedLookup(port) }),
+          // A judged hop never takes a pooled socket: each one is judged when it connects.
+          ...(trusted
+            ? { agent: secure ? keepAlive.https : keepAlive.http }
+            : { agent: false, lookup: guardedLookup(port) }),
         },
         resolve,
       );
@@ -205,7 +249,9 @@ export function createOutbound(allowPrivate: Allowance | string = Allowance.none
       req.once("response", () => signal.removeEventListener("abort", abort));
       req.on("error", (err) => {
         signal.removeEventListener("abort", abort);
-        reject(signal.aborted ? signal.reason : err instanceof OutboundRefused ? err : fetchFailed(err));
+        reject(
+          signal.aborted ? signal.reason : err instanceof OutboundError ? err : new OutboundSocketError(err),
+        );
       });
       req.end(body ?? undefined);
     });
@@ -219,7 +265,7 @@ export function createOutbound(allowPrivate: Allowance | string = Allowance.none
     ]);
     const trustedOrigin = init.trustedBase ? callableUrl(init.trustedBase)?.origin : undefined;
     const first = callableUrl(input);
-    if (!first) throw fetchFailed(new Error("not an http(s) URL without credentials"));
+    if (!first) throw new OutboundInvalid("not an http(s) URL without credentials");
     let url: URL = first;
     let method = (init.method ?? "GET").toUpperCase();
     let headers: Record<string, string> = {};
@@ -236,9 +282,9 @@ export function createOutbound(allowPrivate: Allowance | string = Allowance.none
       const location = res.headers.location;
       if (status >= 300 && status < 400 && location && (init.redirects ?? DEFAULT_REDIRECTS) > 0) {
         res.resume();
-        if (hop >= (init.redirects ?? DEFAULT_REDIRECTS)) throw fetchFailed(new Error("too many redirects"));
+        if (hop >= (init.redirects ?? DEFAULT_REDIRECTS)) throw new OutboundInvalid("too many redirects");
         const next = URL.canParse(location, url) ? callableUrl(new URL(location, url)) : null;
-        if (!next) throw fetchFailed(new Error("redirected to something other than an http(s) URL"));
+        if (!next) throw new OutboundInvalid("redirected to something other than an http(s) URL");
         if (
           (status === 303 && method !== "HEAD") ||
           ((status === 301 || status === 302) && method === "POST")
@@ -271,7 +317,7 @@ export function createOutbound(allowPrivate: Allowance | string = Allowance.none
     }
     if (status < 200 || status > 599) {
       res.destroy();
-      throw fetchFailed(new Error(`HTTP status ${status}`));
+      throw new OutboundInvalid(`HTTP status ${status}`);
     }
     const headers = headersOf(res);
     if (NULL_BODY.has(status) || method === "HEAD") {
@@ -288,7 +334,9 @@ export function createOutbound(allowPrivate: Allowance | string = Allowance.none
       signal.removeEventListener("abort", abort);
       res.destroy(); // read, failed or cancelled: the socket goes
     });
-    res.on("error", (err) => limited.destroy(signal.aborted ? (signal.reason as Error) : fetchFailed(err)));
+    res.on("error", (err) =>
+      limited.destroy(signal.aborted ? (signal.reason as Error) : new OutboundSocketError(err)),
+    );
     limited.once("error", () => res.destroy());
     res.pipe(limited);
     const stream = Readable.toWeb(limited) as unknown as ReadableStream<Uint8Array>;
@@ -313,28 +361,59 @@ export function createOutbound(allowPrivate: Allowance | string = Allowance.none
       };
     },
 
-    async check(raw) {
-      const url = callableUrl(raw);
-      if (!url) return { ok: false, reason: "invalid" };
-      const host = hostOf(url);
-      const port = portOf(url);
-      let addresses: string[];
-      if (ipaddr.isValid(host)) addresses = [host];
-      else {
-        try {
-          addresses = (await dns.promises.lookup(host, { all: true })).map((a) => a.address);
-        } catch {
-          return { ok: false, reason: "unresolved" };
-        }
-      }
-      const own = ownAddresses();
-      try {
-        if (addresses.length === 0) return { ok: false, reason: "unresolved" };
-        for (const a of addresses) judge(a, port, own);
-      } catch {
-        return { ok: false, reason: "forbidden" };
-      }
-      return { ok: true, url };
+    check,
+
+    async accept(raw, codes, fail) {
+      const verdict = await check(raw);
+      if (verdict.ok) return verdict.url;
+      if (verdict.reason === "unresolved") return callableUrl(raw)!;
+      throw fail(verdict.reason === "invalid" ? codes.invalid : codes.forbidden);
+    },
+
+    close() {
+      keepAlive.http.destroy();
+      keepAlive.https.destroy();
     },
   };
+
+  async function check(raw: string): Promise<UrlVerdict> {
+    const url = callableUrl(raw);
+    if (!url) return { ok: false, reason: "invalid" };
+    const host = hostOf(url);
+    const port = portOf(url);
+    let addresses: string[];
+    if (ipaddr.isValid(host)) addresses = [host];
+    else {
+      const found = await lookupWithin(host, CHECK_LOOKUP_MS);
+      if (!found) return { ok: false, reason: "unresolved" };
+      addresses = found;
+    }
+    const own = ownAddresses();
+    try {
+      if (addresses.length === 0) return { ok: false, reason: "unresolved" };
+      for (const a of addresses) judge(a, port, own);
+    } catch {
+      return { ok: false, reason: "forbidden" };
+    }
+    return { ok: true, url };
+  }
+}
+
+/** The addresses `host` resolves to, or null when it does not resolve within `ms`. */
+async function lookupWithin(host: string, ms: number): Promise<string[] | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  try {
+    return await Promise.race([
+      dns.promises.lookup(host, { all: true }).then(
+        (found) => found.map((a) => a.address),
+        () => null,
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

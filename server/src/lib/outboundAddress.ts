@@ -34,17 +34,22 @@ export function ownAddresses(): Set<string> {
   const own = new Set<string>();
   for (const list of Object.values(os.networkInterfaces()))
     for (const i of list ?? []) {
-      const normal = normalise(i.address);
-      if (normal) own.add(normal);
+      const ip = parsed(i.address);
+      if (ip) own.add(ip.toNormalizedString());
     }
   return own;
 }
 
-/** An address in ipaddr.js' canonical text (zone dropped), or null when it is not one. */
-function normalise(address: string): string | null {
-  const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
-  if (!ipaddr.isValid(bare)) return null;
-  return ipaddr.parse(bare).toNormalizedString();
+/** An address as a URL's host or an interface names it, without its brackets and zone ("%eth0"). */
+export function normalise(address: string): string {
+  return address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+}
+
+/** The address parsed (brackets and zone dropped), or null when it is not one. */
+function parsed(address: string): Address | null {
+  const bare = normalise(address);
+  // ipaddr.isValid accepts the shapes a socket would also read (0x7f000001, 0177.0.0.1, 2130706433).
+  return ipaddr.isValid(bare) ? ipaddr.parse(bare) : null;
 }
 
 /**
@@ -52,10 +57,8 @@ function normalise(address: string): string | null {
  * is not this host's. `own` defaults to this host's interface addresses.
  */
 export function refusalOf(address: string, own: Set<string> = ownAddresses()): Refusal | null {
-  const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
-  // ipaddr.isValid accepts the shapes a socket would also read (0x7f000001, 0177.0.0.1, 2130706433).
-  if (!ipaddr.isValid(bare)) return "not an address";
-  let ip: Address = ipaddr.parse(bare);
+  let ip = parsed(address);
+  if (!ip) return "not an address";
   if (own.has(ip.toNormalizedString())) return "own address";
   if (ip.kind() === "ipv6") {
     const inside = embeddedIpv4(ip as ipaddr.IPv6);
@@ -104,9 +107,8 @@ export class Allowance {
   /** Whether connecting to `address` on `port` is allowed although the address is not public. */
   allows(address: string, port: number): boolean {
     if (this.any) return true;
-    const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
-    if (!ipaddr.isValid(bare)) return false;
-    const ip = ipaddr.parse(bare);
+    const ip = parsed(address);
+    if (!ip) return false;
     const forms: Address[] = [ip];
     if (ip.kind() === "ipv6" && (ip as ipaddr.IPv6).isIPv4MappedAddress())
       forms.push((ip as ipaddr.IPv6).toIPv4Address());

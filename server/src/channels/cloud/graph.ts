@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
-import { createOutbound } from "../../lib/outbound.js";
+import { type Outbound, type OutboundFetch, createOutbound } from "../../lib/outbound.js";
 import { ChannelError } from "../provider.js";
 import { type GraphErrorBody, channelErrorFromGraph, channelErrorFromNetwork } from "./graphErrors.js";
 
@@ -128,8 +128,10 @@ export interface GraphClient {
 export interface GraphClientOptions {
   /** GRAPH_API_URL, version included: https://graph.facebook.com/v21.0 */
   baseUrl: string;
-  /** Default: the guarded client (lib/outbound.ts), the base's origin trusted as the operator's. */
-  fetch?: typeof fetch;
+  /** The app's one guarded client (lib/outbound.ts); default: one allowing no private address. */
+  outbound?: Outbound;
+  /** Default: graphFetch of `outbound`. Tests' fakes of the network. */
+  fetch?: typeof fetch | OutboundFetch;
   timeoutMs?: number;
 }
 
@@ -154,14 +156,23 @@ interface GraphRequest {
 /** The most read of one Graph answer: above WhatsApp's largest media (100 MB). */
 const GRAPH_MAX_BYTES = 128 * 1024 * 1024;
 
+/**
+ * Graph's fetch through the guarded client: Graph's own origin is the operator's (GRAPH_API_URL),
+ * on kept-alive connections; the media URLs Graph answers with are on other hosts, reached only at
+ * public addresses. WhatsApp's largest media is 100 MB.
+ */
+export function graphFetch(outbound: Outbound, baseUrl: string): OutboundFetch {
+  return outbound.trusting(baseUrl.replace(/\/+$/, ""), {
+    maxBytes: GRAPH_MAX_BYTES,
+    timeoutMs: 600_000,
+    redirects: 3,
+  });
+}
+
 export function createGraphClient(opts: GraphClientOptions): GraphClient {
   const baseUrl = opts.baseUrl.replace(/\/+$/, "");
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  // Graph's own origin is the operator's (GRAPH_API_URL); the media URLs Graph answers with are on
-  // other hosts, reached only at public addresses. WhatsApp's largest media is 100 MB.
-  const doFetch =
-    opts.fetch ??
-    createOutbound().trusting(baseUrl, { maxBytes: GRAPH_MAX_BYTES, timeoutMs: 600_000, redirects: 3 });
+  const doFetch = opts.fetch ?? graphFetch(opts.outbound ?? createOutbound(), baseUrl);
 
   /** Runs one request and reads its answer with `read`; anything that goes wrong becomes a ChannelError. */
   async function call<T>(req: GraphRequest, read: (res: Response) => Promise<T>): Promise<T> {
@@ -215,7 +226,9 @@ export function createGraphClient(opts: GraphClientOptions): GraphClient {
           accessToken: creds.accessToken,
           json: { messaging_product: "whatsapp", status: "read", message_id: messageId },
         },
-        async () => undefined,
+        async (res) => {
+          await res.body?.cancel(); // nothing to read: the socket goes back now, not at the deadline
+        },
       );
     },
 

@@ -1,3 +1,4 @@
+import { OutboundError, OutboundRefused } from "../../lib/outbound.js";
 import { ChannelError } from "../provider.js";
 
 /** Graph's error body: `{ error: { message, type, code, error_subcode, error_data: { details }, fbtrace_id } }`. */
@@ -91,6 +92,12 @@ export function channelErrorFromNetwork(
   opts: { notIdempotent?: boolean } = {},
 ): ChannelError {
   const reason = err instanceof Error ? err.message : String(err);
+  // The guarded client's own refusal (an address it may not reach, an answer over its cap, too many
+  // redirects): trying again changes nothing. Only a refused address surely sent nothing.
+  if (err instanceof OutboundError) {
+    const maybeSent = opts.notIdempotent && !(err instanceof OutboundRefused);
+    return new ChannelError(`${what}: ${reason}`, false, maybeSent ? SEND_OUTCOME_UNKNOWN : fallbackCode);
+  }
   if (opts.notIdempotent && !neverSent(err))
     return new ChannelError(`${what}: ${reason}`, false, SEND_OUTCOME_UNKNOWN);
   return new ChannelError(`${what}: ${reason}`, true, fallbackCode, DEFAULT_RETRY_SECONDS);

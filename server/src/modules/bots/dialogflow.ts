@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { SignJWT, importPKCS8 } from "jose";
 import { type BotAdapter, BotError, type BotOutcome, type BotReply } from "./contract.js";
-import type { Outbound } from "../../lib/outbound.js";
+import { CALL_MAX_MS, type Outbound } from "../../lib/outbound.js";
 import { postJson } from "./http.js";
 import type { IntegrationConfig } from "./bindings.js";
 
@@ -61,7 +61,7 @@ async function accessToken(
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion }),
     signal,
-    timeoutMs: 120_000, // the turn's signal is the deadline
+    timeoutMs: CALL_MAX_MS, // the turn's signal is the deadline
     trustedBase: endpoints.tokenUrl,
   });
   const answer = (await res.json().catch(() => ({}))) as {

@@ -1,8 +1,5 @@
-import { DEFAULT_MAX_BYTES, type Outbound } from "../../lib/outbound.js";
+import { CALL_MAX_MS, DEFAULT_MAX_BYTES, type Outbound, OutboundSocketError } from "../../lib/outbound.js";
 import { BotError } from "./contract.js";
-
-/** The turn's signal is the deadline (BOT_TIMEOUT_MS, at most two minutes); this only backs it up. */
-const CALL_MAX_MS = 120_000;
 
 /**
  * JSON over HTTP for the adapters, through the guarded client: the turn's abort signal on every
@@ -38,9 +35,10 @@ export async function postJson<T = unknown>(
         trustedBase: opts.trustedBase,
       });
     } catch (err) {
-      // Only a request that never got there (fetch's TypeError) is tried again; a refused address,
-      // an answer over the cap or the deadline is final.
-      if (!(err instanceof TypeError) || opts.signal.aborted || attempt >= (opts.retries ?? 0)) throw err;
+      // Only a socket's failure is tried again; the client's own refusals (an address it may not
+      // reach, an answer over the cap, too many redirects, not an http(s) URL) and the deadline are final.
+      if (!(err instanceof OutboundSocketError) || opts.signal.aborted || attempt >= (opts.retries ?? 0))
+        throw err;
       continue;
     }
     const text = await res.text();

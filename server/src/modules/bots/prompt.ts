@@ -1,5 +1,5 @@
 import { type BotAdapter, BotError, type BotOutcome, type BotReply } from "./contract.js";
-import type { Outbound } from "../../lib/outbound.js";
+import { CALL_MAX_MS, type Outbound } from "../../lib/outbound.js";
 import { postJson } from "./http.js";
 import type { PromptConfig } from "./bindings.js";
 
@@ -34,8 +34,6 @@ interface ChatCompletion {
   usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
 }
 
-/** The turn's signal is the deadline (BOT_TIMEOUT_MS); this only backs it up. */
-const CALL_MAX_MS = 120_000;
 /** A voice note Azure makes of one answer: a few hundred KB; far more is not a voice note. */
 const VOICE_MAX_BYTES = 16 * 1024 * 1024;
 
@@ -107,7 +105,10 @@ export async function synthesize(
     maxBytes: VOICE_MAX_BYTES,
     trustedBase: ttsTrustedBase(endpoints.azureTtsUrl),
   });
-  if (!res.ok) throw new BotError(`Azure text-to-speech answered ${res.status}`);
+  if (!res.ok) {
+    await res.body?.cancel(); // its socket goes now, not at the deadline
+    throw new BotError(`Azure text-to-speech answered ${res.status}`);
+  }
   return Buffer.from(await res.arrayBuffer());
 }
 

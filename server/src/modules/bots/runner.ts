@@ -4,7 +4,7 @@ import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { type EventBus, inTransaction } from "../../events/bus.js";
 import type { TokenService } from "../../http/tokens.js";
-import { createOutbound } from "../../lib/outbound.js";
+import type { Outbound } from "../../lib/outbound.js";
 import type { MediaStore } from "../../storage/media.js";
 import { RetryLater } from "../../jobs/runner.js";
 import { botSays } from "../chatbot/botMessages.js";
@@ -36,8 +36,9 @@ export interface BotRunnerDeps {
     | "GOOGLE_TOKEN_URL"
     | "DIALOGFLOW_API_URL"
     | "AZURE_TTS_URL"
-    | "OUTBOUND_ALLOW_PRIVATE"
   >;
+  /** The app's one guarded client: every request of a bot (its service, the files its replies name). */
+  outbound: Outbound;
   openSecret: OpenSecret;
   log: FastifyBaseLogger;
   poke: () => void;
@@ -74,9 +75,7 @@ type ClaimResult =
   | { kind: "notOurs" };
 
 export function createBotRunner(deps: BotRunnerDeps): BotRunner {
-  const { db, bus, now, log, config } = deps;
-  // Every request of a bot (its service, the files its replies name) goes out through this.
-  const outbound = createOutbound(config.OUTBOUND_ALLOW_PRIVATE);
+  const { db, bus, now, log, config, outbound } = deps;
   const adapters: Record<BotKind, BotAdapter<never>> = {
     typebot: typebotAdapter,
     n8n: webhookAdapter,

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { SignJWT, importPKCS8 } from "jose";
 import type { Config } from "../../config.js";
 import { AppError } from "../../http/errors.js";
-import { type Outbound, type OutboundInit, createOutbound } from "../../lib/outbound.js";
+import type { Outbound, OutboundInit } from "../../lib/outbound.js";
 
 /**
  * Dialogflow ES over REST: an OAuth access token from Google's token endpoint (a JWT signed with the
@@ -76,10 +76,11 @@ async function postJson(
 /** A Dialogflow failure a user can act on: the reason from Google (or the network), as `detail`. */
 export class DialogflowError extends Error {}
 
+/** `outbound`: the app's one guarded client. */
 export function dialogflowClient(
-  config: Pick<Config, "GOOGLE_TOKEN_URL" | "DIALOGFLOW_API_URL" | "OUTBOUND_ALLOW_PRIVATE">,
+  config: Pick<Config, "GOOGLE_TOKEN_URL" | "DIALOGFLOW_API_URL">,
+  outbound: Outbound,
 ) {
-  const outbound = createOutbound(config.OUTBOUND_ALLOW_PRIVATE);
   async function accessToken(account: ServiceAccount): Promise<string> {
     let key: Awaited<ReturnType<typeof importPKCS8>>;
     try {

@@ -13,7 +13,7 @@ import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError, uniqueOr } from "../../http/errors.js";
-import { createOutbound } from "../../lib/outbound.js";
+import type { Outbound } from "../../lib/outbound.js";
 import type { SecretBox } from "../../lib/secretBox.js";
 import { type DialogflowClient, DialogflowError, parseServiceAccount, testSessionId } from "./dialogflow.js";
 import { botPolicy } from "./policy.js";
@@ -21,20 +21,21 @@ import { presentIntegration } from "./present.js";
 import * as q from "./queries.js";
 import { INTEGRATION_SECRET_PURPOSE as PURPOSE, openIntegrationSecrets } from "./sealing.js";
 
-export type QueueIntegrationsDeps = Pick<Deps, "db" | "bus" | "now" | "config"> & {
+export type QueueIntegrationsDeps = Pick<Deps, "db" | "bus" | "now"> & {
   secrets: SecretBox;
   dialogflow: DialogflowClient;
+  /** The app's one guarded client (its save-time URL check). */
+  outbound: Outbound;
 };
 
 export function createQueueIntegrationsService({
   db,
   bus,
   now,
-  config,
   secrets,
   dialogflow,
+  outbound,
 }: QueueIntegrationsDeps) {
-  const outbound = createOutbound(config.OUTBOUND_ALLOW_PRIVATE);
   const present = (row: q.QueueIntegrationRow) =>
     presentIntegration(row, openIntegrationSecrets(secrets, row));
 
@@ -50,14 +51,18 @@ export function createQueueIntegrationsService({
     plain ? secrets.seal(purpose, plain) : stored;
 
   /**
-   * The bot's URL must be one the server may call (no SSRF, issue 32): an address that is, or a name
-   * that resolves now to, an internal one is refused. A name that does not resolve yet is kept: the
-   * guarded client judges every address again on each call.
+   * The bot's URL must be one the server may call (no SSRF, issue 32), by the rule every saved URL
+   * follows (Outbound.accept): not an http(s) URL → ERR_VALIDATION; an internal address, or a name
+   * that resolves now to one → ERR_INTEGRATION_URL_FORBIDDEN; a name that does not resolve yet is
+   * kept, the guarded client judging every address again on each call.
    */
   async function assertCallable(urlN8N: string) {
     if (!urlN8N) return;
-    const verdict = await outbound.check(urlN8N);
-    if (!verdict.ok && verdict.reason === "forbidden") throw new AppError("ERR_INTEGRATION_URL_FORBIDDEN");
+    await outbound.accept(
+      urlN8N,
+      { invalid: "ERR_VALIDATION", forbidden: "ERR_INTEGRATION_URL_FORBIDDEN" } as const,
+      (code) => new AppError(code),
+    );
   }
 
   /** The columns from the dialog's body; `stored` is the row being edited. */

@@ -65,4 +65,12 @@ describe("integration URLs", () => {
         "ERR_INTEGRATION_URL_FORBIDDEN",
       );
   });
+
+  it("accepts a name that does not resolve yet, as webhooks do (judged again at every call)", async () => {
+    const saved = expectOk<QueueIntegrationDTO>(
+      await call("POST", "/queueIntegration", team.admin, body("n8n", "https://bot.invalid/hook")),
+      201,
+    );
+    expect(saved.urlN8N).toBe("https://bot.invalid/hook");
+  });
 });

@@ -8,7 +8,7 @@ import type { Mailer } from "../mail/mailer.js";
 import { type WEBHOOK_DELIVERY_JOB, type SubscriptionCache } from "./dispatch.js";
 import * as q from "./queries.js";
 import { openWebhookSecret } from "./sealing.js";
-import { type Outbound, OutboundRefused, createOutbound } from "../../lib/outbound.js";
+import { type Outbound, OutboundRefused } from "../../lib/outbound.js";
 
 /** A subscription failing for this long is switched off. */
 export const FAILING_DAY_MS = 24 * 60 * 60 * 1000;
@@ -63,8 +63,8 @@ export interface DeliveryDeps {
   log: FastifyBaseLogger;
   mailer: Pick<Mailer, "send">;
   cache: SubscriptionCache;
-  /** OUTBOUND_ALLOW_PRIVATE: the private addresses a receiver may have anyway (tests). */
-  allowPrivate: string;
+  /** The app's one guarded client. */
+  outbound: Outbound;
   retryBaseSeconds: number;
   /** Opens the subscriptions' sealed signing secrets. */
   secrets: SecretBox;
@@ -74,8 +74,7 @@ export interface DeliveryDeps {
 
 /** The job that delivers one webhook event, signed, retried with the same deliveryId. */
 export function webhookDeliveryJob(deps: DeliveryDeps): JobHandler<typeof WEBHOOK_DELIVERY_JOB> {
-  const { db, now } = deps;
-  const outbound = createOutbound(deps.allowPrivate);
+  const { db, now, outbound } = deps;
   const count = (outcome: string) => deps.metrics?.webhookDeliveries.inc({ outcome });
 
   async function switchOff(companyId: number, sub: q.WebhookRow) {
@@ -122,14 +121,12 @@ export function webhookDeliveryJob(deps: DeliveryDeps): JobHandler<typeof WEBHOO
       };
       let code: number | null = null;
       let error: string | null = null;
-      let refused = false;
       try {
         code = await post(outbound, sub.url, body, headers);
         if (code < 200 || code >= 300) error = `HTTP ${code}`;
       } catch (err) {
         error = failureOf(err);
-        refused = err instanceof OutboundRefused;
-        if (refused)
+        if (err instanceof OutboundRefused)
           deps.log.warn(
             { companyId, webhookId: sub.id, reason: (err as OutboundRefused).reason },
             "webhook not delivered: the receiver is a forbidden address",
@@ -149,8 +146,8 @@ export function webhookDeliveryJob(deps: DeliveryDeps): JobHandler<typeof WEBHOO
         return;
       }
       count("failed_attempt");
-      // Waiting will not make the address one the server may call: never retried.
-      if (refused) throw new JobFailed(error);
+      // A receiver that became internal fails like any other: retried, and after a day of failures
+      // switched off with the admins told (its name may point back to a public address meanwhile).
       const failing = await q.markFailing(db, companyId, sub.id, at);
       if (
         failing?.active &&

@@ -10,6 +10,7 @@ import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import { type AuthContext, authorize } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
+import type { Outbound } from "../../lib/outbound.js";
 import type { SecretBox } from "../../lib/secretBox.js";
 import { WEBHOOK_DELIVERY_JOB, type SubscriptionCache } from "./dispatch.js";
 import { enqueueJob } from "../../jobs/runner.js";
@@ -19,18 +20,18 @@ import * as q from "./queries.js";
 import { sealWebhookSecret } from "./sealing.js";
 import { assertPublicUrl } from "./ssrf.js";
 
-export type WebhooksDeps = Pick<Deps, "db" | "bus" | "now" | "config"> & {
+export type WebhooksDeps = Pick<Deps, "db" | "bus" | "now"> & {
   jobs: Pick<JobRunner, "poke">;
   webhookCache: SubscriptionCache;
   secrets: SecretBox;
+  /** The app's one guarded client (the receiver's save-time check). */
+  outbound: Outbound;
 };
 
 const newSecret = () => `whsec_${crypto.randomBytes(24).toString("base64url")}`;
 
 /** A company's outbound webhooks (admins): subscriptions, their delivery log, test and resend. */
-export function createWebhooksService({ db, bus, now, config, jobs, webhookCache, secrets }: WebhooksDeps) {
-  const allowPrivate = config.OUTBOUND_ALLOW_PRIVATE;
-
+export function createWebhooksService({ db, bus, now, jobs, webhookCache, secrets, outbound }: WebhooksDeps) {
   async function own(actor: AuthContext, id: number) {
     const row = await q.findSubscription(db, actor.companyId, id);
     if (!row) throw new AppError("ERR_WEBHOOK_NOT_FOUND");
@@ -46,7 +47,7 @@ export function createWebhooksService({ db, bus, now, config, jobs, webhookCache
 
     /** The answer carries the signing secret: the only time it is shown (besides a rotation). */
     async create(actor: AuthContext, input: WebhookSaveInput): Promise<WebhookWithSecretDTO> {
-      const url = await assertPublicUrl(input.url, allowPrivate);
+      const url = await assertPublicUrl(outbound, input.url);
       const secret = newSecret();
       const row = await q.insertSubscription(db, actor.companyId, {
         url: url.toString(),
@@ -63,7 +64,7 @@ export function createWebhooksService({ db, bus, now, config, jobs, webhookCache
     /** Switching it on again starts its failure clock afresh. */
     async update(actor: AuthContext, id: number, input: WebhookSaveInput): Promise<WebhookDTO> {
       const current = await own(actor, id);
-      const url = await assertPublicUrl(input.url, allowPrivate);
+      const url = await assertPublicUrl(outbound, input.url);
       const reactivated = input.active && !current.active;
       const row = await q.updateSubscription(db, actor.companyId, id, {
         url: url.toString(),

@@ -1,7 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { WebhookDeliveryDTO, WebhookWithSecretDTO } from "@atende/contracts";
+import type { WebhookDTO, WebhookDeliveryDTO, WebhookWithSecretDTO } from "@atende/contracts";
+import { webhookSubscriptions } from "../../db/schema/index.js";
 import { expectError, expectOk } from "../../test/calls.js";
 import { buildTeam } from "../../test/factories.js";
 import { PROBE_HOSTS, ownHost } from "../../test/internalAddresses.js";
@@ -11,8 +13,8 @@ import { jobsIdle } from "../../test/settled.js";
 /**
  * No SSRF through webhooks (issue 32, findings 1 and 6): with no private address allowed, as in
  * production, internal receivers are refused when saved, and a delivery to a receiver that turned
- * internal afterwards is refused when it connects: logged as a forbidden address, never retried,
- * the receiver never reached.
+ * internal afterwards is refused when it connects: logged as a forbidden address, the receiver never
+ * reached, and counted as a failing delivery (switched off after a day, the admins told).
  */
 let ctx: TestContext;
 let team: Awaited<ReturnType<typeof buildTeam>>;
@@ -51,7 +53,14 @@ describe("SSRF", () => {
     expectError(await subscribe(ctx, team.adminLogin.auth, "ftp://x"), 400, "ERR_WEBHOOK_URL_INVALID");
   });
 
-  it("refuses at delivery a receiver that is internal now, without reaching it, logged as a forbidden address and never retried", async () => {
+  it("accepts a receiver whose name does not resolve yet (judged again at every delivery)", async () => {
+    const url = "https://receiver.invalid/hook";
+    expect(expectOk<WebhookWithSecretDTO>(await subscribe(ctx, team.adminLogin.auth, url), 201).url).toBe(
+      url,
+    );
+  });
+
+  it("refuses at delivery a receiver that is internal now, without reaching it, as a failing delivery that switches the webhook off after a day", async () => {
     let reached = 0;
     const server = http.createServer((_req, res) => {
       reached++;
@@ -75,15 +84,33 @@ describe("SSRF", () => {
       expectOk(await inject("POST", `/webhooks/${sub.id}/test`), 204);
       const log = async () =>
         expectOk<WebhookDeliveryDTO[]>(await inject("GET", `/webhooks/${sub.id}/deliveries`));
-      await waitFor(async () => (await log())[0]?.status === "failed");
+      await waitFor(async () => (await log())[0]?.attempts === 1);
       await jobsIdle(delivering);
-      // One attempt, a generic outcome: no status, no socket error, no address.
+      // A generic outcome (no status, no socket error, no address), retried later like any failure,
+      // and the subscription's failure clock started.
       expect((await log())[0]).toMatchObject({
-        status: "failed",
+        status: "pending",
         attempts: 1,
         responseCode: null,
         lastError: "forbidden address",
       });
+      const [row] = await delivering.deps.db
+        .select()
+        .from(webhookSubscriptions)
+        .where(eq(webhookSubscriptions.id, sub.id));
+      expect(row!.failingSince).not.toBeNull();
+      // Failing for a day: switched off, as any failing receiver is. (Another subscription: this
+      // one's next test waits behind its pending retry, deliveries of one entity keep their order.)
+      const old = expectOk<WebhookWithSecretDTO>(await subscribe(saving, t.adminLogin.auth, receiver), 201);
+      await delivering.deps.db
+        .update(webhookSubscriptions)
+        .set({ failingSince: new Date(Date.now() - 25 * 3600_000) })
+        .where(eq(webhookSubscriptions.id, old.id));
+      expectOk(await inject("POST", `/webhooks/${old.id}/test`), 204);
+      const listed = async () =>
+        expectOk<WebhookDTO[]>(await inject("GET", "/webhooks")).find((w) => w.id === old.id);
+      await waitFor(async () => (await listed())?.active === false, 10_000);
+      expect(await listed()).toMatchObject({ active: false, disabledReason: "failing" });
       expect(reached).toBe(0);
     } finally {
       await delivering.close();

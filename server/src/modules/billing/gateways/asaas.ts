@@ -6,7 +6,7 @@ import {
   type PixChargeRequest,
   type WebhookNotice,
 } from "./types.js";
-import { createOutbound } from "../../../lib/outbound.js";
+import { type Outbound, createOutbound } from "../../../lib/outbound.js";
 import { headerOf, sameSecret } from "./secrets.js";
 
 /**
@@ -30,6 +30,8 @@ export interface AsaasOptions {
   /** The token Asaas sends in `asaas-access-token`; empty: every webhook is refused. */
   webhookToken: string;
   timeoutMs?: number;
+  /** The app's one guarded client; default: one shared by the gateways built without it. */
+  outbound?: Outbound;
 }
 
 interface AsaasErrorBody {
@@ -45,11 +47,15 @@ export function asaasDateTime(value: unknown): Date | null {
   return Number.isNaN(at.getTime()) ? null : at;
 }
 
-/** Asaas' base (ASAAS_API_URL) is the operator's, trusted by origin; a redirect elsewhere is judged. */
-const outbound = createOutbound();
+/**
+ * Asaas' base (ASAAS_API_URL) is the operator's, trusted by origin (kept-alive connections); a
+ * redirect elsewhere is judged. The fallback client is made once, on first use.
+ */
+let fallback: Outbound | null = null;
 
 export function asaasGateway(opts: AsaasOptions): PaymentGateway {
   const base = opts.baseUrl.replace(/\/+$/, "");
+  const outbound = opts.outbound ?? (fallback ??= createOutbound());
 
   async function call<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
     let res: Response;
