@@ -17,6 +17,8 @@ test.use({ trace: "off" });
 const TOTAL = 10_000;
 const PAGE_SIZE = 40;
 const MAX_ROWS_IN_PAGE = 100;
+/** One wheel event of the scroll through the whole list: a quick trackpad flick (about 30 rows). */
+const WHEEL_PX = 2_400;
 
 const FIRST = ["Ana", "Bruno", "Carla", "Diego", "Elisa", "Fábio", "Gabriela", "Heitor", "Isabela", "João"];
 const LAST = ["Silva", "Souza", "Oliveira", "Pereira", "Costa", "Rodrigues", "Almeida", "Nascimento"];
@@ -175,11 +177,11 @@ test("ten thousand tickets scroll to the end and back with only a window of rows
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
 
   // Down to the very end, one wheel notch (100 px) a frame at a time would take minutes for
-  // 840,000 px: a trackpad-like 1,200 px per event, then a frame to paint.
+  // 840,000 px: a flick of WHEEL_PX per event, then a frame to paint.
   await startRecording(page);
   let started = Date.now();
   for (let step = 0; ; step++) {
-    await page.mouse.wheel(0, 1_200);
+    await page.mouse.wheel(0, WHEEL_PX);
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
     if (step % 20 !== 0) continue;
     const state = await scroller.evaluate((el) => ({
@@ -201,7 +203,7 @@ test("ten thousand tickets scroll to the end and back with only a window of rows
   started = Date.now();
   while ((await scroller.evaluate((el) => el.scrollTop)) > 0) {
     for (let i = 0; i < 20; i++) {
-      await page.mouse.wheel(0, -1_200);
+      await page.mouse.wheel(0, -WHEEL_PX);
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
     }
   }
