@@ -60,5 +60,7 @@ describe("data directory lock", () => {
     } finally {
       release();
     }
-  });
+    // A cold start of the whole app under tsx: it took past 20 s once, beside the rest of the suite
+    // and an e2e loop on two cores.
+  }, 60_000);
 });
