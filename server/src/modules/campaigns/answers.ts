@@ -30,6 +30,9 @@ import * as s from "./shippings/queries.js";
  *   reach the report live.
  */
 
+/** A recipient's row waiting for an answer. */
+type Awaiting = Awaited<ReturnType<typeof s.awaitingOf>>[number];
+
 /** Longer answers cannot be an opt-out word: the settings are not even read for them. */
 const OPT_OUT_MAX_LENGTH = 60;
 
@@ -39,6 +42,7 @@ export function campaignAnswersWithin(bus: EventBus, poke: () => void, now: () =
     // A follower cannot raise: the report's live changes are published once the answer commits.
     const deferred: DomainEvent[] = [];
     const raise: Raise = (e) => deferred.push(e);
+    const answersOf = new Map<number, Extract<DomainEvent, { type: "message.saved" }>[]>();
     for (const event of events) {
       if (event.type !== "message.saved") continue;
       const { message, contact, companyId } = event;
@@ -62,32 +66,54 @@ export function campaignAnswersWithin(bus: EventBus, poke: () => void, now: () =
         continue;
       }
       if (event.action !== "create" || message.fromMe || contact.isGroup) continue;
-      const body = message.body?.trim() ?? "";
-      if (body && body.length <= OPT_OUT_MAX_LENGTH) {
-        const { optOutWords } = await loadCampaignSettings(tx, companyId);
-        if (isOptOutAnswer(body, optOutWords)) {
-          const [recent] = await s.awaitingOf(tx, companyId, contact.id);
-          const skipped = await s.optOut(tx, companyId, {
-            number: contact.number,
-            contactId: contact.id,
-            word: body.slice(0, 40),
-            campaignId: recent?.campaignId ?? null,
-            at: now(),
-          });
-          for (const row of skipped) await raiseProgress(tx, raise, companyId, row.id, now());
-          continue;
+      const answers = answersOf.get(companyId) ?? [];
+      answers.push(event);
+      answersOf.set(companyId, answers);
+    }
+    // Customers' messages, per company: a batch of them (the inbound pipeline stores up to dozens in
+    // one transaction) reads the settings once and the recipients waiting for them in one statement,
+    // not two statements per message on the path of every customer message.
+    for (const [companyId, answers] of answersOf) {
+      let optOutWords: string[] | null = null;
+      const waiting = new Map<number, Awaiting[]>();
+      for (const row of await s.awaitingOfContacts(tx, companyId, [
+        ...new Set(answers.map((a) => a.contact.id)),
+      ]))
+        waiting.set(row.contactId!, [...(waiting.get(row.contactId!) ?? []), row]);
+      for (const { message, contact } of answers) {
+        const body = message.body?.trim() ?? "";
+        if (body && body.length <= OPT_OUT_MAX_LENGTH) {
+          optOutWords ??= (await loadCampaignSettings(tx, companyId)).optOutWords;
+          if (isOptOutAnswer(body, optOutWords)) {
+            const [recent] = waiting.get(contact.id) ?? [];
+            const skipped = await s.optOut(tx, companyId, {
+              number: contact.number,
+              contactId: contact.id,
+              word: body.slice(0, 40),
+              campaignId: recent?.campaignId ?? null,
+              at: now(),
+            });
+            for (const row of skipped) await raiseProgress(tx, raise, companyId, row.id, now());
+            // What still waits for this contact after the opt-out (another number of theirs, say).
+            waiting.set(contact.id, await s.awaitingOf(tx, companyId, contact.id));
+            continue;
+          }
         }
-      }
-      for (const row of await s.awaitingOf(tx, companyId, contact.id)) {
-        // Answered in time, whenever the job below runs: the deadline no longer applies.
-        if (!row.confirmedAt) await s.updateShipping(tx, companyId, row.id, { confirmedAt: now() });
-        const id = await enqueueJob(tx, {
-          type: q.CONFIRM_CAMPAIGN_JOB,
-          companyId,
-          payload: { shippingId: row.id },
-          dedupeKey: `campaign-confirm:${row.id}`,
-        });
-        queued ||= id !== null;
+        for (const row of waiting.get(contact.id) ?? []) {
+          // Answered in time, whenever the job below runs: the deadline no longer applies.
+          if (!row.confirmedAt) {
+            const at = now();
+            await s.updateShipping(tx, companyId, row.id, { confirmedAt: at });
+            row.confirmedAt = at; // a second answer in the batch finds it confirmed, as a new read would
+          }
+          const id = await enqueueJob(tx, {
+            type: q.CONFIRM_CAMPAIGN_JOB,
+            companyId,
+            payload: { shippingId: row.id },
+            dedupeKey: `campaign-confirm:${row.id}`,
+          });
+          queued ||= id !== null;
+        }
       }
     }
     if (!queued && deferred.length === 0) return undefined;
@@ -106,7 +132,10 @@ export function confirmCampaignJob(deps: SenderDeps): JobHandler<typeof q.CONFIR
       await inTransaction(deps.db, deps.bus, async (tx, raise) => {
         const row = await s.lockShipping(tx, companyId, job.payload.shippingId);
         if (!row || row.state !== "awaiting_confirmation" || !row.contactId) return;
-        const c = await q.shareCampaignRow(tx, companyId, row.campaignId);
+        // The campaign's row for update at once, not shared then upgraded by finishIfDone: two
+        // answers confirmed together (one inbound batch) ran two of these side by side, each holding
+        // a share lock the other's upgrade waited for, and PostgreSQL broke the deadlock by failing one.
+        const c = await q.lockCampaignRow(tx, companyId, row.campaignId);
         // A cancelled campaign sends nothing more, answers included.
         if (!c || c.status === "CANCELADA" || !c.whatsappId) return;
         const ticketId = await s.ticketFor(tx, companyId, row.contactId, row.whatsappId ?? c.whatsappId);

@@ -434,6 +434,61 @@ describe("campaign sender: cancel, restart, confirmation, opt-out, pause", () =>
     expect(await phoneReceived(ctx.deps.db, team.connection.id, saulo.number)).toHaveLength(1);
   }, 60_000);
 
+  it("answers arriving together (one inbound batch): each recipient confirmed and sent once, an opt-out skipping only its sender", async () => {
+    const team = await campaignCompany(ctx);
+    await api.settings(team.adminLogin, { messageInterval: 0, longerIntervalAfter: 0 });
+    const { list, items } = await buildList(ctx.deps.db, team.company.id, [
+      { name: "Ana" },
+      { name: "Beto" },
+      { name: "Caio" },
+    ]);
+    const [ana, beto, caio] = items as [(typeof items)[0], (typeof items)[0], (typeof items)[0]];
+    const campaign = await api.create(team.adminLogin, {
+      name: "Lote",
+      message1: "Oferta para {nome}",
+      confirmation: true,
+      confirmationMessage2: "{nome}, posso enviar?",
+      contactListId: list.id,
+      whatsappId: team.connection.id,
+      scheduledAt: past(),
+    });
+    await runToEnd(team.company.id);
+    // Sent at once, so the pipeline stores them in as few transactions as it can: Ana twice.
+    const answers = [
+      { from: ana.number, body: "Sim" },
+      { from: beto.number, body: "pode mandar" },
+      { from: ana.number, body: "Quero sim!" },
+      { from: caio.number, body: "parar" },
+    ];
+    const sent = await Promise.all(
+      answers.map((a) => phoneSends(ctx, team.adminLogin, team.connection.id, a)),
+    );
+    expect(sent.map((r) => r.statusCode)).toEqual([201, 201, 201, 201]);
+    await waitFor(async () => {
+      await drain(ctx);
+      const now = await shippingsOf(ctx.deps.db, campaign.id);
+      return now.every((r) => r.state !== "awaiting_confirmation");
+    }, 10_000);
+    const rows = await shippingsOf(ctx.deps.db, campaign.id);
+    expect(Object.fromEntries(rows.map((r) => [r.name, r.state]))).toEqual({
+      Ana: "sent",
+      Beto: "sent",
+      Caio: "skipped",
+    });
+    expect(await phoneReceived(ctx.deps.db, team.connection.id, ana.number)).toEqual([
+      "Ana, posso enviar?",
+      "Oferta para Ana",
+    ]);
+    expect(await phoneReceived(ctx.deps.db, team.connection.id, beto.number)).toEqual([
+      "Beto, posso enviar?",
+      "Oferta para Beto",
+    ]);
+    expect(await phoneReceived(ctx.deps.db, team.connection.id, caio.number)).toEqual([
+      "Caio, posso enviar?",
+    ]);
+    expect((await api.get(team.adminLogin, campaign.id)).status).toBe("FINALIZADA");
+  }, 60_000);
+
   it("a recipient who never answers the confirmation is not confirmed after the timeout, and the campaign finishes", async () => {
     const team = await campaignCompany(ctx);
     // The default is 24 h; a longer timeout set later moves a pending deadline on.

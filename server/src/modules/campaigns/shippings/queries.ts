@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, or, sql } from "drizzle-orm";
+import { and, asc, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import type { CampaignShippingDTO, CampaignTotals, ShippingState } from "@atende/contracts";
 import { type Executor, queryRows } from "../../../db/client.js";
 import { campaignOptOuts, campaignShippings, contacts, messages, tickets } from "../../../db/schema/index.js";
@@ -255,6 +255,21 @@ export async function awaitingOf(tx: Executor, companyId: number, contactId: num
       and(
         eq(campaignShippings.companyId, companyId),
         eq(campaignShippings.contactId, contactId),
+        eq(campaignShippings.state, "awaiting_confirmation"),
+      ),
+    );
+}
+
+/** The rows waiting for an answer of any of `contactIds` (a batch of customers' messages). */
+export async function awaitingOfContacts(tx: Executor, companyId: number, contactIds: number[]) {
+  if (contactIds.length === 0) return [];
+  return tx
+    .select()
+    .from(campaignShippings)
+    .where(
+      and(
+        eq(campaignShippings.companyId, companyId),
+        inArray(campaignShippings.contactId, contactIds),
         eq(campaignShippings.state, "awaiting_confirmation"),
       ),
     );
