@@ -166,9 +166,8 @@ export async function buildApp(
   const mailer = createMailer({ config: deps.config, db: deps.db, log: app.log });
   app.addHook("onClose", async () => mailer.close());
   // The one way out (lib/outbound.ts), for every module: OUTBOUND_ALLOW_PRIVATE read once (config
-  // validated it), the operator's services' connections kept alive across them.
+  // validated it).
   const outbound = createOutbound(Allowance.parse(deps.config.OUTBOUND_ALLOW_PRIVATE));
-  app.addHook("onClose", async () => outbound.close());
   const channels = buildChannels(deps, app, opts.providers ?? {}, mailer, outbound);
   const sessionChecks = trustSessionChecks(deps.db);
   const chats = createChatsService(deps);

@@ -37,9 +37,10 @@ describe("data directory lock", () => {
   it("a second server process on the same DATA_DIR exits with a clear message", async () => {
     const dir = tempDir();
     const release = lockDataDir(dir); // this test process plays the first server
+    let child: ReturnType<typeof spawn> | undefined;
     try {
       const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-      const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
         cwd: serverDir,
         env: {
           ...process.env,
@@ -51,13 +52,15 @@ describe("data directory lock", () => {
         },
       });
       let stderr = "";
-      child.stderr.on("data", (b) => (stderr += String(b)));
-      const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+      child.stderr!.on("data", (b) => (stderr += String(b)));
+      const code = await new Promise<number | null>((resolve) => child!.on("exit", resolve));
       expect(code).toBe(1);
       expect(stderr).toContain(
         `The data directory ${dir} is in use by another Atende process (pid ${process.pid})`,
       );
     } finally {
+      // A test that timed out must not leave a whole server running (one was found 28 min later).
+      if (child && child.exitCode === null) child.kill("SIGKILL");
       release();
     }
     // A cold start of the whole app under tsx: it took past 20 s once, beside the rest of the suite

@@ -1,8 +1,6 @@
 import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Listener, listen } from "../test/fakes/listener.js";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { OutboundInvalid, OutboundRefused, OutboundTooLarge, createOutbound } from "./outbound.js";
 import { Allowance, ownAddresses, refusalOf } from "./outboundAddress.js";
 
@@ -209,44 +207,6 @@ describe("the outbound client", () => {
       expect(other.seen).toEqual([]);
     } finally {
       await other.close();
-    }
-  });
-});
-
-describe("connections", () => {
-  /** A listener that counts the TCP connections it accepted. */
-  async function counting() {
-    const server = http.createServer((_req, res) => res.end("ok"));
-    let connections = 0;
-    server.on("connection", () => connections++);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    return {
-      url,
-      connections: () => connections,
-      close: () =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    };
-  }
-
-  it("keeps a trusted base's connection alive across calls (a campaign's sends), but never a judged hop's", async () => {
-    const service = await counting();
-    const client = createOutbound(`127.0.0.1:${new URL(service.url).port}`);
-    try {
-      for (let i = 0; i < 3; i++) {
-        const res = await client.fetch(`${service.url}/v1/messages`, { trustedBase: `${service.url}/v1` });
-        expect(await res.text()).toBe("ok");
-      }
-      expect(service.connections()).toBe(1);
-      // The same address reached as a company's URL: a socket of its own each time, judged on connect.
-      for (let i = 0; i < 2; i++) expect(await (await client.fetch(`${service.url}/hook`)).text()).toBe("ok");
-      expect(service.connections()).toBe(3);
-    } finally {
-      client.close();
-      await service.close();
     }
   });
 });

@@ -157,8 +157,8 @@ interface GraphRequest {
 const GRAPH_MAX_BYTES = 128 * 1024 * 1024;
 
 /**
- * Graph's fetch through the guarded client: Graph's own origin is the operator's (GRAPH_API_URL),
- * on kept-alive connections; the media URLs Graph answers with are on other hosts, reached only at
+ * Graph's fetch through the guarded client: Graph's own origin is the operator's (GRAPH_API_URL);
+ * the media URLs Graph answers with are on other hosts, reached only at
  * public addresses. WhatsApp's largest media is 100 MB.
  */
 export function graphFetch(outbound: Outbound, baseUrl: string): OutboundFetch {

@@ -48,7 +48,7 @@ export function asaasDateTime(value: unknown): Date | null {
 }
 
 /**
- * Asaas' base (ASAAS_API_URL) is the operator's, trusted by origin (kept-alive connections); a
+ * Asaas' base (ASAAS_API_URL) is the operator's, trusted by origin; a
  * redirect elsewhere is judged. The fallback client is made once, on first use.
  */
 let fallback: Outbound | null = null;
