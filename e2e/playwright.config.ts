@@ -34,10 +34,11 @@ export default defineConfig({
     // end at once, and the browser draws no frames for them (in a sample of the a11y spec, Chromium's
     // GPU and browser processes took 111 s of CPU, its renderers 78 s).
     reducedMotion: "reduce",
-    // A trace records every action's DOM and a screencast in the browser: 15-20 % of the suite's
-    // CPU, measured on four specs (232-262 cpu-s without, 265-319 with). CI keeps only the text it
-    // printed, so a trace there is never read: it is recorded only outside CI (E2E_TRACE=1 forces it).
-    trace: process.env.CI && process.env.E2E_TRACE !== "1" ? "off" : "retain-on-failure",
+    // A trace records every action's DOM and a screencast: 15-20 % of the e2e CPU on four specs.
+    // Turning it off in CI was tried: the next two whole runs failed the same two simulator tests
+    // (and once the a11y walk), which the run with traces passed; until that is understood the
+    // trace stays on (see issue 33's note).
+    trace: "retain-on-failure",
     launchOptions: {
       executablePath: "/usr/bin/chromium",
       args: [
@@ -66,7 +67,10 @@ export default defineConfig({
     url: `http://localhost:${port}/health`,
     timeout: 120_000,
     reuseExistingServer: false,
-    stdout: "ignore",
+    // The app's warnings and errors (LOG_LEVEL=warn) go into the run's log, which scripts/test.mjs
+    // prints only when e2e fails: a failure then shows what the server said (a session lease lost,
+    // a job failing), where before it said nothing.
+    stdout: "pipe",
     stderr: "pipe",
   },
 });
