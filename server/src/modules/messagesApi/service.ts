@@ -1,5 +1,6 @@
 import { type ApiSendAnswer, type ApiSendInput, IDEMPOTENCY_KEY } from "@atende/contracts";
 import ipaddr from "ipaddr.js";
+import { normalise } from "../../lib/outboundAddress.js";
 import { normalizeNumber } from "../../channels/numbers.js";
 import { ChannelError } from "../../channels/provider.js";
 import type { SessionManager } from "../../channels/sessions.js";
@@ -44,7 +45,7 @@ export const API_TOKEN_FAILURES = { max: 20, windowSeconds: 600 } as const;
 
 /** The key failed tokens count under: an IPv4 address (IPv4-mapped too) itself, an IPv6 one by its /64. */
 export function failureKey(ip: string): string {
-  const bare = ip.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  const bare = normalise(ip);
   if (!ipaddr.isValid(bare)) return `ip:${ip}`;
   const address = ipaddr.process(bare);
   if (address.kind() === "ipv4") return `ip:${address.toString()}`;

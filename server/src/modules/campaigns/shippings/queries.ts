@@ -248,16 +248,7 @@ export async function shippingsOfMessage(tx: Executor, companyId: number, messag
 
 /** A contact's rows waiting for the answer to a confirmation request. */
 export async function awaitingOf(tx: Executor, companyId: number, contactId: number) {
-  return tx
-    .select()
-    .from(campaignShippings)
-    .where(
-      and(
-        eq(campaignShippings.companyId, companyId),
-        eq(campaignShippings.contactId, contactId),
-        eq(campaignShippings.state, "awaiting_confirmation"),
-      ),
-    );
+  return awaitingOfContacts(tx, companyId, [contactId]);
 }
 
 /** The rows waiting for an answer of any of `contactIds` (a batch of customers' messages). */
