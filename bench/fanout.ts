@@ -38,7 +38,7 @@ const sleep = (msec: number) => new Promise((r) => setTimeout(r, msec));
  */
 class Fleet {
   readonly sockets: Socket[] = [];
-  /** Every event any socket received (presence updates included): quiet when it stops moving. */
+  /** Every event any socket received but "ready" (presence updates included): quiet when it stops moving. */
   received = 0;
   private round = 0;
   private seen: number[] = [];
@@ -66,7 +66,10 @@ class Fleet {
         forceNew: true,
       });
       this.sockets.push(socket);
-      socket.onAny(() => this.received++);
+      // Not its own "ready": what the socket is told by the company, not the handshake's end.
+      socket.onAny((name: string) => {
+        if (name !== "ready") this.received++;
+      });
       socket.on(this.event, (payload: unknown) => {
         const at = performance.now();
         if (!this.matches(payload) || this.seen[index] === this.round) return;
@@ -177,6 +180,32 @@ async function launchBare() {
   };
 }
 
+/**
+ * One more socket (the admin's), outside the fleet: counts the `company-{id}-user` events it hears
+ * and which of `agentIds` it heard come online.
+ */
+function openWatcher(url: string, token: string, event: string, agentIds: Set<number>) {
+  const socket = io(url, { auth: { token }, transports: ["websocket"], reconnection: false, forceNew: true });
+  const watcher = { socket, events: 0, agentsOnline: new Set<number>() };
+  socket.on(event, (payload: { action?: string; user?: { id?: number; online?: boolean } }) => {
+    watcher.events++;
+    const id = payload.user?.id;
+    if (payload.action === "update" && payload.user?.online && id !== undefined && agentIds.has(id))
+      watcher.agentsOnline.add(id);
+  });
+  return new Promise<typeof watcher>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the admin's socket not ready in 30 s")), 30_000);
+    socket.on("ready", () => {
+      clearTimeout(timer);
+      resolve(watcher);
+    });
+    socket.on("connect_error", (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+}
+
 const perSocket = (before: ThreadMemory, after: ThreadMemory, n: number) =>
   `${((after.heapUsed - before.heapUsed) / n / 1024).toFixed(1)} KiB heap + ${((after.external - before.external) / n / 1024).toFixed(1)} KiB external`;
 
@@ -281,7 +310,9 @@ async function main() {
     await bare.stop();
     bare = null;
 
-    // ---- One instance.
+    // ---- One instance. The admin watches too (outside the fleet, not timed): the users page and the
+    // dashboard show who is online, so the admin must hear every agent come online.
+    const watcher = await openWatcher(url, adminToken, companyEvent(companyId, "user"), new Set(ids));
     const memBefore = await app.memory();
     const fleet = new Fleet(ticketEvent, isUpdate);
     fleets.push(fleet);
@@ -289,8 +320,12 @@ async function main() {
     await fleet.connect(url, tokens);
     const connectMs = performance.now() - connectStart;
     await fleet.settle();
-    // What the sockets heard while connecting and until quiet: the colleagues' presence updates.
+    // What the agents' sockets heard while connecting and until quiet: presence updates (each agent
+    // hears its own; the colleagues' go to whoever may see presence).
     const connectEvents = fleet.received;
+    const adminHeard = watcher.agentsOnline.size;
+    const adminEvents = watcher.events;
+    watcher.socket.close();
     const memAfter = await app.memory();
     const single = await rounds(fleet, raiseUpdate(url));
     fleet.close();
@@ -327,6 +362,10 @@ async function main() {
       [
         ["connecting the sockets", `${(connectMs / 1000).toFixed(1)} s (${CONNECT_BATCH} at a time)`],
         ["socket events heard while connecting (presence)", `${connectEvents}`],
+        [
+          "admin's socket: agents heard coming online / user events",
+          `${adminHeard} of ${SOCKETS} / ${adminEvents}`,
+        ],
         [
           "app, one instance: PUT → last socket p50 / p99 / max",
           `${ms(single.p50)} / ${ms(single.p99)} / ${ms(single.max)}`,

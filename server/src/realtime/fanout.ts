@@ -7,7 +7,7 @@ import {
   fileListEvent,
 } from "@atende/contracts";
 import type { DomainEvent } from "../events/bus.js";
-import { type AppServer, quickMessageRooms, rooms, ticketRooms } from "./rooms.js";
+import { type AppServer, presenceRooms, quickMessageRooms, rooms, ticketRooms } from "./rooms.js";
 
 /** What the fan-out asks of the socket server around it (realtime/index.ts). */
 export interface FanoutHooks {
@@ -21,7 +21,8 @@ export interface FanoutHooks {
 
 /**
  * Sends each committed domain event to the sockets that may hear it, and to no one else: the
- * company's room, its admins, a ticket's viewers, a chat's members, a user's own sockets.
+ * company's room, its admins, a ticket's viewers, a chat's members, a user's own sockets, whoever
+ * is shown users' presence.
  */
 export function createFanout(io: AppServer, hooks: FanoutHooks): (event: DomainEvent) => Promise<void> {
   /**
@@ -51,7 +52,9 @@ export function createFanout(io: AppServer, hooks: FanoutHooks): (event: DomainE
   return async function heard(event: DomainEvent): Promise<void> {
     switch (event.type) {
       case "user.presence":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "user"), {
+        // Only to those shown presence (users page, dashboard) and the user's own sockets; a user
+        // created, edited or deleted (user.saved) still goes to the whole company.
+        io.to(presenceRooms(event.companyId, event.user.id)).emit(companyEvent(event.companyId, "user"), {
           action: "update",
           user: event.user,
         });

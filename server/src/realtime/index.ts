@@ -23,9 +23,9 @@ import { redisPrefix } from "../db/redisPrefix.js";
 import { createPresenceBatcher } from "./presence.js";
 import { createFanout } from "./fanout.js";
 import * as q from "./queries.js";
-import { type AppServer, type SocketData, rooms } from "./rooms.js";
+import { type AppServer, type SocketData, rooms, seesPresence } from "./rooms.js";
 
-export { quickMessageRooms, rooms, ticketRooms } from "./rooms.js";
+export { presenceRooms, quickMessageRooms, rooms, ticketRooms } from "./rooms.js";
 
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
@@ -84,28 +84,36 @@ export async function createRealtime(
     );
   };
 
-  /** The rooms that decide which tickets a user hears about: their queues, unqueued ones, admins. */
+  /**
+   * The rooms a user's profile and queues decide: which tickets they hear about (their queues,
+   * unqueued ones, admins), and whether they hear users go on and off line.
+   */
   async function visibilityRooms(companyId: number, userId: number): Promise<string[]> {
     const user = await findUser(db, companyId, userId);
     if (!user) return [];
     const list = user.queues.map((q) => rooms.queue(companyId, q.id));
     if (ticketPolicy.seesEveryQueue(user)) list.push(rooms.admins(companyId), rooms.noQueue(companyId));
     else if (user.allTicket === "enabled") list.push(rooms.noQueue(companyId));
+    if (seesPresence(user)) list.push(rooms.presenceViewers(companyId));
     return list;
   }
 
-  /** After a user's profile or queues change, their open sockets hear the tickets they may now see. */
+  /** After a user's profile or queues change, their open sockets hear what they may now see. */
   async function refreshVisibility(companyId: number, userId: number) {
     const all = [
       rooms.admins(companyId),
       rooms.noQueue(companyId),
+      rooms.presenceViewers(companyId),
       ...(await q.companyQueueIds(db, companyId)).map((id) => rooms.queue(companyId, id)),
     ];
     io.in(rooms.user(userId)).socketsLeave(all);
     io.in(rooms.user(userId)).socketsJoin(await visibilityRooms(companyId, userId));
   }
 
-  /** Users went online or offline: the company hears it through the bus, one event per user. */
+  /**
+   * Users went online or offline: one event per user through the bus, heard by whoever is shown
+   * presence and the user's own sockets (fanout.ts, presenceRooms), not by every agent.
+   */
   async function announcePresence(companyId: number, userIds: number[]) {
     const list = await findUsers(db, companyId, userIds);
     await bus.publish(list.map((user) => ({ type: "user.presence" as const, companyId, user })));
@@ -228,7 +236,7 @@ export async function createRealtime(
       rooms.session(auth.sessionId),
       ...(await visibilityRooms(auth.companyId, auth.userId)),
     ]);
-    // Ready once the user is written online (the company hears it with the batch, if it is news).
+    // Ready once the user is written online (announced with the batch, if it is news).
     await presence.online(auth.companyId, auth.userId);
     socket.emit("ready");
   });

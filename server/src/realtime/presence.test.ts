@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, inArray } from "drizzle-orm";
-import type { Socket } from "socket.io-client";
+import { io as ioClient, type Socket } from "socket.io-client";
 import type { CompanyEventPayloads } from "@atende/contracts";
 import { users } from "../db/schema/index.js";
+import { rooms } from "./rooms.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../test/harness.js";
 import { buildCompany, buildUser, login } from "../test/factories.js";
 import { caughtUp } from "../test/settled.js";
@@ -28,6 +29,40 @@ async function socketFor(token: string, base = url): Promise<Socket> {
   open.push(s);
   return s;
 }
+
+/**
+ * A ready socket whose `company-{id}-user` events are recorded from its first packet on, so that
+ * its own user coming online (announced right after its ready) is heard too.
+ */
+async function listeningSocket(
+  token: string,
+  companyId: number,
+): Promise<{ socket: Socket; events: UserEvent[] }> {
+  const socket = ioClient(url, {
+    auth: { token },
+    transports: ["websocket"],
+    reconnection: false,
+    forceNew: true,
+  });
+  open.push(socket);
+  const events = record<UserEvent>(socket, `company-${companyId}-user`);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("socket did not become ready")), 5_000);
+    socket.on("ready", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    socket.on("connect_error", (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+  return { socket, events };
+}
+
+type UserSaved = Extract<UserEvent, { user: unknown }>;
+const aboutUser = (events: UserEvent[], userId: number): UserSaved[] =>
+  events.filter((e): e is UserSaved => e.action !== "delete" && e.user.id === userId);
 
 /**
  * Resolves once every presence batch of the company so far has been written and announced, and
@@ -142,5 +177,106 @@ describe("presence batching", () => {
     } finally {
       await other.close().catch(() => undefined);
     }
+  });
+});
+
+describe("who hears presence", () => {
+  it("an agent coming online reaches the admins and the agent's own sockets, not the other agents nor a supervisor; a user edited still reaches everyone", async () => {
+    const { company, adminLogin, agents, tokens } = await companyWith(2);
+    const [first, second] = agents as [(typeof agents)[0], (typeof agents)[0]];
+    const supervisor = await buildUser(ctx.deps.db, company.id, { profile: "supervisor" });
+    const supervisorLogin = await login(ctx, supervisor.email);
+    const adminSocket = await socketFor(adminLogin.token);
+    const adminEvents = record<UserEvent>(adminSocket, `company-${company.id}-user`);
+    const supervisorSide = await listeningSocket(supervisorLogin.token, company.id);
+    const firstSide = await listeningSocket(tokens[0]!, company.id);
+    await waitFor(() => aboutUser(adminEvents, first.id).length === 1);
+
+    const secondSide = await listeningSocket(tokens[1]!, company.id);
+    await waitFor(() => aboutUser(adminEvents, second.id).length === 1);
+    await presenceSettled(adminLogin.token, adminSocket);
+    await Promise.all([supervisorSide, firstSide, secondSide].map((s) => caughtUp(s.socket)));
+
+    expect(aboutUser(adminEvents, second.id)).toEqual([
+      { action: "update", user: expect.objectContaining({ id: second.id, online: true }) },
+    ]);
+    // Its own socket hears it (clients of this API family keep their own user from these events).
+    expect(aboutUser(secondSide.events, second.id)).toEqual([
+      { action: "update", user: expect.objectContaining({ id: second.id, online: true }) },
+    ]);
+    // The other agent and the supervisor show no one's presence: they hear none of it.
+    expect(aboutUser(firstSide.events, second.id)).toEqual([]);
+    expect(supervisorSide.events.filter((e) => e.action !== "delete" && e.user.id !== supervisor.id)).toEqual(
+      [],
+    );
+
+    // A user edited (user.saved) is not presence: the whole company hears it, as before.
+    const res = await ctx.app.inject({
+      method: "PUT",
+      url: `/users/${second.id}`,
+      headers: adminLogin.auth,
+      payload: { name: "Renamed agent" },
+    });
+    expect(res.statusCode).toBe(200);
+    for (const side of [firstSide, supervisorSide, { events: adminEvents }])
+      await waitFor(() => aboutUser(side.events, second.id).some((e) => e.user.name === "Renamed agent"));
+  });
+
+  it("N agents connecting at once: the agents' sockets hear N presence events in all (each its own), the admin each agent once", async () => {
+    const n = 20;
+    const { company, adminLogin, agents, tokens } = await companyWith(n);
+    const adminSocket = await socketFor(adminLogin.token);
+    const adminEvents = record<UserEvent>(adminSocket, `company-${company.id}-user`);
+
+    const sides = await Promise.all(tokens.map((t) => listeningSocket(t, company.id)));
+    await waitFor(() => agents.every((a) => aboutUser(adminEvents, a.id).length > 0));
+    await presenceSettled(adminLogin.token, adminSocket);
+    await Promise.all(sides.map((s) => caughtUp(s.socket)));
+
+    for (const a of agents) expect(aboutUser(adminEvents, a.id)).toHaveLength(1);
+    // Told to the whole company, this was about n²/2 (every agent hearing each colleague who came
+    // online after it joined); now each agent's socket hears only its own coming online.
+    const heard = sides.reduce((sum, s) => sum + s.events.length, 0);
+    expect(heard).toBeLessThanOrEqual(2 * n);
+    sides.forEach((side, i) => {
+      expect(side.events.every((e) => e.action !== "delete" && e.user.id === agents[i]!.id)).toBe(true);
+    });
+  });
+
+  it("a profile change moves a user's open sockets into or out of the presence audience", async () => {
+    const { company, adminLogin, agents, tokens } = await companyWith(3);
+    const [watcher, second, third] = agents as [(typeof agents)[0], (typeof agents)[0], (typeof agents)[0]];
+    const watcherSide = await listeningSocket(tokens[0]!, company.id);
+    const adminSocket = await socketFor(adminLogin.token);
+    const adminEvents = record<UserEvent>(adminSocket, `company-${company.id}-user`);
+    const inAudience = async () =>
+      (await ctx.built.realtime.io.in(rooms.presenceViewers(company.id)).fetchSockets()).some(
+        (s) => s.data.auth.userId === watcher.id,
+      );
+    const setProfile = async (profile: "admin" | "user") => {
+      const res = await ctx.app.inject({
+        method: "PUT",
+        url: `/users/${watcher.id}`,
+        headers: adminLogin.auth,
+        payload: { profile },
+      });
+      expect(res.statusCode).toBe(200);
+    };
+
+    await setProfile("admin");
+    await waitFor(inAudience);
+    await socketFor(tokens[1]!);
+    await waitFor(() => aboutUser(adminEvents, second.id).length === 1);
+    await presenceSettled(adminLogin.token, adminSocket);
+    await caughtUp(watcherSide.socket);
+    expect(aboutUser(watcherSide.events, second.id).filter((e) => e.user.online)).toHaveLength(1);
+
+    await setProfile("user");
+    await waitFor(async () => !(await inAudience()));
+    await socketFor(tokens[2]!);
+    await waitFor(() => aboutUser(adminEvents, third.id).length === 1);
+    await presenceSettled(adminLogin.token, adminSocket);
+    await caughtUp(watcherSide.socket);
+    expect(aboutUser(watcherSide.events, third.id)).toEqual([]);
   });
 });

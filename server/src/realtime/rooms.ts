@@ -1,5 +1,11 @@
 import type { Server } from "socket.io";
-import type { ClientToServerEvents, InterServerEvents, ServerToClientEvents } from "@atende/contracts";
+import {
+  type Actor,
+  type ClientToServerEvents,
+  type InterServerEvents,
+  type ServerToClientEvents,
+  can,
+} from "@atende/contracts";
 import type { AuthContext } from "../http/auth.js";
 
 /** Room names: every emit goes to one of these, so nothing of one company reaches another. */
@@ -16,7 +22,26 @@ export const rooms = {
   admins: (companyId: number) => `company:${companyId}:admins`,
   /** A past-due company's admins, on the payment pages: they hear only the payment event. */
   pastDue: (companyId: number) => `company:${companyId}:pastdue`,
+  /** Whoever has a page showing users' online status (seesPresence): they hear users go on and off line. */
+  presenceViewers: (companyId: number) => `company:${companyId}:presence-viewers`,
 };
+
+/**
+ * Who is shown users' online status: the users page (users-page:manage) and the dashboard's
+ * attendants table (dashboard:view). Nothing else in the web app shows another user's presence.
+ */
+export function seesPresence(actor: Actor): boolean {
+  return can(actor, "users-page:manage") || can(actor, "dashboard:view");
+}
+
+/**
+ * Where a user going on or off line is told: whoever sees presence, and the user's own sockets (a
+ * client of this API family keeps its own user current from these events). Not the whole company:
+ * 1,000 agents connecting would be about 500,000 deliveries to agents who show none of it.
+ */
+export function presenceRooms(companyId: number, userId: number): string[] {
+  return [rooms.presenceViewers(companyId), rooms.user(userId)];
+}
 
 /**
  * Every room a ticket's events go to: whoever may see it now, and whoever saw it before this change.
