@@ -56,22 +56,39 @@ const COUNT_FETCHES = () => {
   };
 };
 
-/** The page is drawn: no loader or skeleton left in it and no request of its own still out. */
+/**
+ * The page is drawn: the app has drawn the page of the address (web/src/App.tsx writes it on
+ * `<html data-path>`: a navigation keeps the old page on screen until the new one is ready), no loader
+ * or skeleton is left in it, no request of its own is still out, and a frame later it is still so
+ * (a page the person may not see redirects from an effect of its first drawing).
+ */
 async function settled(page: Page) {
   await expect
     .poll(
       () =>
-        page.evaluate(() => {
-          const pending: string[] = [];
-          const inflight = (window as unknown as { __inflight: number }).__inflight;
-          if (inflight > 0) pending.push(`${inflight} fetches`);
-          const loader = document.querySelector("[role=progressbar]:not([aria-valuenow]), .MuiSkeleton-root");
-          if (loader) pending.push(loader.outerHTML.slice(0, 120));
-          const moving = document
-            .getAnimations()
-            .filter((a) => a.playState === "running" && a.effect?.getTiming().iterations !== Infinity);
-          if (moving.length > 0) pending.push(`${moving.length} animations`);
-          return `${location.pathname}: ${pending.join(", ") || "settled"}`;
+        page.evaluate(async () => {
+          const state = () => {
+            const pending: string[] = [];
+            const drawn = document.documentElement.dataset.path;
+            if (drawn !== location.pathname) pending.push(`still drawing ${drawn}`);
+            const inflight = (window as unknown as { __inflight: number }).__inflight;
+            if (inflight > 0) pending.push(`${inflight} fetches`);
+            // A part of the page said to be out of date (aria-busy) is dimmed while it reloads.
+            const loader = document.querySelector(
+              "[role=progressbar]:not([aria-valuenow]), .MuiSkeleton-root, [aria-busy=true]",
+            );
+            if (loader) pending.push(loader.outerHTML.slice(0, 120));
+            const moving = document
+              .getAnimations()
+              .filter((a) => a.playState === "running" && a.effect?.getTiming().iterations !== Infinity);
+            if (moving.length > 0) pending.push(`${moving.length} animations`);
+            return `${location.pathname}: ${pending.join(", ") || "settled"}`;
+          };
+          const first = state();
+          if (!first.endsWith(": settled")) return first;
+          await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+          const second = state();
+          return second === first ? first : `${second} (was ${first})`;
         }),
       { message: "the page settles", intervals: [50, 100, 200] },
     )

@@ -1,6 +1,6 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { lazy, Suspense, type ReactNode } from "react";
-import { BrowserRouter, Navigate, Route, Routes } from "react-router-dom";
+import { lazy, Suspense, useLayoutEffect, type ReactNode } from "react";
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from "react-router-dom";
 import { queryClient } from "./api/queryClient";
 import { hasCampaignFlag } from "./api/session";
 import { SocketProvider } from "./api/SocketProvider";
@@ -95,7 +95,20 @@ const QueueIntegrationsPage = lazy(() =>
     default: m.QueueIntegrationsPage,
   })),
 );
+/**
+ * Writes the path of the page the app has drawn on `<html data-path>`. A navigation is a transition
+ * (React Router 7): the address changes at once, while the old page stays on screen until the new one
+ * (a lazy chunk, a redirect) is ready, so what is on screen is read here, not from the address bar.
+ */
+function useDrawnPath() {
+  const { pathname } = useLocation();
+  useLayoutEffect(() => {
+    document.documentElement.dataset.path = pathname;
+  }, [pathname]);
+}
+
 function AppRoutes() {
+  useDrawnPath();
   // Drawn again on every change of session, which writes or clears the flag before it sets the user.
   // While a reload asks who is logged in, the flag of the last answer stands.
   useAuth();

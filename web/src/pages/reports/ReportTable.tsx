@@ -71,7 +71,11 @@ export function ReportTable({ rows, loading }: ReportTableProps) {
             </TableCell>
           </TableRow>
         </TableHead>
-        <TableBody sx={{ opacity: loading && rows.length > 0 ? 0.6 : 1 }}>
+        {/* While new rows load the old ones stay, dimmed, and are said to be out of date. */}
+        <TableBody
+          aria-busy={loading && rows.length > 0}
+          sx={{ opacity: loading && rows.length > 0 ? 0.6 : 1 }}
+        >
           {rows.map((row) => (
             <TableRow key={row.id} hover data-testid={`report-row-${row.id}`}>
               <TableCell sx={{ minWidth: 140 }}>
