@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
+import { DEMO, callApi, liveChannelReady, loginAs, newPerson, shot } from "./helpers";
 
 /**
  * Pairing by phone number instead of the QR code (the QR dialog's link), and the alert an admin
@@ -83,7 +83,9 @@ test.describe("connection pairing and alerts", () => {
       .poll(async () => (await callApi<Whatsapp>(page, "GET", `/whatsapp/${created.id}`)).status)
       .toBe("CONNECTED");
 
+    const live = liveChannelReady(page);
     await page.goto("/tickets");
+    await live;
     const menuEntry = page
       .getByRole("navigation", { name: "menu" })
       .getByRole("link", { name: "Conexões", exact: true });

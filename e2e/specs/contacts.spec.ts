@@ -11,9 +11,10 @@ interface Whatsapp {
 /** A connected simulator connection, so numbers are checked on "WhatsApp" and tickets can open. */
 async function connectedSimulator(admin: Page): Promise<void> {
   const list = await callApi<Whatsapp[]>(admin, "GET", "/whatsapp");
-  let connection = list.find((w) => w.provider === "simulator");
+  // A connected one of the demo data; not whichever comes first (another spec's, left disconnected).
+  let connection = list.find((w) => w.provider === "simulator" && w.status === "CONNECTED");
   connection ??= await callApi<Whatsapp>(admin, "POST", "/whatsapp", {
-    name: "Simulador Contatos (e2e)",
+    name: `Simulador Contatos ${Date.now()}`,
     provider: "simulator",
   });
   if (connection.status === "CONNECTED") return;

@@ -99,3 +99,19 @@ export async function restoreLiveChannel(page: Page) {
     (window as unknown as SpiedWindow).__blockSockets = false;
   });
 }
+
+/**
+ * Resolves when the page's next live channel is ready: the server said "ready" once the socket had
+ * joined the company's rooms. An event raised before that is not heard by the page (the app fetches
+ * again on "ready", but a toast of a moment is gone), so a test that raises one awaits this. Call it
+ * before the navigation that opens the channel.
+ */
+export function liveChannelReady(page: Page): Promise<void> {
+  return new Promise((ready) => {
+    page.on("websocket", (socket) =>
+      socket.on("framereceived", ({ payload }) => {
+        if (payload === '42["ready"]') ready();
+      }),
+    );
+  });
+}
