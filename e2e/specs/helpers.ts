@@ -1,4 +1,10 @@
-import { type Browser, type BrowserContext, type Page, expect } from "@playwright/test";
+import {
+  type Browser,
+  type BrowserContext,
+  type Page,
+  type WebSocket as PageSocket,
+  expect,
+} from "@playwright/test";
 import { watchCsp } from "./cspGuard";
 
 export const DEMO = {
@@ -8,14 +14,17 @@ export const DEMO = {
 
 export const BRUNO = { email: "bruno@atende.demo", password: "Agente123" };
 
-/** Logs in through the login page as a person would, and waits for the app shell. */
+/** Logs in through the login page as a person would, and waits for the app shell and its live channel. */
 export async function loginAs(page: Page, email: string, password: string) {
   await watchCsp(page.context());
   await page.goto("/login");
   await page.getByLabel("Email").fill(email);
   await page.getByRole("textbox", { name: "Senha", exact: true }).fill(password);
+  const live = liveChannelReady(page);
   await page.getByRole("button", { name: "Entrar" }).click();
   await expect(page.getByRole("navigation", { name: "menu" })).toBeVisible();
+  // What the test does next may raise an event this page must hear.
+  await live;
 }
 
 /**
@@ -104,14 +113,22 @@ export async function restoreLiveChannel(page: Page) {
  * Resolves when the page's next live channel is ready: the server said "ready" once the socket had
  * joined the company's rooms. An event raised before that is not heard by the page (the app fetches
  * again on "ready", but a toast of a moment is gone), so a test that raises one awaits this. Call it
- * before the navigation that opens the channel.
+ * before the navigation that opens the channel; it fails after `timeoutMs`.
  */
-export function liveChannelReady(page: Page): Promise<void> {
-  return new Promise((ready) => {
-    page.on("websocket", (socket) =>
+export function liveChannelReady(page: Page, timeoutMs = 15_000): Promise<void> {
+  return new Promise((ready, fail) => {
+    const timer = setTimeout(() => {
+      page.off("websocket", opened);
+      fail(new Error(`the page's live channel was not ready within ${timeoutMs} ms`));
+    }, timeoutMs);
+    function opened(socket: PageSocket) {
       socket.on("framereceived", ({ payload }) => {
-        if (payload === '42["ready"]') ready();
-      }),
-    );
+        if (payload !== '42["ready"]') return;
+        clearTimeout(timer);
+        page.off("websocket", opened);
+        ready();
+      });
+    }
+    page.on("websocket", opened);
   });
 }
