@@ -34,11 +34,13 @@ export default defineConfig({
     // end at once, and the browser draws no frames for them (in a sample of the a11y spec, Chromium's
     // GPU and browser processes took 111 s of CPU, its renderers 78 s).
     reducedMotion: "reduce",
-    // A trace records every action's DOM and a screencast: 15-20 % of the e2e CPU on four specs.
-    // Turning it off in CI was tried: the next two whole runs failed the same two simulator tests
-    // (and once the a11y walk), which the run with traces passed; until that is understood the
-    // trace stays on (see issue 33's note).
-    trace: "retain-on-failure",
+    // A trace records every action's DOM and a screencast in the browser: 15-20 % of the suite's
+    // CPU, measured on four specs (232-262 cpu-s without, 265-319 with). CI keeps only the text it
+    // printed, so a trace there is never read: it is recorded only outside CI (E2E_TRACE=1 forces it).
+    // Turned off once before, two whole runs failed three tests that the slower traced runs passed:
+    // each was a race of the test or the page (an event raised before the page's live channel was
+    // ready; the a11y walk reading a page the app had not drawn yet), fixed there, not hidden here.
+    trace: process.env.CI && process.env.E2E_TRACE !== "1" ? "off" : "retain-on-failure",
     launchOptions: {
       executablePath: "/usr/bin/chromium",
       args: [
