@@ -67,7 +67,12 @@ export const MESSAGE_PAGE_SIZE = 20;
 export interface MessagesPage {
   messages: MessageDTO[];
   ticket: TicketDTO;
+  /**
+   * Page 1: the conversation's messages the caller may read. A later page: those from the newest
+   * through this page (all of them on the last page, where hasMore is false).
+   */
   count: number;
+  /** Older messages follow (the next pageNumber has some). */
   hasMore: boolean;
 }
 

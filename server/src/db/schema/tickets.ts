@@ -192,8 +192,13 @@ export const messages = pgTable(
       .where(sql`${t.mediaPath} is not null`),
     // The chat's pages: a contact's conversation on one connection, newest first, reactions aside
     // (queries must write the same condition; bench/tickets: page 1 of a long one 322 ms -> 0.07 ms).
+    // ticket_id last, not for the order: an agent's page keeps only the tickets they may read
+    // (`ticket_id in (...)`), checked in the index, so the page stays an index-only scan walked
+    // backwards that stops after the page (without it every message of the conversation was read
+    // from the table, filtered and sorted: bench/tickets, agent's page 1 of a long one 9.1 -> 0.07
+    // ms, its count 23 -> 1 ms).
     index("messages_conversation_idx")
-      .on(t.companyId, t.contactId, t.whatsappId, t.createdAt, t.id)
+      .on(t.companyId, t.contactId, t.whatsappId, t.createdAt, t.id, t.ticketId)
       .where(sql`${t.mediaType} <> 'reactionMessage'`),
     // The reactions a message received (loadMessages): a handful of rows among all the company's messages.
     index("messages_reactions_idx")

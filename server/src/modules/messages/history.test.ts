@@ -118,6 +118,56 @@ describe("what an agent may read follows the queues: history and media", () => {
     expect((await page(earlier, ana.login)).messages.map((m) => m.body)).toContain("segredo do suporte");
   });
 
+  it("a long conversation pages the same for an agent: only the tickets they may read, hasMore false on their last page", async () => {
+    // Three messages in an earlier ticket of queue 1 (Ana's, resolved), then 40 in the contact's new
+    // ticket, Caio's in queue 2: Caio reads two full pages and nothing more, the admin a third.
+    const { number, ticketId: earlier, contactId } = await openConversation({ first: "segredo 1" });
+    await sendText(earlier, ana.login, { body: "segredo 2" });
+    await sendText(earlier, ana.login, { body: "segredo 3" });
+    expect((await call("PUT", `/tickets/${earlier}`, team.adminLogin, { status: "closed" })).statusCode).toBe(
+      200,
+    );
+    await phoneSays(number, { body: "vendas 1" });
+    const [later] = await ctx.deps.db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.contactId, contactId), eq(tickets.status, "pending")));
+    const given = await call("PUT", `/tickets/${later!.id}`, team.adminLogin, {
+      status: "open",
+      userId: caio.id,
+      queueId: team.queues[1]!.id,
+    });
+    expect(given.statusCode, given.body).toBe(200);
+    for (let i = 2; i <= 40; i++) await phoneSays(number, { body: `vendas ${i}` });
+    const vendas = (from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, i) => `vendas ${from + i}`);
+    const bodies = (p: { messages: MessageDTO[] }) => p.messages.map((m) => m.body);
+
+    const caio1 = await page(later!.id, caio.login, 1);
+    expect(bodies(caio1)).toEqual(vendas(21, 40));
+    expect(caio1).toMatchObject({ count: 40, hasMore: true });
+    const caio2 = await page(later!.id, caio.login, 2);
+    expect(bodies(caio2)).toEqual(vendas(1, 20));
+    // The last page Caio may read, though older messages of the conversation exist.
+    expect(caio2).toMatchObject({ count: 40, hasMore: false });
+    expect(await page(later!.id, caio.login, 3)).toMatchObject({ messages: [], count: 40, hasMore: false });
+    for (const p of [caio1, caio2]) {
+      expect(JSON.stringify(p)).not.toContain("segredo");
+      expect(p.messages.every((m) => m.ticketId === later!.id)).toBe(true);
+    }
+
+    const admin1 = await page(later!.id, team.adminLogin, 1);
+    expect(bodies(admin1)).toEqual(vendas(21, 40));
+    expect(admin1).toMatchObject({ count: 43, hasMore: true });
+    const admin2 = await page(later!.id, team.adminLogin, 2);
+    expect(bodies(admin2)).toEqual(vendas(1, 20));
+    // A later page is not counted whole: its count is the messages through it.
+    expect(admin2).toMatchObject({ count: 40, hasMore: true });
+    const admin3 = await page(later!.id, team.adminLogin, 3);
+    expect(bodies(admin3)).toEqual(["segredo 1", "segredo 2", "segredo 3"]);
+    expect(admin3).toMatchObject({ count: 43, hasMore: false });
+  });
+
   it("GET /media/... answers only to who may see a ticket the file belongs to; a file of no ticket, to the company", async () => {
     const { ticketId } = await openConversation();
     const sent = await postForm(ticketId, ana.login, [

@@ -114,7 +114,14 @@ export async function setTicketPreview(
     .where(and(eq(tickets.companyId, companyId), eq(tickets.id, ticketId)));
 }
 
-/** One page of a conversation (newest first: ids only) and its size. */
+/**
+ * One page of a conversation, newest first (ids only), whether older messages follow, and `count`:
+ * on page 1 the number of messages in the conversation (of the readable tickets); on a later page the
+ * number from the newest through this page, which is that total on the last page (hasMore false). A
+ * page past the end counts them all. The conversation is counted only on page 1 and only when it does
+ * not fit in one page: a later page no client reads the total of (the web app keeps page 1's, the
+ * Whaticket front ends read hasMore) does not walk the whole conversation for it.
+ */
 export async function pageConversation(
   db: Executor,
   companyId: number,
@@ -126,7 +133,9 @@ export async function pageConversation(
     readable: number[] | null;
   },
   pageNumber: number,
-): Promise<{ ids: number[]; count: number }> {
+): Promise<{ ids: number[]; hasMore: boolean; count: number }> {
+  // Served by messages_conversation_idx alone (index-only, walked backwards, stopping after the
+  // page): it ends with ticket_id, so the readable tickets are checked in the index too.
   const conversation = and(
     eq(messages.companyId, companyId),
     eq(messages.contactId, where.contactId),
@@ -135,15 +144,24 @@ export async function pageConversation(
     sql`${messages.mediaType} <> 'reactionMessage'`,
     where.readable ? inArray(messages.ticketId, where.readable) : undefined,
   );
-  const [total] = await db.select({ n: count() }).from(messages).where(conversation);
+  const offset = (pageNumber - 1) * MESSAGE_PAGE_SIZE;
+  // One more than the page says whether older messages follow, without counting them.
   const rows = await db
     .select({ id: messages.id })
     .from(messages)
     .where(conversation)
     .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(MESSAGE_PAGE_SIZE)
-    .offset((pageNumber - 1) * MESSAGE_PAGE_SIZE);
-  return { ids: rows.map((r) => r.id), count: total?.n ?? 0 };
+    .limit(MESSAGE_PAGE_SIZE + 1)
+    .offset(offset);
+  const hasMore = rows.length > MESSAGE_PAGE_SIZE;
+  const ids = rows.slice(0, MESSAGE_PAGE_SIZE).map((r) => r.id);
+  // Counted: page 1 of a conversation longer than a page, and a page past the end (offset + 0
+  // would be more than there are). Otherwise the messages through this page: all there are when
+  // it is the last (hasMore false).
+  const counted = pageNumber === 1 ? hasMore : ids.length === 0;
+  if (!counted) return { ids, hasMore, count: offset + ids.length };
+  const [total] = await db.select({ n: count() }).from(messages).where(conversation);
+  return { ids, hasMore, count: total?.n ?? 0 };
 }
 
 /** The id of message `id` when it is one of the contact's (what a reply may quote). */

@@ -1,4 +1,4 @@
-import { MESSAGE_PAGE_SIZE, type MessageDTO, type MessagesPage } from "@atende/contracts";
+import type { MessageDTO, MessagesPage } from "@atende/contracts";
 import type { Tx } from "../../db/client.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction, type Raise } from "../../events/bus.js";
@@ -75,6 +75,9 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
      * The conversation with the ticket's contact on its connection, newest page first, each page
      * oldest first. Earlier tickets of the same contact come along, so the screen can draw where
      * one conversation ended and the next started. Opening it as the ticket's agent marks it read.
+     * `hasMore`: older messages follow. `count`: on page 1, the conversation's messages the caller
+     * may read; on a later page, those from the newest through that page (the total on the last
+     * page, where hasMore is false): later pages are not counted whole (q.pageConversation).
      */
     async page(actor: AuthContext, ticketId: number, pageNumber: number): Promise<MessagesPage> {
       const ticket = await ticketsService.visibleTicket(
@@ -98,12 +101,11 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
         jobs.poke();
       }
       const list = await loadMessages(db, actor.companyId, page.ids.reverse());
-      const n = page.count;
       return {
         messages: list,
         ticket: (await loadTicket(db, actor.companyId, ticket.id))!,
-        count: n,
-        hasMore: pageNumber * MESSAGE_PAGE_SIZE < n,
+        count: page.count,
+        hasMore: page.hasMore,
       };
     },
 

@@ -1,0 +1,2 @@
+DROP INDEX "messages_conversation_idx";--> statement-breakpoint
+CREATE INDEX "messages_conversation_idx" ON "messages" USING btree ("company_id","contact_id","whatsapp_id","created_at","id","ticket_id") WHERE "messages"."media_type" <> 'reactionMessage';
