@@ -1,6 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tickets } from "../../db/schema/index.js";
+import { jobs, tickets } from "../../db/schema/index.js";
+import { CHANNEL_ACTION_JOB } from "./actions.js";
 import { connectSimulator, phoneSends } from "../../test/channels.js";
 import { buildTeam } from "../../test/factories.js";
 import { type TestContext, createTestContext, waitFor } from "../../test/harness.js";
@@ -38,5 +39,24 @@ describe("an agent opening a chat", () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     await waitFor(() => phones.presenceWatched(connection.id, customer), 5_000);
+
+    // Opened again within the minute (a reload, a colleague): WhatsApp is not asked again.
+    const presenceJobs = async () =>
+      (
+        await ctx.deps.db
+          .select({ id: jobs.id })
+          .from(jobs)
+          .where(and(eq(jobs.type, CHANNEL_ACTION_JOB), eq(jobs.dedupeKey, `presence:${ticket!.id}`)))
+      ).length;
+    expect(await presenceJobs()).toBe(1);
+    for (let i = 0; i < 3; i++) {
+      const again = await ctx.app.inject({
+        method: "GET",
+        url: `/messages/${ticket!.id}`,
+        headers: team.adminLogin.auth,
+      });
+      expect(again.statusCode).toBe(200);
+    }
+    expect(await presenceJobs()).toBe(1);
   });
 });

@@ -52,7 +52,27 @@ async function changeKeepingPreview(
   raise({ type: "ticket.saved", companyId, ticket: (await loadTicket(tx, companyId, ticketId))! });
 }
 
+/**
+ * How long a chat's presence subscription counts as fresh: opening the chat again (another page 1, a
+ * second agent, a reload) within it asks WhatsApp nothing new. Each ask was a job with three reads.
+ */
+export const PRESENCE_WATCH_FRESH_MS = 60_000;
+
 export function createMessagesService({ db, bus, now, media, jobs, tickets: ticketsService }: MessagesDeps) {
+  /** When this instance last asked for each open chat's presence (ticket id → ms). */
+  const presenceAsked = new Map<number, number>();
+  function presenceIsStale(ticketId: number): boolean {
+    const at = now().getTime();
+    const last = presenceAsked.get(ticketId);
+    if (last !== undefined && at - last < PRESENCE_WATCH_FRESH_MS) return false;
+    if (presenceAsked.size >= 10_000) {
+      for (const [id, asked] of presenceAsked)
+        if (at - asked >= PRESENCE_WATCH_FRESH_MS) presenceAsked.delete(id);
+    }
+    presenceAsked.set(ticketId, at);
+    return true;
+  }
+
   /** The '*Name:*' line an agent's signed message starts with. */
   const SIGNATURE_LINE = /^\*[^*\n]{1,100}:\*\n/;
 
@@ -95,7 +115,12 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
       if (pageNumber === 1 && ticket.userId === actor.userId && ticket.status === "open") {
         await ticketsService.markRead(actor.companyId, ticket);
       }
-      if (pageNumber === 1 && ticket.whatsappId !== null && ticket.status !== "closed") {
+      if (
+        pageNumber === 1 &&
+        ticket.whatsappId !== null &&
+        ticket.status !== "closed" &&
+        presenceIsStale(ticket.id)
+      ) {
         const target = { companyId: actor.companyId, ticketId: ticket.id, whatsappId: ticket.whatsappId };
         await enqueuePresenceWatch(db, target);
         jobs.poke();
