@@ -21,10 +21,13 @@ const FIRST_ID = 9_000_000;
 const DAY_MS = 86_400_000;
 /** The message the newest one quotes: 30 pages back, not loaded when the conversation opens. */
 const FAR_QUOTE = TOTAL - 600;
-/** One wheel event of the scroll through the whole conversation. */
-const WHEEL_PX = 1_000;
+/**
+ * One wheel event of the climb through the whole conversation: longer than a page of 20 messages
+ * (~1,250 px), so each flick reaches the top and asks for the next page, which still loads on the way.
+ */
+const WHEEL_PX = 2_000;
 /** The way back down, every page loaded (nothing to wait for): flicks three times as long. */
-const WHEEL_BACK_PX = 3 * WHEEL_PX;
+const WHEEL_BACK_PX = 3_000;
 
 interface FakeMessage {
   id: number;
@@ -287,8 +290,8 @@ test.describe("the chat window with 5,000 messages", () => {
     let maxNodes = 0;
     let wheels = 0;
     /**
-     * One wheel step (WHEEL_PX: a brisk flick, half the steps of 500 px ones, every page still
-     * loading on the way), then a look at the list (one call into the page, as light as it gets).
+     * One wheel step (a brisk flick, every page still loading on the way), then a look at the list
+     * (one call into the page, as light as it gets).
      */
     const step = async (deltaY: number) => {
       await page.mouse.wheel(0, deltaY);
