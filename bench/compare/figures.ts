@@ -278,6 +278,13 @@ function fanout(o: Output): Figure[] {
       unit: "KiB",
       better: "lower",
     },
+    // Issue 40: presence must be O(n) at 1,000 agents (was ~525,000 events).
+    {
+      name: "events heard while connecting",
+      value: num(o.row(t, "socket events heard while connecting")),
+      unit: "events",
+      better: "lower",
+    },
   ];
 }
 
