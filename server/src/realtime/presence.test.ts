@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, inArray } from "drizzle-orm";
-import { io as ioClient, type Socket } from "socket.io-client";
+import type { Socket } from "socket.io-client";
 import type { CompanyEventPayloads } from "@atende/contracts";
 import { users } from "../db/schema/index.js";
 import { rooms } from "./rooms.js";
@@ -38,24 +38,10 @@ async function listeningSocket(
   token: string,
   companyId: number,
 ): Promise<{ socket: Socket; events: UserEvent[] }> {
-  const socket = ioClient(url, {
-    auth: { token },
-    transports: ["websocket"],
-    reconnection: false,
-    forceNew: true,
-  });
-  open.push(socket);
-  const events = record<UserEvent>(socket, `company-${companyId}-user`);
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("socket did not become ready")), 5_000);
-    socket.on("ready", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    socket.on("connect_error", (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
+  let events: UserEvent[] = [];
+  const socket = await connectSocket(url, token, (s) => {
+    open.push(s);
+    events = record<UserEvent>(s, `company-${companyId}-user`);
   });
   return { socket, events };
 }

@@ -247,8 +247,15 @@ export async function createTestContext(
   };
 }
 
-/** A socket.io client as the web app opens it; resolves once the server says "ready". */
-export function connectSocket(baseUrl: string, token: string | undefined): Promise<Socket> {
+/**
+ * A socket.io client as the web app opens it; resolves once the server says "ready". `listen` runs
+ * before it connects, so listeners it adds hear the first packets too (what comes right with ready).
+ */
+export function connectSocket(
+  baseUrl: string,
+  token: string | undefined,
+  listen?: (socket: Socket) => void,
+): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = ioClient(baseUrl, {
       auth: token ? { token } : {},
@@ -256,6 +263,7 @@ export function connectSocket(baseUrl: string, token: string | undefined): Promi
       reconnection: false,
       forceNew: true,
     });
+    listen?.(socket);
     const timer = setTimeout(() => reject(new Error("socket did not become ready")), 5_000);
     socket.on("ready", () => {
       clearTimeout(timer);
