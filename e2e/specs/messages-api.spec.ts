@@ -36,6 +36,8 @@ test("an admin sends a test message from /messages-api and it reaches the phone"
     const confirm = page.getByRole("dialog", { name: "Gerar novo token" });
     await expect(confirm.getByText("Gerar um novo token? O atual deixa de funcionar.")).toBeVisible();
     await confirm.getByRole("button", { name: "Confirmar" }).click();
+    // Until it has faded out, the confirmation is the top dialog and takes the Escape below.
+    await expect(confirm).toBeHidden();
   }
   await expect(connection.getByText("Copie agora: este token não será mostrado de novo.")).toBeVisible();
   const token = await tokenField.inputValue();

@@ -145,6 +145,25 @@ describe("presence batching", () => {
     expect(after.every((r) => !r.online)).toBe(true);
   });
 
+  it("a user who logs out right after their socket asks for userStatus stays offline", async () => {
+    const { agents, tokens, adminLogin } = await companyWith(1);
+    const agent = agents[0]!;
+    const adminSocket = await socketFor(adminLogin.token);
+    const agentSocket = await socketFor(tokens[0]!);
+    // The web client asks for userStatus on ready: that online mark waits for the company's next
+    // presence window, and the logout below lands inside it.
+    agentSocket.emit("userStatus");
+    await caughtUp(agentSocket);
+    const res = await ctx.app.inject({
+      method: "DELETE",
+      url: "/auth/logout",
+      headers: { authorization: `Bearer ${tokens[0]!}` },
+    });
+    expect(res.statusCode).toBe(204);
+    await presenceSettled(adminLogin.token, adminSocket);
+    expect((await presenceOf([agent.id]))[0]?.online).toBe(false);
+  });
+
   it("an instance shutting down writes the last-seen times of the sockets it closes", async () => {
     const { agents, tokens } = await companyWith(2);
     const other = await createTestContext(

@@ -48,8 +48,9 @@ export async function markOffline(db: Db, companyId: number, userId: number): Pr
 }
 
 /**
- * One company's presence batch in one statement: `online` users go online and are stamped seen,
- * `stamped` users are stamped seen. Answers the `online` users that were offline before it.
+ * One company's presence batch in one statement: `online` users go online (those holding a live
+ * session: a logout in between wins) and are stamped seen, `stamped` users are stamped seen.
+ * Answers the `online` users that were offline before it.
  */
 export async function stampPresence(
   db: Db,
@@ -65,7 +66,14 @@ export async function stampPresence(
       ids.map((id) => sql`${id}`),
       sql`, `,
     );
-  const goesOnline = online.length ? sql`old.id in (${list(online)})` : sql`false`;
+  // Only a user with a live session comes online: a logout revokes every session of the user and
+  // writes them offline, and an online mark batched just before it must not undo that.
+  const goesOnline = online.length
+    ? sql`(old.id in (${list(online)}) and exists (
+        select 1 from refresh_tokens r
+        where r.user_id = old.id and r.company_id = ${companyId}
+          and r.revoked_at is null and r.expires_at > ${at.toISOString()}))`
+    : sql`false`;
   const rows = await queryRows<{ id: number; was_online: boolean; online: boolean }>(
     db,
     sql`
