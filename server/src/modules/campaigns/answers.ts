@@ -1,4 +1,4 @@
-import { isOptOutAnswer } from "@atende/contracts";
+import { isOptOutAnswer, readCampaignSettings } from "@atende/contracts";
 import {
   type DomainEvent,
   type EventBus,
@@ -33,7 +33,7 @@ import * as s from "./shippings/queries.js";
 /** A recipient's row waiting for an answer. */
 type Awaiting = Awaited<ReturnType<typeof s.awaitingOf>>[number];
 
-/** Longer answers cannot be an opt-out word: the settings are not even read for them. */
+/** Longer answers cannot be an opt-out word: they are not even compared with the words. */
 const OPT_OUT_MAX_LENGTH = 60;
 
 export function campaignAnswersWithin(bus: EventBus, poke: () => void, now: () => Date): Follower {
@@ -71,33 +71,29 @@ export function campaignAnswersWithin(bus: EventBus, poke: () => void, now: () =
       answersOf.set(companyId, answers);
     }
     // Customers' messages, per company: a batch of them (the inbound pipeline stores up to dozens in
-    // one transaction) reads the settings once and the recipients waiting for them in one statement,
-    // not two statements per message on the path of every customer message.
+    // one transaction) reads the settings and the recipients waiting for them in one statement, not
+    // statements per message on the path of every customer message.
     for (const [companyId, answers] of answersOf) {
-      let optOutWords: string[] | null = null;
+      const context = await s.answersContext(tx, companyId, [...new Set(answers.map((a) => a.contact.id))]);
+      const { optOutWords } = readCampaignSettings(context.settingRows);
       const waiting = new Map<number, Awaiting[]>();
-      for (const row of await s.awaitingOfContacts(tx, companyId, [
-        ...new Set(answers.map((a) => a.contact.id)),
-      ]))
+      for (const row of context.waiting)
         waiting.set(row.contactId!, [...(waiting.get(row.contactId!) ?? []), row]);
       for (const { message, contact } of answers) {
         const body = message.body?.trim() ?? "";
-        if (body && body.length <= OPT_OUT_MAX_LENGTH) {
-          optOutWords ??= (await loadCampaignSettings(tx, companyId)).optOutWords;
-          if (isOptOutAnswer(body, optOutWords)) {
-            const [recent] = waiting.get(contact.id) ?? [];
-            const skipped = await s.optOut(tx, companyId, {
-              number: contact.number,
-              contactId: contact.id,
-              word: body.slice(0, 40),
-              campaignId: recent?.campaignId ?? null,
-              at: now(),
-            });
-            for (const row of skipped) await raiseProgress(tx, raise, companyId, row.id, now());
-            // What still waits for this contact after the opt-out (another number of theirs, say).
-            waiting.set(contact.id, await s.awaitingOf(tx, companyId, contact.id));
-            continue;
-          }
+        if (body && body.length <= OPT_OUT_MAX_LENGTH && isOptOutAnswer(body, optOutWords)) {
+          const [recent] = waiting.get(contact.id) ?? [];
+          const skipped = await s.optOut(tx, companyId, {
+            number: contact.number,
+            contactId: contact.id,
+            word: body.slice(0, 40),
+            campaignId: recent?.campaignId ?? null,
+            at: now(),
+          });
+          for (const row of skipped) await raiseProgress(tx, raise, companyId, row.id, now());
+          // What still waits for this contact after the opt-out (another number of theirs, say).
+          waiting.set(contact.id, await s.awaitingOf(tx, companyId, contact.id));
+          continue;
         }
         for (const row of waiting.get(contact.id) ?? []) {
           // Answered in time, whenever the job below runs: the deadline no longer applies.

@@ -1,6 +1,7 @@
 import { and, asc, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import type { CampaignShippingDTO, CampaignTotals, ShippingState } from "@atende/contracts";
 import { type Executor, queryRows } from "../../../db/client.js";
+import { PreparedSql, columnList, tableRow } from "../../../db/prepared.js";
 import { campaignOptOuts, campaignShippings, contacts, messages, tickets } from "../../../db/schema/index.js";
 import { type ShippingRow, presentShipping } from "../present.js";
 
@@ -264,6 +265,30 @@ export async function awaitingOfContacts(tx: Executor, companyId: number, contac
         eq(campaignShippings.state, "awaiting_confirmation"),
       ),
     );
+}
+
+const answersContextStatement = new PreparedSql<{ companyId: number; contactIds: string }>(
+  "campaign_answers_context",
+  sql`select (select coalesce(json_agg(json_build_object('key', s.key, 'value', s.value) order by s.id), '[]'::json)
+              from campaign_settings s where s.company_id = ${sql.placeholder("companyId")}::int) as settings__,
+        ${columnList(campaignShippings, "w")}
+      from (select 1) as one
+      left join campaign_shippings w on w.company_id = ${sql.placeholder("companyId")}::int
+        and w.state = 'awaiting_confirmation'
+        and w.contact_id in (select jsonb_array_elements_text(${sql.placeholder("contactIds")}::jsonb)::int)`,
+);
+
+/**
+ * What a batch of customers' messages needs to act on campaigns, in one statement on the path of
+ * every customer message: the company's campaign settings rows (the opt-out words are there) and the
+ * rows of `contactIds` waiting for an answer.
+ */
+export async function answersContext(tx: Executor, companyId: number, contactIds: number[]) {
+  const rows = await answersContextStatement.rows(tx, { companyId, contactIds: JSON.stringify(contactIds) });
+  return {
+    settingRows: (rows[0]?.settings__ ?? []) as { key: string; value: string }[],
+    waiting: rows.filter((raw) => raw.id !== null).map((raw) => tableRow(campaignShippings, raw)),
+  };
 }
 
 /** Records an opt-out (once per number) and skips that number wherever it still waits to be sent. */
