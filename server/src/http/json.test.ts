@@ -51,6 +51,7 @@ describe("JSON bodies are valid Unicode", () => {
       '{"name":"Low \\udc00 first","number":"5511987650102"}',
       '{"name":"Ok","number":"5511987650102","extraInfo":[{"name":"k","value":"\\udbff"}]}',
       '{"name":"Ok","number":"5511987650102","\\ud800":1}',
+      '{"name":"Upper \\uDBFF case","number":"5511987650102"}',
     ]) {
       const res = await postContact(body, "pt");
       expect(res.statusCode, body).toBe(400);
