@@ -1,6 +1,7 @@
 import { type SQL, and, eq, sql } from "drizzle-orm";
 import type { TicketDTO } from "@atende/contracts";
 import { type Db, type Executor, type Tx, queryRows } from "../db/client.js";
+import { isSerializationFailure, isUniqueViolationOf } from "../db/errors.js";
 import { GroupCommit } from "../db/groupCommit.js";
 import { PreparedSql, columnList, tableRow } from "../db/prepared.js";
 import { contacts, messages, tickets, whatsapps } from "../db/schema/index.js";
@@ -282,15 +283,7 @@ const REDELIVERY = "messages_whatsapp_wid_uq";
 
 /** True for the unique-index failure of a message id already stored on its connection. */
 function isRedelivery(err: unknown): boolean {
-  type DriverError = { code?: unknown; constraint?: unknown; message?: unknown; cause?: unknown };
-  for (let e = err as DriverError | undefined, i = 0; e && i < 5; e = e.cause as DriverError, i++) {
-    if (e.code !== "23505") continue;
-    // The driver's own error: node-postgres names the constraint; PGlite's message always does.
-    return (
-      e.constraint === REDELIVERY || (typeof e.message === "string" && e.message.includes(`"${REDELIVERY}"`))
-    );
-  }
-  return false;
+  return isUniqueViolationOf(err, [REDELIVERY]);
 }
 
 /**
@@ -343,14 +336,7 @@ export interface ConversationItem {
 const BATCH_TRIES = 3;
 
 function isRetryable(err: unknown): boolean {
-  if (isRedelivery(err)) return true;
-  for (
-    let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0;
-    e && i < 5;
-    e = e.cause as never, i++
-  )
-    if (e.code === "40P01" || e.code === "40001") return true;
-  return false;
+  return isRedelivery(err) || isSerializationFailure(err);
 }
 
 /**

@@ -11,6 +11,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import * as schema from "./schema/index.js";
+import { someCause } from "./errors.js";
 import { lockDataDir } from "./lock.js";
 
 export type Schema = typeof schema;
@@ -63,25 +64,11 @@ function errCode(err: unknown): string | undefined {
  * says nothing about the request: it is answered 503 and the work is tried again later.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  for (
-    let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0;
-    e && i < 5;
-    i++
-  ) {
-    const code = typeof e.code === "string" ? e.code : "";
-    if (/^(57P0[123]|08\w{3}|53300)$/.test(code)) return true;
-    if (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN)$/.test(code))
-      return true;
-    const message = typeof e.message === "string" ? e.message : "";
-    if (
-      /Connection terminated|not queryable|timeout exceeded when trying to connect|Connection terminated due to connection timeout/.test(
-        message,
-      )
-    )
-      return true;
-    e = e.cause as typeof e;
-  }
-  return false;
+  return someCause(
+    err,
+    /^(57P0[123]|08\w{3}|53300|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN)$/,
+    /Connection terminated|not queryable|timeout exceeded when trying to connect/,
+  );
 }
 
 /**
@@ -89,11 +76,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
  * a database that does not exist (3D000).
  */
 export function isDatabaseMisconfigured(err: unknown): boolean {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; i++) {
-    if (typeof e.code === "string" && /^(28\w{3}|3D000)$/.test(e.code)) return true;
-    e = e.cause as typeof e;
-  }
-  return false;
+  return someCause(err, /^(28\w{3}|3D000)$/);
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   validationMessage,
 } from "@atende/contracts";
 import { isDatabaseUnavailable } from "../db/client.js";
+import { dbErrorCode, rootMessage } from "../db/errors.js";
 
 /**
  * An error a user can cause: answered with the catalogue's status (or `status`, where one code
@@ -104,25 +105,6 @@ export async function retryableOr<T>(code: ErrorCode, work: () => Promise<T>): P
     refused.cause = err;
     throw refused;
   }
-}
-
-/** The SQLSTATE of a database error, through any wrapping (drizzle puts the driver's error in `cause`). */
-export function dbErrorCode(err: unknown): string | undefined {
-  for (
-    let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0;
-    e && i < 5;
-    e = e.cause as typeof e, i++
-  ) {
-    if (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
-  }
-  return undefined;
-}
-
-/** The innermost message of a wrapped error (the driver's, not Drizzle's query text and parameters). */
-function rootMessage(err: unknown): string {
-  let e = err as { message?: unknown; cause?: unknown };
-  for (let i = 0; e.cause && i < 5; i++) e = e.cause as typeof e;
-  return String(e.message);
 }
 
 export function registerErrorHandler(app: FastifyInstance) {

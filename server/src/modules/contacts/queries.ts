@@ -1,6 +1,7 @@
 import { type SQL, and, asc, count, desc, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import type { ContactDTO } from "@atende/contracts";
 import { type Executor, queryRows } from "../../db/client.js";
+import { isSerializationFailure, isUniqueViolationOf } from "../../db/errors.js";
 import { columnList, tableRow } from "../../db/prepared.js";
 import { contactCustomFields, contacts, tickets, whatsapps } from "../../db/schema/index.js";
 import { type ContactRow, presentContact } from "./present.js";
@@ -440,25 +441,10 @@ const CONTACT_KEYS = ["contacts_company_lid_uq", "contacts_company_number_uq"];
  * holds the other half of the address (or a twin committed meanwhile). Reconcile, then try again.
  */
 export function isContactKeyClash(err: unknown): boolean {
-  type DriverError = { code?: unknown; constraint?: unknown; message?: unknown; cause?: unknown };
-  for (let e = err as DriverError | undefined, i = 0; e && i < 5; e = e.cause as DriverError, i++) {
-    if (e.code !== "23505") continue;
-    // node-postgres names the constraint; PGlite's message always does.
-    return CONTACT_KEYS.some(
-      (key) => e.constraint === key || (typeof e.message === "string" && e.message.includes(`"${key}"`)),
-    );
-  }
-  return false;
+  return isUniqueViolationOf(err, CONTACT_KEYS);
 }
 
 /** A reconcile that lost a race (a twin contact committed meanwhile, a deadlock): the next try sees the winner. */
 export function isReconcileRace(err: unknown): boolean {
-  if (isContactKeyClash(err)) return true;
-  for (
-    let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0;
-    e && i < 5;
-    e = e.cause as never, i++
-  )
-    if (e.code === "40P01" || e.code === "40001") return true;
-  return false;
+  return isContactKeyClash(err) || isSerializationFailure(err);
 }

@@ -1,7 +1,8 @@
 import type { PlanCreateInput, PlanRecordDTO, PlanUpdateInput, PublicPlanDTO } from "@atende/contracts";
 import type { Deps } from "../../deps.js";
 import { type AuthContext, requireSuper } from "../../http/auth.js";
-import { AppError, dbErrorCode, uniqueOr } from "../../http/errors.js";
+import { AppError, uniqueOr } from "../../http/errors.js";
+import { dbErrorCode } from "../../db/errors.js";
 import { planPolicy } from "./policy.js";
 import { presentPlanRecord, presentPublicPlan } from "./present.js";
 import * as q from "./queries.js";

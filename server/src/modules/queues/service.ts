@@ -12,7 +12,8 @@ import {
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
-import { AppError, dbErrorCode } from "../../http/errors.js";
+import { AppError } from "../../http/errors.js";
+import { isUniqueViolationOf } from "../../db/errors.js";
 import { requireOwnBotLinks } from "../queueIntegrations/links.js";
 import { requirePlanForLinks } from "../../http/plan.js";
 import { requirePlanRoom } from "../plans/limits.js";
@@ -32,12 +33,8 @@ async function uniqueNameAndColor<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (dbErrorCode(err) === "23505") {
-      const e = err as { constraint?: string; cause?: { constraint?: string }; message?: string };
-      const which = `${e.cause?.constraint ?? e.constraint ?? ""} ${e.message ?? ""}`;
-      if (which.includes("queues_company_color_uq")) throw new AppError("ERR_QUEUE_COLOR_ALREADY_EXISTS");
-      if (which.includes("queues_company_name_uq")) throw new AppError("ERR_QUEUE_NAME_ALREADY_EXISTS");
-    }
+    if (isUniqueViolationOf(err, ["queues_company_color_uq"])) throw new AppError("ERR_QUEUE_COLOR_ALREADY_EXISTS");
+    if (isUniqueViolationOf(err, ["queues_company_name_uq"])) throw new AppError("ERR_QUEUE_NAME_ALREADY_EXISTS");
     throw err;
   }
 }

@@ -11,7 +11,8 @@ import type { SessionManager } from "../../channels/sessions.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
-import { AppError, dbErrorCode } from "../../http/errors.js";
+import { AppError } from "../../http/errors.js";
+import { isUniqueViolationOf } from "../../db/errors.js";
 import type { SecretBox } from "../../lib/secretBox.js";
 import { requirePlanForLinks } from "../../http/plan.js";
 import { requireOwnBotLinks } from "../queueIntegrations/links.js";
@@ -107,11 +108,7 @@ export function createWhatsappsService({ db, bus, now, config, sessions, secrets
     try {
       return await work();
     } catch (err) {
-      if (dbErrorCode(err) === "23505") {
-        const cause = err as { constraint?: string; cause?: { constraint?: string }; message?: string };
-        const which = `${cause.cause?.constraint ?? cause.constraint ?? ""} ${cause.message ?? ""}`;
-        if (which.includes("whatsapps_company_name_uq")) throw new AppError("ERR_WAPP_NAME_TAKEN");
-      }
+      if (isUniqueViolationOf(err, ["whatsapps_company_name_uq"])) throw new AppError("ERR_WAPP_NAME_TAKEN");
       throw err;
     }
   }
