@@ -34,7 +34,13 @@ import {
   updateContactById,
   updateMessageById,
 } from "./queries.js";
-import type { ChannelAddress, ChannelEvent, ConnectionInfo, InboundMessage } from "./provider.js";
+import {
+  type ChannelAddress,
+  type ChannelEvent,
+  type ConnectionInfo,
+  type InboundMessage,
+  connectionInfoOf,
+} from "./provider.js";
 
 /** The one inbound pipeline: every provider's events go through `handle`. */
 export interface Inbound {
@@ -523,7 +529,5 @@ export async function connectionInfo(
   whatsappId: number,
 ): Promise<ConnectionInfo | null> {
   const row = await findWhatsappRow(db, companyId, whatsappId);
-  return row
-    ? { id: row.id, companyId: row.companyId, name: row.name, number: row.number, config: row.providerConfig }
-    : null;
+  return row ? connectionInfoOf(row) : null;
 }

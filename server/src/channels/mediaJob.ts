@@ -6,7 +6,7 @@ import { raiseMessageSaved } from "../modules/messages/events.js";
 import { findMessageRow, updateMessage } from "../modules/messages/queries.js";
 import { findWhatsappRow } from "../modules/whatsapps/queries.js";
 import { type MediaStore, MediaTooLarge } from "../storage/media.js";
-import { ChannelError, type MediaRef } from "./provider.js";
+import { ChannelError, type MediaRef, connectionInfoOf } from "./provider.js";
 import { type ProviderRegistry, providerFor } from "./registry.js";
 
 export const INBOUND_MEDIA_JOB = "inbound-media";
@@ -78,13 +78,7 @@ export function inboundMediaJob(deps: {
       if (!row) throw new JobFailed("the connection is gone");
       const provider = providerFor(deps.providers, row.provider);
       if (!provider?.downloadMedia) throw new JobFailed(`provider ${row.provider} cannot download media`);
-      const connection = {
-        id: row.id,
-        companyId: row.companyId,
-        name: row.name,
-        number: row.number,
-        config: row.providerConfig,
-      };
+      const connection = connectionInfoOf(row);
       try {
         const download = await provider.downloadMedia(connection, ref, deps.maxBytes);
         if (download.size !== undefined && download.size > deps.maxBytes) {

@@ -187,6 +187,23 @@ export interface ConnectionInfo {
   config: Record<string, string>;
 }
 
+/** A whatsapps row as its provider knows it: the one place that says which columns make it. */
+export function connectionInfoOf(row: {
+  id: number;
+  companyId: number;
+  name: string;
+  number: string;
+  providerConfig: Record<string, string>;
+}): ConnectionInfo {
+  return {
+    id: row.id,
+    companyId: row.companyId,
+    name: row.name,
+    number: row.number,
+    config: row.providerConfig,
+  };
+}
+
 /**
  * Durable key/value state of a provider's session (Baileys' credentials and signal keys), one row
  * per key, scoped to the connection. Values are JSON-serialisable (encode Buffers yourself).

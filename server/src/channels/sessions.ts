@@ -4,7 +4,7 @@ import type { ProviderName } from "@atende/contracts";
 import type { Db } from "../db/client.js";
 import { dbAuthStore } from "./authStore.js";
 import type { Inbound } from "./inbound.js";
-import type { ChannelSession, ConnectionInfo } from "./provider.js";
+import { type ChannelSession, type ConnectionInfo, connectionInfoOf } from "./provider.js";
 import {
   claimLease,
   claimableConnections,
@@ -157,13 +157,7 @@ export class SessionManager {
     const row = await findConnectionById(this.deps.db, whatsappId);
     if (!row) return;
     const provider = providerFor(this.deps.providers, row.provider);
-    const connection: ConnectionInfo = {
-      id: row.id,
-      companyId,
-      name: row.name,
-      number: row.number,
-      config: row.providerConfig,
-    };
+    const connection = connectionInfoOf(row);
     const entry: Running = {
       connection,
       provider: row.provider,

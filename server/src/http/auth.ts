@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { type Permission, type Profile, can } from "@atende/contracts";
 import type { Db } from "../db/client.js";
 import type { DomainEvent } from "../events/bus.js";
-import { companyLockout, forgetCompanyStanding } from "./companyStanding.js";
+import { companyLockout, forgetCompanyStanding, pastDueAdminPasses } from "./companyStanding.js";
 import { AppError } from "./errors.js";
 import { findSession } from "./queries.js";
 import type { AccessClaims, TokenService } from "./tokens.js";
@@ -182,8 +182,7 @@ export async function lockoutOf(
 ): Promise<AppError | null> {
   if (auth.super) return null;
   const lock = await companyLockout(db, auth.companyId, now);
-  if (lock?.code === "ERR_SUBSCRIPTION_EXPIRED" && route?.reachableWhenPastDue && auth.profile === "admin")
-    return null;
+  if (route?.reachableWhenPastDue && pastDueAdminPasses(lock, auth.profile)) return null;
   return lock;
 }
 

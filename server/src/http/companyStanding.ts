@@ -104,6 +104,16 @@ export async function companyLockoutNow(db: Db, companyId: number, now: Date): P
   );
 }
 
+/**
+ * The one exception to a lockout: a past-due company's admins still come in, to pay. They log in
+ * (the session says `locked`), reach the routes declared `reachableWhenPastDue` (the payment pages),
+ * and keep a socket that hears nothing but the payment's confirmation. Anyone else, and any other
+ * lockout (an inactive company), stays out.
+ */
+export function pastDueAdminPasses(lock: AppError | null, profile: string | undefined): boolean {
+  return lock?.code === "ERR_SUBSCRIPTION_EXPIRED" && profile === "admin";
+}
+
 function lockoutOfStanding(standing: Standing | null, now: Date): AppError | null {
   if (!standing || standing.exempt) return null;
   if (!standing.active) return new AppError("ERR_COMPANY_INACTIVE");

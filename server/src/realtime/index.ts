@@ -16,7 +16,7 @@ import { canSeeTicket, ticketPolicy } from "../modules/tickets/policy.js";
 import type { Deps } from "../deps.js";
 import type { DomainEvent } from "../events/bus.js";
 import { type AuthContext, authenticate } from "../http/auth.js";
-import { companyLockout, forgetCompanyStanding } from "../http/companyStanding.js";
+import { companyLockout, forgetCompanyStanding, pastDueAdminPasses } from "../http/companyStanding.js";
 import { AppError } from "../http/errors.js";
 import { findUser, findUsers } from "../modules/users/queries.js";
 import { redisPrefix } from "../db/redisPrefix.js";
@@ -164,7 +164,7 @@ export async function createRealtime(
       const auth = await authenticate(db, tokens, handshakeToken(socket));
       // A past-due company's admin connects to hear the payment confirmation on the payment pages.
       const lock = auth.super ? null : await companyLockout(db, auth.companyId, now());
-      if (lock && !(lock.code === "ERR_SUBSCRIPTION_EXPIRED" && auth.profile === "admin")) throw lock;
+      if (lock && !pastDueAdminPasses(lock, auth.profile)) throw lock;
       socket.data.auth = auth;
       socket.data.limited = lock !== null;
       next();

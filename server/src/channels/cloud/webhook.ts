@@ -9,7 +9,7 @@ import { type JobHandler, type JobRunner, enqueueJob } from "../../jobs/runner.j
 import { type EventBus, inTransaction } from "../../events/bus.js";
 import { presentContact } from "../../modules/contacts/present.js";
 import type { Inbound } from "../inbound.js";
-import { ChannelError, type ConnectionInfo } from "../provider.js";
+import { ChannelError, connectionInfoOf } from "../provider.js";
 import type { GraphClient } from "./graph.js";
 import { type CloudIdentityChange, mapCloudWebhook } from "./mapping.js";
 import { cloudCredentialsOf } from "./provider.js";
@@ -178,16 +178,6 @@ async function changeIdentity(db: Db, bus: EventBus, companyId: number, change: 
     if (updated)
       raise({ type: "contact.saved", companyId, action: "update", contact: presentContact(updated) });
   });
-}
-
-export function connectionInfoOf(row: WhatsappRow): ConnectionInfo {
-  return {
-    id: row.id,
-    companyId: row.companyId,
-    name: row.name,
-    number: row.number,
-    config: row.providerConfig,
-  };
 }
 
 /** A Cloud API connection by id (from the webhook URL), within a company when one is known. */

@@ -3,7 +3,7 @@ import type { LoginAnswer, LoginInput, SessionUserDTO } from "@atende/contracts"
 import type { Executor } from "../../db/client.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
-import { companyLockoutNow } from "../../http/companyStanding.js";
+import { companyLockoutNow, pastDueAdminPasses } from "../../http/companyStanding.js";
 import { AppError } from "../../http/errors.js";
 import { limiterStore } from "../../http/rateLimit.js";
 import { hashToken, newRefreshToken } from "../../http/tokens.js";
@@ -48,9 +48,8 @@ export function createAuthService(
     if (!row.company.status) throw new AppError("ERR_COMPANY_INACTIVE");
     const status = subscriptionStatus(row.company.dueDate, now());
     const lock = await companyLockoutNow(db, companyId, now());
-    if (lock?.code === "ERR_SUBSCRIPTION_EXPIRED") {
-      const user = await findUser(db, companyId, userId);
-      if (user?.profile !== "admin") throw lock;
+    if (lock) {
+      if (!pastDueAdminPasses(lock, (await findUser(db, companyId, userId))?.profile)) throw lock;
       return { ...status, locked: true };
     }
     return status;

@@ -14,6 +14,7 @@ import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import { type AuthContext, authorize } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
+import type { findCompany } from "../companies/queries.js";
 import { billingSettings } from "./gateways/registry.js";
 import { presentInvoice } from "./present.js";
 import * as q from "./queries.js";
@@ -32,7 +33,7 @@ export function invoiceDetail(planName: string, recurrence: string, dueDate: str
   return `${plan} (${recurrence}): ${formatDateBR(dueDate)} a ${formatDateBR(end)}`;
 }
 
-type BillableRow = NonNullable<Awaited<ReturnType<typeof q.companyForBilling>>>;
+type BillableRow = NonNullable<Awaited<ReturnType<typeof findCompany>>>;
 
 /**
  * The invoice of the company's current period (its due date; today when it has none), opened once:

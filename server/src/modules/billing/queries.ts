@@ -94,16 +94,6 @@ export async function oldestOpenInvoice(db: Executor, companyId: number): Promis
   return row ?? null;
 }
 
-/** The company with its plan, read to bill it. */
-export async function companyForBilling(db: Executor, companyId: number) {
-  const [row] = await db
-    .select({ company: companies, plan: plans })
-    .from(companies)
-    .leftJoin(plans, eq(plans.id, companies.planId))
-    .where(eq(companies.id, companyId));
-  return row ?? null;
-}
-
 /**
  * Companies due for an invoice: active, with a plan and a due date on or before `until` (today plus
  * the days before), and no invoice yet for that due date. Across companies: the invoicing job's sweep.

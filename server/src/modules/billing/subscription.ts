@@ -11,6 +11,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Deps } from "../../deps.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
+import { findCompany } from "../companies/queries.js";
 import type { SecretBox } from "../../lib/secretBox.js";
 import { billingSettings, currentGateway } from "./gateways/registry.js";
 import { GatewayError } from "./gateways/types.js";
@@ -66,7 +67,7 @@ export function createSubscriptionService({ db, now, config, log, secrets }: Sub
     async info(actor: AuthContext): Promise<SubscriptionInfoDTO> {
       const settings = await billingSettings(db);
       const gateway = currentGateway(settings, env());
-      const row = await q.companyForBilling(db, actor.companyId);
+      const row = await findCompany(db, actor.companyId);
       if (!row) throw new AppError("ERR_NO_COMPANY_FOUND");
       const open = await q.oldestOpenInvoice(db, actor.companyId);
       const { company, plan } = row;
@@ -111,7 +112,7 @@ export function createSubscriptionService({ db, now, config, log, secrets }: Sub
       } else {
         invoice = await q.oldestOpenInvoice(db, actor.companyId);
         if (!invoice) {
-          const row = await q.companyForBilling(db, actor.companyId);
+          const row = await findCompany(db, actor.companyId);
           if (!row) throw new AppError("ERR_NO_COMPANY_FOUND");
           invoice = (await openPeriodInvoice(db, row, at)).row;
         }

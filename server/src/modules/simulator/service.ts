@@ -5,7 +5,7 @@ import { dbAuthStore } from "../../channels/authStore.js";
 import type { ConnectionCache } from "../../channels/connectionCache.js";
 import type { Inbound } from "../../channels/inbound.js";
 import { normalizeNumber } from "../../channels/numbers.js";
-import type { ConnectionInfo, InboundMessage } from "../../channels/provider.js";
+import { type ConnectionInfo, type InboundMessage, connectionInfoOf } from "../../channels/provider.js";
 import { type PhoneBook, presentPhoneMessage } from "../../channels/simulator/phones.js";
 import type { Db } from "../../db/client.js";
 import { type AuthContext, authorize } from "../../http/auth.js";
@@ -46,13 +46,7 @@ export function createSimulatorService(deps: {
     const row = await connections.get(actor.companyId, whatsappId);
     if (!row || row.provider !== "simulator") throw new AppError("ERR_NO_WAPP_FOUND");
     if (mustBeConnected && row.status !== "CONNECTED") throw new AppError("ERR_WAPP_NOT_INITIALIZED");
-    return {
-      id: row.id,
-      companyId: row.companyId,
-      name: row.name,
-      number: row.number,
-      config: row.providerConfig,
-    };
+    return connectionInfoOf(row);
   }
 
   /** The phone calls the connection: the call shows on the phone (declined if the business rejects it). */
