@@ -14,12 +14,17 @@ export const isZip = (data: Buffer) => data.subarray(0, 4).equals(Buffer.from([0
 export const isOleFile = (data: Buffer) => data.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]));
 
 export interface FirstSheetOptions {
-  /** Rows read at most: past them SheetJS stops, and the sheet's `!fullref` gives its whole range. */
-  sheetRows: number;
+  /**
+   * Rows read at most: past them SheetJS stops, and the sheet's `!fullref` gives its whole range.
+   * None: every row.
+   */
+  sheetRows?: number;
   /** What a zip may unpack to: a small one must not expand into gigabytes (a zip bomb). */
   maxUnzippedBytes: number;
   /** CSV text: cells taken as written (SheetJS's `raw`). */
   raw?: boolean;
+  /** CSV text: the field separator (SheetJS's `FS`); none, and SheetJS guesses it from the text. */
+  separator?: string;
   /** Date cells as Dates (else their serial numbers). */
   cellDates?: boolean;
 }
@@ -45,6 +50,7 @@ export function readFirstSheet(data: Buffer | string, options: FirstSheetOptions
       // Cells are read raw (their values): SheetJS need not format a text for each one.
       cellText: false,
       sheetRows: options.sheetRows,
+      FS: options.separator,
     });
   } catch {
     // A zip that is no workbook, a broken workbook.

@@ -1,12 +1,17 @@
 /**
- * CSV as spreadsheets write it (RFC 4180: quoted fields, doubled quotes, line breaks inside quotes),
- * read with whichever separator the header line uses: comma, semicolon (Excel in pt-BR) or tab.
+ * CSV as spreadsheets write it (RFC 4180: quoted fields, doubled quotes, line breaks inside quotes).
+ * SheetJS reads an upload (lib/spreadsheet.ts, as for the contact-list import); what it leaves to us
+ * is here: the text's encoding, the separator, a quote that never closes. And the writer, for exports.
  */
 
 const SEPARATORS = [",", ";", "\t"] as const;
 
-/** The separator that splits the header line (outside quotes) the most. */
-function detectSeparator(text: string): string {
+/**
+ * The separator that splits the header line (outside quotes) the most: comma, semicolon (Excel in
+ * pt-BR) or tab. SheetJS would guess from the file's first 1,024 characters, data rows included,
+ * where a pt-BR file's decimal commas can outnumber its semicolons.
+ */
+export function detectSeparator(text: string): string {
   const firstLine = text.slice(0, text.search(/\r?\n|$/));
   let best: string = ",";
   let bestCount = 0;
@@ -25,40 +30,21 @@ function detectSeparator(text: string): string {
   return best;
 }
 
-/** Rows of cells. A quote that never closes is a broken file: answers null. */
-export function parseCsv(input: string): string[][] | null {
-  const text = input.replace(/^\uFEFF/, "");
-  const sep = detectSeparator(text);
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
+/**
+ * Whether a quoted field never closes, scanned as SheetJS reads the text: a quote opens or closes
+ * only in a field that begins with one. SheetJS takes the rest of such a file as one cell without a
+ * word; it is a broken file.
+ */
+export function endsInsideQuotes(text: string, separator: string): boolean {
+  let quotedField = text.startsWith('"');
+  let inside = false;
   for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch !== '"') cell += ch;
-      else if (text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else quoted = false;
-    } else if (ch === '"' && cell === "") quoted = true;
-    else if (ch === sep) {
-      row.push(cell);
-      cell = "";
-    } else if (ch === "\n" || ch === "\r") {
-      if (ch === "\r" && text[i + 1] === "\n") i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-    } else cell += ch;
+    const ch = text[i];
+    if (ch === '"') {
+      if (quotedField) inside = !inside;
+    } else if (!inside && (ch === separator || ch === "\n" || ch === "\r")) quotedField = text[i + 1] === '"';
   }
-  if (quoted) return null;
-  if (cell !== "" || row.length > 0) {
-    row.push(cell);
-    rows.push(row);
-  }
-  return rows;
+  return inside;
 }
 
 /**

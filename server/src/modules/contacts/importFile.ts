@@ -12,7 +12,7 @@ import {
   validationMessage,
 } from "@atende/contracts";
 import { isOleFile, isZip, readFirstSheet } from "../../lib/spreadsheet.js";
-import { decodeText, parseCsv, uncsvCell } from "./csv.js";
+import { decodeText, detectSeparator, endsInsideQuotes, uncsvCell } from "./csv.js";
 
 /**
  * Reading and checking an import's file. This runs in the import's worker thread (importReader.ts),
@@ -41,18 +41,29 @@ export function readImportFile(data: Buffer, maxUnzippedBytes = MAX_UNZIPPED_BYT
   // Every .xlsx is a zip archive; anything else is read as CSV text.
   if (isOleFile(data)) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
   if (isZip(data)) return readWorkbook(data, maxUnzippedBytes);
-  const text = decodeText(data);
-  // NUL bytes do not occur in text: this is some other binary file.
-  if (text.includes("\u0000")) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
-  const rows = parseCsv(text);
-  if (!rows) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
-  return rows.map((row) => row.map(uncsvCell));
+  return readCsv(data);
 }
 
 /**
- * The first sheet of a workbook through SheetJS (the contact-list import's reader), from its first
- * line, so a row's number is its line in the spreadsheet. Numbers stay whole (5511999998888, never
- * 5.5e12); a date cell is its day (YYYY-MM-DD).
+ * A CSV through SheetJS, as the contact-list import reads one: every line a row, blank ones
+ * included, and every cell as written (5511999998888 keeps its digits, 041 its zero). The rows are
+ * not capped as a workbook's are: the upload's 5 MB bounds the text, and planImport counts the rows
+ * that hold something.
+ */
+function readCsv(data: Buffer): string[][] {
+  const text = decodeText(data).replace(/^\uFEFF/, "");
+  // NUL bytes do not occur in text: this is some other binary file.
+  if (text.includes("\u0000")) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
+  const separator = detectSeparator(text);
+  if (endsInsideQuotes(text, separator)) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
+  const sheet = readFirstSheet(text, { raw: true, separator, maxUnzippedBytes: MAX_UNZIPPED_BYTES });
+  if (!sheet) throw new ImportRefused("ERR_IMPORT_INVALID_FILE");
+  return sheetText(sheet).map((row) => row.map(uncsvCell));
+}
+
+/**
+ * The first sheet of a workbook through SheetJS (the contact-list import's reader). Numbers stay
+ * whole (5511999998888, never 5.5e12); a date cell is its day (YYYY-MM-DD).
  */
 function readWorkbook(data: Buffer, maxUnzippedBytes: number): string[][] {
   // A zip past its budget, a zip that is no workbook, a broken workbook: a bad file.
@@ -63,9 +74,18 @@ function readWorkbook(data: Buffer, maxUnzippedBytes: number): string[][] {
   // a stretch of blank lines included. Those would be dropped without a word: the file is refused.
   const full = sheet["!fullref"] ? XLSX.utils.decode_range(sheet["!fullref"]) : null;
   if (full && full.e.r + 1 > MAX_SHEET_ROWS) throw new ImportRefused("ERR_IMPORT_TOO_MANY_ROWS");
+  const rows = sheetText(sheet);
+  // A sheet whose declared size runs past its last line of data has trailing blank rows.
+  while (rows.length > 0 && rows.at(-1)!.every((c) => c === "")) rows.pop();
+  if (rows.length > MAX_SHEET_ROWS) throw new ImportRefused("ERR_IMPORT_TOO_MANY_ROWS");
+  return rows;
+}
+
+/** A sheet's rows as text cells from its first line, so a row's number is its line in the file. */
+function sheetText(sheet: XLSX.WorkSheet): string[][] {
   if (!sheet["!ref"]) return [];
   const range = XLSX.utils.decode_range(sheet["!ref"]);
-  const rows = XLSX.utils
+  return XLSX.utils
     .sheet_to_json<unknown[]>(sheet, {
       header: 1,
       raw: true,
@@ -76,10 +96,6 @@ function readWorkbook(data: Buffer, maxUnzippedBytes: number): string[][] {
       range: { s: { r: 0, c: range.s.c }, e: range.e },
     })
     .map((row) => row.map(cellText));
-  // A sheet whose declared size runs past its last line of data has trailing blank rows.
-  while (rows.length > 0 && rows.at(-1)!.every((c) => c === "")) rows.pop();
-  if (rows.length > MAX_SHEET_ROWS) throw new ImportRefused("ERR_IMPORT_TOO_MANY_ROWS");
-  return rows;
 }
 
 function cellText(value: unknown): string {
