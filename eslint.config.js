@@ -69,6 +69,19 @@ export default tseslint.config(
     rules: {
       "react-hooks/rules-of-hooks": "error",
       "react-hooks/exhaustive-deps": "warn",
+      // The web asks the server what its user may do (the session's `permissions`), never the table.
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@atende/contracts",
+              importNames: ["can", "PERMISSIONS"],
+              message: "Read the session's permissions with can() from web/src/auth/permissions.ts.",
+            },
+          ],
+        },
+      ],
     },
   },
 );

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { PlanDTO } from "./companies.js";
+import type { Permission } from "./permissions.js";
 import type { SettingDTO } from "./settings.js";
 import type { UserDTO } from "./users.js";
 import { emailField } from "./validation.js";
@@ -26,6 +27,12 @@ export interface SessionCompanyDTO {
 /** The user as login, refresh and /auth/me answer it. */
 export interface SessionUserDTO extends UserDTO {
   company: SessionCompanyDTO;
+  /**
+   * The PERMISSIONS keys this user holds, as the server's policies decide them: the web shows and
+   * hides controls from this list rather than deriving them from `profile` again. Added beside the
+   * older fields, which Whaticket front ends still read.
+   */
+  permissions: Permission[];
 }
 
 export interface SubscriptionStatus {

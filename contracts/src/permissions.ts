@@ -5,6 +5,13 @@ import type { Profile } from "./constants.js";
  * the web app to show or hide controls. The server is the authority; the UI only mirrors it.
  */
 export const PERMISSIONS = {
+  /**
+   * The spec's "access to any ticket": every queue's tickets (and those without one) are seen and
+   * listed, a ticket is started in any queue or none, another agent's ticket in service is taken,
+   * and a ticket is handed to an agent named. The new-ticket dialog and the queue filter offer
+   * every queue of the company to its holders.
+   */
+  "tickets:accessAny": ["admin"],
   "tickets-manager:showall": ["admin"],
   "tickets-manager:closeAll": ["admin"],
   "ticket-options:deleteTicket": ["admin"],

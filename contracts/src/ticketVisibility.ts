@@ -1,4 +1,5 @@
 import type { Profile } from "./constants.js";
+import { can } from "./permissions.js";
 
 /** Who is looking: what decides which tickets they may see. */
 export interface TicketViewer {
@@ -12,14 +13,14 @@ export interface TicketViewer {
 
 /**
  * The one visibility rule, on the server (access checks, socket rooms) and in the browser (keeping
- * live lists the same as a reload): admins any ticket; others their own, their queues' tickets, and
- * unqueued ones with allTicket.
+ * live lists the same as a reload): holders of tickets:accessAny (admins) any ticket; others their
+ * own, their queues' tickets, and unqueued ones with allTicket.
  */
 export function canSeeTicket(
   viewer: TicketViewer,
   ticket: { queueId: number | null; userId: number | null },
 ): boolean {
-  if (viewer.profile === "admin" || ticket.userId === viewer.userId) return true;
+  if (can(viewer, "tickets:accessAny") || ticket.userId === viewer.userId) return true;
   if (ticket.queueId === null) return viewer.allTicket;
   return viewer.queueIds.includes(ticket.queueId);
 }

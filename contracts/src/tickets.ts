@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ContactDTO } from "./contacts.js";
-import type { Actor } from "./permissions.js";
+import { type Actor, can } from "./permissions.js";
 import type { QueueDTO } from "./queues.js";
 import { dbId, idList, pageNumber, searchText } from "./validation.js";
 
@@ -107,9 +107,9 @@ export interface TicketDTO {
 }
 
 /**
- * A ticket an agent starts needs a queue unless the agent is an admin ('Selecione uma fila'):
- * the server refuses it, the new-ticket dialogs mark the field required.
+ * A ticket an agent starts needs a queue unless the agent has access to any ticket (an admin;
+ * 'Selecione uma fila'): the server refuses it, the new-ticket dialogs mark the field required.
  */
 export function queueRequired(actor: Actor): boolean {
-  return actor.profile !== "admin";
+  return !can(actor, "tickets:accessAny");
 }

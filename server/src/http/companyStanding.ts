@@ -1,4 +1,4 @@
-import { todayInZone } from "@atende/contracts";
+import { type Profile, can, todayInZone } from "@atende/contracts";
 import type { Db } from "../db/client.js";
 import { AppError } from "./errors.js";
 import { findCompanyStanding } from "./queries.js";
@@ -108,10 +108,13 @@ export async function companyLockoutNow(db: Db, companyId: number, now: Date): P
  * The one exception to a lockout: a past-due company's admins still come in, to pay. They log in
  * (the session says `locked`), reach the routes declared `reachableWhenPastDue` (the payment pages),
  * and keep a socket that hears nothing but the payment's confirmation. Anyone else, and any other
- * lockout (an inactive company), stays out.
+ * lockout (an inactive company), stays out. Who pays is who reaches the payment pages:
+ * invoices:view, the permission those routes require.
  */
-export function pastDueAdminPasses(lock: AppError | null, profile: string | undefined): boolean {
-  return lock?.code === "ERR_SUBSCRIPTION_EXPIRED" && profile === "admin";
+export function pastDueAdminPasses(lock: AppError | null, profile: Profile | undefined): boolean {
+  return (
+    lock?.code === "ERR_SUBSCRIPTION_EXPIRED" && profile !== undefined && can({ profile }, "invoices:view")
+  );
 }
 
 function lockoutOfStanding(standing: Standing | null, now: Date): AppError | null {

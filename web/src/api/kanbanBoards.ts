@@ -20,11 +20,7 @@ export interface BoardViewer {
 export function belongsOnBoard(ticket: TicketDTO, { user, showAll }: BoardViewer): boolean {
   if (ticket.status === "closed") return false;
   const mine = ticket.userId === user.id;
-  const sees = canSee(
-    { id: user.id, profile: user.profile, allTicket: user.allTicket, queues: user.queues },
-    ticket,
-  );
-  if (!sees) return false;
+  if (!canSee(user, ticket)) return false;
   return ticket.status === "pending" || mine || showAll;
 }
 

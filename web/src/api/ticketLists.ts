@@ -1,5 +1,12 @@
-import { type AllTicket, type Profile, type TicketDTO, can, canSeeTicket } from "@atende/contracts";
+import {
+  type AllTicket,
+  type Permission,
+  type Profile,
+  type TicketDTO,
+  canSeeTicket,
+} from "@atende/contracts";
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
+import { can } from "../auth/permissions";
 import { ticketKeys, type TicketFilters, type TicketPages } from "./tickets";
 
 /** Who is looking at the lists: what the server's list query decides visibility with. */
@@ -8,6 +15,8 @@ export interface Viewer {
   profile: Profile;
   allTicket: AllTicket;
   queues: { id: number }[];
+  /** The session's permissions: showAll counts for holders of tickets-manager:showall only. */
+  permissions: Permission[];
 }
 
 /** The server's visibility rule, from contracts: admins any, others their queues, own, unqueued with allTicket. */
@@ -36,8 +45,9 @@ export function belongsTo(ticket: TicketDTO, filters: TicketFilters, viewer: Vie
   }
   if (filters.queueIds?.length) {
     const inQueue = ticket.queueId !== null && filters.queueIds.includes(ticket.queueId);
-    const unqueuedAllowed =
-      ticket.queueId === null && (viewer.profile === "admin" || viewer.allTicket === "enabled");
+    // The picked queues, plus the viewer's own tickets and the unqueued ones they may see (the
+    // server's `or queue_id is null` for access to any ticket or allTicket).
+    const unqueuedAllowed = ticket.queueId === null && canSee(viewer, ticket);
     if (!inQueue && !unqueuedAllowed && ticket.userId !== viewer.id) return false;
   }
   if (filters.users?.length && (ticket.userId === null || !filters.users.includes(ticket.userId)))

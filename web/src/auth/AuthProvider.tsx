@@ -7,6 +7,7 @@ import { toast } from "../api/toast";
 import { formatDate } from "../i18n/format";
 import { clearSession, readToken, storeCampaignFlag, storeSession } from "../api/session";
 import { AuthContext, type AuthContextValue } from "./AuthContext";
+import { can } from "./permissions";
 
 /**
  * Who is logged in: found on load from the stored token (/auth/me, refreshed by cookie when it has
@@ -28,19 +29,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => onSessionEnded(forgetSession), [forgetSession]);
 
-  // Past due: an admin stays, kept to the payment pages (PastDueRoute); anyone else is logged out,
-  // as the server refuses them everywhere.
-  const profile = useRef<string | null>(null);
-  profile.current = user?.profile ?? null;
+  // Past due: whoever pays (invoices:view, an admin) stays, kept to the payment pages (PastDueRoute);
+  // anyone else is logged out, as the server refuses them everywhere.
+  const latestUser = useRef<SessionUserDTO | null>(null);
+  latestUser.current = user;
   useEffect(
     () =>
       onSubscriptionLocked((error) => {
         const { dueDate } = (error.body ?? {}) as { dueDate?: string };
-        if (profile.current === "admin") {
+        if (can(latestUser.current, "invoices:view")) {
           setPastDue(dueDate ?? "");
           return;
         }
-        if (profile.current === null) return;
+        if (latestUser.current === null) return;
         toast(t("auth.subscriptionExpired", { date: formatDate(dueDate) }), "error");
         clearSession();
         forgetSession();
@@ -90,6 +91,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const updateUser = useCallback((changed: UserDTO) => {
     setUser((current) => (current && current.id === changed.id ? { ...current, ...changed } : current));
+    // A new profile brings other permissions, which only the server computes: read them again.
+    const before = latestUser.current;
+    if (before?.id === changed.id && before.profile !== changed.profile) {
+      api
+        .get<SessionUserDTO>("/auth/me")
+        .then((sessionUser) =>
+          setUser((now) =>
+            now?.id === sessionUser.id ? { ...now, permissions: sessionUser.permissions } : now,
+          ),
+        )
+        .catch(() => {
+          // The next /auth/me (a reload) brings them; meanwhile the server refuses what they lost.
+        });
+    }
   }, []);
 
   // A payment moved the due date: the lock is gone (the server opens everything within seconds).

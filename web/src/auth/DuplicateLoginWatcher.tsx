@@ -4,6 +4,7 @@ import { clearSession } from "../api/session";
 import { useCompanyEvent } from "../api/SocketProvider";
 import { toast } from "../api/toast";
 import { useAuth, useSessionUser } from "./AuthContext";
+import { can } from "./permissions";
 
 /**
  * A login of this user elsewhere, or the company locked out, ends this session: warn, forget it,
@@ -22,9 +23,10 @@ export function DuplicateLoginWatcher() {
   });
 
   // The company was made inactive or went past its due date: the server closes the socket too.
-  // Past due, an admin stays and is kept to the payment pages (PastDueRoute).
+  // Past due, whoever pays (invoices:view, an admin) stays and is kept to the payment pages
+  // (PastDueRoute), as the server lets them through (pastDueAdminPasses).
   useCompanyEvent("locked", (payload) => {
-    if (payload.error === "ERR_SUBSCRIPTION_EXPIRED" && user.profile === "admin") {
+    if (payload.error === "ERR_SUBSCRIPTION_EXPIRED" && can(user, "invoices:view")) {
       markPastDue(user.company.dueDate ?? "");
       return;
     }

@@ -1,10 +1,11 @@
-import { can, type Permission, type PlanFlag } from "@atende/contracts";
+import type { Permission, PlanFlag } from "@atende/contracts";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, Outlet, useNavigate, useNavigationType } from "react-router-dom";
 import { toast } from "../api/toast";
 import { FullPageLoader } from "../components/FullPageLoader";
 import { useAuth, useSessionUser } from "./AuthContext";
+import { can } from "./permissions";
 import { planAllows } from "./plan";
 
 /** Private routes: an unauthenticated visitor goes to /login. */

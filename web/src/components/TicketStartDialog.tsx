@@ -27,12 +27,13 @@ import { toastError } from "../api/toast";
 import { fetchQueues } from "../api/users";
 import { useWhatsapps } from "../api/whatsapps";
 import { useSessionUser } from "../auth/AuthContext";
+import { can } from "../auth/permissions";
 import { ContactSearchField } from "./ContactSearchField";
 
 interface TicketStartDialogProps {
   /** The contact to start with (the contacts page); without one, the dialog searches for it. */
   contact?: ContactDTO;
-  /** The queues offered; by default the user's own, every queue of the company for an admin. */
+  /** The queues offered; by default the user's own, every queue of the company with tickets:accessAny. */
   queues?: QueueDTO[];
   /** The queue chosen at first; by default the only queue of a user who has one. */
   initialQueueId?: number;
@@ -42,7 +43,7 @@ interface TicketStartDialogProps {
   onClose(): void;
 }
 
-/** "" in the selects: no queue (admins only) / the user's or the company's default connection. */
+/** "" in the selects: no queue (tickets:accessAny only) / the user's or the company's default connection. */
 type Choice = number | "";
 
 function otherOpenOf(error: unknown): OtherOpenTicketError | null {
@@ -71,17 +72,18 @@ export function TicketStartDialog({
   const user = useSessionUser();
   const titleId = useId();
   const fieldId = useId();
-  const isAdmin = user.profile === "admin";
+  // Access to any ticket (an admin): any queue of the company, or none, as the server's policy allows.
+  const anyQueue = can(user, "tickets:accessAny");
   const searching = !givenContact;
   const texts = searching ? "tickets.newTicketDialog" : "contacts.startTicket";
 
   const companyQueues = useQuery({
     queryKey: queueKeys.all,
     queryFn: ({ signal }) => fetchQueues(signal),
-    enabled: isAdmin && !givenQueues,
+    enabled: anyQueue && !givenQueues,
   });
-  const queues: QueueDTO[] = givenQueues ?? (isAdmin ? (companyQueues.data ?? []) : user.queues);
-  const ownQueue = !isAdmin && user.queues.length === 1 ? user.queues[0]!.id : undefined;
+  const queues: QueueDTO[] = givenQueues ?? (anyQueue ? (companyQueues.data ?? []) : user.queues);
+  const ownQueue = !anyQueue && user.queues.length === 1 ? user.queues[0]!.id : undefined;
 
   const [picked, setPicked] = useState<ContactOption | null>(null);
   const [queueId, setQueueId] = useState<Choice>((givenQueues ? initialQueueId : ownQueue) ?? "");
@@ -165,7 +167,7 @@ export function TicketStartDialog({
               label={t(`${texts}.queue`)}
               value={queueId}
               required={queueRequired(user)}
-              slotProps={searching && isAdmin ? showEmpty : undefined}
+              slotProps={searching && anyQueue ? showEmpty : undefined}
               error={queueMissing}
               helperText={queueMissing ? t(`${texts}.selectQueue`) : undefined}
               onChange={(event) => {
@@ -173,7 +175,7 @@ export function TicketStartDialog({
                 setQueueMissing(false);
               }}
             >
-              {isAdmin && (
+              {anyQueue && (
                 <MenuItem value="">
                   <em>{t(`${texts}.noQueue`)}</em>
                 </MenuItem>

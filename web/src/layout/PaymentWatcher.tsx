@@ -1,10 +1,11 @@
-import { can, CHECKOUT_REDIRECT_MS } from "@atende/contracts";
+import { CHECKOUT_REDIRECT_MS } from "@atende/contracts";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router-dom";
 import { usePaymentLive } from "../api/billingLive";
 import { toast } from "../api/toast";
 import { useAuth, useSessionUser } from "../auth/AuthContext";
+import { can } from "../auth/permissions";
 import { BILLING_PATHS } from "../auth/guards";
 import { formatDate } from "../i18n/format";
 

@@ -11,13 +11,13 @@ import {
   ListSubheader,
   Typography,
 } from "@mui/material";
-import { can } from "@atende/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { Fragment } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useLocation } from "react-router-dom";
 import { hasCampaignFlag } from "../api/session";
 import { useAuth, useSessionUser } from "../auth/AuthContext";
+import { can } from "../auth/permissions";
 import { menuGroups, type MenuEntry } from "./menuEntries";
 import { useConnectionsAlert } from "./useConnectionsAlert";
 import { fetchVersion, versionKeys } from "../api/version";

@@ -1,4 +1,3 @@
-import { can } from "@atende/contracts";
 import TimerIcon from "@mui/icons-material/HourglassBottomOutlined";
 import { Chip, Tooltip } from "@mui/material";
 import { useQuery } from "@tanstack/react-query";
@@ -6,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router-dom";
 import { companyKeys, fetchCompany } from "../api/settings";
 import { useSessionUser } from "../auth/AuthContext";
+import { can } from "../auth/permissions";
 import { trialDaysOf } from "../auth/trial";
 import { formatDate } from "../i18n/format";
 

@@ -26,7 +26,8 @@ import TuneIcon from "@mui/icons-material/TuneOutlined";
 import ViewKanbanIcon from "@mui/icons-material/ViewKanbanOutlined";
 import WhatsAppIcon from "@mui/icons-material/WhatsApp";
 import type { SvgIcon } from "@mui/material";
-import { can, type SessionUserDTO } from "@atende/contracts";
+import type { SessionUserDTO } from "@atende/contracts";
+import { can } from "../auth/permissions";
 import { planAllows } from "../auth/plan";
 import type { Translation } from "../i18n/pt";
 

@@ -1,4 +1,4 @@
-import { can, type WhatsappStatus } from "@atende/contracts";
+import type { WhatsappStatus } from "@atende/contracts";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { useMatch, useNavigate } from "react-router-dom";
@@ -6,6 +6,7 @@ import { useCompanyEvent } from "../api/SocketProvider";
 import { toast } from "../api/toast";
 import { useWhatsapps } from "../api/whatsapps";
 import { useSessionUser } from "../auth/AuthContext";
+import { can } from "../auth/permissions";
 import { showDesktopNotification } from "./desktop";
 
 /**

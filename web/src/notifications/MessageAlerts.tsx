@@ -8,8 +8,14 @@ import { useBackgroundWorkerNavigation } from "./backgroundWorker";
 export function MessageAlerts() {
   const user = useSessionUser();
   const viewer = useMemo<Viewer>(
-    () => ({ id: user.id, profile: user.profile, allTicket: user.allTicket, queues: user.queues }),
-    [user.id, user.profile, user.allTicket, user.queues],
+    () => ({
+      id: user.id,
+      profile: user.profile,
+      allTicket: user.allTicket,
+      queues: user.queues,
+      permissions: user.permissions,
+    }),
+    [user.id, user.profile, user.allTicket, user.queues, user.permissions],
   );
   useMessageAlerts(viewer);
   // A click on a notice the background worker showed: the ticket, in this tab.

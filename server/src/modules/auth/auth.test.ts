@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LoginAnswer } from "@atende/contracts";
+import { type LoginAnswer, type Permission, PERMISSIONS, type SessionUserDTO } from "@atende/contracts";
 import { loadConfig } from "../../config.js";
 import { type TestContext, createTestContext } from "../../test/harness.js";
 import { and, eq, isNull } from "drizzle-orm";
@@ -314,6 +314,29 @@ describe("refresh, me and logout", () => {
     });
     expect(expired.statusCode).toBe(403);
     expect(expired.json().error).toBe("ERR_SESSION_EXPIRED");
+  });
+
+  it("login, refresh and /auth/me carry the permissions the user holds: an admin's, none of an agent's", async () => {
+    const company = await buildCompany(ctx.deps.db);
+    const admin = await buildUser(ctx.deps.db, company.id, { profile: "admin" });
+    const agent = await buildUser(ctx.deps.db, company.id, { profile: "user" });
+    const heldBy = (profile: string) =>
+      (Object.keys(PERMISSIONS) as Permission[]).filter((key) =>
+        (PERMISSIONS[key] as readonly string[]).includes(profile),
+      );
+
+    for (const user of [admin, agent]) {
+      const s = await login(ctx, user.email);
+      const me = await ctx.app.inject({ method: "GET", url: "/auth/me", headers: s.auth });
+      const refreshed = await post("/auth/refresh_token", undefined, { cookie: s.cookie });
+      const answers = [s.user, me.json<SessionUserDTO>(), refreshed.json<LoginAnswer>().user];
+      for (const answer of answers) {
+        expect(answer.permissions).toEqual(heldBy(user.profile));
+        expect(answer.permissions.includes("users-page:manage")).toBe(user.profile === "admin");
+        // Added beside the fields older front ends read, which stay.
+        expect(answer).toMatchObject({ id: user.id, profile: user.profile, company: { id: company.id } });
+      }
+    }
   });
 
   it("logout revokes the refresh tokens and the access token's session", async () => {

@@ -1,5 +1,13 @@
 import crypto from "node:crypto";
-import type { LoginAnswer, LoginInput, SessionUserDTO } from "@atende/contracts";
+import {
+  type Actor,
+  type LoginAnswer,
+  type LoginInput,
+  type Permission,
+  PERMISSIONS,
+  type SessionUserDTO,
+  can,
+} from "@atende/contracts";
 import type { Executor } from "../../db/client.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
@@ -35,7 +43,7 @@ export function createAuthService(
     const user = await findUser(db, companyId, userId);
     const company = await sessionCompany(db, companyId, secretBoxFor(config));
     if (!user || !company) throw new AppError("ERR_NO_SESSION");
-    return { ...user, company };
+    return { ...user, company, permissions: permissionsOf(user) };
   }
 
   /**
@@ -170,6 +178,14 @@ export function createAuthService(
     /** Lets go of the shared counters' Redis connection, if any. */
     close: limits.close,
   };
+}
+
+/**
+ * The permission keys `actor` holds, read from the one table by `can` as every policy reads it: the
+ * session carries them so that the web asks the server what its user may do.
+ */
+function permissionsOf(actor: Actor): Permission[] {
+  return (Object.keys(PERMISSIONS) as Permission[]).filter((permission) => can(actor, permission));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { can, type UserDTO, type UserUpdateInput } from "@atende/contracts";
+import type { UserDTO, UserUpdateInput } from "@atende/contracts";
 import { Stack, TextField } from "@mui/material";
 import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { toast } from "../../api/toast";
 import { saveUser, upsertUserInLists } from "../../api/users";
 import { useAuth, useSessionUser } from "../../auth/AuthContext";
+import { can } from "../../auth/permissions";
 import {
   applyServerErrors,
   fieldErrorText,

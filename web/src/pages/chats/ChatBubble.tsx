@@ -7,9 +7,9 @@ import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { MessageText } from "../../components/MessageText";
+import { useMediaUrl } from "../../hooks/useMediaUrl";
 import { formatTime } from "../../i18n/format";
 import { CHAT_COLOURS } from "../tickets/chat/BubbleParts";
-import { useMediaUrl } from "../tickets/chat/useMediaUrl";
 
 /** An attachment: a picture shown in the bubble, any other file as its name with a download button. */
 function Attachment({ message }: { message: ChatMessageDTO }) {

@@ -1,4 +1,4 @@
-import { can, type WhatsappDTO } from "@atende/contracts";
+import type { WhatsappDTO } from "@atende/contracts";
 import AddIcon from "@mui/icons-material/Add";
 import RestartAltIcon from "@mui/icons-material/RestartAlt";
 import { Box, Button, Paper, Stack, Typography } from "@mui/material";
@@ -16,6 +16,7 @@ import {
   useWhatsapps,
 } from "../../api/whatsapps";
 import { useSessionUser } from "../../auth/AuthContext";
+import { can } from "../../auth/permissions";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { ConnectionDialog } from "./ConnectionDialog/ConnectionDialog";
 import type { SessionActions } from "./ConnectionStatus";

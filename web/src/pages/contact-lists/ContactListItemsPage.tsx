@@ -2,7 +2,6 @@ import {
   CONTACT_LIST_IMPORT_ACCEPT,
   type ContactListImportDTO,
   type ContactListItemDTO,
-  can,
 } from "@atende/contracts";
 import AddIcon from "@mui/icons-material/Add";
 import ArrowBackIcon from "@mui/icons-material/ArrowBack";
@@ -41,6 +40,7 @@ import {
 } from "../../api/contactLists";
 import { toast, toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
+import { can } from "../../auth/permissions";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { InfiniteTable } from "../../components/InfiniteTable";
 import { useConfirmDelete } from "../../hooks/useConfirmDelete";

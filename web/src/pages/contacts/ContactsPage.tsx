@@ -1,4 +1,4 @@
-import { can, LIMITS, type ContactDTO, type TicketDTO } from "@atende/contracts";
+import { LIMITS, type ContactDTO, type TicketDTO } from "@atende/contracts";
 import DownloadIcon from "@mui/icons-material/FileDownloadOutlined";
 import UploadIcon from "@mui/icons-material/FileUploadOutlined";
 import PersonAddIcon from "@mui/icons-material/PersonAddOutlined";
@@ -18,6 +18,7 @@ import {
 import { useContactsLive } from "../../api/contactsLive";
 import { toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
+import { can } from "../../auth/permissions";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { ContactDialog } from "../../components/ContactDialog/ContactDialog";
 import { TicketStartDialog } from "../../components/TicketStartDialog";

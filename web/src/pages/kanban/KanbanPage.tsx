@@ -1,4 +1,3 @@
-import { can } from "@atende/contracts";
 import LocalOfferIcon from "@mui/icons-material/LocalOfferOutlined";
 import RefreshIcon from "@mui/icons-material/Refresh";
 import {
@@ -19,6 +18,7 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router-dom";
 import { toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
+import { can } from "../../auth/permissions";
 import { KanbanBoard } from "./KanbanBoard";
 import { LANE_WIDTH } from "./KanbanLane";
 import { useKanbanBoard } from "./useKanbanBoard";

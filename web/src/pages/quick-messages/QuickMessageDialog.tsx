@@ -1,4 +1,4 @@
-import { can, type QuickMessageDTO } from "@atende/contracts";
+import type { QuickMessageDTO } from "@atende/contracts";
 import AttachFileIcon from "@mui/icons-material/AttachFile";
 import CloseIcon from "@mui/icons-material/Close";
 import InsertDriveFileIcon from "@mui/icons-material/InsertDriveFileOutlined";
@@ -15,6 +15,7 @@ import {
 } from "../../api/quickMessages";
 import { toast } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
+import { can } from "../../auth/permissions";
 import {
   applyServerErrors,
   fieldErrorText,

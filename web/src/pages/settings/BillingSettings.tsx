@@ -10,18 +10,6 @@ import { useTranslation } from "react-i18next";
 import { settingValue } from "../../api/settings";
 import { SecretSettingField } from "./SecretSettingField";
 
-/** The super user's billing settings (SUPER_SETTING_VALUES), shown in the Options tab. */
-export const BILLING_SETTING_KEYS = [
-  "paymentGateway",
-  "asaasWebhookToken",
-  "pixKey",
-  "pixMerchantName",
-  "pixMerchantCity",
-  "invoiceDaysBefore",
-  "billingGraceDays",
-] as const satisfies readonly SettingKey[];
-export type BillingSettingKey = (typeof BILLING_SETTING_KEYS)[number];
-
 const GATEWAYS = ["", "pixKey", "asaas"] as const;
 const TEXT_KEYS = ["pixKey", "pixMerchantName", "pixMerchantCity"] as const;
 const DAY_KEYS = {

@@ -3,6 +3,7 @@ import {
   ENABLED_DISABLED,
   SCHEDULE_TYPES,
   TRIAL_DAYS,
+  type BillingSettingKey,
   type SecretSettingKey,
   type SettingDTO,
   type SettingKey,
@@ -15,7 +16,7 @@ import { useTranslation } from "react-i18next";
 import { clearSetting, settingValue, storeSetting, updateSetting } from "../../api/settings";
 import { toast, toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
-import { BillingSettings, type BillingSettingKey } from "./BillingSettings";
+import { BillingSettings } from "./BillingSettings";
 import { SecretSettingField } from "./SecretSettingField";
 
 type ChoiceKey = Exclude<

@@ -1,10 +1,11 @@
-import { type SessionUserDTO, type SettingDTO, can } from "@atende/contracts";
+import type { SessionUserDTO, SettingDTO } from "@atende/contracts";
 import { Box, Paper, Tab, Tabs, Typography } from "@mui/material";
 import type { UseQueryResult } from "@tanstack/react-query";
 import { useId, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { settingValue, useSettings } from "../../api/settings";
 import { useSessionUser } from "../../auth/AuthContext";
+import { can } from "../../auth/permissions";
 import { CompanyHoursTab } from "./CompanyHoursTab";
 import { LogoTab } from "./LogoTab";
 import { OptionsTab } from "./OptionsTab";

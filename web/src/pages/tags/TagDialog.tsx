@@ -1,4 +1,4 @@
-import { can, type TagDTO } from "@atende/contracts";
+import type { TagDTO } from "@atende/contracts";
 import { Box, FormControlLabel, FormHelperText, Stack, Switch, TextField } from "@mui/material";
 import { useQueryClient } from "@tanstack/react-query";
 import { Controller, useForm, useWatch } from "react-hook-form";
@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { saveTag, upsertTagInLists } from "../../api/tags";
 import { toast } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
+import { can } from "../../auth/permissions";
 import { planAllows } from "../../auth/plan";
 import { ColorPicker } from "../../components/ColorPicker";
 import { applyServerErrors, fieldErrorText, fieldBinder } from "../../components/formFields";

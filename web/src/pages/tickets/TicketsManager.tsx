@@ -1,4 +1,4 @@
-import { can, LIMITS, type TicketDTO } from "@atende/contracts";
+import { LIMITS, type TicketDTO } from "@atende/contracts";
 import SearchIcon from "@mui/icons-material/Search";
 import { Box, Divider } from "@mui/material";
 import { useQueryClient } from "@tanstack/react-query";
@@ -9,6 +9,7 @@ import { applyTicket, ticketsOf, type Viewer } from "../../api/ticketLists";
 import { updateTicket, type TicketFilters, type TicketPages } from "../../api/tickets";
 import { toast, toastError } from "../../api/toast";
 import { useSessionUser } from "../../auth/AuthContext";
+import { can } from "../../auth/permissions";
 import { TicketStartDialog } from "../../components/TicketStartDialog";
 import { useDebouncedValue } from "../../hooks/useDebouncedValue";
 import { TicketViewDialog } from "./chat/TicketViewDialog";

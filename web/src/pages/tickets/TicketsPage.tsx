@@ -66,8 +66,14 @@ export function TicketsPage() {
   const { ticketId: uuid } = useParams<{ ticketId?: string }>();
   const user = useSessionUser();
   const viewer = useMemo<Viewer>(
-    () => ({ id: user.id, profile: user.profile, allTicket: user.allTicket, queues: user.queues }),
-    [user.id, user.profile, user.allTicket, user.queues],
+    () => ({
+      id: user.id,
+      profile: user.profile,
+      allTicket: user.allTicket,
+      queues: user.queues,
+      permissions: user.permissions,
+    }),
+    [user.id, user.profile, user.allTicket, user.queues, user.permissions],
   );
   useTicketsLive(viewer, uuid);
 

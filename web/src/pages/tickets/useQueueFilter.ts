@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { fetchQueues } from "../../api/users";
 import { queueKeys } from "../../api/queues";
+import { can } from "../../auth/permissions";
 
 function storageKey(userId: number): string {
   return `tickets.queueIds.${userId}`;
@@ -19,7 +20,7 @@ function readStored(userId: number): number[] | null {
 }
 
 export interface QueueFilter {
-  /** The queues the header offers: the user's own; for an admin, every queue of the company. */
+  /** The queues the header offers: the user's own; with tickets:accessAny (admins), all the company's. */
   options: QueueDTO[];
   /** The ids ticked in the header (never empty while there are options). */
   selected: number[];
@@ -33,13 +34,14 @@ export interface QueueFilter {
  * ticked: the server reads an empty list as "no filter", so "none" could not mean nothing.
  */
 export function useQueueFilter(user: SessionUserDTO): QueueFilter {
-  const isAdmin = user.profile === "admin";
+  // Whoever sees every queue's tickets (the server's seesEveryQueue) may narrow the lists to any of them.
+  const anyQueue = can(user, "tickets:accessAny");
   const companyQueues = useQuery({
     queryKey: queueKeys.all,
     queryFn: ({ signal }) => fetchQueues(signal),
-    enabled: isAdmin,
+    enabled: anyQueue,
   });
-  const options = isAdmin ? (companyQueues.data ?? user.queues) : user.queues;
+  const options = anyQueue ? (companyQueues.data ?? user.queues) : user.queues;
   const [stored, setStored] = useState<number[] | null>(() => readStored(user.id));
 
   const all = options.map((queue) => queue.id);

@@ -1,8 +1,8 @@
-import type { WhatsappSaveInput } from "@atende/contracts";
+import { WEEKDAYS, type WeekdayEn, type WhatsappSaveInput } from "@atende/contracts";
 import { Stack, TextField, Typography } from "@mui/material";
 import { Controller, useFormContext, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { errorText, WEEKDAYS, type ConnectionFormValues } from "./connectionForm";
+import { errorText, type ConnectionFormValues } from "./connectionForm";
 
 /** Keeps digits only and writes them as ##:##. */
 export function timeMask(text: string): string {
@@ -28,7 +28,7 @@ export function SchedulesTab() {
       </Typography>
       {schedules.map((entry, index) => {
         const dayName = KNOWN_WEEKDAYS.has(entry.weekdayEn)
-          ? t(`connectionModal.weekdays.${entry.weekdayEn as (typeof WEEKDAYS)[number][1]}`)
+          ? t(`connectionModal.weekdays.${entry.weekdayEn as WeekdayEn}`)
           : entry.weekday;
         return (
           <Stack

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_SCHEDULES,
   VALIDATION_MESSAGES,
   whatsappSaveSchema,
   type ProviderName,
@@ -44,33 +45,14 @@ export interface ConnectionFormValues {
 
 export type ConnectionFieldPath = FieldPath<ConnectionFormValues>;
 
-/** Monday to Sunday; the Portuguese name is the stored `weekday`, as the spec's data has it. */
-export const WEEKDAYS = [
-  ["Segunda-feira", "monday"],
-  ["Terça-feira", "tuesday"],
-  ["Quarta-feira", "wednesday"],
-  ["Quinta-feira", "thursday"],
-  ["Sexta-feira", "friday"],
-  ["Sábado", "saturday"],
-  ["Domingo", "sunday"],
-] as const;
-
-export type WeekdayEn = (typeof WEEKDAYS)[number][1];
-
-function defaultHours(weekdayEn: WeekdayEn): [string, string] {
-  if (weekdayEn === "saturday") return ["08:00", "12:00"];
-  if (weekdayEn === "sunday") return ["00:00", "00:00"];
-  return ["08:00", "18:00"];
-}
-
-/** Seven rows in week order: the stored ones where present, the defaults elsewhere. */
+/**
+ * Seven rows in week order: the stored ones where present, the spec's default hours elsewhere
+ * (contracts' DEFAULT_SCHEDULES).
+ */
 export function scheduleRows(stored: WhatsappScheduleEntry[] | undefined): WhatsappScheduleEntry[] {
-  return WEEKDAYS.map(([weekday, weekdayEn]) => {
-    const found = stored?.find((entry) => entry.weekdayEn === weekdayEn);
-    const [startTime, endTime] = defaultHours(weekdayEn);
-    return found
-      ? { ...found, weekday: found.weekday || weekday }
-      : { weekday, weekdayEn, startTime, endTime };
+  return DEFAULT_SCHEDULES.map((byDefault) => {
+    const found = stored?.find((entry) => entry.weekdayEn === byDefault.weekdayEn);
+    return found ? { ...found, weekday: found.weekday || byDefault.weekday } : { ...byDefault };
   });
 }
 

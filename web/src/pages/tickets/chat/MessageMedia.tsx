@@ -20,9 +20,9 @@ import {
 } from "@mui/material";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useMediaUrl } from "../../../hooks/useMediaUrl";
 import { formatTime } from "../../../i18n/format";
 import { formatPhone, parseContactCard, parseLocation } from "./conversation";
-import { useMediaUrl } from "./useMediaUrl";
 
 /** The kinds whose body is the content itself (not a caption under a file). */
 export function bodyIsContent(message: MessageDTO): boolean {

@@ -1,8 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { fetchMediaBlob, mediaKeys } from "../../../api/media";
+import { fetchMediaBlob, mediaKeys } from "../api/media";
 
-/** An object URL for an authenticated media URL: fetched once, revoked when the view goes. */
+/**
+ * An object URL for an authenticated media URL (a chat's files, an announcement's picture): the
+ * file is read with the session, once, and the object URL revoked when the view goes.
+ */
 export function useMediaUrl(url: string | null) {
   const blob = useQuery({
     queryKey: mediaKeys.blob(url ?? ""),
