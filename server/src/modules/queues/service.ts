@@ -33,8 +33,10 @@ async function uniqueNameAndColor<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (isUniqueViolationOf(err, ["queues_company_color_uq"])) throw new AppError("ERR_QUEUE_COLOR_ALREADY_EXISTS");
-    if (isUniqueViolationOf(err, ["queues_company_name_uq"])) throw new AppError("ERR_QUEUE_NAME_ALREADY_EXISTS");
+    if (isUniqueViolationOf(err, ["queues_company_color_uq"]))
+      throw new AppError("ERR_QUEUE_COLOR_ALREADY_EXISTS");
+    if (isUniqueViolationOf(err, ["queues_company_name_uq"]))
+      throw new AppError("ERR_QUEUE_NAME_ALREADY_EXISTS");
     throw err;
   }
 }
