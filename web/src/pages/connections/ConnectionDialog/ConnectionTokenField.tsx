@@ -64,10 +64,14 @@ export function ConnectionTokenField({ whatsapp }: { whatsapp: WhatsappDetailDTO
                   <InputAdornment position="end">
                     <Tooltip title={t("connectionModal.generateToken")} disableInteractive>
                       <span>
+                        {/* Not `disabled` while busy: a focused button that turns disabled drops the
+                            focus to the page, where the dialog no longer hears Escape or Tab. */}
                         <IconButton
                           aria-label={t("connectionModal.generateToken")}
-                          disabled={busy}
-                          onClick={() => askToRotate(whatsapp.id)}
+                          aria-disabled={busy}
+                          onClick={() => {
+                            if (!busy) askToRotate(whatsapp.id);
+                          }}
                         >
                           <AutorenewIcon fontSize="small" />
                         </IconButton>
