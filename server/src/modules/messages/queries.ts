@@ -229,28 +229,6 @@ export async function liveTicketRow(db: Executor, companyId: number, contactId: 
   return row ?? null;
 }
 
-/**
- * The contact's live ticket on the connection, a new open one of the user's when there is none
- * (the unique index on live tickets settles a race with an inbound message).
- */
-export async function openOrLiveTicket(
-  db: Executor,
-  companyId: number,
-  values: { contactId: number; whatsappId: number; userId: number; queueId: number | null; isGroup: boolean },
-  at: Date,
-): Promise<{ id: number; status: string }> {
-  const [row] = await db
-    .insert(tickets)
-    .values({ companyId, ...values, status: "open" })
-    .onConflictDoUpdate({
-      target: [tickets.companyId, tickets.contactId, tickets.whatsappId],
-      targetWhere: sql`${tickets.status} <> 'closed'`,
-      set: { updatedAt: at },
-    })
-    .returning({ id: tickets.id, status: tickets.status });
-  return row!;
-}
-
 /** Stores an outgoing message (ack 0 until the channel takes it). */
 export async function insertOutboundMessage(
   db: Executor,

@@ -7,6 +7,7 @@ import { AppError, retryableOr } from "../../http/errors.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import { findContactRow } from "../contacts/queries.js";
 import { findUser } from "../users/queries.js";
+import { openOrFindLiveTicket } from "../tickets/openLive.js";
 import { findTicketRow } from "../tickets/queries.js";
 import { loadTicket } from "../tickets/queries.js";
 import type { TicketsService } from "../tickets/service.js";
@@ -300,23 +301,20 @@ export function createMessagesService({ db, bus, now, media, jobs, tickets: tick
       const body = await signed(actor, text, signMessage);
       const id = await retryableOr("ERR_CREATING_MESSAGE", () =>
         inTransaction(db, bus, async (tx, raise) => {
-          const target = await q.openOrLiveTicket(
+          const target = await openOrFindLiveTicket(
             tx,
+            raise,
             actor.companyId,
-            {
-              contactId,
-              whatsappId,
-              userId: actor.userId,
-              queueId: ticket.queueId,
-              isGroup: contact.isGroup,
-            },
+            { contactId, whatsappId },
+            { userId: actor.userId, queueId: ticket.queueId, status: "open" },
             now(),
           );
+          if (!target) throw new AppError("ERR_NO_CONTACT_FOUND");
           // A conversation the customer started since the check above waits to be accepted.
-          if (target.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
+          if (target.ticket.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
           return queueOutbound(tx, raise, {
             companyId: actor.companyId,
-            ticketId: target.id,
+            ticketId: target.ticket.id,
             body,
             userId: actor.userId,
             isForwarded: true,

@@ -18,8 +18,8 @@ import { presentContacts } from "../contacts/queries.js";
 import { quotableMessageId } from "../messages/queries.js";
 import { queueOutbound } from "../messages/outbound.js";
 import type { UploadedFile } from "../messages/service.js";
-import { findTicketRow, insertTicket, loadTicket, setTicketClosed, track } from "../tickets/queries.js";
-import { liveTicketRow } from "../messages/queries.js";
+import { openOrFindLiveTicket } from "../tickets/openLive.js";
+import { loadTicket, setTicketClosed, track } from "../tickets/queries.js";
 import { companyQueueIds, findUser } from "../users/queries.js";
 import { prepareOutgoingFiles } from "../messages/outgoingMedia.js";
 import { findWhatsappRow } from "../whatsapps/queries.js";
@@ -87,36 +87,21 @@ export function createMessagesApiService(deps: MessagesApiDeps) {
     tx: Tx,
     raise: Raise,
     caller: ApiCaller,
-    contact: { id: number; isGroup: boolean },
+    contact: { id: number },
     input: ApiSendInput,
   ) {
-    const live = await liveTicketRow(tx, caller.companyId, contact.id, caller.whatsappId);
-    if (live) return live;
-    const at = now();
     const userId = input.userId ?? null;
-    const queueId = input.queueId ?? null;
-    const ticketId = await insertTicket(tx, caller.companyId, {
-      contactId: contact.id,
-      whatsappId: caller.whatsappId,
-      userId,
-      queueId,
-      status: userId ? "open" : "pending",
-      isGroup: contact.isGroup,
-      createdAt: at,
-      updatedAt: at,
-    });
-    await track(
+    const found = await openOrFindLiveTicket(
       tx,
-      { id: ticketId, companyId: caller.companyId, whatsappId: caller.whatsappId, queueId, userId },
-      { ...(queueId ? { queuedAt: at } : {}), ...(userId ? { acceptedAt: at } : {}) },
-      at,
+      raise,
+      caller.companyId,
+      { contactId: contact.id, whatsappId: caller.whatsappId },
+      { userId, queueId: input.queueId ?? null, status: userId ? "open" : "pending" },
+      now(),
     );
-    raise({
-      type: "ticket.saved",
-      companyId: caller.companyId,
-      ticket: (await loadTicket(tx, caller.companyId, ticketId))!,
-    });
-    return (await findTicketRow(tx, caller.companyId, ticketId))!;
+    // The contact was saved in this very transaction.
+    if (!found) throw new AppError("ERR_NO_CONTACT_FOUND");
+    return found.ticket;
   }
 
   return {

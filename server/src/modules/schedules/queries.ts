@@ -237,19 +237,6 @@ export async function findAuthorId(db: Executor, companyId: number, userId: numb
   return row?.id ?? null;
 }
 
-/** A ticket opened for a schedule's message (queueOutbound raises its event once the message is on it). */
-export async function insertScheduleTicket(
-  tx: Executor,
-  companyId: number,
-  values: { contactId: number; whatsappId: number; userId: number | null; status: "open" | "pending" },
-): Promise<number> {
-  const [row] = await tx
-    .insert(tickets)
-    .values({ ...values, companyId })
-    .returning({ id: tickets.id });
-  return row!.id;
-}
-
 /** How the schedule's message fared: taken (ack), failed, or deleted. */
 export async function messageOutcome(
   db: Executor,

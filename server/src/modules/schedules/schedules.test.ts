@@ -8,7 +8,7 @@ import type {
   SchedulesPage,
   SimulatorPhoneMessage,
 } from "@atende/contracts";
-import { messages, plans, schedules, simulatorMessages } from "../../db/schema/index.js";
+import { messages, plans, schedules, simulatorMessages, ticketTracking } from "../../db/schema/index.js";
 import { enqueueJob } from "../../jobs/runner.js";
 import { TINY_PNG, caller, expectError, expectOk, fieldsOf, fileForm } from "../../test/calls.js";
 import { buildSimulatorCompany, connectSimulator } from "../../test/channels.js";
@@ -363,8 +363,14 @@ describe("schedules: sending", () => {
     expect(got.map((m) => m.body)).toEqual([body]);
     const history = expectOk<MessagesPage>(await call("GET", `/messages/${sent.ticket!.id}`, ana.login));
     expect(history.messages.map((m) => [m.body, m.fromMe, m.userId])).toEqual([[body, true, ana.id]]);
-    // The ticket was opened for the author, who finds it in their list.
+    // The ticket was opened for the author, who finds it in their list; the reports count it as
+    // accepted by them, as a ticket an agent starts.
     expect(history.ticket).toMatchObject({ status: "open", userId: ana.id, contactId: contact.id });
+    const tracked = await ctx.deps.db
+      .select({ userId: ticketTracking.userId, acceptedAt: ticketTracking.acceptedAt })
+      .from(ticketTracking)
+      .where(eq(ticketTracking.ticketId, sent.ticket!.id));
+    expect(tracked).toEqual([{ userId: ana.id, acceptedAt: expect.any(Date) }]);
 
     expectError(
       await call("PUT", `/schedules/${created.id}`, ana.login, { body: "Tarde demais" }),

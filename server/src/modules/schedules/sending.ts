@@ -4,14 +4,13 @@ import type { schedules } from "../../db/schema/index.js";
 import { type EventBus, type Follower, type Raise, inTransaction } from "../../events/bus.js";
 import { type JobHandler, JobFailed, RetryLater, enqueueJob } from "../../jobs/runner.js";
 import { queueOutbound } from "../messages/outbound.js";
-import { liveTicketOf } from "../tickets/queries.js";
+import { openOrFindLiveTicket } from "../tickets/openLive.js";
 import type { SEND_SCHEDULE_JOB } from "./queries.js";
 import {
   SETTLE_SCHEDULE_JOB,
   findAuthorId,
   findSchedule,
   findScheduleRow,
-  insertScheduleTicket,
   lockScheduleRow,
   messageOutcome,
   scheduleOfMessage,
@@ -82,7 +81,14 @@ export function sendScheduleJob(deps: SendingDeps): JobHandler<typeof SEND_SCHED
         // Two runners, or an edit, at the same moment: whoever holds the row decides; the other sees it moved on.
         const row = await lockScheduleRow(tx, companyId, scheduleId);
         if (!row || row.status !== "PENDENTE" || row.sendAt > ctx.now) return;
-        const ticketId = await ticketFor(tx, companyId, row.contactId, connection.id, row.userId);
+        const ticketId = await ticketFor(
+          tx,
+          raise,
+          companyId,
+          { contactId: row.contactId, whatsappId: connection.id },
+          row.userId,
+          ctx.now,
+        );
         const ext = row.mediaPath?.split(".").pop() ?? "";
         const messageId = await queueOutbound(tx, raise, {
           companyId,
@@ -130,21 +136,23 @@ export function sendScheduleJob(deps: SendingDeps): JobHandler<typeof SEND_SCHED
  */
 async function ticketFor(
   tx: Executor,
+  raise: Raise,
   companyId: number,
-  contactId: number,
-  whatsappId: number,
+  key: { contactId: number; whatsappId: number },
   userId: number | null,
+  at: Date,
 ): Promise<number> {
-  const live = await liveTicketOf(tx, companyId, contactId, whatsappId);
-  if (live) return live.id;
   const authorId = userId ? await findAuthorId(tx, companyId, userId) : null;
-  // queueOutbound raises the ticket's event once the message is on it.
-  return insertScheduleTicket(tx, companyId, {
-    contactId,
-    whatsappId,
-    userId: authorId,
-    status: authorId !== null ? "open" : "pending",
-  });
+  const found = await openOrFindLiveTicket(
+    tx,
+    raise,
+    companyId,
+    key,
+    { userId: authorId, queueId: null, status: authorId !== null ? "open" : "pending" },
+    at,
+  );
+  if (!found) throw new JobFailed(failureReason("ERR_NO_CONTACT_FOUND"));
+  return found.ticket.id;
 }
 
 /**

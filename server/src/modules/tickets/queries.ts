@@ -6,6 +6,7 @@ import {
   type TicketListQuery,
 } from "@atende/contracts";
 import { type Executor, queryRows } from "../../db/client.js";
+import { columnList, tableRow } from "../../db/prepared.js";
 import {
   contacts,
   messages,
@@ -475,16 +476,32 @@ export async function updateTicketIfUnchanged(
   return changed.length > 0;
 }
 
-export async function insertTicket(
+/**
+ * The contact's live ticket on the connection, or a new one opened with `opening` when there is
+ * none, in one statement: the unique index on live tickets decides a race (an inbound message, another
+ * sender), and the loser gets the winner's ticket, untouched. `opened` says which. The new ticket
+ * takes the contact's group flag; a contact not of the company answers null.
+ */
+export async function upsertLiveTicket(
   tx: Executor,
   companyId: number,
-  values: Omit<typeof tickets.$inferInsert, "companyId">,
-): Promise<number> {
-  const [row] = await tx
-    .insert(tickets)
-    .values({ ...values, companyId })
-    .returning({ id: tickets.id });
-  return row!.id;
+  key: { contactId: number; whatsappId: number },
+  opening: { userId: number | null; queueId: number | null; status: "open" | "pending" },
+  at: Date,
+): Promise<{ ticket: typeof tickets.$inferSelect; opened: boolean } | null> {
+  const rows = await queryRows<Record<string, unknown>>(
+    tx,
+    sql`insert into tickets as t (company_id, contact_id, whatsapp_id, user_id, queue_id, status, is_group,
+          created_at, updated_at)
+        select c.company_id, c.id, ${key.whatsappId}, ${opening.userId}, ${opening.queueId}, ${opening.status},
+          c.is_group, ${at.toISOString()}, ${at.toISOString()}
+        from contacts c where c.company_id = ${companyId} and c.id = ${key.contactId}
+        on conflict (company_id, contact_id, whatsapp_id) where status <> 'closed'
+          do update set updated_at = t.updated_at
+        returning ${columnList(tickets, "t")}, (t.xmax = 0) as opened__`,
+  );
+  const row = rows[0];
+  return row ? { ticket: tableRow(tickets, row), opened: row.opened__ === true } : null;
 }
 
 export async function deleteTicket(tx: Executor, companyId: number, id: number): Promise<void> {

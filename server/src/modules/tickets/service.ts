@@ -22,6 +22,7 @@ import { connectionOf, saveBotState, stopRatingWait } from "../chatbot/queries.j
 import { companySetting, companySettings, companyTimeZone } from "../settings/queries.js";
 import { acceptGreeting, transferNotice } from "./automaticMessages.js";
 import { type ViewerScope, canSeeTicket, ticketPolicy } from "./policy.js";
+import { openOrFindLiveTicket } from "./openLive.js";
 import * as q from "./queries.js";
 import { ratingQuestion } from "./rating.js";
 
@@ -426,46 +427,27 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
       }
       const userId = ticketPolicy.assignee(actor, input.userId);
       if (userId !== actor.userId) await checkUser(actor.companyId, userId);
-      if (await q.liveTicketOf(db, actor.companyId, contact.id, whatsappId))
-        await otherOpenTicket(actor.companyId, contact.id, whatsappId);
       // A database failure the agent can retry answers ERR_CREATING_TICKET, not a 500.
-      return retryableOr("ERR_CREATING_TICKET", async () => {
-        try {
-          return await inTransaction(db, bus, async (tx, raise) => {
-            const ticketId = await q.insertTicket(tx, actor.companyId, {
-              contactId: contact.id,
-              whatsappId,
+      const opened = await retryableOr("ERR_CREATING_TICKET", () =>
+        inTransaction(db, bus, async (tx, raise) => {
+          const found = await openOrFindLiveTicket(
+            tx,
+            raise,
+            actor.companyId,
+            { contactId: contact.id, whatsappId },
+            {
               userId,
               queueId: input.queueId ?? null,
               status: input.status === "pending" ? "pending" : "open",
-              isGroup: contact.isGroup,
-              createdAt: now(),
-              updatedAt: now(),
-            });
-            await q.track(
-              tx,
-              {
-                id: ticketId,
-                companyId: actor.companyId,
-                whatsappId,
-                queueId: input.queueId ?? null,
-                userId,
-              },
-              {
-                ...(input.queueId ? { queuedAt: now() } : {}),
-                ...(input.status === "pending" ? {} : { acceptedAt: now() }),
-              },
-              now(),
-            );
-            const ticket = (await q.loadTicket(tx, actor.companyId, ticketId))!;
-            raise({ type: "ticket.saved", companyId: actor.companyId, ticket });
-            return ticket;
-          });
-        } catch (err) {
-          if (dbErrorCode(err) === "23505") return otherOpenTicket(actor.companyId, contact.id, whatsappId);
-          throw err;
-        }
-      });
+            },
+            now(),
+          );
+          if (!found) throw new AppError("ERR_NO_CONTACT_FOUND");
+          return found.saved;
+        }),
+      );
+      // The contact has a live ticket on the connection already: who holds it is said.
+      return opened ?? otherOpenTicket(actor.companyId, contact.id, whatsappId);
     },
 
     /**
