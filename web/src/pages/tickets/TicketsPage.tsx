@@ -11,12 +11,11 @@ import {
   useMediaQuery,
 } from "@mui/material";
 import { alpha, useTheme } from "@mui/material/styles";
-import { useCallback, useMemo, useState } from "react";
+import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router-dom";
-import type { Viewer } from "../../api/ticketLists";
+import { useViewer } from "../../auth/useViewer";
 import { useTicketsLive } from "../../api/ticketsLive";
-import { useSessionUser } from "../../auth/AuthContext";
 import { TicketChat } from "./chat/TicketChat";
 import { TicketsManager } from "./TicketsManager";
 
@@ -64,17 +63,7 @@ export function TicketsPage() {
   const theme = useTheme();
   const narrow = useMediaQuery(theme.breakpoints.down("md"), { noSsr: true });
   const { ticketId: uuid } = useParams<{ ticketId?: string }>();
-  const user = useSessionUser();
-  const viewer = useMemo<Viewer>(
-    () => ({
-      id: user.id,
-      profile: user.profile,
-      allTicket: user.allTicket,
-      queues: user.queues,
-      permissions: user.permissions,
-    }),
-    [user.id, user.profile, user.allTicket, user.queues, user.permissions],
-  );
+  const viewer = useViewer();
   useTicketsLive(viewer, uuid);
 
   const [narrowTab, setNarrowTab] = useState<NarrowTab>(uuid ? "ticket" : "list");
