@@ -10,15 +10,17 @@ import { baileysProvider } from "./channels/baileys/provider.js";
 import { createGraphClient, graphFetch } from "./channels/cloud/graph.js";
 import { cloudProvider } from "./channels/cloud/provider.js";
 import { ConnectionCache } from "./channels/connectionCache.js";
-import { CLOUD_WEBHOOK_JOB, cloudWebhookJob, cloudWebhookRoutes } from "./channels/cloud/webhook.js";
-import { type Inbound, createInbound } from "./channels/inbound.js";
-import { INBOUND_MEDIA_JOB, inboundMediaJob } from "./channels/mediaJob.js";
+import { CLOUD_WEBHOOK_JOB, cloudWebhookJob, cloudWebhookRoutes } from "./modules/inbound/cloudWebhook.js";
+import type { Inbound } from "./channels/sink.js";
+import { REJECT_CALL_JOB, rejectCallJob } from "./modules/inbound/calls.js";
+import { createInbound } from "./modules/inbound/service.js";
+import { INBOUND_MEDIA_JOB, inboundMediaJob } from "./modules/inbound/mediaJob.js";
 import type { ProviderRegistry } from "./channels/registry.js";
 import { SessionManager } from "./channels/sessions.js";
 import { PhoneBook } from "./channels/simulator/phones.js";
 import { simulatorProvider } from "./channels/simulator/provider.js";
 import type { Deps } from "./deps.js";
-import { registerListeners } from "./events/listeners.js";
+import { registerListeners } from "./listeners.js";
 import { JobRunner } from "./jobs/runner.js";
 import { type Chatbot, createChatbot } from "./modules/chatbot/index.js";
 import { botMediaRoutes, createBotRunner } from "./modules/bots/index.js";
@@ -356,6 +358,7 @@ function buildChannels(
       log: app.log,
     }),
   );
+  jobs.register(REJECT_CALL_JOB, rejectCallJob({ db, bus, sessions: owned, poke: () => jobs.poke(), log: app.log }));
   jobs.register(CHANNEL_ACTION_JOB, channelActionJob({ db, sessions: owned }));
   jobs.register(ACCOUNT_CODE_MAIL_JOB, accountCodeMailJob({ db, tokens, config, now, mailer }));
   const box = secretBoxFor(config);
@@ -380,7 +383,6 @@ function buildChannels(
     bus,
     now,
     jobs,
-    sessions: owned,
     connections,
     log: app.log,
     bots,

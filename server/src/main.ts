@@ -15,7 +15,7 @@ import { IDEMPOTENCY_KEY_DAYS } from "@atende/contracts";
 import { forgetIdempotencyKeys } from "./modules/messagesApi/queries.js";
 import { EventBus } from "./events/bus.js";
 import { TokenService, resolveJwtSecret } from "./http/tokens.js";
-import { seed } from "./db/seed/index.js";
+import { seed } from "./seed/index.js";
 import { secretBoxFor } from "./lib/secretBox.js";
 import { sealSecretsAtRest } from "./secretsAtRest.js";
 import { MediaStore } from "./storage/media.js";

@@ -30,7 +30,7 @@ export class ConnectionCache {
     private readonly clock: () => number = () => performance.now(),
   ) {}
 
-  /** A committed change of a connection: its row is read again (registered in events/listeners.ts). */
+  /** A committed change of a connection: its row is read again (registered in listeners.ts). */
   heard(event: DomainEvent): void {
     if (event.type === "whatsapp.saved") this.forget(event.whatsapp.id);
     else if (event.type === "whatsapp.session") this.forget(event.session.id);

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { ProviderName } from "@atende/contracts";
 import type { Db } from "../db/client.js";
 import { dbAuthStore } from "./authStore.js";
-import type { Inbound } from "./inbound.js";
+import type { Inbound } from "./sink.js";
 import { type ChannelSession, type ConnectionInfo, connectionInfoOf } from "./provider.js";
 import {
   claimLease,

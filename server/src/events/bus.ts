@@ -22,6 +22,19 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Db, Executor, Tx } from "../db/client.js";
 
 /** Domain events: raised inside a transaction, delivered to listeners only after it commits. */
+/**
+ * A message a ticket command sends the customer on its own (isBot): the agent's greeting on accept,
+ * the rating question or completion message on resolve, the notice of a transfer to another queue.
+ * tickets/ decides it; the messages module's follower queues it, the chatbot's awaits the rating.
+ */
+export interface AutomaticMessage {
+  body: string;
+  /** Sent in this agent's name (the accept greeting). */
+  userId?: number;
+  /** The rating question: the customer's answer is awaited (tickets/rating.ts). */
+  asksRating?: boolean;
+}
+
 export type DomainEvent =
   | { type: "user.saved"; action: "create" | "update"; companyId: number; user: UserDTO }
   | { type: "user.deleted"; companyId: number; userId: number }
@@ -54,9 +67,14 @@ export type DomainEvent =
       companyId: number;
       ticket: TicketDTO;
       previous?: { queueId: number | null; userId: number | null; status?: TicketDTO["status"] };
+      /** What the command that made this change sends the customer (messages' follower sends it). */
+      automaticMessage?: AutomaticMessage;
     }
-  /** The ticket's agent read it: unread went to zero (the lists drop the badge). */
-  | { type: "ticket.read"; companyId: number; ticket: TicketDTO }
+  /**
+   * The ticket's agent read it: unread went to zero (the lists drop the badge); `wids`: the
+   * customer's messages now read, for WhatsApp's read receipts (messages' follower queues them).
+   */
+  | { type: "ticket.read"; companyId: number; ticket: TicketDTO; wids: string[] }
   | {
       type: "ticket.deleted";
       companyId: number;
@@ -164,10 +182,22 @@ export type Listener = (event: DomainEvent) => void | Promise<void>;
  * crash (a durable job) is written there, so it exists exactly when its cause does. Answers what
  * to do once committed (poke the job runner), if anything.
  */
-export type Follower = (tx: Executor, events: readonly DomainEvent[]) => Promise<(() => void) | void>;
+/**
+ * Runs in the transaction that raised `events`, before it commits; answers what to run once it
+ * commits. A follower may `raise` events of its own (a ticket command's automatic message): they are
+ * followed in turn, by every follower, and published after the events that caused them.
+ */
+export type Follower = (
+  tx: Executor,
+  events: readonly DomainEvent[],
+  raise: Raise,
+) => Promise<(() => void) | void>;
+
+/** Rounds of followers raising events for one another before the bus gives up (a loop is a bug). */
+const FOLLOW_ROUNDS = 4;
 
 /**
- * The one way events go out. Listeners and followers are all registered in events/listeners.ts,
+ * The one way events go out. Listeners and followers are all registered in listeners.ts,
  * so what follows an event reads in one place.
  */
 export class EventBus {
@@ -192,14 +222,21 @@ export class EventBus {
 
   /**
    * Runs the followers in the caller's transaction; answers what to run once it commits. A
-   * follower's failure fails the transaction: its work is part of the commit.
+   * follower's failure fails the transaction: its work is part of the commit. Events the followers
+   * raise are appended to `events` (the caller publishes them with the others) and followed too.
    */
-  async follow(tx: Executor, events: readonly DomainEvent[]): Promise<() => void> {
+  async follow(tx: Executor, events: DomainEvent[]): Promise<() => void> {
     if (events.length === 0 || this.followers.length === 0) return () => undefined;
     const after: (() => void)[] = [];
-    for (const follower of this.followers) {
-      const then = await follower(tx, events);
-      if (then) after.push(then);
+    const raise: Raise = (event) => void events.push(event);
+    for (let from = 0, round = 0; from < events.length; round++) {
+      if (round === FOLLOW_ROUNDS) throw new Error("followers kept raising events for one another");
+      const fresh = events.slice(from);
+      from = events.length;
+      for (const follower of this.followers) {
+        const then = await follower(tx, fresh, raise);
+        if (then) after.push(then);
+      }
     }
     return () => after.forEach((then) => then());
   }

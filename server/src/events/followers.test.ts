@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectionInfo } from "../channels/inbound.js";
+import { connectionInfo } from "../modules/inbound/service.js";
 import type { ConnectionInfo } from "../channels/provider.js";
 import { jobs, messages, schedules, whatsapps } from "../db/schema/index.js";
 import { buildCompany } from "../test/factories.js";

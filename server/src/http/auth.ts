@@ -103,7 +103,7 @@ const PASSED_MAX = 20_000;
  * other sessions), a logout, a revoked session, a profile change, a deletion. So on this instance a
  * revocation or a new profile applies to the very next request; on another instance, within a second.
  * Several apps on one database (tests play instances so) share the checks and each forgets in them.
- * Answers the listener that forgets (registered in events/listeners.ts) and `close`, at the app's end.
+ * Answers the listener that forgets (registered in listeners.ts) and `close`, at the app's end.
  */
 export function trustSessionChecks(db: Db): { heard(event: DomainEvent): void; close(): void } {
   let checks = passedChecks.get(db);

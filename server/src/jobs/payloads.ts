@@ -47,7 +47,7 @@ export const jobPayloadSchemas = {
   }),
   /** The campaign message of a recipient who answered the confirmation request (campaigns/answers.ts). */
   "campaign-confirm": z.object({ shippingId: id }),
-  /** An inbound message's file, downloaded after the message is stored (channels/mediaJob.ts). */
+  /** An inbound message's file, downloaded after the message is stored (modules/inbound/mediaJob.ts). */
   "inbound-media": z.object({
     messageId: id,
     whatsappId: id,
@@ -56,7 +56,7 @@ export const jobPayloadSchemas = {
   }),
   /** A confirmation request's deadline: unanswered by then, the recipient is unconfirmed (campaigns/answers.ts). */
   "campaign-confirm-timeout": z.object({ shippingId: id }),
-  /** One Cloud API webhook delivery, stored as received (channels/cloud/webhook.ts). */
+  /** One Cloud API webhook delivery, stored as received (modules/inbound/cloudWebhook.ts). */
   "cloud-webhook": z.object({ whatsappId: z.number().int().positive(), body: z.unknown() }),
   /**
    * A password-reset or invitation mail (passwordReset/codeMail.ts): the code is made when it is

@@ -41,7 +41,7 @@ function handshakeToken(socket: Socket): string | null {
 
 export interface Realtime {
   io: AppServer;
-  /** Sends a committed event to the sockets that may hear it (registered in events/listeners.ts). */
+  /** Sends a committed event to the sockets that may hear it (registered in listeners.ts). */
   heard(event: DomainEvent): Promise<void>;
   sweepOffline(olderThan?: Date): Promise<number>;
   sweepLocked(): Promise<number>;

@@ -6,7 +6,7 @@ import { baileysKeys, whatsappLeases, whatsappSentMessages, whatsapps } from "..
 /**
  * What keeps a connection's session alive across instances and restarts: the session leases, the
  * connection rows the sessions load, the providers' auth keys and the messages they sent (for a
- * phone's resend request). Split from channels/queries.ts, which keeps the inbound pipeline's.
+ * phone's resend request). Split from the inbound pipeline's statements (modules/inbound/queries.ts).
  */
 
 /*

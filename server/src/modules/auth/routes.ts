@@ -5,29 +5,8 @@ import type { Db } from "../../db/client.js";
 import { authenticate, bearerToken } from "../../http/auth.js";
 import { routes } from "../../http/route.js";
 import type { TokenService } from "../../http/tokens.js";
+import { REFRESH_COOKIE, refreshCookieOptions, setRefreshCookie } from "../sessions/cookie.js";
 import { type AuthService, type IssuedSession, createAuthService } from "./service.js";
-
-export const REFRESH_COOKIE = "jrt";
-
-function cookieOptions(config: Config, req: FastifyRequest) {
-  const secure = config.COOKIE_SECURE === "auto" ? req.protocol === "https" : config.COOKIE_SECURE === "true";
-  // A front end on another origin needs SameSite=None, which browsers accept only with Secure.
-  const sameSite = secure && config.corsOrigins.length > 0 ? ("none" as const) : ("lax" as const);
-  return { httpOnly: true, secure, sameSite, path: "/auth" };
-}
-
-/** Sets the httpOnly refresh cookie (login, refresh, and one's own password change). */
-export function setRefreshCookie(
-  reply: FastifyReply,
-  req: FastifyRequest,
-  config: Config,
-  s: { refreshToken: string; refreshExpiresAt: Date },
-) {
-  reply.setCookie(REFRESH_COOKIE, s.refreshToken, {
-    ...cookieOptions(config, req),
-    expires: s.refreshExpiresAt,
-  });
-}
 
 function answer(reply: FastifyReply, req: FastifyRequest, config: Config, s: IssuedSession) {
   setRefreshCookie(reply, req, config, s);
@@ -49,7 +28,7 @@ export function authRoutes(
     try {
       return answer(reply, req, config, await auth.refresh(req.cookies[REFRESH_COOKIE]));
     } catch (err) {
-      reply.clearCookie(REFRESH_COOKIE, cookieOptions(config, req));
+      reply.clearCookie(REFRESH_COOKIE, refreshCookieOptions(config, req));
       throw err;
     }
   });
@@ -59,7 +38,7 @@ export function authRoutes(
     const ctx = await authenticate(deps.db, deps.tokens, bearerToken(req)).catch(() => null);
     if (ctx) await auth.logout(ctx.companyId, ctx.userId);
     else await auth.logoutByRefreshToken(req.cookies[REFRESH_COOKIE]);
-    reply.clearCookie(REFRESH_COOKIE, cookieOptions(config, req));
+    reply.clearCookie(REFRESH_COOKIE, refreshCookieOptions(config, req));
   });
 
   // A past-due company's admin reads it on the payment pages.

@@ -19,7 +19,7 @@ import { dummyPasswordHash, verifyPassword } from "../../lib/passwords.js";
 import { secretBoxFor } from "../../lib/secretBox.js";
 import { findCompany, sessionCompany, subscriptionStatus } from "../companies/queries.js";
 import { findUser, findUserForLogin, updateUser } from "../users/queries.js";
-import * as q from "./queries.js";
+import * as q from "../sessions/queries.js";
 
 type AuthDeps = Pick<Deps, "db" | "bus" | "tokens" | "config" | "now">;
 

@@ -123,7 +123,7 @@ export function createBotRunner(deps: BotRunnerDeps): BotRunner {
         same ? s.lastMessageId : messageId - 1,
       );
       if (pending.length === 0) return { kind: "none" }; // joined into an earlier turn
-      // A customer's file still downloading (channels/mediaJob.ts): the turn waits for it, so the
+      // A customer's file still downloading (modules/inbound/mediaJob.ts): the turn waits for it, so the
       // bot gets the photo or the voice note, not an empty message.
       if (pending.some((m) => m.mediaStatus === "pending"))
         throw new RetryLater("a customer's file is still downloading", 2);

@@ -1,13 +1,11 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { ConnectionCache } from "../../channels/connectionCache.js";
-import type { ChannelSession } from "../../channels/provider.js";
-import type { Db } from "../../db/client.js";
+import type { Db, Executor } from "../../db/client.js";
 import type { DomainEvent, EventBus, Follower } from "../../events/bus.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import type { BotRunner } from "../bots/runner.js";
 import { CHATBOT_JOB, chatbotJob, enqueueBotSteps } from "./bot.js";
-import { REJECT_CALL_JOB, enqueueCallRejection, rejectCallJob } from "./calls.js";
-import { companySettings } from "../settings/queries.js";
+import { saveBotState, stopRatingWait } from "./queries.js";
 import {
   AUTO_TRANSFER_JOB,
   EXPIRE_TICKET_JOB,
@@ -19,8 +17,7 @@ import {
 
 export interface Chatbot {
   /**
-   * In the transaction that stores a customer's message: queues the bot's turn (or a call's
-   * refusal), so a message committed is never left unanswered by a crash right after the commit.
+   * In the transaction that stores a customer's message: queues the bot's turn, so a message committed is never left unanswered by a crash right after the commit.
    */
   within: Follower;
   /** After a ticket's change commits: arms its timers (armed again at start if this is lost). */
@@ -31,8 +28,7 @@ export interface Chatbot {
 
 /**
  * The chatbot and the automatic timers: a customer's message queues the bot's turn (a durable job,
- * in order per ticket, run once across instances); a ticket's change arms its timers; a call, with
- * calls disabled, is declined. Its jobs are registered here; events/listeners.ts wires `within`
+ * in order per ticket, run once across instances); a ticket's change arms its timers. Its jobs are registered here; listeners.ts wires `within`
  * and `heard` to the bus.
  */
 export function createChatbot(deps: {
@@ -40,18 +36,28 @@ export function createChatbot(deps: {
   bus: EventBus;
   now: () => Date;
   jobs: Pick<JobRunner, "register" | "poke">;
-  sessions: { session(whatsappId: number): ChannelSession | null };
   connections: ConnectionCache;
   log: FastifyBaseLogger;
   /** The integrations and AI prompts that serve a waiting ticket before the queue menu. */
   bots?: BotRunner;
 }): Chatbot {
-  const { db, bus, now, jobs, sessions, connections, log } = deps;
+  const { db, bus, now, jobs, connections, log } = deps;
   const poke = () => jobs.poke();
   jobs.register(CHATBOT_JOB, chatbotJob({ db, bus, now, poke, connections, bots: deps.bots }));
   jobs.register(EXPIRE_TICKET_JOB, expireTicketJob({ db, bus, now, poke }));
   jobs.register(AUTO_TRANSFER_JOB, autoTransferJob({ db, bus, now, poke }));
-  jobs.register(REJECT_CALL_JOB, rejectCallJob({ db, bus, sessions, poke, log }));
+
+  /**
+   * A ticket command's rating question (on resolve) awaits the customer's answer; a ticket that
+   * closes without one, or reopens, awaits none any more.
+   */
+  async function followRating(tx: Executor, event: Extract<DomainEvent, { type: "ticket.saved" }>) {
+    const { ticket, previous } = event;
+    const target = { id: ticket.id, companyId: event.companyId };
+    if (event.automaticMessage?.asksRating) await saveBotState(tx, target, { ratingAsks: 1 }, now());
+    else if (previous?.status && (previous.status === "closed") !== (ticket.status === "closed"))
+      await stopRatingWait(tx, event.companyId, ticket.id, now());
+  }
 
   return {
     async within(tx, events) {
@@ -61,21 +67,14 @@ export function createChatbot(deps: {
       const steps: Parameters<typeof enqueueBotSteps>[1] = [];
       let queued = false;
       for (const event of events) {
-        if (event.type !== "message.saved" || event.action !== "create" || event.message.fromMe) continue;
-        const { ticket, message } = event;
-        if (message.mediaType === "call_log") {
-          // The missed call is stored either way; with calls disabled it is declined, with a word.
-          if (ticket.whatsappId === null) continue;
-          if ((await companySettings(tx, event.companyId)).call !== "disabled") continue;
-          await enqueueCallRejection(tx, {
-            companyId: event.companyId,
-            whatsappId: ticket.whatsappId,
-            ticketId: ticket.id,
-            messageId: message.id,
-          });
-          queued = true;
+        if (event.type === "ticket.saved") {
+          await followRating(tx, event);
           continue;
         }
+        if (event.type !== "message.saved" || event.action !== "create" || event.message.fromMe) continue;
+        const { ticket, message } = event;
+        // A missed call is not the bot's: calls.ts declines it when calls are disabled.
+        if (message.mediaType === "call_log") continue;
         // The bot only serves a waiting ticket no agent took (an agent's conversation never queues a
         // turn), and a closed one whose rating it awaits (the pipeline attaches a message to a closed
         // ticket only then; the turn checks the wait again).
@@ -108,4 +107,4 @@ export function createChatbot(deps: {
   };
 }
 
-export { CHATBOT_JOB, AUTO_TRANSFER_JOB, EXPIRE_TICKET_JOB, REJECT_CALL_JOB };
+export { CHATBOT_JOB, AUTO_TRANSFER_JOB, EXPIRE_TICKET_JOB };

@@ -18,7 +18,7 @@ import {
 } from "../../test/chatbot.js";
 import type { TestContext } from "../../test/harness.js";
 import { RATING_RETRY } from "./bot.js";
-import { CALLS_DISABLED_MESSAGE } from "./calls.js";
+import { CALLS_DISABLED_MESSAGE } from "../inbound/calls.js";
 import { RATING_OPTIONS } from "../tickets/rating.js";
 
 /** The rating asked on resolve, the completion message, and the call setting, as the phone sees them. */

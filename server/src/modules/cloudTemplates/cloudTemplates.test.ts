@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CloudTemplateDTO, ConversationWindowDTO, MessageDTO } from "@atende/contracts";
 import { cloudProvider } from "../../channels/cloud/provider.js";
-import { webhookSignature } from "../../channels/cloud/webhook.js";
+import { webhookSignature } from "../inbound/cloudWebhook.js";
 import { contacts, jobs, messages, tickets, whatsapps } from "../../db/schema/index.js";
 import { caller, expectError, expectOk } from "../../test/calls.js";
 import { type FakeGraph, cloudWebhookPayload, startFakeGraph } from "../../test/fakes/graph.js";

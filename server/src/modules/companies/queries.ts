@@ -12,25 +12,7 @@ import { companies, plans, settings, users, whatsapps } from "../../db/schema/in
 import type { SecretBox } from "../../lib/secretBox.js";
 import { presentStoredSettings } from "../settings/sealing.js";
 import { storedSettings } from "../settings/queries.js";
-
-export function presentPlan(p: typeof plans.$inferSelect): PlanDTO {
-  return {
-    id: p.id,
-    name: p.name,
-    users: p.users,
-    connections: p.connections,
-    queues: p.queues,
-    value: Number(p.value),
-    useCampaigns: p.useCampaigns,
-    useSchedules: p.useSchedules,
-    useInternalChat: p.useInternalChat,
-    useExternalApi: p.useExternalApi,
-    useKanban: p.useKanban,
-    useOpenAi: p.useOpenAi,
-    useIntegrations: p.useIntegrations,
-    useInternal: p.useInternal,
-  };
-}
+import { presentPlan } from "../plans/present.js";
 
 export async function findCompany(db: Executor, companyId: number) {
   const [row] = await db
@@ -77,11 +59,6 @@ export async function updateCompany(
 ) {
   const [row] = await db.update(companies).set(values).where(eq(companies.id, id)).returning();
   return row ?? null;
-}
-
-/** Holds the company's row until the transaction ends: two writers cannot both pass a plan limit. */
-export async function lockCompany(tx: Executor, companyId: number): Promise<void> {
-  await tx.execute(sql`select id from companies where id = ${companyId} for update`);
 }
 
 // ---- The platform's companies (the super user's Empresas pages). These statements span companies

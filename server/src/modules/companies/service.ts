@@ -33,6 +33,7 @@ import { presentStoredSettings } from "../settings/sealing.js";
 import { insertSettings, platformSetting, saveSetting, storedSettings } from "../settings/queries.js";
 import { insertPairedSimulator } from "../simulator/queries.js";
 import { insertUser } from "../users/queries.js";
+import { presentPlan } from "../plans/present.js";
 import {
   type CompanyRow,
   type CompanyWithPlan,
@@ -48,7 +49,6 @@ import {
   pageCompanies,
   planExists,
   settingsOfCompanies,
-  presentPlan,
   updateCompany,
 } from "./queries.js";
 

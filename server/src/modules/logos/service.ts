@@ -14,7 +14,7 @@ import { inTransaction } from "../../events/bus.js";
 import { type AuthContext, requireSuper } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
 import type { UploadedFile } from "../../http/upload.js";
-import { lockCompany } from "../companies/queries.js";
+import { lockCompany } from "../plans/queries.js";
 import { logoFileOf, platformCompanyId, saveLogoFile } from "./queries.js";
 import { sanitizeSvg } from "./svg.js";
 

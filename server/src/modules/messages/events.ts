@@ -1,4 +1,4 @@
-import type { Tx } from "../../db/client.js";
+import type { Executor } from "../../db/client.js";
 import type { Raise } from "../../events/bus.js";
 import { presentContact } from "../contacts/present.js";
 import { contactOf, loadMessage } from "./queries.js";
@@ -6,7 +6,7 @@ import { loadTicket } from "../tickets/queries.js";
 
 /** Emits the message and its ticket as they are now (after a send, an ack, a failure). */
 export async function raiseMessageSaved(
-  tx: Tx,
+  tx: Executor,
   raise: Raise,
   companyId: number,
   messageId: number,

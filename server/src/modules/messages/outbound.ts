@@ -6,7 +6,7 @@ import {
   type OutboundMessage,
   type OutboundTemplate,
 } from "../../channels/provider.js";
-import type { Db, Tx } from "../../db/client.js";
+import type { Db, Executor, Tx } from "../../db/client.js";
 import type { EventBus, Raise } from "../../events/bus.js";
 import { inTransaction } from "../../events/bus.js";
 import { type JobHandler, JobFailed, RetryLater, enqueueJob } from "../../jobs/runner.js";
@@ -50,7 +50,7 @@ function mediaTypeOf(mimetype: string): string {
  * Queues an agent's (or the bot's) message: the row shows at once with ack 0, and a durable job on
  * the connection's lane sends it, in order per ticket, retried with backoff.
  */
-export async function queueOutbound(tx: Tx, raise: Raise, input: OutboundInput): Promise<number> {
+export async function queueOutbound(tx: Executor, raise: Raise, input: OutboundInput): Promise<number> {
   const ticket = await findTicketRow(tx, input.companyId, input.ticketId);
   if (!ticket?.whatsappId) throw new Error("ticket has no connection");
   const id = await q.insertOutboundMessage(tx, input.companyId, {

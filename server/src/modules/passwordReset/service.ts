@@ -7,7 +7,7 @@ import { limiterStore } from "../../http/rateLimit.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import { enqueueJob } from "../../jobs/runner.js";
 import { hashPassword } from "../../lib/passwords.js";
-import { endSessionsForNewPassword } from "../auth/passwordChange.js";
+import { endSessionsForNewPassword } from "../sessions/passwordChange.js";
 import { findUserForLogin, updateUser } from "../users/queries.js";
 import { ACCOUNT_CODE_MAIL_JOB, MAIL_ATTEMPTS, codeHash } from "./codeMail.js";
 import { claimAttempt, markUsed } from "./queries.js";

@@ -1,7 +1,7 @@
 import type { ErrorCode } from "@atende/contracts";
 import type { Executor } from "../../db/client.js";
 import { AppError } from "../../http/errors.js";
-import { findCompany, lockCompany } from "../companies/queries.js";
+import { lockCompany, planOfCompany } from "./queries.js";
 
 /**
  * The plan's limits and the code each answers when reached (403). `campaigns` is the seam for the
@@ -30,6 +30,6 @@ export async function requirePlanRoom(
   count: () => Promise<number>,
 ): Promise<void> {
   await lockCompany(tx, companyId);
-  const max = (await findCompany(tx, companyId))?.plan?.[limit] ?? 0;
+  const max = (await planOfCompany(tx, companyId))?.[limit] ?? 0;
   if (max > 0 && (await count()) >= max) throw new AppError(PLAN_LIMIT_ERRORS[limit]);
 }

@@ -1,6 +1,25 @@
-import type { PlanRecordDTO, PublicPlanDTO } from "@atende/contracts";
-import { presentPlan } from "../companies/queries.js";
+import type { PlanDTO, PlanRecordDTO, PublicPlanDTO } from "@atende/contracts";
 import type { PlanRow } from "./queries.js";
+
+/** The plan as a company sees it (its session, the companies pages). */
+export function presentPlan(p: PlanRow): PlanDTO {
+  return {
+    id: p.id,
+    name: p.name,
+    users: p.users,
+    connections: p.connections,
+    queues: p.queues,
+    value: Number(p.value),
+    useCampaigns: p.useCampaigns,
+    useSchedules: p.useSchedules,
+    useInternalChat: p.useInternalChat,
+    useExternalApi: p.useExternalApi,
+    useKanban: p.useKanban,
+    useOpenAi: p.useOpenAi,
+    useIntegrations: p.useIntegrations,
+    useInternal: p.useInternal,
+  };
+}
 
 /** The plan as the super user manages it. */
 export function presentPlanRecord(row: PlanRow): PlanRecordDTO {

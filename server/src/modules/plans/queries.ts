@@ -1,4 +1,4 @@
-import { asc, count, eq } from "drizzle-orm";
+import { asc, count, eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { companies, plans } from "../../db/schema/index.js";
 
@@ -45,4 +45,19 @@ export async function companyPlanId(db: Executor, companyId: number): Promise<nu
     .from(companies)
     .where(eq(companies.id, companyId));
   return row?.planId ?? null;
+}
+
+/** Holds the company's row until the transaction ends: two writers cannot both pass a plan limit. */
+export async function lockCompany(tx: Executor, companyId: number): Promise<void> {
+  await tx.execute(sql`select id from companies where id = ${companyId} for update`);
+}
+
+/** The plan the company is on (its row locked first by the caller, when counting for a limit), or null. */
+export async function planOfCompany(db: Executor, companyId: number): Promise<PlanRow | null> {
+  const [row] = await db
+    .select({ plan: plans })
+    .from(companies)
+    .innerJoin(plans, eq(plans.id, companies.planId))
+    .where(eq(companies.id, companyId));
+  return row?.plan ?? null;
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNull, max, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, max, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client.js";
 import { queueOptions, queues } from "../../db/schema/index.js";
 import type { QueueOptionRow, QueueRow } from "./present.js";
@@ -185,4 +185,14 @@ export async function updateOption(
 /** Deletes the option; its sub-menu goes with it (foreign key cascade). */
 export async function deleteOption(db: Executor, companyId: number, id: number): Promise<void> {
   await db.delete(queueOptions).where(and(eq(queueOptions.companyId, companyId), eq(queueOptions.id, id)));
+}
+
+/** Which of `ids` are queues of the company (another company's id is simply absent). */
+export async function companyQueueIds(db: Executor, companyId: number, ids: number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: queues.id })
+    .from(queues)
+    .where(and(eq(queues.companyId, companyId), inArray(queues.id, ids)));
+  return rows.map((r) => r.id);
 }

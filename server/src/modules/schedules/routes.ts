@@ -41,7 +41,7 @@ export function schedulesRoutes(app: FastifyInstance, schedules: SchedulesServic
 
 /**
  * The durable jobs that send schedules and mark them sent when WhatsApp takes them (queued with the
- * message's ack: see settleWithin, wired in events/listeners.ts).
+ * message's ack: see settleWithin, wired in listeners.ts).
  */
 export function registerScheduleJobs(deps: { db: Db; bus: EventBus; now: () => Date; jobs: JobRunner }) {
   const { jobs } = deps;

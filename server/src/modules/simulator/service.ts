@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { SimulatorPhoneMessage, SimulatorSendInput } from "@atende/contracts";
 import { dbAuthStore } from "../../channels/authStore.js";
 import type { ConnectionCache } from "../../channels/connectionCache.js";
-import type { Inbound } from "../../channels/inbound.js";
+import type { Inbound } from "../../channels/sink.js";
 import { normalizeNumber } from "../../channels/numbers.js";
 import { type ConnectionInfo, type InboundMessage, connectionInfoOf } from "../../channels/provider.js";
 import { type PhoneBook, presentPhoneMessage } from "../../channels/simulator/phones.js";

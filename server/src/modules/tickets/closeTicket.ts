@@ -1,13 +1,14 @@
 import type { Tx } from "../../db/client.js";
 import type { Raise } from "../../events/bus.js";
-import { stopRatingWait } from "../chatbot/queries.js";
 import { type TicketRecord, loadTicket, setTicketClosed, track } from "./queries.js";
 
-/** Closes the ticket in the caller's transaction: the timeline's finish, no rating awaited any more. */
+/**
+ * Closes the ticket in the caller's transaction: the timeline's finish. No rating is awaited any more
+ * (the chatbot's follower of the ticket.saved it raises).
+ */
 export async function closeTicket(tx: Tx, raise: Raise, ticket: TicketRecord, at: Date) {
   await setTicketClosed(tx, ticket.companyId, ticket.id, at);
   await track(tx, ticket, { finishedAt: at }, at);
-  await stopRatingWait(tx, ticket.companyId, ticket.id, at);
   raise({
     type: "ticket.saved",
     companyId: ticket.companyId,

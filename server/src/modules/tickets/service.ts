@@ -6,19 +6,15 @@ import {
   type TicketsPage,
   can,
 } from "@atende/contracts";
-import type { Tx } from "../../db/client.js";
 import type { Deps } from "../../deps.js";
-import { type Raise, inTransaction } from "../../events/bus.js";
+import { type AutomaticMessage, inTransaction } from "../../events/bus.js";
 import { type AuthContext, authorize } from "../../http/auth.js";
 import { AppError, retryableOr } from "../../http/errors.js";
 import { dbErrorCode } from "../../db/errors.js";
 import { requirePlanForLinks } from "../../http/plan.js";
-import type { JobRunner } from "../../jobs/runner.js";
-import { companyQueueIds, findUser } from "../users/queries.js";
+import { companyQueueIds } from "../queues/queries.js";
+import { findUser } from "../users/queries.js";
 import { findWhatsappRow } from "../whatsapps/queries.js";
-import { enqueueChannelAction } from "../messages/actions.js";
-import { queueOutbound } from "../messages/outbound.js";
-import { connectionOf, saveBotState, stopRatingWait } from "../chatbot/queries.js";
 import { companySetting, companySettings, companyTimeZone } from "../settings/queries.js";
 import { acceptGreeting, transferNotice } from "./automaticMessages.js";
 import { type ViewerScope, canSeeTicket, ticketPolicy } from "./policy.js";
@@ -26,7 +22,7 @@ import { openOrFindLiveTicket } from "./openLive.js";
 import * as q from "./queries.js";
 import { ratingQuestion } from "./rating.js";
 
-type TicketsDeps = Pick<Deps, "db" | "bus" | "now"> & { jobs: Pick<JobRunner, "poke"> };
+type TicketsDeps = Pick<Deps, "db" | "bus" | "now">;
 
 export type TicketRow = q.TicketRecord;
 
@@ -63,15 +59,7 @@ interface TicketChange {
   message: AutomaticMessage | null;
 }
 
-interface AutomaticMessage {
-  body: string;
-  /** Sent in the agent's name (the accept greeting). */
-  userId?: number;
-  /** The rating question: the bot state keeps the answer awaited, the timeline its ratingAt. */
-  asksRating?: boolean;
-}
-
-export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
+export function createTicketsService({ db, bus, now }: TicketsDeps) {
   async function scopeOf(actor: AuthContext): Promise<ViewerScope> {
     const user = await findUser(db, actor.companyId, actor.userId);
     return { queueIds: user?.queues.map((x) => x.id) ?? [], allTicket: user?.allTicket === "enabled" };
@@ -111,20 +99,11 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
     if (ticket.unreadMessages === 0) return;
     await inTransaction(db, bus, async (tx, raise) => {
       const wids = await q.markTicketRead(tx, companyId, ticket.id);
-      if (wids.length && ticket.whatsappId) {
-        await enqueueChannelAction(tx, {
-          companyId,
-          ticketId: ticket.id,
-          whatsappId: ticket.whatsappId,
-          action: "markRead",
-          wids,
-        });
-      }
       const read = (await q.loadTicket(tx, companyId, ticket.id))!;
       raise({ type: "ticket.saved", companyId, ticket: read });
-      raise({ type: "ticket.read", companyId, ticket: read });
+      // The read receipts are queued by the messages module's follower of ticket.read.
+      raise({ type: "ticket.read", companyId, ticket: read, wids });
     });
-    jobs.poke();
   }
 
   /** A ticket opened by someone who may see it: its own agent opening it has read it. */
@@ -179,7 +158,8 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
       return { body: acceptGreeting(contact?.name ?? "", me?.name ?? ""), userId: actor.userId };
     }
     const settings = await companySettings(db, actor.companyId);
-    const connection = await connectionOf(db, actor.companyId, event.whatsappId);
+    const connection =
+      event.whatsappId === null ? null : await findWhatsappRow(db, actor.companyId, event.whatsappId);
     if (event.kind === "resolve") {
       // The ticket closes at once; the bot state (ratingAsks) keeps the rating awaited, and the
       // customer's answer still reaches this closed ticket for a while (RATING_WAIT_MS).
@@ -268,27 +248,11 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
     return commit(actor, ticket, { patch, accepting: false, message });
   }
 
-  /** Sends a command's automatic message in its transaction. */
-  async function sendAutomatic(
-    tx: Tx,
-    raise: Raise,
-    ticket: { id: number; companyId: number },
-    message: AutomaticMessage,
-    at: Date,
-  ) {
-    await queueOutbound(tx, raise, {
-      companyId: ticket.companyId,
-      ticketId: ticket.id,
-      body: message.body,
-      ...(message.userId !== undefined ? { userId: message.userId } : {}),
-      isBot: true,
-    });
-    if (message.asksRating) await saveBotState(tx, ticket, { ratingAsks: 1 }, at);
-  }
-
   /**
    * Writes a command's change if nobody changed the ticket's status or agent since it was read
-   * (else ChangedMeanwhile, and `update` decides again), with its timeline step and its message.
+   * (else ChangedMeanwhile, and `update` decides again), with its timeline step. Its `ticket.saved`
+   * carries the automatic message; what follows a change is the followers' (listeners.ts): the
+   * message queued (messages), the rating awaited or no longer awaited (chatbot), the bot stopped.
    */
   async function commit(actor: AuthContext, ticket: TicketRow, change: TicketChange): Promise<TicketDTO> {
     const { patch, accepting, message } = change;
@@ -325,14 +289,13 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
           },
           at,
         );
-        if (reopening) await stopRatingWait(tx, actor.companyId, id, at);
-        if (message) await sendAutomatic(tx, raise, after, message, at);
         const saved = (await q.loadTicket(tx, actor.companyId, id))!;
         raise({
           type: "ticket.saved",
           companyId: actor.companyId,
           ticket: saved,
           previous: { queueId: ticket.queueId, userId: ticket.userId, status: ticket.status },
+          ...(message ? { automaticMessage: message } : {}),
         });
         return saved;
       });
@@ -341,8 +304,8 @@ export function createTicketsService({ db, bus, now, jobs }: TicketsDeps) {
         return otherOpenTicket(actor.companyId, ticket.contactId, patch.whatsappId ?? ticket.whatsappId);
       throw err;
     }
-    if (message) jobs.poke();
-    return updated;
+    // The answer shows the automatic message as the ticket's last one, as its agent's list does.
+    return message ? (await q.loadTicket(db, actor.companyId, id))! : updated;
   }
 
   const commands = {

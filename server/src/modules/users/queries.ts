@@ -119,15 +119,6 @@ export async function countAdmins(db: Executor, companyId: number): Promise<numb
 }
 
 /** Keeps only the queue ids that belong to the company. */
-export async function companyQueueIds(db: Executor, companyId: number, ids: number[]): Promise<number[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .select({ id: queues.id })
-    .from(queues)
-    .where(and(eq(queues.companyId, companyId), inArray(queues.id, ids)));
-  return rows.map((r) => r.id);
-}
-
 export async function setUserQueues(db: Executor, companyId: number, userId: number, queueIds: number[]) {
   await db.delete(userQueues).where(and(eq(userQueues.companyId, companyId), eq(userQueues.userId, userId)));
   if (queueIds.length > 0) {

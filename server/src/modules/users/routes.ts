@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { idParam, listQuerySchema, userCreateSchema, userUpdateSchema } from "@atende/contracts";
 import type { Config } from "../../config.js";
 import { routes } from "../../http/route.js";
-import { setRefreshCookie } from "../auth/routes.js";
+import { setRefreshCookie } from "../sessions/cookie.js";
 import { type UsersService, createUsersService } from "./service.js";
 
 export function usersRoutes(app: FastifyInstance, users: UsersService, config: Config) {

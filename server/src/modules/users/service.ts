@@ -5,8 +5,9 @@ import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError, uniqueOr } from "../../http/errors.js";
 import { hashPassword, verifyPassword } from "../../lib/passwords.js";
-import { endSessionsForNewPassword } from "../auth/passwordChange.js";
+import { endSessionsForNewPassword } from "../sessions/passwordChange.js";
 import { requirePlanRoom } from "../plans/limits.js";
+import { companyQueueIds } from "../queues/queries.js";
 import { findWhatsappRow } from "../whatsapps/queries.js";
 import * as q from "./queries.js";
 import { userPolicy } from "./policy.js";
@@ -22,7 +23,7 @@ export interface UpdatedUser {
 export function createUsersService({ db, bus, now, config }: UsersDeps) {
   async function checkQueues(companyId: number, queueIds: number[]) {
     const unique = [...new Set(queueIds)];
-    const found = await q.companyQueueIds(db, companyId, unique);
+    const found = await companyQueueIds(db, companyId, unique);
     if (found.length !== unique.length) throw new AppError("ERR_NO_QUEUE_FOUND");
     return unique;
   }

@@ -1,12 +1,13 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { ChannelSession } from "../../channels/provider.js";
 import type { Db, Executor } from "../../db/client.js";
-import { type EventBus, inTransaction } from "../../events/bus.js";
+import { type EventBus, type Follower, inTransaction } from "../../events/bus.js";
 import { type JobHandler, enqueueJob } from "../../jobs/runner.js";
 import { findContactRow } from "../contacts/queries.js";
+import { companySettings } from "../settings/queries.js";
 import { findMessageRow } from "../messages/queries.js";
 import { findTicketRow } from "../tickets/queries.js";
-import { botSays } from "./botMessages.js";
+import { botSays } from "../chatbot/botMessages.js";
 
 export const REJECT_CALL_JOB = "call-reject";
 
@@ -33,6 +34,31 @@ export async function enqueueCallRejection(
     dedupeKey: `call-reject:${m.messageId}`,
     maxAttempts: 3,
   });
+}
+
+/**
+ * In the transaction that stores a customer's missed call: with calls disabled (setting `call`),
+ * queues its refusal, so a call stored is declined even if this instance stops right after the
+ * commit. The missed call stays in the ticket either way.
+ */
+export function callsWithin(poke: () => void): Follower {
+  return async (tx, events) => {
+    let queued = false;
+    for (const event of events) {
+      if (event.type !== "message.saved" || event.action !== "create" || event.message.fromMe) continue;
+      const { ticket, message } = event;
+      if (message.mediaType !== "call_log" || ticket.whatsappId === null) continue;
+      if ((await companySettings(tx, event.companyId)).call !== "disabled") continue;
+      await enqueueCallRejection(tx, {
+        companyId: event.companyId,
+        whatsappId: ticket.whatsappId,
+        ticketId: ticket.id,
+        messageId: message.id,
+      });
+      queued = true;
+    }
+    return queued ? poke : undefined;
+  };
 }
 
 /**
@@ -65,7 +91,7 @@ export function rejectCallJob(deps: {
             callId,
           );
         } catch (err) {
-          deps.log.warn({ err, callId }, "chatbot: could not decline a call");
+          deps.log.warn({ err, callId }, "inbound: could not decline a call");
         }
       }
       await inTransaction(db, bus, async (tx, raise) => {

@@ -1,12 +1,12 @@
 import { type SQL, and, eq, sql } from "drizzle-orm";
 import type { TicketDTO } from "@atende/contracts";
-import { type Db, type Executor, type Tx, queryRows } from "../db/client.js";
-import { isSerializationFailure, isUniqueViolationOf } from "../db/errors.js";
-import { GroupCommit } from "../db/groupCommit.js";
-import { PreparedSql, columnList, tableRow } from "../db/prepared.js";
-import { contacts, messages, tickets, whatsapps } from "../db/schema/index.js";
-import type { ContactRow } from "../modules/contacts/present.js";
-import type { MessageRow } from "../modules/messages/present.js";
+import { type Db, type Executor, type Tx, queryRows } from "../../db/client.js";
+import { isSerializationFailure, isUniqueViolationOf } from "../../db/errors.js";
+import { GroupCommit } from "../../db/groupCommit.js";
+import { PreparedSql, columnList, tableRow } from "../../db/prepared.js";
+import { contacts, messages, tickets, whatsapps } from "../../db/schema/index.js";
+import type { ContactRow } from "../contacts/present.js";
+import type { MessageRow } from "../messages/present.js";
 
 /**
  * The channels' statements for the inbound pipeline and the connection rows it updates (the

@@ -4,19 +4,19 @@ import { and, eq } from "drizzle-orm";
 import type { WAMessage } from "@whiskeysockets/baileys";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { MessageDTO } from "@atende/contracts";
-import { jobs, messages } from "../db/schema/index.js";
-import type { DomainEvent } from "../events/bus.js";
-import { type FakeGraph, cloudWebhookPayload, startFakeGraph } from "../test/fakes/graph.js";
-import { buildCompany, buildConnection } from "../test/factories.js";
-import { type TestContext, createTestContext } from "../test/harness.js";
-import { baileysProvider } from "./baileys/provider.js";
-import { fixtures } from "./baileys/fixtures/messages.js";
-import { silent } from "./baileys/fixtures/harness.js";
-import { mapUpsertedMessage } from "./baileys/mapping.js";
-import { mapCloudWebhook } from "./cloud/mapping.js";
-import { connectionInfo } from "./inbound.js";
+import { jobs, messages } from "../../db/schema/index.js";
+import type { DomainEvent } from "../../events/bus.js";
+import { type FakeGraph, cloudWebhookPayload, startFakeGraph } from "../../test/fakes/graph.js";
+import { buildCompany, buildConnection } from "../../test/factories.js";
+import { type TestContext, createTestContext } from "../../test/harness.js";
+import { baileysProvider } from "../../channels/baileys/provider.js";
+import { fixtures } from "../../channels/baileys/fixtures/messages.js";
+import { silent } from "../../channels/baileys/fixtures/harness.js";
+import { mapUpsertedMessage } from "../../channels/baileys/mapping.js";
+import { mapCloudWebhook } from "../../channels/cloud/mapping.js";
+import { connectionInfo } from "./service.js";
 import { INBOUND_MEDIA_ATTEMPTS, INBOUND_MEDIA_JOB } from "./mediaJob.js";
-import type { ConnectionInfo } from "./provider.js";
+import type { ConnectionInfo } from "../../channels/provider.js";
 
 /**
  * Inbound media never blocks the message: it is stored at once with its file pending, and a durable

@@ -1,13 +1,13 @@
 import type { FastifyBaseLogger } from "fastify";
-import type { Db, Executor } from "../db/client.js";
-import { type EventBus, inTransaction } from "../events/bus.js";
-import { type JobHandler, JobFailed, enqueueJob } from "../jobs/runner.js";
-import { raiseMessageSaved } from "../modules/messages/events.js";
-import { findMessageRow, updateMessage } from "../modules/messages/queries.js";
-import { findWhatsappRow } from "../modules/whatsapps/queries.js";
-import { type MediaStore, MediaTooLarge } from "../storage/media.js";
-import { ChannelError, type MediaRef, connectionInfoOf } from "./provider.js";
-import { type ProviderRegistry, providerFor } from "./registry.js";
+import type { Db, Executor } from "../../db/client.js";
+import { type EventBus, inTransaction } from "../../events/bus.js";
+import { type JobHandler, JobFailed, enqueueJob } from "../../jobs/runner.js";
+import { raiseMessageSaved } from "../messages/events.js";
+import { findMessageRow, updateMessage } from "../messages/queries.js";
+import { findWhatsappRow } from "../whatsapps/queries.js";
+import { type MediaStore, MediaTooLarge } from "../../storage/media.js";
+import { ChannelError, type MediaRef, connectionInfoOf } from "../../channels/provider.js";
+import { type ProviderRegistry, providerFor } from "../../channels/registry.js";
 
 export const INBOUND_MEDIA_JOB = "inbound-media";
 

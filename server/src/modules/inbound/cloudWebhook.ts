@@ -7,19 +7,19 @@ import { sendError } from "../../http/errors.js";
 import type { RouteDeclaration } from "../../http/route.js";
 import { type JobHandler, type JobRunner, enqueueJob } from "../../jobs/runner.js";
 import { type EventBus, inTransaction } from "../../events/bus.js";
-import { presentContact } from "../../modules/contacts/present.js";
-import type { Inbound } from "../inbound.js";
-import { ChannelError, connectionInfoOf } from "../provider.js";
-import type { GraphClient } from "./graph.js";
-import { type CloudIdentityChange, mapCloudWebhook } from "./mapping.js";
-import { cloudCredentialsOf } from "./provider.js";
+import { presentContact } from "../contacts/present.js";
+import type { Inbound } from "../../channels/sink.js";
+import { ChannelError, connectionInfoOf } from "../../channels/provider.js";
+import type { GraphClient } from "../../channels/cloud/graph.js";
+import { type CloudIdentityChange, mapCloudWebhook } from "../../channels/cloud/mapping.js";
+import { cloudCredentialsOf } from "../../channels/cloud/provider.js";
 import {
   contactHolding,
   findCloudConnectionRow,
   findCloudContact,
   settleUnknownSend,
   updateCloudContact,
-} from "./queries.js";
+} from "../../channels/cloud/queries.js";
 
 /**
  * Meta's webhook for a Cloud API connection. Verification (GET) answers the challenge when the

@@ -8,10 +8,10 @@ import { JobRunner } from "../../jobs/runner.js";
 import { type FakeGraph, cloudWebhookPayload, startFakeGraph } from "../../test/fakes/graph.js";
 import { buildCompany, buildConnection } from "../../test/factories.js";
 import { openTestDatabase } from "../../test/harness.js";
-import type { Inbound } from "../inbound.js";
-import type { ChannelEvent, ConnectionInfo } from "../provider.js";
-import { createGraphClient } from "./graph.js";
-import { CLOUD_WEBHOOK_JOB, cloudWebhookJob, cloudWebhookRoutes, webhookSignature } from "./webhook.js";
+import type { Inbound } from "../../channels/sink.js";
+import type { ChannelEvent, ConnectionInfo } from "../../channels/provider.js";
+import { createGraphClient } from "../../channels/cloud/graph.js";
+import { CLOUD_WEBHOOK_JOB, cloudWebhookJob, cloudWebhookRoutes, webhookSignature } from "./cloudWebhook.js";
 
 /**
  * The webhook as Meta calls it: routes on a Fastify app over a real, migrated database, jobs run by

@@ -6,7 +6,7 @@ import { cloudWebhookPayload } from "../../test/fakes/graph.js";
 import { buildCompany, buildConnection } from "../../test/factories.js";
 import { type TestContext, clonePostgresTemplate, createTestContext, waitFor } from "../../test/harness.js";
 import { type TcpProxy, startTcpProxy } from "../../test/tcpProxy.js";
-import { CLOUD_WEBHOOK_JOB, webhookSignature } from "./webhook.js";
+import { CLOUD_WEBHOOK_JOB, webhookSignature } from "./cloudWebhook.js";
 
 /**
  * Meta's webhook while PostgreSQL is away: the app (its background work running) reaches the

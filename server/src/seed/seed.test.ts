@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import { loadConfig } from "../../config.js";
-import { companies, users } from "../schema/index.js";
-import { openTestDatabase } from "../../test/harness.js";
+import { loadConfig } from "../config.js";
+import { companies, users } from "../db/schema/index.js";
+import { openTestDatabase } from "../test/harness.js";
 import { DEMO_LOGINS, seed } from "./index.js";
 
 /**

@@ -1,18 +1,18 @@
 import { and, count, eq, inArray, lte, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ContactDTO, MessageDTO, TicketDTO } from "@atende/contracts";
-import { queryRows } from "../db/client.js";
-import { contacts, jobs, messages, tags, ticketBotStates, ticketTags, tickets } from "../db/schema/index.js";
-import { inTransaction } from "../events/bus.js";
-import { presentContact } from "../modules/contacts/present.js";
-import { loadMessage } from "../modules/messages/queries.js";
-import { loadTicket } from "../modules/tickets/queries.js";
-import { queueOutbound, retryOutbound } from "../modules/messages/outbound.js";
-import { buildSimulatorCompany, phoneSends, phoneShows } from "../test/channels.js";
-import { buildUser, login, newNumber } from "../test/factories.js";
+import { queryRows } from "../../db/client.js";
+import { contacts, jobs, messages, tags, ticketBotStates, ticketTags, tickets } from "../../db/schema/index.js";
+import { inTransaction } from "../../events/bus.js";
+import { presentContact } from "../contacts/present.js";
+import { loadMessage } from "../messages/queries.js";
+import { loadTicket } from "../tickets/queries.js";
+import { queueOutbound, retryOutbound } from "../messages/outbound.js";
+import { buildSimulatorCompany, phoneSends, phoneShows } from "../../test/channels.js";
+import { buildUser, login, newNumber } from "../../test/factories.js";
 import { batch } from "./queries.js";
-import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../test/harness.js";
-import { caughtUp } from "../test/settled.js";
+import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
+import { caughtUp } from "../../test/settled.js";
 
 let ctx: TestContext;
 let team: Awaited<ReturnType<typeof buildSimulatorCompany>>;
@@ -296,7 +296,7 @@ describe("the inbound pipeline", () => {
 });
 
 async function createStranger() {
-  const { buildCompany } = await import("../test/factories.js");
+  const { buildCompany } = await import("../../test/factories.js");
   const company = await buildCompany(ctx.deps.db);
   const user = await buildUser(ctx.deps.db, company.id, { profile: "admin" });
   return login(ctx, user.email);
@@ -386,7 +386,7 @@ describe("the outbound queue", () => {
 describe("live events", () => {
   it("a new customer message reaches the agents of its queue and the admins, not an agent of another queue", async () => {
     const otherQueue = await (
-      await import("../test/factories.js")
+      await import("../../test/factories.js")
     ).buildQueue(ctx.deps.db, team.company.id, { name: "Outra" });
     const inQueue = await buildUser(ctx.deps.db, team.company.id, { queueIds: [team.queues[0]!.id] });
     const outside = await buildUser(ctx.deps.db, team.company.id, { queueIds: [otherQueue.id] });

@@ -1,14 +1,16 @@
-import type { ConnectionCache } from "../channels/connectionCache.js";
-import type { JobRunner } from "../jobs/runner.js";
-import type { Chatbot } from "../modules/chatbot/index.js";
-import { botsWithin } from "../modules/bots/index.js";
-import { inviteWithin } from "../modules/passwordReset/codeMail.js";
-import { settleWithin } from "../modules/schedules/sending.js";
-import { campaignAnswersWithin } from "../modules/campaigns/answers.js";
-import type { ChatsService } from "../modules/chats/service.js";
-import type { Realtime } from "../realtime/index.js";
-import { type SubscriptionCache, webhookFollower } from "../modules/webhooks/dispatch.js";
-import type { DomainEvent, EventBus } from "./bus.js";
+import type { ConnectionCache } from "./channels/connectionCache.js";
+import type { JobRunner } from "./jobs/runner.js";
+import type { Chatbot } from "./modules/chatbot/index.js";
+import { botsWithin } from "./modules/bots/index.js";
+import { callsWithin } from "./modules/inbound/calls.js";
+import { ticketMessagesWithin } from "./modules/messages/followers.js";
+import { inviteWithin } from "./modules/passwordReset/codeMail.js";
+import { settleWithin } from "./modules/schedules/sending.js";
+import { campaignAnswersWithin } from "./modules/campaigns/answers.js";
+import type { ChatsService } from "./modules/chats/service.js";
+import type { Realtime } from "./realtime/index.js";
+import { type SubscriptionCache, webhookFollower } from "./modules/webhooks/dispatch.js";
+import type { DomainEvent, EventBus } from "./events/bus.js";
 
 /**
  * Everything that follows an event, in one place. Two kinds:
@@ -19,7 +21,8 @@ import type { DomainEvent, EventBus } from "./bus.js";
  *   others still hear the event.
  *
  * What follows `message.saved`:
- * - create, a customer's message: the bot's turn, or a declined call's refusal (chatbot, follower);
+ * - create, a customer's message: the bot's turn (chatbot, follower), or a declined call's refusal
+ *   (inbound/calls.ts, follower);
  * - update, WhatsApp's answer about a schedule's message: the schedule's settling (follower);
  * - create/update, a campaign recipient's answer or its message's fate (campaigns, follower);
  * - create, a message queued for sending: the job runner looks at once (listener);
@@ -29,6 +32,9 @@ import type { DomainEvent, EventBus } from "./bus.js";
  * What follows `user.invited`: the invitation mail's job (passwordReset, follower).
  * What follows `ticketNote.changed` (create): the colleagues it mentions hear it in the internal chat.
  * What follows `ticket.saved` of a waiting ticket an agent took: the bot serving it stops (bots, follower).
+ * What follows a ticket command's `ticket.saved`: its automatic message queued (messages, follower),
+ * the rating awaited on resolve, or no longer on a close or a reopen (chatbot, follower).
+ * What follows `ticket.read`: the read receipts queued (messages, follower).
  * What follows `ticket.saved`: its timers armed (chatbot, listener: those lost to a crash are armed
  * again at start), the caches, the sockets.
  *
@@ -53,7 +59,11 @@ export function registerListeners(
   const off = [
     // ---- In the transaction.
     bus.within(chatbot.within),
+    // A missed call, with calls disabled: its refusal (inbound/calls.ts).
+    bus.within(callsWithin(poke)),
     bus.within(botsWithin(now)),
+    // A ticket command's automatic message and an agent's read receipts (messages).
+    bus.within(ticketMessagesWithin(poke)),
     bus.within(settleWithin(poke)),
     // A campaign recipient's answer (confirmation, opt-out) and the fate of its message.
     bus.within(campaignAnswersWithin(bus, poke, now)),

@@ -2,12 +2,12 @@ import crypto from "node:crypto";
 import { count, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { DEFAULT_COMPANY_SETTINGS, DEFAULT_PLATFORM_SETTINGS } from "@atende/contracts";
-import type { Executor } from "../client.js";
-import { companies, plans, queues, userQueues, users, whatsappQueues } from "../schema/index.js";
-import type { Deps } from "../../deps.js";
-import { hashPassword } from "../../lib/passwords.js";
-import { insertSettings } from "../../modules/settings/queries.js";
-import { insertPairedSimulator } from "../../modules/simulator/queries.js";
+import type { Executor } from "../db/client.js";
+import { companies, plans, queues, userQueues, users, whatsappQueues } from "../db/schema/index.js";
+import type { Deps } from "../deps.js";
+import { hashPassword } from "../lib/passwords.js";
+import { insertSettings } from "../modules/settings/queries.js";
+import { insertPairedSimulator } from "../modules/simulator/queries.js";
 
 export const PLATFORM_COMPANY = "Atende Plataforma";
 export const DEMO_COMPANY = "Empresa Demo";

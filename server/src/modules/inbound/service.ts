@@ -1,23 +1,23 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { WhatsappStatus } from "@atende/contracts";
-import type { Db } from "../db/client.js";
-import type { messages } from "../db/schema/index.js";
-import { type DomainEvent, type EventBus, inTransaction } from "../events/bus.js";
+import type { Db } from "../../db/client.js";
+import type { messages } from "../../db/schema/index.js";
+import { type DomainEvent, type EventBus, inTransaction } from "../../events/bus.js";
 import {
   type ContactIdentity,
   identityIsSettled,
   isContactKeyClash,
   isReconcileRace,
   reconcileContact,
-} from "../modules/contacts/queries.js";
-import { type ContactRow, presentContact } from "../modules/contacts/present.js";
-import { raiseMessageSaved } from "../modules/messages/events.js";
-import { presentMessage } from "../modules/messages/present.js";
-import { companySetting, companyTimeZone } from "../modules/settings/queries.js";
-import { presentSession } from "../modules/whatsapps/present.js";
-import { findWhatsappRow, loadWhatsapp } from "../modules/whatsapps/queries.js";
-import { loadTicket } from "../modules/tickets/queries.js";
-import type { MediaStore } from "../storage/media.js";
+} from "../contacts/queries.js";
+import { type ContactRow, presentContact } from "../contacts/present.js";
+import { raiseMessageSaved } from "../messages/events.js";
+import { presentMessage } from "../messages/present.js";
+import { companySetting, companyTimeZone } from "../settings/queries.js";
+import { presentSession } from "../whatsapps/present.js";
+import { findWhatsappRow, loadWhatsapp } from "../whatsapps/queries.js";
+import { loadTicket } from "../tickets/queries.js";
+import type { MediaStore } from "../../storage/media.js";
 import { type PendingMedia, enqueueMediaDownload } from "./mediaJob.js";
 import {
   type ContactKey,
@@ -40,12 +40,8 @@ import {
   type ConnectionInfo,
   type InboundMessage,
   connectionInfoOf,
-} from "./provider.js";
-
-/** The one inbound pipeline: every provider's events go through `handle`. */
-export interface Inbound {
-  handle(connection: ConnectionInfo, event: ChannelEvent): Promise<void>;
-}
+} from "../../channels/provider.js";
+import type { Inbound } from "../../channels/sink.js";
 
 export interface InboundDeps {
   db: Db;
@@ -124,7 +120,15 @@ export function createInbound(deps: InboundDeps): Inbound {
         s.message.mediaStatus === "pending" && pending.get(`${s.message.whatsappId}:${s.message.wid}`);
       if (wanted) await enqueueMediaDownload(tx, s.message.companyId, s.message.id, wanted);
     }
-    return bus.follow(tx, stored.flatMap(conversationEvents));
+    const events = stored.flatMap(conversationEvents);
+    const caused = events.length;
+    const committed = await bus.follow(tx, events);
+    // What the followers raised goes out after the batch's own events (published per message).
+    const raised = events.slice(caused);
+    return () => {
+      committed();
+      if (raised.length > 0) void bus.publish(raised);
+    };
   });
 
   /**
