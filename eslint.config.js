@@ -35,11 +35,15 @@ export default tseslint.config(
     files: ["server/src/**/*.ts"],
     ignores: [
       "server/src/**/queries.ts",
+      // A domain whose statements would pass 400 lines in one file keeps a topic's in <topic>Queries.ts.
+      "server/src/**/*Queries.ts",
       "server/src/db/**",
+      // The demo data writes its rows as they are (it runs before any module, at a first start).
+      "server/src/seed/**",
       "server/src/**/*.test.ts",
       "server/src/test/**",
       // A module's test setup shared by its split test files (tickets/testing.ts ...): tests, not the app.
-      "server/src/modules/*/testing.ts",
+      "server/src/modules/**/testing.ts",
     ],
     rules: {
       "no-restricted-imports": [

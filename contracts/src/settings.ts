@@ -4,7 +4,7 @@ import { noNul } from "./validation.js";
 export const ENABLED_DISABLED = ["enabled", "disabled"] as const;
 export const SCHEDULE_TYPES = ["disabled", "queue", "company"] as const;
 export type ScheduleType = (typeof SCHEDULE_TYPES)[number];
-/** The spec's chatBotType ("chatBotType is text"): the one menu style the bot sends (chatbot/bot.ts). */
+/** The spec's chatBotType ("chatBotType is text"): the one menu style the bot sends (bots/menu/bot.ts). */
 export const CHATBOT_TYPES = ["text"] as const;
 export type ChatbotType = (typeof CHATBOT_TYPES)[number];
 export const TRIAL_DAYS = ["1", "2", "3", "4", "5", "6", "7"] as const;

@@ -22,8 +22,8 @@ import { simulatorProvider } from "./channels/simulator/provider.js";
 import type { Deps } from "./deps.js";
 import { registerListeners } from "./listeners.js";
 import { JobRunner } from "./jobs/runner.js";
-import { type Chatbot, createChatbot } from "./modules/chatbot/index.js";
-import { botMediaRoutes, createBotRunner } from "./modules/bots/index.js";
+import { type Chatbot, createChatbot } from "./modules/bots/menu/index.js";
+import { botMediaRoutes, createBotRunner } from "./modules/bots/runtime/index.js";
 import { CHANNEL_ACTION_JOB, channelActionJob, enqueueTyping } from "./modules/messages/actions.js";
 import { SEND_MESSAGE_JOB, sendMessageJob } from "./modules/messages/outbound.js";
 import { registerErrorHandler, sendError } from "./http/errors.js";
@@ -89,9 +89,9 @@ import { type Realtime, createRealtime } from "./realtime/index.js";
 import { secretBoxFor } from "./lib/secretBox.js";
 import { type Outbound, createOutbound } from "./lib/outbound.js";
 import { Allowance } from "./lib/outboundAddress.js";
-import { dialogflowClient } from "./modules/queueIntegrations/dialogflow.js";
-import { queueIntegrationsModule } from "./modules/queueIntegrations/routes.js";
-import { promptsModule } from "./modules/prompts/routes.js";
+import { dialogflowClient } from "./modules/bots/integrations/dialogflow.js";
+import { queueIntegrationsModule } from "./modules/bots/integrations/routes.js";
+import { promptsModule } from "./modules/bots/prompts/routes.js";
 
 const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
 
@@ -358,7 +358,10 @@ function buildChannels(
       log: app.log,
     }),
   );
-  jobs.register(REJECT_CALL_JOB, rejectCallJob({ db, bus, sessions: owned, poke: () => jobs.poke(), log: app.log }));
+  jobs.register(
+    REJECT_CALL_JOB,
+    rejectCallJob({ db, bus, sessions: owned, poke: () => jobs.poke(), log: app.log }),
+  );
   jobs.register(CHANNEL_ACTION_JOB, channelActionJob({ db, sessions: owned }));
   jobs.register(ACCOUNT_CODE_MAIL_JOB, accountCodeMailJob({ db, tokens, config, now, mailer }));
   const box = secretBoxFor(config);

@@ -1,7 +1,7 @@
 import type { ConnectionCache } from "./channels/connectionCache.js";
 import type { JobRunner } from "./jobs/runner.js";
-import type { Chatbot } from "./modules/chatbot/index.js";
-import { botsWithin } from "./modules/bots/index.js";
+import type { Chatbot } from "./modules/bots/menu/index.js";
+import { botsWithin } from "./modules/bots/runtime/index.js";
 import { callsWithin } from "./modules/inbound/calls.js";
 import { ticketMessagesWithin } from "./modules/messages/followers.js";
 import { inviteWithin } from "./modules/passwordReset/codeMail.js";

@@ -24,13 +24,13 @@ export const jobPayloadSchemas = {
   "send-message": z.object({ messageId: id }),
   /** A read receipt, reaction, edit or delete on WhatsApp (messages/actions.ts). */
   "channel-action": z.object({ ticketId: id }).and(channelAction),
-  /** The bot's turn on one customer message (chatbot/bot.ts). */
+  /** The bot's turn on one customer message (bots/menu/bot.ts). */
   "chatbot-step": z.object({ ticketId: id, messageId: id }),
-  /** Auto-close of an open ticket without messages (chatbot/timers.ts). */
+  /** Auto-close of an open ticket without messages (bots/menu/timers.ts). */
   "ticket-expire": z.object({ ticketId: id }),
-  /** Auto-transfer of a waiting ticket (chatbot/timers.ts); `fromQueueId` is kept for the log. */
+  /** Auto-transfer of a waiting ticket (bots/menu/timers.ts); `fromQueueId` is kept for the log. */
   "ticket-auto-transfer": z.object({ ticketId: id, fromQueueId: id.nullable().optional() }),
-  /** A declined call (chatbot/calls.ts). */
+  /** A declined call (inbound/calls.ts). */
   "call-reject": z.object({ ticketId: id, messageId: id }),
   /** A schedule sent at its time (schedules/sending.ts). */
   "send-schedule": z.object({ scheduleId: id }),

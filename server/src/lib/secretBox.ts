@@ -1,7 +1,6 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { Config } from "../config.js";
 
 /**
  * Secrets kept at rest (AI provider keys, bot tokens, service-account JSON, webhook signing
@@ -93,7 +92,7 @@ export function resolveSecretsKey(configured: string | undefined, dataDir: strin
 const boxes = new Map<string, SecretBox>();
 
 /** The deployment's secret box (one per key source, so every module seals with the same key). */
-export function secretBoxFor(config: Pick<Config, "SECRETS_KEY" | "dataDir">): SecretBox {
+export function secretBoxFor(config: { SECRETS_KEY?: string | undefined; dataDir: string }): SecretBox {
   const id = config.SECRETS_KEY
     ? `env:${crypto.createHash("sha256").update(config.SECRETS_KEY).digest("hex")}`
     : `dir:${config.dataDir}`;

@@ -8,10 +8,10 @@ import {
 import type { ChannelEvent, InboundMessage } from "../provider.js";
 import { readContent, textOf } from "./content.js";
 import { jidToAddress } from "./jid.js";
-import { mediaRefOf } from "./media.js";
+import { type MediaDownloader, mediaRefOf } from "./media.js";
 
 /** Fetches a media message's bytes (Baileys' downloadMediaMessage in production, a fake in tests). */
-export type MediaDownloader = (message: WAMessage) => Promise<Buffer>;
+export type { MediaDownloader } from "./media.js";
 
 /**
  * One message from `messages.upsert` as the event Atende cares about: a message (text, media,

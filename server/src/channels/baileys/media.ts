@@ -9,7 +9,9 @@ import {
 import type { MediaDownload, MediaRef } from "../provider.js";
 import { toChannelError } from "./errors.js";
 import type { BaileysLogger } from "./logger.js";
-import type { MediaDownloader } from "./mapping.js";
+
+/** Downloads a message's file from WhatsApp (Baileys' downloadMediaMessage, or a test's fake). */
+export type MediaDownloader = (message: WAMessage) => Promise<Buffer>;
 
 /** The message fields that carry a downloadable file, as readContent reads them. */
 const MEDIA_FIELDS = [

@@ -1,7 +1,6 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import type { Db, Executor } from "../../db/client.js";
 import { contacts, messages, whatsapps } from "../../db/schema/index.js";
-import type { ContactRow } from "../../modules/contacts/present.js";
 
 /**
  * A Cloud API connection by id, within the company when one is known. Meta's webhook call names
@@ -61,7 +60,7 @@ export async function findCloudContact(
   db: Executor,
   companyId: number,
   by: { number: string; userId?: string },
-): Promise<ContactRow | null> {
+): Promise<typeof contacts.$inferSelect | null> {
   const match = by.number
     ? eq(contacts.number, by.number)
     : by.userId
@@ -95,7 +94,7 @@ export async function updateCloudContact(
   companyId: number,
   id: number,
   patch: { number?: string; lid?: string },
-): Promise<ContactRow | null> {
+): Promise<typeof contacts.$inferSelect | null> {
   const [row] = await db
     .update(contacts)
     .set({ ...patch, updatedAt: new Date() })

@@ -1,7 +1,6 @@
 import { and, asc, count, eq, ilike, inArray, ne, or, sql } from "drizzle-orm";
 import {
   LIMITS,
-  type PlanDTO,
   type SessionCompanyDTO,
   type SubscriptionStatus,
   daysBetween,

@@ -1,6 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Executor, queryRows } from "../../db/client.js";
-import { searchQueries } from "../tickets/queries.js";
+import { searchQueries } from "../tickets/searchQueries.js";
 
 /**
  * The dashboard's reads. Every one takes the caller's company first; a range is [start, end) as

@@ -7,7 +7,7 @@ import { findContactRow } from "../contacts/queries.js";
 import { companySettings } from "../settings/queries.js";
 import { findMessageRow } from "../messages/queries.js";
 import { findTicketRow } from "../tickets/queries.js";
-import { botSays } from "../chatbot/botMessages.js";
+import { botSays } from "../bots/menu/botMessages.js";
 
 export const REJECT_CALL_JOB = "call-reject";
 

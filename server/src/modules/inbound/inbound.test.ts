@@ -2,7 +2,15 @@ import { and, count, eq, inArray, lte, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ContactDTO, MessageDTO, TicketDTO } from "@atende/contracts";
 import { queryRows } from "../../db/client.js";
-import { contacts, jobs, messages, tags, ticketBotStates, ticketTags, tickets } from "../../db/schema/index.js";
+import {
+  contacts,
+  jobs,
+  messages,
+  tags,
+  ticketBotStates,
+  ticketTags,
+  tickets,
+} from "../../db/schema/index.js";
 import { inTransaction } from "../../events/bus.js";
 import { presentContact } from "../contacts/present.js";
 import { loadMessage } from "../messages/queries.js";

@@ -14,7 +14,7 @@ import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
 import { isUniqueViolationOf } from "../../db/errors.js";
-import { requireOwnBotLinks } from "../queueIntegrations/links.js";
+import { requireOwnBotLinks } from "../bots/links.js";
 import { requirePlanForLinks } from "../../http/plan.js";
 import { requirePlanRoom } from "../plans/limits.js";
 import { queuePolicy } from "./policy.js";

@@ -19,7 +19,7 @@ import {
   uid,
 } from "../../test/factories.js";
 import { type TestContext, createTestContext } from "../../test/harness.js";
-import { type ListViewer, type SearchLimits, SEARCH_LIMITS, pageTickets } from "./queries.js";
+import { type ListViewer, type SearchLimits, SEARCH_LIMITS, pageTickets } from "./searchQueries.js";
 
 /**
  * The tickets search (GET /tickets?searchParam=…): what it finds (a contact's name, any part of

@@ -15,7 +15,7 @@ import { AppError } from "../../http/errors.js";
 import { isUniqueViolationOf } from "../../db/errors.js";
 import type { SecretBox } from "../../lib/secretBox.js";
 import { requirePlanForLinks } from "../../http/plan.js";
-import { requireOwnBotLinks } from "../queueIntegrations/links.js";
+import { requireOwnBotLinks } from "../bots/links.js";
 import { lockCompany } from "../plans/queries.js";
 import { requirePlanRoom } from "../plans/limits.js";
 import { companyQueueIds } from "../queues/queries.js";

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from "fastify";
+import {
+  dialogflowTestSchema,
+  idParam,
+  listQuerySchema,
+  queueIntegrationBodySchema,
+} from "@atende/contracts";
+import { routes } from "../../../http/route.js";
+import {
+  type QueueIntegrationsDeps,
+  type QueueIntegrationsService,
+  createQueueIntegrationsService,
+} from "./service.js";
+
+export function queueIntegrationsRoutes(app: FastifyInstance, integrations: QueueIntegrationsService) {
+  const r = routes(app);
+  // Admins of a company whose plan has useIntegrations (refused by the guard before the handler).
+  const gated = { access: "bots:manage", plan: "useIntegrations" } as const;
+  const byId = { ...gated, params: idParam } as const;
+
+  r.get("/queueIntegration", { ...gated, query: listQuerySchema }, ({ auth, query }) =>
+    integrations.page(auth, query),
+  );
+  r.post("/queueIntegration", { ...gated, body: queueIntegrationBodySchema, status: 201 }, ({ auth, body }) =>
+    integrations.create(auth, body),
+  );
+  r.post("/queueIntegration/testSession", { ...gated, body: dialogflowTestSchema }, ({ auth, body }) =>
+    integrations.testSession(auth, body),
+  );
+  r.get("/queueIntegration/:id", byId, ({ auth, params }) => integrations.get(auth, params.id));
+  r.put("/queueIntegration/:id", { ...byId, body: queueIntegrationBodySchema }, ({ auth, params, body }) =>
+    integrations.update(auth, params.id, body),
+  );
+  r.delete("/queueIntegration/:id", { ...byId, status: 204 }, ({ auth, params }) =>
+    integrations.remove(auth, params.id),
+  );
+}
+
+/** Bot integrations (Typebot, N8N, webhook, Dialogflow): the /queue-integration page's calls. */
+export async function queueIntegrationsModule(
+  app: FastifyInstance,
+  deps: QueueIntegrationsDeps,
+): Promise<QueueIntegrationsService> {
+  const integrations = createQueueIntegrationsService(deps);
+  queueIntegrationsRoutes(app, integrations);
+  return integrations;
+}

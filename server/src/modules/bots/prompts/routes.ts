@@ -1,0 +1,29 @@
+import type { FastifyInstance } from "fastify";
+import { idParam, listQuerySchema, promptBodySchema } from "@atende/contracts";
+import { routes } from "../../../http/route.js";
+import { type PromptsDeps, type PromptsService, createPromptsService } from "./service.js";
+
+export function promptsRoutes(app: FastifyInstance, prompts: PromptsService) {
+  const r = routes(app);
+  // Admins of a company whose plan has useOpenAi (refused by the guard before the handler).
+  const gated = { access: "bots:manage", plan: "useOpenAi" } as const;
+  const byId = { ...gated, params: idParam } as const;
+
+  r.get("/prompt", { ...gated, query: listQuerySchema }, ({ auth, query }) => prompts.page(auth, query));
+  r.get("/prompt/usage", gated, ({ auth }) => prompts.usage(auth));
+  r.post("/prompt", { ...gated, body: promptBodySchema, status: 201 }, ({ auth, body }) =>
+    prompts.create(auth, body),
+  );
+  r.get("/prompt/:id", byId, ({ auth, params }) => prompts.get(auth, params.id));
+  r.put("/prompt/:id", { ...byId, body: promptBodySchema }, ({ auth, params, body }) =>
+    prompts.update(auth, params.id, body),
+  );
+  r.delete("/prompt/:id", { ...byId, status: 204 }, ({ auth, params }) => prompts.remove(auth, params.id));
+}
+
+/** AI prompts: the /prompts page's calls. */
+export async function promptsModule(app: FastifyInstance, deps: PromptsDeps): Promise<PromptsService> {
+  const prompts = createPromptsService(deps);
+  promptsRoutes(app, prompts);
+  return prompts;
+}
