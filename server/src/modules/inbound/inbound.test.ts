@@ -18,7 +18,7 @@ import { loadTicket } from "../tickets/queries.js";
 import { queueOutbound, retryOutbound } from "../messages/outbound.js";
 import { buildSimulatorCompany, phoneSends, phoneShows } from "../../test/channels.js";
 import { buildUser, login, newNumber } from "../../test/factories.js";
-import { batch } from "./queries.js";
+import { batch } from "./batchQueries.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
 import { caughtUp } from "../../test/settled.js";
 

@@ -3,35 +3,26 @@ import type { WhatsappStatus } from "@atende/contracts";
 import type { Db } from "../../db/client.js";
 import type { messages } from "../../db/schema/index.js";
 import { type DomainEvent, type EventBus, inTransaction } from "../../events/bus.js";
-import {
-  type ContactIdentity,
-  identityIsSettled,
-  isContactKeyClash,
-  isReconcileRace,
-  reconcileContact,
-} from "../contacts/queries.js";
 import { type ContactRow, presentContact } from "../contacts/present.js";
 import { raiseMessageSaved } from "../messages/events.js";
-import { presentMessage } from "../messages/present.js";
 import { companySetting, companyTimeZone } from "../settings/queries.js";
 import { presentSession } from "../whatsapps/present.js";
 import { findWhatsappRow, loadWhatsapp } from "../whatsapps/queries.js";
 import { loadTicket } from "../tickets/queries.js";
 import type { MediaStore } from "../../storage/media.js";
+import { contactUpkeep } from "./contacts.js";
+import { conversationEvents } from "./events.js";
 import { type PendingMedia, enqueueMediaDownload } from "./mediaJob.js";
 import {
   type ContactKey,
   type ContactValues,
   type MessageValues,
-  type StoredConversation,
   conversationWriter,
-  findContactByNumber,
   findMessageByWid,
   insertReaction,
   openTicketIdOfNumber,
   saveContact,
   updateConnection as updateConnectionRow,
-  updateContactById,
   updateMessageById,
 } from "./queries.js";
 import {
@@ -54,11 +45,6 @@ export interface InboundDeps {
   /** Asks the connection's live session for a profile picture; absent or null when it cannot. */
   profilePicture?: (connection: ConnectionInfo, address: ChannelAddress) => Promise<string | null>;
 }
-
-const PROFILE_PICTURE_MAX_AGE_MS = 24 * 3600_000;
-
-/** Reconciling a LID with its number, then storing again: how many times before giving up. */
-const IDENTITY_TRIES = 4;
 
 /** A redelivered message lost the race to its twin: abort the transaction, keep nothing. */
 class DuplicateMessage extends Error {}
@@ -84,33 +70,9 @@ function timeIn(date: Date, timeZone: string): string {
   }).format(date);
 }
 
-/** The events of a message stored on the hot path: its contact and ticket once a batch, then itself. */
-function conversationEvents(stored: StoredConversation): DomainEvent[] {
-  const { companyId } = stored.contact;
-  const events: DomainEvent[] = [];
-  if (stored.changed && stored.firstOfContact)
-    events.push({
-      type: "contact.saved",
-      companyId,
-      action: stored.created ? "create" : "update",
-      contact: presentContact(stored.contact),
-    });
-  // Every message of a batch carries its ticket as the batch left it; the ticket itself once.
-  if (stored.firstOfTicket) events.push({ type: "ticket.saved", companyId, ticket: stored.ticket });
-  events.push({
-    type: "message.saved",
-    companyId,
-    action: "create",
-    // A message just stored has no reactions yet: a reaction to an unknown message is dropped.
-    message: presentMessage(stored.message, stored.quoted, []),
-    ticket: stored.ticket,
-    contact: presentContact(stored.contact),
-  });
-  return events;
-}
-
 export function createInbound(deps: InboundDeps): Inbound {
   const { db, bus, now, log } = deps;
+  const { identityOf, withIdentity, refreshProfilePicture, contactUpdate } = contactUpkeep(deps);
   // The followers' work (the bot's turn) commits with the batch of messages that calls for it.
   // A message whose file is still to come commits with the job that downloads it.
   const pending = new Map<string, PendingMedia>();
@@ -306,85 +268,6 @@ export function createInbound(deps: InboundDeps): Inbound {
       void refreshProfilePicture(connection, msg.chat, contact);
   }
 
-  /** A person's address that names both their number and their LID. */
-  function identityOf(connection: ConnectionInfo, address: ChannelAddress): ContactIdentity | null {
-    if (address.isGroup || !address.number || !address.lid) return null;
-    return { companyId: connection.companyId, number: address.number, lid: address.lid };
-  }
-
-  /**
-   * Runs `store`; when it meets a contact holding the other half of the address (the LID-only contact
-   * of a customer now seen with their number, or the other way round), the contacts are reconciled
-   * into one and `store` runs again. The hot path pays nothing for it: only the clash does.
-   */
-  async function withIdentity<T>(identity: ContactIdentity | null, store: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await store();
-      } catch (err) {
-        if (!identity || attempt >= IDENTITY_TRIES || !isContactKeyClash(err)) throw err;
-        await reconcile(identity).catch((race: unknown) => {
-          if (!isReconcileRace(race)) throw race;
-        });
-      }
-    }
-  }
-
-  /** Makes one contact of a number and a LID (see reconcileContact), telling the agents' lists. */
-  async function reconcile(identity: ContactIdentity): Promise<void> {
-    const { companyId } = identity;
-    await inTransaction(db, bus, async (tx, raise) => {
-      const merged = await reconcileContact(tx, identity);
-      if (!merged) return;
-      if (merged.absorbedId !== null)
-        raise({ type: "contact.deleted", companyId, contactId: merged.absorbedId });
-      raise({ type: "contact.saved", companyId, action: "update", contact: presentContact(merged.contact) });
-      for (const gone of merged.deletedTickets)
-        raise({
-          type: "ticket.deleted",
-          companyId,
-          ticketId: gone.id,
-          queueId: gone.queueId,
-          userId: gone.userId,
-        });
-      for (const id of new Set(merged.changedTicketIds)) {
-        const ticket = await loadTicket(tx, companyId, id);
-        if (ticket) raise({ type: "ticket.saved", companyId, ticket });
-      }
-    });
-    log.info({ companyId, lid: identity.lid }, "contacts of one number and its LID reconciled");
-  }
-
-  /** At most once a day per contact, never per message. */
-  async function refreshProfilePicture(
-    connection: ConnectionInfo,
-    address: ChannelAddress,
-    contact: ContactRow,
-  ) {
-    if (!deps.profilePicture || !address.number) return;
-    if (contact.profilePicAt && now().getTime() - contact.profilePicAt.getTime() < PROFILE_PICTURE_MAX_AGE_MS)
-      return;
-    try {
-      const url = (await deps.profilePicture(connection, address)) ?? "";
-      const updated = await updateContactById(db, contact.id, {
-        profilePicUrl: url,
-        profilePicAt: now(),
-      });
-      if (updated && url !== contact.profilePicUrl) {
-        await bus.publish([
-          {
-            type: "contact.saved",
-            companyId: connection.companyId,
-            action: "update",
-            contact: presentContact(updated),
-          },
-        ]);
-      }
-    } catch (err) {
-      log.debug({ err }, "profile picture refresh failed");
-    }
-  }
-
   async function updateMessage(
     connection: ConnectionInfo,
     wid: string,
@@ -448,39 +331,6 @@ export function createInbound(deps: InboundDeps): Inbound {
       ]);
   }
 
-  async function contactUpdate(
-    connection: ConnectionInfo,
-    event: Extract<ChannelEvent, { type: "contact" }>,
-  ) {
-    if (!event.address.number) return;
-    // WhatsApp told which number a LID belongs to: a contact known by one half gets the other.
-    const identity = identityOf(connection, event.address);
-    if (identity && !(await identityIsSettled(db, identity)))
-      await withIdentity(identity, () => reconcile(identity));
-    const row = await findContactByNumber(db, connection.companyId, event.address.number);
-    if (!row) return;
-    const rename = event.name && event.name !== row.name && namedBy(event, row) ? event.name : undefined;
-    const picture =
-      event.profilePicUrl !== undefined && event.profilePicUrl !== row.profilePicUrl
-        ? event.profilePicUrl
-        : undefined;
-    if (!rename && picture === undefined) return;
-    const updated = await updateContactById(db, row.id, {
-      name: rename,
-      profilePicUrl: picture,
-      profilePicAt: picture !== undefined ? now() : undefined,
-      updatedAt: now(),
-    });
-    await bus.publish([
-      {
-        type: "contact.saved",
-        companyId: connection.companyId,
-        action: "update",
-        contact: presentContact(updated!),
-      },
-    ]);
-  }
-
   return {
     async handle(connection, event) {
       switch (event.type) {
@@ -515,15 +365,6 @@ export function createInbound(deps: InboundDeps): Inbound {
       }
     },
   };
-}
-
-/**
- * Whether WhatsApp's name for an address names its contact: a group is called by its subject, as
- * WhatsApp shows it, so a renamed group renames its contact; a person keeps the name the company
- * saved, and takes WhatsApp's (their profile name) only while still named by their number.
- */
-function namedBy(event: Extract<ChannelEvent, { type: "contact" }>, row: ContactRow): boolean {
-  return (event.address.isGroup && row.isGroup) || row.name === row.number;
 }
 
 /** A whatsapps row as the providers know it. */

@@ -1,0 +1,258 @@
+import { type SQL, sql } from "drizzle-orm";
+import type { TicketDTO } from "@atende/contracts";
+import { PreparedSql, columnList } from "../../db/prepared.js";
+import { contacts, messages, tickets } from "../../db/schema/index.js";
+
+/**
+ * The inbound hot path's statement, built once per contact key: every message of a batch (the
+ * messages that arrive on a connection while the previous batch commits) finds or makes its
+ * contact, finds or opens its live ticket and stores the message, in one statement. queries.ts
+ * runs it (the writer) and keeps the pipeline's other statements.
+ */
+
+/** Which unique key finds the contact: its number, or its LID when WhatsApp hides the number. */
+export type ContactKey = "number" | "lid";
+
+export interface ContactValues {
+  companyId: number;
+  /** The name to give a new contact, and to rename one still named by its number. */
+  name: string;
+  number: string;
+  lid: string | null;
+  isGroup: boolean;
+  /** ISO timestamp: created_at of a new contact, updated_at of a renamed one. */
+  at: string;
+}
+
+export interface MessageValues {
+  whatsappId: number;
+  wid: string;
+  body: string;
+  fromMe: boolean;
+  ack: number;
+  mediaType: string;
+  mediaPath: string | null;
+  mediaMime: string | null;
+  mediaName: string | null;
+  /** "pending" while the media job downloads the file; see messages.mediaStatus. */
+  mediaStatus: "pending" | "failed" | "tooLarge" | null;
+  participant: string | null;
+  isForwarded: boolean;
+  /** ISO timestamps. */
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ConversationValues extends ContactValues, MessageValues {
+  /** The provider id of the message this one quotes, or null. */
+  quotedWid: string | null;
+  /** The ticket's new lastMessage. */
+  preview: string;
+  /** 1 for a customer's message, 0 for one sent from the phone itself. */
+  unread: number;
+}
+
+const p = (name: keyof ConversationValues) => sql.placeholder(name);
+
+/**
+ * Finds or creates the contact: a new one is named by the phone; one still named by its number
+ * takes the phone's name; a LID learnt later is kept. Answers the row, `inserted` and `renamed`.
+ */
+function contactUpsert(key: ContactKey): SQL {
+  const conflict =
+    key === "number"
+      ? sql`(company_id, number) where number <> ''`
+      : sql`(company_id, lid) where lid is not null`;
+  const renames = sql`c.name = c.number and excluded.name <> excluded.number`;
+  return sql`
+    insert into contacts as c (company_id, name, number, lid, is_group, created_at, updated_at)
+    values (${p("companyId")}::int, ${p("name")}::text, ${p("number")}::text, ${p("lid")}::text,
+            ${p("isGroup")}::boolean, ${p("at")}::timestamptz, ${p("at")}::timestamptz)
+    on conflict ${conflict} do update set
+      lid = coalesce(excluded.lid, c.lid),
+      name = case when ${renames} then excluded.name else c.name end,
+      updated_at = case when ${renames} then excluded.updated_at else c.updated_at end
+    returning ${columnList(contacts)}, (xmax = 0) as inserted, (c.updated_at = ${p("at")}::timestamptz) as renamed`;
+}
+
+/** The batch's rows, as `jsonb_to_recordset` reads them (keys: ConversationRowInput's). */
+const INPUT_COLUMNS = sql.raw(`idx int, company_id int, whatsapp_id int, name text, number text, lid text,
+  is_group boolean, at timestamptz, wid text, body text, from_me boolean, ack smallint, media_type text,
+  media_path text, media_mime text, media_name text, media_status text, participant text, is_forwarded boolean,
+  created_at timestamptz, updated_at timestamptz, quoted_wid text, preview text, unread int`);
+
+/**
+ * One statement for a batch of messages that belong to their contacts' live tickets (group commit:
+ * one plan, one COMMIT for all of them), on either contact key:
+ * the messages not stored yet (a redelivered id is left out, and answers no row) → their contacts,
+ * found or created (in key order, so two batches lock them in the same order) → one ticket per
+ * contact and connection: the live one, created atomically when there is none (the partial unique
+ * index: never two non-closed tickets for one contact on one connection), in the connection's queue
+ * when it has exactly one, its lastMessage the batch's last and its unread count moved by all of them
+ * → the messages, with ids drawn in arrival order (a contact's messages keep their order) and linked
+ * to the message they quote (stored before, or earlier in the batch) → everything the events show.
+ * The rating wait: a closed ticket whose bot state still awaits the rating (rating_asks > 0, asked
+ * or re-asked within the last 24 hours) is still the contact's current ticket on that connection
+ * while no live one exists: the reply joins it (the chatbot reads it as the rating) instead of
+ * opening a new pending ticket.
+ * Message ids are looked up by (whatsapp_id, wid) alone, the unique index's key (a connection belongs
+ * to one company), and the redelivery check stays one probe per message (`offset 0` keeps the NOT
+ * EXISTS a per-row subplan): planned for the 100 rows PostgreSQL assumes jsonb_to_recordset gives,
+ * it was a hash anti join over a scan of the whole messages table until that held tens of thousands
+ * of rows (4 ms of every batch at 4,600 messages), and with the company in the probe a plan could
+ * walk the company's index instead.
+ * A twin of one of the messages committed by someone else meanwhile fails the unique index
+ * (messages_whatsapp_wid_uq): the statement changes nothing and is run again, leaving it out.
+ */
+function batchStatement(key: ContactKey): SQL {
+  const k = sql.identifier(key);
+  const conflict =
+    key === "number"
+      ? sql`(company_id, number) where number <> ''`
+      : sql`(company_id, lid) where lid is not null`;
+  const renames = sql`c.name = c.number and excluded.name <> excluded.number`;
+  const messageColumns = columnList(messages);
+  return sql`
+    with input as (
+      select * from jsonb_to_recordset(${sql.placeholder("rows")}::jsonb) as x(${INPUT_COLUMNS})
+    ),
+    unseen as (
+      select i.* from input i
+      where not exists (select 1 from messages m where m.whatsapp_id = i.whatsapp_id and m.wid = i.wid offset 0)
+    ),
+    numbered as (
+      select idx, nextval(pg_get_serial_sequence('messages', 'id')) as message_id
+      from (select idx from unseen order by idx) arrival
+    ),
+    fresh as (select u.*, n.message_id from unseen u join numbered n using (idx)),
+    person as (
+      select distinct on (company_id, ${k}) company_id, name, number, lid, is_group, at from fresh
+      order by company_id, ${k}, idx
+    ),
+    contact as (
+      insert into contacts as c (company_id, name, number, lid, is_group, created_at, updated_at)
+      select company_id, name, number, lid, is_group, at, at from person order by company_id, ${k}
+      on conflict ${conflict} do update set
+        lid = coalesce(excluded.lid, c.lid),
+        name = case when ${renames} then excluded.name else c.name end,
+        updated_at = case when ${renames} then excluded.updated_at else c.updated_at end
+      returning ${columnList(contacts)}, (xmax = 0) as inserted
+    ),
+    conversation as (
+      select distinct on (ct.id, f.whatsapp_id) f.company_id, ct.id as contact_id, f.whatsapp_id,
+        ct.is_group, f.preview, f.updated_at,
+        (sum(f.unread) over (partition by ct.id, f.whatsapp_id))::int as unread
+      from fresh f join contact ct on ct.company_id = f.company_id and ct.${k} = f.${k}
+      order by ct.id, f.whatsapp_id, f.idx desc
+    ),
+    rating as (
+      select distinct on (g.contact_id, g.whatsapp_id) t.id as ticket_id, g.contact_id, g.whatsapp_id
+      from conversation g
+        join tickets t on t.company_id = g.company_id and t.contact_id = g.contact_id
+          and t.whatsapp_id = g.whatsapp_id and t.status = 'closed'
+        join ticket_bot_states b on b.ticket_id = t.id
+      where b.rating_asks > 0 and b.updated_at > g.updated_at - interval '24 hours'
+        and not exists (select 1 from tickets l where l.company_id = g.company_id
+          and l.contact_id = g.contact_id and l.whatsapp_id = g.whatsapp_id and l.status <> 'closed')
+      order by g.contact_id, g.whatsapp_id, b.updated_at desc, t.id desc
+    ),
+    rated as (
+      update tickets t set
+        last_message = g.preview,
+        unread_messages = t.unread_messages + g.unread,
+        updated_at = g.updated_at
+      from rating r join conversation g on g.contact_id = r.contact_id and g.whatsapp_id = r.whatsapp_id
+      where t.id = r.ticket_id
+      returning ${columnList(tickets, "t")}
+    ),
+    opened as (
+      insert into tickets as t (company_id, contact_id, whatsapp_id, queue_id, status, is_group,
+                                last_message, unread_messages, created_at, updated_at)
+      select g.company_id, g.contact_id, g.whatsapp_id,
+        (select case when count(*) = 1 then min(wq.queue_id) end from whatsapp_queues wq
+          where wq.company_id = g.company_id and wq.whatsapp_id = g.whatsapp_id),
+        'pending', g.is_group, g.preview, g.unread, g.updated_at, g.updated_at
+      from conversation g
+      where not exists (select 1 from rating r where r.contact_id = g.contact_id and r.whatsapp_id = g.whatsapp_id)
+      order by g.contact_id, g.whatsapp_id
+      on conflict (company_id, contact_id, whatsapp_id) where status <> 'closed' do update set
+        last_message = excluded.last_message,
+        unread_messages = t.unread_messages + excluded.unread_messages,
+        updated_at = excluded.updated_at
+      returning ${columnList(tickets)}
+    ),
+    ticket as (select * from rated union all select * from opened),
+    message as (
+      insert into messages (id, company_id, ticket_id, contact_id, whatsapp_id, wid, body, from_me, read,
+                            ack, media_type, media_path, media_mime, media_name, media_status, quoted_msg_id,
+                            participant, is_forwarded, created_at, updated_at)
+      select f.message_id, f.company_id, tk.id, tk.contact_id, f.whatsapp_id, f.wid, f.body, f.from_me,
+        f.from_me, f.ack, f.media_type, f.media_path, f.media_mime, f.media_name, f.media_status,
+        case when f.quoted_wid is not null then coalesce(
+          (select q.id from messages q where q.whatsapp_id = f.whatsapp_id and q.wid = f.quoted_wid),
+          (select e.message_id from fresh e where e.whatsapp_id = f.whatsapp_id
+            and e.wid = f.quoted_wid and e.idx < f.idx limit 1)) end,
+        f.participant, f.is_forwarded, f.created_at, f.updated_at
+      from fresh f
+        join contact ct on ct.company_id = f.company_id and ct.${k} = f.${k}
+        join ticket tk on tk.contact_id = ct.id and tk.whatsapp_id = f.whatsapp_id
+      order by f.message_id
+      returning ${messageColumns}
+    )
+    select f.idx, row_to_json(ct) as contact, ct.inserted, (ct.updated_at = p.at) as renamed,
+      row_to_json(tk) as ticket, row_to_json(m) as message, row_to_json(q) as quoted,
+      u.name as user_name, qu.name as queue_name, qu.color as queue_color, w.name as whatsapp_name,
+      coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name, 'color', g.color))
+                from ticket_tags tt join tags g on g.id = tt.tag_id
+                where tt.company_id = tk.company_id and tt.ticket_id = tk.id), '[]') as tags
+    from message m
+      join fresh f on f.message_id = m.id
+      join contact ct on ct.id = m.contact_id
+      join person p on p.company_id = ct.company_id and p.${k} = ct.${k}
+      join ticket tk on tk.id = m.ticket_id
+      left join lateral (
+        select ${messageColumns} from messages where id = m.quoted_msg_id
+        union all select ${messageColumns} from message where id = m.quoted_msg_id
+      ) q on true
+      left join users u on u.id = tk.user_id
+      left join queues qu on qu.id = tk.queue_id
+      left join whatsapps w on w.id = tk.whatsapp_id
+    order by f.idx`;
+}
+
+export type Json = Record<string, unknown>;
+export interface ConversationRow {
+  idx: number;
+  contact: Json;
+  inserted: boolean;
+  renamed: boolean;
+  ticket: Json;
+  message: Json;
+  quoted: Json | null;
+  user_name: string | null;
+  queue_name: string | null;
+  queue_color: string | null;
+  whatsapp_name: string | null;
+  tags: TicketDTO["tags"];
+}
+
+/** The hot path's statement by contact key (exported for its plan's test). */
+export const batch = {
+  number: new PreparedSql<{ rows: string }, ConversationRow>(
+    "inbound_batch_by_number",
+    batchStatement("number"),
+  ),
+  lid: new PreparedSql<{ rows: string }, ConversationRow>("inbound_batch_by_lid", batchStatement("lid")),
+};
+
+/** A contact saved alone (a reaction, a contact update): its upsert by key. */
+export const contactAlone = {
+  number: new PreparedSql<ContactValues, Json & { inserted: boolean; renamed: boolean }>(
+    "inbound_contact_by_number",
+    contactUpsert("number"),
+  ),
+  lid: new PreparedSql<ContactValues, Json & { inserted: boolean; renamed: boolean }>(
+    "inbound_contact_by_lid",
+    contactUpsert("lid"),
+  ),
+};
