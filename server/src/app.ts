@@ -10,11 +10,10 @@ import { baileysProvider } from "./channels/baileys/provider.js";
 import { createGraphClient, graphFetch } from "./channels/cloud/graph.js";
 import { cloudProvider } from "./channels/cloud/provider.js";
 import { ConnectionCache } from "./channels/connectionCache.js";
-import { CLOUD_WEBHOOK_JOB, cloudWebhookJob, cloudWebhookRoutes } from "./modules/inbound/cloudWebhook.js";
+import { cloudWebhookRoutes } from "./modules/inbound/cloudWebhook.js";
 import type { Inbound } from "./channels/sink.js";
-import { REJECT_CALL_JOB, rejectCallJob } from "./modules/inbound/calls.js";
+import { registerInboundJobs } from "./modules/inbound/jobs.js";
 import { createInbound } from "./modules/inbound/service.js";
-import { INBOUND_MEDIA_JOB, inboundMediaJob } from "./modules/inbound/mediaJob.js";
 import type { ProviderRegistry } from "./channels/registry.js";
 import { SessionManager } from "./channels/sessions.js";
 import { PhoneBook } from "./channels/simulator/phones.js";
@@ -24,8 +23,8 @@ import { registerListeners } from "./listeners.js";
 import { JobRunner } from "./jobs/runner.js";
 import { type Chatbot, createChatbot } from "./modules/bots/menu/index.js";
 import { botMediaRoutes, createBotRunner } from "./modules/bots/runtime/index.js";
-import { CHANNEL_ACTION_JOB, channelActionJob, enqueueTyping } from "./modules/messages/actions.js";
-import { SEND_MESSAGE_JOB, sendMessageJob } from "./modules/messages/outbound.js";
+import { enqueueTyping } from "./modules/messages/actions.js";
+import { registerMessageJobs } from "./modules/messages/jobs.js";
 import { registerErrorHandler, sendError } from "./http/errors.js";
 import { registerJsonParser } from "./http/json.js";
 import { SecretRoutes, withRedactedUrls } from "./http/redact.js";
@@ -48,13 +47,7 @@ import { announcementsModule } from "./modules/announcements/routes.js";
 import { contactListsModule } from "./modules/contactLists/routes.js";
 import { fileListsModule } from "./modules/files/routes.js";
 import { billingModule } from "./modules/billing/routes.js";
-import {
-  INVOICES_JOB,
-  RECONCILE_JOB,
-  armBillingJobs,
-  invoicesJob,
-  reconcileJob,
-} from "./modules/billing/jobs.js";
+import { armBillingJobs, registerBillingJobs } from "./modules/billing/jobs.js";
 import { mediaModule } from "./modules/media/routes.js";
 import { messagesModule } from "./modules/messages/routes.js";
 import { messagesApiModule } from "./modules/messagesApi/routes.js";
@@ -75,12 +68,12 @@ import type { createTicketsService } from "./modules/tickets/service.js";
 import { usersModule } from "./modules/users/routes.js";
 import { type Mailer, createMailer } from "./modules/mail/mailer.js";
 import { mailRoutes } from "./modules/mail/routes.js";
-import { ACCOUNT_CODE_MAIL_JOB, accountCodeMailJob } from "./modules/passwordReset/codeMail.js";
+import { registerAccountMailJobs } from "./modules/passwordReset/codeMail.js";
 import { passwordResetModule } from "./modules/passwordReset/routes.js";
 import type { createUsersService } from "./modules/users/service.js";
 import { whatsappsModule } from "./modules/whatsapps/routes.js";
-import { SubscriptionCache, WEBHOOK_DELIVERY_JOB } from "./modules/webhooks/dispatch.js";
-import { webhookDeliveryJob } from "./modules/webhooks/delivery.js";
+import { SubscriptionCache } from "./modules/webhooks/dispatch.js";
+import { registerWebhookJobs } from "./modules/webhooks/delivery.js";
 import { webhooksModule } from "./modules/webhooks/routes.js";
 import { createMetrics } from "./modules/metrics/registry.js";
 import { metricsModule } from "./modules/metrics/routes.js";
@@ -175,20 +168,17 @@ export async function buildApp(
   const chats = createChatsService(deps);
   const metrics = createMetrics({ db: deps.db, socketsConnected: () => realtime.io.of("/").sockets.size });
   const webhookCache = new SubscriptionCache();
-  channels.jobs.register(
-    WEBHOOK_DELIVERY_JOB,
-    webhookDeliveryJob({
-      db: deps.db,
-      now: deps.now,
-      log: app.log,
-      mailer,
-      cache: webhookCache,
-      outbound,
-      retryBaseSeconds: deps.config.WEBHOOK_RETRY_BASE_SECONDS,
-      secrets: secretBoxFor(deps.config),
-      metrics,
-    }),
-  );
+  registerWebhookJobs(channels.jobs, {
+    db: deps.db,
+    now: deps.now,
+    log: app.log,
+    mailer,
+    cache: webhookCache,
+    outbound,
+    retryBaseSeconds: deps.config.WEBHOOK_RETRY_BASE_SECONDS,
+    secrets: secretBoxFor(deps.config),
+    metrics,
+  });
   const removeListeners = registerListeners(deps.bus, {
     webhookCache,
     chats,
@@ -345,29 +335,25 @@ function buildChannels(
     lanes: () => owned.lanes(),
     lockSeconds: config.JOB_LOCK_SECONDS,
   });
-  jobs.register(SEND_MESSAGE_JOB, sendMessageJob({ db, bus, sessions: owned, media, now }));
-  jobs.register(
-    INBOUND_MEDIA_JOB,
-    inboundMediaJob({
-      db,
-      bus,
-      media,
-      maxBytes: config.INBOUND_MEDIA_MAX_BYTES,
-      providers,
-      now,
-      log: app.log,
-    }),
-  );
-  jobs.register(
-    REJECT_CALL_JOB,
-    rejectCallJob({ db, bus, sessions: owned, poke: () => jobs.poke(), log: app.log }),
-  );
-  jobs.register(CHANNEL_ACTION_JOB, channelActionJob({ db, sessions: owned }));
-  jobs.register(ACCOUNT_CODE_MAIL_JOB, accountCodeMailJob({ db, tokens, config, now, mailer }));
+  // Every module's durable jobs are registered by its register<Domain>Jobs (see modules/README.md).
+  registerMessageJobs(jobs, { db, bus, sessions: owned, media, now });
+  const graph = createGraphClient({ baseUrl: config.GRAPH_API_URL, outbound });
+  registerInboundJobs(jobs, {
+    db,
+    bus,
+    media,
+    maxBytes: config.INBOUND_MEDIA_MAX_BYTES,
+    providers,
+    now,
+    log: app.log,
+    sessions: owned,
+    poke: () => jobs.poke(),
+    inbound,
+    graph,
+  });
+  registerAccountMailJobs(jobs, { db, tokens, config, now, mailer });
   const box = secretBoxFor(config);
-  const billingJobDeps = { db, bus, now, log: app.log, asaasUrl: config.ASAAS_API_URL, secrets: box };
-  jobs.register(INVOICES_JOB, invoicesJob(billingJobDeps));
-  jobs.register(RECONCILE_JOB, reconcileJob(billingJobDeps));
+  registerBillingJobs(jobs, { db, bus, now, log: app.log, asaasUrl: config.ASAAS_API_URL, secrets: box });
   const bots = createBotRunner({
     db,
     bus,
@@ -390,15 +376,6 @@ function buildChannels(
     log: app.log,
     bots,
   });
-  jobs.register(
-    CLOUD_WEBHOOK_JOB,
-    cloudWebhookJob({
-      db,
-      bus,
-      inbound,
-      graph: createGraphClient({ baseUrl: config.GRAPH_API_URL, outbound }),
-    }),
-  );
   return { inbound, sessions: owned, jobs, phones, connections, chatbot };
 }
 

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Db, Executor } from "../../db/client.js";
 import type { EventBus } from "../../events/bus.js";
 import type { SecretBox } from "../../lib/secretBox.js";
-import { type JobHandler, enqueueJob } from "../../jobs/runner.js";
+import { type JobHandler, type JobRunner, enqueueJob } from "../../jobs/runner.js";
 import { openDueInvoices } from "./invoices.js";
 import { reconcileCharges } from "./reconciliation.js";
 
@@ -72,4 +72,10 @@ export function reconcileJob(deps: JobDeps): JobHandler<typeof RECONCILE_JOB> {
       if (settled > 0) deps.log.info({ settled }, "billing: charges settled by reconciliation");
     },
   };
+}
+
+/** Billing's durable jobs: the monthly invoices and the reconciliation with the payment gateway. */
+export function registerBillingJobs(jobs: Pick<JobRunner, "register">, deps: JobDeps) {
+  jobs.register(INVOICES_JOB, invoicesJob(deps));
+  jobs.register(RECONCILE_JOB, reconcileJob(deps));
 }

@@ -1,3 +1,4 @@
+import { fileNameOf, mimeOf } from "../../storage/mime.js";
 import type { CampaignSettingsValues } from "@atende/contracts";
 import type { SessionManager } from "../../channels/sessions.js";
 import { type Db, type Executor, type Tx, isDatabaseUnavailable } from "../../db/client.js";
@@ -53,31 +54,6 @@ const PAUSE_POLL_SECONDS = 15;
 const TOTALS_EVERY_MS = 1000;
 const TOTALS_SHARE = 10;
 const STEP_ATTEMPTS = 20;
-
-const MIME_BY_EXT: Record<string, string> = {
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  webp: "image/webp",
-  gif: "image/gif",
-  mp4: "video/mp4",
-  ogg: "audio/ogg",
-  mp3: "audio/mpeg",
-  pdf: "application/pdf",
-};
-export const mimeOfPath = (p: string) =>
-  MIME_BY_EXT[p.split(".").pop()?.toLowerCase() ?? ""] ?? "application/octet-stream";
-
-/**
- * A file list's file as the phone shows it: the option's name, with the stored file's extension when
- * the name has none (a document called "Tabela de preços" opens on the phone as "Tabela de preços.pdf").
- */
-export function fileNameOf(name: string, storedPath: string): string {
-  const ext = storedPath.includes(".") ? storedPath.split(".").pop()!.toLowerCase() : "";
-  const base = name.trim() || "arquivo";
-  if (!ext || ext === "bin" || /\.[a-z0-9]{1,5}$/i.test(base)) return base;
-  return `${base}.${ext}`;
-}
 
 export async function announceCampaign(
   tx: Executor,
@@ -198,7 +174,7 @@ export async function queueCampaignMessage(
   at: Date,
 ): Promise<number> {
   const media = c.mediaPath
-    ? { path: c.mediaPath, mimetype: mimeOfPath(c.mediaPath), name: c.mediaName ?? "arquivo" }
+    ? { path: c.mediaPath, mimetype: mimeOf(c.mediaPath), name: c.mediaName ?? "arquivo" }
     : null;
   const id = await queueOutbound(tx, raise, {
     companyId: c.companyId,
@@ -216,7 +192,7 @@ export async function queueCampaignMessage(
         body: "",
         media: {
           path: f.path,
-          mimetype: f.mediaType.includes("/") ? f.mediaType : mimeOfPath(f.path),
+          mimetype: f.mediaType.includes("/") ? f.mediaType : mimeOf(f.path),
           name: fileNameOf(f.name, f.path),
         },
         isBot: true,

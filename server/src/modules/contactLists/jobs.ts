@@ -4,7 +4,7 @@ import type { SessionManager } from "../../channels/sessions.js";
 import type { Db, Executor } from "../../db/client.js";
 import { type EventBus, inTransaction } from "../../events/bus.js";
 import { AppError } from "../../http/errors.js";
-import { type JobHandler, JobFailed, RetryLater, enqueueJob } from "../../jobs/runner.js";
+import { type JobHandler, type JobRunner, JobFailed, RetryLater, enqueueJob } from "../../jobs/runner.js";
 import { yieldToEventLoop } from "../../lib/eventLoop.js";
 import type { MediaStore } from "../../storage/media.js";
 import { presentContactList, presentImport } from "./present.js";
@@ -243,4 +243,13 @@ export function contactListCheckJob(deps: {
       }
     },
   };
+}
+
+/** Contact lists' durable jobs: a spreadsheet's import, and the WhatsApp check of a list's numbers. */
+export function registerContactListJobs(
+  jobs: Pick<JobRunner, "register">,
+  deps: Parameters<typeof contactListImportJob>[0] & Parameters<typeof contactListCheckJob>[0],
+) {
+  jobs.register(CONTACT_LIST_IMPORT_JOB, contactListImportJob(deps));
+  jobs.register(CONTACT_LIST_CHECK_JOB, contactListCheckJob(deps));
 }

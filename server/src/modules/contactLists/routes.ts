@@ -18,12 +18,7 @@ import { CAMPAIGNS_ACCESS } from "../campaigns/policy.js";
 import { langOf } from "../../http/errors.js";
 import { routes } from "../../http/route.js";
 import { streamSingleUpload, uploadForm } from "../../http/upload.js";
-import {
-  CONTACT_LIST_CHECK_JOB,
-  CONTACT_LIST_IMPORT_JOB,
-  contactListCheckJob,
-  contactListImportJob,
-} from "./jobs.js";
+import { registerContactListJobs } from "./jobs.js";
 import { ParkedReadings } from "./sheetReader.js";
 import { type ContactListsDeps, type ContactListsService, createContactListsService } from "./service.js";
 
@@ -117,8 +112,7 @@ export async function contactListsModule(
   const readings = new ParkedReadings();
   parent.addHook("onClose", async () => readings.dropAll());
   const lists = createContactListsService({ ...deps, readings });
-  deps.jobs.register(CONTACT_LIST_IMPORT_JOB, contactListImportJob({ ...deps, readings, log: parent.log }));
-  deps.jobs.register(CONTACT_LIST_CHECK_JOB, contactListCheckJob(deps));
+  registerContactListJobs(deps.jobs, { ...deps, readings, log: parent.log });
   await parent.register(async (app) => {
     await app.register(multipart, {
       limits: { fileSize: CONTACT_LIST_IMPORT_LIMITS.maxBytes, files: 1, fields: 10 },

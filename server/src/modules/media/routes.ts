@@ -1,4 +1,3 @@
-import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { Deps } from "../../deps.js";
 import { z } from "zod";
@@ -7,30 +6,9 @@ import { sendError } from "../../http/errors.js";
 import { routes } from "../../http/route.js";
 import type { TicketsService } from "../tickets/service.js";
 import { readsAnyFile, ticketsAllowFile } from "./policy.js";
+import { mimeOf } from "../../storage/mime.js";
 import { carriedOutsideTickets, ticketsCarrying } from "./queries.js";
 import { chatsCarrying, memberOfAny } from "../chats/queries.js";
-
-const MIME_BY_EXT: Record<string, string> = {
-  jpg: "image/jpeg",
-  png: "image/png",
-  gif: "image/gif",
-  webp: "image/webp",
-  mp4: "video/mp4",
-  webm: "video/webm",
-  "3gp": "video/3gpp",
-  ogg: "audio/ogg",
-  oga: "audio/ogg",
-  opus: "audio/ogg",
-  mp3: "audio/mpeg",
-  m4a: "audio/mp4",
-  wav: "audio/wav",
-  aac: "audio/aac",
-  pdf: "application/pdf",
-  txt: "text/plain; charset=utf-8",
-  csv: "text/csv; charset=utf-8",
-  vcf: "text/vcard; charset=utf-8",
-  json: "application/json",
-};
 
 /**
  * Media of the caller's own company, and of a ticket only to who may see it (`mayReadFile`); any
@@ -63,9 +41,8 @@ export async function mediaModule(
           ? await media.read(actor.companyId, filePath)
           : null;
       if (!data) return sendError(reply, req, "ERR_NOT_FOUND");
-      const ext = path.extname(file).slice(1);
       return reply
-        .header("content-type", MIME_BY_EXT[ext] ?? "application/octet-stream")
+        .header("content-type", mimeOf(file))
         .header("x-content-type-options", "nosniff")
         .header("content-security-policy", "default-src 'none'; sandbox")
         .header("cache-control", "private, max-age=86400")

@@ -4,7 +4,7 @@ import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import type { Follower } from "../../events/bus.js";
 import type { TokenService } from "../../http/tokens.js";
-import { type JobHandler, enqueueJob } from "../../jobs/runner.js";
+import { type JobHandler, type JobRunner, enqueueJob } from "../../jobs/runner.js";
 import type { Mailer } from "../mail/mailer.js";
 import { codeMail } from "../mail/templates.js";
 import { findUserForLogin, findUserRow } from "../users/queries.js";
@@ -86,4 +86,12 @@ export function accountCodeMailJob(deps: {
       );
     },
   };
+}
+
+/** The account mails' durable job: the code of an invitation or a password reset, mailed once. */
+export function registerAccountMailJobs(
+  jobs: Pick<JobRunner, "register">,
+  deps: Parameters<typeof accountCodeMailJob>[0],
+) {
+  jobs.register(ACCOUNT_CODE_MAIL_JOB, accountCodeMailJob(deps));
 }

@@ -1,3 +1,4 @@
+import { mimeOf } from "../../storage/mime.js";
 import type { ErrorCode } from "@atende/contracts";
 import type { Db, Executor } from "../../db/client.js";
 import type { schedules } from "../../db/schema/index.js";
@@ -36,8 +37,6 @@ interface SendingDeps {
 const RECONNECTING = new Set(["OPENING", "PAIRING"]);
 const RECONNECT_WAIT_SECONDS = 10;
 const SETTLE_AFTER_SECONDS = 30;
-
-const MIME_BY_EXT: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg" };
 
 /** The reason stored on a failed schedule: an ERR_* code the UI translates, then the details. */
 export function failureReason(code: ErrorCode, detail?: string): string {
@@ -99,7 +98,7 @@ export function sendScheduleJob(deps: SendingDeps): JobHandler<typeof SEND_SCHED
           media: row.mediaPath
             ? {
                 path: row.mediaPath,
-                mimetype: MIME_BY_EXT[ext] ?? "application/octet-stream",
+                mimetype: mimeOf(row.mediaPath),
                 name: row.mediaName ?? `imagem.${ext}`,
               }
             : null,

@@ -2,10 +2,10 @@ import crypto from "node:crypto";
 import { WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER, WEBHOOK_TEST_EVENT } from "@atende/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.js";
-import { type JobHandler, JobFailed, RetryLater } from "../../jobs/runner.js";
+import { type JobHandler, type JobRunner, JobFailed, RetryLater } from "../../jobs/runner.js";
 import type { SecretBox } from "../../lib/secretBox.js";
 import type { Mailer } from "../mail/mailer.js";
-import { type WEBHOOK_DELIVERY_JOB, type SubscriptionCache } from "./dispatch.js";
+import { WEBHOOK_DELIVERY_JOB, type SubscriptionCache } from "./dispatch.js";
 import * as q from "./queries.js";
 import { openWebhookSecret } from "./sealing.js";
 import { type Outbound, OutboundRefused } from "../../lib/outbound.js";
@@ -167,4 +167,9 @@ export function webhookDeliveryJob(deps: DeliveryDeps): JobHandler<typeof WEBHOO
       });
     },
   };
+}
+
+/** The outbound webhooks' durable job: one delivery, retried with backoff, switched off after a day of failures. */
+export function registerWebhookJobs(jobs: Pick<JobRunner, "register">, deps: DeliveryDeps) {
+  jobs.register(WEBHOOK_DELIVERY_JOB, webhookDeliveryJob(deps));
 }

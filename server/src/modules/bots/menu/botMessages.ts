@@ -1,24 +1,12 @@
 import type { Tx } from "../../../db/client.js";
 import type { Raise } from "../../../events/bus.js";
 import { queueOutbound } from "../../messages/outbound.js";
-
-const MIME_BY_EXT: Record<string, string> = {
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-  mp4: "video/mp4",
-  mp3: "audio/mpeg",
-  ogg: "audio/ogg",
-  pdf: "application/pdf",
-};
+import { mimeOf } from "../../../storage/mime.js";
 
 export function mediaOf(row: { mediaPath: string | null; mediaName: string | null }) {
   if (!row.mediaPath) return null;
   const name = row.mediaName || row.mediaPath.split("/").pop() || "file";
-  const ext = name.split(".").pop()?.toLowerCase() ?? "";
-  return { path: row.mediaPath, name, mimetype: MIME_BY_EXT[ext] ?? "application/octet-stream" };
+  return { path: row.mediaPath, name, mimetype: mimeOf(name) };
 }
 
 /** A message from the bot (never an agent's reply). */

@@ -42,9 +42,7 @@ export function createChatbot(deps: {
 }): Chatbot {
   const { db, bus, now, jobs, connections, log } = deps;
   const poke = () => jobs.poke();
-  jobs.register(CHATBOT_JOB, chatbotJob({ db, bus, now, poke, connections, bots: deps.bots }));
-  jobs.register(EXPIRE_TICKET_JOB, expireTicketJob({ db, bus, now, poke }));
-  jobs.register(AUTO_TRANSFER_JOB, autoTransferJob({ db, bus, now, poke }));
+  registerMenuJobs(jobs, { db, bus, now, poke, connections, bots: deps.bots });
 
   /**
    * A ticket command's rating question (on resolve) awaits the customer's answer; a ticket that
@@ -107,3 +105,13 @@ export function createChatbot(deps: {
 }
 
 export { CHATBOT_JOB, AUTO_TRANSFER_JOB, EXPIRE_TICKET_JOB };
+
+/** The queue menu's durable jobs: the bot's turn on a customer's message, auto-close, auto-transfer. */
+export function registerMenuJobs(
+  jobs: Pick<JobRunner, "register">,
+  deps: Parameters<typeof chatbotJob>[0] & Parameters<typeof expireTicketJob>[0],
+) {
+  jobs.register(CHATBOT_JOB, chatbotJob(deps));
+  jobs.register(EXPIRE_TICKET_JOB, expireTicketJob(deps));
+  jobs.register(AUTO_TRANSFER_JOB, autoTransferJob(deps));
+}

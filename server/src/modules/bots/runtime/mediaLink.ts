@@ -1,11 +1,11 @@
 import crypto from "node:crypto";
-import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { TokenService } from "../../../http/tokens.js";
 import { sendError } from "../../../http/errors.js";
 import { routes } from "../../../http/route.js";
 import type { MediaStore } from "../../../storage/media.js";
+import { mimeOf } from "../../../storage/mime.js";
 
 /** How long a bot may fetch a customer's media after the turn that carries it. */
 export const MEDIA_LINK_SECONDS = 10 * 60;
@@ -42,19 +42,6 @@ function validSignature(
   return expected.length === given.length && crypto.timingSafeEqual(expected, given);
 }
 
-const MIME_BY_EXT: Record<string, string> = {
-  jpg: "image/jpeg",
-  png: "image/png",
-  webp: "image/webp",
-  gif: "image/gif",
-  ogg: "audio/ogg",
-  oga: "audio/ogg",
-  mp3: "audio/mpeg",
-  m4a: "audio/mp4",
-  mp4: "video/mp4",
-  pdf: "application/pdf",
-};
-
 /** GET /bots/media/:companyId/:file?exp=&sig=: public, the signature is the credential; else 404. */
 export function botMediaRoutes(
   app: FastifyInstance,
@@ -76,9 +63,8 @@ export function botMediaRoutes(
           ? await deps.media.read(company, `${company}/${p.file}`)
           : null;
       if (!data) return sendError(reply, req, "ERR_NOT_FOUND");
-      const ext = path.extname(p.file).slice(1).toLowerCase();
       return reply
-        .header("content-type", MIME_BY_EXT[ext] ?? "application/octet-stream")
+        .header("content-type", mimeOf(p.file))
         .header("x-content-type-options", "nosniff")
         .header("cache-control", "private, no-store")
         .send(data);
