@@ -16,6 +16,7 @@ import { useThemeMode } from "./ThemeModeProvider";
 import { VolumeControl } from "./VolumeControl";
 import { ChatPopover } from "./ChatPopover";
 import { NotificationBell } from "../notifications/NotificationBell";
+import { CommandPaletteButton } from "./CommandPalette";
 
 interface TopBarProps {
   onToggleDrawer(): void;
@@ -60,6 +61,7 @@ export function TopBar({ onToggleDrawer, onOpenProfile }: TopBarProps) {
         </Typography>
         {/* The spec's order: theme, volume, refresh, bell, announcements, internal chat, account. */}
         <TrialChip />
+        <CommandPaletteButton />
         <Tooltip title={t("topBar.toggleTheme")}>
           <IconButton
             color="inherit"
