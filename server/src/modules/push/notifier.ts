@@ -91,16 +91,13 @@ export function createPushNotifier(deps: {
     running.add(task);
   }
 
-  /** The company's devices, or none without asking while it is known to have none. */
+  /** The company's devices (of `userIds`), or none without asking while it is known to have none. */
   async function devicesOf(companyId: number, userIds?: number[]): Promise<q.PushDevice[]> {
     const until = quiet.get(companyId);
     if (until !== undefined && until > Date.now()) return [];
-    if (!(await q.companyHasDevices(db, companyId))) {
-      quiet.set(companyId, Date.now() + NO_DEVICES_MS);
-      return [];
-    }
-    quiet.delete(companyId);
-    return q.companyDevices(db, companyId, userIds);
+    const devices = await q.companyDevices(db, companyId, now(), userIds);
+    if (devices.length === 0 && !userIds) quiet.set(companyId, Date.now() + NO_DEVICES_MS);
+    return devices;
   }
 
   /** Whether the company's users may hear anything now (not inactive, not past due). */

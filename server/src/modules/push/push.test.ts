@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatDTO, PushKeyDTO } from "@atende/contracts";
-import { pushSubscriptions, tickets } from "../../db/schema/index.js";
+import { pushSubscriptions, refreshTokens, tickets } from "../../db/schema/index.js";
 import { caller, expectError, expectOk } from "../../test/calls.js";
 import { buildSimulatorCompany, phoneSends } from "../../test/channels.js";
 import { type Member, buildMember, login, newNumber } from "../../test/factories.js";
@@ -246,6 +246,28 @@ describe("push: devices forgotten", () => {
     expect(res.statusCode, res.body).toBe(201);
     await waitFor(async () => (await devicesOf(member.id)).length === 0);
     expect(device.received).toEqual([]);
+  });
+
+  it("sends nothing to a device whose session ran out with no logout to say so", async () => {
+    const [lapsed, active] = [
+      await buildMember(ctx, team.company.id, { profile: "admin" }),
+      await buildMember(ctx, team.company.id, { profile: "admin" }),
+    ];
+    const [lapsedDevice, activeDevice] = [pushService.device(), pushService.device()];
+    await register(lapsed, lapsedDevice);
+    await register(active, activeDevice);
+    await ctx.deps.db
+      .update(refreshTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(refreshTokens.userId, lapsed.id));
+    const res = await phoneSends(ctx, team.adminLogin, team.connection.id, {
+      from: newNumber(),
+      body: "Alô",
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    await waitFor(() => activeDevice.received.length === 1);
+    await settled();
+    expect(lapsedDevice.received).toEqual([]);
   });
 
   it("forgets the devices of a session that ends: a logout, a login elsewhere", async () => {

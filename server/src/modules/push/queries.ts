@@ -115,20 +115,15 @@ export async function deleteDevice(db: Executor, companyId: number, id: number) 
     .where(and(eq(pushSubscriptions.companyId, companyId), eq(pushSubscriptions.id, id)));
 }
 
-/** Whether anyone in the company has a device registered (the notifier skips the rest when not). */
-export async function companyHasDevices(db: Executor, companyId: number): Promise<boolean> {
-  const rows = await db
-    .select({ id: pushSubscriptions.id })
-    .from(pushSubscriptions)
-    .where(eq(pushSubscriptions.companyId, companyId))
-    .limit(1);
-  return rows.length > 0;
-}
-
-/** The company's devices, each with what decides its user's visibility; `userIds` narrows to those users. */
+/**
+ * The company's devices whose session is still alive at `at` (a session that simply ran out, with no
+ * logout to say so, hears nothing), each with what decides its user's visibility; `userIds` narrows
+ * to those users.
+ */
 export async function companyDevices(
   db: Executor,
   companyId: number,
+  at: Date,
   userIds?: number[],
 ): Promise<PushDevice[]> {
   if (userIds && userIds.length === 0) return [];
@@ -147,6 +142,9 @@ export async function companyDevices(
         from push_subscriptions s
         join users u on u.id = s.user_id and u.company_id = s.company_id
         where s.company_id = ${companyId}${only}
+          and exists (select 1 from refresh_tokens r
+                      where r.user_id = s.user_id and r.session_id = s.session_id
+                        and r.revoked_at is null and r.expires_at > ${at.toISOString()}::timestamptz)
         order by s.id`,
   );
   return rows.map(({ all_ticket, queue_ids, ...r }) => ({
