@@ -2,6 +2,7 @@
 const pt = {
   open: "Buscar e ir para… (Ctrl+K)",
   title: "Buscar e ir para",
+  close: "Fechar a busca",
   input: "Buscar atendimentos, contatos, páginas e ações",
   hint: "↑↓ para escolher, Enter para abrir, Esc para fechar",
   searching: "Buscando…",
@@ -23,6 +24,7 @@ type Texts = typeof pt;
 const en: Texts = {
   open: "Search and go to… (Ctrl+K)",
   title: "Search and go to",
+  close: "Close the search",
   input: "Search tickets, contacts, pages and actions",
   hint: "↑↓ to choose, Enter to open, Esc to close",
   searching: "Searching…",
@@ -42,6 +44,7 @@ const en: Texts = {
 const es: Texts = {
   open: "Buscar e ir a… (Ctrl+K)",
   title: "Buscar e ir a",
+  close: "Cerrar la búsqueda",
   input: "Buscar atenciones, contactos, páginas y acciones",
   hint: "↑↓ para elegir, Enter para abrir, Esc para cerrar",
   searching: "Buscando…",

@@ -1,4 +1,5 @@
 import { type ContactDTO, PALETTE_LIMITS, type QueueDTO, type TicketDTO } from "@atende/contracts";
+import CloseIcon from "@mui/icons-material/Close";
 import SearchIcon from "@mui/icons-material/Search";
 import {
   Box,
@@ -158,12 +159,15 @@ function CommandPalette({
             })),
           ]
         : [];
-    actions.push({
-      group: "actions",
-      key: "theme",
-      label: mode === "dark" ? t("palette.actions.lightMode") : t("palette.actions.darkMode"),
-      run: toggleMode,
-    });
+    actions.push(
+      {
+        group: "actions",
+        key: "theme",
+        label: mode === "dark" ? t("palette.actions.lightMode") : t("palette.actions.darkMode"),
+        run: toggleMode,
+      },
+      { group: "actions", key: "reload", label: t("topBar.refresh"), run: () => window.location.reload() },
+    );
     const pages: PaletteOption[] = menuGroups(user, {
       campaigns: hasCampaignFlag(),
       pastDue: pastDue !== null,
@@ -275,6 +279,12 @@ function CommandPalette({
             }}
             sx={{ fontSize: "1.05rem" }}
           />
+          {/* A phone has no Escape key: the full-screen palette closes here. */}
+          {phone && (
+            <IconButton edge="end" aria-label={t("palette.close")} onClick={onClose}>
+              <CloseIcon />
+            </IconButton>
+          )}
         </Box>
         <Paper
           component="ul"
