@@ -233,6 +233,35 @@ describe("push: who hears what", () => {
   });
 });
 
+describe("push: mentions", () => {
+  it("tells a colleague mentioned in a ticket's note, never one who may not see that ticket", async () => {
+    const admin = pushService.device();
+    const bruno = pushService.device();
+    await register({ login: team.adminLogin }, admin);
+    await register(agentB, bruno);
+    const customer = newNumber();
+    const res = await phoneSends(ctx, team.adminLogin, team.connection.id, { from: customer, body: "Oi" });
+    expect(res.statusCode, res.body).toBe(201);
+    await waitFor(() => admin.received.length === 1);
+    const [ticket] = await ctx.deps.db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.companyId, team.company.id), eq(tickets.status, "pending")));
+    // In Ana's queue: Bruno (another queue) may not see it.
+    await ctx.deps.db.update(tickets).set({ queueId: team.queues[0]!.id }).where(eq(tickets.id, ticket!.id));
+    const note = `@${team.admin.name} e @Bruno, vejam o pedido`;
+    expectOk(await call("POST", "/ticket-notes", agentA.login, { ticketId: ticket!.id, note }), 201);
+    await waitFor(() => admin.received.length === 2);
+    await settled();
+    expect(admin.received[1]!.payload).toMatchObject({
+      title: `Ana em Ana & ${team.admin.name}`,
+      body: note,
+      url: expect.stringMatching(/^\/chats\/[0-9a-f-]{36}$/),
+    });
+    expect(bruno.received).toEqual([]);
+  });
+});
+
 describe("push: devices forgotten", () => {
   it("forgets a device its push service says is gone", async () => {
     const member = await buildMember(ctx, team.company.id, { profile: "admin" });
