@@ -5,6 +5,7 @@ import { Badge, IconButton, Tooltip } from "@mui/material";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "../api/toast";
+import { useAuth } from "../auth/AuthContext";
 import { currentLanguage } from "../i18n";
 import { askDesktopPermission, desktopMuted, setDesktopMuted, useDesktopPermission } from "./desktop";
 import { turnPushOff, usePushActive, usePushDevice } from "./push";
@@ -21,7 +22,9 @@ export function NotificationBell() {
   const [muted, setMuted] = useState(desktopMuted);
   const pushOn = usePushActive();
   // A new language registers the device again: its pushes are written in it.
-  usePushDevice(permission === "granted" && !muted, currentLanguage());
+  // A company past its due date hears nothing (the server sends it no push) until it pays.
+  const { pastDue } = useAuth();
+  usePushDevice(permission === "granted" && !muted && pastDue === null, currentLanguage());
 
   if (permission === "unsupported") return null;
 
