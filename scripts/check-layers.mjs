@@ -55,6 +55,8 @@ export const FLOORS = [
     "modules/schedules",
     "modules/cloudTemplates",
     "modules/contactLists",
+    "modules/push",
+    "modules/search",
     "realtime",
   ],
   // The edges where conversations come in: the inbound pipeline and the public messages API.
@@ -136,7 +138,7 @@ export async function checkLayers() {
   for (const m of result.modules) {
     if (!m.source.startsWith("src/") || SKIP.test(m.source)) continue;
     const from = unitOf(m.source);
-    if (!floorOf.has(from)) problems.push(`${from} (${m.source}) stands on no floor: add it to FLOORS`);
+    if (!floorOf.has(from) && !units.has(from)) problems.push(`${from} stands on no floor: add it to FLOORS`);
     if (!units.has(from)) units.set(from, new Map());
     const runtime = [];
     for (const d of m.dependencies) {

@@ -50,6 +50,9 @@ const API_PREFIXES = [
   "media",
   "simulator",
   "api",
+  "push",
+  "search",
+  "manifest\\.webmanifest",
 ];
 
 function servesAppShell(req: IncomingMessage): string | undefined {

@@ -62,6 +62,7 @@ export const DEFAULT_COMPANY_SETTINGS: Record<string, string> = {
   sendMsgTransfTicket: "disabled",
   sendGreetingMessageOneQueues: "enabled",
   chatBotType: "text",
+  notificationPreview: "enabled",
   campaignsEnabled: "true",
   timezone: "America/Sao_Paulo",
 };

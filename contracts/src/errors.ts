@@ -16,6 +16,7 @@ import { CAMPAIGN_ERRORS } from "./errorCodes/campaigns.js";
 import { AGENT_WORKSPACE_SPEC_ERRORS } from "./errorCodes/spec.js";
 import { WORKSPACE_ERRORS } from "./errorCodes/workspace.js";
 import { WHATSAPP_SESSION_ERRORS } from "./errorCodes/whatsappSessions.js";
+import { PUSH_ERRORS } from "./errorCodes/push.js";
 
 export type Lang = "pt" | "en" | "es";
 export const LANGS: readonly Lang[] = ["pt", "en", "es"];
@@ -38,6 +39,7 @@ export const ERROR_CATALOGUES: Readonly<Record<string, Readonly<Record<string, E
   MEDIA_ERRORS,
   WHATSAPP_SESSION_ERRORS,
   CLOUD_ERRORS,
+  PUSH_ERRORS,
 };
 
 export const ERRORS = {
@@ -53,6 +55,7 @@ export const ERRORS = {
   ...MEDIA_ERRORS,
   ...WHATSAPP_SESSION_ERRORS,
   ...CLOUD_ERRORS,
+  ...PUSH_ERRORS,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

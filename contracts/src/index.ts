@@ -41,3 +41,6 @@ export * from "./queueIntegrations.js";
 export * from "./prompts.js";
 export * from "./whatsappPairing.js";
 export * from "./cloud.js";
+export * from "./notifications.js";
+export * from "./push.js";
+export * from "./search.js";

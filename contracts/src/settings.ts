@@ -40,6 +40,8 @@ export const COMPANY_SETTING_VALUES = {
   sendMsgTransfTicket: choice(ENABLED_DISABLED),
   sendGreetingMessageOneQueues: choice(ENABLED_DISABLED),
   chatBotType: choice(CHATBOT_TYPES),
+  /** Message text in notifications (in-app and push): "disabled" shows who wrote, never what. */
+  notificationPreview: choice(ENABLED_DISABLED),
   /** The company's time zone: out-of-hours and dates are counted in it, never in the server's. */
   timezone: z.string("validation.invalid").trim().refine(isValidTimeZone, "validation.invalidTimeZone"),
 } as const;

@@ -32,7 +32,12 @@ export interface CompanyEventPayloads {
   whatsappSession: { action: "update"; session: WhatsappSessionDTO };
   appMessage: { action: "create" | "update"; message: MessageDTO; ticket: TicketDTO; contact: ContactDTO };
   ticket:
-    | { action: "update"; ticket: TicketDTO }
+    | {
+        action: "update";
+        ticket: TicketDTO;
+        /** Where the ticket was seen before this change (queue, agent), when it moved. */
+        previous?: { queueId: number | null; userId: number | null };
+      }
     /**
      * Gone from the listener's view. With `fromStatus`, it only left that status (or agent): clients
      * keeping one list per status drop it there, and the `update` right after places it again.

@@ -1,5 +1,5 @@
 import { type Browser, type Locator, type Page, expect, test } from "@playwright/test";
-import { DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
+import { DEMO, callApi, companyClock, loginAs, newPerson, shot, typeDate } from "./helpers";
 
 /**
  * Campaigns as an admin runs one: the sender's intervals set to 0 in /campaigns-config, a contact
@@ -203,13 +203,8 @@ test.describe("campaigns", () => {
     await row.getByRole("button", { name: `Editar ${campaignName}` }).click();
     const editDialog = admin.page.getByRole("dialog", { name: "Editar campanha" });
     await expect(editDialog.getByRole("textbox", { name: "Nome" })).toHaveValue(campaignName);
-    const now = new Date();
-    const pad = (n: number) => String(n).padStart(2, "0");
-    await editDialog
-      .getByLabel("Agendamento")
-      .fill(
-        `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}T${pad(now.getHours())}:${pad(now.getMinutes())}`,
-      );
+    // This minute on the company's clock (the field's): due at once.
+    await typeDate(editDialog.getByRole("group", { name: "Agendamento" }), companyClock(new Date()));
     // The first save's toast is gone first (3 s), so the one seen next is this save's.
     await expect(admin.page.getByText("Campanha salva com sucesso!")).toHaveCount(0);
     await editDialog.getByRole("button", { name: "Salvar" }).click();

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { type Browser, type Page, expect, test } from "@playwright/test";
-import { type DashboardData, type TicketReportPage, todayInZone } from "@atende/contracts";
-import { BRUNO, DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
+import type { DashboardData, TicketReportPage } from "@atende/contracts";
+import { BRUNO, DEMO, callApi, companyClock, loginAs, newPerson, shot, typeDate } from "./helpers";
 import { type Queue, type Whatsapp, customerSends, ticketOf, waitingTicketOf } from "./chatSetup";
 
 /**
@@ -171,9 +171,9 @@ test("the dashboard shows the scripted day, follows it live, and the report expo
   await page.getByRole("option", { name: "Filtro por data" }).click();
   // Today where the company is (São Paulo): the figures are counted in its zone, and between 21:00
   // and midnight there the browser's UTC date is already tomorrow.
-  const today = todayInZone(new Date());
-  await page.getByLabel("Data inicial").fill(today);
-  await page.getByLabel("Data final").fill(today);
+  const today = companyClock(new Date(), false);
+  await typeDate(page.getByRole("group", { name: "Data inicial" }), today);
+  await typeDate(page.getByRole("group", { name: "Data final" }), today);
   await expect(cardValue(page, "Finalizados")).toHaveText(/^[1-9]\d*$/);
   await expect(perDay.locator(BARS).first()).toBeVisible();
 

@@ -1,6 +1,8 @@
+import { DEFAULT_TIMEZONE } from "@atende/contracts";
 import {
   type Browser,
   type BrowserContext,
+  type Locator,
   type Page,
   type WebSocket as PageSocket,
   expect,
@@ -131,4 +133,41 @@ export function liveChannelReady(page: Page, timeoutMs = 15_000): Promise<void> 
     }
     page.on("websocket", opened);
   });
+}
+
+/**
+ * Types into one of the app's date fields (MUI's pickers: a group of day, month, year, hour and
+ * minute sections, named by its label) as a person does: the first section clicked, then the
+ * digits, which move on from section to section by themselves. In Portuguese: ddMMyyyy, and HHmm
+ * after it for a date and time.
+ */
+export async function typeDate(field: Locator, digits: string) {
+  await field.getByRole("spinbutton").first().click();
+  await field.page().keyboard.type(digits);
+}
+
+/**
+ * `at` on the company's clock (the demo company keeps the default zone, São Paulo), as the
+ * Portuguese date fields show and take it: ddMMyyyy, and HHmm after it `withTime`.
+ */
+export function companyClock(at: Date, withTime = true): string {
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", {
+      timeZone: DEFAULT_TIMEZONE,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+    })
+      .formatToParts(at)
+      .map((x) => [x.type, x.value]),
+  );
+  return `${p.day}${p.month}${p.year}${withTime ? `${p.hour}${p.minute}` : ""}`;
+}
+
+/** What a date field shows, as digits (ddMMyyyyHHmm in Portuguese). */
+export async function dateFieldDigits(field: Locator): Promise<string> {
+  return (await field.getByRole("spinbutton").allTextContents()).join("").replace(/\D/g, "");
 }

@@ -1,6 +1,6 @@
 import { type MailOutboxDTO, addMonthsToDate, formatDateBR, todayInZone } from "@atende/contracts";
 import { type Page, expect, test } from "@playwright/test";
-import { callApi, loginAs, newPerson, shot } from "./helpers";
+import { callApi, loginAs, newPerson, shot, typeDate } from "./helpers";
 
 const SUPER = { email: "super@atende.demo", password: "Super123" };
 const SAVED = "Operação realizada com sucesso!";
@@ -60,7 +60,8 @@ test("the super user runs the platform from Settings; help videos show on /helps
   const due = new Date(`${today}T12:00:00Z`);
   due.setUTCDate(due.getUTCDate() + 3);
   const dueDate = due.toISOString().slice(0, 10);
-  await newForm.getByLabel("Data de vencimento").fill(dueDate);
+  const [year, month, day] = dueDate.split("-");
+  await typeDate(newForm.getByRole("group", { name: "Data de vencimento" }), `${day}${month}${year}`);
   await shot(su.page, "platform-2-new-company");
   await newForm.getByRole("button", { name: "Salvar" }).click();
   await expect(su.page.getByText(SAVED).first()).toBeVisible();

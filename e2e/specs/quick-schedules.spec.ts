@@ -1,6 +1,6 @@
 import { type Locator, type Page, expect, test } from "@playwright/test";
 import { PNG as PHOTO, customerWaiting } from "./chatSetup";
-import { DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
+import { DEMO, callApi, companyClock, dateFieldDigits, loginAs, newPerson, shot, typeDate } from "./helpers";
 
 interface Whatsapp {
   id: number;
@@ -234,11 +234,11 @@ test.describe("quick messages, schedules and the todo list", () => {
     await expect(page.getByRole("heading", { name: /Agendamentos/ })).toBeVisible();
     await page.getByRole("button", { name: "Novo agendamento" }).click();
     const form = dialog(page, "Novo agendamento");
-    // The default send time is one hour ahead, and the default connection is chosen.
-    const defaultAt = await form.getByLabel(/Data e hora de envio/).inputValue();
-    const lead = (new Date(defaultAt).getTime() - Date.now()) / 60_000;
-    expect(lead).toBeGreaterThan(58);
-    expect(lead).toBeLessThan(61);
+    // The default send time is one hour ahead (on the company's clock, to the minute), and the
+    // default connection is chosen.
+    const sendAt = form.getByRole("group", { name: /Data e hora de envio/ });
+    const anHourAhead = [59, 60, 61].map((m) => companyClock(new Date(Date.now() + m * 60_000)));
+    expect(anHourAhead).toContain(await dateFieldDigits(sendAt));
     await expect(form.getByRole("combobox", { name: "Conexão" })).toHaveText(connection.name);
 
     await form.getByRole("button", { name: "Salvar" }).click();
@@ -251,16 +251,24 @@ test.describe("quick messages, schedules and the todo list", () => {
     await page.getByRole("option", { name: new RegExp(name) }).click();
     const body = `Lembrete agendado ${suffix()}: sua entrega chega hoje.`;
     await form.getByRole("textbox", { name: "Mensagem" }).fill(body);
-    // Ten seconds ahead, on the browser's own clock (the input takes seconds too).
-    const at = await page.evaluate(() => {
-      const d = new Date(Date.now() + 10_000);
-      const p = (n: number) => String(n).padStart(2, "0");
-      return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
-    });
-    await form.getByLabel(/Data e hora de envio/).fill(at);
+    // Two minutes ahead, typed on the company's clock (the field's, to the minute).
+    const typed = companyClock(new Date(Date.now() + 120_000));
+    await typeDate(sendAt, typed);
     await shot(page, "schedule-dialog");
     await form.getByRole("button", { name: "Salvar" }).click();
     await expect(page.getByText("Agendamento salvo com sucesso!")).toBeVisible();
+    // Saved at that minute where the company is; then moved to ten seconds ahead through the API,
+    // so the test waits seconds for it rather than a minute.
+    const { schedules } = await callApi<{ schedules: { id: number; body: string; sendAt: string }[] }>(
+      page,
+      "GET",
+      `/schedules?searchParam=${encodeURIComponent(name)}`,
+    );
+    const saved = schedules.find((s) => s.body === body)!;
+    expect(companyClock(new Date(saved.sendAt))).toBe(typed);
+    await callApi(page, "PUT", `/schedules/${saved.id}`, {
+      sendAt: new Date(Date.now() + 10_000).toISOString(),
+    });
 
     const row = page.getByRole("row").filter({ hasText: name });
     await expect(row.getByText("Pendente")).toBeVisible();

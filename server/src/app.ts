@@ -75,6 +75,10 @@ import { whatsappsModule } from "./modules/whatsapps/routes.js";
 import { SubscriptionCache } from "./modules/webhooks/dispatch.js";
 import { registerWebhookJobs } from "./modules/webhooks/delivery.js";
 import { webhooksModule } from "./modules/webhooks/routes.js";
+import { type PushNotifier, createPushNotifier } from "./modules/push/notifier.js";
+import { pushModule } from "./modules/push/routes.js";
+import { searchModule } from "./modules/search/routes.js";
+import { vapidFor } from "./modules/push/vapid.js";
 import { createMetrics } from "./modules/metrics/registry.js";
 import { metricsModule } from "./modules/metrics/routes.js";
 import type { createWhatsappsService } from "./modules/whatsapps/service.js";
@@ -111,6 +115,8 @@ export interface BuiltApp {
   };
   /** Every registered route with its declaration (the guard suite walks them). */
   routes: RegisteredRoute[];
+  /** Web Push: `settled()` waits for the pushes started so far (the close does). */
+  push: Pick<PushNotifier, "settled">;
   /** Starts what runs in the background: connection sessions and the job runner. */
   startBackground(): void;
 }
@@ -179,8 +185,11 @@ export async function buildApp(
     secrets: secretBoxFor(deps.config),
     metrics,
   });
+  const vapid = vapidFor(deps.config);
+  const push = createPushNotifier({ db: deps.db, outbound, vapid, log: app.log, now: deps.now });
   const removeListeners = registerListeners(deps.bus, {
     webhookCache,
+    push,
     chats,
     jobs: channels.jobs,
     chatbot: channels.chatbot,
@@ -193,6 +202,7 @@ export async function buildApp(
     await channels.jobs.stop();
     await channels.sessions.stop();
     removeListeners();
+    await push.settled();
     await realtime.close();
   });
   app.addHook("onClose", async () => sessionChecks.close());
@@ -240,6 +250,7 @@ export async function buildApp(
   await messagesApiModule(app, shared);
   await mediaModule(app, { ...shared, tickets });
   await contactsModule(app, shared);
+  await searchModule(app, { ...shared, tickets });
   await tagsModule(app, { ...shared, tickets });
   await ticketNotesModule(app, { ...shared, tickets });
   await queuesModule(app, shared);
@@ -265,6 +276,12 @@ export async function buildApp(
     graph: createGraphClient({ baseUrl: deps.config.GRAPH_API_URL, outbound }),
   });
   await webhooksModule(app, { ...shared, webhookCache });
+  await pushModule(app, {
+    ...shared,
+    vapid,
+    notifier: push,
+    httpsOnly: !deps.config.OUTBOUND_ALLOW_PRIVATE,
+  });
   botMediaRoutes(app, deps);
 
   await serveWebApp(app, deps.config.WEB_DIST ?? defaultWebDist);
@@ -274,6 +291,7 @@ export async function buildApp(
     channels,
     services: { auth, users, whatsapps, tickets, messages },
     routes,
+    push,
     startBackground() {
       channels.sessions.start();
       channels.jobs.start();

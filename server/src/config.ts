@@ -129,6 +129,30 @@ const envSchema = z.object({
     .transform((v) => (v ? (v.split(".").map(Number) as [number, number, number]) : undefined)),
   /** How long a claimed job stays locked to its instance: a killed instance's jobs run again after it. */
   JOB_LOCK_SECONDS: z.coerce.number().int().min(3).max(3600).default(120),
+  /**
+   * Web Push (VAPID, RFC 8292): the server's key pair, base64url as `npx web-push generate-vapid-keys`
+   * prints it (both or neither). Unset: a pair generated into DATA_DIR at the first start. Several
+   * instances must share one pair: a device subscribed with one key hears nothing signed by another.
+   */
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{87}$/, "an uncompressed P-256 public key in base64url (87 characters)")
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{43}$/, "a P-256 private key in base64url (43 characters)")
+    .optional(),
+  /**
+   * Who push services may contact about this server's pushes: a mailto: or https: URL. Default:
+   * PUBLIC_URL when it is https, else a mailto: of MAIL_FROM's address.
+   */
+  VAPID_SUBJECT: z
+    .string()
+    .trim()
+    .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, "a mailto: or https: URL")
+    .optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -162,6 +186,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(
       "Invalid configuration: OUTBOUND_ALLOW_PRIVATE (or WEBHOOKS_ALLOW_PRIVATE): private addresses are for tests, never allowed with NODE_ENV=production",
     );
+  if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY))
+    throw new Error("Invalid configuration: set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither");
   const demo = e.SEED_DEMO === "auto" ? e.NODE_ENV !== "production" : e.SEED_DEMO === "true";
   return {
     ...e,

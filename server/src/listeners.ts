@@ -8,6 +8,7 @@ import { inviteWithin } from "./modules/passwordReset/codeMail.js";
 import { settleWithin } from "./modules/schedules/sending.js";
 import { campaignAnswersWithin } from "./modules/campaigns/answers.js";
 import type { ChatsService } from "./modules/chats/service.js";
+import type { PushNotifier } from "./modules/push/notifier.js";
 import type { Realtime } from "./realtime/index.js";
 import { type SubscriptionCache, webhookFollower } from "./modules/webhooks/dispatch.js";
 import type { DomainEvent, EventBus } from "./events/bus.js";
@@ -37,6 +38,9 @@ import type { DomainEvent, EventBus } from "./events/bus.js";
  * What follows `ticket.read`: the read receipts queued (messages, follower).
  * What follows `ticket.saved`: its timers armed (chatbot, listener: those lost to a crash are armed
  * again at start), the caches, the sockets.
+ * What follows a customer's message, a waiting ticket entering a queue and an internal chat message:
+ * Web Push to the devices of whoever the in-app alerts would ring for (push, listener, never waited
+ * for); a session that ends takes its devices along (push, listener).
  *
  * Answers the function that removes them all (the app's close).
  */
@@ -51,9 +55,10 @@ export function registerListeners(
     realtime: Pick<Realtime, "heard">;
     chats: Pick<ChatsService, "notifyMentions">;
     webhookCache: SubscriptionCache;
+    push: Pick<PushNotifier, "heard">;
   },
 ): () => void {
-  const { jobs, chatbot, connections, sessionChecks, realtime, chats, webhookCache } = parts;
+  const { jobs, chatbot, connections, sessionChecks, realtime, chats, webhookCache, push } = parts;
   const { now } = parts;
   const poke = () => jobs.poke();
   const off = [
@@ -79,6 +84,7 @@ export function registerListeners(
       sessionChecks.heard(event);
     }),
     bus.on((event) => realtime.heard(event)),
+    bus.on((event) => push.heard(event)),
     bus.on((event) => chatbot.heard(event)),
     bus.on(async (event) => {
       if (event.type === "ticketNote.changed" && event.payload.action === "create")

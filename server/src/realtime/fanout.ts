@@ -98,7 +98,13 @@ export function createFanout(io: AppServer, hooks: FanoutHooks): (event: DomainE
         const from = event.previous?.status;
         if (saw && from && (from !== event.ticket.status || event.previous!.userId !== event.ticket.userId))
           io.to(saw).emit(name, { action: "delete", ticketId: event.ticket.id, fromStatus: from });
-        io.to(seeing).emit(name, { action: "update", ticket: event.ticket });
+        // Where it was: the in-app alerts tell a waiting ticket that just came into one's queues.
+        const before = event.previous && { queueId: event.previous.queueId, userId: event.previous.userId };
+        io.to(seeing).emit(name, {
+          action: "update",
+          ticket: event.ticket,
+          ...(before ? { previous: before } : {}),
+        });
         if (saw) {
           const left = saw.filter((room) => !seeing.includes(room));
           if (left.length)

@@ -163,6 +163,6 @@ export const api = {
     request<T>("POST", path, { ...options, body }),
   put: <T>(path: string, body?: unknown, options?: RequestOptions) =>
     request<T>("PUT", path, { ...options, body }),
-  delete: <T = void>(path: string, options?: Omit<RequestOptions, "body">) =>
-    request<T>("DELETE", path, options),
+  /** A body only where the API reads one (the device to forget: its endpoint is no path segment). */
+  delete: <T = void>(path: string, options?: RequestOptions) => request<T>("DELETE", path, options),
 };

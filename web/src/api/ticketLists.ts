@@ -3,6 +3,7 @@ import {
   type Permission,
   type Profile,
   type TicketDTO,
+  type TicketViewer,
   canSeeTicket,
 } from "@atende/contracts";
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
@@ -19,17 +20,19 @@ export interface Viewer {
   permissions: Permission[];
 }
 
+/** The viewer as contracts' rules take it (visibility, alerts). */
+export function ticketViewerOf(viewer: Viewer): TicketViewer {
+  return {
+    userId: viewer.id,
+    profile: viewer.profile,
+    queueIds: viewer.queues.map((queue) => queue.id),
+    allTicket: viewer.allTicket === "enabled",
+  };
+}
+
 /** The server's visibility rule, from contracts: admins any, others their queues, own, unqueued with allTicket. */
 export function canSee(viewer: Viewer, ticket: Pick<TicketDTO, "queueId" | "userId">): boolean {
-  return canSeeTicket(
-    {
-      userId: viewer.id,
-      profile: viewer.profile,
-      queueIds: viewer.queues.map((queue) => queue.id),
-      allTicket: viewer.allTicket === "enabled",
-    },
-    ticket,
-  );
+  return canSeeTicket(ticketViewerOf(viewer), ticket);
 }
 
 /**

@@ -17,7 +17,7 @@ export interface AuthContextValue {
   /** The server said the company is past due (a `locked` event): an admin keeps the payment pages. */
   markPastDue(dueDate: string): void;
   /** Merges what changed in the user's company (a payment moved its due date, ended its trial). */
-  updateCompany(changes: Partial<Pick<SessionCompanyDTO, "dueDate" | "trialExpiration">>): void;
+  updateCompany(changes: Partial<Pick<SessionCompanyDTO, "dueDate" | "trialExpiration" | "settings">>): void;
 }
 
 export const AuthContext = createContext<AuthContextValue | null>(null);

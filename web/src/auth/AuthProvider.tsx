@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { useTranslation } from "react-i18next";
 import { api, onSessionEnded, onSubscriptionLocked } from "../api/http";
 import { toast } from "../api/toast";
-import { formatDate } from "../i18n/format";
+import { formatDate, setDisplayTimeZone } from "../i18n/format";
 import { clearSession, readToken, storeCampaignFlag, storeSession } from "../api/session";
 import { AuthContext, type AuthContextValue } from "./AuthContext";
 import { can } from "./permissions";
@@ -112,6 +112,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setUser((current) => (current ? { ...current, company: { ...current.company, ...changes } } : current));
     if (changes.dueDate !== undefined) setPastDue(null);
   }, []);
+
+  // Dates show on the company's clock from the first render of what the session shows.
+  setDisplayTimeZone(user?.company.settings.find((s) => s.key === "timezone")?.value);
 
   const value = useMemo<AuthContextValue>(
     () => ({ user, loading, pastDue, login, logout, updateUser, markPastDue: setPastDue, updateCompany }),

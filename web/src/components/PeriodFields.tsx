@@ -2,13 +2,8 @@ import { DASHBOARD_PERIODS } from "@atende/contracts";
 import { MenuItem, TextField } from "@mui/material";
 import { useTranslation } from "react-i18next";
 import type { PeriodFilter } from "../api/period";
-
-const pad = (n: number) => String(n).padStart(2, "0");
-
-/** A local calendar day as YYYY-MM-DD (what a date input holds). */
-export function isoDay(date: Date): string {
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
+import { dayOf } from "../i18n/format";
+import { DateField } from "./DateFields";
 
 /** What the filter controls hold; `days` 0 is "none selected". */
 export interface FilterForm {
@@ -18,9 +13,10 @@ export interface FilterForm {
   days: number;
 }
 
+/** By default the last 7 days; by date, this month so far (on the company's clock). */
 export function initialFilterForm(today = new Date()): FilterForm {
-  const firstOfMonth = new Date(today.getFullYear(), today.getMonth(), 1);
-  return { type: "period", from: isoDay(firstOfMonth), to: isoDay(today), days: 7 };
+  const day = dayOf(today);
+  return { type: "period", from: `${day.slice(0, 8)}01`, to: day, days: 7 };
 }
 
 /**
@@ -59,24 +55,22 @@ export function PeriodFields({ value, onChange }: PeriodFieldsProps) {
       </TextField>
       {value.type === "dates" ? (
         <>
-          <TextField
-            type="date"
+          <DateField
             size="small"
             label={t("dashboard.filter.initialDate")}
             value={value.from}
-            onChange={(event) => onChange({ ...value, from: event.target.value })}
+            onChange={(from) => onChange({ ...value, from })}
+            maxDate={value.to || undefined}
             error={invalid}
             helperText={invalid ? t("dashboard.filter.invalidRange") : undefined}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: value.to || undefined } }}
           />
-          <TextField
-            type="date"
+          <DateField
             size="small"
             label={t("dashboard.filter.finalDate")}
             value={value.to}
-            onChange={(event) => onChange({ ...value, to: event.target.value })}
+            onChange={(to) => onChange({ ...value, to })}
+            minDate={value.from || undefined}
             error={invalid}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: value.from || undefined } }}
           />
         </>
       ) : (

@@ -3,6 +3,7 @@ import { kanbanTexts } from "./kanban";
 import { mailTexts } from "./mail";
 import { planGateTexts } from "./planGate";
 import { internalChatTexts } from "./internalChat";
+import { paletteTexts } from "./palette";
 import { quickMessagesTexts } from "./quickMessages";
 import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
@@ -46,6 +47,7 @@ export const es: Translation = {
   mail: mailTexts.es,
   planGate: planGateTexts.es,
   internalChat: internalChatTexts.es,
+  palette: paletteTexts.es,
   quickMessages: quickMessagesTexts.es,
   schedules: schedulesTexts.es,
   todo: todoTexts.es,

@@ -1,4 +1,12 @@
-/** Dates as dd/MM/yyyy and times as HH:mm, in the browser's time zone. */
+import { pickLang } from "@atende/contracts";
+import i18n from "./index";
+
+/**
+ * Dates and times as the agent reads them: in the language chosen in the app (25/11/2026 14:30 in
+ * Portuguese and Spanish, 11/25/2026 2:30 PM in English) and on the company's clock (its time zone
+ * setting), whatever the browser's own language and zone. The zone is the session's company's
+ * (AuthProvider sets it); logged out, the browser's.
+ */
 
 /** The BCP 47 tag of a UI language, for Intl (month and weekday names, number marks). */
 const LOCALE_TAGS = { pt: "pt-BR", en: "en-US", es: "es-ES" } as const;
@@ -8,10 +16,38 @@ export function localeTag(language: string | undefined): string {
   const base = (language ?? "").slice(0, 2).toLowerCase();
   return base in LOCALE_TAGS ? LOCALE_TAGS[base as keyof typeof LOCALE_TAGS] : LOCALE_TAGS.pt;
 }
+
+let companyZone: string | undefined;
+
+/** The clock dates are shown on: the company's time zone (undefined: the browser's). */
+export function setDisplayTimeZone(zone: string | undefined): void {
+  companyZone = zone || undefined;
+}
+
+/** The zone dates are shown in now: the company's, else the browser's. */
+export function displayTimeZone(): string {
+  return companyZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** One formatter per language, zone and shape (building one costs more than formatting with it). */
+function formatter(options: Intl.DateTimeFormatOptions, timeZone: string | undefined): Intl.DateTimeFormat {
+  const locale = localeTag(pickLang(i18n.language));
+  const key = `${locale}|${timeZone ?? ""}|${JSON.stringify(options)}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { ...options, timeZone });
+    formats.set(key, format);
+  }
+  return format;
+}
+
+const DATE: Intl.DateTimeFormatOptions = { day: "2-digit", month: "2-digit", year: "numeric" };
+const TIME: Intl.DateTimeFormatOptions = { hour: "2-digit", minute: "2-digit" };
+
 // A bare calendar date, or one sent as UTC midnight (how a date column often travels as JSON).
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})(?:T00:00:00(?:\.0+)?Z)?$/;
-
-const pad = (n: number) => String(n).padStart(2, "0");
 
 function toDate(value: string | Date): Date | null {
   const date = value instanceof Date ? value : new Date(value);
@@ -20,16 +56,37 @@ function toDate(value: string | Date): Date | null {
 
 export function formatDate(value: string | Date | null | undefined): string {
   if (!value) return "";
-  // A calendar date (a due date) is not an instant: converting it to local time would shift the day.
+  // A calendar date (a due date) is not an instant: read in any other zone it could move a day.
   const calendar = typeof value === "string" ? DATE_ONLY.exec(value) : null;
-  if (calendar) return `${calendar[3]}/${calendar[2]}/${calendar[1]}`;
+  if (calendar) {
+    const [, y, m, d] = calendar;
+    return formatter(DATE, "UTC").format(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+  }
   const date = toDate(value);
-  return date ? `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()}` : "";
+  return date ? formatter(DATE, companyZone).format(date) : "";
 }
 
 export function formatTime(value: string | Date | null | undefined): string {
   const date = value ? toDate(value) : null;
-  return date ? `${pad(date.getHours())}:${pad(date.getMinutes())}` : "";
+  return date ? formatter(TIME, companyZone).format(date) : "";
+}
+
+/** The calendar day (YYYY-MM-DD) an instant falls on, on the company's clock: "is it today?". */
+export function dayOf(value: string | Date): string {
+  const date = toDate(value);
+  if (!date) return "";
+  const parts = Object.fromEntries(
+    formatter({ year: "numeric", month: "2-digit", day: "2-digit" }, companyZone)
+      .formatToParts(date)
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}
+
+/** A Date that stands for a calendar day (a calendar's cell, built from its local fields) as YYYY-MM-DD. */
+export function calendarDay(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
 /**
@@ -43,7 +100,7 @@ export function formatMinutes(minutes: number | null | undefined, locale: string
   }
   const whole = Math.round(minutes);
   const hours = Math.floor(whole / 60);
-  return `${new Intl.NumberFormat(locale).format(hours)} h ${pad(whole % 60)} min`;
+  return `${new Intl.NumberFormat(locale).format(hours)} h ${String(whole % 60).padStart(2, "0")} min`;
 }
 
 /** An amount in Brazilian reais (R$ 59,90), whatever the language; `locale` picks the marks. */

@@ -3,6 +3,7 @@ import { kanbanTexts } from "./kanban";
 import { mailTexts } from "./mail";
 import { planGateTexts } from "./planGate";
 import { internalChatTexts } from "./internalChat";
+import { paletteTexts } from "./palette";
 import { quickMessagesTexts } from "./quickMessages";
 import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
@@ -45,6 +46,7 @@ export const pt = {
   mail: mailTexts.pt,
   planGate: planGateTexts.pt,
   internalChat: internalChatTexts.pt,
+  palette: paletteTexts.pt,
   quickMessages: quickMessagesTexts.pt,
   schedules: schedulesTexts.pt,
   todo: todoTexts.pt,

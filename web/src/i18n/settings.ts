@@ -44,6 +44,10 @@ const pt = {
       label: "Saudação quando houver somente 1 fila",
       help: "Envia a saudação da fila mesmo quando a conexão tem uma só fila.",
     },
+    notificationPreview: {
+      label: "Texto das mensagens nas notificações",
+      help: "Desativado, as notificações (no navegador e no celular) dizem quem escreveu, nunca o quê.",
+    },
     timezone: {
       label: "Fuso horário",
       help: "Expediente e datas são contados neste fuso, nunca no do servidor.",
@@ -114,6 +118,10 @@ const en: SettingsTexts = {
     sendGreetingMessageOneQueues: {
       label: "Greeting when there is only 1 queue",
       help: "Sends the queue's greeting even when the connection has a single queue.",
+    },
+    notificationPreview: {
+      label: "Message text in notifications",
+      help: "Off, notifications (in the browser and on phones) say who wrote, never what.",
     },
     timezone: {
       label: "Time zone",
@@ -190,6 +198,10 @@ const es: SettingsTexts = {
     sendGreetingMessageOneQueues: {
       label: "Saludo cuando hay solo 1 cola",
       help: "Envía el saludo de la cola aunque la conexión tenga una sola cola.",
+    },
+    notificationPreview: {
+      label: "Texto de los mensajes en las notificaciones",
+      help: "Desactivado, las notificaciones (en el navegador y en el móvil) dicen quién escribió, nunca qué.",
     },
     timezone: {
       label: "Zona horaria",

@@ -67,6 +67,9 @@ const pt = {
   notifications: {
     ask: "Ativar notificações do navegador",
     on: "Notificações do navegador ativadas: clique para silenciar",
+    onPush: "Notificações ativadas, também com o app fechado: clique para silenciar",
+    waiting: "Novo atendimento aguardando em {{queue}}",
+    waitingNoQueue: "Novo atendimento aguardando",
     muted: "Notificações do navegador silenciadas: clique para ativar",
     blocked: "Notificações bloqueadas no navegador",
     blockedHelp:
@@ -171,6 +174,9 @@ const en: TicketsTexts = {
   notifications: {
     ask: "Turn on browser notifications",
     on: "Browser notifications on: click to mute",
+    onPush: "Notifications on, also with the app closed: click to mute",
+    waiting: "New ticket waiting in {{queue}}",
+    waitingNoQueue: "New ticket waiting",
     muted: "Browser notifications muted: click to turn on",
     blocked: "Notifications blocked in the browser",
     blockedHelp:
@@ -274,6 +280,9 @@ const es: TicketsTexts = {
   notifications: {
     ask: "Activar notificaciones del navegador",
     on: "Notificaciones del navegador activadas: clic para silenciar",
+    onPush: "Notificaciones activadas, también con la app cerrada: clic para silenciar",
+    waiting: "Nueva atención esperando en {{queue}}",
+    waitingNoQueue: "Nueva atención esperando",
     muted: "Notificaciones del navegador silenciadas: clic para activar",
     blocked: "Notificaciones bloqueadas en el navegador",
     blockedHelp:

@@ -16,6 +16,9 @@ import { useThemeMode } from "./ThemeModeProvider";
 import { VolumeControl } from "./VolumeControl";
 import { ChatPopover } from "./ChatPopover";
 import { NotificationBell } from "../notifications/NotificationBell";
+import { CommandPaletteButton } from "./CommandPalette";
+
+const onWideScreens = { display: { xs: "none", sm: "inline-flex" } } as const;
 
 interface TopBarProps {
   onToggleDrawer(): void;
@@ -60,12 +63,15 @@ export function TopBar({ onToggleDrawer, onOpenProfile }: TopBarProps) {
         </Typography>
         {/* The spec's order: theme, volume, refresh, bell, announcements, internal chat, account. */}
         <TrialChip />
+        <CommandPaletteButton />
+        {/* On a phone the theme and the reload live in the command palette: the bar has no room. */}
         <Tooltip title={t("topBar.toggleTheme")}>
           <IconButton
             color="inherit"
             aria-label={t("topBar.toggleTheme")}
             aria-pressed={mode === "dark"}
             onClick={toggleMode}
+            sx={onWideScreens}
           >
             {mode === "dark" ? <LightModeIcon /> : <DarkModeIcon />}
           </IconButton>
@@ -76,6 +82,7 @@ export function TopBar({ onToggleDrawer, onOpenProfile }: TopBarProps) {
             color="inherit"
             aria-label={t("topBar.refresh")}
             onClick={() => window.location.reload()}
+            sx={onWideScreens}
           >
             <RefreshIcon />
           </IconButton>

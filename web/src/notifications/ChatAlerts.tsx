@@ -1,3 +1,4 @@
+import { notificationPreviewOn } from "@atende/contracts";
 import { useTranslation } from "react-i18next";
 import { useMatch, useNavigate } from "react-router-dom";
 import { useChatsLive } from "../api/chatsLive";
@@ -14,6 +15,7 @@ import { readVolume } from "./volume";
 export function ChatAlerts() {
   const { t } = useTranslation();
   const user = useSessionUser();
+  const preview = notificationPreviewOn(user.company.settings);
   const navigate = useNavigate();
   const openUuid = useMatch("/chats/:id")?.params.id;
 
@@ -27,7 +29,7 @@ export function ChatAlerts() {
     const { newMessage, chat } = event;
     showDesktopNotification({
       title: t("internalChat.notificationTitle", { sender: newMessage.sender?.name ?? "", chat: chat.title }),
-      body: newMessage.message || newMessage.mediaName || t("internalChat.newMessage"),
+      body: (preview && (newMessage.message || newMessage.mediaName)) || t("internalChat.newMessage"),
       tag: `chat-${chat.uuid}`,
       url: `/chats/${chat.uuid}`,
       onClick: () => void navigate(`/chats/${chat.uuid}`),

@@ -102,8 +102,12 @@ function showFromPage({ title, body, icon, tag, onClick }: DesktopNotice): boole
 
 async function showFromWorker({ title, body, icon, tag, url }: DesktopNotice): Promise<void> {
   const registration = await backgroundRegistration();
+  if (!registration) return;
+  // A Web Push of the same message may have come first (notifications/push.ts): not shown twice.
+  const showing = await registration.getNotifications({ tag }).catch(() => []);
+  if (showing.some((notice) => notice.title === title && notice.body === body)) return;
   const options: Options = { body, icon, tag, renotify: true, data: { url } };
-  await registration?.showNotification(title, options).catch(() => undefined);
+  await registration.showNotification(title, options).catch(() => undefined);
 }
 
 /** Takes a notice away, e.g. once its ticket is on screen (the worker's too). */

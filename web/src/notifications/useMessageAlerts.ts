@@ -1,8 +1,10 @@
+import { hearsTicketArrival, notificationPreviewOn } from "@atende/contracts";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useMatch, useNavigate } from "react-router-dom";
 import { useCompanyEvent } from "../api/SocketProvider";
-import type { Viewer } from "../api/ticketLists";
+import { type Viewer, ticketViewerOf } from "../api/ticketLists";
+import { useSessionUser } from "../auth/AuthContext";
 import { closeDesktopNotification, showDesktopNotification } from "./desktop";
 import { shouldAlert } from "./shouldAlert";
 import { playMessageSound, unlockSoundOnFirstGesture } from "./sound";
@@ -18,12 +20,16 @@ function pageFocused(): boolean {
 
 /**
  * Rings and shows a browser notification for each new customer message the viewer should hear
- * about (see shouldAlert); clicking the notification brings the window forward on that ticket.
- * Works on any page under the router: the open ticket is read from the address.
+ * about (see shouldAlert), and for a waiting ticket that came into their queues without a message
+ * of its own (the bot's menu put it there, a colleague transferred it): the rules the server's Web
+ * Push follows too. Clicking the notification brings the window forward on that ticket. With the
+ * company's previews off, a notification says who wrote, never what. Works on any page under the
+ * router: the open ticket is read from the address.
  */
 export function useMessageAlerts(viewer: Viewer): void {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const preview = notificationPreviewOn(useSessionUser().company.settings);
   const openUuid = useMatch("/tickets/:ticketId")?.params.ticketId;
 
   useEffect(() => unlockSoundOnFirstGesture(), []);
@@ -37,10 +43,32 @@ export function useMessageAlerts(viewer: Viewer): void {
     if (!shouldAlert(event, viewer, { uuid: openUuid, focused: pageFocused() })) return;
     void playMessageSound(readVolume());
     const { contact, ticket, message } = event;
+    const text = message.body || ticket.lastMessage;
     showDesktopNotification({
       title: contact.name || contact.number,
-      body: message.body || ticket.lastMessage || t("tickets.notifications.newMessage"),
+      body: preview && text ? text : t("tickets.notifications.newMessage"),
       icon: contact.profilePicUrl || undefined,
+      tag: tagOf(ticket.uuid),
+      url: `/tickets/${ticket.uuid}`,
+      onClick: () => void navigate(`/tickets/${ticket.uuid}`),
+    });
+  });
+
+  useCompanyEvent("ticket", (event) => {
+    if (
+      event.action !== "update" ||
+      !hearsTicketArrival(ticketViewerOf(viewer), event.ticket, event.previous)
+    )
+      return;
+    const { ticket } = event;
+    void playMessageSound(readVolume());
+    const who = ticket.contact.name || ticket.contact.number;
+    showDesktopNotification({
+      title: ticket.queue
+        ? t("tickets.notifications.waiting", { queue: ticket.queue.name })
+        : t("tickets.notifications.waitingNoQueue"),
+      body: preview && ticket.lastMessage ? `${who}: ${ticket.lastMessage}` : who,
+      icon: ticket.contact.profilePicUrl || undefined,
       tag: tagOf(ticket.uuid),
       url: `/tickets/${ticket.uuid}`,
       onClick: () => void navigate(`/tickets/${ticket.uuid}`),

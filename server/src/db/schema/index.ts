@@ -23,3 +23,4 @@ export * from "./messagesApi.js";
 export * from "./webhooks.js";
 export * from "./bots.js";
 export * from "./botSessions.js";
+export * from "./push.js";

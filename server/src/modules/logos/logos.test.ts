@@ -81,6 +81,13 @@ const logos = async () => expectOk<LogosDTO>(await ctx.app.inject({ method: "GET
 const fetchLogo = (url: string, headers: Record<string, string> = {}) =>
   ctx.app.inject({ method: "GET", url, headers });
 
+/** The web app manifest, as a browser reads it before anyone logs in. */
+const webManifest = async () => {
+  const res = await ctx.app.inject({ method: "GET", url: "/manifest.webmanifest" });
+  expect(res.headers["content-type"]).toMatch(/^application\/manifest\+json/);
+  return expectOk<{ name: string; icons: unknown[]; theme_color: string }>(res);
+};
+
 const logosDir = () => path.join(ctx.deps.media.root, "logos");
 const storedFiles = () => (fs.existsSync(logosDir()) ? fs.readdirSync(logosDir()).sort() : []);
 
@@ -88,6 +95,23 @@ describe("POST /settings/media-upload?ref={target}", () => {
   it("before any upload, every target reads null (the built-in logo), without logging in", async () => {
     expect(await logos()).toEqual(Object.fromEntries(LOGO_TARGETS.map((t) => [t, null])));
     expectError(await fetchLogo("/public/logotipos/login.png"), 404, "ERR_NOT_FOUND");
+    // The app installs with the built-in icons: the sizes Chrome and Android ask for, one maskable.
+    const manifest = await webManifest();
+    expect(manifest).toMatchObject({ name: "Atende", start_url: "/", display: "standalone" });
+    expect(manifest.icons).toEqual([
+      { src: "/icons/icon-192.png", sizes: "192x192", type: "image/png", purpose: "any" },
+      { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png", purpose: "any" },
+      { src: "/icons/maskable-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+    ]);
+  });
+
+  it("the web app manifest takes the platform's 256x256 icon once one is uploaded", async () => {
+    const answer = expectOk<LogoUploadAnswer>(await upload("favicon-256x256", PNG, "icon.png"));
+    const manifest = await webManifest();
+    expect(manifest.icons).toEqual([
+      { src: answer.url, sizes: "256x256", type: "image/png", purpose: "any" },
+    ]);
+    expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/);
   });
 
   it("takes a real PNG, ICO or SVG for each target; anyone reads it back at the URL the public read names", async () => {

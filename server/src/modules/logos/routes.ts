@@ -5,6 +5,7 @@ import { LOGO_MAX_BYTES, LOGO_TARGETS, isLogoTarget, logoUploadQuery } from "@at
 import { sendError } from "../../http/errors.js";
 import { routes } from "../../http/route.js";
 import { readSingleUpload, uploadForm } from "../../http/upload.js";
+import { webAppManifest } from "./manifest.js";
 import { LOGO_CONTENT_TYPES, type LogosDeps, type LogosService, createLogosService } from "./service.js";
 
 /**
@@ -33,6 +34,16 @@ export function logosRoutes(app: FastifyInstance, logos: LogosService) {
     reply.header("cache-control", "no-cache");
     return logos.current();
   });
+  // The web app manifest: installing the app on a phone or a computer, with the platform's icon.
+  r.get(
+    "/manifest.webmanifest",
+    { access: "public", produces: "application/manifest+json" },
+    async (_, __, reply) =>
+      reply
+        .type("application/manifest+json; charset=utf-8")
+        .header("cache-control", "no-cache")
+        .send(JSON.stringify(webAppManifest(await logos.current()))),
+  );
   // "{target}.{any extension}", as clients of this API family ask for it ("/public/logotipos/login.png"):
   // the target's current logo, whatever its type.
   r.get(

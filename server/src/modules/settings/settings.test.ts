@@ -199,6 +199,7 @@ describe("PUT /settings/{key}", () => {
     ["sendMsgTransfTicket", ["enabled", "disabled"]],
     ["sendGreetingMessageOneQueues", ["disabled", "enabled"]],
     ["chatBotType", ["text"]],
+    ["notificationPreview", ["disabled", "enabled"]],
     ["timezone", ["America/Manaus", "UTC", "Europe/Lisbon", "America/Sao_Paulo"]],
   ];
 

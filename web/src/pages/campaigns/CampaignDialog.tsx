@@ -27,6 +27,7 @@ import {
 import { fetchTagOptions, ticketKeys } from "../../api/tickets";
 import { toast } from "../../api/toast";
 import { useWhatsapps } from "../../api/whatsapps";
+import { DateTimeField } from "../../components/DateFields";
 import { FormDialog } from "../../components/FormDialog";
 import { applyServerErrors, fieldErrorText, textFieldRegister } from "../../components/formFields";
 import { AudienceNote } from "./AudienceNote";
@@ -201,16 +202,23 @@ export function CampaignDialog({ campaign, onClose }: CampaignDialogProps) {
                 </TextField>
               )}
             />
-            <TextField
-              {...textFieldRegister(register("scheduledAt"))}
-              id="campaign-scheduled-at"
-              type="datetime-local"
-              label={t("campaigns.dialog.scheduledAt")}
-              fullWidth
-              disabled={readOnly}
-              error={Boolean(errors.scheduledAt)}
-              helperText={fieldErrorText(errors.scheduledAt) ?? t("campaigns.dialog.scheduledHelp")}
-              slotProps={{ inputLabel: { shrink: true } }}
+            <Controller
+              control={control}
+              name="scheduledAt"
+              render={({ field }) => (
+                <DateTimeField
+                  id="campaign-scheduled-at"
+                  label={t("campaigns.dialog.scheduledAt")}
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  inputRef={field.ref}
+                  fullWidth
+                  disabled={readOnly}
+                  error={Boolean(errors.scheduledAt)}
+                  helperText={fieldErrorText(errors.scheduledAt) ?? t("campaigns.dialog.scheduledHelp")}
+                />
+              )}
             />
           </Stack>
           <Box>

@@ -8,14 +8,11 @@ import {
 import { zodResolver } from "@hookform/resolvers/zod";
 import { z } from "zod";
 
-const pad = (n: number) => String(n).padStart(2, "0");
-
-/** A date as a datetime-local input shows it: the browser's wall clock, to the minute. */
-export function toLocalInput(value: string | null): string {
+/** The schedule as the form holds it: an ISO instant ("" for none); the field shows it on the company's clock. */
+export function toFormInstant(value: string | null): string {
   if (!value) return "";
   const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return "";
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  return Number.isNaN(date.getTime()) ? "" : date.toISOString();
 }
 
 const message = z.string().max(CAMPAIGN.messageMax, "validation.tooLong");
@@ -83,7 +80,7 @@ export function initialCampaignValues(
     confirmationMessage4: campaign?.confirmationMessage4 ?? "",
     confirmationMessage5: campaign?.confirmationMessage5 ?? "",
     confirmation: campaign?.confirmation ?? false,
-    scheduledAt: toLocalInput(campaign?.scheduledAt ?? null),
+    scheduledAt: toFormInstant(campaign?.scheduledAt ?? null),
     whatsappId: campaign ? (campaign.whatsappId ?? "") : defaults.whatsappId,
     audience: campaign?.tagListId && !campaign.contactListId ? "tag" : "list",
     contactListId: campaign?.contactListId ?? "",

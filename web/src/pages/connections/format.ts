@@ -1,3 +1,5 @@
+import { formatDate, formatTime } from "../../i18n/format";
+
 /** The connections list's phone mask: 12 or 13 digits show as +55 (11) 98765-4321; anything else as nothing. */
 export function formatConnectionNumber(number: string | null | undefined): string {
   const digits = (number ?? "").replace(/\D/g, "");
@@ -9,12 +11,7 @@ export function formatConnectionNumber(number: string | null | undefined): strin
   return `+${country} (${area}) ${local.slice(0, split)}-${local.slice(split)}`;
 }
 
-const pad = (n: number) => String(n).padStart(2, "0");
-
-/** dd/MM/yy HH:mm in the browser's time zone. */
+/** The date and the time, in the chosen language on the company's clock. */
 export function formatShortDateTime(value: string | null | undefined): string {
-  const date = value ? new Date(value) : null;
-  if (!date || Number.isNaN(date.getTime())) return "";
-  const year = String(date.getFullYear()).slice(-2);
-  return `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${year} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  return value ? `${formatDate(value)} ${formatTime(value)}`.trim() : "";
 }

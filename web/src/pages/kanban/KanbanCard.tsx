@@ -6,14 +6,13 @@ import { Box, Button, IconButton, Paper, Stack, Typography } from "@mui/material
 import { forwardRef, type HTMLAttributes, type KeyboardEventHandler, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { formatDate, formatTime } from "../../i18n/format";
+import { dayOf, formatDate, formatTime } from "../../i18n/format";
 import { TagChip } from "../../components/TagChip";
 import { ContactAvatar } from "../../components/ContactAvatar";
 
-/** Today's tickets show the time, older ones the date. */
+/** Today's tickets (on the company's clock) show the time, older ones the date. */
 function when(value: string): string {
-  const date = new Date(value);
-  return date.toDateString() === new Date().toDateString() ? formatTime(date) : formatDate(date);
+  return dayOf(value) === dayOf(new Date()) ? formatTime(value) : formatDate(value);
 }
 
 interface CardViewProps extends HTMLAttributes<HTMLDivElement> {

@@ -14,9 +14,8 @@ import {
 } from "@mui/material";
 import { alpha } from "@mui/material/styles";
 import { useTranslation } from "react-i18next";
-import { formatTime } from "../../i18n/format";
 import { STATUS_COLOR } from "./scheduleStatus";
-import { localeTag } from "../../i18n/format";
+import { calendarDay, dayOf, formatTime, localeTag } from "../../i18n/format";
 
 interface ScheduleCalendarProps {
   /** Any day of the month shown. */
@@ -36,9 +35,6 @@ export function monthStart(date: Date): Date {
 export function nextMonth(date: Date, step = 1): Date {
   return new Date(date.getFullYear(), date.getMonth() + step, 1);
 }
-
-const sameDay = (x: Date, y: Date) =>
-  x.getFullYear() === y.getFullYear() && x.getMonth() === y.getMonth() && x.getDate() === y.getDate();
 
 /** The six weeks shown for a month, Sunday first, in the browser's time zone. */
 function gridDays(month: Date): Date[] {
@@ -60,7 +56,7 @@ export function ScheduleCalendar({
   onCreateOn,
 }: ScheduleCalendarProps) {
   const { t, i18n } = useTranslation();
-  const today = new Date();
+  const today = dayOf(new Date());
   const days = gridDays(month);
   // Month and weekday names in the chosen language, not the browser's.
   const locale = localeTag(i18n.language);
@@ -68,9 +64,9 @@ export function ScheduleCalendar({
   const monthName = new Intl.DateTimeFormat(locale, { month: "long", year: "numeric" }).format(month);
   const title = monthName.charAt(0).toUpperCase() + monthName.slice(1);
   const byDay = new Map<string, ScheduleDTO[]>();
+  // Each schedule on its day on the company's clock, as its time shows.
   for (const schedule of [...schedules].sort((x, y) => x.sendAt.localeCompare(y.sendAt))) {
-    const at = new Date(schedule.sendAt);
-    const key = `${at.getFullYear()}-${at.getMonth()}-${at.getDate()}`;
+    const key = dayOf(schedule.sendAt);
     byDay.set(key, [...(byDay.get(key) ?? []), schedule]);
   }
 
@@ -133,8 +129,8 @@ export function ScheduleCalendar({
         ))}
         {days.map((day) => {
           const inMonth = day.getMonth() === month.getMonth();
-          const isToday = sameDay(day, today);
-          const entries = byDay.get(`${day.getFullYear()}-${day.getMonth()}-${day.getDate()}`) ?? [];
+          const isToday = calendarDay(day) === today;
+          const entries = byDay.get(calendarDay(day)) ?? [];
           return (
             <Box
               key={day.toISOString()}

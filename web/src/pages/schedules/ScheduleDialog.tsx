@@ -26,7 +26,8 @@ import { toast } from "../../api/toast";
 import { useWhatsapps } from "../../api/whatsapps";
 import { useSessionUser } from "../../auth/AuthContext";
 import { applyServerErrors, fieldErrorText, textFieldRegister } from "../../components/formFields";
-import { formatDate, formatTime } from "../../i18n/format";
+import { calendarDay, dayOf, formatDate, formatTime } from "../../i18n/format";
+import { DateTimeField, atCompanyTime } from "../../components/DateFields";
 import { ContactSearchField } from "../../components/ContactSearchField";
 import {
   initialScheduleValues,
@@ -34,7 +35,7 @@ import {
   scheduleFormResolver,
   type ScheduleFormOutput,
   type ScheduleFormValues,
-  toLocalInput,
+  toFormInstant,
 } from "./scheduleForm";
 import { scheduleErrorText, ScheduleStatusChip } from "./scheduleStatus";
 import { FormDialog } from "../../components/FormDialog";
@@ -89,10 +90,10 @@ function ScheduleForm({
     whatsappId: defaultConnection(user.whatsappId, connections),
   });
   if (!schedule && day) {
+    // A day of the calendar: an hour ahead when it is today, else 9:00 there, on the company's clock.
     const ahead = new Date(Date.now() + SCHEDULE.defaultLeadMs);
-    const sameDay = ahead.toDateString() === day.toDateString();
-    const at = sameDay ? ahead : new Date(day.getFullYear(), day.getMonth(), day.getDate(), 9, 0);
-    initial.sendAt = toLocalInput(at);
+    const target = calendarDay(day);
+    initial.sendAt = dayOf(ahead) === target ? toFormInstant(ahead) : atCompanyTime(target, 9);
   }
   const {
     register,
@@ -198,17 +199,24 @@ function ScheduleForm({
           helperText={fieldErrorText(errors.body)}
         />
         <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
-          <TextField
-            {...textFieldRegister(register("sendAt"))}
-            id="schedule-send-at"
-            type="datetime-local"
-            label={t("schedules.dialog.sendAt")}
-            required
-            disabled={readOnly}
-            error={Boolean(errors.sendAt)}
-            helperText={fieldErrorText(errors.sendAt)}
-            slotProps={{ inputLabel: { shrink: true } }}
-            sx={{ flex: 1 }}
+          <Controller
+            control={control}
+            name="sendAt"
+            render={({ field }) => (
+              <DateTimeField
+                id="schedule-send-at"
+                label={t("schedules.dialog.sendAt")}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                inputRef={field.ref}
+                required
+                disabled={readOnly}
+                error={Boolean(errors.sendAt)}
+                helperText={fieldErrorText(errors.sendAt)}
+                sx={{ flex: 1 }}
+              />
+            )}
           />
           <Controller
             control={control}

@@ -3,11 +3,9 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { z } from "zod";
 import type { ContactOption } from "../../api/tickets";
 
-const pad = (n: number) => String(n).padStart(2, "0");
-
-/** A date as a datetime-local input shows it: the browser's wall clock, to the minute. */
-export function toLocalInput(date: Date): string {
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+/** The send time as the form holds it: an ISO instant to the minute (the field shows it on the company's clock). */
+export function toFormInstant(date: Date): string {
+  return new Date(Math.floor(date.getTime() / 60_000) * 60_000).toISOString();
 }
 
 /** The form's fields, checked with the contracts' own rules ('Obrigatório', 'Mensagem muito curta'). */
@@ -35,13 +33,13 @@ export function initialScheduleValues(
     return {
       contact: defaults.contact ?? null,
       body: "",
-      sendAt: toLocalInput(new Date(Date.now() + SCHEDULE.defaultLeadMs)),
+      sendAt: toFormInstant(new Date(Date.now() + SCHEDULE.defaultLeadMs)),
       whatsappId: defaults.whatsappId,
     };
   return {
     contact: { ...schedule.contact, isGroup: false },
     body: schedule.body,
-    sendAt: toLocalInput(new Date(schedule.sendAt)),
+    sendAt: toFormInstant(new Date(schedule.sendAt)),
     whatsappId: schedule.whatsappId ?? "",
   };
 }

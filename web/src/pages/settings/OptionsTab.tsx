@@ -15,7 +15,7 @@ import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { clearSetting, settingValue, storeSetting, updateSetting } from "../../api/settings";
 import { toast, toastError } from "../../api/toast";
-import { useSessionUser } from "../../auth/AuthContext";
+import { useAuth, useSessionUser } from "../../auth/AuthContext";
 import { BillingSettings } from "./BillingSettings";
 import { SecretSettingField } from "./SecretSettingField";
 
@@ -41,6 +41,7 @@ const CHOICES: Record<ChoiceKey, readonly string[]> = {
   sendGreetingAccepted: ENABLED_DISABLED,
   sendMsgTransfTicket: ENABLED_DISABLED,
   sendGreetingMessageOneQueues: ENABLED_DISABLED,
+  notificationPreview: ENABLED_DISABLED,
   allowregister: ENABLED_DISABLED,
   viewregister: ENABLED_DISABLED,
   trial: TRIAL_DAYS,
@@ -55,6 +56,7 @@ const SERVICE_KEYS: ChoiceKey[] = [
   "sendGreetingAccepted",
   "sendMsgTransfTicket",
   "sendGreetingMessageOneQueues",
+  "notificationPreview",
 ];
 const PLATFORM_KEYS: ChoiceKey[] = ["allowregister", "viewregister", "trial"];
 const INTEGRATION_KEYS = [
@@ -80,6 +82,7 @@ export function OptionsTab({ settings }: OptionsTabProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const user = useSessionUser();
+  const { updateCompany } = useAuth();
   const [saving, setSaving] = useState<ReadonlySet<string>>(new Set());
   const zones = useMemo(timeZones, []);
 
@@ -102,7 +105,13 @@ export function OptionsTab({ settings }: OptionsTabProps) {
   async function save(key: SettingKey, value: string) {
     if (settingValue(settings.data, key) === value) return;
     await busy(key, async () => {
-      storeSetting(queryClient, await updateSetting(key, value));
+      const saved = await updateSetting(key, value);
+      storeSetting(queryClient, saved);
+      // The session's company follows at once (the time zone dates show in, notification previews).
+      if (!saved.hint)
+        updateCompany({
+          settings: [...user.company.settings.filter((s) => s.key !== key), { key, value: saved.value }],
+        });
       toast(t("settings.saved"), "success");
     });
   }

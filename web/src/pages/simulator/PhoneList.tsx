@@ -1,6 +1,7 @@
 import {
   Avatar,
   List,
+  ListItem,
   ListItemAvatar,
   ListItemButton,
   ListItemText,
@@ -46,26 +47,28 @@ export function PhoneList({ whatsappId, selected, onPick }: PhoneListProps) {
       )}
       {phones.isSuccess && phones.data.length > 0 && (
         <List dense aria-labelledby={headingId} sx={{ overflowY: "auto", minHeight: 0, flex: 1, mx: -1 }}>
+          {/* Each row a list item (<li>) holding its button: a list holds items only. */}
           {phones.data.map((phone) => (
-            <ListItemButton
-              key={phone.number}
-              selected={selectedForms.includes(phone.number)}
-              onClick={() => onPick(phone)}
-              sx={{ borderRadius: 2 }}
-            >
-              <ListItemAvatar sx={{ minWidth: 48 }}>
-                <Avatar sx={{ width: 36, height: 36 }}>
-                  {(phone.name || "#").slice(0, 1).toUpperCase()}
-                </Avatar>
-              </ListItemAvatar>
-              <ListItemText
-                primary={phone.name || `+${phone.number}`}
-                secondary={formatConnectionNumber(phone.number) || `+${phone.number}`}
-              />
-              <Typography variant="caption" color="text.secondary">
-                {lastAt(phone.lastMessageAt)}
-              </Typography>
-            </ListItemButton>
+            <ListItem key={phone.number} disablePadding>
+              <ListItemButton
+                selected={selectedForms.includes(phone.number)}
+                onClick={() => onPick(phone)}
+                sx={{ borderRadius: 2 }}
+              >
+                <ListItemAvatar sx={{ minWidth: 48 }}>
+                  <Avatar sx={{ width: 36, height: 36 }}>
+                    {(phone.name || "#").slice(0, 1).toUpperCase()}
+                  </Avatar>
+                </ListItemAvatar>
+                <ListItemText
+                  primary={phone.name || `+${phone.number}`}
+                  secondary={formatConnectionNumber(phone.number) || `+${phone.number}`}
+                />
+                <Typography variant="caption" color="text.secondary">
+                  {lastAt(phone.lastMessageAt)}
+                </Typography>
+              </ListItemButton>
+            </ListItem>
           ))}
         </List>
       )}

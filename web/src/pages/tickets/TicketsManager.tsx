@@ -4,7 +4,7 @@ import { Box, Divider } from "@mui/material";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router-dom";
+import { useLocation, useNavigate } from "react-router-dom";
 import { applyTicket, ticketsOf, type Viewer } from "../../api/ticketLists";
 import { updateTicket, type TicketFilters, type TicketPages } from "../../api/tickets";
 import { toast, toastError } from "../../api/toast";
@@ -57,6 +57,17 @@ export function TicketsManager({ viewer, selectedUuid, onOpened }: TicketsManage
   const [busy, setBusy] = useState<ReadonlyMap<number, TicketAction>>(new Map());
   const [dialog, setDialog] = useState<"new" | "closeAll" | null>(null);
   const [spyId, setSpyId] = useState<number | null>(null);
+
+  // "Go to queue X" (the command palette): that queue's waiting tickets, once per navigation.
+  const location = useLocation();
+  const askedQueue = (location.state as { queueId?: unknown } | null)?.queueId;
+  const [shownAsk, setShownAsk] = useState<string | null>(null);
+  if (typeof askedQueue === "number" && shownAsk !== location.key) {
+    setShownAsk(location.key);
+    queueFilter.change([askedQueue]);
+    setTab("open");
+    setOpenTab("pending");
+  }
 
   const base: TicketFilters = { queueIds: queueFilter.queueIds, showAll: showAll || undefined };
   const searching = searchText !== "" || search.tags.length > 0 || search.users.length > 0;

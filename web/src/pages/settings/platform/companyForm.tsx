@@ -14,6 +14,7 @@ import type { Control, FieldErrors, FieldValues, Resolver, UseFormRegister } fro
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { fetchPlanChoices, planKeys } from "../../../api/plans";
+import { DateField } from "../../../components/DateFields";
 import { fieldErrorText, textFieldRegister } from "../../../components/formFields";
 import { fieldGrid } from "./shared";
 
@@ -186,14 +187,21 @@ export function CompanyFields<Out extends FieldValues>({
           </TextField>
         )}
       />
-      <TextField
-        {...textFieldRegister(register("dueDate"))}
-        id={id("dueDate")}
-        label={t("platform.companies.dueDate")}
-        type="date"
-        error={Boolean(errors.dueDate)}
-        helperText={fieldErrorText(errors.dueDate) ?? " "}
-        slotProps={{ inputLabel: { shrink: true } }}
+      <Controller
+        control={control}
+        name="dueDate"
+        render={({ field }) => (
+          <DateField
+            id={id("dueDate")}
+            label={t("platform.companies.dueDate")}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            inputRef={field.ref}
+            error={Boolean(errors.dueDate)}
+            helperText={fieldErrorText(errors.dueDate) ?? " "}
+          />
+        )}
       />
       <Controller
         control={control}

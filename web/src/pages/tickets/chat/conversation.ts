@@ -1,4 +1,5 @@
 import type { MessageDTO } from "@atende/contracts";
+import { dayOf } from "../../../i18n/format";
 
 /**
  * One row of the message list: a message, with what sits above it. The dividers ride on the message
@@ -16,13 +17,8 @@ export interface ChatRow {
   ticketChange: { endedAt: string; startedAt: string } | null;
 }
 
-const pad = (n: number) => String(n).padStart(2, "0");
-
-/** The local calendar day of an instant, as yyyy-MM-dd. */
-export function localDay(value: string): string {
-  const date = new Date(value);
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-}
+/** The calendar day of an instant on the company's clock, as yyyy-MM-dd. */
+export const localDay = (value: string): string => dayOf(value);
 
 /** Who sent it: the contact, or one agent (a bot counts as its own sender). */
 function senderOf(message: MessageDTO): string {
