@@ -235,7 +235,7 @@ export async function buildApp(
     secrets: secretBoxFor(deps.config),
     outbound,
   };
-  await healthModule(app, shared);
+  await healthModule(app, { ...shared, pingRedis: realtime.pingRedis });
   const auth = await authModule(app, { ...shared, authOptions: opts.authOptions });
   const users = await usersModule(app, shared);
   await settingsModule(app, shared);
@@ -397,7 +397,7 @@ function buildChannels(
   return { inbound, sessions: owned, jobs, phones, connections, chatbot };
 }
 
-const NOT_PAGES = new Set(["/health", "/version", "/docs", "/metrics"]);
+const NOT_PAGES = new Set(["/health", "/livez", "/readyz", "/version", "/docs", "/metrics"]);
 
 /**
  * Serves the built web app. Page routes share paths with the API (/users, /settings, ...): a browser

@@ -194,7 +194,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY)
     throw new Error("Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together.");
-  const demo = e.SEED_DEMO === "auto" ? e.NODE_ENV !== "production" : e.SEED_DEMO === "true";
+  // Demo users (with their printed passwords) only where nobody could mistake them for a service:
+  // never in production, nor on a PostgreSQL server, unless SEED_DEMO=true says so.
+  const demo =
+    e.SEED_DEMO === "auto" ? e.NODE_ENV !== "production" && !e.DATABASE_URL : e.SEED_DEMO === "true";
   return {
     ...e,
     OUTBOUND_ALLOW_PRIVATE: allowPrivate,

@@ -109,6 +109,12 @@ async function main() {
     );
     lines.push("  (shown once: change it after your first login)");
   }
+  if (seeded.needsSuperUser)
+    lines.push(
+      "No super user yet, and no demo data (NODE_ENV=production or DATABASE_URL). To create the",
+      "platform's super user, set ADMIN_EMAIL and ADMIN_PASSWORD (without it a password is generated",
+      "and shown here once) and start again; it is created only on an empty database.",
+    );
   console.log(`\n${lines.join("\n")}\n`);
 
   let stopping = false;
