@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { appRoot } from "./paths.js";
 import cookie from "@fastify/cookie";
 import cors from "@fastify/cors";
 import fastifyStatic from "@fastify/static";
@@ -91,7 +91,7 @@ import { dialogflowClient } from "./modules/queueIntegrations/dialogflow.js";
 import { queueIntegrationsModule } from "./modules/queueIntegrations/routes.js";
 import { promptsModule } from "./modules/prompts/routes.js";
 
-const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
+const defaultWebDist = path.join(appRoot, "web/dist");
 
 export interface Channels {
   inbound: Inbound;

@@ -25,6 +25,8 @@ import { prepareImportReader } from "./modules/contacts/importReader.js";
 
 /** config → db → migrations → seed → app → listen; stops gracefully on SIGINT/SIGTERM. */
 async function main() {
+  // Stack traces of the release build point at the TypeScript (server/dist/*.js.map).
+  process.setSourceMapsEnabled(true);
   const config = loadConfig();
   if (config.NODE_ENV === "production" && !config.JWT_SECRET && config.DATABASE_URL) {
     throw new Error("JWT_SECRET (32+ characters) is required in production with DATABASE_URL.");

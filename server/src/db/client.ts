@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { serverRoot } from "../paths.js";
 import { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
@@ -27,7 +27,7 @@ export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
   return res.rows;
 }
 
-export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../drizzle");
+export const migrationsFolder = path.join(serverRoot, "drizzle");
 
 export interface Database {
   db: Db;
