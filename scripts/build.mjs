@@ -90,6 +90,8 @@ const RELEASE_FILES = [
   "package.json",
   "package-lock.json",
   "CHANGELOG.md",
+  // npm run backup / restore / db:move
+  "scripts/cli.mjs",
   // Every workspace's manifest: `npm ci` checks the lockfile against all of them.
   ...["contracts", "server", "web", "e2e", "bench"].map((w) => `${w}/package.json`),
   "server/dist",
