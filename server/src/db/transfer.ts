@@ -303,9 +303,9 @@ export async function loadTables(
 
     const serials = await queryRows<{ table_name: string; column_name: string; seq: string }>(
       tx,
-      sql`select table_name, column_name, pg_get_serial_sequence(quote_ident(table_name), column_name) as seq
+      sql`select table_name, column_name, pg_get_serial_sequence(quote_ident(table_schema) || '.' || quote_ident(table_name), column_name) as seq
             from information_schema.columns
-           where table_schema = 'public' and pg_get_serial_sequence(quote_ident(table_name), column_name) is not null`,
+           where table_schema = 'public' and pg_get_serial_sequence(quote_ident(table_schema) || '.' || quote_ident(table_name), column_name) is not null`,
     );
     for (const s of serials)
       await tx.execute(

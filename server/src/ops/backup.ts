@@ -115,6 +115,13 @@ export async function backupTo(
       chunk = [];
       chunkBytes = 0;
     };
+    // Each table's entries start with its columns, before its first rows (or alone when it has none).
+    let headed: string | null = null;
+    const header = async (table: TableInfo) => {
+      if (headed === table.name) return;
+      headed = table.name;
+      await tar.file(`database/${table.name}/columns.json`, Buffer.from(JSON.stringify(table.columns)));
+    };
     let rows = 0;
     const { tables } = await readTables(database.db, {
       async begin(level, counted) {
@@ -137,8 +144,7 @@ export async function backupTo(
         say(`database: ${counted.length} tables at migration ${level.applied} (${level.last})`);
       },
       async lines(table, lines) {
-        if (chunkNo === 0 && !chunk.length)
-          await tar.file(`database/${table.name}/columns.json`, Buffer.from(JSON.stringify(table.columns)));
+        await header(table);
         for (const line of lines) {
           chunk.push(line);
           chunkBytes += line.length + 1;
@@ -147,10 +153,10 @@ export async function backupTo(
         rows += lines.length;
       },
       async end(table) {
-        if (chunkNo === 0 && !chunk.length)
-          await tar.file(`database/${table.name}/columns.json`, Buffer.from(JSON.stringify(table.columns)));
+        await header(table);
         await flush(table);
         chunkNo = 0;
+        headed = null;
       },
     });
     await tar.file("database/fingerprints.json", Buffer.from(JSON.stringify(tables, null, 2)));
