@@ -5,7 +5,8 @@
 //      embedded one): /readyz answers 200, the web app is served, the start says how to create the
 //      super user (no demo users), and a SIGTERM stops it cleanly (exit 0);
 //   2. `npm run start:release` on the same data: ready again, and a SIGTERM sent to npm (what a
-//      process manager sends to the command it started) stops the server too.
+//      process manager sends to the command it started) stops the server too;
+//   3. `npm run backup` (the operator's commands, from server/dist/cli.js) writes its archive.
 // Prints "release: N passed, N failed" and exits non-zero on any failure. Builds first when
 // server/dist is missing; `--build` always does. About 30 s, most of it `npm ci` from npm's cache.
 import { spawn, spawnSync } from "node:child_process";
@@ -188,6 +189,25 @@ try {
     "SIGTERM to npm: the server stops too",
     secondExit !== null && down && /shutting down/.test(second.output()),
     JSON.stringify(secondExit),
+  );
+
+  // The operator's commands run from the pruned install too (server/dist/cli.js).
+  t = performance.now();
+  const archive = path.join(folder, "backup.tar.gz");
+  const backup = spawnSync("npm", ["run", "backup", "--", archive], {
+    cwd: folder,
+    encoding: "utf8",
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME ?? os.homedir(),
+      DATA_DIR: path.join(folder, "data"),
+      ...services,
+    },
+  });
+  check(
+    "npm run backup",
+    backup.status === 0 && fs.existsSync(archive),
+    seconds(t) + (backup.status === 0 ? "" : `\n${backup.stdout}${backup.stderr}`),
   );
 } catch (err) {
   check("release check", false, err instanceof Error ? err.message : String(err));
