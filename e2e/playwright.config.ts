@@ -10,9 +10,12 @@ const fakeAsaasPort = port + 1000;
 const fakeGraphPort = port + 1100;
 /**
  * The app's database: a PostgreSQL database when E2E_DATABASE_URL names one (scripts/test.mjs makes
- * a fresh one with E2E_POSTGRES=1), else the embedded PGlite in dataDir.
+ * a fresh one with E2E_POSTGRES=1), else the embedded PGlite in dataDir. The specs log in as the
+ * demo users, which a PostgreSQL deployment gets only when SEED_DEMO=true asks for them.
  */
-const database = process.env.E2E_DATABASE_URL ? `DATABASE_URL=${process.env.E2E_DATABASE_URL} ` : "";
+const database = process.env.E2E_DATABASE_URL
+  ? `DATABASE_URL=${process.env.E2E_DATABASE_URL} SEED_DEMO=true `
+  : "";
 
 /** Drives Debian's Chromium against the real server with a fresh embedded database and demo data. */
 export default defineConfig({

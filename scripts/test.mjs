@@ -129,10 +129,14 @@ function freshDatabase(url, name) {
 }
 
 async function e2e() {
+  // The release build (web and server, a few seconds), then the release check: its output started
+  // from `npm ci --omit=dev` in a fresh folder (scripts/release-check.mjs, about 30 s); the specs
+  // use the web app it built.
   const prepared =
     (await run("chromium", "bash", ["scripts/ensure-chromium.sh"])) &&
-    (await run("web build", "npm", ["run", "build", "-w", "web", "--silent"]));
+    (await run("release build", "node", ["scripts/build.mjs"]));
   if (!prepared) return false;
+  const released = await run("release check", "node", ["scripts/release-check.mjs"]);
   const basePort = Number(process.env.E2E_PORT ?? 8190);
   const groups = e2eGroups(e2eShards);
   const outcomes = await Promise.all(
@@ -152,7 +156,7 @@ async function e2e() {
       });
     }),
   );
-  return outcomes.every(Boolean);
+  return released && outcomes.every(Boolean);
 }
 
 /** The multi-instance server tests need Redis: say so at once rather than after their timeouts. */

@@ -17,6 +17,8 @@ const API_PREFIXES = [
   "settings",
   "version",
   "health",
+  "livez",
+  "readyz",
   "whatsapp",
   "whatsappsession",
   "whatsapp-restart",

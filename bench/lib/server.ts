@@ -11,7 +11,7 @@ import { openPostgres } from "../../server/src/db/client.js";
 import type { Deps } from "../../server/src/deps.js";
 import { EventBus } from "../../server/src/events/bus.js";
 import { TokenService } from "../../server/src/http/tokens.js";
-import { MediaStore } from "../../server/src/storage/media.js";
+import { LocalMediaStore } from "../../server/src/storage/media.js";
 import { TEST_PASSWORD, buildCompany, buildQueue, buildUser } from "../../server/src/test/factories.js";
 import { type QueryProfile, installQueryProfile, queryProfile, resetQueryProfile } from "./profile.js";
 import { type Summary, summarize } from "./stats.js";
@@ -116,7 +116,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     tokens: new TokenService("bench-secret-".padEnd(48, "x"), config.ACCESS_TOKEN_TTL),
     bus: new EventBus(),
     now: () => new Date(),
-    media: new MediaStore(path.join(dataDir, "media"), config.MEDIA_MAX_BYTES),
+    media: new LocalMediaStore(path.join(dataDir, "media"), config.MEDIA_MAX_BYTES),
   };
   const built = await buildApp(deps, { logger: { level: opts.logLevel } });
   const { app } = built;

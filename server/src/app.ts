@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { appRoot } from "./paths.js";
 import cookie from "@fastify/cookie";
 import cors from "@fastify/cors";
 import fastifyStatic from "@fastify/static";
@@ -90,7 +90,7 @@ import { dialogflowClient } from "./modules/bots/integrations/dialogflow.js";
 import { queueIntegrationsModule } from "./modules/bots/integrations/routes.js";
 import { promptsModule } from "./modules/bots/prompts/routes.js";
 
-const defaultWebDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web/dist");
+const defaultWebDist = path.join(appRoot, "web/dist");
 
 export interface Channels {
   inbound: Inbound;
@@ -237,7 +237,7 @@ export async function buildApp(
     secrets: secretBoxFor(deps.config),
     outbound,
   };
-  await healthModule(app, shared);
+  await healthModule(app, { ...shared, pingRedis: realtime.pingRedis });
   const auth = await authModule(app, { ...shared, authOptions: opts.authOptions });
   const users = await usersModule(app, shared);
   await settingsModule(app, shared);
@@ -397,7 +397,7 @@ function buildChannels(
   return { inbound, sessions: owned, jobs, phones, connections, chatbot };
 }
 
-const NOT_PAGES = new Set(["/health", "/version", "/docs", "/metrics"]);
+const NOT_PAGES = new Set(["/health", "/livez", "/readyz", "/version", "/docs", "/metrics"]);
 
 /**
  * Serves the built web app. Page routes share paths with the API (/users, /settings, ...): a browser

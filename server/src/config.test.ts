@@ -49,3 +49,32 @@ describe("OUTBOUND_ALLOW_PRIVATE", () => {
     );
   });
 });
+
+describe("MEDIA_STORAGE", () => {
+  it("keeps media on this machine's disk by default; s3 takes the bucket, endpoint and path style", () => {
+    expect(loadConfig({}).MEDIA_STORAGE).toBe("local");
+    const s3 = loadConfig({
+      MEDIA_STORAGE: "s3",
+      S3_BUCKET: "atende",
+      S3_ENDPOINT: "http://minio:9000",
+      S3_FORCE_PATH_STYLE: "true",
+      S3_ACCESS_KEY_ID: "id",
+      S3_SECRET_ACCESS_KEY: "secret",
+    });
+    expect(s3).toMatchObject({
+      S3_BUCKET: "atende",
+      S3_ENDPOINT: "http://minio:9000",
+      S3_REGION: "us-east-1",
+    });
+  });
+
+  it.each([
+    [{ MEDIA_STORAGE: "s3" }, /MEDIA_STORAGE=s3 needs S3_BUCKET/],
+    [{ S3_BUCKET: "atende" }, /MEDIA_STORAGE is local/],
+    [{ MEDIA_STORAGE: "s3", S3_BUCKET: "a", S3_ACCESS_KEY_ID: "id" }, /go together/],
+    [{ MEDIA_STORAGE: "s3", S3_BUCKET: "a", S3_ENDPOINT: "minio:9000" }, /S3_ENDPOINT: an http/],
+    [{ MEDIA_STORAGE: "s3", S3_BUCKET: "a", S3_PREFIX: "atende" }, /S3_PREFIX/],
+  ])("refuses a contradictory or malformed setting at start: %j", (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

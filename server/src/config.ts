@@ -61,6 +61,28 @@ const envSchema = z.object({
     .int()
     .min(1024)
     .default(64 * 1024 * 1024),
+  /** Where media files live: `local` (DATA_DIR/media, one machine) or `s3` (a bucket every instance shares). */
+  MEDIA_STORAGE: z.enum(["local", "s3"]).default("local"),
+  /** The bucket of MEDIA_STORAGE=s3, and the S3-compatible server holding it (unset: AWS, by S3_REGION). */
+  S3_BUCKET: z.string().trim().optional(),
+  S3_ENDPOINT: z
+    .string()
+    .trim()
+    .regex(/^(https?:\/\/.+)?$/, "an http:// or https:// URL")
+    .optional()
+    .transform((v) => v || undefined),
+  S3_REGION: z.string().trim().default("us-east-1"),
+  /** Unset: the AWS SDK's own chain (AWS_ACCESS_KEY_ID..., an instance role). */
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** The bucket in the URL's path (what MinIO and most self-hosted servers need) rather than in its host. */
+  S3_FORCE_PATH_STYLE: z.enum(["true", "false"]).default("false"),
+  /** Every key under this prefix, for a bucket shared with other data ("atende/"). */
+  S3_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^([\w.-]+\/)*$/, 'folder names ending in "/", e.g. atende/')
+    .default(""),
   /**
    * The largest file a customer's message brings in (bytes): a bigger one is not downloaded and the
    * message says so. Checked on the size WhatsApp announces, and again while the file streams in.
@@ -157,6 +179,9 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+/** Every variable the server reads (compose.yaml is checked against this list). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 export interface Config extends Env {
   dataDir: string;
   corsOrigins: string[];
@@ -188,7 +213,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY))
     throw new Error("Invalid configuration: set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither");
-  const demo = e.SEED_DEMO === "auto" ? e.NODE_ENV !== "production" : e.SEED_DEMO === "true";
+  if (e.MEDIA_STORAGE === "s3" && !e.S3_BUCKET)
+    throw new Error(
+      "Invalid configuration: MEDIA_STORAGE=s3 needs S3_BUCKET (and S3_ENDPOINT unless it is AWS).",
+    );
+  if (e.MEDIA_STORAGE === "local" && (e.S3_BUCKET || e.S3_ENDPOINT))
+    throw new Error(
+      "Invalid configuration: S3_BUCKET or S3_ENDPOINT is set but MEDIA_STORAGE is local: set MEDIA_STORAGE=s3 to keep media in the bucket.",
+    );
+  if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY)
+    throw new Error("Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together.");
+  // Demo users (with their printed passwords) only where nobody could mistake them for a service:
+  // never in production, nor on a PostgreSQL server, unless SEED_DEMO=true says so.
+  const demo =
+    e.SEED_DEMO === "auto" ? e.NODE_ENV !== "production" && !e.DATABASE_URL : e.SEED_DEMO === "true";
   return {
     ...e,
     OUTBOUND_ALLOW_PRIVATE: allowPrivate,

@@ -18,13 +18,15 @@ import { TokenService, resolveJwtSecret } from "./http/tokens.js";
 import { seed } from "./seed/index.js";
 import { secretBoxFor } from "./lib/secretBox.js";
 import { sealSecretsAtRest } from "./secretsAtRest.js";
-import { MediaStore } from "./storage/media.js";
+import { MediaStore, blobStoreFor } from "./storage/media.js";
+import { S3Blobs } from "./storage/s3Blobs.js";
 import { prepareSheetReader } from "./modules/contactLists/sheetReader.js";
 import { prepareImportReader } from "./modules/contacts/importReader.js";
-import path from "node:path";
 
 /** config → db → migrations → seed → app → listen; stops gracefully on SIGINT/SIGTERM. */
 async function main() {
+  // Stack traces of the release build point at the TypeScript (server/dist/*.js.map).
+  process.setSourceMapsEnabled(true);
   const config = loadConfig();
   if (config.NODE_ENV === "production" && !config.JWT_SECRET && config.DATABASE_URL) {
     throw new Error("JWT_SECRET (32+ characters) is required in production with DATABASE_URL.");
@@ -64,6 +66,8 @@ async function main() {
   // is not in the database, so no migration can.
   const movedAtRest = await sealSecretsAtRest(database.db, secretBoxFor(config));
 
+  const blobs = blobStoreFor(config);
+  if (blobs instanceof S3Blobs) await waitForBucket(blobs);
   const deps = {
     config,
     database,
@@ -71,7 +75,7 @@ async function main() {
     tokens: new TokenService(resolveJwtSecret(config.JWT_SECRET, config.dataDir), config.ACCESS_TOKEN_TTL),
     bus: new EventBus(),
     now: () => new Date(),
-    media: new MediaStore(path.join(config.dataDir, "media"), config.MEDIA_MAX_BYTES),
+    media: new MediaStore(blobs, config.MEDIA_MAX_BYTES),
   };
   const built = await buildApp(deps);
   const { app, realtime } = built;
@@ -107,6 +111,12 @@ async function main() {
     );
     lines.push("  (shown once: change it after your first login)");
   }
+  if (seeded.needsSuperUser)
+    lines.push(
+      "No super user yet, and no demo data (NODE_ENV=production or DATABASE_URL). To create the",
+      "platform's super user, set ADMIN_EMAIL and ADMIN_PASSWORD (without it a password is generated",
+      "and shown here once) and start again; it is created only on an empty database.",
+    );
   console.log(`\n${lines.join("\n")}\n`);
 
   let stopping = false;
@@ -139,6 +149,30 @@ async function main() {
   });
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+/**
+ * A media bucket that does not exist or refuses the credentials stops the start with a message; one
+ * that does not answer yet (its server starting beside this one) is waited for, a minute at most.
+ */
+async function waitForBucket(blobs: S3Blobs) {
+  const until = Date.now() + 60_000;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await blobs.check();
+    } catch (err) {
+      const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      const why = `${(err as Error).name}${status ? ` (${status})` : ""}: ${(err as Error).message}`;
+      if (status !== undefined || Date.now() > until) {
+        console.error(
+          `\nCannot use the media bucket ${blobs.location}: ${why}. Check S3_* (docs/production.md).\n`,
+        );
+        process.exit(1);
+      }
+      console.warn(`media bucket ${blobs.location} not reachable yet (attempt ${attempt}): ${why}`);
+      await new Promise((r) => setTimeout(r, Math.min(5_000, 500 * attempt)));
+    }
+  }
 }
 
 main().catch((err) => {

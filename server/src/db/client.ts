@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { serverRoot } from "../paths.js";
 import { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
@@ -27,12 +27,13 @@ export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
   return res.rows;
 }
 
-export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../drizzle");
+export const migrationsFolder = path.join(serverRoot, "drizzle");
 
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
-  migrate(): Promise<void>;
+  /** Runs the migrations (of another folder: a restore builds an older level, db/transfer.ts). */
+  migrate(folder?: string): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -119,12 +120,12 @@ export function openPostgres(url: string, poolSize = 10, log: DbLog = consoleLog
   return {
     db,
     kind: "postgres",
-    async migrate() {
+    async migrate(folder = migrationsFolder) {
       // Several instances may start at once: one migrates, the others wait on the advisory lock.
       const client = await pool.connect();
       try {
         await client.query("SELECT pg_advisory_lock(727274)");
-        await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
+        await migratePg(drizzlePg(client, { schema }), { migrationsFolder: folder });
       } finally {
         await client.query("SELECT pg_advisory_unlock(727274)").catch(() => undefined);
         client.release();
@@ -205,7 +206,8 @@ export function pgliteDatabase(client: PGlite, close: () => Promise<void>): Data
   return {
     db: drizzlePglite(client, { schema }) as unknown as Db,
     kind: "pglite",
-    migrate: () => migratePglite(drizzlePglite(client, { schema }), { migrationsFolder }),
+    migrate: (folder = migrationsFolder) =>
+      migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: folder }),
     async ping() {
       await client.query("select 1");
     },

@@ -187,8 +187,10 @@ export async function lockoutOf(
 }
 
 export function makeRequireAuth(db: Db, tokens: TokenService, now: () => Date = () => new Date()) {
-  return async function requireAuth(req: FastifyRequest, _reply: FastifyReply) {
+  return async function requireAuth(req: FastifyRequest, reply: FastifyReply) {
     const auth = await authenticate(db, tokens, bearerToken(req));
+    // Every later line of this request (its "request completed" too) says whose it was.
+    req.log = reply.log = req.log.child({ companyId: auth.companyId, userId: auth.userId });
     const lock = await lockoutOf(db, auth, now(), req.routeOptions.config);
     if (lock) throw lock;
     req.auth = auth;

@@ -260,7 +260,10 @@ export class JobRunner<S extends JobSchemas = typeof jobPayloadSchemas> {
         500,
       );
       await finish({ status: "failed", lastError });
-      this.opts.log.warn({ jobId: row.id, type: row.type, err: lastError }, "job failed for good");
+      this.opts.log.warn(
+        { jobId: row.id, type: row.type, companyId: row.companyId ?? undefined, err: lastError },
+        "job failed for good",
+      );
       return;
     }
     const job = { ...row, payload: payload.data };
@@ -277,7 +280,10 @@ export class JobRunner<S extends JobSchemas = typeof jobPayloadSchemas> {
         await handler
           .onFailed?.(job, err)
           .catch((e) => this.opts.log.error({ err: e }, "job onFailed failed"));
-        this.opts.log.warn({ jobId: job.id, type: job.type, err: err.message }, "job failed for good");
+        this.opts.log.warn(
+          { jobId: job.id, type: job.type, companyId: job.companyId ?? undefined, err: err.message },
+          "job failed for good",
+        );
       } else {
         const seconds = isDatabaseUnavailable(err)
           ? 2

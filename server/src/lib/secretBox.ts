@@ -73,9 +73,25 @@ export function createSecretBox(key: Buffer): SecretBox {
   };
 }
 
-/** SECRETS_KEY hashed to 32 bytes, else the data directory's generated key (made on first use). */
+/** The key a SECRETS_KEY gives: `base64url:<32 bytes>` as it is (a key moved from a data folder), else any text hashed. */
+export function keyOfSecretsSetting(configured: string): Buffer {
+  if (configured.startsWith(RAW_KEY)) {
+    const raw = Buffer.from(configured.slice(RAW_KEY.length), "base64url");
+    if (raw.length !== 32) throw new Error("SECRETS_KEY=base64url:... must hold 32 bytes (43 characters)");
+    return raw;
+  }
+  return crypto.createHash("sha256").update(configured).digest();
+}
+const RAW_KEY = "base64url:";
+
+/** How to set SECRETS_KEY to this very key (what a backup or a move prints for a data folder's key). */
+export function secretsSettingOf(key: Buffer): string {
+  return RAW_KEY + key.toString("base64url");
+}
+
+/** SECRETS_KEY's key, else the data directory's generated key (made on first use). */
 export function resolveSecretsKey(configured: string | undefined, dataDir: string): Buffer {
-  if (configured) return crypto.createHash("sha256").update(configured).digest();
+  if (configured) return keyOfSecretsSetting(configured);
   const file = path.join(dataDir, "secrets-key");
   try {
     const stored = Buffer.from(fs.readFileSync(file, "utf8").trim(), "base64url");

@@ -45,6 +45,8 @@ export interface Realtime {
   heard(event: DomainEvent): Promise<void>;
   sweepOffline(olderThan?: Date): Promise<number>;
   sweepLocked(): Promise<number>;
+  /** Whether Redis answers (REDIS_URL), for /readyz; null without Redis. */
+  pingRedis: (() => Promise<void>) | null;
   close(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function createRealtime(
   });
 
   const redisClients: { quit(): Promise<unknown> }[] = [];
+  let pingRedis: Realtime["pingRedis"] = null;
   if (config.REDIS_URL) {
     const pub = createClient({ url: config.REDIS_URL });
     const sub = pub.duplicate();
@@ -70,6 +73,11 @@ export async function createRealtime(
     // Channels named per deployment: another deployment on this Redis hears none of our events.
     io.adapter(createAdapter(pub, sub, { key: `${await redisPrefix(config, db)}:socket.io` }));
     redisClients.push(pub, sub);
+    pingRedis = async () => {
+      // A client that lost its connection queues commands until it is back: answer at once instead.
+      if (!pub.isReady || !sub.isReady) throw new Error("not connected");
+      await withTimeout(pub.ping(), 2_000);
+    };
   }
 
   /** A chat box is joined only by who may see that ticket of their own company. */
@@ -254,6 +262,7 @@ export async function createRealtime(
   return {
     io,
     heard,
+    pingRedis,
     /** Users with no socket for LIMITS.offlineAfterMs go offline; a user with a live socket is kept online. */
     async sweepOffline(olderThan = new Date(now().getTime() - LIMITS.offlineAfterMs)) {
       let changed = 0;
@@ -291,4 +300,12 @@ export async function createRealtime(
       await Promise.all(redisClients.map((c) => c.quit().catch(() => undefined)));
     },
   };
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

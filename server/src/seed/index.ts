@@ -23,6 +23,8 @@ export const DEMO_LOGINS = [
 export interface SeedResult {
   logins: { role: string; email: string; password: string }[];
   generatedPassword?: { email: string; password: string };
+  /** No demo and no ADMIN_EMAIL on an empty database: nobody was created, and the start says how. */
+  needsSuperUser?: boolean;
 }
 
 function isoDate(d: Date): string {
@@ -193,7 +195,11 @@ export async function seed(
       .where(eq(companies.name, DEMO_COMPANY));
     return { logins: demoCompany ? DEMO_LOGINS.map((l) => ({ ...l })) : [] };
   }
-  const email = config.ADMIN_EMAIL ?? "admin@atende.local";
+  const email = config.ADMIN_EMAIL;
+  if (!email) {
+    const [existing] = await db.select({ n: count() }).from(companies);
+    return { logins: [], needsSuperUser: (existing?.n ?? 0) === 0 };
+  }
   const generatedPassword = await whenEmpty(db, (tx) => seedProduction(tx, email, config.ADMIN_PASSWORD));
   if (generatedPassword === null) return { logins: [] };
   log.info({ email }, "super user created");

@@ -29,3 +29,30 @@ describe("seed", () => {
     expect({ companies: c!.n, users: u!.n }).toEqual({ companies: 2, users: DEMO_LOGINS.length });
   });
 });
+
+describe("seed outside the demo", () => {
+  it("on PostgreSQL (DATABASE_URL) without SEED_DEMO: no demo users; without ADMIN_EMAIL nobody, and the start says how", async () => {
+    const fresh = await openTestDatabase();
+    try {
+      const config = loadConfig({ DATABASE_URL: "postgres://db/atende", LOG_LEVEL: "silent" });
+      expect(config.demo).toBe(false);
+      expect(loadConfig({ DATABASE_URL: "postgres://db/atende", SEED_DEMO: "true" }).demo).toBe(true);
+      const deps = { db: fresh.db, config, now: () => new Date() };
+      expect(await seed(deps, log)).toEqual({ logins: [], needsSuperUser: true });
+      const [u] = await fresh.db.select({ n: count() }).from(users);
+      expect(u!.n).toBe(0);
+
+      const withAdmin = { ...deps, config: { ...config, ADMIN_EMAIL: "ops@empresa.test" } };
+      const first = await seed(withAdmin, log);
+      expect(first.generatedPassword?.email).toBe("ops@empresa.test");
+      expect(first.generatedPassword?.password).toMatch(/^[\w-]{16}$/);
+      // Started again: nothing more, and nothing to say.
+      expect(await seed(withAdmin, log)).toEqual({ logins: [] });
+      expect(await seed(deps, log)).toEqual({ logins: [], needsSuperUser: false });
+      const supers = await fresh.db.select({ email: users.email, isSuper: users.super }).from(users);
+      expect(supers).toEqual([{ email: "ops@empresa.test", isSuper: true }]);
+    } finally {
+      await fresh.drop();
+    }
+  });
+});

@@ -1,11 +1,14 @@
 import crypto from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
+import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileTypeFromBuffer, fileTypeFromFile } from "file-type";
+import type { Config } from "../config.js";
 import { AppError } from "../http/errors.js";
+import { type BlobStore, LocalBlobs } from "./blobs.js";
+import { S3Blobs } from "./s3Blobs.js";
 
 export interface StoredMedia {
   /** Relative to the media root: "{companyId}/{uuid}.{ext}". Never built from user input. */
@@ -48,13 +51,15 @@ export class MediaTooLarge extends Error {
 }
 
 /**
- * Media files under DATA_DIR/media, one folder per company, with generated names: the type comes
- * from the bytes (not from what the sender claimed; only a WebM declared as audio is taken as audio),
- * and a size limit holds.
+ * Media files, one folder (key prefix) per company, with generated names: the type comes from the
+ * bytes (not from what the sender claimed; only a WebM declared as audio is taken as audio), and a
+ * size limit holds. The bytes live in a blob store: this machine's disk (DATA_DIR/media) or an
+ * S3-compatible bucket every instance shares (storage/blobs.ts); names, types and limits are the
+ * same on both.
  */
 export class MediaStore {
   constructor(
-    readonly root: string,
+    readonly blobs: BlobStore,
     readonly maxBytes: number,
   ) {}
 
@@ -66,16 +71,15 @@ export class MediaStore {
   async save(companyId: number, data: Buffer, declaredMime?: string): Promise<StoredMedia> {
     if (data.length > this.maxBytes) throw new AppError("ERR_MEDIA_TOO_LARGE", { maxBytes: this.maxBytes });
     const { mimetype, ext } = typeOf(await fileTypeFromBuffer(data), declaredMime);
-    const dir = path.join(this.root, String(companyId));
-    await fs.mkdir(dir, { recursive: true });
-    const name = `${crypto.randomUUID()}.${ext}`;
-    await fs.writeFile(path.join(dir, name), data, { flag: "wx" });
-    return { path: `${companyId}/${name}`, mimetype, size: data.length };
+    const stored = `${companyId}/${crypto.randomUUID()}.${ext}`;
+    await this.blobs.put(stored, data);
+    return { path: stored, mimetype, size: data.length };
   }
 
   /**
-   * Streams a file to disk (never whole in memory): past `maxBytes` the download stops and
-   * MediaTooLarge is thrown, leaving nothing behind; the type comes from the written bytes.
+   * Streams a file in (never whole in memory): past `maxBytes` the download stops and MediaTooLarge
+   * is thrown, leaving nothing behind. The type comes from the written bytes and names the file, so
+   * the bytes go to a scratch file first (on the media disk, then renamed; or on the way to the bucket).
    */
   async saveStream(
     companyId: number,
@@ -83,10 +87,7 @@ export class MediaStore {
     declaredMime?: string,
     maxBytes = this.maxBytes,
   ): Promise<StoredMedia> {
-    const dir = path.join(this.root, String(companyId));
-    await fs.mkdir(dir, { recursive: true });
-    const id = crypto.randomUUID();
-    const part = path.join(dir, `.${id}.part`);
+    const part = await this.blobs.scratchFile();
     let size = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _enc, done) {
@@ -98,82 +99,102 @@ export class MediaStore {
     try {
       await pipeline(source, counter, createWriteStream(part, { flags: "wx" }));
       const { mimetype, ext } = typeOf(await fileTypeFromFile(part), declaredMime);
-      const name = `${id}.${ext}`;
-      await fs.rename(part, path.join(dir, name));
-      return { path: `${companyId}/${name}`, mimetype, size };
+      const stored = `${companyId}/${crypto.randomUUID()}.${ext}`;
+      await this.blobs.putFile(stored, part);
+      return { path: stored, mimetype, size };
     } catch (err) {
       await fs.rm(part, { force: true });
       throw err;
     }
   }
 
-  /** A stored file as a stream (null when it is not there), for copies that need not fit in memory. */
-  async open(
-    companyId: number,
-    relative: string,
-  ): Promise<{ stream: NodeJS.ReadableStream; size: number } | null> {
-    const file = this.resolve(companyId, relative);
-    if (!file) return null;
-    const stat = await fs.stat(file).catch(() => null);
-    if (!stat) return null;
-    return { stream: createReadStream(file), size: stat.size };
+  /** A stored file as a stream with its size (null when it is not there): nothing held in memory. */
+  async open(companyId: number, relative: string): Promise<{ stream: Readable; size: number } | null> {
+    const key = this.keyOf(companyId, relative);
+    return key ? this.blobs.get(key) : null;
   }
 
   /**
    * Writes a stream to a new file as it arrives (an upload read into memory would be held twice:
    * once as the body, once by whatever reads it), under a generated name with the given extension.
    * A stream that fails leaves no file. Its content is not sniffed: for files only the server
-   * reads back (spreadsheets to import), never served as media.
+   * reads back (spreadsheets to import, through `withLocalFile`), never served as media.
    */
   async saveStreamAs(companyId: number, source: Readable, ext: string): Promise<StoredMedia> {
     if (!/^[a-z0-9]{1,8}$/.test(ext)) throw new Error(`bad extension ${ext}`);
-    const dir = path.join(this.root, String(companyId));
-    await fs.mkdir(dir, { recursive: true });
-    const name = `${crypto.randomUUID()}.${ext}`;
-    const file = path.join(dir, name);
-    let size = 0;
-    source.on("data", (chunk: Buffer) => (size += chunk.length));
-    try {
-      await pipeline(source, createWriteStream(file, { flags: "wx" }));
-    } catch (err) {
-      await fs.rm(file, { force: true });
-      throw err;
-    }
-    return { path: `${companyId}/${name}`, mimetype: "application/octet-stream", size };
+    const stored = `${companyId}/${crypto.randomUUID()}.${ext}`;
+    const size = await this.blobs.putStream(stored, source);
+    return { path: stored, mimetype: "application/octet-stream", size };
   }
 
   /** Removes one stored file (gone already is fine). */
   async remove(companyId: number, relative: string): Promise<void> {
-    const file = this.resolve(companyId, relative);
-    if (file) await fs.rm(file, { force: true });
+    const key = this.keyOf(companyId, relative);
+    if (key) await this.blobs.remove(key);
   }
 
-  /** The absolute file of a stored path, only inside the company's own folder. */
-  resolve(companyId: number, relative: string): string | null {
+  /** The key of a stored path, only inside the company's own folder (null for any other shape). */
+  keyOf(companyId: number, relative: string): string | null {
     const m = /^(\d+)\/([0-9a-f-]{36}\.[a-z0-9]{1,8})$/.exec(relative);
     if (!m || Number(m[1]) !== companyId) return null;
-    return path.join(this.root, m[1]!, m[2]!);
+    return relative;
   }
 
+  /**
+   * Runs `use` on a file of this machine's disk holding the stored file (itself when the media are
+   * on disk, a copy removed afterwards when they are in a bucket); null when it is not there.
+   */
+  async withLocalFile<T>(
+    companyId: number,
+    relative: string,
+    use: (file: string) => Promise<T>,
+  ): Promise<T | null> {
+    const key = this.keyOf(companyId, relative);
+    return key ? this.blobs.withLocalFile(key, use) : null;
+  }
+
+  /** A stored file's bytes, for the callers that send it whole (null when it is not there). */
   async read(companyId: number, relative: string): Promise<Buffer | null> {
-    const file = this.resolve(companyId, relative);
-    if (!file) return null;
-    return fs.readFile(file).catch(() => null);
+    const found = await this.open(companyId, relative);
+    if (!found) return null;
+    const chunks: Buffer[] = [];
+    for await (const chunk of found.stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
   }
 
   /** Whether the company still keeps the file (a removed or purged one is gone for good). */
   async exists(companyId: number, relative: string): Promise<boolean> {
-    const file = this.resolve(companyId, relative);
-    if (!file) return false;
-    return fs.access(file).then(
-      () => true,
-      () => false,
-    );
+    const key = this.keyOf(companyId, relative);
+    return key ? this.blobs.exists(key) : false;
   }
 
   /** Removes every stored file of a company (its folder), after the company itself was deleted. */
   async removeCompany(companyId: number): Promise<void> {
     if (!Number.isSafeInteger(companyId) || companyId <= 0) return;
-    await fs.rm(path.join(this.root, String(companyId)), { recursive: true, force: true });
+    await this.blobs.removePrefix(`${companyId}/`);
+  }
+}
+
+/** The blob store the configuration names: DATA_DIR/media, or the S3 bucket of MEDIA_STORAGE=s3. */
+export function blobStoreFor(config: Config): BlobStore {
+  if (config.MEDIA_STORAGE === "local") return new LocalBlobs(path.join(config.dataDir, "media"));
+  return new S3Blobs({
+    bucket: config.S3_BUCKET!,
+    endpoint: config.S3_ENDPOINT,
+    region: config.S3_REGION,
+    accessKeyId: config.S3_ACCESS_KEY_ID,
+    secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: config.S3_FORCE_PATH_STYLE === "true",
+    prefix: config.S3_PREFIX,
+  });
+}
+
+/** A media store on this machine's disk, whose folder tests and tools look into. */
+export class LocalMediaStore extends MediaStore {
+  constructor(
+    readonly root: string,
+    maxBytes: number,
+  ) {
+    super(new LocalBlobs(root), maxBytes);
   }
 }

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { LoggedIn } from "./factories.js";
-import type { TestContext } from "./harness.js";
+import type { AnyTestContext as TestContext } from "./harness.js";
 
 /** Who makes a call: anyone with an auth header (a login), or null for no token at all. */
 export type Caller = Pick<LoggedIn, "auth"> | null;

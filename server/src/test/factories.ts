@@ -17,7 +17,7 @@ import {
   whatsapps,
 } from "../db/schema/index.js";
 import { hashPassword } from "../lib/passwords.js";
-import type { TestContext } from "./harness.js";
+import type { AnyTestContext as TestContext } from "./harness.js";
 
 /** A short random hex string, for names that must not clash. */
 export const uid = () => crypto.randomBytes(4).toString("hex");

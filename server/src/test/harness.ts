@@ -15,7 +15,7 @@ import type { ProviderRegistry } from "../channels/registry.js";
 import { baileysProvider } from "../channels/baileys/provider.js";
 import { FakeSocket } from "../channels/baileys/fixtures/fakeSocket.js";
 import { silent } from "../channels/baileys/fixtures/harness.js";
-import { MediaStore } from "../storage/media.js";
+import { LocalMediaStore, type MediaStore } from "../storage/media.js";
 import { leakCheckingLogger } from "./logLeaks.js";
 import { NO_GOOGLE_URL, NO_GRAPH_URL } from "./network.js";
 import os from "node:os";
@@ -151,8 +151,9 @@ export const TEST_OUTBOUND_ALLOWANCE = "127.0.0.0/8,::1";
 /** The Redis the multi-instance suites share (TEST_REDIS_URL, or the local one). */
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
-export interface TestContext {
-  deps: Deps;
+export interface TestContext<M extends MediaStore = LocalMediaStore> {
+  /** The media on this test's own disk folder (`media.root`), unless the test gave a store of its own. */
+  deps: Deps & { media: M };
   built: BuiltApp;
   app: BuiltApp["app"];
   /** The clock the server reads: real time, until a test sets `now` (then frozen there); `real()` lets it follow real time again. */
@@ -161,16 +162,21 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function createTestContext(
+/** A test context whatever its media store (what the factories need). */
+export type AnyTestContext = TestContext<MediaStore>;
+
+export async function createTestContext<M extends MediaStore = LocalMediaStore>(
   overrides: Partial<Config> = {},
   opts: {
+    /** A media store of the test's own (an S3 bucket shared by two instances). */
+    media?: (config: Config) => M;
     authOptions?: { reuseGraceMs: number };
     database?: Database;
     providers?: ProviderRegistry;
     /** The app's logger options (default: none), for a test that reads what the server logs. */
     logger?: NonNullable<Parameters<typeof buildApp>[1]>["logger"];
   } = {},
-): Promise<TestContext> {
+): Promise<TestContext<M>> {
   // A shared database plays several instances of one deployment; its owner drops it.
   const database = opts.database
     ? { ...opts.database, drop: async () => undefined }
@@ -202,14 +208,16 @@ export async function createTestContext(
     }),
     ...overrides,
   };
-  const deps: Deps = {
+  const deps: Deps & { media: M } = {
     config,
     database,
     db: database.db,
     tokens: new TokenService("test-secret-".padEnd(48, "x"), config.ACCESS_TOKEN_TTL),
     bus: new EventBus(),
     now: () => clock.now,
-    media: new MediaStore(path.join(dataDir, "media"), config.MEDIA_MAX_BYTES),
+    media:
+      opts.media?.(config) ??
+      (new LocalMediaStore(path.join(dataDir, "media"), config.MEDIA_MAX_BYTES) as unknown as M),
   };
   // Without a logger of the test's own, the server logs into a sink that fails the file at its end
   // if any line carried a test password (issue 32: logs never carry one).

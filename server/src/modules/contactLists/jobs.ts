@@ -1,4 +1,3 @@
-import fs from "node:fs/promises";
 import type { FastifyBaseLogger } from "fastify";
 import type { SessionManager } from "../../channels/sessions.js";
 import type { Db, Executor } from "../../db/client.js";
@@ -75,10 +74,11 @@ export function contactListImportJob(
       let keepOpen = false;
       try {
         if (!reading) {
-          const file = media.resolve(companyId, imp.path);
-          if (!file || !(await fs.stat(file).catch(() => null)))
-            throw new JobFailed("the uploaded spreadsheet is gone");
-          reading = await openSheetReading(file, imp.fileName, imp.processedRows);
+          const opened = await media.withLocalFile(companyId, imp.path, (file) =>
+            openSheetReading(file, imp.fileName, imp.processedRows),
+          );
+          if (!opened) throw new JobFailed("the uploaded spreadsheet is gone");
+          reading = opened;
         }
         total = reading.total;
         for (;;) {

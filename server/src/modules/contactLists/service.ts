@@ -169,7 +169,12 @@ export function createContactListsService({
       // column or too many rows; else the same reading goes on to the import's job.
       let reading: SheetReading;
       try {
-        reading = await openSheetReading(media.resolve(actor.companyId, stored.path)!, filename);
+        // The worker reads the whole file as it starts: a copy fetched from a bucket can go after.
+        const opened = await media.withLocalFile(actor.companyId, stored.path, (file) =>
+          openSheetReading(file, filename),
+        );
+        if (!opened) throw new Error("the uploaded spreadsheet was not stored");
+        reading = opened;
       } catch (err) {
         await media.remove(actor.companyId, stored.path);
         throw err;

@@ -1,4 +1,3 @@
-import fs from "node:fs/promises";
 import {
   FILES_PAGE_SIZE,
   type FileListCreateInput,
@@ -172,9 +171,7 @@ export function createFileListsService({ db, bus, now, media }: FileListsDeps) {
   };
 
   async function removeStored(companyId: number, path: string) {
-    if (!path) return;
-    const file = media.resolve(companyId, path);
-    if (file) await fs.rm(file, { force: true });
+    if (path) await media.remove(companyId, path);
   }
 }
 

@@ -1,6 +1,4 @@
 import crypto from "node:crypto";
-import fs from "node:fs/promises";
-import path from "node:path";
 import { fileTypeFromBuffer } from "file-type";
 import {
   LOGO_TARGETS,
@@ -17,6 +15,7 @@ import type { UploadedFile } from "../../http/upload.js";
 import { lockCompany } from "../plans/queries.js";
 import { logoFileOf, platformCompanyId, saveLogoFile } from "./queries.js";
 import { sanitizeSvg } from "./svg.js";
+import { buffer } from "node:stream/consumers";
 
 export type LogoExt = "png" | "ico" | "svg";
 
@@ -61,7 +60,9 @@ async function logoContent(data: Buffer): Promise<{ data: Buffer; ext: LogoExt }
 export type LogosDeps = Pick<Deps, "db" | "bus" | "media" | "now">;
 
 export function createLogosService({ db, bus, media, now }: LogosDeps) {
-  const dir = path.join(media.root, "logos");
+  // Beside the companies' media, in the same store (every instance reads them from a bucket).
+  const blobs = media.blobs;
+  const keyOf = (name: string) => `logos/${name}`;
 
   async function current(): Promise<LogosDTO> {
     const out = {} as LogosDTO;
@@ -93,8 +94,7 @@ export function createLogosService({ db, bus, media, now }: LogosDeps) {
       if (!content) throw new AppError("ERR_LOGO_INVALID_TYPE");
 
       const name = `${target}-${crypto.randomUUID()}.${content.ext}`;
-      await fs.mkdir(dir, { recursive: true });
-      await fs.writeFile(path.join(dir, name), content.data, { flag: "wx" });
+      await blobs.put(keyOf(name), content.data);
       let old: string | undefined;
       try {
         // Under the platform company's row lock: two uploads for one target cannot both take the
@@ -108,10 +108,10 @@ export function createLogosService({ db, bus, media, now }: LogosDeps) {
           return previous;
         });
       } catch (err) {
-        await fs.rm(path.join(dir, name), { force: true });
+        await blobs.remove(keyOf(name));
         throw err;
       }
-      if (old && old !== name && STORED_NAME.test(old)) await fs.rm(path.join(dir, old), { force: true });
+      if (old && old !== name && STORED_NAME.test(old)) await blobs.remove(keyOf(old));
       return {
         mensagem: "Arquivo Anexado",
         ref: target,
@@ -125,7 +125,8 @@ export function createLogosService({ db, bus, media, now }: LogosDeps) {
       const stored = await logoFileOf(db, target);
       const m = stored ? STORED_NAME.exec(stored) : null;
       if (!m || m[1] !== target) return null;
-      const data = await fs.readFile(path.join(dir, stored!)).catch(() => null);
+      const found = await blobs.get(keyOf(stored!));
+      const data = found ? await buffer(found.stream) : null;
       return data ? { data, ext: m[3] as LogoExt, version: m[2]! } : null;
     },
   };
