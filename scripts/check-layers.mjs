@@ -12,7 +12,7 @@ import extractTSConfig from "dependency-cruiser/config-utl/extract-ts-config";
 
 export const FLOORS = [
   // What every part stands on: no domain knowledge.
-  ["lib", "version.ts", "config.ts", "db", "events", "jobs", "http", "storage"],
+  ["lib", "version.ts", "paths.ts", "config.ts", "db", "events", "jobs", "http", "storage"],
   // WhatsApp's transport (providers, sessions), the mail, the refresh tokens, what the app hands a module.
   ["channels", "modules/mail", "modules/sessions", "modules/health", "deps.ts"],
   // A company's own data and settings: each domain stands alone or on those before it here.
@@ -61,8 +61,9 @@ export const FLOORS = [
   ],
   // The edges where conversations come in: the inbound pipeline and the public messages API.
   ["modules/inbound", "modules/messagesApi"],
-  // The app put together: listeners, the demo seed, startup tasks, the entry point.
-  ["listeners.ts", "seed", "secretsAtRest.ts", "app.ts", "main.ts"],
+  // The app put together: listeners, the demo seed, startup tasks, the entry point; the operator's
+  // commands (backup, restore, the move to PostgreSQL, upgrade fixtures).
+  ["listeners.ts", "seed", "secretsAtRest.ts", "app.ts", "main.ts", "ops", "cli.ts"],
 ];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "server");
