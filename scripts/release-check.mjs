@@ -15,6 +15,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { redisAnswers } from "./services.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const started = performance.now();
@@ -58,21 +59,6 @@ function freshPostgres() {
   const database = new URL(url);
   database.pathname = `/${name}`;
   return database.toString();
-}
-
-async function redisAnswers(url) {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port || 6379) });
-    socket.setTimeout(2_000, () => socket.destroy());
-    socket.on("connect", () => socket.write("PING\r\n"));
-    socket.on("data", (data) => {
-      socket.destroy();
-      resolve(data.toString().startsWith("+PONG"));
-    });
-    socket.on("error", () => resolve(false));
-    socket.on("close", () => resolve(false));
-  });
 }
 
 const databaseUrl = freshPostgres();

@@ -9,10 +9,10 @@
 // TEST_ONLY=server|e2e.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { redisAnswers } from "./services.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const results = fs.mkdtempSync(path.join(os.tmpdir(), "atende-tests-"));
@@ -157,22 +157,6 @@ async function e2e() {
     }),
   );
   return released && outcomes.every(Boolean);
-}
-
-/** The multi-instance server tests need Redis: say so at once rather than after their timeouts. */
-async function redisAnswers(url) {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port || 6379) });
-    socket.setTimeout(2_000, () => socket.destroy());
-    socket.on("connect", () => socket.write("PING\r\n"));
-    socket.on("data", (data) => {
-      socket.destroy();
-      resolve(data.toString().startsWith("+PONG"));
-    });
-    socket.on("error", () => resolve(false));
-    socket.on("close", () => resolve(false));
-  });
 }
 
 const redisUrl = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
