@@ -144,8 +144,10 @@ export async function buildApp(
   });
   app.addHook("onRoute", (route) => secretRoutes.watch(route.url));
   app.decorateRequest("auth", null);
-  app.addHook("onSend", async (req, reply) => {
+  // Hooks on every request are written with `done` rather than async: each async one costs a promise.
+  app.addHook("onRequest", (req, reply, done) => {
     reply.header("x-request-id", req.id);
+    done();
   });
   registerErrorHandler(app);
   registerJsonParser(app);
@@ -421,10 +423,10 @@ async function serveWebApp(app: FastifyInstance, dist: string) {
         res.header("cache-control", "public, max-age=31536000, immutable");
     },
   });
-  app.addHook("onRequest", async (req, reply) => {
+  app.addHook("onRequest", (req, reply, done) => {
+    if (req.method !== "GET") return done();
     const pathname = req.url.split("?")[0] ?? "/";
     const isNavigation =
-      req.method === "GET" &&
       (req.headers.accept ?? "").includes("text/html") &&
       !req.headers.authorization &&
       !pathname.startsWith("/socket.io") &&
@@ -432,7 +434,9 @@ async function serveWebApp(app: FastifyInstance, dist: string) {
       !pathname.startsWith("/docs/") &&
       !NOT_PAGES.has(pathname) &&
       !path.extname(pathname);
-    if (isNavigation) return reply.type("text/html").sendFile("index.html");
+    // Answered here: the request goes no further (done is not called).
+    if (isNavigation) reply.type("text/html").sendFile("index.html");
+    else done();
   });
   app.setNotFoundHandler((req, reply) => sendError(reply, req, "ERR_ROUTE_NOT_FOUND"));
 }

@@ -10,14 +10,21 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import * as schema from "./schema/index.js";
 import { someCause } from "./errors.js";
 import { lockDataDir } from "./lock.js";
 
-export type Schema = typeof schema;
-/** One type for both drivers: every query module takes this and runs unchanged on PGlite and PostgreSQL. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/**
+ * One type for both drivers: every query module takes this and runs unchanged on PGlite and PostgreSQL.
+ * Drizzle is opened without the schema: queries name their tables, and none uses the relational API
+ * (`db.query.<table>`), whose builders Drizzle would otherwise make again, one per table, for every
+ * transaction it opens (2.5 % of the server thread's CPU in bench/inbound, issue 40).
+ */
+export type Db = PgDatabase<PgQueryResultHKT>;
+export type Tx = PgTransaction<
+  PgQueryResultHKT,
+  Record<string, never>,
+  ExtractTablesWithRelations<Record<string, never>>
+>;
 /** Anything a query can run on: the database or an open transaction. */
 export type Executor = Db | Tx;
 
@@ -116,7 +123,7 @@ export function openPostgres(url: string, poolSize = 10, log: DbLog = consoleLog
     client.on("error", (err) => log.warn({ err }, "database connection lost; it will be replaced"));
   });
   pool.on("error", () => undefined); // already logged by the client's listener above
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const db = drizzlePg(pool) as unknown as Db;
   return {
     db,
     kind: "postgres",
@@ -125,7 +132,7 @@ export function openPostgres(url: string, poolSize = 10, log: DbLog = consoleLog
       const client = await pool.connect();
       try {
         await client.query("SELECT pg_advisory_lock(727274)");
-        await migratePg(drizzlePg(client, { schema }), { migrationsFolder: folder });
+        await migratePg(drizzlePg(client), { migrationsFolder: folder });
       } finally {
         await client.query("SELECT pg_advisory_unlock(727274)").catch(() => undefined);
         client.release();
@@ -204,10 +211,10 @@ export async function openGuardedPglite(loadDataDir: Blob): Promise<PGlite> {
 /** The Database over an open PGlite; `close` is what closing it does. */
 export function pgliteDatabase(client: PGlite, close: () => Promise<void>): Database {
   return {
-    db: drizzlePglite(client, { schema }) as unknown as Db,
+    db: drizzlePglite(client) as unknown as Db,
     kind: "pglite",
     migrate: (folder = migrationsFolder) =>
-      migratePglite(drizzlePglite(client, { schema }), { migrationsFolder: folder }),
+      migratePglite(drizzlePglite(client), { migrationsFolder: folder }),
     async ping() {
       await client.query("select 1");
     },

@@ -4,6 +4,7 @@ import type { Db } from "../db/client.js";
 import type { DomainEvent } from "../events/bus.js";
 import { companyLockout, forgetCompanyStanding, pastDueAdminPasses } from "./companyStanding.js";
 import { AppError } from "./errors.js";
+import { bindCaller } from "./logContext.js";
 import { findSession } from "./queries.js";
 import type { AccessClaims, TokenService } from "./tokens.js";
 
@@ -187,10 +188,10 @@ export async function lockoutOf(
 }
 
 export function makeRequireAuth(db: Db, tokens: TokenService, now: () => Date = () => new Date()) {
-  return async function requireAuth(req: FastifyRequest, reply: FastifyReply) {
+  return async function requireAuth(req: FastifyRequest, _reply: FastifyReply) {
     const auth = await authenticate(db, tokens, bearerToken(req));
     // Every later line of this request (its "request completed" too) says whose it was.
-    req.log = reply.log = req.log.child({ companyId: auth.companyId, userId: auth.userId });
+    bindCaller(req.log, auth);
     const lock = await lockoutOf(db, auth, now(), req.routeOptions.config);
     if (lock) throw lock;
     req.auth = auth;

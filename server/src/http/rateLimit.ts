@@ -6,6 +6,7 @@ import type { Db } from "../db/client.js";
 import { redisPrefix } from "../db/redisPrefix.js";
 import { bearerToken } from "./auth.js";
 import { AppError } from "./errors.js";
+import type { RateLimit } from "./route.js";
 
 /** Fixed-window counters: how long a key must wait, one more hit, and a fresh start. */
 export interface Limiter {
@@ -158,10 +159,8 @@ function callerKey(req: FastifyRequest, by: "ip" | "user" | "token"): string {
  */
 export function makeRateLimitGuard(store: LimiterStore) {
   const limiters = new Map<string, Limiter>();
-  return async function rateLimitGuard(req: FastifyRequest, reply: FastifyReply) {
-    const decl = req.routeOptions.config.route;
-    if (req.is404 || !decl || decl === "asset" || !decl.rateLimit) return;
-    const { max, windowSeconds, by = "ip" } = decl.rateLimit;
+  async function limit(req: FastifyRequest, reply: FastifyReply, rateLimit: RateLimit) {
+    const { max, windowSeconds, by = "ip" } = rateLimit;
     // The HEAD Fastify adds beside a GET is the same route: one count.
     const route = `${req.method === "HEAD" ? "GET" : req.method} ${req.routeOptions.url}`;
     let limiter = limiters.get(route);
@@ -176,5 +175,11 @@ export function makeRateLimitGuard(store: LimiterStore) {
       throw new AppError("ERR_TOO_MANY_REQUESTS", { retryAfter: wait });
     }
     await limiter.hit(key);
+  }
+  // Written with `done`: most routes declare no limit, and an async hook would cost them a promise.
+  return function rateLimitGuard(req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) {
+    const decl = req.routeOptions.config.route;
+    if (req.is404 || !decl || decl === "asset" || !decl.rateLimit) return done();
+    limit(req, reply, decl.rateLimit).then(() => done(), done);
   };
 }

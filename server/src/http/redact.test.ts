@@ -1,6 +1,6 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_PASSWORD, uid } from "../test/factories.js";
+import { TEST_PASSWORD, buildCompany, buildMember, uid } from "../test/factories.js";
 import { type TestContext, createTestContext, waitFor } from "../test/harness.js";
 import { logCapture } from "../test/logLeaks.js";
 import { SecretRoutes, normalizePath } from "./redact.js";
@@ -178,4 +178,29 @@ describe("the harness's own log", () => {
     await other.app.inject({ method: "GET", url: `/users?searchParam=${TEST_PASSWORD}` });
     await expect(other.close()).rejects.toThrow(/a log line carried a test password/);
   }, 60_000);
+});
+
+describe("whose request a line is", () => {
+  it("names the signed-in caller's company and user on their request's lines, and no one on another's", async () => {
+    const company = await buildCompany(ctx.deps.db);
+    const member = await buildMember(ctx, company.id, { profile: "admin" });
+    log.text = "";
+    const mine = await ctx.app.inject({ method: "GET", url: "/auth/me", headers: member.login.auth });
+    const anonymous = await ctx.app.inject({ method: "GET", url: "/auth/me?anonymous=1" });
+    expect([mine.statusCode, anonymous.statusCode]).toEqual([200, 401]);
+    await logSettled();
+    const completed = log.text
+      .split("\n")
+      .filter((line) => line.includes('"msg":"request completed"'))
+      .map((line) => JSON.parse(line) as { reqId: string; companyId?: number; userId?: number });
+    const of = (reqId: string) => completed.find((line) => line.reqId === reqId);
+    expect(of(mine.headers["x-request-id"] as string)).toMatchObject({
+      companyId: company.id,
+      userId: member.id,
+    });
+    const theirs = of(anonymous.headers["x-request-id"] as string);
+    expect(theirs).toBeDefined();
+    expect(theirs).not.toHaveProperty("userId");
+    expect(theirs).not.toHaveProperty("companyId");
+  });
 });

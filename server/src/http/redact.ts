@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from "fastify";
+import { callerMixin } from "./logContext.js";
 
 /**
  * What a log line may say of a request's URL. A credential can ride in a query string (the socket
@@ -136,8 +137,9 @@ interface LoggedRequest {
 
 /**
  * The app's logger options with the request serializer Fastify uses by default, but with the URL
- * redacted by `secrets` ("incoming request" logs `req.url` as it came). The app feeds `secrets`
- * from an onRoute hook added before any route.
+ * redacted by `secrets` ("incoming request" logs `req.url` as it came), and the signed-in caller on
+ * each line of their request (callerMixin). The app feeds `secrets` from an onRoute hook added before
+ * any route.
  */
 export function withRedactedUrls(
   logger: FastifyServerOptions["logger"],
@@ -147,6 +149,8 @@ export function withRedactedUrls(
   const base = logger === true ? {} : logger;
   return {
     ...base,
+    // The signed-in caller, on every line of their request (http/logContext.ts).
+    mixin: callerMixin,
     serializers: {
       ...base.serializers,
       req: (req: LoggedRequest) => ({

@@ -27,11 +27,12 @@ export function metricsModule(
   },
 ) {
   const { metrics, token } = deps;
-  app.addHook("onResponse", async (req, reply) => {
+  app.addHook("onResponse", (req, reply, done) => {
     const route = req.routeOptions.url ?? "unmatched";
     const labels = { method: req.method, route, status: String(reply.statusCode) };
     metrics.httpRequests.inc(labels);
     metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
   const off = deps.bus.on(async (event) => {
     if (event.type !== "message.saved" || event.action !== "create" || !event.ticket.whatsappId) return;
