@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { MESSAGE_PAGE_SIZE, type MessageDTO } from "@atende/contracts";
-import type { Executor } from "../../db/client.js";
+import { type Executor, queryRows } from "../../db/client.js";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
 import { type MessageRow, presentMessage } from "./present.js";
 
@@ -118,9 +118,9 @@ export async function setTicketPreview(
  * One page of a conversation, newest first (ids only), whether older messages follow, and `count`:
  * on page 1 the number of messages in the conversation (of the readable tickets); on a later page the
  * number from the newest through this page, which is that total on the last page (hasMore false). A
- * page past the end counts them all. The conversation is counted only on page 1 and only when it does
- * not fit in one page: a later page no client reads the total of (the web app keeps page 1's, the
- * Whaticket front ends read hasMore) does not walk the whole conversation for it.
+ * page past the end counts them all. The conversation is counted only on page 1, in the page's own
+ * statement: a later page no client reads the total of (the web app keeps page 1's, the Whaticket
+ * front ends read hasMore) does not walk the whole conversation for it.
  */
 export async function pageConversation(
   db: Executor,
@@ -146,20 +146,29 @@ export async function pageConversation(
   );
   const offset = (pageNumber - 1) * MESSAGE_PAGE_SIZE;
   // One more than the page says whether older messages follow, without counting them.
-  const rows = await db
+  const page = db
     .select({ id: messages.id })
     .from(messages)
     .where(conversation)
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(MESSAGE_PAGE_SIZE + 1)
     .offset(offset);
-  const hasMore = rows.length > MESSAGE_PAGE_SIZE;
-  const ids = rows.slice(0, MESSAGE_PAGE_SIZE).map((r) => r.id);
-  // Counted: page 1 of a conversation longer than a page, and a page past the end (offset + 0
-  // would be more than there are). Otherwise the messages through this page: all there are when
-  // it is the last (hasMore false).
-  const counted = pageNumber === 1 ? hasMore : ids.length === 0;
-  if (!counted) return { ids, hasMore, count: offset + ids.length };
+  // Page 1 is counted in the same statement (one round trip): a conversation that fits in one page
+  // costs its count next to nothing, a longer one is counted in the index.
+  const [row] = await queryRows<{ ids: number[]; total: number | null }>(
+    db,
+    pageNumber === 1
+      ? sql`select array_to_json(array(${page})) as ids,
+              (select count(*)::int from ${messages} where ${conversation}) as total`
+      : sql`select array_to_json(array(${page})) as ids, null::int as total`,
+  );
+  const found = row?.ids ?? [];
+  const hasMore = found.length > MESSAGE_PAGE_SIZE;
+  const ids = found.slice(0, MESSAGE_PAGE_SIZE);
+  if (row?.total !== null && row?.total !== undefined) return { ids, hasMore, count: row.total };
+  // A later page: the messages through this page (all there are when it is the last, hasMore
+  // false); past the end (offset + 0 would be more than there are), all of them, counted.
+  if (ids.length > 0) return { ids, hasMore, count: offset + ids.length };
   const [total] = await db.select({ n: count() }).from(messages).where(conversation);
   return { ids, hasMore, count: total?.n ?? 0 };
 }

@@ -11,7 +11,7 @@ import { inTransaction } from "../../events/bus.js";
 import { type AuthContext, authorize } from "../../http/auth.js";
 import { AppError, retryableOr } from "../../http/errors.js";
 import { requirePlanForLinks } from "../../http/plan.js";
-import { findUser } from "../users/queries.js";
+import { findUser, viewerScopeOf } from "../users/queries.js";
 import { findWhatsappRow } from "../whatsapps/queries.js";
 import { companyTimeZone } from "../settings/queries.js";
 import { type ViewerScope, canSeeTicket, ticketPolicy } from "./policy.js";
@@ -34,9 +34,22 @@ export type TicketRow = q.TicketRecord;
 
 export function createTicketsService({ db, bus, now }: TicketsDeps) {
   const ctx: TicketContext = { db, bus, now };
-  async function scopeOf(actor: AuthContext): Promise<ViewerScope> {
-    const user = await findUser(db, actor.companyId, actor.userId);
-    return { queueIds: user?.queues.map((x) => x.id) ?? [], allTicket: user?.allTicket === "enabled" };
+  /**
+   * The caller's scope, read once per request (the caller's context is the request's): a
+   * conversation page asks for it twice, to check the ticket and to filter its history.
+   */
+  const scopes = new WeakMap<AuthContext, Promise<ViewerScope>>();
+  function scopeOf(actor: AuthContext): Promise<ViewerScope> {
+    let scope = scopes.get(actor);
+    if (!scope) {
+      scope = viewerScopeOf(db, actor.companyId, actor.userId).then(
+        (found) => found ?? { queueIds: [], allTicket: false },
+      );
+      scopes.set(actor, scope);
+      // A failed read is not kept for the request's next question.
+      scope.catch(() => scopes.delete(actor));
+    }
+    return scope;
   }
 
   /** A ticket of the caller's company that the caller may see: 404 for another company's, 403 for one outside their queues. */

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, ilike, inArray, ne, or, sql } from "drizzle-orm";
 import type { QueueDTO, UserDTO } from "@atende/contracts";
 import { type Executor, queryRows } from "../../db/client.js";
+import { PreparedSql } from "../../db/prepared.js";
 import { queues, userQueues, users } from "../../db/schema/index.js";
 import { queueOrder } from "../queues/queries.js";
 import { type UserRow, presentUser } from "./present.js";
@@ -43,6 +44,31 @@ export async function findUserRow(db: Executor, companyId: number, userId: numbe
     .from(users)
     .where(and(eq(users.companyId, companyId), eq(users.id, userId)));
   return row ?? null;
+}
+
+const viewerScopeStatement = new PreparedSql<
+  { companyId: number; userId: number },
+  { all_ticket: string; queue_ids: number[] }
+>(
+  "viewer_scope",
+  sql`select u.all_ticket,
+        array(select uq.queue_id from user_queues uq where uq.user_id = u.id order by uq.queue_id) as queue_ids
+      from users u
+      where u.company_id = ${sql.placeholder("companyId")}::int and u.id = ${sql.placeholder("userId")}::int`,
+);
+
+/**
+ * What decides which tickets a user sees (their queues and the "all tickets" switch), in one
+ * statement: read on every ticket list and conversation page. Null for a user of another company
+ * or gone.
+ */
+export async function viewerScopeOf(
+  db: Executor,
+  companyId: number,
+  userId: number,
+): Promise<{ queueIds: number[]; allTicket: boolean } | null> {
+  const [row] = await viewerScopeStatement.rows(db, { companyId, userId });
+  return row ? { queueIds: row.queue_ids, allTicket: row.all_ticket === "enabled" } : null;
 }
 
 export async function findUser(db: Executor, companyId: number, userId: number): Promise<UserDTO | null> {
