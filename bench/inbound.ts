@@ -15,6 +15,7 @@ import { type Message, type PhaseResult, Phones } from "./lib/load.js";
 import type { ServerProfile } from "./lib/server.js";
 import { type ServerHandle, launchServer } from "./lib/serverHost.js";
 import { machineCpu, ms, pct, printTable, rate, summarize } from "./lib/stats.js";
+import { startWebhookReceiver } from "./lib/webhookReceiver.js";
 
 function intEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -202,6 +203,9 @@ async function main() {
       );
   };
 
+  // The company subscribes an outbound webhook to its tickets and contacts (issue 40: the back
+  // office's features stay on the path, and their cost is measured).
+  const webhooks = await startWebhookReceiver();
   try {
     server = await launchServer(
       {
@@ -210,6 +214,7 @@ async function main() {
         logLevel: settings.logLevel,
         profile: settings.profile,
         cpuProfileDir: settings.cpuProfileDir,
+        webhookUrl: webhooks.url,
       },
       settings.where,
     );
@@ -330,12 +335,14 @@ async function main() {
       ],
     ]);
     if (agent.unexpected) console.log(`\nnote: ${agent.unexpected} create events for unknown bodies`);
+    console.log(`\nwebhook deliveries received (ticket and contact events): ${webhooks.summary()}`);
 
     if (a.profile) printProfile("Profile of phase A (server thread)", a.profile, a.result.sent);
     if (b.profile) printProfile("Profile of phase B (server thread)", b.profile, b.result.sent);
     if (problems.length) throw new Error(`errors during the run:\n  ${problems.join("\n  ")}`);
   } finally {
     await cleanup();
+    await webhooks.close();
   }
 }
 

@@ -29,6 +29,12 @@ export interface ServerOptions {
   redisUrl?: string;
   /** false: another instance of a deployment already set up (info then holds only `url`). */
   seed?: boolean;
+  /**
+   * The company's outbound webhook: a subscription to its tickets' and contacts' creation and its
+   * tickets' close, delivered to this URL (a receiver of the benchmark's), so the dispatch and its
+   * deliveries are paid on the path as a company that uses them pays them. None unless given.
+   */
+  webhookUrl?: string;
 }
 
 /** What the load generator needs to know about the running server. */
@@ -100,7 +106,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   await database.migrate();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "atende-bench-"));
   const config = loadConfig({
-    NODE_ENV: "production",
+    // Production, except where the benchmark's webhook receiver listens on loopback: only the
+    // outbound guard (private addresses allowed) and the mailer (none sent here) read it.
+    NODE_ENV: opts.webhookUrl ? "development" : "production",
     LOG_LEVEL: opts.logLevel,
     DATA_DIR: dataDir,
     DATABASE_URL: opts.databaseUrl,
@@ -108,6 +116,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // A long run (10,000 campaign recipients on a loaded machine) outlasts the default 15 minutes.
     ACCESS_TOKEN_TTL: "24h",
     ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
+    // The metrics are kept whether or not anyone scrapes them; a token makes /metrics answer too.
+    METRICS_TOKEN: "bench-metrics-token-0123456789",
+    // The benchmark's webhook receiver listens on loopback.
+    ...(opts.webhookUrl ? { OUTBOUND_ALLOW_PRIVATE: "127.0.0.0/8" } : {}),
   });
   const deps: Deps = {
     config,
@@ -198,6 +210,17 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const scan = await app.inject({ method: "POST", url: `/simulator/${whatsappId}/scan`, headers });
     if (scan.statusCode !== 204) throw new Error(`scan failed: ${scan.statusCode} ${scan.body}`);
     await waitFor(async () => (await status()) === "CONNECTED", "CONNECTED");
+
+    if (opts.webhookUrl) {
+      const subscribed = await app.inject({
+        method: "POST",
+        url: "/webhooks",
+        headers,
+        payload: { url: opts.webhookUrl, events: ["ticket.created", "ticket.closed", "contact.created"] },
+      });
+      if (subscribed.statusCode !== 201)
+        throw new Error(`the webhook subscription failed: ${subscribed.statusCode} ${subscribed.body}`);
+    }
 
     return {
       info: {
