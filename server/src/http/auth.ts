@@ -4,6 +4,7 @@ import type { Db } from "../db/client.js";
 import type { DomainEvent } from "../events/bus.js";
 import { companyLockout, forgetCompanyStanding, pastDueAdminPasses } from "./companyStanding.js";
 import { AppError } from "./errors.js";
+import { SingleFlight } from "../lib/singleFlight.js";
 import { bindCaller } from "./logContext.js";
 import { findSession } from "./queries.js";
 import type { AccessClaims, TokenService } from "./tokens.js";
@@ -94,6 +95,11 @@ interface PassedChecks {
   bySession: Map<string, PassedCheck>;
   generation: number;
   subscribers: number;
+  /**
+   * The checks being read: a burst of the session's requests arriving when its check went stale
+   * (bench/inbound's 50 phones on one token every second) reads it once, not once each.
+   */
+  reading: SingleFlight<string, Awaited<ReturnType<typeof findSession>>>;
 }
 const passedChecks = new WeakMap<Db, PassedChecks>();
 const PASSED_MAX = 20_000;
@@ -109,7 +115,7 @@ const PASSED_MAX = 20_000;
 export function trustSessionChecks(db: Db): { heard(event: DomainEvent): void; close(): void } {
   let checks = passedChecks.get(db);
   if (!checks) {
-    checks = { bySession: new Map(), generation: 0, subscribers: 0 };
+    checks = { bySession: new Map(), generation: 0, subscribers: 0, reading: new SingleFlight() };
     passedChecks.set(db, checks);
   }
   const shared = checks;
@@ -154,7 +160,10 @@ export async function authenticate(db: Db, tokens: TokenService, token: string |
   if (passed && passed.userId === claims.userId && nowMs - passed.checkedAtMs < SESSION_CHECK_TTL_MS)
     return { ...claims, profile: passed.profile, super: passed.super };
   const generation = checks?.generation;
-  const row = await findSession(db, claims.companyId, claims);
+  const read = () => findSession(db, claims.companyId, claims);
+  const row = checks
+    ? await checks.reading.run(`${generation}:${claims.sessionId}:${claims.userId}`, read)
+    : await read();
   if (!row || !row.live) throw new AppError("ERR_NO_SESSION");
   if (checks && checks.generation === generation) {
     const map = checks.bySession;

@@ -1,5 +1,6 @@
 import { type Profile, can, todayInZone } from "@atende/contracts";
 import type { Db } from "../db/client.js";
+import { SingleFlight } from "../lib/singleFlight.js";
 import { AppError } from "./errors.js";
 import { findCompanyStanding } from "./queries.js";
 
@@ -26,13 +27,15 @@ interface Standings {
   byCompany: Map<number, Standing>;
   /** Moves on every forgetting: a read that began before a change must not store what it read. */
   generation: number;
+  /** The standings being read: the company's requests arriving when it went stale share one read. */
+  reading: SingleFlight<string, Awaited<ReturnType<typeof findCompanyStanding>>>;
 }
 const standings = new WeakMap<Db, Standings>();
 
 function standingsOf(db: Db): Standings {
   let found = standings.get(db);
   if (!found) {
-    found = { byCompany: new Map(), generation: 0 };
+    found = { byCompany: new Map(), generation: 0, reading: new SingleFlight() };
     standings.set(db, found);
   }
   return found;
@@ -51,7 +54,7 @@ async function standingOf(db: Db, companyId: number): Promise<Standing | null> {
   const hit = found.byCompany.get(companyId);
   if (hit && nowMs - hit.loadedAtMs < COMPANY_STANDING_TTL_MS) return hit;
   const generation = found.generation;
-  const row = await findCompanyStanding(db, companyId);
+  const row = await found.reading.run(`${generation}:${companyId}`, () => findCompanyStanding(db, companyId));
   if (!row) return null;
   const standing = {
     active: row.active,
