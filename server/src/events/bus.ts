@@ -6,6 +6,7 @@ import type {
   ContactListEventPayload,
   ContactListImportEventPayload,
   ContactListItemEventPayload,
+  ContactListItemsReloadPayload,
   FileListEventPayload,
   MessageDTO,
   PaymentEventPayload,
@@ -149,6 +150,8 @@ export type DomainEvent =
   /** Contact lists, their items, their imports' progress and file lists: heard by the whole company. */
   | { type: "contactList.changed"; companyId: number; payload: ContactListEventPayload }
   | { type: "contactListItem.changed"; companyId: number; payload: ContactListItemEventPayload }
+  /** An import's batch added items to a list: heard on that list's own channel. */
+  | { type: "contactListItems.imported"; companyId: number; payload: ContactListItemsReloadPayload }
   | { type: "contactListImport.progress"; companyId: number; payload: ContactListImportEventPayload }
   | { type: "fileList.changed"; companyId: number; payload: FileListEventPayload }
   /** A payment settled an invoice (billing/settle.ts): the company hears `company-{id}-payment`. */

@@ -4,6 +4,7 @@ import {
   contactListEvent,
   contactListImportEvent,
   contactListItemEvent,
+  contactListItemsOfListEvent,
   fileListEvent,
 } from "@atende/contracts";
 import type { DomainEvent } from "../events/bus.js";
@@ -213,6 +214,12 @@ export function createFanout(io: AppServer, hooks: FanoutHooks): (event: DomainE
         break;
       case "contactListItem.changed":
         io.to(rooms.admins(event.companyId)).emit(contactListItemEvent(event.companyId), event.payload);
+        break;
+      case "contactListItems.imported":
+        io.to(rooms.admins(event.companyId)).emit(
+          contactListItemsOfListEvent(event.companyId, event.payload.contactListId),
+          event.payload,
+        );
         break;
       case "contactListImport.progress":
         io.to(rooms.admins(event.companyId)).emit(contactListImportEvent(event.companyId), event.payload);
