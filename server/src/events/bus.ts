@@ -126,13 +126,15 @@ export type DomainEvent =
   | { type: "prompt.changed"; companyId: number; payload: CompanyEventPayloads["prompt"] }
   /**
    * An internal chat changed: `memberIds` hear `payload`; `leftIds` (members removed by this change)
-   * hear that the chat is gone for them.
+   * hear that the chat is gone for them. `read`: the change is only a member's read mark (heard on
+   * the chat's own channel, not as a change of the members' chat lists).
    */
   | {
       type: "chat.changed";
       companyId: number;
       memberIds: number[];
       leftIds?: number[];
+      read?: boolean;
       payload: CompanyEventPayloads["chat"];
     }
   /**
