@@ -47,12 +47,18 @@ export interface InvoiceDTO {
   paidBy?: { id: number; name: string } | null;
 }
 
-/** GET /invoices/all and GET /invoices (searchParam, pageNumber): the Whaticket SaaS shape. */
+/** GET /invoices (searchParam, pageNumber): a page with its count, the Whaticket SaaS shape. */
 export interface InvoicesPage extends PageAnswer {
   invoices: InvoiceDTO[];
 }
 
-/** The page size of GET /invoices/all. */
+/**
+ * GET /invoices/all (searchParam, pageNumber): the same page's rows as a plain array, as the
+ * Whaticket SaaS front end's /financeiro reads them.
+ */
+export type InvoicesList = InvoiceDTO[];
+
+/** The page size of GET /invoices and GET /invoices/all. */
 export const INVOICES_PAGE_SIZE = 20;
 
 /** searchParam matches the detail (and, for the super user, the company's name); a number also the id. */

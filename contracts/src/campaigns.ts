@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { PageAnswer } from "./lists.js";
 import { parseSendAt } from "./schedules.js";
-import { idOf, noNul, pageNumber, searchText, sizedText } from "./validation.js";
+import { idOf, noNul, optionalEmpty, pageNumber, searchText, sizedText } from "./validation.js";
 
 /**
  * Campaigns (back-office: Campaigns, /campaigns-config, the report; issue 18 sections 4-7): a
@@ -207,11 +207,14 @@ function emptyToNull(v: unknown) {
 
 const optionalId = z.preprocess(emptyToNull, idOf().nullable()).optional();
 
-const messageField = z
-  .string("validation.invalid")
-  .max(CAMPAIGN.messageMax, "validation.tooLong")
-  .refine(noNul, "validation.invalid")
-  .optional();
+/** A message of the dialog; left empty (null, "" or false, as this API family's forms send it): none. */
+const messageField = optionalEmpty(
+  z
+    .string("validation.invalid")
+    .max(CAMPAIGN.messageMax, "validation.tooLong")
+    .refine(noNul, "validation.invalid"),
+  "",
+);
 
 const boolish = z.preprocess(
   (v) => (v === "true" ? true : v === "false" ? false : v),
@@ -222,13 +225,11 @@ const boolish = z.preprocess(
  * An ISO date-time with a zone, or a local one (the form's datetime-local, read in the company's
  * zone); empty: not scheduled.
  */
-const scheduledAtField = z.preprocess(
-  (v) => (v === "" ? null : v),
+const scheduledAtField = optionalEmpty(
   z
     .string("validation.invalid")
-    .refine((v) => !Number.isNaN(parseSendAt(v, "UTC").getTime()), "validation.invalid")
-    .nullable()
-    .optional(),
+    .refine((v) => !Number.isNaN(parseSendAt(v, "UTC").getTime()), "validation.invalid"),
+  null,
 );
 
 const campaignFields = {

@@ -39,6 +39,37 @@ export interface ChatMessageDTO {
   updatedAt: string;
 }
 
+/** A message as the live events carry it: with its chat (members and unreads), as the family reads it. */
+export type ChatMessageEventDTO = ChatMessageDTO & { chat: ChatDTO };
+
+/**
+ * `company-{id}-chat-user-{userId}`: a chat of that member made (or joined) and changed (title,
+ * members), with the chat in `record`: the Whaticket SaaS chat page's list listens there.
+ */
+export interface ChatUserEventPayload {
+  action: "create" | "update";
+  record: ChatDTO;
+}
+
+/**
+ * `company-{id}-chat-{chatId}`: the open chat's page hears its new messages and its read marks
+ * (every member's unreads in `chat`). Heard by the chat's members only.
+ */
+export type ChatRoomEventPayload =
+  | { action: "new-message"; newMessage: ChatMessageEventDTO; chat: ChatDTO }
+  | { action: "update"; chat: ChatDTO };
+
+/** The chat's per-member and per-chat events (merged into ServerToClientEvents). */
+export interface ChatServerEvents {
+  [name: `company-${number}-chat-user-${number}`]: (payload: ChatUserEventPayload) => void;
+  [name: `company-${number}-chat-${number}`]: (payload: ChatRoomEventPayload) => void;
+}
+
+export const chatUserEvent = (companyId: number, userId: number) =>
+  `company-${companyId}-chat-user-${userId}` as const;
+export const chatRoomEvent = (companyId: number, chatId: number) =>
+  `company-${companyId}-chat-${chatId}` as const;
+
 /** GET /chats/ and GET /chats/{id}/messages answer `records`, as the backends of this API family. */
 export interface ChatsPage {
   records: ChatDTO[];

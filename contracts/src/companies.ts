@@ -3,7 +3,7 @@ import { LIMITS, type PlanFlag, RECURRENCES } from "./constants.js";
 import { isCalendarDate } from "./dashboard.js";
 import { type PageAnswer, listQuerySchema } from "./lists.js";
 import type { SettingDTO } from "./settings.js";
-import { emailField, idOf, sizedText } from "./validation.js";
+import { emailField, idOf, optionalEmpty, sizedText } from "./validation.js";
 import { type ScheduleEntry, schedulesField } from "./openingHours.js";
 
 export type Recurrence = (typeof RECURRENCES)[number];
@@ -72,7 +72,8 @@ export const companyCreateSchema = z.object({
   planId: companyFields.planId,
   status: companyFields.status.default(true),
   dueDate: companyFields.dueDate.transform((v) => v ?? null),
-  recurrence: companyFields.recurrence.default("MENSAL"),
+  // The company form's empty select ("") is no choice: MENSAL on a new company, unchanged on an edit.
+  recurrence: optionalEmpty(companyFields.recurrence.default("MENSAL")),
   campaignsEnabled: companyFields.campaignsEnabled.default(true),
   adminName: sizedText(LIMITS.userName.min, LIMITS.userName.max).optional(),
 });
@@ -90,7 +91,7 @@ export const companyUpdateSchema = z.object({
   planId: companyFields.planId.optional(),
   status: companyFields.status.optional(),
   dueDate: companyFields.dueDate,
-  recurrence: companyFields.recurrence.optional(),
+  recurrence: optionalEmpty(companyFields.recurrence),
   campaignsEnabled: companyFields.campaignsEnabled.optional(),
 });
 export type CompanyUpdateInput = z.infer<typeof companyUpdateSchema>;

@@ -210,11 +210,25 @@ export const CONTACT_LIST_IMPORT_ERRORS_MAX = 200;
 export type ContactListEventPayload =
   { action: "create" | "update"; record: ContactListDTO } | { action: "delete"; id: number };
 
+/**
+ * `company-{id}-ContactListItem`: an item made or changed (`record`), deleted (`id`), or items the
+ * WhatsApp check marked (`reload` with them in `records`, as the Whaticket SaaS items page folds
+ * them in).
+ */
 export type ContactListItemEventPayload =
   | { action: "create" | "update"; record: ContactListItemDTO }
   | { action: "delete"; id: number; contactListId: number }
-  /** Many items changed at once (an import's batch, the WhatsApp check): reload the page. */
-  | { action: "reload"; contactListId: number };
+  | ContactListItemsReloadPayload;
+
+/**
+ * Many items of one list changed at once: `records` are those items as they are now (an import's
+ * batch, a batch of the WhatsApp check). A page of that list upserts them, or reads itself again.
+ */
+export interface ContactListItemsReloadPayload {
+  action: "reload";
+  contactListId: number;
+  records: ContactListItemDTO[];
+}
 
 export interface ContactListImportEventPayload {
   action: "progress";
@@ -225,10 +239,14 @@ export interface ContactListImportEventPayload {
 export interface ContactListServerEvents {
   [name: `company-${number}-ContactList`]: (payload: ContactListEventPayload) => void;
   [name: `company-${number}-ContactListItem`]: (payload: ContactListItemEventPayload) => void;
+  /** One list's channel: the items an import's batch added (the Whaticket SaaS import event). */
+  [name: `company-${number}-ContactListItem-${number}`]: (payload: ContactListItemsReloadPayload) => void;
   [name: `company-${number}-ContactListImport`]: (payload: ContactListImportEventPayload) => void;
 }
 
 export const contactListEvent = (companyId: number) => `company-${companyId}-ContactList` as const;
 export const contactListItemEvent = (companyId: number) => `company-${companyId}-ContactListItem` as const;
+export const contactListItemsOfListEvent = (companyId: number, contactListId: number) =>
+  `company-${companyId}-ContactListItem-${contactListId}` as const;
 export const contactListImportEvent = (companyId: number) =>
   `company-${companyId}-ContactListImport` as const;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type ScheduleEntry, schedulesField } from "./openingHours.js";
-import { dbId, idValue, noNul, sizedText } from "./validation.js";
+import { dbId, idValue, noNul, optionalEmpty, sizedText } from "./validation.js";
 
 /** A queue as tickets, users and connections carry it. Output shapes (DTOs) are shared by HTTP answers and socket events alike. */
 export interface QueueDTO {
@@ -62,25 +62,26 @@ export const queueColorField = sizedText(QUEUE_LIMITS.color.min, QUEUE_LIMITS.co
   .pipe(z.string().regex(/^(#[0-9a-f]{3,8}|[a-z]+)$/i, "validation.invalid"))
   .transform((v) => v.toLowerCase());
 
-const orderQueueField = z.preprocess(
-  (v) => (v === "" ? null : v),
+/** The queue's place in the menu; left empty: unnumbered. */
+const orderQueueField = optionalEmpty(
   z.coerce
     .number("validation.invalid")
     .int("validation.invalid")
     .min(0, "validation.invalid")
-    .max(QUEUE_LIMITS.orderQueue, "validation.invalid")
-    .nullable(),
+    .max(QUEUE_LIMITS.orderQueue, "validation.invalid"),
+  null,
 );
 
 /** POST /queue and PUT /queue/{id}. On update, fields left out keep their saved values. */
 export const queueSaveSchema = z.object({
   name: sizedText(QUEUE_LIMITS.name.min, QUEUE_LIMITS.name.max),
   color: queueColorField,
-  greetingMessage: longText.optional(),
-  outOfHoursMessage: longText.optional(),
-  orderQueue: orderQueueField.optional(),
-  integrationId: dbId.nullable().optional(),
-  promptId: dbId.nullable().optional(),
+  // The queue dialog sends an empty select or text as "", null or false: none.
+  greetingMessage: optionalEmpty(longText, ""),
+  outOfHoursMessage: optionalEmpty(longText, ""),
+  orderQueue: orderQueueField,
+  integrationId: optionalEmpty(dbId, null),
+  promptId: optionalEmpty(dbId, null),
   schedules: schedulesField.optional(),
 });
 export type QueueSaveInput = z.infer<typeof queueSaveSchema>;

@@ -9,7 +9,7 @@ import type { QueueDetailDTO } from "./queues.js";
 import type { TicketNoteDTO } from "./ticketNotes.js";
 import type { QuickMessageDTO } from "./quickMessages.js";
 import type { ScheduleDTO } from "./schedules.js";
-import type { ChatDTO, ChatMessageDTO } from "./chats.js";
+import type { ChatDTO, ChatMessageEventDTO, ChatServerEvents } from "./chats.js";
 import type { AnnouncementServerEvents } from "./announcements.js";
 import type { CampaignServerEvents } from "./campaigns.js";
 import type { ContactListServerEvents } from "./contactLists.js";
@@ -58,12 +58,14 @@ export interface CompanyEventPayloads {
   schedule: { action: "create" | "update"; schedule: ScheduleDTO } | { action: "delete"; scheduleId: number };
   /**
    * The internal chat, heard only by the chat's members (their user rooms): a chat made, changed or
-   * read (`chat`, with every member's unreads), a new message (`newMessage` and the chat after it),
-   * and `delete` when the chat is gone or the listener no longer belongs to it.
+   * read (`chat`, with every member's unreads), a new message (`newMessage` with its chat, and the
+   * chat after it), and `delete` when the chat is gone or the listener no longer belongs to it. The
+   * same changes go on the members' `-chat-user-{userId}` and the chat's `-chat-{chatId}` channels
+   * (ChatServerEvents), as the Whaticket SaaS front end listens.
    */
   chat:
     | { action: "create" | "update"; chat: ChatDTO }
-    | { action: "new-message"; newMessage: ChatMessageDTO; chat: ChatDTO }
+    | { action: "new-message"; newMessage: ChatMessageEventDTO; chat: ChatDTO }
     | { action: "delete"; id: number; uuid: string };
   /** A payment settled one of the company's invoices (billing): the due date moved. */
   payment: PaymentEventPayload;
@@ -90,6 +92,7 @@ export type ServerToClientEvents = {
   [N in CompanyEventName as `company-${number}-${N}`]: (payload: CompanyEventPayloads[N]) => void;
 } & { ready: () => void } & AnnouncementServerEvents &
   ContactListServerEvents &
+  ChatServerEvents &
   FileListServerEvents &
   CampaignServerEvents;
 

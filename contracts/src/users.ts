@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ALL_TICKET, type AllTicket, LIMITS, PROFILES, type Profile } from "./constants.js";
 import type { PageAnswer } from "./lists.js";
 import type { QueueDTO } from "./queues.js";
-import { dbId, emailField, sizedText } from "./validation.js";
+import { dbId, emailField, optionalEmpty, sizedText } from "./validation.js";
 
 const password = z
   .string({ error: "validation.required" })
@@ -11,14 +11,15 @@ const password = z
   .max(LIMITS.userPassword.max, "validation.tooLong");
 
 /** An empty password field in an edit form means "keep the current one". */
-const optionalPassword = z.preprocess((v) => (v === "" || v === null ? undefined : v), password.optional());
+const optionalPassword = optionalEmpty(password);
+/** The user's default connection; the dialog's empty select (false, "" or null): none. */
+const whatsappIdField = optionalEmpty(dbId, null);
 
 const userFields = {
   name: sizedText(LIMITS.userName.min, LIMITS.userName.max),
   email: emailField,
   profile: z.enum(PROFILES, "validation.invalid"),
   queueIds: z.array(dbId).max(200),
-  whatsappId: dbId.nullable(),
   allTicket: z.enum(ALL_TICKET, "validation.invalid"),
 };
 
@@ -28,7 +29,7 @@ export const userCreateSchema = z.object({
   password,
   profile: userFields.profile.default("user"),
   queueIds: userFields.queueIds.default([]),
-  whatsappId: userFields.whatsappId.optional(),
+  whatsappId: whatsappIdField,
   allTicket: userFields.allTicket.default("desabled"),
 });
 export type UserCreateInput = z.infer<typeof userCreateSchema>;
@@ -38,10 +39,10 @@ export const userUpdateSchema = z.object({
   email: userFields.email.optional(),
   password: optionalPassword,
   /** The current password: required when users change their own password. */
-  oldPassword: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.string().max(200).optional()),
+  oldPassword: optionalEmpty(z.string().max(200)),
   profile: userFields.profile.optional(),
   queueIds: userFields.queueIds.optional(),
-  whatsappId: userFields.whatsappId.optional(),
+  whatsappId: whatsappIdField,
   allTicket: userFields.allTicket.optional(),
 });
 export type UserUpdateInput = z.infer<typeof userUpdateSchema>;

@@ -68,6 +68,34 @@ export function idOf(max: number = MAX_DB_ID, missing = "validation.invalid") {
   );
 }
 
+/**
+ * How the forms of this API family send a field left empty: null, "" or false (an empty select
+ * starts as "" or false; some forms turn every "" into null before sending).
+ */
+export function isEmptySpelling(v: unknown): v is null | "" | false {
+  return v === null || v === "" || v === false;
+}
+
+/**
+ * An optional field that reads those empty spellings as "not set", which `unset` says:
+ * - left out (the default): as if not sent, so an update keeps the value and a create its default
+ *   (a default belongs on `schema`);
+ * - null: cleared (a link to another record);
+ * - "": an empty text.
+ * Anything else goes to `schema` as sent, so bad input is still refused. Not for a boolean field
+ * (false is a value there).
+ */
+export function optionalEmpty<S extends z.ZodType>(schema: S): z.ZodPreprocess<z.ZodOptional<S>>;
+export function optionalEmpty<S extends z.ZodType>(
+  schema: S,
+  unset: null,
+): z.ZodPreprocess<z.ZodOptional<z.ZodNullable<S>>>;
+export function optionalEmpty<S extends z.ZodType>(schema: S, unset: ""): z.ZodPreprocess<z.ZodOptional<S>>;
+export function optionalEmpty(schema: z.ZodType, unset?: null | "") {
+  const inner = unset === null ? schema.nullable().optional() : schema.optional();
+  return z.preprocess((v) => (isEmptySpelling(v) ? unset : v), inner);
+}
+
 /** A uuid as paths carry it (a ticket's): hex in 8-4-4-4-12 groups, nothing around it. */
 export const uuidValue = z
   .string("validation.invalid")

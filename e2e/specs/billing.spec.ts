@@ -136,7 +136,7 @@ test("an admin in trial subscribes: Dados, Personalizar, Revisar, the Pix QR; th
     const invoices = await callApi<InvoicesPage>(
       su.page,
       "GET",
-      `/invoices/all?searchParam=${encodeURIComponent(`Loja Assina ${suffix}`)}`,
+      `/invoices?searchParam=${encodeURIComponent(`Loja Assina ${suffix}`)}`,
     );
     expect(invoices.invoices.map((i) => i.status)).toEqual(["open"]);
 

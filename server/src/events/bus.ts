@@ -6,6 +6,7 @@ import type {
   ContactListEventPayload,
   ContactListImportEventPayload,
   ContactListItemEventPayload,
+  ContactListItemsReloadPayload,
   FileListEventPayload,
   MessageDTO,
   PaymentEventPayload,
@@ -125,13 +126,15 @@ export type DomainEvent =
   | { type: "prompt.changed"; companyId: number; payload: CompanyEventPayloads["prompt"] }
   /**
    * An internal chat changed: `memberIds` hear `payload`; `leftIds` (members removed by this change)
-   * hear that the chat is gone for them.
+   * hear that the chat is gone for them. `read`: the change is only a member's read mark (heard on
+   * the chat's own channel, not as a change of the members' chat lists).
    */
   | {
       type: "chat.changed";
       companyId: number;
       memberIds: number[];
       leftIds?: number[];
+      read?: boolean;
       payload: CompanyEventPayloads["chat"];
     }
   /**
@@ -149,6 +152,8 @@ export type DomainEvent =
   /** Contact lists, their items, their imports' progress and file lists: heard by the whole company. */
   | { type: "contactList.changed"; companyId: number; payload: ContactListEventPayload }
   | { type: "contactListItem.changed"; companyId: number; payload: ContactListItemEventPayload }
+  /** An import's batch added items to a list: heard on that list's own channel. */
+  | { type: "contactListItems.imported"; companyId: number; payload: ContactListItemsReloadPayload }
   | { type: "contactListImport.progress"; companyId: number; payload: ContactListImportEventPayload }
   | { type: "fileList.changed"; companyId: number; payload: FileListEventPayload }
   /** A payment settled an invoice (billing/settle.ts): the company hears `company-{id}-payment`. */

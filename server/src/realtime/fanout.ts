@@ -1,9 +1,12 @@
 import {
   type AnnouncementEventPayload,
+  chatRoomEvent,
+  chatUserEvent,
   companyEvent,
   contactListEvent,
   contactListImportEvent,
   contactListItemEvent,
+  contactListItemsOfListEvent,
   fileListEvent,
 } from "@atende/contracts";
 import type { DomainEvent } from "../events/bus.js";
@@ -47,6 +50,39 @@ export function createFanout(io: AppServer, hooks: FanoutHooks): (event: DomainE
       const left = previous.companyIds.filter((id) => !audience.companyIds.includes(id));
       if (left.length) io.to(roomsOf(left)).emit("company-announcement", gone);
     }
+  }
+
+  /**
+   * Only the chat's members, in their own rooms: nobody else hears a word of it. Besides
+   * `company-{id}-chat`, what the Whaticket SaaS chat page listens to: each member's
+   * `-chat-user-{userId}` for chats made or changed, the chat's `-chat-{chatId}` for its messages
+   * and read marks.
+   */
+  function chatChanged(event: Extract<DomainEvent, { type: "chat.changed" }>) {
+    const { companyId, memberIds, payload } = event;
+    const name = companyEvent(companyId, "chat");
+    const members = memberIds.map(rooms.user);
+    if (members.length) io.to(members).emit(name, payload);
+    if (event.leftIds?.length && payload.action !== "delete")
+      io.to(event.leftIds.map(rooms.user)).emit(name, {
+        action: "delete",
+        id: payload.chat.id,
+        uuid: payload.chat.uuid,
+      });
+    if (!members.length) return;
+    if (payload.action === "new-message")
+      io.to(members).emit(chatRoomEvent(companyId, payload.chat.id), payload);
+    else if (payload.action === "update" && event.read)
+      io.to(members).emit(chatRoomEvent(companyId, payload.chat.id), {
+        action: "update",
+        chat: payload.chat,
+      });
+    else if (payload.action !== "delete")
+      for (const userId of memberIds)
+        io.to(rooms.user(userId)).emit(chatUserEvent(companyId, userId), {
+          action: payload.action,
+          record: payload.chat,
+        });
   }
 
   return async function heard(event: DomainEvent): Promise<void> {
@@ -188,18 +224,9 @@ export function createFanout(io: AppServer, hooks: FanoutHooks): (event: DomainE
         }
         break;
       }
-      case "chat.changed": {
-        // Only the chat's members, in their own rooms: nobody else hears a word of it.
-        const name = companyEvent(event.companyId, "chat");
-        if (event.memberIds.length) io.to(event.memberIds.map(rooms.user)).emit(name, event.payload);
-        if (event.leftIds?.length && event.payload.action !== "delete")
-          io.to(event.leftIds.map(rooms.user)).emit(name, {
-            action: "delete",
-            id: event.payload.chat.id,
-            uuid: event.payload.chat.uuid,
-          });
+      case "chat.changed":
+        chatChanged(event);
         break;
-      }
       case "campaign.changed":
         // Admins only: the campaign pages are theirs.
         io.to(rooms.admins(event.companyId)).emit(`company-${event.companyId}-campaign`, event.payload);
@@ -213,6 +240,12 @@ export function createFanout(io: AppServer, hooks: FanoutHooks): (event: DomainE
         break;
       case "contactListItem.changed":
         io.to(rooms.admins(event.companyId)).emit(contactListItemEvent(event.companyId), event.payload);
+        break;
+      case "contactListItems.imported":
+        io.to(rooms.admins(event.companyId)).emit(
+          contactListItemsOfListEvent(event.companyId, event.payload.contactListId),
+          event.payload,
+        );
         break;
       case "contactListImport.progress":
         io.to(rooms.admins(event.companyId)).emit(contactListImportEvent(event.companyId), event.payload);

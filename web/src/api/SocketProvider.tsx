@@ -211,7 +211,8 @@ export function usePlatformEvent<N extends keyof AnnouncementServerEvents>(
 
 /**
  * A per-company event whose name is not in CompanyEventPayloads (the contact lists' and file
- * lists' own: `company-{id}-ContactList`, `-ContactListItem`, `-ContactListImport`, `-file`).
+ * lists' own: `company-{id}-ContactList`, `-ContactListItem`, `-ContactListItem-{listId}`,
+ * `-ContactListImport`, `-file`).
  * `suffix` is what follows `company-{id}-`.
  */
 export function useCompanySuffixEvent<P>(suffix: string, handler: (payload: P) => void): void {

@@ -21,13 +21,17 @@ export const subscriptionKeys = {
   info: () => ["subscription"] as const,
 };
 
-/** GET /invoices/all: the company's invoices (every company's for the super user), newest first. */
+/**
+ * GET /invoices: the company's invoices (every company's for the super user), newest first, in
+ * pages with their count. (GET /invoices/all answers the same rows as a plain array, the shape the
+ * Whaticket SaaS front end reads; this page wants the count and hasMore.)
+ */
 export function fetchInvoicesPage(
   search: string,
   pageNumber: number,
   signal?: AbortSignal,
 ): Promise<InvoicesPage> {
-  return api.get<InvoicesPage>("/invoices/all", { query: { searchParam: search, pageNumber }, signal });
+  return api.get<InvoicesPage>("/invoices", { query: { searchParam: search, pageNumber }, signal });
 }
 
 /** PUT /invoices/{id}: the super user confirms a payment by hand. */

@@ -5,6 +5,7 @@ import type {
   ContactListImportEventPayload,
   ContactListItemDTO,
   ContactListItemEventPayload,
+  ContactListItemsReloadPayload,
   ContactListItemsPage,
   ContactListsPage,
 } from "@atende/contracts";
@@ -141,6 +142,8 @@ export function useContactListItemsLive(listId: number): void {
     const of = "record" in payload ? payload.record.contactListId : payload.contactListId;
     if (of === listId) reloadItems();
   });
+  // An import's batches come on the list's own channel.
+  useCompanySuffixEvent<ContactListItemsReloadPayload>(`ContactListItem-${listId}`, reloadItems);
   useCompanySuffixEvent<ContactListEventPayload>("ContactList", (payload) => {
     // The lists page is not mounted here: its cached pages are read again when it is.
     void queryClient.invalidateQueries({ queryKey: contactListKeys.lists() });

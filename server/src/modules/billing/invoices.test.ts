@@ -4,6 +4,7 @@ import { hasError, isStaticPix, parsePix } from "pix-utils";
 import {
   INVOICES_PAGE_SIZE,
   type InvoiceDTO,
+  type InvoicesList,
   type InvoicesPage,
   type PixChargeDTO,
   addMonthsToDate,
@@ -78,7 +79,7 @@ describe("the invoicing job", () => {
   });
 });
 
-describe("GET /invoices/all and /invoices/{id}", () => {
+describe("GET /invoices, /invoices/all and /invoices/{id}", () => {
   it("an admin reads the company's invoices; another company's id is 404; an agent is refused", async () => {
     const a = await buildBilledCompany(ctx, { dueDate: daysFromToday(3) });
     const b = await buildBilledCompany(ctx, { dueDate: daysFromToday(3) });
@@ -86,7 +87,7 @@ describe("GET /invoices/all and /invoices/{id}", () => {
     const [invoiceA] = await invoicesOf(ctx, a.company.id);
     const [invoiceB] = await invoicesOf(ctx, b.company.id);
 
-    const page = expectOk<InvoicesPage>(await call("GET", "/invoices/all", a.adminLogin));
+    const page = expectOk<InvoicesPage>(await call("GET", "/invoices", a.adminLogin));
     expect(page.invoices.map((i) => i.id)).toEqual([invoiceA!.id]);
     expect(page).toMatchObject({ count: 1, hasMore: false });
     expect(page.invoices[0]).toMatchObject({ status: "open", value: 49.9, dueDate: a.company.dueDate });
@@ -94,6 +95,7 @@ describe("GET /invoices/all and /invoices/{id}", () => {
 
     expectOk(await call("GET", `/invoices/${invoiceA!.id}`, a.adminLogin));
     expectError(await call("GET", `/invoices/${invoiceB!.id}`, a.adminLogin), 404, "ERR_NO_INVOICE_FOUND");
+    expectError(await call("GET", "/invoices", a.agentLogin), 403, "ERR_NO_PERMISSION");
     expectError(await call("GET", "/invoices/all", a.agentLogin), 403, "ERR_NO_PERMISSION");
     expectError(await call("GET", `/invoices/${invoiceA!.id}`, a.agentLogin), 403, "ERR_NO_PERMISSION");
     // A company admin cannot mark an invoice paid, not even the company's own.
@@ -109,12 +111,12 @@ describe("GET /invoices/all and /invoices/{id}", () => {
     const team = await buildBilledCompany(ctx, { dueDate: daysFromToday(2), planName: "Plano Busca Única" });
     await openDueInvoices(ctx.deps.db, new Date());
     const found = expectOk<InvoicesPage>(
-      await call("GET", `/invoices/all?searchParam=${encodeURIComponent("Busca Única")}`, root),
+      await call("GET", `/invoices?searchParam=${encodeURIComponent("Busca Única")}`, root),
     );
     expect(found.invoices).toHaveLength(1);
     expect(found.invoices[0]!.company).toEqual({ id: team.company.id, name: team.company.name });
     const byCompany = expectOk<InvoicesPage>(
-      await call("GET", `/invoices/all?searchParam=${encodeURIComponent(team.company.name)}`, root),
+      await call("GET", `/invoices?searchParam=${encodeURIComponent(team.company.name)}`, root),
     );
     expect(byCompany.invoices.map((i) => i.companyId)).toEqual([team.company.id]);
 
@@ -128,13 +130,54 @@ describe("GET /invoices/all and /invoices/{id}", () => {
         dueDate: daysFromToday(-40 - i),
       })),
     );
-    const p1 = expectOk<InvoicesPage>(await call("GET", "/invoices/all?pageNumber=1", team.adminLogin));
-    const p2 = expectOk<InvoicesPage>(await call("GET", "/invoices/all?pageNumber=2", team.adminLogin));
+    const p1 = expectOk<InvoicesPage>(await call("GET", "/invoices?pageNumber=1", team.adminLogin));
+    const p2 = expectOk<InvoicesPage>(await call("GET", "/invoices?pageNumber=2", team.adminLogin));
     expect(p1).toMatchObject({ count: INVOICES_PAGE_SIZE + 1, hasMore: true });
     expect(p1.invoices).toHaveLength(INVOICES_PAGE_SIZE);
     expect(p1.invoices[0]!.id).toBe(first!.id);
     expect(p2).toMatchObject({ hasMore: false });
     expect(p2.invoices).toHaveLength(1);
+  });
+
+  it("answers /invoices/all as a plain array, the rows of GET /invoices, as the Whaticket SaaS /financeiro reads it", async () => {
+    const team = await buildBilledCompany(ctx, { dueDate: daysFromToday(4), planName: "Plano Array" });
+    await openDueInvoices(ctx.deps.db, new Date());
+    await ctx.deps.db.insert(invoices).values(
+      Array.from({ length: INVOICES_PAGE_SIZE }, (_, i) => ({
+        companyId: team.company.id,
+        detail: `Fatura velha ${i}`,
+        value: 20,
+        dueDate: daysFromToday(-60 - i),
+      })),
+    );
+    // What that page sends, and what it reads: data.forEach(...) over the rows, data.hasMore.
+    const res = await call("GET", "/invoices/all?searchParam=&pageNumber=1", team.adminLogin);
+    const rows = expectOk<InvoicesList>(res);
+    expect(Array.isArray(rows)).toBe(true);
+    const enveloped = expectOk<InvoicesPage>(await call("GET", "/invoices?pageNumber=1", team.adminLogin));
+    expect(rows).toEqual(enveloped.invoices);
+    expect(rows).toHaveLength(INVOICES_PAGE_SIZE);
+    expect(rows[0]).toMatchObject({ status: "open", value: 49.9, dueDate: team.company.dueDate });
+    for (const row of rows)
+      expect(Object.keys(row)).toEqual(
+        expect.arrayContaining(["id", "detail", "value", "dueDate", "status"]),
+      );
+    // The next page and the search still apply.
+    const next = expectOk<InvoicesList>(await call("GET", "/invoices/all?pageNumber=2", team.adminLogin));
+    expect(next.map((i) => i.detail)).toEqual([`Fatura velha ${INVOICES_PAGE_SIZE - 1}`]);
+    const searched = expectOk<InvoicesList>(
+      await call("GET", `/invoices/all?searchParam=${encodeURIComponent("Fatura velha 3")}`, team.adminLogin),
+    );
+    expect(searched.map((i) => i.detail)).toEqual(["Fatura velha 3"]);
+    // The super user's rows carry the company's name; another company's rows never reach an admin.
+    const su = expectOk<InvoicesList>(
+      await call("GET", `/invoices/all?searchParam=${encodeURIComponent("Plano Array")}`, root),
+    );
+    expect(su.map((i) => i.company)).toEqual([{ id: team.company.id, name: team.company.name }]);
+    const other = await buildBilledCompany(ctx, { dueDate: daysFromToday(4) });
+    expect(
+      expectOk<InvoicesList>(await call("GET", "/invoices/all", other.adminLogin)).map((i) => i.companyId),
+    ).not.toContain(team.company.id);
   });
 });
 

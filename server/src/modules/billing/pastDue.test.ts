@@ -1,6 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Socket } from "socket.io-client";
-import type { InvoicesPage, JoinAck, LoginAnswer, PaymentEventPayload } from "@atende/contracts";
+import type {
+  InvoicesList,
+  InvoicesPage,
+  JoinAck,
+  LoginAnswer,
+  PaymentEventPayload,
+} from "@atende/contracts";
 import { caller, expectError, expectOk } from "../../test/calls.js";
 import { type LoggedIn, TEST_PASSWORD, buildPlatformOperator } from "../../test/factories.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
@@ -61,7 +67,8 @@ describe("a company past its due date", () => {
     });
     const admin = { auth: { authorization: `Bearer ${logged.json<LoginAnswer>().token}` } };
 
-    const page = expectOk<InvoicesPage>(await call("GET", "/invoices/all", admin));
+    const page = expectOk<InvoicesPage>(await call("GET", "/invoices", admin));
+    expect(expectOk<InvoicesList>(await call("GET", "/invoices/all", admin))).toEqual(page.invoices);
     expect(page.invoices).toHaveLength(1);
     expectOk(await call("GET", `/invoices/${page.invoices[0]!.id}`, admin));
     expectOk(await call("GET", "/subscription", admin));

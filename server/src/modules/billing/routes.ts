@@ -24,9 +24,13 @@ export function billingRoutes(
 ) {
   const r = routes(app);
   const paying = { access: "invoices:view", reachableWhenPastDue: true } as const;
-  // The Whaticket SaaS shape: { invoices, count, hasMore }; the super user reads every company's.
-  r.get("/invoices/all", { ...paying, query: invoiceListQuerySchema }, ({ auth, query }) =>
-    s.invoices.page(auth, query),
+  // The Whaticket SaaS shapes: /invoices/all answers a page's rows as a plain array (what that
+  // family's /financeiro reads), /invoices the same page in { invoices, count, hasMore }. The super
+  // user reads every company's.
+  r.get(
+    "/invoices/all",
+    { ...paying, query: invoiceListQuerySchema },
+    async ({ auth, query }) => (await s.invoices.page(auth, query)).invoices,
   );
   r.get("/invoices", { ...paying, query: invoiceListQuerySchema }, ({ auth, query }) =>
     s.invoices.page(auth, query),

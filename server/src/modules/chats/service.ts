@@ -53,6 +53,7 @@ export function createChatsService({ db, bus, now, media }: ChatsDeps) {
     chatId: number,
     action: "create" | "update",
     leftIds: number[] = [],
+    read = false,
   ): Promise<ChatDTO> {
     const chat = (await q.loadChat(tx, companyId, chatId))!;
     raise({
@@ -60,6 +61,7 @@ export function createChatsService({ db, bus, now, media }: ChatsDeps) {
       companyId,
       memberIds: chat.users.map((u) => u.userId),
       leftIds,
+      ...(read ? { read } : {}),
       payload: { action, chat },
     });
     return chat;
@@ -111,12 +113,13 @@ export function createChatsService({ db, bus, now, media }: ChatsDeps) {
     });
     const messages = await q.loadMessages(tx, companyId, ids);
     const chat = (await q.loadChat(tx, companyId, chatId))!;
+    // Each message carries its chat (the family's popover reads newMessage.chat.users).
     for (const newMessage of messages)
       raise({
         type: "chat.changed",
         companyId,
         memberIds: chat.users.map((u) => u.userId),
-        payload: { action: "new-message", newMessage, chat },
+        payload: { action: "new-message", newMessage: { ...newMessage, chat }, chat },
       });
     return messages;
   }
@@ -248,7 +251,7 @@ export function createChatsService({ db, bus, now, media }: ChatsDeps) {
       const { chat } = await memberChat(actor, ref);
       return inTransaction(db, bus, async (tx, raise) => {
         const changed = await q.markRead(tx, actor.companyId, chat.id, actor.userId, now());
-        if (changed) return raiseChat(tx, raise, actor.companyId, chat.id, "update");
+        if (changed) return raiseChat(tx, raise, actor.companyId, chat.id, "update", [], true);
         return (await q.loadChat(tx, actor.companyId, chat.id))!;
       });
     },

@@ -6,7 +6,7 @@ import { AppError } from "../../http/errors.js";
 import { type JobHandler, type JobRunner, JobFailed, RetryLater, enqueueJob } from "../../jobs/runner.js";
 import { yieldToEventLoop } from "../../lib/eventLoop.js";
 import type { MediaStore } from "../../storage/media.js";
-import { presentContactList, presentImport } from "./present.js";
+import { presentContactList, presentImport, presentItem } from "./present.js";
 import { type ParkedReadings, openSheetReading } from "./sheetReader.js";
 import * as q from "./queries.js";
 
@@ -87,7 +87,8 @@ export function contactListImportJob(
           const last = batch.processed >= total;
           await inTransaction(db, bus, async (tx, raise) => {
             await q.commitWithoutWaitingForDisk(tx);
-            const added = await q.insertImportedItems(tx, companyId, list.id, batch.good);
+            const addedIds = await q.insertImportedItems(tx, companyId, list.id, batch.good);
+            const added = addedIds.length;
             const kept = batch.bad.slice(0, Math.max(0, ERRORS_KEPT - storedErrors));
             storedErrors += kept.length;
             const saved = await q.advanceImport(tx, imp.id, {
@@ -105,11 +106,17 @@ export function contactListImportJob(
               companyId,
               payload: { action: "progress", record: presentImport(saved) },
             });
+            // The items this batch added, on the list's own channel (what the Whaticket SaaS items
+            // page folds in after an import); at most a batch of them per event.
             if (added > 0)
               raise({
-                type: "contactListItem.changed",
+                type: "contactListItems.imported",
                 companyId,
-                payload: { action: "reload", contactListId: list.id },
+                payload: {
+                  action: "reload",
+                  contactListId: list.id,
+                  records: (await q.itemsByIds(tx, companyId, addedIds)).map(presentItem),
+                },
               });
             if (last) {
               const after = await q.findContactList(tx, companyId, list.id);
@@ -236,7 +243,13 @@ export function contactListCheckJob(deps: {
           const at = now();
           await q.markChecked(tx, companyId, valid, true, at);
           await q.markChecked(tx, companyId, invalid, false, at);
-          raise({ type: "contactListItem.changed", companyId, payload: { action: "reload", contactListId } });
+          // The items marked, as they are now: a page upserts them (their icons change).
+          const records = (await q.itemsByIds(tx, companyId, [...valid, ...invalid])).map(presentItem);
+          raise({
+            type: "contactListItem.changed",
+            companyId,
+            payload: { action: "reload", contactListId, records },
+          });
         });
         valid.length = 0;
         invalid.length = 0;

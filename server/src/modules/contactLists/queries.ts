@@ -173,27 +173,39 @@ export async function commitWithoutWaitingForDisk(tx: Executor) {
 
 /**
  * An import's batch of items, numbers already in the list skipped: one statement whatever the
- * batch's size (the rows travel as one JSON parameter). Answers how many were added.
+ * batch's size (the rows travel as one JSON parameter). Answers the ids of the items added.
  */
 export async function insertImportedItems(
   db: Executor,
   companyId: number,
   contactListId: number,
   rows: { name: string; number: string; email: string }[],
-): Promise<number> {
-  if (rows.length === 0) return 0;
-  const [added] = await queryRows<{ n: number }>(
+): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const added = await queryRows<{ id: number }>(
     db,
-    sql`with added as (
-      insert into contact_list_items (company_id, contact_list_id, name, number, email)
+    sql`insert into contact_list_items (company_id, contact_list_id, name, number, email)
       select ${companyId}, ${contactListId}, r.name, r.number, r.email
         from jsonb_to_recordset(${JSON.stringify(rows.map(({ name, number, email }) => ({ name, number, email })))}::jsonb)
           as r(name text, number text, email text)
       on conflict (contact_list_id, number) do nothing
-      returning 1
-    ) select count(*)::int as n from added`,
+      returning id`,
   );
-  return Number(added?.n ?? 0);
+  return added.map((r) => Number(r.id));
+}
+
+/** The company's items among `ids`, by id (what a batch just wrote, for its event). */
+export async function itemsByIds(
+  db: Executor,
+  companyId: number,
+  ids: number[],
+): Promise<ContactListItemRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(contactListItems)
+    .where(and(eq(contactListItems.companyId, companyId), inArray(contactListItems.id, ids)))
+    .orderBy(asc(contactListItems.id));
 }
 
 export async function updateItem(
