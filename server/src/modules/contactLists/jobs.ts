@@ -87,8 +87,8 @@ export function contactListImportJob(
           const last = batch.processed >= total;
           await inTransaction(db, bus, async (tx, raise) => {
             await q.commitWithoutWaitingForDisk(tx);
-            const addedIds = await q.insertImportedItems(tx, companyId, list.id, batch.good);
-            const added = addedIds.length;
+            const addedItems = await q.insertImportedItems(tx, companyId, list.id, batch.good);
+            const added = addedItems.length;
             const kept = batch.bad.slice(0, Math.max(0, ERRORS_KEPT - storedErrors));
             storedErrors += kept.length;
             const saved = await q.advanceImport(tx, imp.id, {
@@ -115,7 +115,7 @@ export function contactListImportJob(
                 payload: {
                   action: "reload",
                   contactListId: list.id,
-                  records: (await q.itemsByIds(tx, companyId, addedIds)).map(presentItem),
+                  records: addedItems.map(presentItem),
                 },
               });
             if (last) {

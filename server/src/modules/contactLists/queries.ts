@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql } from "drizzle-orm";
 import { type Executor, queryRows } from "../../db/client.js";
+import { columnList, tableRow } from "../../db/prepared.js";
 import { contactListImports, contactListItems, contactLists, whatsapps } from "../../db/schema/index.js";
 
 export type ContactListRow = typeof contactLists.$inferSelect;
@@ -173,28 +174,29 @@ export async function commitWithoutWaitingForDisk(tx: Executor) {
 
 /**
  * An import's batch of items, numbers already in the list skipped: one statement whatever the
- * batch's size (the rows travel as one JSON parameter). Answers the ids of the items added.
+ * batch's size (the rows travel as one JSON parameter). Answers the items added, as stored (their
+ * event carries them).
  */
 export async function insertImportedItems(
   db: Executor,
   companyId: number,
   contactListId: number,
   rows: { name: string; number: string; email: string }[],
-): Promise<number[]> {
+): Promise<ContactListItemRow[]> {
   if (rows.length === 0) return [];
-  const added = await queryRows<{ id: number }>(
+  const added = await queryRows<Record<string, unknown>>(
     db,
     sql`insert into contact_list_items (company_id, contact_list_id, name, number, email)
       select ${companyId}, ${contactListId}, r.name, r.number, r.email
         from jsonb_to_recordset(${JSON.stringify(rows.map(({ name, number, email }) => ({ name, number, email })))}::jsonb)
           as r(name text, number text, email text)
       on conflict (contact_list_id, number) do nothing
-      returning id`,
+      returning ${columnList(contactListItems)}`,
   );
-  return added.map((r) => Number(r.id));
+  return added.map((raw) => tableRow(contactListItems, raw)).sort((a, b) => a.id - b.id);
 }
 
-/** The company's items among `ids`, by id (what a batch just wrote, for its event). */
+/** The company's items among `ids`, by id (what the WhatsApp check just marked, for its event). */
 export async function itemsByIds(
   db: Executor,
   companyId: number,
