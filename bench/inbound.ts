@@ -205,7 +205,8 @@ async function main() {
 
   // The company subscribes an outbound webhook to its tickets and contacts (issue 40: the back
   // office's features stay on the path, and their cost is measured).
-  const webhooks = await startWebhookReceiver();
+  // BENCH_WEBHOOK=0 leaves it out (to see what it costs).
+  const webhooks = process.env.BENCH_WEBHOOK === "0" ? null : await startWebhookReceiver();
   try {
     server = await launchServer(
       {
@@ -214,7 +215,7 @@ async function main() {
         logLevel: settings.logLevel,
         profile: settings.profile,
         cpuProfileDir: settings.cpuProfileDir,
-        webhookUrl: webhooks.url,
+        webhookUrl: webhooks?.url,
       },
       settings.where,
     );
@@ -335,14 +336,15 @@ async function main() {
       ],
     ]);
     if (agent.unexpected) console.log(`\nnote: ${agent.unexpected} create events for unknown bodies`);
-    console.log(`\nwebhook deliveries received (ticket and contact events): ${webhooks.summary()}`);
+    if (webhooks)
+      console.log(`\nwebhook deliveries received (ticket and contact events): ${webhooks.summary()}`);
 
     if (a.profile) printProfile("Profile of phase A (server thread)", a.profile, a.result.sent);
     if (b.profile) printProfile("Profile of phase B (server thread)", b.profile, b.result.sent);
     if (problems.length) throw new Error(`errors during the run:\n  ${problems.join("\n  ")}`);
   } finally {
     await cleanup();
-    await webhooks.close();
+    await webhooks?.close();
   }
 }
 
