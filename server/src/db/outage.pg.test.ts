@@ -286,14 +286,25 @@ describe("Redis going away", () => {
       const socket = await connectSocket(a.url, token);
       sockets.push(socket);
       const heard = record<{ message: { body: string } }>(socket, `company-${company.id}-appMessage`);
-      const send = async (body: string) =>
-        (
-          await api(bUrl, "POST", `/simulator/${whatsappId}/messages`, token, {
-            from: "5511912340000",
-            id: body,
-            body,
-          })
-        ).status;
+      const send = async (body: string) => {
+        try {
+          return (
+            await api(bUrl, "POST", `/simulator/${whatsappId}/messages`, token, {
+              from: "5511912340000",
+              id: body,
+              body,
+            })
+          ).status;
+        } catch (err) {
+          // A refused connection says nothing of why: say whether B still runs, and what it logged
+          // (one CI run met a reset connection here, once, under load).
+          const cause = (err as { cause?: unknown }).cause ?? err;
+          throw new Error(
+            `sending "${body}" to B failed: ${String(cause)}; exit codes A ${a.child.exitCode}, ` +
+              `B ${b?.child.exitCode}\n--- B's last output ---\n${b?.output().slice(-4000)}`,
+          );
+        }
+      };
       const heardAll = (bodies: string[]) => () =>
         bodies.every((x) => heard.some((e) => e.message.body === x));
 
