@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { type TestContext, createTestContext } from "../test/harness.js";
 
 interface Operation {
@@ -176,6 +177,20 @@ describe("/docs", () => {
       ]),
     );
     console.info(`/docs: ${count} examples on ${withExamples.size} operations`);
+  });
+
+  it("is downloadable as JSON and as YAML, the same document, linked from the reference page", async () => {
+    const json = await ctx.app.inject({ method: "GET", url: "/docs/openapi.json" });
+    expect(json.statusCode).toBe(200);
+    expect(json.headers["content-type"]).toMatch(/^application\/json/);
+    const yaml = await ctx.app.inject({ method: "GET", url: "/docs/openapi.yaml" });
+    expect(yaml.statusCode).toBe(200);
+    expect(yaml.headers["content-type"]).toMatch(/^application\/yaml/);
+    expect(parseYaml(yaml.body)).toEqual(json.json());
+    // The page shows the document's description: it links to both files.
+    const { description } = json.json<Document>().info;
+    expect(description).toContain("(/docs/openapi.json)");
+    expect(description).toContain("(/docs/openapi.yaml)");
   });
 
   it("serves the reference page to a browser, past the web app's navigation fallback", async () => {

@@ -17,6 +17,9 @@ function jsonSchema(schema: ZodType, io: "input" | "output" = "input"): Record<s
   return json;
 }
 
+/** The YAML media type (RFC 9512). */
+const YAML_TYPE = "application/yaml";
+
 /** The `{ error, message }` answer every user-caused error has (contracts' ErrorBody). */
 const errorBody = {
   type: "object",
@@ -152,6 +155,8 @@ export async function docsModule(app: FastifyInstance) {
         title: "Atende API",
         version: VERSION,
         description:
+          "Download this document as [OpenAPI JSON](/docs/openapi.json) or [OpenAPI YAML](/docs/openapi.yaml) " +
+          "(the same document), for a client generator or an API tool.\n\n" +
           'Every error a user can cause answers `{ error: "ERR_...", message }`. An expired access token ' +
           "answers 403 ERR_SESSION_EXPIRED (refresh at POST /auth/refresh_token, then retry); 401 means no session.",
       },
@@ -179,5 +184,11 @@ export async function docsModule(app: FastifyInstance) {
     },
   });
   await app.register(swaggerUi, { routePrefix: "/docs" });
-  routes(app).get("/docs/openapi.json", { access: "public", summary: "This document" }, () => app.swagger());
+  const r = routes(app);
+  r.get("/docs/openapi.json", { access: "public", summary: "This document, as JSON" }, () => app.swagger());
+  r.get(
+    "/docs/openapi.yaml",
+    { access: "public", summary: "This document, as YAML", produces: YAML_TYPE },
+    (_input, _req, reply) => reply.type(`${YAML_TYPE}; charset=utf-8`).send(app.swagger({ yaml: true })),
+  );
 }
