@@ -4,7 +4,8 @@ import type { FastifyInstance } from "fastify";
 import { type ZodType, z } from "zod";
 import { ERRORS, type ErrorCode } from "@atende/contracts";
 import { VERSION } from "../version.js";
-import { type RouteDeclaration, routes } from "./route.js";
+import { operationIdOf } from "./operationId.js";
+import { type RouteDeclaration, type RouteExample, routes } from "./route.js";
 
 /** A zod schema as the JSON Schema of what a client sends (OpenAPI 3.1 speaks JSON Schema 2020-12). */
 function jsonSchema(schema: ZodType, io: "input" | "output" = "input"): Record<string, unknown> {
@@ -15,6 +16,9 @@ function jsonSchema(schema: ZodType, io: "input" | "output" = "input"): Record<s
   }) as Record<string, unknown>;
   return json;
 }
+
+/** The YAML media type (RFC 9512). */
+const YAML_TYPE = "application/yaml";
 
 /** The `{ error, message }` answer every user-caused error has (contracts' ErrorBody). */
 const errorBody = {
@@ -41,8 +45,34 @@ function errorAnswer(status: number, lead: string) {
   return { description: `${lead} One of: ${codesWith(status)}.`, $ref: "ErrorBody#" };
 }
 
+/**
+ * The declaration's examples on the body's schema, or on each query parameter's (its value in each
+ * example that sets it): @fastify/swagger moves `x-examples` to the media type's or the parameter's
+ * named `examples`.
+ */
+function withExamples(
+  schema: Record<string, unknown>,
+  examples: Record<string, RouteExample> | undefined,
+  on: "body" | "query",
+): Record<string, unknown> {
+  if (!examples) return schema;
+  if (on === "body") return { ...schema, "x-examples": examples };
+  const properties = { ...(schema.properties as Record<string, Record<string, unknown>>) };
+  for (const [name, prop] of Object.entries(properties)) {
+    const set = Object.entries(examples).filter(([, e]) => name in e.value);
+    if (set.length === 0) continue;
+    properties[name] = {
+      ...prop,
+      "x-examples": Object.fromEntries(
+        set.map(([key, e]) => [key, { summary: e.summary, value: e.value[name] }]),
+      ),
+    };
+  }
+  return { ...schema, properties };
+}
+
 /** A declaration as the Fastify route schema @fastify/swagger turns into an OpenAPI operation. */
-function operationOf(decl: RouteDeclaration, url: string): Record<string, unknown> {
+function operationOf(decl: RouteDeclaration, method: string, url: string): Record<string, unknown> {
   const isPublic = decl.access === "public";
   const access =
     decl.access === "public"
@@ -91,6 +121,7 @@ function operationOf(decl: RouteDeclaration, url: string): Record<string, unknow
     };
   }
   return {
+    operationId: decl.operationId ?? operationIdOf(method, url),
     tags: [url.split("/")[1] ?? "root"],
     ...(decl.summary ? { summary: decl.summary } : {}),
     description:
@@ -101,8 +132,10 @@ function operationOf(decl: RouteDeclaration, url: string): Record<string, unknow
     ...(limit ? { "x-rateLimit": { max: limit.max, windowSeconds: limit.windowSeconds, by } } : {}),
     security: decl.connectionToken ? [{ connectionToken: [] }] : isPublic ? [] : [{ bearer: [] }],
     ...(decl.params ? { params: jsonSchema(decl.params) } : {}),
-    ...(decl.query ? { querystring: jsonSchema(decl.query) } : {}),
-    ...(body ? { body: jsonSchema(body) } : {}),
+    ...(decl.query
+      ? { querystring: withExamples(jsonSchema(decl.query), body ? undefined : decl.examples, "query") }
+      : {}),
+    ...(body ? { body: withExamples(jsonSchema(body), decl.examples, "body") } : {}),
     ...(decl.consumes ? { consumes: decl.consumes } : {}),
     ...(decl.produces ? { produces: [decl.produces] } : {}),
     response,
@@ -122,6 +155,8 @@ export async function docsModule(app: FastifyInstance) {
         title: "Atende API",
         version: VERSION,
         description:
+          "Download this document as [OpenAPI JSON](/docs/openapi.json) or [OpenAPI YAML](/docs/openapi.yaml) " +
+          "(the same document), for a client generator or an API tool.\n\n" +
           'Every error a user can cause answers `{ error: "ERR_...", message }`. An expired access token ' +
           "answers 403 ERR_SESSION_EXPIRED (refresh at POST /auth/refresh_token, then retry); 401 means no session.",
       },
@@ -142,9 +177,18 @@ export async function docsModule(app: FastifyInstance) {
       const decl = route.config?.route;
       if (decl === "asset" || (schema as { hide?: boolean } | undefined)?.hide)
         return { schema: { hide: true }, url };
-      return { schema: decl ? operationOf(decl, url) : schema, url } as never;
+      return {
+        schema: decl ? operationOf(decl, String([route.method].flat()[0]), url) : schema,
+        url,
+      } as never;
     },
   });
   await app.register(swaggerUi, { routePrefix: "/docs" });
-  routes(app).get("/docs/openapi.json", { access: "public", summary: "This document" }, () => app.swagger());
+  const r = routes(app);
+  r.get("/docs/openapi.json", { access: "public", summary: "This document, as JSON" }, () => app.swagger());
+  r.get(
+    "/docs/openapi.yaml",
+    { access: "public", summary: "This document, as YAML", produces: YAML_TYPE },
+    (_input, _req, reply) => reply.type(`${YAML_TYPE}; charset=utf-8`).send(app.swagger({ yaml: true })),
+  );
 }

@@ -39,7 +39,19 @@ export interface RouteDeclaration {
   response?: ZodType;
   /** The media type of an answer that is not JSON (CSV, NDJSON, a file). */
   produces?: string;
+  /** One line: what the call does, as a generated client's docs and the reference page show it. */
   summary?: string;
+  /**
+   * The operation's name in the API document, where the one derived from the method and path
+   * (operationIdOf, http/operationId.ts) reads poorly or clashes with another route's.
+   */
+  operationId?: string;
+  /**
+   * Named examples of a whole call's input for the API document: of the body (`body` or `bodyDoc`),
+   * or, on a route without one, of the query, each value shown on its parameter. The docs test
+   * parses each with the route's schema, so an example that the route would refuse fails it.
+   */
+  examples?: Record<string, RouteExample>;
   /** A past-due company's admins still reach it (see lockoutOf). */
   reachableWhenPastDue?: boolean;
   bodyLimit?: number;
@@ -56,6 +68,11 @@ export interface RouteDeclaration {
   connectionToken?: boolean;
   /** More for the API document than the summary says. */
   description?: string;
+}
+
+export interface RouteExample {
+  summary: string;
+  value: Record<string, unknown>;
 }
 
 export interface RateLimit {

@@ -20,30 +20,67 @@ export function authRoutes(
   const { auth, config } = deps;
   const r = routes(app);
 
-  r.post("/auth/login", { access: "public", body: loginSchema }, async ({ body }, req, reply) =>
-    answer(reply, req, config, await auth.login(body, req.ip)),
+  r.post(
+    "/auth/login",
+    {
+      access: "public",
+      body: loginSchema,
+      summary: "Log in: an access token, the user and the subscription (and the refresh cookie)",
+      description:
+        "Send the access token as `Authorization: Bearer <token>`. It lasts minutes: when a call answers " +
+        "403 ERR_SESSION_EXPIRED, POST /auth/refresh_token (with the `jrt` cookie this call set) and retry.",
+      examples: {
+        login: {
+          summary: "An agent logs in",
+          value: { email: "agent@example.com", password: "s3cret-Passw0rd" },
+        },
+      },
+    },
+    async ({ body }, req, reply) => answer(reply, req, config, await auth.login(body, req.ip)),
   );
 
-  r.post("/auth/refresh_token", { access: "public" }, async (_input, req, reply) => {
-    try {
-      return answer(reply, req, config, await auth.refresh(req.cookies[REFRESH_COOKIE]));
-    } catch (err) {
-      reply.clearCookie(REFRESH_COOKIE, refreshCookieOptions(config, req));
-      throw err;
-    }
-  });
+  r.post(
+    "/auth/refresh_token",
+    {
+      access: "public",
+      summary: "A new access token for the session of the refresh cookie (which is rotated)",
+    },
+    async (_input, req, reply) => {
+      try {
+        return answer(reply, req, config, await auth.refresh(req.cookies[REFRESH_COOKIE]));
+      } catch (err) {
+        reply.clearCookie(REFRESH_COOKIE, refreshCookieOptions(config, req));
+        throw err;
+      }
+    },
+  );
 
   // Public: a stale or missing token still ends the session its refresh cookie names.
-  r.delete("/auth/logout", { access: "public", status: 204 }, async (_input, req, reply) => {
-    const ctx = await authenticate(deps.db, deps.tokens, bearerToken(req)).catch(() => null);
-    if (ctx) await auth.logout(ctx.companyId, ctx.userId);
-    else await auth.logoutByRefreshToken(req.cookies[REFRESH_COOKIE]);
-    reply.clearCookie(REFRESH_COOKIE, refreshCookieOptions(config, req));
-  });
+  r.delete(
+    "/auth/logout",
+    {
+      access: "public",
+      status: 204,
+      operationId: "auth.logout",
+      summary: "Log out: ends the session of the access token or of the refresh cookie",
+    },
+    async (_input, req, reply) => {
+      const ctx = await authenticate(deps.db, deps.tokens, bearerToken(req)).catch(() => null);
+      if (ctx) await auth.logout(ctx.companyId, ctx.userId);
+      else await auth.logoutByRefreshToken(req.cookies[REFRESH_COOKIE]);
+      reply.clearCookie(REFRESH_COOKIE, refreshCookieOptions(config, req));
+    },
+  );
 
   // A past-due company's admin reads it on the payment pages.
-  r.get("/auth/me", { access: "user", reachableWhenPastDue: true }, ({ auth: ctx }) =>
-    auth.me(ctx.companyId, ctx.userId),
+  r.get(
+    "/auth/me",
+    {
+      access: "user",
+      reachableWhenPastDue: true,
+      summary: "The signed-in user, with the company and the permissions",
+    },
+    ({ auth: ctx }) => auth.me(ctx.companyId, ctx.userId),
   );
 }
 

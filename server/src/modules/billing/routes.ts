@@ -44,7 +44,9 @@ export function billingRoutes(
     { access: "super", params: idParam, body: invoiceUpdateSchema },
     ({ auth, params }) => s.invoices.markPaid(auth, params.id),
   );
-  r.get("/subscription", paying, ({ auth }) => s.subscription.info(auth));
+  r.get("/subscription", { ...paying, operationId: "subscription.get" }, ({ auth }) =>
+    s.subscription.info(auth),
+  );
   r.post("/subscription", { ...paying, body: subscriptionCheckoutSchema }, ({ auth, body }, req) =>
     s.subscription.checkout(auth, body, langOf(req)),
   );

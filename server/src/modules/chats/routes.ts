@@ -40,7 +40,13 @@ export function chatsRoutes(app: FastifyInstance, chats: ChatsService) {
   );
   r.post(
     "/chats/:id/messages",
-    { ...byId, bodyDoc: multipartDoc, consumes: ["application/json", "multipart/form-data"], status: 201 },
+    {
+      ...byId,
+      bodyDoc: multipartDoc,
+      consumes: ["application/json", "multipart/form-data"],
+      status: 201,
+      operationId: "chats.sendMessage",
+    },
     async ({ params }, req) => {
       let sent;
       if (req.isMultipart()) {

@@ -19,7 +19,9 @@ export function companiesRoutes(app: FastifyInstance, companies: CompaniesServic
   r.get("/companies", { access: "super", query: companyListQuerySchema }, ({ auth, query }) =>
     companies.page(auth, query),
   );
-  r.get("/companies/list", { access: "super" }, ({ auth }) => companies.list(auth));
+  r.get("/companies/list", { access: "super", operationId: "companies.listAll" }, ({ auth }) =>
+    companies.list(auth),
+  );
   r.post("/companies", { access: "super", body: companyCreateSchema, status: 201 }, ({ auth, body }) =>
     companies.create(auth, body),
   );

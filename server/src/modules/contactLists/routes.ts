@@ -35,7 +35,9 @@ export function contactListsRoutes(app: FastifyInstance, lists: ContactListsServ
   r.get("/contact-lists", { ...gated, query: contactListsQuerySchema }, ({ auth, query }) =>
     lists.page(auth, query),
   );
-  r.get("/contact-lists/list", gated, ({ auth }) => lists.list(auth));
+  r.get("/contact-lists/list", { ...gated, operationId: "contactLists.listAll" }, ({ auth }) =>
+    lists.list(auth),
+  );
   r.get(
     "/contact-lists/example.xlsx",
     { ...gated, produces: XLSX_TYPE, summary: "The example spreadsheet of the import" },

@@ -46,8 +46,14 @@ export async function contactsModule(parent: FastifyInstance, deps: ContactsModu
     const r = routes(app);
     const listed = { access: "user", query: contactListQuerySchema } as const;
 
-    r.get("/contacts", listed, ({ auth, query }) => contacts.page(auth, query));
-    r.get("/contacts/list", listed, ({ auth, query }) => contacts.list(auth, query));
+    r.get(
+      "/contacts",
+      { ...listed, summary: "The company's contacts by name, a page at a time, optionally searched" },
+      ({ auth, query }) => contacts.page(auth, query),
+    );
+    r.get("/contacts/list", { ...listed, operationId: "contacts.listAll" }, ({ auth, query }) =>
+      contacts.list(auth, query),
+    );
     r.get("/contacts/export", { ...listed, produces: "text/csv" }, async ({ auth, query }, _req, reply) => {
       const list = await contacts.list(auth, query);
       const day = new Date().toISOString().slice(0, 10);
@@ -57,15 +63,38 @@ export async function contactsModule(parent: FastifyInstance, deps: ContactsModu
         .header("cache-control", "no-store")
         .send(transfer.toCsv(list));
     });
-    r.get("/contacts/:id", { access: "user", params: idParam }, ({ auth, params }) =>
+    r.get("/contacts/:id", { access: "user", params: idParam, summary: "A contact" }, ({ auth, params }) =>
       contacts.get(auth, params.id),
     );
-    r.post("/contacts", { access: "user", body: contactCreateSchema, status: 201 }, ({ auth, body }) =>
-      contacts.create(auth, body),
+    r.post(
+      "/contacts",
+      {
+        access: "user",
+        body: contactCreateSchema,
+        status: 201,
+        summary: "Add a contact (its number checked on WhatsApp where a connection is up)",
+        examples: {
+          contact: {
+            summary: "A contact with an e-mail and one line of extra info",
+            value: {
+              name: "Maria Souza",
+              number: "5511987654321",
+              email: "maria@example.com",
+              extraInfo: [{ name: "CPF", value: "123.456.789-09" }],
+            },
+          },
+        },
+      },
+      ({ auth, body }) => contacts.create(auth, body),
     );
     r.put(
       "/contacts/:id",
-      { access: "user", params: idParam, body: contactUpdateSchema },
+      {
+        access: "user",
+        params: idParam,
+        body: contactUpdateSchema,
+        summary: "Change a contact: the fields sent (extraInfo, when sent, replaces the list)",
+      },
       ({ auth, params, body }) => contacts.update(auth, params.id, body),
     );
     r.delete(

@@ -6,8 +6,10 @@ import { type DashboardDeps, type DashboardService, createDashboardService } fro
 export function dashboardRoutes(app: FastifyInstance, dashboard: DashboardService) {
   const r = routes(app);
   const view = "dashboard:view";
-  r.get("/dashboard", { access: view, query: dashboardQuerySchema }, ({ auth, query }) =>
-    dashboard.dashboard(auth, query),
+  r.get(
+    "/dashboard",
+    { access: view, query: dashboardQuerySchema, operationId: "dashboard.get" },
+    ({ auth, query }) => dashboard.dashboard(auth, query),
   );
   r.get("/dashboard/ticketsDay", { access: view, query: dashboardChartQuerySchema }, ({ auth, query }) =>
     dashboard.ticketsDay(auth, query),

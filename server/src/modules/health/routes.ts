@@ -40,40 +40,56 @@ export async function healthModule(
   const { database, pingRedis } = deps;
   const r = routes(app);
   const health = z.object({ status: z.enum(["ok", "error"]), database: z.string() });
-  r.get("/health", { access: "public", response: health }, async (_input, req, reply) => {
-    try {
-      await database.ping();
-      return { status: "ok", database: database.kind };
-    } catch (err) {
-      req.log.error({ err }, "health: database unreachable");
-      return reply.status(503).send({ status: "error", database: "unreachable" });
-    }
-  });
+  r.get(
+    "/health",
+    { access: "public", response: health, operationId: "health.get" },
+    async (_input, req, reply) => {
+      try {
+        await database.ping();
+        return { status: "ok", database: database.kind };
+      } catch (err) {
+        req.log.error({ err }, "health: database unreachable");
+        return reply.status(503).send({ status: "error", database: "unreachable" });
+      }
+    },
+  );
 
-  r.get("/livez", { access: "public", response: z.object({ status: z.literal("ok") }) }, () => ({
-    status: "ok" as const,
-  }));
+  r.get(
+    "/livez",
+    { access: "public", operationId: "livez.get", response: z.object({ status: z.literal("ok") }) },
+    () => ({
+      status: "ok" as const,
+    }),
+  );
 
   const state = z.enum(["ok", "unreachable", "not configured"]);
   const ready = z.object({
     status: z.enum(["ok", "error"]),
     checks: z.object({ database: state, redis: state }),
   });
-  r.get("/readyz", { access: "public", response: ready }, async (_input, req, reply) => {
-    const [db, redis] = await Promise.all([
-      reachable(() => database.ping()),
-      pingRedis ? reachable(pingRedis) : Promise.resolve(null),
-    ]);
-    const checks = {
-      database: db ? "ok" : "unreachable",
-      redis: redis === null ? "not configured" : redis ? "ok" : "unreachable",
-    } as const;
-    if (db && redis !== false) return { status: "ok" as const, checks };
-    req.log.warn({ checks }, "readyz: not ready");
-    return reply.status(503).send({ status: "error", checks });
-  });
+  r.get(
+    "/readyz",
+    { access: "public", response: ready, operationId: "readyz.get" },
+    async (_input, req, reply) => {
+      const [db, redis] = await Promise.all([
+        reachable(() => database.ping()),
+        pingRedis ? reachable(pingRedis) : Promise.resolve(null),
+      ]);
+      const checks = {
+        database: db ? "ok" : "unreachable",
+        redis: redis === null ? "not configured" : redis ? "ok" : "unreachable",
+      } as const;
+      if (db && redis !== false) return { status: "ok" as const, checks };
+      req.log.warn({ checks }, "readyz: not ready");
+      return reply.status(503).send({ status: "error", checks });
+    },
+  );
 
-  r.get("/version", { access: "public", response: z.object({ version: z.string() }) }, () => ({
-    version: VERSION,
-  }));
+  r.get(
+    "/version",
+    { access: "public", operationId: "version.get", response: z.object({ version: z.string() }) },
+    () => ({
+      version: VERSION,
+    }),
+  );
 }

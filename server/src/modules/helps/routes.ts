@@ -7,7 +7,7 @@ export function helpsRoutes(app: FastifyInstance, helps: HelpsService) {
   const r = routes(app);
   // Every company reads the platform's one list; only the super user writes it.
   r.get("/helps", { access: "user", query: listQuerySchema }, ({ auth, query }) => helps.page(auth, query));
-  r.get("/helps/list", { access: "user" }, ({ auth }) => helps.list(auth));
+  r.get("/helps/list", { access: "user", operationId: "helps.listAll" }, ({ auth }) => helps.list(auth));
   r.post("/helps", { access: "super", body: helpCreateSchema, status: 201 }, ({ auth, body }) =>
     helps.create(auth, body),
   );

@@ -51,11 +51,15 @@ const webhookRoute = {
     .object({ "hub.mode": z.string(), "hub.verify_token": z.string(), "hub.challenge": z.string() })
     .partial(),
   produces: "text/plain",
+  operationId: "webhooks.cloudVerify",
+  summary: "Meta's check of a WhatsApp Cloud API connection's webhook (answers hub.challenge)",
 } satisfies RouteDeclaration;
 const notificationRoute = {
   access: "public",
   params: webhookRoute.params,
   bodyDoc: z.object({ object: z.string(), entry: z.array(z.unknown()) }),
+  operationId: "webhooks.cloudReceive",
+  summary: "Meta's signed notifications for a WhatsApp Cloud API connection (messages, statuses)",
 } satisfies RouteDeclaration;
 
 export async function cloudWebhookRoutes(app: FastifyInstance, deps: CloudWebhookDeps): Promise<void> {

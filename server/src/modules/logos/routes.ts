@@ -37,7 +37,7 @@ export function logosRoutes(app: FastifyInstance, logos: LogosService) {
   // The web app manifest: installing the app on a phone or a computer, with the platform's icon.
   r.get(
     "/manifest.webmanifest",
-    { access: "public", produces: "application/manifest+json" },
+    { access: "public", produces: "application/manifest+json", operationId: "manifest.get" },
     async (_, __, reply) =>
       reply
         .type("application/manifest+json; charset=utf-8")

@@ -1,7 +1,14 @@
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { forwardSchema, idOf, messageEditSchema, messageSendSchema, reactionSchema } from "@atende/contracts";
+import {
+  MESSAGE_PAGE_SIZE,
+  forwardSchema,
+  idOf,
+  messageEditSchema,
+  messageSendSchema,
+  reactionSchema,
+} from "@atende/contracts";
 import { authOf } from "../../http/auth.js";
 import { parseInput } from "../../http/errors.js";
 import { routes } from "../../http/route.js";
@@ -23,7 +30,13 @@ export function messagesRoutes(app: FastifyInstance, messages: MessagesService) 
   const r = routes(app);
   r.get(
     "/messages/:ticketId",
-    { access: "user", params: ticketParam, query: pageQuery },
+    {
+      access: "user",
+      params: ticketParam,
+      query: pageQuery,
+      operationId: "messages.list",
+      summary: `A ticket's conversation, newest first, ${MESSAGE_PAGE_SIZE} messages a page`,
+    },
     ({ auth, params, query }) => messages.page(auth, params.ticketId, query.pageNumber),
   );
   r.post(
@@ -34,6 +47,18 @@ export function messagesRoutes(app: FastifyInstance, messages: MessagesService) 
       bodyDoc: messageSendSchema,
       consumes: ["application/json", "multipart/form-data"],
       status: 201,
+      operationId: "messages.send",
+      summary: "Send a message on a ticket: a text, or files (multipart, under `medias`)",
+      examples: {
+        text: {
+          summary: "A text, signed with the agent's name",
+          value: { body: "Olá! Como posso ajudar?", signMessage: true },
+        },
+        reply: {
+          summary: "A reply to a message of the conversation",
+          value: { body: "Segue o boleto.", quotedMsg: { id: 4211 } },
+        },
+      },
     },
     async ({ params: { ticketId } }, req) => {
       let sent;
@@ -77,8 +102,10 @@ export function messagesRoutes(app: FastifyInstance, messages: MessagesService) 
   r.post("/messages/:id/retry", { access: "user", params: bigId }, ({ auth, params }) =>
     messages.retry(auth, params.id),
   );
-  r.post("/message/forward", { access: "user", body: forwardSchema }, ({ auth, body }) =>
-    messages.forward(auth, body.messageId, body.contactId, body.signMessage),
+  r.post(
+    "/message/forward",
+    { access: "user", body: forwardSchema, operationId: "messages.forward" },
+    ({ auth, body }) => messages.forward(auth, body.messageId, body.contactId, body.signMessage),
   );
 }
 

@@ -35,6 +35,22 @@ export function messagesApiRoutes(app: FastifyInstance, api: MessagesApiService)
       rateLimit: { max: API_SEND_RATE_PER_MINUTE, windowSeconds: 60, by: "token" },
       summary: "Send a message with a connection's token",
       description: DESCRIPTION,
+      operationId: "messagesApi.send",
+      examples: {
+        text: {
+          summary: "A text to a number",
+          value: { number: "5511987654321", body: "Seu pedido saiu para entrega." },
+        },
+        queued: {
+          summary: "Into a queue, closing the ticket after sending",
+          value: {
+            number: "5511987654321",
+            body: "Pagamento confirmado, obrigado!",
+            queueId: 2,
+            closeTicket: true,
+          },
+        },
+      },
     },
     async (_input, req, reply) => {
       const caller = await api.authenticate(bearerToken(req), req.ip).catch((err: unknown) => {

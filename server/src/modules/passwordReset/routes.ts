@@ -44,6 +44,7 @@ export function passwordResetRoutes(app: FastifyInstance, reset: PasswordResetSe
       access: "public",
       params: resetPasswordSchema,
       rateLimit: RESET_LIMITS.triesPerIp,
+      operationId: "resetpasswords.createInPath",
       summary: "Older clients' form of POST /resetpasswords (prefer the JSON body: paths end up in logs)",
     },
     async ({ params }) => {

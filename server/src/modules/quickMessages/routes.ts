@@ -18,7 +18,9 @@ export function quickMessagesRoutes(app: FastifyInstance, quick: QuickMessagesSe
   r.get("/quick-messages", { access: "user", query: listQuerySchema }, ({ auth, query }) =>
     quick.page(auth, query),
   );
-  r.get("/quick-messages/list", { access: "user" }, ({ auth }) => quick.list(auth));
+  r.get("/quick-messages/list", { access: "user", operationId: "quickMessages.listAll" }, ({ auth }) =>
+    quick.list(auth),
+  );
   r.get("/quick-messages/:id", byId, ({ auth, params }) => quick.get(auth, params.id));
   r.post(
     "/quick-messages",

@@ -31,7 +31,13 @@ export function simulatorRoutes(app: FastifyInstance, simulator: SimulatorServic
   );
   r.post(
     "/simulator/:whatsappId/messages",
-    { ...phone, body: simulatorSendSchema, status: 201, bodyLimit: 24 * 1024 * 1024 },
+    {
+      ...phone,
+      body: simulatorSendSchema,
+      status: 201,
+      bodyLimit: 24 * 1024 * 1024,
+      operationId: "simulator.sendMessage",
+    },
     ({ auth, params, body }) => simulator.send(auth, params.whatsappId, body),
   );
   r.post(

@@ -15,7 +15,7 @@ import { type TagsDeps, type TagsService, createTagsService } from "./service.js
 export function tagsRoutes(app: FastifyInstance, tags: TagsService) {
   const r = routes(app);
   r.get("/tags", { access: "user", query: listQuerySchema }, ({ auth, query }) => tags.page(auth, query));
-  r.get("/tags/list", { access: "user" }, ({ auth }) => tags.list(auth));
+  r.get("/tags/list", { access: "user", operationId: "tags.listAll" }, ({ auth }) => tags.list(auth));
   // The board's lanes: a kanban feature (setting `kanban` on a tag is checked by the service).
   r.get("/tags/kanban", { access: "user", plan: "useKanban" }, ({ auth }) => tags.kanbanTags(auth));
   r.get("/tags/:id", { access: "user", params: idParam }, ({ auth, params }) => tags.get(auth, params.id));

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import {
+  TICKET_PAGE_SIZE,
   closeAllSchema,
   idParam,
   ticketCreateSchema,
@@ -17,15 +18,35 @@ export function ticketsRoutes(app: FastifyInstance, tickets: TicketsService) {
   const r = routes(app);
   // Who sees which ticket is the service's (queues, showAll, spy): a ticket out of sight is a 404.
   const byId = { access: "user", params: idParam } as const;
-  r.get("/tickets", { access: "user", query: ticketListQuerySchema }, ({ auth, query }) =>
-    tickets.list(auth, query),
+  r.get(
+    "/tickets",
+    {
+      access: "user",
+      query: ticketListQuerySchema,
+      summary: `The tickets the caller sees, newest activity first, ${TICKET_PAGE_SIZE} a page`,
+      examples: {
+        open: {
+          summary: "Open tickets of two queues, second page",
+          value: { status: "open", queueIds: [1, 2], pageNumber: 2 },
+        },
+        search: {
+          summary: "Pending tickets whose contact or messages match a text",
+          value: { status: "pending", searchParam: "boleto", showAll: true },
+        },
+      },
+    },
+    ({ auth, query }) => tickets.list(auth, query),
   );
-  r.get("/tickets/u/:uuid", { access: "user", params: uuidParam }, ({ auth, params }) =>
-    tickets.getByUuid(auth, params.uuid),
+  r.get(
+    "/tickets/u/:uuid",
+    { access: "user", params: uuidParam, operationId: "tickets.getByUuid", summary: "A ticket by its uuid" },
+    ({ auth, params }) => tickets.getByUuid(auth, params.uuid),
   );
-  r.get("/tickets/:id", byId, ({ auth, params }) => tickets.get(auth, params.id));
-  r.post("/tickets", { access: "user", body: ticketCreateSchema, status: 201 }, ({ auth, body }) =>
-    tickets.create(auth, body),
+  r.get("/tickets/:id", { ...byId, summary: "A ticket" }, ({ auth, params }) => tickets.get(auth, params.id));
+  r.post(
+    "/tickets",
+    { access: "user", body: ticketCreateSchema, status: 201, summary: "Open a ticket for a contact" },
+    ({ auth, body }) => tickets.create(auth, body),
   );
   r.post(
     "/tickets/closeAll",
@@ -34,12 +55,23 @@ export function ticketsRoutes(app: FastifyInstance, tickets: TicketsService) {
       closed: await tickets.closeAll(auth, body.status, body.selectedQueueIds),
     }),
   );
-  r.put("/tickets/:id", { ...byId, body: ticketUpdateSchema }, ({ auth, params, body }) =>
-    tickets.update(auth, params.id, body),
+  r.put(
+    "/tickets/:id",
+    {
+      ...byId,
+      body: ticketUpdateSchema,
+      summary: "Accept, transfer, return to pending or close a ticket",
+    },
+    ({ auth, params, body }) => tickets.update(auth, params.id, body),
   );
   r.delete(
     "/tickets/:id",
-    { ...byId, access: "ticket-options:deleteTicket", status: 204 },
+    {
+      ...byId,
+      access: "ticket-options:deleteTicket",
+      status: 204,
+      summary: "Delete a ticket and its messages",
+    },
     ({ auth, params }) => tickets.remove(auth, params.id),
   );
 }

@@ -9,7 +9,7 @@ export function usersRoutes(app: FastifyInstance, users: UsersService, config: C
   const r = routes(app);
   const manage = "users-page:manage";
   r.get("/users", { access: manage, query: listQuerySchema }, ({ auth, query }) => users.page(auth, query));
-  r.get("/users/list", { access: "user" }, ({ auth }) => users.list(auth));
+  r.get("/users/list", { access: "user", operationId: "users.listAll" }, ({ auth }) => users.list(auth));
   // Anyone reads and edits themselves; the service asks users-page:manage for others.
   r.get("/users/:id", { access: "user", params: idParam }, ({ auth, params }) => users.get(auth, params.id));
   r.post("/users", { access: manage, body: userCreateSchema, status: 201 }, ({ auth, body }) =>

@@ -20,29 +20,62 @@ export function webhooksRoutes(app: FastifyInstance, webhooks: WebhooksService) 
       body: webhookSaveSchema,
       status: 201,
       summary: "Subscribe (answers the signing secret, once)",
+      examples: {
+        tickets: {
+          summary: "Ticket and message events to an HTTPS endpoint",
+          value: {
+            url: "https://crm.example.com/atende/events",
+            events: ["ticket.created", "ticket.closed", "message.created"],
+            active: true,
+          },
+        },
+      },
     },
     ({ auth, body }) => webhooks.create(auth, body),
   );
-  r.put("/webhooks/:id", { ...admin, params: idParam, body: webhookSaveSchema }, ({ auth, params, body }) =>
-    webhooks.update(auth, params.id, body),
+  r.put(
+    "/webhooks/:id",
+    {
+      ...admin,
+      params: idParam,
+      body: webhookSaveSchema,
+      summary: "Change a subscription's address, events or `active` (the secret stays)",
+    },
+    ({ auth, params, body }) => webhooks.update(auth, params.id, body),
   );
-  r.delete("/webhooks/:id", { ...admin, params: idParam, status: 204 }, ({ auth, params }) =>
-    webhooks.remove(auth, params.id),
+  r.delete(
+    "/webhooks/:id",
+    { ...admin, params: idParam, status: 204, summary: "Unsubscribe" },
+    ({ auth, params }) => webhooks.remove(auth, params.id),
   );
   r.post(
     "/webhooks/:id/secret",
-    { ...admin, params: idParam, summary: "A new signing secret (answered once)" },
+    {
+      ...admin,
+      params: idParam,
+      operationId: "webhooks.rotateSecret",
+      summary: "A new signing secret (answered once)",
+    },
     ({ auth, params }) => webhooks.rotateSecret(auth, params.id),
   );
-  r.post("/webhooks/:id/test", { ...admin, params: idParam, status: 204 }, ({ auth, params }) =>
-    webhooks.sendTest(auth, params.id),
+  r.post(
+    "/webhooks/:id/test",
+    { ...admin, params: idParam, status: 204, summary: "Deliver a `webhook.test` event to the subscription" },
+    ({ auth, params }) => webhooks.sendTest(auth, params.id),
   );
-  r.get("/webhooks/:id/deliveries", { ...admin, params: idParam }, ({ auth, params }) =>
-    webhooks.deliveries(auth, params.id),
+  r.get(
+    "/webhooks/:id/deliveries",
+    { ...admin, params: idParam, summary: "The subscription's latest deliveries and how each went" },
+    ({ auth, params }) => webhooks.deliveries(auth, params.id),
   );
   r.post(
     "/webhooks/:id/deliveries/:deliveryId/resend",
-    { ...admin, params: deliveryParams },
+    {
+      ...admin,
+      params: deliveryParams,
+      operationId: "webhooks.resendDelivery",
+      summary: "Deliver one past delivery's event again",
+    },
     ({ auth, params }) => webhooks.resend(auth, params.id, params.deliveryId),
   );
 }
