@@ -10,6 +10,7 @@ import {
   openPostgres,
 } from "./db/client.js";
 import { DataDirLockedError } from "./db/lock.js";
+import { isRedisConnectionLost } from "./realtime/redisErrors.js";
 import { buildApp } from "./app.js";
 import { IDEMPOTENCY_KEY_DAYS } from "@atende/contracts";
 import { forgetIdempotencyKeys } from "./modules/messagesApi/queries.js";
@@ -141,7 +142,7 @@ async function main() {
   // logged, not a crash; the loops pick the work up again and the clients reconnect by themselves.
   // Any other unhandled rejection is a bug and still ends the process.
   process.on("unhandledRejection", (err) => {
-    if (!isDatabaseUnavailable(err)) throw err;
+    if (!isDatabaseUnavailable(err) && !isRedisConnectionLost(err)) throw err;
     app.log.warn(
       { reason: (err as Error).message },
       "background work lost its connection (database or Redis)",
