@@ -59,6 +59,9 @@ function ImageMedia({ message, sticker }: { message: MessageDTO; sticker: boolea
   const size = sticker ? 140 : 330;
   const known = message.mediaUrl ? pictureSizes.get(message.mediaUrl) : undefined;
   const box = known ? shownSize(known, size) : null;
+  // Until the picture has loaded (its size unknown), it keeps the placeholder's box: an image with
+  // no size yet is drawn zero high, and the row would shrink and then grow again around it.
+  const [loaded, setLoaded] = useState(false);
   // Narrower bubbles scale it down, keeping its proportions, as they do the picture itself.
   const knownBox = box && {
     width: box.width,
@@ -66,15 +69,10 @@ function ImageMedia({ message, sticker }: { message: MessageDTO; sticker: boolea
     aspectRatio: `${box.width} / ${box.height}`,
     maxWidth: "100%",
   };
+  const placeholderBox = { width: sticker ? 140 : 260, height: sticker ? 140 : 190, maxWidth: "100%" };
   if (failed) return <Unavailable />;
   if (!src) {
-    return (
-      <Skeleton
-        variant="rounded"
-        aria-label={t("common.loading")}
-        sx={knownBox ?? { width: sticker ? 140 : 260, height: sticker ? 140 : 190, maxWidth: "100%" }}
-      />
-    );
+    return <Skeleton variant="rounded" aria-label={t("common.loading")} sx={knownBox ?? placeholderBox} />;
   }
   return (
     <>
@@ -91,12 +89,14 @@ function ImageMedia({ message, sticker }: { message: MessageDTO; sticker: boolea
             const img = event.currentTarget;
             if (message.mediaUrl && img.naturalHeight > 0)
               pictureSizes.set(message.mediaUrl, { width: img.naturalWidth, height: img.naturalHeight });
+            setLoaded(true);
           }}
           sx={{
             display: "block",
             objectFit: "cover",
             // A known size lays the picture out before it is decoded.
-            ...(knownBox ?? { maxWidth: "100%", width: "auto", maxHeight: size, minWidth: 80 }),
+            ...(knownBox ??
+              (loaded ? { maxWidth: "100%", width: "auto", maxHeight: size, minWidth: 80 } : placeholderBox)),
           }}
         />
       </ButtonBase>

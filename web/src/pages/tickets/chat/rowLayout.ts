@@ -40,19 +40,19 @@ export function estimateRowHeight(row: ChatRow): number {
 
 /**
  * Whether a row whose height changed should move the scroll position by the difference, so what
- * the reader sees stays where it is: a row measured for the first time above the screen (its
- * estimate was off), any row wholly above the screen (an image finished loading), and the row that
- * was first before an older page arrived (`reshaped`): what changed is above its bubble (the day
- * divider moved up to the older page, a conversation divider appeared), and it is either the row
- * being read at the top or wholly above the screen, so its bubble must not move.
+ * the reader sees stays where it is: any row that starts above the screen, wholly above it or cut
+ * by its top edge (a row measured for the first time, a picture that finished loading), grows or
+ * shrinks upwards, and the row that was first before an older page arrived (`reshaped`): what
+ * changed is above its bubble (the day divider moved up to the older page, a conversation divider
+ * appeared), so its bubble must not move. The same rule for growing and shrinking: a row cut by the
+ * top edge whose picture shrank and then grew again used to be followed only on the way back, and
+ * the screen jumped by the difference.
  */
 export function keepsReadingPosition(
   item: VirtualItem,
   instance: Virtualizer<HTMLDivElement, Element>,
   reshaped: boolean,
 ): boolean {
-  const top = instance.scrollOffset ?? 0;
-  if (!instance.itemSizeCache.has(item.key)) return item.start < top;
-  if (reshaped) return true;
-  return item.end <= top;
+  if (reshaped && instance.itemSizeCache.has(item.key)) return true;
+  return item.start < (instance.scrollOffset ?? 0);
 }
