@@ -19,6 +19,7 @@ export * from "./auth.js";
 export * from "./users.js";
 export * from "./companies.js";
 export * from "./lists.js";
+export * from "./answers.js";
 export * from "./openingHours.js";
 export * from "./media.js";
 export * from "./messages.js";

@@ -1,28 +1,29 @@
 import { z } from "zod";
+import { pageOf, rowId, timestamp } from "./answers.js";
 import type { TicketDTO } from "./tickets.js";
 import { ticketListQuerySchema } from "./tickets.js";
 import { dbId, idValue, noNul } from "./validation.js";
 
 /** A tag as every answer and the `company-{id}-tag` event carry it. */
-export interface TagDTO {
-  id: number;
-  name: string;
-  color: string;
-  /** 1 when the tag is a kanban lane, else 0. */
-  kanban: 0 | 1;
-  /** The user who created the tag (back-office section 3); null when unknown or since deleted. */
-  userId: number | null;
-  /** How many tickets carry the tag. */
-  ticketsCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export const tagSchema = z
+  .object({
+    id: rowId,
+    name: z.string(),
+    color: z.string(),
+    /** 1 when the tag is a kanban lane, else 0. */
+    kanban: z.union([z.literal(0), z.literal(1)]),
+    /** The user who created the tag (back-office section 3); null when unknown or since deleted. */
+    userId: rowId.nullable(),
+    /** How many tickets carry the tag. */
+    ticketsCount: z.number().int().nonnegative(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: "Tag", description: "A tag, as every answer and the company-{id}-tag event carry it" });
+export type TagDTO = z.infer<typeof tagSchema>;
 
-export interface TagsPage {
-  tags: TagDTO[];
-  count: number;
-  hasMore: boolean;
-}
+export const tagsPageSchema = pageOf("tags", tagSchema).meta({ id: "TagsPage" });
+export type TagsPage = z.infer<typeof tagsPageSchema>;
 
 export const TAG_NAME = { min: 3, max: 100 } as const;
 export const DEFAULT_TAG_COLOR = "#5C59A0";

@@ -29,6 +29,7 @@ import { registerErrorHandler, sendError } from "./http/errors.js";
 import { registerJsonParser } from "./http/json.js";
 import { SecretRoutes, withRedactedUrls } from "./http/redact.js";
 import { makeRequireAuth, trustSessionChecks } from "./http/auth.js";
+import { checkAnswers } from "./http/answerCheck.js";
 import { docsModule } from "./http/docs.js";
 import { cspReportModule, securityHeaders } from "./http/securityHeaders.js";
 import { limiterStore, makeRateLimitGuard } from "./http/rateLimit.js";
@@ -220,6 +221,8 @@ export async function buildApp(
   const limits = limiterStore(deps.config, deps.db, () => deps.now().getTime());
   app.addHook("preHandler", makeRateLimitGuard(limits));
   app.addHook("onClose", async () => limits.close());
+  // In tests, every answer of a route that declares one is checked against it (http/answerCheck.ts).
+  if (deps.config.NODE_ENV === "test") checkAnswers(app);
   await docsModule(app);
   await cspReportModule(app);
   metricsModule(app, {

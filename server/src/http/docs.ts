@@ -7,14 +7,66 @@ import { VERSION } from "../version.js";
 import { operationIdOf } from "./operationId.js";
 import { type RouteDeclaration, type RouteExample, routes } from "./route.js";
 
-/** A zod schema as the JSON Schema of what a client sends (OpenAPI 3.1 speaks JSON Schema 2020-12). */
+/** A moment is `format: date-time`; the long pattern zod adds for it says no more. */
+function plainDates(ctx: { jsonSchema: Record<string, unknown> }) {
+  if (ctx.jsonSchema.format === "date-time") delete ctx.jsonSchema.pattern;
+}
+
+/** Where a named schema (`.meta({ id })`, contracts' answers) sits in the document. */
+const componentUri = (id: string) => `#/components/schemas/${id}`;
+
+/**
+ * A zod schema as JSON Schema (OpenAPI 3.1 speaks JSON Schema 2020-12): what a client sends
+ * (`input`), or what it receives (`output`), where a named schema inside is a reference to its
+ * component.
+ */
 function jsonSchema(schema: ZodType, io: "input" | "output" = "input"): Record<string, unknown> {
-  const { $schema: _, ...json } = z.toJSONSchema(schema, {
+  const id = io === "output" ? (z.globalRegistry.get(schema)?.id as string | undefined) : undefined;
+  if (id) return { $ref: componentUri(id) };
+  const {
+    $schema: _,
+    $defs,
+    ...json
+  } = z.toJSONSchema(schema, {
     io,
     target: "draft-2020-12",
     unrepresentable: "any",
   }) as Record<string, unknown>;
-  return json;
+  if (io === "input" || !$defs) return { ...json, ...($defs ? { $defs } : {}) };
+  // Named schemas are the document's components: their $defs entries go, their references point there.
+  const named = new Set(Object.keys(namedSchemas()));
+  const kept = Object.fromEntries(
+    Object.entries($defs as Record<string, unknown>).filter(([name]) => !named.has(name)),
+  );
+  const rewritten = JSON.parse(
+    JSON.stringify(json).replace(/"#\/\$defs\/([^"]+)"/g, (ref, name: string) =>
+      named.has(name) ? JSON.stringify(componentUri(name)) : ref,
+    ),
+  ) as Record<string, unknown>;
+  return Object.keys(kept).length ? { ...rewritten, $defs: kept } : rewritten;
+}
+
+/** Every named answer schema (contracts' `.meta({ id })`), as the document's components. */
+let named: Record<string, unknown> | null = null;
+function namedSchemas(): Record<string, unknown> {
+  named ??= buildNamedSchemas();
+  return named;
+}
+
+function buildNamedSchemas(): Record<string, unknown> {
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    io: "output",
+    target: "draft-2020-12",
+    unrepresentable: "any",
+    uri: componentUri,
+    override: plainDates,
+  });
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, schema]) => {
+      const { $schema: _, $id: __, id: ___, ...json } = schema as Record<string, unknown>;
+      return [id, json];
+    }),
+  );
 }
 
 /** The YAML media type (RFC 9512). */
@@ -170,6 +222,16 @@ export async function docsModule(app: FastifyInstance) {
           },
         },
       },
+    },
+    // The named answer schemas join the document's components beside ErrorBody.
+    transformObject: (document) => {
+      if (!("openapiObject" in document)) return document.swaggerObject;
+      const { openapiObject } = document;
+      const components = openapiObject.components ?? {};
+      return {
+        ...openapiObject,
+        components: { ...components, schemas: { ...namedSchemas(), ...components.schemas } },
+      } as typeof openapiObject;
     },
     // Shared schemas (ErrorBody) keep their own names under components.schemas.
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },

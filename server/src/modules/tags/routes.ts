@@ -1,11 +1,14 @@
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import {
   idParam,
   kanbanQuerySchema,
   listQuerySchema,
   tagCreateSchema,
+  tagSchema,
   tagSyncSchema,
   tagUpdateSchema,
+  tagsPageSchema,
   ticketIdParam,
   ticketTagParams,
 } from "@atende/contracts";
@@ -14,17 +17,33 @@ import { type TagsDeps, type TagsService, createTagsService } from "./service.js
 
 export function tagsRoutes(app: FastifyInstance, tags: TagsService) {
   const r = routes(app);
-  r.get("/tags", { access: "user", query: listQuerySchema }, ({ auth, query }) => tags.page(auth, query));
-  r.get("/tags/list", { access: "user", operationId: "tags.listAll" }, ({ auth }) => tags.list(auth));
+  r.get("/tags", { access: "user", query: listQuerySchema, response: tagsPageSchema }, ({ auth, query }) =>
+    tags.page(auth, query),
+  );
+  r.get(
+    "/tags/list",
+    { access: "user", operationId: "tags.listAll", response: z.array(tagSchema) },
+    ({ auth }) => tags.list(auth),
+  );
   // The board's lanes: a kanban feature (setting `kanban` on a tag is checked by the service).
-  r.get("/tags/kanban", { access: "user", plan: "useKanban" }, ({ auth }) => tags.kanbanTags(auth));
-  r.get("/tags/:id", { access: "user", params: idParam }, ({ auth, params }) => tags.get(auth, params.id));
-  r.post("/tags", { access: "user", body: tagCreateSchema, status: 201 }, ({ auth, body }) =>
-    tags.create(auth, body),
+  r.get(
+    "/tags/kanban",
+    { access: "user", plan: "useKanban", response: z.object({ lista: z.array(tagSchema) }) },
+    ({ auth }) => tags.kanbanTags(auth),
+  );
+  r.get("/tags/:id", { access: "user", params: idParam, response: tagSchema }, ({ auth, params }) =>
+    tags.get(auth, params.id),
+  );
+  r.post(
+    "/tags",
+    { access: "user", body: tagCreateSchema, status: 201, response: tagSchema },
+    ({ auth, body }) => tags.create(auth, body),
   );
   r.post("/tags/sync", { access: "user", body: tagSyncSchema }, ({ auth, body }) => tags.sync(auth, body));
-  r.put("/tags/:id", { access: "user", params: idParam, body: tagUpdateSchema }, ({ auth, params, body }) =>
-    tags.update(auth, params.id, body),
+  r.put(
+    "/tags/:id",
+    { access: "user", params: idParam, body: tagUpdateSchema, response: tagSchema },
+    ({ auth, params, body }) => tags.update(auth, params.id, body),
   );
   r.delete("/tags/:id", { access: "user", params: idParam, status: 204 }, ({ auth, params }) =>
     tags.remove(auth, params.id),
