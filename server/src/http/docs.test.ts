@@ -5,6 +5,9 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { type TestContext, createTestContext } from "../test/harness.js";
+import type { SocketEvent } from "./docs.js";
+
+const repoRoot = path.resolve(import.meta.dirname, "../../..");
 
 interface Operation {
   operationId?: string;
@@ -200,6 +203,32 @@ describe("/docs", () => {
     });
     // A moment is a date-time, without the long pattern zod would add.
     expect(JSON.stringify(doc.components.schemas.Tag)).not.toContain("pattern");
+  });
+
+  it("lists the live channel's events with their payloads, read from contracts' socket.ts", async () => {
+    // The committed list is what scripts/socket-events.mjs reads from socket.ts today.
+    const { socketEventsJson, SOCKET_EVENTS_FILE } = (await import(
+      path.join(repoRoot, "scripts/socket-events.mjs")
+    )) as { socketEventsJson: () => string; SOCKET_EVENTS_FILE: string };
+    expect(
+      fs.readFileSync(SOCKET_EVENTS_FILE, "utf8"),
+      "server/src/http/socketEvents.json is out of date: run node scripts/socket-events.mjs",
+    ).toBe(socketEventsJson());
+
+    const doc = (await theDocument()) as Document & { "x-socket-events": SocketEvent[] };
+    const byName = new Map(doc["x-socket-events"].map((e) => [e.name, e]));
+    expect(byName.get("company-{companyId}-ticket")?.payload).toContain("ticket: TicketDTO");
+    expect(byName.get("company-{companyId}-appMessage")?.payload).toContain("message: MessageDTO");
+    expect(byName.get("company-{companyId}-chat-user-{userId}")?.direction).toBe("server");
+    expect(byName.get("joinTickets")).toMatchObject({
+      direction: "client",
+      payload: expect.stringContaining("status: string"),
+    });
+    expect(byName.get("ready")?.direction).toBe("server");
+    // The reference page's text has them too, with how to connect.
+    expect(doc.info.description).toContain("## Live events (Socket.IO)");
+    expect(doc.info.description).toContain("auth: { token }");
+    expect(doc.info.description).toContain("`company-{companyId}-ticketNote`");
   });
 
   it("is downloadable as JSON and as YAML, the same document, linked from the reference page", async () => {

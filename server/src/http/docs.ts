@@ -6,6 +6,7 @@ import { ERRORS, type ErrorCode } from "@atende/contracts";
 import { VERSION } from "../version.js";
 import { operationIdOf } from "./operationId.js";
 import { type RouteDeclaration, type RouteExample, routes } from "./route.js";
+import socketEvents from "./socketEvents.json" with { type: "json" };
 
 /** A moment is `format: date-time`; the long pattern zod adds for it says no more. */
 function plainDates(ctx: { jsonSchema: Record<string, unknown> }) {
@@ -67,6 +68,34 @@ function buildNamedSchemas(): Record<string, unknown> {
       return [id, json];
     }),
   );
+}
+
+/** One event of the live channel, as scripts/socket-events.mjs reads it from contracts' socket.ts. */
+export interface SocketEvent {
+  name: string;
+  direction: "server" | "client";
+  description: string;
+  payload: string;
+}
+
+/**
+ * The live channel for the reference page: how to connect, then every event with its payload's
+ * type (a `XxxDTO` is the schema `Xxx` of this document).
+ */
+function liveEventsSection(events: readonly SocketEvent[]): string {
+  const line = (e: SocketEvent) =>
+    `- **\`${e.name}\`**${e.description ? ` — ${e.description}` : ""}\n  \`${e.payload}\``;
+  return [
+    "## Live events (Socket.IO)",
+    "Connect with a Socket.IO 4 client to this server's origin (path `/socket.io`) with the access token " +
+      "in the handshake: `io(origin, { auth: { token } })`. The server joins the socket to its company's " +
+      "rooms and to those its permissions open, then sends `ready`. A `XxxDTO` below is the schema `Xxx` " +
+      "of this document. The same list, machine-readable, is this document's `x-socket-events`.",
+    "### Sent by the server",
+    ...events.filter((e) => e.direction === "server").map(line),
+    "### Sent by the client",
+    ...events.filter((e) => e.direction === "client").map(line),
+  ].join("\n\n");
 }
 
 /** The YAML media type (RFC 9512). */
@@ -210,7 +239,8 @@ export async function docsModule(app: FastifyInstance) {
           "Download this document as [OpenAPI JSON](/docs/openapi.json) or [OpenAPI YAML](/docs/openapi.yaml) " +
           "(the same document), for a client generator or an API tool.\n\n" +
           'Every error a user can cause answers `{ error: "ERR_...", message }`. An expired access token ' +
-          "answers 403 ERR_SESSION_EXPIRED (refresh at POST /auth/refresh_token, then retry); 401 means no session.",
+          "answers 403 ERR_SESSION_EXPIRED (refresh at POST /auth/refresh_token, then retry); 401 means no session.\n\n" +
+          liveEventsSection(socketEvents as SocketEvent[]),
       },
       components: {
         securitySchemes: {
@@ -228,10 +258,12 @@ export async function docsModule(app: FastifyInstance) {
       if (!("openapiObject" in document)) return document.swaggerObject;
       const { openapiObject } = document;
       const components = openapiObject.components ?? {};
-      return {
+      const withComponents = {
         ...openapiObject,
         components: { ...components, schemas: { ...namedSchemas(), ...components.schemas } },
       } as typeof openapiObject;
+      // The live channel's events, for tools (an `x-` extension: OpenAPI has no place for them).
+      return Object.assign(withComponents, { "x-socket-events": socketEvents });
     },
     // Shared schemas (ErrorBody) keep their own names under components.schemas.
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
