@@ -53,6 +53,17 @@ export function webhookEventsOf(event: DomainEvent): WebhookEvent[] {
       const { qrcode: _qr, ...session } = event.session;
       return [{ event: "connection.status", entity: `connection:${session.id}`, data: session }];
     }
+    // Created, started, paused or resumed, finished, cancelled, or edited: the campaign as it is now.
+    case "campaign.changed": {
+      const { payload } = event;
+      if (payload.action !== "create" && payload.action !== "update") return [];
+      return [{ event: "campaign.status", entity: `campaign:${payload.record.id}`, data: payload.record }];
+    }
+    // A payment settled an invoice: the invoice, paid, and the company's new due date.
+    case "payment.confirmed": {
+      const { invoice, company } = event.payload;
+      return [{ event: "invoice.paid", entity: `invoice:${invoice.id}`, data: { invoice, company } }];
+    }
     case "webhook.event":
       return [
         { event: event.event, entity: event.entity, data: event.data, subscriptionId: event.subscriptionId },
