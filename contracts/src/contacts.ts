@@ -1,19 +1,31 @@
 import { z } from "zod";
+import { pageOf, rowId, timestamp } from "./answers.js";
 import { LIMITS } from "./constants.js";
 import type { ErrorCode, Lang } from "./errors.js";
 import { noNul, pageNumber, searchText, sizedText } from "./validation.js";
 
-export interface ContactDTO {
-  id: number;
-  name: string;
-  number: string;
-  email: string;
-  profilePicUrl: string;
-  isGroup: boolean;
-  extraInfo: { id: number; name: string; value: string }[];
-  createdAt: string;
-  updatedAt: string;
-}
+/** A contact as every answer and the `company-{id}-contact` event carry it. */
+export const contactSchema = z
+  .object({
+    id: rowId,
+    name: z.string(),
+    /** As stored: a phone number's digits, normalized (E.164 without the "+"), or a group's id. */
+    number: z.string(),
+    /** An e-mail address, or "" when none was given. */
+    email: z.string(),
+    /** The WhatsApp profile picture's URL, or "" when unknown. */
+    profilePicUrl: z.string(),
+    isGroup: z.boolean(),
+    /** The lines of extra info, in their order. */
+    extraInfo: z.array(z.object({ id: rowId, name: z.string(), value: z.string() })),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({
+    id: "Contact",
+    description: "A contact, as every answer and the company-{id}-contact event carry it",
+  });
+export type ContactDTO = z.infer<typeof contactSchema>;
 
 /** GET /contacts pages: the spec's infinite-scroll list. */
 export const CONTACT_PAGE_SIZE = LIMITS.pageSize;
@@ -96,11 +108,8 @@ export const contactListQuerySchema = z.object({
 });
 export type ContactListQuery = z.infer<typeof contactListQuerySchema>;
 
-export interface ContactsPage {
-  contacts: ContactDTO[];
-  count: number;
-  hasMore: boolean;
-}
+export const contactsPageSchema = pageOf("contacts", contactSchema).meta({ id: "ContactsPage" });
+export type ContactsPage = z.infer<typeof contactsPageSchema>;
 
 /**
  * POST /contacts when the number is already a contact of the company: 409 ERR_DUPLICATED_CONTACT

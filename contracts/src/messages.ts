@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { TicketDTO } from "./tickets.js";
+import { rowId, timestamp } from "./answers.js";
+import { ticketSchema } from "./tickets.js";
 import { dbId, idOf } from "./validation.js";
 
 /** Message ack: 0 pending; 1-2 sent; 3 delivered; 4-5 read. */
@@ -20,61 +21,86 @@ export const MEDIA_TYPES = [
 ] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
-export interface QuotedMessageDTO {
-  id: number;
-  body: string;
-  fromMe: boolean;
-  mediaType: MediaType;
-  isDeleted: boolean;
-}
+const mediaTypeSchema = z.enum(MEDIA_TYPES);
 
-export type MediaStatus = "pending" | "failed" | "tooLarge";
+/** The message a message replies to, as the reply's bubble quotes it. */
+export const quotedMessageSchema = z
+  .object({
+    id: rowId,
+    /** "" once the quoted message was deleted. */
+    body: z.string(),
+    fromMe: z.boolean(),
+    mediaType: mediaTypeSchema,
+    isDeleted: z.boolean(),
+  })
+  .meta({ id: "QuotedMessage", description: "The message a message replies to, as its bubble quotes it" });
+export type QuotedMessageDTO = z.infer<typeof quotedMessageSchema>;
 
-export interface MessageDTO {
-  id: number;
-  ticketId: number;
-  contactId: number | null;
-  body: string;
-  fromMe: boolean;
-  read: boolean;
-  ack: number;
-  mediaType: MediaType;
-  /** Where the web app fetches the media (authenticated), or null. */
-  mediaUrl: string | null;
-  mediaName: string | null;
-  /**
-   * An inbound file not stored (yet): "pending" while it downloads (a message.saved update follows),
-   * "failed" when every try failed, "tooLarge" when it was over the size limit; null otherwise.
-   */
-  mediaStatus: MediaStatus | null;
-  isDeleted: boolean;
-  isEdited: boolean;
-  isForwarded: boolean;
-  isBot: boolean;
-  quotedMsg: QuotedMessageDTO | null;
-  /** Reactions to this message: who (fromMe) and which emoji. */
-  reactions: { emoji: string; fromMe: boolean }[];
-  userId: number | null;
-  queueId: number | null;
-  /** Why the last send failed; the message offers a retry. */
-  sendError: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const MEDIA_STATUSES = ["pending", "failed", "tooLarge"] as const;
+export type MediaStatus = (typeof MEDIA_STATUSES)[number];
+
+/** A message as every answer and the `company-{id}-appMessage` event carry it. */
+export const messageSchema = z
+  .object({
+    id: rowId,
+    ticketId: rowId,
+    /** The contact of the conversation the message belongs to; null when none is recorded. */
+    contactId: rowId.nullable(),
+    body: z.string(),
+    fromMe: z.boolean(),
+    read: z.boolean(),
+    /** 0 pending; 1-2 sent; 3 delivered; 4 read; 5 played (see ACK). */
+    ack: z.number().int().min(ACK.pending).max(ACK.played),
+    mediaType: mediaTypeSchema,
+    /** Where the web app fetches the media (authenticated), or null. */
+    mediaUrl: z.string().nullable(),
+    mediaName: z.string().nullable(),
+    /**
+     * An inbound file not stored (yet): "pending" while it downloads (a message.saved update follows),
+     * "failed" when every try failed, "tooLarge" when it was over the size limit; null otherwise.
+     */
+    mediaStatus: z.enum(MEDIA_STATUSES).nullable(),
+    isDeleted: z.boolean(),
+    isEdited: z.boolean(),
+    isForwarded: z.boolean(),
+    isBot: z.boolean(),
+    quotedMsg: quotedMessageSchema.nullable(),
+    /** Reactions to this message: who (fromMe) and which emoji. */
+    reactions: z.array(z.object({ emoji: z.string(), fromMe: z.boolean() })),
+    /** The agent who sent it, when an agent did. */
+    userId: rowId.nullable(),
+    queueId: rowId.nullable(),
+    /** Why the last send failed; the message offers a retry. */
+    sendError: z.string().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({
+    id: "Message",
+    description: "A message, as every answer and the company-{id}-appMessage event carry it",
+  });
+export type MessageDTO = z.infer<typeof messageSchema>;
 
 export const MESSAGE_PAGE_SIZE = 20;
 
-export interface MessagesPage {
-  messages: MessageDTO[];
-  ticket: TicketDTO;
-  /**
-   * Page 1: the conversation's messages the caller may read. A later page: those from the newest
-   * through this page (all of them on the last page, where hasMore is false).
-   */
-  count: number;
-  /** Older messages follow (the next pageNumber has some). */
-  hasMore: boolean;
-}
+/** GET /messages/{ticketId}: a page of the conversation, newest first, and its ticket. */
+export const messagesPageSchema = z
+  .object({
+    messages: z.array(messageSchema),
+    ticket: ticketSchema,
+    /**
+     * Page 1: the conversation's messages the caller may read. A later page: those from the newest
+     * through this page (all of them on the last page, where hasMore is false).
+     */
+    count: z.number().int().nonnegative(),
+    /** Older messages follow (the next pageNumber has some). */
+    hasMore: z.boolean(),
+  })
+  .meta({
+    id: "MessagesPage",
+    description: "A page of a ticket's conversation, newest first, and the ticket",
+  });
+export type MessagesPage = z.infer<typeof messagesPageSchema>;
 
 export const messageSendSchema = z.object({
   body: z.string().max(65_536, "validation.tooLong").default(""),

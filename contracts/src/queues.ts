@@ -1,28 +1,50 @@
 import { z } from "zod";
-import { type ScheduleEntry, schedulesField } from "./openingHours.js";
+import { rowId, timestamp } from "./answers.js";
+import { type ScheduleEntry, WEEKDAYS, type WeekdayEn, schedulesField } from "./openingHours.js";
 import { dbId, idValue, noNul, optionalEmpty, sizedText } from "./validation.js";
 
 /** A queue as tickets, users and connections carry it. Output shapes (DTOs) are shared by HTTP answers and socket events alike. */
-export interface QueueDTO {
-  id: number;
-  name: string;
-  color: string;
-}
+export const queueSchema = z
+  .object({
+    id: rowId,
+    name: z.string(),
+    /** A CSS colour: a hex code or a name. */
+    color: z.string(),
+  })
+  .meta({ id: "Queue", description: "A queue as tickets, users and connections carry it" });
+export type QueueDTO = z.infer<typeof queueSchema>;
+
+/** One day of a queue's opening hours, as it is stored and answered (openingHours' ScheduleEntry). */
+const scheduleEntryAnswer = z.object({
+  /** The weekday's Portuguese name ("Segunda-feira"), as the spec's data has it. */
+  weekday: z.string(),
+  weekdayEn: z.enum(WEEKDAYS.map(([, en]) => en) as [WeekdayEn, ...WeekdayEn[]]),
+  /** HH:MM; a day whose start equals its end is closed. */
+  startTime: z.string(),
+  endTime: z.string(),
+}) satisfies z.ZodType<ScheduleEntry>;
 
 /** A queue as its page, its dialog and the `company-{id}-queue` event carry it. */
-export interface QueueDetailDTO extends QueueDTO {
-  orderQueue: number | null;
-  greetingMessage: string;
-  outOfHoursMessage: string;
-  integrationId: number | null;
-  promptId: number | null;
-  schedules: ScheduleEntry[];
-  /** The attachment sent with the greeting: a media path ("{companyId}/{file}") and its original name. */
-  mediaPath: string | null;
-  mediaName: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const queueDetailSchema = queueSchema
+  .extend({
+    /** The queue's number in the chatbot's menu; null: unnumbered. */
+    orderQueue: z.number().int().nonnegative().nullable(),
+    greetingMessage: z.string(),
+    outOfHoursMessage: z.string(),
+    integrationId: rowId.nullable(),
+    promptId: rowId.nullable(),
+    schedules: z.array(scheduleEntryAnswer),
+    /** The attachment sent with the greeting: a media path ("{companyId}/{file}") and its original name. */
+    mediaPath: z.string().nullable(),
+    mediaName: z.string().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({
+    id: "QueueDetail",
+    description: "A queue as its page, its dialog and the company-{id}-queue event carry it",
+  });
+export type QueueDetailDTO = z.infer<typeof queueDetailSchema>;
 
 /** One entry of a queue's chatbot menu; `children` is its own sub-menu, in option order. */
 export interface QueueOptionDTO {
@@ -39,6 +61,29 @@ export interface QueueOptionDTO {
   createdAt: string;
   updatedAt: string;
 }
+
+export const queueOptionSchema: z.ZodType<QueueOptionDTO> = z
+  .object({
+    id: rowId,
+    queueId: rowId,
+    parentId: rowId.nullable(),
+    title: z.string(),
+    message: z.string(),
+    /** The number the customer types to choose it. */
+    option: z.number().int().nonnegative(),
+    mediaPath: z.string().nullable(),
+    mediaName: z.string().nullable(),
+    /** Its own sub-menu, in option order. */
+    get children(): z.ZodArray<z.ZodType<QueueOptionDTO>> {
+      return z.array(queueOptionSchema);
+    },
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({
+    id: "QueueOption",
+    description: "One entry of a queue's chatbot menu, with its whole sub-menu under children",
+  });
 
 export const QUEUE_LIMITS = {
   name: { min: 2, max: 50 },

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { ContactDTO } from "./contacts.js";
+import { contactSchema } from "./contacts.js";
 import { searchText } from "./validation.js";
-import type { TicketDTO } from "./tickets.js";
+import { ticketSchema } from "./tickets.js";
 
 /**
  * The command palette's search (Ctrl/Cmd+K): tickets by contact name, number, message text or id,
@@ -20,7 +20,15 @@ export const PALETTE_LIMITS = {
 export const paletteSearchQuerySchema = z.object({ q: searchText(PALETTE_LIMITS.maxChars) });
 
 /** GET /search?q=: the tickets first (newest activity first), then the contacts (by name). */
-export interface PaletteResultsDTO {
-  tickets: TicketDTO[];
-  contacts: ContactDTO[];
-}
+export const paletteResultsSchema = z
+  .object({
+    /** At most PALETTE_LIMITS.tickets; a ticket whose id is the text comes first. */
+    tickets: z.array(ticketSchema),
+    /** At most PALETTE_LIMITS.contacts. */
+    contacts: z.array(contactSchema),
+  })
+  .meta({
+    id: "SearchResults",
+    description: "The command palette's results: the tickets, then the contacts, the caller may see",
+  });
+export type PaletteResultsDTO = z.infer<typeof paletteResultsSchema>;

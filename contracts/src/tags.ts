@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { pageOf, rowId, timestamp } from "./answers.js";
-import type { TicketDTO } from "./tickets.js";
-import { ticketListQuerySchema } from "./tickets.js";
+import { type TicketDTO, ticketListQuerySchema, ticketSchema } from "./tickets.js";
 import { dbId, idValue, noNul } from "./validation.js";
 
 /** A tag as every answer and the `company-{id}-tag` event carry it. */
@@ -92,11 +91,9 @@ export const kanbanQuerySchema = ticketListQuerySchema.pick({
 });
 export type KanbanQuery = z.infer<typeof kanbanQuerySchema>;
 
-export interface KanbanPage {
-  tickets: TicketDTO[];
-  count: number;
-  hasMore: boolean;
-}
+/** GET /ticket/kanban: a page of the board's tickets (the lanes are the tickets' kanban tags). */
+export const kanbanPageSchema = pageOf("tickets", ticketSchema).meta({ id: "KanbanPage" });
+export type KanbanPage = z.infer<typeof kanbanPageSchema>;
 
 /** The board's lanes: 'Em aberto' (no kanban tag) and one per kanban tag; a ticket sits in one lane. */
 export function kanbanLaneOf(ticket: Pick<TicketDTO, "tags">, laneIds: ReadonlySet<number>): number | null {

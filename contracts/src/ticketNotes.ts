@@ -1,19 +1,27 @@
 import { z } from "zod";
+import { rowId, timestamp } from "./answers.js";
 import { idValue, noNul } from "./validation.js";
 import { type Actor, can } from "./permissions.js";
 
 /** A private note on a ticket, as the contact drawer lists it and `company-{id}-ticketNote` carries it. */
-export interface TicketNoteDTO {
-  id: number;
-  note: string;
-  ticketId: number;
-  contactId: number;
-  userId: number | null;
-  /** The author; null once that user was deleted. */
-  user: { id: number; name: string } | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const ticketNoteSchema = z
+  .object({
+    id: rowId,
+    note: z.string(),
+    ticketId: rowId,
+    contactId: rowId,
+    userId: rowId.nullable(),
+    /** The author; null once that user was deleted. */
+    user: z.object({ id: rowId, name: z.string() }).nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({
+    id: "TicketNote",
+    description:
+      "A private note on a ticket, as the contact drawer lists it and company-{id}-ticketNote carries it",
+  });
+export type TicketNoteDTO = z.infer<typeof ticketNoteSchema>;
 
 export const TICKET_NOTE = { min: 2, max: 5000 } as const;
 

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import type { ContactDTO } from "./contacts.js";
+import { pageOf, rowId, timestamp } from "./answers.js";
+import { contactSchema } from "./contacts.js";
 import { type Actor, can } from "./permissions.js";
-import type { QueueDTO } from "./queues.js";
+import { queueSchema } from "./queues.js";
 import { dbId, idList, pageNumber, searchText } from "./validation.js";
 
 const flag = z.preprocess((v) => v === true || v === "true" || v === "1", z.boolean());
@@ -35,12 +36,6 @@ export const ticketListQuerySchema = z.object({
     .optional(),
 });
 export type TicketListQuery = z.infer<typeof ticketListQuerySchema>;
-
-export interface TicketsPage {
-  tickets: TicketDTO[];
-  count: number;
-  hasMore: boolean;
-}
 
 export const ticketCreateSchema = z.object({
   contactId: dbId,
@@ -85,26 +80,63 @@ export interface OtherOpenTicketError {
   queueName: string | null;
 }
 
-export interface TicketDTO {
-  id: number;
-  uuid: string;
-  status: "pending" | "open" | "closed";
-  contactId: number;
-  contact: Pick<ContactDTO, "id" | "name" | "number" | "profilePicUrl" | "isGroup">;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  queueId: number | null;
-  queue: QueueDTO | null;
-  whatsappId: number | null;
-  whatsapp: { id: number; name: string } | null;
-  lastMessage: string;
-  unreadMessages: number;
-  isGroup: boolean;
-  chatbot: boolean;
-  tags: { id: number; name: string; color: string }[];
-  createdAt: string;
-  updatedAt: string;
-}
+/** The ticket's contact, as the list shows it. */
+export const ticketContactSchema = contactSchema
+  .pick({ id: true, name: true, number: true, profilePicUrl: true, isGroup: true })
+  .meta({ id: "TicketContact", description: "A ticket's contact, as the ticket list shows it" });
+
+/** The agent a ticket is with. */
+export const ticketUserSchema = z
+  .object({ id: rowId, name: z.string() })
+  .meta({ id: "TicketUser", description: "The agent a ticket is with" });
+
+/** The connection (WhatsApp number) a ticket talks through. */
+export const ticketWhatsappSchema = z
+  .object({ id: rowId, name: z.string() })
+  .meta({ id: "TicketWhatsapp", description: "The connection (WhatsApp number) a ticket talks through" });
+
+/** A tag on a ticket, as the list's chips show it (the whole tag is the Tag schema). */
+export const ticketTagSchema = z
+  .object({ id: rowId, name: z.string(), color: z.string() })
+  .meta({ id: "TicketTag", description: "A tag on a ticket, as the list's chips show it" });
+
+/** A ticket as every answer and the `company-{id}-ticket` event carry it. */
+export const ticketSchema = z
+  .object({
+    id: rowId,
+    uuid: z.uuid(),
+    status: z.enum(["pending", "open", "closed"]),
+    contactId: rowId,
+    contact: ticketContactSchema,
+    /** The agent holding the ticket; null when none does. */
+    userId: rowId.nullable(),
+    user: ticketUserSchema.nullable(),
+    queueId: rowId.nullable(),
+    queue: queueSchema.nullable(),
+    whatsappId: rowId.nullable(),
+    whatsapp: ticketWhatsappSchema.nullable(),
+    /** The text of the conversation's last message, as the list previews it. */
+    lastMessage: z.string(),
+    unreadMessages: z.number().int().nonnegative(),
+    isGroup: z.boolean(),
+    /** The chatbot (queue menu, integration or prompt) is talking with the contact. */
+    chatbot: z.boolean(),
+    tags: z.array(ticketTagSchema),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({
+    id: "Ticket",
+    description: "A ticket, as every answer and the company-{id}-ticket event carry it",
+  });
+export type TicketDTO = z.infer<typeof ticketSchema>;
+
+/**
+ * GET /tickets. `count` is exact for a list; a text search counts up to TICKET_SEARCH_COUNT_CAP and
+ * answers one more when it matches more.
+ */
+export const ticketsPageSchema = pageOf("tickets", ticketSchema).meta({ id: "TicketsPage" });
+export type TicketsPage = z.infer<typeof ticketsPageSchema>;
 
 /**
  * A ticket an agent starts needs a queue unless the agent has access to any ticket (an admin;

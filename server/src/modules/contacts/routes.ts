@@ -6,7 +6,9 @@ import {
   type ContactImportEvent,
   contactCreateSchema,
   contactListQuerySchema,
+  contactSchema,
   contactUpdateSchema,
+  contactsPageSchema,
   errorMessage,
   idParam,
 } from "@atende/contracts";
@@ -48,11 +50,17 @@ export async function contactsModule(parent: FastifyInstance, deps: ContactsModu
 
     r.get(
       "/contacts",
-      { ...listed, summary: "The company's contacts by name, a page at a time, optionally searched" },
+      {
+        ...listed,
+        response: contactsPageSchema,
+        summary: "The company's contacts by name, a page at a time, optionally searched",
+      },
       ({ auth, query }) => contacts.page(auth, query),
     );
-    r.get("/contacts/list", { ...listed, operationId: "contacts.listAll" }, ({ auth, query }) =>
-      contacts.list(auth, query),
+    r.get(
+      "/contacts/list",
+      { ...listed, response: z.array(contactSchema), operationId: "contacts.listAll" },
+      ({ auth, query }) => contacts.list(auth, query),
     );
     r.get("/contacts/export", { ...listed, produces: "text/csv" }, async ({ auth, query }, _req, reply) => {
       const list = await contacts.list(auth, query);
@@ -63,8 +71,10 @@ export async function contactsModule(parent: FastifyInstance, deps: ContactsModu
         .header("cache-control", "no-store")
         .send(transfer.toCsv(list));
     });
-    r.get("/contacts/:id", { access: "user", params: idParam, summary: "A contact" }, ({ auth, params }) =>
-      contacts.get(auth, params.id),
+    r.get(
+      "/contacts/:id",
+      { access: "user", params: idParam, response: contactSchema, summary: "A contact" },
+      ({ auth, params }) => contacts.get(auth, params.id),
     );
     r.post(
       "/contacts",
@@ -72,6 +82,7 @@ export async function contactsModule(parent: FastifyInstance, deps: ContactsModu
         access: "user",
         body: contactCreateSchema,
         status: 201,
+        response: contactSchema,
         summary: "Add a contact (its number checked on WhatsApp where a connection is up)",
         examples: {
           contact: {
@@ -93,6 +104,7 @@ export async function contactsModule(parent: FastifyInstance, deps: ContactsModu
         access: "user",
         params: idParam,
         body: contactUpdateSchema,
+        response: contactSchema,
         summary: "Change a contact: the fields sent (extraInfo, when sent, replaces the list)",
       },
       ({ auth, params, body }) => contacts.update(auth, params.id, body),

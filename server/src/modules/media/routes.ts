@@ -32,7 +32,12 @@ export async function mediaModule(
   const fileParams = z.object({ companyId: z.string(), file: z.string() });
   routes(app).get(
     "/media/:companyId/:file",
-    { access: "user", params: fileParams },
+    {
+      access: "user",
+      params: fileParams,
+      produces: "application/octet-stream",
+      summary: "A stored file (a message's media, a queue's attachment), with its own content type",
+    },
     async ({ auth: actor, params }, req, reply) => {
       const { companyId, file } = params;
       const filePath = `${companyId}/${file}`;

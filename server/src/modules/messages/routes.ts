@@ -6,7 +6,9 @@ import {
   forwardSchema,
   idOf,
   messageEditSchema,
+  messageSchema,
   messageSendSchema,
+  messagesPageSchema,
   reactionSchema,
 } from "@atende/contracts";
 import { authOf } from "../../http/auth.js";
@@ -26,6 +28,9 @@ const multipartFields = z.object({
   quotedMsgId: z.preprocess((v) => (v === "" ? undefined : v), idOf(Number.MAX_SAFE_INTEGER).optional()),
 });
 
+/** A send answers the message it saved, or the list of them when it sent several files. */
+const sentAnswer = z.union([messageSchema, z.array(messageSchema)]);
+
 export function messagesRoutes(app: FastifyInstance, messages: MessagesService) {
   const r = routes(app);
   r.get(
@@ -34,6 +39,7 @@ export function messagesRoutes(app: FastifyInstance, messages: MessagesService) 
       access: "user",
       params: ticketParam,
       query: pageQuery,
+      response: messagesPageSchema,
       operationId: "messages.list",
       summary: `A ticket's conversation, newest first, ${MESSAGE_PAGE_SIZE} messages a page`,
     },
@@ -47,6 +53,7 @@ export function messagesRoutes(app: FastifyInstance, messages: MessagesService) 
       bodyDoc: messageSendSchema,
       consumes: ["application/json", "multipart/form-data"],
       status: 201,
+      response: sentAnswer,
       operationId: "messages.send",
       summary: "Send a message on a ticket: a text, or files (multipart, under `medias`)",
       examples: {
@@ -88,7 +95,7 @@ export function messagesRoutes(app: FastifyInstance, messages: MessagesService) 
   );
   r.post(
     "/messages/edit/:id",
-    { access: "user", params: bigId, body: messageEditSchema },
+    { access: "user", params: bigId, body: messageEditSchema, response: messageSchema },
     ({ auth, params, body }) => messages.edit(auth, params.id, body.body),
   );
   r.delete("/messages/:id", { access: "user", params: bigId, status: 204 }, ({ auth, params }) =>
@@ -96,15 +103,17 @@ export function messagesRoutes(app: FastifyInstance, messages: MessagesService) 
   );
   r.post(
     "/messages/:id/reactions",
-    { access: "user", params: bigId, body: reactionSchema },
+    { access: "user", params: bigId, body: reactionSchema, response: messageSchema },
     ({ auth, params, body }) => messages.react(auth, params.id, body.type),
   );
-  r.post("/messages/:id/retry", { access: "user", params: bigId }, ({ auth, params }) =>
-    messages.retry(auth, params.id),
+  r.post(
+    "/messages/:id/retry",
+    { access: "user", params: bigId, response: messageSchema },
+    ({ auth, params }) => messages.retry(auth, params.id),
   );
   r.post(
     "/message/forward",
-    { access: "user", body: forwardSchema, operationId: "messages.forward" },
+    { access: "user", body: forwardSchema, response: messageSchema, operationId: "messages.forward" },
     ({ auth, body }) => messages.forward(auth, body.messageId, body.contactId, body.signMessage),
   );
 }

@@ -1,8 +1,11 @@
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import {
   idParam,
+  queueDetailSchema,
   queueOptionCreateSchema,
+  queueOptionSchema,
   queueOptionUpdateSchema,
   queueOptionsQuerySchema,
   queueSaveSchema,
@@ -17,46 +20,56 @@ export function queuesRoutes(app: FastifyInstance, queues: QueuesService) {
   const manage = "queues-page:manage";
   const byId = { params: idParam } as const;
   const upload = { ...byId, access: manage, bodyDoc: uploadForm, consumes: ["multipart/form-data"] } as const;
+  const queue = { response: queueDetailSchema } as const;
+  const option = { response: queueOptionSchema } as const;
 
-  r.get("/queue", { access: "user" }, ({ auth }) => queues.list(auth));
-  r.get("/queue/:id", { ...byId, access: "user" }, ({ auth, params }) => queues.get(auth, params.id));
-  r.post("/queue", { access: manage, body: queueSaveSchema, status: 201 }, ({ auth, body }) =>
+  r.get("/queue", { access: "user", response: z.array(queueDetailSchema) }, ({ auth }) => queues.list(auth));
+  r.get("/queue/:id", { ...byId, ...queue, access: "user" }, ({ auth, params }) =>
+    queues.get(auth, params.id),
+  );
+  r.post("/queue", { ...queue, access: manage, body: queueSaveSchema, status: 201 }, ({ auth, body }) =>
     queues.create(auth, body),
   );
-  r.put("/queue/:id", { ...byId, access: manage, body: queueSaveSchema }, ({ auth, params, body }) =>
-    queues.update(auth, params.id, body),
+  r.put(
+    "/queue/:id",
+    { ...byId, ...queue, access: manage, body: queueSaveSchema },
+    ({ auth, params, body }) => queues.update(auth, params.id, body),
   );
   r.delete("/queue/:id", { ...byId, access: manage, status: 204 }, ({ auth, params }) =>
     queues.remove(auth, params.id),
   );
-  r.post("/queue/:id/media-upload", upload, ({ auth, params }, req) =>
+  r.post("/queue/:id/media-upload", { ...upload, ...queue }, ({ auth, params }, req) =>
     queues.attachMedia(auth, params.id, () => readSingleUpload(req)),
   );
-  r.delete("/queue/:id/media-upload", { ...byId, access: manage }, ({ auth, params }) =>
+  r.delete("/queue/:id/media-upload", { ...byId, ...queue, access: manage }, ({ auth, params }) =>
     queues.removeMedia(auth, params.id),
   );
 
-  r.get("/queue-options", { access: "user", query: queueOptionsQuerySchema }, ({ auth, query }) =>
-    queues.listOptions(auth, query),
+  r.get(
+    "/queue-options",
+    { access: "user", query: queueOptionsQuerySchema, response: z.array(queueOptionSchema) },
+    ({ auth, query }) => queues.listOptions(auth, query),
   );
-  r.get("/queue-options/:id", { ...byId, access: "user" }, ({ auth, params }) =>
+  r.get("/queue-options/:id", { ...byId, ...option, access: "user" }, ({ auth, params }) =>
     queues.getOption(auth, params.id),
   );
-  r.post("/queue-options", { access: manage, body: queueOptionCreateSchema, status: 201 }, ({ auth, body }) =>
-    queues.createOption(auth, body),
+  r.post(
+    "/queue-options",
+    { ...option, access: manage, body: queueOptionCreateSchema, status: 201 },
+    ({ auth, body }) => queues.createOption(auth, body),
   );
   r.put(
     "/queue-options/:id",
-    { ...byId, access: manage, body: queueOptionUpdateSchema },
+    { ...byId, ...option, access: manage, body: queueOptionUpdateSchema },
     ({ auth, params, body }) => queues.updateOption(auth, params.id, body),
   );
   r.delete("/queue-options/:id", { ...byId, access: manage, status: 204 }, ({ auth, params }) =>
     queues.removeOption(auth, params.id),
   );
-  r.post("/queue-options/:id/media-upload", upload, ({ auth, params }, req) =>
+  r.post("/queue-options/:id/media-upload", { ...upload, ...option }, ({ auth, params }, req) =>
     queues.attachOptionMedia(auth, params.id, () => readSingleUpload(req)),
   );
-  r.delete("/queue-options/:id/media-upload", { ...byId, access: manage }, ({ auth, params }) =>
+  r.delete("/queue-options/:id/media-upload", { ...byId, ...option, access: manage }, ({ auth, params }) =>
     queues.removeOptionMedia(auth, params.id),
   );
 }

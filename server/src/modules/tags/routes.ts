@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import {
   idParam,
+  kanbanPageSchema,
   kanbanQuerySchema,
   listQuerySchema,
   tagCreateSchema,
@@ -9,6 +10,7 @@ import {
   tagSyncSchema,
   tagUpdateSchema,
   tagsPageSchema,
+  ticketSchema,
   ticketIdParam,
   ticketTagParams,
 } from "@atende/contracts";
@@ -39,7 +41,9 @@ export function tagsRoutes(app: FastifyInstance, tags: TagsService) {
     { access: "user", body: tagCreateSchema, status: 201, response: tagSchema },
     ({ auth, body }) => tags.create(auth, body),
   );
-  r.post("/tags/sync", { access: "user", body: tagSyncSchema }, ({ auth, body }) => tags.sync(auth, body));
+  r.post("/tags/sync", { access: "user", body: tagSyncSchema, response: ticketSchema }, ({ auth, body }) =>
+    tags.sync(auth, body),
+  );
   r.put(
     "/tags/:id",
     { access: "user", params: idParam, body: tagUpdateSchema, response: tagSchema },
@@ -51,14 +55,20 @@ export function tagsRoutes(app: FastifyInstance, tags: TagsService) {
 
   // The board and its moves: the guard refuses a plan without useKanban (ERR_PLAN_FEATURE_DISABLED).
   const kanban = { access: "user", plan: "useKanban" } as const;
-  r.get("/ticket/kanban", { ...kanban, query: kanbanQuerySchema }, ({ auth, query }) =>
-    tags.board(auth, query),
+  r.get(
+    "/ticket/kanban",
+    { ...kanban, query: kanbanQuerySchema, response: kanbanPageSchema },
+    ({ auth, query }) => tags.board(auth, query),
   );
-  r.delete("/ticket-tags/:ticketId", { ...kanban, params: ticketIdParam }, ({ auth, params }) =>
-    tags.leaveLane(auth, params.ticketId),
+  r.delete(
+    "/ticket-tags/:ticketId",
+    { ...kanban, params: ticketIdParam, response: ticketSchema },
+    ({ auth, params }) => tags.leaveLane(auth, params.ticketId),
   );
-  r.put("/ticket-tags/:ticketId/:tagId", { ...kanban, params: ticketTagParams }, ({ auth, params }) =>
-    tags.addTag(auth, params.ticketId, params.tagId),
+  r.put(
+    "/ticket-tags/:ticketId/:tagId",
+    { ...kanban, params: ticketTagParams, response: ticketSchema },
+    ({ auth, params }) => tags.addTag(auth, params.ticketId, params.tagId),
   );
 }
 

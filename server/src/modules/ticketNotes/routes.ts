@@ -1,15 +1,20 @@
 import type { FastifyInstance } from "fastify";
-import { idParam, ticketNoteCreateSchema, ticketNotesQuerySchema } from "@atende/contracts";
+import { z } from "zod";
+import { idParam, ticketNoteCreateSchema, ticketNoteSchema, ticketNotesQuerySchema } from "@atende/contracts";
 import { routes } from "../../http/route.js";
 import { type TicketNotesDeps, type TicketNotesService, createTicketNotesService } from "./service.js";
 
 export function ticketNotesRoutes(app: FastifyInstance, notes: TicketNotesService) {
   const r = routes(app);
-  r.get("/ticket-notes/list", { access: "user", query: ticketNotesQuerySchema }, ({ auth, query }) =>
-    notes.list(auth, query),
+  r.get(
+    "/ticket-notes/list",
+    { access: "user", query: ticketNotesQuerySchema, response: z.array(ticketNoteSchema) },
+    ({ auth, query }) => notes.list(auth, query),
   );
-  r.post("/ticket-notes", { access: "user", body: ticketNoteCreateSchema, status: 201 }, ({ auth, body }) =>
-    notes.create(auth, body),
+  r.post(
+    "/ticket-notes",
+    { access: "user", body: ticketNoteCreateSchema, status: 201, response: ticketNoteSchema },
+    ({ auth, body }) => notes.create(auth, body),
   );
   // The author, or ticket-notes:deleteAny (the service decides).
   r.delete("/ticket-notes/:id", { access: "user", params: idParam, status: 204 }, ({ auth, params }) =>

@@ -6,23 +6,28 @@ import {
   idParam,
   ticketCreateSchema,
   ticketListQuerySchema,
+  ticketSchema,
   ticketUpdateSchema,
+  ticketsPageSchema,
   uuidValue,
 } from "@atende/contracts";
 import { routes } from "../../http/route.js";
 import { type TicketsService, createTicketsService } from "./service.js";
 
 const uuidParam = z.object({ uuid: uuidValue });
+/** POST /tickets/closeAll: how many tickets it closed. */
+const closeAllAnswer = z.object({ closed: z.number().int().nonnegative() });
 
 export function ticketsRoutes(app: FastifyInstance, tickets: TicketsService) {
   const r = routes(app);
   // Who sees which ticket is the service's (queues, showAll, spy): a ticket out of sight is a 404.
-  const byId = { access: "user", params: idParam } as const;
+  const byId = { access: "user", params: idParam, response: ticketSchema } as const;
   r.get(
     "/tickets",
     {
       access: "user",
       query: ticketListQuerySchema,
+      response: ticketsPageSchema,
       summary: `The tickets the caller sees, newest activity first, ${TICKET_PAGE_SIZE} a page`,
       examples: {
         open: {
@@ -39,18 +44,30 @@ export function ticketsRoutes(app: FastifyInstance, tickets: TicketsService) {
   );
   r.get(
     "/tickets/u/:uuid",
-    { access: "user", params: uuidParam, operationId: "tickets.getByUuid", summary: "A ticket by its uuid" },
+    {
+      access: "user",
+      params: uuidParam,
+      response: ticketSchema,
+      operationId: "tickets.getByUuid",
+      summary: "A ticket by its uuid",
+    },
     ({ auth, params }) => tickets.getByUuid(auth, params.uuid),
   );
   r.get("/tickets/:id", { ...byId, summary: "A ticket" }, ({ auth, params }) => tickets.get(auth, params.id));
   r.post(
     "/tickets",
-    { access: "user", body: ticketCreateSchema, status: 201, summary: "Open a ticket for a contact" },
+    {
+      access: "user",
+      body: ticketCreateSchema,
+      status: 201,
+      response: ticketSchema,
+      summary: "Open a ticket for a contact",
+    },
     ({ auth, body }) => tickets.create(auth, body),
   );
   r.post(
     "/tickets/closeAll",
-    { access: "tickets-manager:closeAll", body: closeAllSchema, response: z.object({ closed: z.number() }) },
+    { access: "tickets-manager:closeAll", body: closeAllSchema, response: closeAllAnswer },
     async ({ auth, body }) => ({
       closed: await tickets.closeAll(auth, body.status, body.selectedQueueIds),
     }),
@@ -67,8 +84,8 @@ export function ticketsRoutes(app: FastifyInstance, tickets: TicketsService) {
   r.delete(
     "/tickets/:id",
     {
-      ...byId,
       access: "ticket-options:deleteTicket",
+      params: idParam,
       status: 204,
       summary: "Delete a ticket and its messages",
     },
