@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PageAnswer } from "./lists.js";
+import { pageOf, rowId, timestamp } from "./answers.js";
 import { noNul, sizedText } from "./validation.js";
 
 /**
@@ -7,22 +7,27 @@ import { noNul, sizedText } from "./validation.js";
  * it. Helps belong to the platform, not to a company: the super user writes them, every signed-in
  * user of every company reads the same list.
  */
-export interface HelpDTO {
-  id: number;
-  title: string;
-  description: string;
-  /** The YouTube video id (11 characters): the web builds the thumbnail and the player from it. */
-  video: string;
-  /** An optional page to read more (http or https). */
-  link: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const helpSchema = z
+  .object({
+    id: rowId,
+    title: z.string(),
+    description: z.string(),
+    /** The YouTube video id (11 characters): the web builds the thumbnail and the player from it. */
+    video: z.string(),
+    /** An optional page to read more (http or https). */
+    link: z.string().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: "Help", description: "A help video of the platform, the same for every company" });
+export type HelpDTO = z.infer<typeof helpSchema>;
 
 /** GET /helps: a page of the Ajuda tab's table, as clients of this API family read it. */
-export interface HelpsPage extends PageAnswer {
-  records: HelpDTO[];
-}
+export const helpsPageSchema = pageOf("records", helpSchema).meta({
+  id: "HelpsPage",
+  description: "A page of the platform's help videos",
+});
+export type HelpsPage = z.infer<typeof helpsPageSchema>;
 
 export const HELP_TITLE = { min: 1, max: 200 } as const;
 export const HELP_DESCRIPTION_MAX = 2000;

@@ -27,13 +27,32 @@ export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
 /** POST /settings/media-upload?ref={target}: the target is checked by the service (ERR_LOGO_TARGET_REQUIRED). */
 export const logoUploadQuery = z.object({ ref: z.string().max(64).optional() });
 
-/** The current logo of each target: its URL (changes with each upload), or null for the built-in one. */
-export type LogosDTO = Record<LogoTarget, string | null>;
+/** A target's current logo: its URL (changes with each upload), or null for the built-in one. */
+const logoUrl = z.string().nullable();
+
+/** The current logo of each target. */
+export const logosSchema = z
+  .object({
+    signup: logoUrl,
+    login: logoUrl,
+    interno: logoUrl,
+    favicon: logoUrl,
+    "favicon-256x256": logoUrl,
+    "apple-touch-icon": logoUrl,
+  } satisfies Record<LogoTarget, typeof logoUrl>)
+  .meta({ id: "Logos", description: "The URL of each target's current logo, null for the built-in one" });
+export type LogosDTO = z.infer<typeof logosSchema>;
 
 /** The upload's answer: `mensagem` as clients of this API family read it, and every current logo. */
-export interface LogoUploadAnswer {
-  mensagem: "Arquivo Anexado";
-  ref: LogoTarget;
-  url: string;
-  logos: LogosDTO;
-}
+export const logoUploadAnswerSchema = z
+  .object({
+    mensagem: z.literal("Arquivo Anexado"),
+    ref: z.enum(LOGO_TARGETS),
+    url: z.string(),
+    logos: logosSchema,
+  })
+  .meta({
+    id: "LogoUploadAnswer",
+    description: "A logo uploaded: its target, its URL and every current logo",
+  });
+export type LogoUploadAnswer = z.infer<typeof logoUploadAnswerSchema>;

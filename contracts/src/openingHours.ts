@@ -17,12 +17,20 @@ const WEEKDAY_KEYS = WEEKDAYS.map(([, en]) => en) as [WeekdayEn, ...WeekdayEn[]]
  * One day of opening hours (a queue's or a company's). A day whose start equals its end
  * (00:00 to 00:00) is closed; a weekday missing from a list is closed too.
  */
-export interface ScheduleEntry {
-  weekday: string;
-  weekdayEn: WeekdayEn;
-  startTime: string;
-  endTime: string;
-}
+export const openingHoursDaySchema = z
+  .object({
+    /** The weekday's Portuguese name ("Segunda-feira"...). */
+    weekday: z.string(),
+    weekdayEn: z.enum(WEEKDAY_KEYS),
+    /** ##:## (00:00 to 23:59), as are all times of day. */
+    startTime: z.string(),
+    endTime: z.string(),
+  })
+  .meta({
+    id: "OpeningHoursDay",
+    description: "One weekday's opening hours; a day from 00:00 to 00:00 is closed",
+  });
+export type ScheduleEntry = z.infer<typeof openingHoursDaySchema>;
 
 function defaultHours(weekdayEn: WeekdayEn): [string, string] {
   if (weekdayEn === "saturday") return ["08:00", "12:00"];

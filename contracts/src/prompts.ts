@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PageAnswer } from "./lists.js";
+import { pageOf, rowId, timestamp } from "./answers.js";
 import { noNul } from "./validation.js";
 
 /** 'texto': the prompt answers in text only; any other value is an Azure neural voice for voice notes. */
@@ -46,47 +46,56 @@ export const PROMPT_LIMITS = {
  * A prompt as answers and the `company-{id}-prompt` event carry it. Keys are never sent whole:
  * `apiKeyHint` and `voiceKeyHint` hold their last four characters (null when none is stored).
  */
-export interface PromptDTO {
-  id: number;
-  companyId: number;
-  name: string;
-  prompt: string;
-  voice: string;
-  voiceKeyHint: string | null;
-  voiceRegion: string;
-  maxTokens: number;
-  temperature: number;
-  apiKeyHint: string | null;
-  queueId: number | null;
-  queue: { id: number; name: string } | null;
-  maxMessages: number;
-  /** Tokens this prompt has used so far. */
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export const promptSchema = z
+  .object({
+    id: rowId,
+    companyId: rowId,
+    name: z.string(),
+    prompt: z.string(),
+    voice: z.string(),
+    voiceKeyHint: z.string().nullable(),
+    voiceRegion: z.string(),
+    maxTokens: z.number().int(),
+    temperature: z.number(),
+    apiKeyHint: z.string().nullable(),
+    queueId: rowId.nullable(),
+    queue: z.object({ id: rowId, name: z.string() }).nullable(),
+    maxMessages: z.number().int(),
+    /** Tokens this prompt has used so far. */
+    promptTokens: z.number().int().nonnegative(),
+    completionTokens: z.number().int().nonnegative(),
+    totalTokens: z.number().int().nonnegative(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: "Prompt", description: "An AI prompt answering a queue's customers; its keys only as hints" });
+export type PromptDTO = z.infer<typeof promptSchema>;
 
 /** GET /prompt: the shape clients of this API family read (20 a page, by name). */
-export interface PromptsPage extends PageAnswer {
-  prompts: PromptDTO[];
-}
+export const promptsPageSchema = pageOf("prompts", promptSchema).meta({
+  id: "PromptsPage",
+  description: "A page of the company's AI prompts",
+});
+export type PromptsPage = z.infer<typeof promptsPageSchema>;
 
 export type PromptEvent =
   { action: "create" | "update"; prompt: PromptDTO } | { action: "delete"; promptId: number };
 
+export const tokenCountsSchema = z
+  .object({
+    promptTokens: z.number().int().nonnegative(),
+    completionTokens: z.number().int().nonnegative(),
+    totalTokens: z.number().int().nonnegative(),
+    requests: z.number().int().nonnegative(),
+  })
+  .meta({ id: "TokenCounts", description: "AI tokens used and the requests that used them" });
+export type TokenCounts = z.infer<typeof tokenCountsSchema>;
+
 /** The AI tokens a company used: this month (UTC) and all time. GET /prompt/usage. */
-export interface TokenUsageDTO {
-  month: TokenCounts;
-  total: TokenCounts;
-}
-export interface TokenCounts {
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
-  requests: number;
-}
+export const tokenUsageSchema = z
+  .object({ month: tokenCountsSchema, total: tokenCountsSchema })
+  .meta({ id: "TokenUsage", description: "The AI tokens a company used this month (UTC) and all time" });
+export type TokenUsageDTO = z.infer<typeof tokenUsageSchema>;
 
 const text = (max: number) =>
   z.string("validation.invalid").trim().max(max, "validation.tooLong").refine(noNul, "validation.invalid");

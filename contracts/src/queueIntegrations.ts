@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PageAnswer } from "./lists.js";
+import { pageOf, rowId, timestamp } from "./answers.js";
 import { noNul } from "./validation.js";
 
 /** The kinds of bot a queue or connection can hand its conversations to (back-office section 9). */
@@ -37,34 +37,43 @@ export const QUEUE_INTEGRATION_LIMITS = {
  * and the hints say what is stored (`jsonContentHint`: the service account's e-mail or "****";
  * tokens: their last four characters). A hint is null when nothing is stored.
  */
-export interface QueueIntegrationDTO {
-  id: number;
-  companyId: number;
-  type: QueueIntegrationType;
-  name: string;
-  projectName: string;
-  jsonContent: "";
-  jsonContentHint: string | null;
-  language: string;
-  urlN8N: string;
-  typebotSlug: string;
-  typebotExpires: number;
-  typebotDelayMessage: number;
-  typebotKeywordFinish: string;
-  typebotKeywordRestart: string;
-  typebotUnknownMessage: string;
-  typebotRestartMessage: string;
-  /** Bearer token sent to the bot (private Typebot, protected n8n): its last four characters. */
-  authTokenHint: string | null;
-  /** The HMAC-SHA256 key signing what is POSTed to n8n/webhook: its last four characters. */
-  signingSecretHint: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const queueIntegrationSchema = z
+  .object({
+    id: rowId,
+    companyId: rowId,
+    type: z.enum(QUEUE_INTEGRATION_TYPES),
+    name: z.string(),
+    projectName: z.string(),
+    jsonContent: z.literal(""),
+    jsonContentHint: z.string().nullable(),
+    language: z.string(),
+    urlN8N: z.string(),
+    typebotSlug: z.string(),
+    typebotExpires: z.number().int(),
+    typebotDelayMessage: z.number().int(),
+    typebotKeywordFinish: z.string(),
+    typebotKeywordRestart: z.string(),
+    typebotUnknownMessage: z.string(),
+    typebotRestartMessage: z.string(),
+    /** Bearer token sent to the bot (private Typebot, protected n8n): its last four characters. */
+    authTokenHint: z.string().nullable(),
+    /** The HMAC-SHA256 key signing what is POSTed to n8n/webhook: its last four characters. */
+    signingSecretHint: z.string().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({
+    id: "QueueIntegration",
+    description: "A bot integration (Typebot, n8n, webhook, Dialogflow); its secrets only as hints",
+  });
+export type QueueIntegrationDTO = z.infer<typeof queueIntegrationSchema>;
 
-export interface QueueIntegrationsPage extends PageAnswer {
-  queueIntegrations: QueueIntegrationDTO[];
-}
+/** GET /queueIntegration: a page of the integrations, by name. */
+export const queueIntegrationsPageSchema = pageOf("queueIntegrations", queueIntegrationSchema).meta({
+  id: "QueueIntegrationsPage",
+  description: "A page of the company's bot integrations",
+});
+export type QueueIntegrationsPage = z.infer<typeof queueIntegrationsPageSchema>;
 
 export type QueueIntegrationEvent =
   | { action: "create" | "update"; queueIntegration: QueueIntegrationDTO }
@@ -165,8 +174,11 @@ export const dialogflowTestSchema = z.object({
 export type DialogflowTestInput = z.infer<typeof dialogflowTestSchema>;
 
 /** What a successful test answers: Dialogflow's reply to a "hello". */
-export interface DialogflowTestAnswer {
-  ok: true;
-  fulfillmentText: string;
-  intent: string;
-}
+export const dialogflowTestAnswerSchema = z
+  .object({
+    ok: z.literal(true),
+    fulfillmentText: z.string(),
+    intent: z.string(),
+  })
+  .meta({ id: "DialogflowTestAnswer", description: 'Dialogflow\'s reply to a test "hello"' });
+export type DialogflowTestAnswer = z.infer<typeof dialogflowTestAnswerSchema>;

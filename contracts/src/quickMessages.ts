@@ -1,33 +1,37 @@
 import { z } from "zod";
+import { pageOf, rowId, timestamp } from "./answers.js";
 import { LIMITS } from "./constants.js";
 import { noNul } from "./validation.js";
 import { type Actor, can } from "./permissions.js";
 
 /** A quick message as every answer and the `company-{id}-quickmessage` event carry it. */
-export interface QuickMessageDTO {
-  id: number;
-  shortcode: string;
-  message: string;
-  /** The attachment's stored path and its original file name, or null. */
-  mediaPath: string | null;
-  mediaName: string | null;
-  /** Where the web app fetches the attachment (authenticated), or null. */
-  mediaUrl: string | null;
-  /** Global (geral): offered to everyone in the company, not only its author. */
-  geral: boolean;
-  companyId: number;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const quickMessageSchema = z
+  .object({
+    id: rowId,
+    shortcode: z.string(),
+    message: z.string(),
+    /** The attachment's stored path and its original file name, or null. */
+    mediaPath: z.string().nullable(),
+    mediaName: z.string().nullable(),
+    /** Where the web app fetches the attachment (authenticated), or null. */
+    mediaUrl: z.string().nullable(),
+    /** Global (geral): offered to everyone in the company, not only its author. */
+    geral: z.boolean(),
+    companyId: rowId,
+    userId: rowId.nullable(),
+    user: z.object({ id: rowId, name: z.string() }).nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: "QuickMessage", description: "A quick message: a shortcode the chat's '/' list expands" });
+export type QuickMessageDTO = z.infer<typeof quickMessageSchema>;
 
 /** GET /quick-messages: the page's infinite list, as clients of this API family read it. */
-export interface QuickMessagesPage {
-  records: QuickMessageDTO[];
-  count: number;
-  hasMore: boolean;
-}
+export const quickMessagesPageSchema = pageOf("records", quickMessageSchema).meta({
+  id: "QuickMessagesPage",
+  description: "A page of the quick messages the caller sees",
+});
+export type QuickMessagesPage = z.infer<typeof quickMessagesPageSchema>;
 
 export const QUICK_MESSAGE = { shortcodeMax: 100, messageMax: 10_000 } as const;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ContactDTO } from "./contacts.js";
+import { pageOf, rowId, timestamp } from "./answers.js";
 import { zoneOffsetMs } from "./dates.js";
 import { MAX_DB_ID, idOf, idValue, noNul, pageNumber, searchText } from "./validation.js";
 import { type Actor, can } from "./permissions.js";
@@ -12,35 +12,40 @@ export const SCHEDULE_STATUSES = ["PENDENTE", "AGENDADA", "ENVIADA", "ERRO"] as 
 export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
 
 /** A schedule as every answer and the `company-{id}-schedule` event carry it. */
-export interface ScheduleDTO {
-  id: number;
-  body: string;
-  contactId: number;
-  contact: Pick<ContactDTO, "id" | "name" | "number" | "profilePicUrl">;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  /** The connection it goes through; null: the company's default connection. */
-  whatsappId: number | null;
-  whatsapp: { id: number; name: string } | null;
-  sendAt: string;
-  sentAt: string | null;
-  status: ScheduleStatus;
-  /** Why it was not sent (status ERRO): an ERR_* code, optionally followed by ": " and details. */
-  error: string | null;
-  /** The ticket the message went to, once queued. */
-  ticket: { id: number; uuid: string } | null;
-  mediaPath: string | null;
-  mediaName: string | null;
-  mediaUrl: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const scheduleSchema = z
+  .object({
+    id: rowId,
+    body: z.string(),
+    contactId: rowId,
+    /** The contact it goes to: a few of its fields (the whole contact is the Contact component). */
+    contact: z.object({ id: rowId, name: z.string(), number: z.string(), profilePicUrl: z.string() }),
+    userId: rowId.nullable(),
+    user: z.object({ id: rowId, name: z.string() }).nullable(),
+    /** The connection it goes through; null: the company's default connection. */
+    whatsappId: rowId.nullable(),
+    whatsapp: z.object({ id: rowId, name: z.string() }).nullable(),
+    sendAt: timestamp,
+    sentAt: timestamp.nullable(),
+    status: z.enum(SCHEDULE_STATUSES),
+    /** Why it was not sent (status ERRO): an ERR_* code, optionally followed by ": " and details. */
+    error: z.string().nullable(),
+    /** The ticket the message went to, once queued. */
+    ticket: z.object({ id: rowId, uuid: z.string() }).nullable(),
+    mediaPath: z.string().nullable(),
+    mediaName: z.string().nullable(),
+    mediaUrl: z.string().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: "Schedule", description: "A message scheduled to a contact, and where its sending stands" });
+export type ScheduleDTO = z.infer<typeof scheduleSchema>;
 
-export interface SchedulesPage {
-  schedules: ScheduleDTO[];
-  count: number;
-  hasMore: boolean;
-}
+/** GET /schedules: a page of the list, or every schedule of the calendar's range (`from`, `to`). */
+export const schedulesPageSchema = pageOf("schedules", scheduleSchema).meta({
+  id: "SchedulesPage",
+  description: "A page of the company's schedules, or those of a range",
+});
+export type SchedulesPage = z.infer<typeof schedulesPageSchema>;
 
 export const SCHEDULE = {
   bodyMin: 5,

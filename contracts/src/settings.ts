@@ -111,15 +111,18 @@ export function settingUpdateSchema(key: SettingKey) {
 
 export const settingKeyParam = z.object({ key: z.string().min(1).max(64) });
 
-export interface SettingDTO {
-  key: string;
-  value: string;
-  /**
-   * A secret setting (SECRET_SETTING_KEYS) is never answered in clear: its value is "" and this
-   * tells what is stored (its last 4 characters as `secretHint` gives them; "" when none is stored).
-   */
-  hint?: string;
-}
+export const settingSchema = z
+  .object({
+    key: z.string(),
+    value: z.string(),
+    /**
+     * A secret setting (SECRET_SETTING_KEYS) is never answered in clear: its value is "" and this
+     * tells what is stored (its last 4 characters as `secretHint` gives them; "" when none is stored).
+     */
+    hint: z.string().optional(),
+  })
+  .meta({ id: "Setting", description: "A setting's key and value; a secret one only as a hint" });
+export type SettingDTO = z.infer<typeof settingSchema>;
 
 /**
  * Settings that are secrets (API keys, tokens, client secrets), company or platform keys alike:

@@ -1,7 +1,13 @@
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { LOGO_MAX_BYTES, LOGO_TARGETS, isLogoTarget, logoUploadQuery } from "@atende/contracts";
+import {
+  LOGO_MAX_BYTES,
+  isLogoTarget,
+  logoUploadAnswerSchema,
+  logoUploadQuery,
+  logosSchema,
+} from "@atende/contracts";
 import { sendError } from "../../http/errors.js";
 import { routes } from "../../http/route.js";
 import { readSingleUpload, uploadForm } from "../../http/upload.js";
@@ -18,7 +24,6 @@ const LOGO_HEADERS = {
   "cross-origin-resource-policy": "cross-origin",
 };
 
-const logosDoc = z.object(Object.fromEntries(LOGO_TARGETS.map((t) => [t, z.string().nullable()])));
 const logoFileParams = z.object({ file: z.string() });
 const logoFileQuery = z.object({ v: z.string().optional() });
 
@@ -26,11 +31,17 @@ export function logosRoutes(app: FastifyInstance, logos: LogosService) {
   const r = routes(app);
   r.post(
     "/settings/media-upload",
-    { access: "super", query: logoUploadQuery, bodyDoc: uploadForm, consumes: ["multipart/form-data"] },
+    {
+      access: "super",
+      query: logoUploadQuery,
+      bodyDoc: uploadForm,
+      consumes: ["multipart/form-data"],
+      response: logoUploadAnswerSchema,
+    },
     ({ auth, query }, req) => logos.upload(auth, query.ref, () => readSingleUpload(req)),
   );
   // The login and sign-up pages read it before anyone logs in.
-  r.get("/settings/logos", { access: "public", response: logosDoc }, async (_, __, reply) => {
+  r.get("/settings/logos", { access: "public", response: logosSchema }, async (_, __, reply) => {
     reply.header("cache-control", "no-cache");
     return logos.current();
   });

@@ -1,10 +1,13 @@
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import {
   idParam,
   listQuerySchema,
   quickMessageCreateSchema,
+  quickMessageSchema,
   quickMessageUpdateSchema,
+  quickMessagesPageSchema,
 } from "@atende/contracts";
 import { routes } from "../../http/route.js";
 import { readSingleUpload, uploadForm } from "../../http/upload.js";
@@ -15,31 +18,41 @@ export function quickMessagesRoutes(app: FastifyInstance, quick: QuickMessagesSe
   // Every user has their own; the service asks quick-messages:editAny / global for the rest.
   const byId = { access: "user", params: idParam } as const;
 
-  r.get("/quick-messages", { access: "user", query: listQuerySchema }, ({ auth, query }) =>
-    quick.page(auth, query),
+  r.get(
+    "/quick-messages",
+    { access: "user", query: listQuerySchema, response: quickMessagesPageSchema },
+    ({ auth, query }) => quick.page(auth, query),
   );
-  r.get("/quick-messages/list", { access: "user", operationId: "quickMessages.listAll" }, ({ auth }) =>
-    quick.list(auth),
+  r.get(
+    "/quick-messages/list",
+    { access: "user", operationId: "quickMessages.listAll", response: z.array(quickMessageSchema) },
+    ({ auth }) => quick.list(auth),
   );
-  r.get("/quick-messages/:id", byId, ({ auth, params }) => quick.get(auth, params.id));
+  r.get("/quick-messages/:id", { ...byId, response: quickMessageSchema }, ({ auth, params }) =>
+    quick.get(auth, params.id),
+  );
   r.post(
     "/quick-messages",
-    { access: "user", body: quickMessageCreateSchema, status: 201 },
+    { access: "user", body: quickMessageCreateSchema, status: 201, response: quickMessageSchema },
     ({ auth, body }) => quick.create(auth, body),
   );
-  r.put("/quick-messages/:id", { ...byId, body: quickMessageUpdateSchema }, ({ auth, params, body }) =>
-    quick.update(auth, params.id, body),
+  r.put(
+    "/quick-messages/:id",
+    { ...byId, body: quickMessageUpdateSchema, response: quickMessageSchema },
+    ({ auth, params, body }) => quick.update(auth, params.id, body),
   );
   r.delete("/quick-messages/:id", { ...byId, status: 204 }, ({ auth, params }) =>
     quick.remove(auth, params.id),
   );
   r.post(
     "/quick-messages/:id/media-upload",
-    { ...byId, bodyDoc: uploadForm, consumes: ["multipart/form-data"] },
+    { ...byId, bodyDoc: uploadForm, consumes: ["multipart/form-data"], response: quickMessageSchema },
     ({ auth, params }, req) => quick.attachMedia(auth, params.id, () => readSingleUpload(req)),
   );
-  r.delete("/quick-messages/:id/media-upload", byId, ({ auth, params }) =>
-    quick.removeMedia(auth, params.id),
+  r.delete(
+    "/quick-messages/:id/media-upload",
+    { ...byId, response: quickMessageSchema },
+    ({ auth, params }) => quick.removeMedia(auth, params.id),
   );
 }
 

@@ -1,6 +1,13 @@
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
-import { idParam, scheduleCreateSchema, scheduleUpdateSchema, schedulesQuerySchema } from "@atende/contracts";
+import {
+  idParam,
+  scheduleCreateSchema,
+  scheduleSchema,
+  scheduleUpdateSchema,
+  schedulesPageSchema,
+  schedulesQuerySchema,
+} from "@atende/contracts";
 import type { Db } from "../../db/client.js";
 import type { EventBus } from "../../events/bus.js";
 import { langOf } from "../../http/errors.js";
@@ -17,26 +24,36 @@ export function schedulesRoutes(app: FastifyInstance, schedules: SchedulesServic
   const scheduled = { access: "user", plan: "useSchedules" } as const;
   const byId = { ...scheduled, params: idParam } as const;
 
-  r.get("/schedules", { ...scheduled, query: schedulesQuerySchema }, ({ auth, query }) =>
-    schedules.page(auth, query),
+  r.get(
+    "/schedules",
+    { ...scheduled, query: schedulesQuerySchema, response: schedulesPageSchema },
+    ({ auth, query }) => schedules.page(auth, query),
   );
-  r.get("/schedules/:id", byId, ({ auth, params }) => schedules.get(auth, params.id));
-  r.post("/schedules", { ...scheduled, body: scheduleCreateSchema, status: 201 }, ({ auth, body }) =>
-    schedules.create(auth, body),
+  r.get("/schedules/:id", { ...byId, response: scheduleSchema }, ({ auth, params }) =>
+    schedules.get(auth, params.id),
   );
-  r.put("/schedules/:id", { ...byId, body: scheduleUpdateSchema }, ({ auth, params, body }) =>
-    schedules.update(auth, params.id, body),
+  r.post(
+    "/schedules",
+    { ...scheduled, body: scheduleCreateSchema, status: 201, response: scheduleSchema },
+    ({ auth, body }) => schedules.create(auth, body),
+  );
+  r.put(
+    "/schedules/:id",
+    { ...byId, body: scheduleUpdateSchema, response: scheduleSchema },
+    ({ auth, params, body }) => schedules.update(auth, params.id, body),
   );
   r.delete("/schedules/:id", { ...byId, status: 204 }, ({ auth, params }) =>
     schedules.remove(auth, params.id),
   );
   r.post(
     "/schedules/:id/media-upload",
-    { ...byId, bodyDoc: uploadForm, consumes: ["multipart/form-data"] },
+    { ...byId, bodyDoc: uploadForm, consumes: ["multipart/form-data"], response: scheduleSchema },
     ({ auth, params }, req) =>
       schedules.attachMedia(auth, params.id, () => readSingleUpload(req), langOf(req)),
   );
-  r.delete("/schedules/:id/media-upload", byId, ({ auth, params }) => schedules.removeMedia(auth, params.id));
+  r.delete("/schedules/:id/media-upload", { ...byId, response: scheduleSchema }, ({ auth, params }) =>
+    schedules.removeMedia(auth, params.id),
+  );
 }
 
 /**

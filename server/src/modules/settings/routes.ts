@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { settingKeyParam, settingUpdateSchema } from "@atende/contracts";
+import { settingKeyParam, settingSchema, settingUpdateSchema } from "@atende/contracts";
 import { parseInput } from "../../http/errors.js";
 import { routes } from "../../http/route.js";
 import { platformSetting } from "./queries.js";
@@ -22,11 +22,11 @@ export async function settingsModule(app: FastifyInstance, deps: SettingsDeps): 
       value: (await platformSetting(deps.db, key)) ?? PUBLIC_SETTINGS[key],
     }));
   }
-  r.get("/settings", { access: "user" }, ({ auth }) => settings.list(auth));
+  r.get("/settings", { access: "user", response: z.array(settingSchema) }, ({ auth }) => settings.list(auth));
   // A company key for settings:edit, a platform key for the super user too; its body's schema depends on the key.
   r.put(
     "/settings/:key",
-    { access: "settings:edit", params: settingKeyParam, bodyDoc: settingValueDoc },
+    { access: "settings:edit", params: settingKeyParam, bodyDoc: settingValueDoc, response: settingSchema },
     ({ auth, params }, req) => {
       const key = settings.keyFor(auth, params.key);
       return settings.update(auth, key, parseInput(settingUpdateSchema(key), req.body, req).value);

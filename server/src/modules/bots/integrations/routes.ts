@@ -1,9 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import {
+  dialogflowTestAnswerSchema,
   dialogflowTestSchema,
   idParam,
   listQuerySchema,
   queueIntegrationBodySchema,
+  queueIntegrationSchema,
+  queueIntegrationsPageSchema,
 } from "@atende/contracts";
 import { routes } from "../../../http/route.js";
 import {
@@ -18,18 +21,28 @@ export function queueIntegrationsRoutes(app: FastifyInstance, integrations: Queu
   const gated = { access: "bots:manage", plan: "useIntegrations" } as const;
   const byId = { ...gated, params: idParam } as const;
 
-  r.get("/queueIntegration", { ...gated, query: listQuerySchema }, ({ auth, query }) =>
-    integrations.page(auth, query),
+  r.get(
+    "/queueIntegration",
+    { ...gated, query: listQuerySchema, response: queueIntegrationsPageSchema },
+    ({ auth, query }) => integrations.page(auth, query),
   );
-  r.post("/queueIntegration", { ...gated, body: queueIntegrationBodySchema, status: 201 }, ({ auth, body }) =>
-    integrations.create(auth, body),
+  r.post(
+    "/queueIntegration",
+    { ...gated, body: queueIntegrationBodySchema, status: 201, response: queueIntegrationSchema },
+    ({ auth, body }) => integrations.create(auth, body),
   );
-  r.post("/queueIntegration/testSession", { ...gated, body: dialogflowTestSchema }, ({ auth, body }) =>
-    integrations.testSession(auth, body),
+  r.post(
+    "/queueIntegration/testSession",
+    { ...gated, body: dialogflowTestSchema, response: dialogflowTestAnswerSchema },
+    ({ auth, body }) => integrations.testSession(auth, body),
   );
-  r.get("/queueIntegration/:id", byId, ({ auth, params }) => integrations.get(auth, params.id));
-  r.put("/queueIntegration/:id", { ...byId, body: queueIntegrationBodySchema }, ({ auth, params, body }) =>
-    integrations.update(auth, params.id, body),
+  r.get("/queueIntegration/:id", { ...byId, response: queueIntegrationSchema }, ({ auth, params }) =>
+    integrations.get(auth, params.id),
+  );
+  r.put(
+    "/queueIntegration/:id",
+    { ...byId, body: queueIntegrationBodySchema, response: queueIntegrationSchema },
+    ({ auth, params, body }) => integrations.update(auth, params.id, body),
   );
   r.delete("/queueIntegration/:id", { ...byId, status: 204 }, ({ auth, params }) =>
     integrations.remove(auth, params.id),

@@ -1,5 +1,12 @@
 import type { FastifyInstance } from "fastify";
-import { idParam, listQuerySchema, promptBodySchema } from "@atende/contracts";
+import {
+  idParam,
+  listQuerySchema,
+  promptBodySchema,
+  promptSchema,
+  promptsPageSchema,
+  tokenUsageSchema,
+} from "@atende/contracts";
 import { routes } from "../../../http/route.js";
 import { type PromptsDeps, type PromptsService, createPromptsService } from "./service.js";
 
@@ -9,14 +16,22 @@ export function promptsRoutes(app: FastifyInstance, prompts: PromptsService) {
   const gated = { access: "bots:manage", plan: "useOpenAi" } as const;
   const byId = { ...gated, params: idParam } as const;
 
-  r.get("/prompt", { ...gated, query: listQuerySchema }, ({ auth, query }) => prompts.page(auth, query));
-  r.get("/prompt/usage", gated, ({ auth }) => prompts.usage(auth));
-  r.post("/prompt", { ...gated, body: promptBodySchema, status: 201 }, ({ auth, body }) =>
-    prompts.create(auth, body),
+  r.get("/prompt", { ...gated, query: listQuerySchema, response: promptsPageSchema }, ({ auth, query }) =>
+    prompts.page(auth, query),
   );
-  r.get("/prompt/:id", byId, ({ auth, params }) => prompts.get(auth, params.id));
-  r.put("/prompt/:id", { ...byId, body: promptBodySchema }, ({ auth, params, body }) =>
-    prompts.update(auth, params.id, body),
+  r.get("/prompt/usage", { ...gated, response: tokenUsageSchema }, ({ auth }) => prompts.usage(auth));
+  r.post(
+    "/prompt",
+    { ...gated, body: promptBodySchema, status: 201, response: promptSchema },
+    ({ auth, body }) => prompts.create(auth, body),
+  );
+  r.get("/prompt/:id", { ...byId, response: promptSchema }, ({ auth, params }) =>
+    prompts.get(auth, params.id),
+  );
+  r.put(
+    "/prompt/:id",
+    { ...byId, body: promptBodySchema, response: promptSchema },
+    ({ auth, params, body }) => prompts.update(auth, params.id, body),
   );
   r.delete("/prompt/:id", { ...byId, status: 204 }, ({ auth, params }) => prompts.remove(auth, params.id));
 }

@@ -51,7 +51,14 @@ export function botMediaRoutes(
   const query = z.object({ exp: z.string().default(""), sig: z.string().default("") });
   routes(app).get(
     "/bots/media/:companyId/:file",
-    { access: "public", params, query, summary: "A customer's media, for a bot, by a signed link" },
+    {
+      access: "public",
+      params,
+      query,
+      // The file as stored (its type from its name): not JSON.
+      produces: "application/octet-stream",
+      summary: "A customer's media, for a bot, by a signed link",
+    },
     async ({ params: p, query: qs }, req, reply) => {
       const company = Number(p.companyId);
       const live = /^\d+$/.test(qs.exp) && Number(qs.exp) * 1000 > deps.now().getTime();
