@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PageAnswer } from "./lists.js";
+import { pageOf, rowId, timestamp } from "./answers.js";
 import { parseSendAt } from "./schedules.js";
 import { idOf, noNul, optionalEmpty, pageNumber, searchText, sizedText } from "./validation.js";
 
@@ -58,98 +58,125 @@ export const SHIPPING_STATES = [
 ] as const;
 export type ShippingState = (typeof SHIPPING_STATES)[number];
 
-export interface CampaignDTO {
-  id: number;
-  name: string;
-  message1: string;
-  message2: string;
-  message3: string;
-  message4: string;
-  message5: string;
-  confirmationMessage1: string;
-  confirmationMessage2: string;
-  confirmationMessage3: string;
-  confirmationMessage4: string;
-  confirmationMessage5: string;
-  status: CampaignStatus;
-  confirmation: boolean;
-  scheduledAt: string | null;
-  completedAt: string | null;
-  startedAt: string | null;
-  whatsappId: number | null;
-  contactListId: number | null;
-  tagListId: number | null;
-  fileListId: number | null;
-  companyId: number;
-  mediaPath: string | null;
-  mediaName: string | null;
-  /** Where the media is read (with the session); null without one. */
-  mediaUrl: string | null;
-  contactList: { id: number; name: string } | null;
-  whatsapp: { id: number; name: string } | null;
-  tagList: { id: number; name: string } | null;
-  /** Set while the sender waits: ERR_* code of why (connection down, outside the window, daily cap). */
-  pausedReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A row a campaign points at, by id and name (its connection, contact list or tag). */
+const namedRef = z.object({ id: rowId, name: z.string() });
+
+export const campaignSchema = z
+  .object({
+    id: rowId,
+    name: z.string(),
+    message1: z.string(),
+    message2: z.string(),
+    message3: z.string(),
+    message4: z.string(),
+    message5: z.string(),
+    confirmationMessage1: z.string(),
+    confirmationMessage2: z.string(),
+    confirmationMessage3: z.string(),
+    confirmationMessage4: z.string(),
+    confirmationMessage5: z.string(),
+    status: z.enum(CAMPAIGN_STATUSES),
+    confirmation: z.boolean(),
+    scheduledAt: timestamp.nullable(),
+    completedAt: timestamp.nullable(),
+    startedAt: timestamp.nullable(),
+    whatsappId: rowId.nullable(),
+    contactListId: rowId.nullable(),
+    tagListId: rowId.nullable(),
+    fileListId: rowId.nullable(),
+    companyId: rowId,
+    mediaPath: z.string().nullable(),
+    mediaName: z.string().nullable(),
+    /** Where the media is read (with the session); null without one. */
+    mediaUrl: z.string().nullable(),
+    contactList: namedRef.nullable(),
+    whatsapp: namedRef.nullable(),
+    tagList: namedRef.nullable(),
+    /** Set while the sender waits: ERR_* code of why (connection down, outside the window, daily cap). */
+    pausedReason: z.string().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({
+    id: "Campaign",
+    description: "A campaign, as every answer and the company-{id}-campaign event carry it",
+  });
+export type CampaignDTO = z.infer<typeof campaignSchema>;
 
 /** GET /campaigns/ (the answer of this API family: records, count, hasMore). */
-export interface CampaignsPage extends PageAnswer {
-  records: CampaignDTO[];
-}
+export const campaignsPageSchema = pageOf("records", campaignSchema).meta({
+  id: "CampaignsPage",
+  description: "A page of campaigns",
+});
+export type CampaignsPage = z.infer<typeof campaignsPageSchema>;
 
 /** A recipient as the report lists it. `ack`: the campaign message's ack (1 sent, 2 delivered, 3 read). */
-export interface CampaignShippingDTO {
-  id: number;
-  campaignId: number;
-  contactId: number | null;
-  number: string;
-  name: string;
-  email: string;
-  state: ShippingState;
-  variant: number | null;
-  message: string | null;
-  confirmationMessage: string | null;
-  confirmationRequestedAt: string | null;
-  confirmedAt: string | null;
-  deliveredAt: string | null;
-  ack: number | null;
-  /** Why it was skipped or failed: an ERR_* code, optionally ": " and details. */
-  error: string | null;
-}
+export const campaignShippingSchema = z
+  .object({
+    id: rowId,
+    campaignId: rowId,
+    contactId: rowId.nullable(),
+    number: z.string(),
+    name: z.string(),
+    email: z.string(),
+    state: z.enum(SHIPPING_STATES),
+    /** Which of the campaign's messages (1-5) it got or gets. */
+    variant: z.number().int().nullable(),
+    message: z.string().nullable(),
+    confirmationMessage: z.string().nullable(),
+    confirmationRequestedAt: timestamp.nullable(),
+    confirmedAt: timestamp.nullable(),
+    deliveredAt: timestamp.nullable(),
+    ack: z.number().int().nullable(),
+    /** Why it was skipped or failed: an ERR_* code, optionally ": " and details. */
+    error: z.string().nullable(),
+  })
+  .meta({
+    id: "CampaignShipping",
+    description: "A campaign's recipient and what it got, as the report lists it",
+  });
+export type CampaignShippingDTO = z.infer<typeof campaignShippingSchema>;
+
+const tally = z.number().int().nonnegative();
 
 /**
  * The report's totals (a recipient counts once in `pending`, `awaitingConfirmation`, `sent`,
  * `unconfirmed`, `skipped` or `failed`).
  */
-export interface CampaignTotals {
-  total: number;
-  /** Recipients that can be sent to (not skipped). */
-  valid: number;
-  pending: number;
-  awaitingConfirmation: number;
-  sent: number;
-  /** Of the sent, acknowledged delivered (ack ≥ 2) and read (ack ≥ 3). */
-  delivered: number;
-  read: number;
-  confirmationRequested: number;
-  confirmed: number;
-  /** Asked to confirm and never answered in time: not sent. */
-  unconfirmed: number;
-  failed: number;
-  skipped: number;
-  optedOut: number;
-}
+export const campaignTotalsSchema = z
+  .object({
+    total: tally,
+    /** Recipients that can be sent to (not skipped). */
+    valid: tally,
+    pending: tally,
+    awaitingConfirmation: tally,
+    sent: tally,
+    /** Of the sent, acknowledged delivered (ack ≥ 2) and read (ack ≥ 3). */
+    delivered: tally,
+    read: tally,
+    confirmationRequested: tally,
+    confirmed: tally,
+    /** Asked to confirm and never answered in time: not sent. */
+    unconfirmed: tally,
+    failed: tally,
+    skipped: tally,
+    optedOut: tally,
+  })
+  .meta({ id: "CampaignTotals", description: "A campaign report's totals: recipients by state" });
+export type CampaignTotals = z.infer<typeof campaignTotalsSchema>;
 
-/** GET /campaigns/{id}/report. */
-export interface CampaignReportDTO {
-  campaign: CampaignDTO;
-  totals: CampaignTotals;
-  records: CampaignShippingDTO[];
-  count: number;
-  hasMore: boolean;
-}
+/** GET /campaigns/{id}/report: the campaign, its totals and a page of its recipients. */
+export const campaignReportSchema = z
+  .object({
+    campaign: campaignSchema,
+    totals: campaignTotalsSchema,
+    ...pageOf("records", campaignShippingSchema).shape,
+  })
+  .meta({
+    id: "CampaignReport",
+    description: "A campaign's report: the campaign, its totals and a page of its recipients",
+  });
+export type CampaignReportDTO = z.infer<typeof campaignReportSchema>;
 
 export const campaignReportQuerySchema = z.object({
   pageNumber,
@@ -159,10 +186,11 @@ export const campaignReportQuerySchema = z.object({
 export type CampaignReportQuery = z.infer<typeof campaignReportQuerySchema>;
 
 /** GET /campaigns/audience: how many recipients an audience has, and how many of them opted out. */
-export interface CampaignAudienceDTO {
-  total: number;
-  optedOut: number;
-}
+export const campaignAudienceSchema = z.object({ total: tally, optedOut: tally }).meta({
+  id: "CampaignAudience",
+  description: "How many recipients an audience has, and how many of them opted out",
+});
+export type CampaignAudienceDTO = z.infer<typeof campaignAudienceSchema>;
 export const campaignAudienceQuerySchema = z.object({
   contactListId: z.preprocess(emptyToNull, idOf().nullable()).optional(),
   tagListId: z.preprocess(emptyToNull, idOf().nullable()).optional(),
@@ -312,14 +340,6 @@ export const CAMPAIGN_SETTINGS_DEFAULTS: CampaignSettingsValues = {
   confirmationTimeoutHours: CAMPAIGN_CONFIRMATION_TIMEOUT_HOURS.default,
 };
 
-/** GET /campaign-settings answers the stored rows: key and its JSON value (this API family's shape). */
-export interface CampaignSettingRow {
-  id: number;
-  key: keyof CampaignSettingsValues;
-  value: string;
-  companyId: number;
-}
-
 const seconds = z.coerce.number("validation.invalid").int("validation.invalid").min(0).max(3600);
 const hour = z.preprocess(
   (v) => (v === "" ? null : v),
@@ -360,6 +380,21 @@ export const campaignSettingsInputSchema = z.object({
     .optional(),
 });
 export type CampaignSettingsInput = z.infer<typeof campaignSettingsInputSchema>;
+
+/** GET /campaign-settings answers the stored rows: key and its JSON value (this API family's shape). */
+export const campaignSettingRowSchema = z
+  .object({
+    id: rowId,
+    key: campaignSettingsInputSchema.keyof(),
+    /** The setting's value as JSON text ("20", "[\"SAIR\"]"). */
+    value: z.string(),
+    companyId: rowId,
+  })
+  .meta({
+    id: "CampaignSetting",
+    description: "A stored campaign setting: its key and its value as JSON text",
+  });
+export type CampaignSettingRow = z.infer<typeof campaignSettingRowSchema>;
 
 /** POST /campaign-settings {settings}. */
 export const campaignSettingsBodySchema = z.object({ settings: campaignSettingsInputSchema });

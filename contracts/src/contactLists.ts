@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PageAnswer } from "./lists.js";
+import { pageOf, rowId, timestamp } from "./answers.js";
 import { pageNumber, searchText, idValue, noNul, sizedText } from "./validation.js";
 
 /**
@@ -16,44 +16,61 @@ export const CONTACT_LISTS_PAGE_SIZE = 20;
 export const CONTACT_LIST_ITEMS_PAGE_SIZE = 20;
 
 /** A list as every answer and the `company-{id}-ContactList` event carry it. */
-export interface ContactListDTO {
-  id: number;
-  name: string;
-  companyId: number;
-  /** The connection its numbers are checked through; null: the company's default connection. */
-  whatsappId: number | null;
-  /** How many items the list has. */
-  contactsCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export const contactListSchema = z
+  .object({
+    id: rowId,
+    name: z.string(),
+    companyId: rowId,
+    /** The connection its numbers are checked through; null: the company's default connection. */
+    whatsappId: rowId.nullable(),
+    /** How many items the list has. */
+    contactsCount: z.number().int().nonnegative(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({
+    id: "ContactList",
+    description:
+      "A contact list (a campaign's audience), as every answer and the company-{id}-ContactList event carry it",
+  });
+export type ContactListDTO = z.infer<typeof contactListSchema>;
 
 /** GET /contact-lists/: the Whaticket shape. */
-export interface ContactListsPage extends PageAnswer {
-  records: ContactListDTO[];
-}
+export const contactListsPageSchema = pageOf("records", contactListSchema).meta({
+  id: "ContactListsPage",
+  description: "A page of contact lists",
+});
+export type ContactListsPage = z.infer<typeof contactListsPageSchema>;
 
 /** GET /contact-lists/list: every list of the company (for selects), by name. */
 export type ContactListsList = ContactListDTO[];
 
 /** An item as every answer and the `company-{id}-ContactListItem` event carry it. */
-export interface ContactListItemDTO {
-  id: number;
-  name: string;
-  number: string;
-  email: string;
-  /** null until checked; then whether WhatsApp knows the number. */
-  isWhatsappValid: boolean | null;
-  companyId: number;
-  contactListId: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export const contactListItemSchema = z
+  .object({
+    id: rowId,
+    name: z.string(),
+    number: z.string(),
+    email: z.string(),
+    /** null until checked; then whether WhatsApp knows the number. */
+    isWhatsappValid: z.boolean().nullable(),
+    companyId: rowId,
+    contactListId: rowId,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({
+    id: "ContactListItem",
+    description: "A contact of a list, as every answer and the company-{id}-ContactListItem event carry it",
+  });
+export type ContactListItemDTO = z.infer<typeof contactListItemSchema>;
 
 /** GET /contact-list-items: the Whaticket shape. */
-export interface ContactListItemsPage extends PageAnswer {
-  contacts: ContactListItemDTO[];
-}
+export const contactListItemsPageSchema = pageOf("contacts", contactListItemSchema).meta({
+  id: "ContactListItemsPage",
+  description: "A page of a contact list's items",
+});
+export type ContactListItemsPage = z.infer<typeof contactListItemsPageSchema>;
 
 // ---- Validation ----
 
@@ -172,37 +189,51 @@ export const CONTACT_LIST_IMPORT_REASONS = {
   },
 } as const;
 
-export type ContactListImportStatus = "queued" | "running" | "done" | "failed";
+export const contactListImportStatusSchema = z.enum(["queued", "running", "done", "failed"]);
+export type ContactListImportStatus = z.infer<typeof contactListImportStatusSchema>;
 
 /** One left-out row: its line in the spreadsheet (header = 1), a reason key and the cell read. */
-export interface ContactListImportRowError {
-  row: number;
-  /** A key of CONTACT_LIST_IMPORT_REASONS or a validation key (validation.invalidEmail...). */
-  reason: string;
-  value?: string;
-}
+export const contactListImportRowErrorSchema = z
+  .object({
+    row: z.number().int().positive(),
+    /** A key of CONTACT_LIST_IMPORT_REASONS or a validation key (validation.invalidEmail...). */
+    reason: z.string(),
+    value: z.string().optional(),
+  })
+  .meta({
+    id: "ContactListImportRowError",
+    description:
+      "A spreadsheet row an import left out: its line (header = 1), a reason key and the cell read",
+  });
+export type ContactListImportRowError = z.infer<typeof contactListImportRowErrorSchema>;
 
 /** An import's progress, as POST /contact-lists/{id}/upload answers it and the live event carries it. */
-export interface ContactListImportDTO {
-  id: number;
-  contactListId: number;
-  fileName: string;
-  status: ContactListImportStatus;
-  totalRows: number;
-  processedRows: number;
-  /** Rows that became items. */
-  imported: number;
-  /** Numbers repeated in the file or already in the list. */
-  duplicates: number;
-  /** Bad rows (see errors). */
-  invalid: number;
-  /** The bad rows, at most CONTACT_LIST_IMPORT_ERRORS_MAX (the report download has them all). */
-  errors: ContactListImportRowError[];
-  /** ERR_* code when the whole file failed. */
-  error: string | null;
-  createdAt: string;
-  finishedAt: string | null;
-}
+export const contactListImportSchema = z
+  .object({
+    id: rowId,
+    contactListId: rowId,
+    fileName: z.string(),
+    status: contactListImportStatusSchema,
+    totalRows: z.number().int().nonnegative(),
+    processedRows: z.number().int().nonnegative(),
+    /** Rows that became items. */
+    imported: z.number().int().nonnegative(),
+    /** Numbers repeated in the file or already in the list. */
+    duplicates: z.number().int().nonnegative(),
+    /** Bad rows (see errors). */
+    invalid: z.number().int().nonnegative(),
+    /** The bad rows, at most CONTACT_LIST_IMPORT_ERRORS_MAX (the report download has them all). */
+    errors: z.array(contactListImportRowErrorSchema),
+    /** ERR_* code when the whole file failed. */
+    error: z.string().nullable(),
+    createdAt: timestamp,
+    finishedAt: timestamp.nullable(),
+  })
+  .meta({
+    id: "ContactListImport",
+    description: "A spreadsheet import into a contact list and its progress",
+  });
+export type ContactListImportDTO = z.infer<typeof contactListImportSchema>;
 export const CONTACT_LIST_IMPORT_ERRORS_MAX = 200;
 
 // ---- Live events ----

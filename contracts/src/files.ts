@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PageAnswer } from "./lists.js";
+import { pageOf, rowId, timestamp } from "./answers.js";
 import { idValue, noNul, pageNumber, searchText } from "./validation.js";
 
 /**
@@ -16,28 +16,37 @@ export const FILE_LIST_MAX_BYTES = 20 * 1024 * 1024;
 export const FILES_PAGE_SIZE = 20;
 
 /** One file of a list. `path` is empty until its file is uploaded. */
-export interface FileListOptionDTO {
-  id: number;
-  fileId: number;
-  name: string;
-  path: string;
-  mediaType: string;
-}
+export const fileListOptionSchema = z
+  .object({
+    id: rowId,
+    /** The list the file belongs to. */
+    fileId: rowId,
+    name: z.string(),
+    path: z.string(),
+    mediaType: z.string(),
+  })
+  .meta({ id: "FileListOption", description: "One file of a file list; path is empty until it is uploaded" });
+export type FileListOptionDTO = z.infer<typeof fileListOptionSchema>;
 
-export interface FileListDTO {
-  id: number;
-  companyId: number;
-  name: string;
-  message: string;
-  options: FileListOptionDTO[];
-  createdAt: string;
-  updatedAt: string;
-}
+export const fileListSchema = z
+  .object({
+    id: rowId,
+    companyId: rowId,
+    name: z.string(),
+    message: z.string(),
+    options: z.array(fileListOptionSchema),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: "FileList", description: "A file list: a message and the files a campaign sends after it" });
+export type FileListDTO = z.infer<typeof fileListSchema>;
 
 /** GET /files/: the Whaticket shape. */
-export interface FileListsPage extends PageAnswer {
-  files: FileListDTO[];
-}
+export const fileListsPageSchema = pageOf("files", fileListSchema).meta({
+  id: "FileListsPage",
+  description: "A page of file lists",
+});
+export type FileListsPage = z.infer<typeof fileListsPageSchema>;
 
 /** Name: min 3 ('nome muito curto'). */
 export const fileListNameField = z

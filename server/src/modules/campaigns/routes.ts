@@ -1,12 +1,18 @@
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import {
   campaignAudienceQuerySchema,
+  campaignAudienceSchema,
   campaignCreateSchema,
   campaignListQuerySchema,
   campaignReportQuerySchema,
+  campaignReportSchema,
+  campaignSchema,
+  campaignSettingRowSchema,
   campaignSettingsBodySchema,
   campaignUpdateSchema,
+  campaignsPageSchema,
   idParam,
 } from "@atende/contracts";
 import type { SessionManager } from "../../channels/sessions.js";
@@ -33,33 +39,46 @@ export function campaignsRoutes(
   // The admin's pages (the campaigns menu), on a plan with useCampaigns.
   const gated = { access: CAMPAIGNS_ACCESS, plan: "useCampaigns" } as const;
   const byId = { ...gated, params: idParam } as const;
+  // The routes that answer the campaign as it is after the call.
+  const answersCampaign = { ...byId, response: campaignSchema } as const;
+  const settingRows = z.array(campaignSettingRowSchema);
 
-  r.get("/campaigns", { ...gated, query: campaignListQuerySchema }, ({ auth, query }) =>
-    campaigns.page(auth, query),
+  r.get(
+    "/campaigns",
+    { ...gated, query: campaignListQuerySchema, response: campaignsPageSchema },
+    ({ auth, query }) => campaigns.page(auth, query),
   );
-  r.get("/campaigns/audience", { ...gated, query: campaignAudienceQuerySchema }, ({ auth, query }) =>
-    campaigns.audience(auth, query),
+  r.get(
+    "/campaigns/audience",
+    { ...gated, query: campaignAudienceQuerySchema, response: campaignAudienceSchema },
+    ({ auth, query }) => campaigns.audience(auth, query),
   );
-  r.get("/campaigns/:id", byId, ({ auth, params }) => campaigns.get(auth, params.id));
-  r.post("/campaigns", { ...gated, body: campaignCreateSchema, status: 201 }, ({ auth, body }) =>
-    campaigns.create(auth, body),
+  r.get("/campaigns/:id", answersCampaign, ({ auth, params }) => campaigns.get(auth, params.id));
+  r.post(
+    "/campaigns",
+    { ...gated, body: campaignCreateSchema, status: 201, response: campaignSchema },
+    ({ auth, body }) => campaigns.create(auth, body),
   );
-  r.put("/campaigns/:id", { ...byId, body: campaignUpdateSchema }, ({ auth, params, body }) =>
+  r.put("/campaigns/:id", { ...answersCampaign, body: campaignUpdateSchema }, ({ auth, params, body }) =>
     campaigns.update(auth, params.id, body),
   );
   r.delete("/campaigns/:id", { ...byId, status: 204 }, ({ auth, params }) =>
     campaigns.remove(auth, params.id),
   );
-  r.post("/campaigns/:id/cancel", byId, ({ auth, params }) => campaigns.cancel(auth, params.id));
-  r.post("/campaigns/:id/restart", byId, ({ auth, params }) => campaigns.restart(auth, params.id));
+  r.post("/campaigns/:id/cancel", answersCampaign, ({ auth, params }) => campaigns.cancel(auth, params.id));
+  r.post("/campaigns/:id/restart", answersCampaign, ({ auth, params }) => campaigns.restart(auth, params.id));
   r.post(
     "/campaigns/:id/media-upload",
-    { ...byId, bodyDoc: uploadForm, consumes: ["multipart/form-data"] },
+    { ...answersCampaign, bodyDoc: uploadForm, consumes: ["multipart/form-data"] },
     ({ auth, params }, req) => campaigns.attachMedia(auth, params.id, () => readSingleUpload(req)),
   );
-  r.delete("/campaigns/:id/media-upload", byId, ({ auth, params }) => campaigns.removeMedia(auth, params.id));
-  r.get("/campaigns/:id/report", { ...byId, query: campaignReportQuerySchema }, ({ auth, params, query }) =>
-    report.report(auth, params.id, query),
+  r.delete("/campaigns/:id/media-upload", answersCampaign, ({ auth, params }) =>
+    campaigns.removeMedia(auth, params.id),
+  );
+  r.get(
+    "/campaigns/:id/report",
+    { ...byId, query: campaignReportQuerySchema, response: campaignReportSchema },
+    ({ auth, params, query }) => report.report(auth, params.id, query),
   );
   r.get(
     "/campaigns/:id/report.csv",
@@ -73,9 +92,11 @@ export function campaignsRoutes(
         .send(file.body);
     },
   );
-  r.get("/campaign-settings", gated, ({ auth }) => settings.list(auth));
-  r.post("/campaign-settings", { ...gated, body: campaignSettingsBodySchema }, ({ auth, body }) =>
-    settings.save(auth, body.settings),
+  r.get("/campaign-settings", { ...gated, response: settingRows }, ({ auth }) => settings.list(auth));
+  r.post(
+    "/campaign-settings",
+    { ...gated, body: campaignSettingsBodySchema, response: settingRows },
+    ({ auth, body }) => settings.save(auth, body.settings),
   );
 }
 

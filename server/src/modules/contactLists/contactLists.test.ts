@@ -184,6 +184,11 @@ describe("contact list items", () => {
       await call("PUT", `/contact-list-items/${item.id}`, adminA, { name: "Maria S" }),
     );
     expect(edited.name).toBe("Maria S");
+    expect(expectOk<ContactListItemDTO>(await call("GET", `/contact-list-items/${item.id}`, adminA))).toEqual(
+      edited,
+    );
+    // A list never imported into has no latest import.
+    expect(expectOk(await call("GET", `/contact-lists/${list.id}/import`, adminA))).toBeNull();
     expect(
       expectOk<ContactListDTO>(await call("GET", `/contact-lists/${list.id}`, adminA)).contactsCount,
     ).toBe(2);

@@ -4,13 +4,19 @@ import { z } from "zod";
 import {
   CONTACT_LIST_IMPORT_LIMITS,
   contactListCreateSchema,
+  contactListImportSchema,
   contactListItemCreateSchema,
   contactListItemQuerySchema,
+  contactListItemSchema,
   contactListItemUpdateSchema,
+  contactListItemsPageSchema,
+  contactListSchema,
   contactListUpdateSchema,
+  contactListsPageSchema,
   contactListsQuerySchema,
   idParam,
   idValue,
+  messageAnswer,
 } from "@atende/contracts";
 import type { SessionManager } from "../../channels/sessions.js";
 import type { JobRunner } from "../../jobs/runner.js";
@@ -32,11 +38,15 @@ export function contactListsRoutes(app: FastifyInstance, lists: ContactListsServ
   const gated = { access: CAMPAIGNS_ACCESS, plan: "useCampaigns" } as const;
   const byId = { ...gated, params: idParam } as const;
 
-  r.get("/contact-lists", { ...gated, query: contactListsQuerySchema }, ({ auth, query }) =>
-    lists.page(auth, query),
+  r.get(
+    "/contact-lists",
+    { ...gated, query: contactListsQuerySchema, response: contactListsPageSchema },
+    ({ auth, query }) => lists.page(auth, query),
   );
-  r.get("/contact-lists/list", { ...gated, operationId: "contactLists.listAll" }, ({ auth }) =>
-    lists.list(auth),
+  r.get(
+    "/contact-lists/list",
+    { ...gated, operationId: "contactLists.listAll", response: z.array(contactListSchema) },
+    ({ auth }) => lists.list(auth),
   );
   r.get(
     "/contact-lists/example.xlsx",
@@ -47,14 +57,20 @@ export function contactListsRoutes(app: FastifyInstance, lists: ContactListsServ
         .header("content-disposition", 'attachment; filename="planilha_exemplo.xlsx"')
         .send(lists.example()),
   );
-  r.get("/contact-lists/:id", byId, ({ auth, params }) => lists.get(auth, params.id));
-  r.post("/contact-lists", { ...gated, body: contactListCreateSchema, status: 201 }, ({ auth, body }) =>
-    lists.create(auth, body),
+  r.get("/contact-lists/:id", { ...byId, response: contactListSchema }, ({ auth, params }) =>
+    lists.get(auth, params.id),
   );
-  r.put("/contact-lists/:id", { ...byId, body: contactListUpdateSchema }, ({ auth, params, body }) =>
-    lists.update(auth, params.id, body),
+  r.post(
+    "/contact-lists",
+    { ...gated, body: contactListCreateSchema, status: 201, response: contactListSchema },
+    ({ auth, body }) => lists.create(auth, body),
   );
-  r.delete("/contact-lists/:id", byId, async ({ auth, params }) => {
+  r.put(
+    "/contact-lists/:id",
+    { ...byId, body: contactListUpdateSchema, response: contactListSchema },
+    ({ auth, params, body }) => lists.update(auth, params.id, body),
+  );
+  r.delete("/contact-lists/:id", { ...byId, response: messageAnswer }, async ({ auth, params }) => {
     await lists.remove(auth, params.id);
     return { message: "Contact list deleted" };
   });
@@ -66,11 +82,17 @@ export function contactListsRoutes(app: FastifyInstance, lists: ContactListsServ
       bodyDoc: uploadForm,
       consumes: ["multipart/form-data"],
       rateLimit: { max: 10, windowSeconds: 60, by: "user" },
+      response: contactListImportSchema,
     },
     ({ auth, params }, req) =>
       lists.upload(auth, params.id, (save, discard) => streamSingleUpload(req, save, discard)),
   );
-  r.get("/contact-lists/:id/import", byId, ({ auth, params }) => lists.latestImport(auth, params.id));
+  // The list's latest import, null when it never had one.
+  r.get(
+    "/contact-lists/:id/import",
+    { ...byId, response: contactListImportSchema.nullable() },
+    ({ auth, params }) => lists.latestImport(auth, params.id),
+  );
   r.get(
     "/contact-lists/:id/imports/:importId/errors.csv",
     { ...gated, params: importParams, produces: "text/csv" },
@@ -82,19 +104,25 @@ export function contactListsRoutes(app: FastifyInstance, lists: ContactListsServ
         .send(await lists.importErrorsCsv(auth, params.id, params.importId, langOf(req))),
   );
 
-  r.get("/contact-list-items", { ...gated, query: contactListItemQuerySchema }, ({ auth, query }) =>
-    lists.pageItems(auth, query),
+  r.get(
+    "/contact-list-items",
+    { ...gated, query: contactListItemQuerySchema, response: contactListItemsPageSchema },
+    ({ auth, query }) => lists.pageItems(auth, query),
   );
-  r.get("/contact-list-items/:id", byId, ({ auth, params }) => lists.getItem(auth, params.id));
+  r.get("/contact-list-items/:id", { ...byId, response: contactListItemSchema }, ({ auth, params }) =>
+    lists.getItem(auth, params.id),
+  );
   r.post(
     "/contact-list-items",
-    { ...gated, body: contactListItemCreateSchema, status: 201 },
+    { ...gated, body: contactListItemCreateSchema, status: 201, response: contactListItemSchema },
     ({ auth, body }) => lists.createItem(auth, body),
   );
-  r.put("/contact-list-items/:id", { ...byId, body: contactListItemUpdateSchema }, ({ auth, params, body }) =>
-    lists.updateItem(auth, params.id, body),
+  r.put(
+    "/contact-list-items/:id",
+    { ...byId, body: contactListItemUpdateSchema, response: contactListItemSchema },
+    ({ auth, params, body }) => lists.updateItem(auth, params.id, body),
   );
-  r.delete("/contact-list-items/:id", byId, async ({ auth, params }) => {
+  r.delete("/contact-list-items/:id", { ...byId, response: messageAnswer }, async ({ auth, params }) => {
     await lists.removeItem(auth, params.id);
     return { message: "Contact deleted" };
   });

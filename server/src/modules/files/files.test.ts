@@ -98,6 +98,8 @@ describe("file lists", () => {
       const read = await call("GET", `/files/${list.id}/options/${foto!.id}`, adminA);
       expect(read.statusCode).toBe(200);
       expect(read.rawPayload.equals(TINY_PNG)).toBe(true);
+      const reread = expectOk<FileListDTO>(await call("GET", `/files/${list.id}`, adminA));
+      expect(reread.options).toEqual(uploaded.options);
 
       expectOk(await call("DELETE", `/files/${list.id}`, adminA));
       expectError(await call("GET", `/files/${list.id}`, adminA), 404, "ERR_NO_FILE_LIST_FOUND");

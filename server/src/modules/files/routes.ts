@@ -6,9 +6,12 @@ import {
   FILE_LIST_OPTIONS_MAX,
   fileListCreateSchema,
   fileListQuerySchema,
+  fileListSchema,
   fileListUpdateSchema,
+  fileListsPageSchema,
   idParam,
   idValue,
+  messageAnswer,
 } from "@atende/contracts";
 import { AppError } from "../../http/errors.js";
 import { routes } from "../../http/route.js";
@@ -62,23 +65,31 @@ async function readUploadList(req: FastifyRequest): Promise<FileListUpload[]> {
 export function fileListsRoutes(app: FastifyInstance, files: FileListsService) {
   const r = routes(app);
   const byId = { access: "user", params: idParam } as const;
-  r.get("/files", { access: "user", query: fileListQuerySchema }, ({ auth, query }) =>
-    files.page(auth, query),
+  r.get(
+    "/files",
+    { access: "user", query: fileListQuerySchema, response: fileListsPageSchema },
+    ({ auth, query }) => files.page(auth, query),
   );
-  r.get("/files/:id", byId, ({ auth, params }) => files.get(auth, params.id));
-  r.post("/files", { access: "user", body: fileListCreateSchema, status: 201 }, ({ auth, body }) =>
-    files.create(auth, body),
+  r.get("/files/:id", { ...byId, response: fileListSchema }, ({ auth, params }) =>
+    files.get(auth, params.id),
   );
-  r.put("/files/:id", { ...byId, body: fileListUpdateSchema }, ({ auth, params, body }) =>
-    files.update(auth, params.id, body),
+  r.post(
+    "/files",
+    { access: "user", body: fileListCreateSchema, status: 201, response: fileListSchema },
+    ({ auth, body }) => files.create(auth, body),
   );
-  r.delete("/files/:id", byId, async ({ auth, params }) => {
+  r.put(
+    "/files/:id",
+    { ...byId, body: fileListUpdateSchema, response: fileListSchema },
+    ({ auth, params, body }) => files.update(auth, params.id, body),
+  );
+  r.delete("/files/:id", { ...byId, response: messageAnswer }, async ({ auth, params }) => {
     await files.remove(auth, params.id);
     return { message: "File List deleted" };
   });
   r.post(
     "/files/uploadList/:id",
-    { ...byId, bodyDoc: uploadListForm, consumes: ["multipart/form-data"] },
+    { ...byId, bodyDoc: uploadListForm, consumes: ["multipart/form-data"], response: fileListSchema },
     ({ auth, params }, req) => files.upload(auth, params.id, () => readUploadList(req)),
   );
   r.get(
