@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PageAnswer } from "./lists.js";
+import { pageOf, rowId, timestamp } from "./answers.js";
 import { idValue, sizedText } from "./validation.js";
 
 /**
@@ -24,40 +24,60 @@ export const ANNOUNCEMENT_POPOVER_MAX = 50;
 export const ANNOUNCEMENT_COMPANIES_MAX = 500;
 
 /** An announcement as every user reads it. */
-export interface AnnouncementDTO {
-  id: number;
-  title: string;
-  text: string;
-  priority: AnnouncementPriority;
-  /** Active (true) or inactive. */
-  status: boolean;
-  mediaPath: string | null;
-  mediaName: string | null;
-  /** Where the attachment is read (with the session): GET /announcements/{id}/media; null without one. */
-  mediaUrl: string | null;
-  /** When it was created, or last made active again: what the popover's dot compares. */
-  publishedAt: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export const announcementSchema = z
+  .object({
+    id: rowId,
+    title: z.string(),
+    text: z.string(),
+    /** 1 high (red), 2 medium (orange), 3 low (grey). */
+    priority: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+    /** Active (true) or inactive. */
+    status: z.boolean(),
+    mediaPath: z.string().nullable(),
+    mediaName: z.string().nullable(),
+    /** Where the attachment is read (with the session): GET /announcements/{id}/media; null without one. */
+    mediaUrl: z.string().nullable(),
+    /** When it was created, or last made active again: what the popover's dot compares. */
+    publishedAt: timestamp,
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: "Announcement", description: "An announcement from the platform, as every user reads it" });
+export type AnnouncementDTO = z.infer<typeof announcementSchema>;
 
 /** What the super user reads besides: whom it is addressed to. */
-export interface AnnouncementAdminDTO extends AnnouncementDTO {
-  /** Every company; else only `companyIds`. */
-  allCompanies: boolean;
-  companyIds: number[];
-}
+export const announcementAdminSchema = announcementSchema
+  .extend({
+    /** Every company; else only `companyIds`. */
+    allCompanies: z.boolean(),
+    companyIds: z.array(rowId),
+  })
+  .meta({
+    id: "AnnouncementAdmin",
+    description: "An announcement with its addressees, as the super user reads it",
+  });
+export type AnnouncementAdminDTO = z.infer<typeof announcementAdminSchema>;
+
+/**
+ * One announcement as GET /announcements/{id} answers it: with its addressees for the super user.
+ * The richer form comes first: a union takes the first that fits, and the plainer one would drop them.
+ */
+export const announcementAnswerSchema = z.union([announcementAdminSchema, announcementSchema]);
 
 /** GET /announcements/: the super user's page (every announcement), or the caller's active ones. */
-export interface AnnouncementsPage extends PageAnswer {
-  records: (AnnouncementDTO | AnnouncementAdminDTO)[];
-}
+export const announcementsPageSchema = pageOf("records", announcementAnswerSchema).meta({
+  id: "AnnouncementsPage",
+});
+export type AnnouncementsPage = z.infer<typeof announcementsPageSchema>;
 
 /** GET /announcements/for-me: the popover's list, and when the caller last opened it. */
-export interface MyAnnouncements {
-  records: AnnouncementDTO[];
-  seenAt: string | null;
-}
+export const myAnnouncementsSchema = z
+  .object({ records: z.array(announcementSchema), seenAt: timestamp.nullable() })
+  .meta({
+    id: "MyAnnouncements",
+    description: "The popover's announcements and when the caller last opened it",
+  });
+export type MyAnnouncements = z.infer<typeof myAnnouncementsSchema>;
 
 /** The popover's dot: something published since the user last opened it. */
 export function hasUnseenAnnouncement(

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PageAnswer } from "./lists.js";
+import { pageOf, rowId, timestamp } from "./answers.js";
 import { listQuerySchema } from "./lists.js";
 import { idValue, noNul } from "./validation.js";
 
@@ -25,32 +25,40 @@ export const PIX_EXPIRATION_SECONDS = 24 * 60 * 60;
 /** Checkout: after the payment event the page goes to / after this many ms (back-office §9). */
 export const CHECKOUT_REDIRECT_MS = 4000;
 
+/** Someone an invoice names (its company, who marked it paid): id and name. */
+const namedRef = z.object({ id: rowId, name: z.string() });
+
 /** An invoice as the /financeiro table reads it. */
-export interface InvoiceDTO {
-  id: number;
-  companyId: number;
-  detail: string;
-  /** In BRL, e.g. 59.9. */
-  value: number;
-  /** YYYY-MM-DD. */
-  dueDate: string;
-  status: InvoiceStatus;
-  /** ISO timestamp, or null while open. */
-  paidAt: string | null;
-  /** "asaas", "pixKey", "manual", or null while open. */
-  paidVia: string | null;
-  createdAt: string;
-  updatedAt: string;
-  /** Only in the super user's answers: whose invoice it is. */
-  company?: { id: number; name: string };
-  /** Only in the super user's answers: who marked it paid by hand. */
-  paidBy?: { id: number; name: string } | null;
-}
+export const invoiceSchema = z
+  .object({
+    id: rowId,
+    companyId: rowId,
+    detail: z.string(),
+    /** In BRL, e.g. 59.9. */
+    value: z.number().nonnegative(),
+    /** YYYY-MM-DD. */
+    dueDate: z.iso.date(),
+    status: z.enum(INVOICE_STATUSES),
+    /** ISO timestamp, or null while open. */
+    paidAt: timestamp.nullable(),
+    /** "asaas", "pixKey", "manual", or null while open. */
+    paidVia: z.string().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    /** Only in the super user's answers: whose invoice it is. */
+    company: namedRef.optional(),
+    /** Only in the super user's answers: who marked it paid by hand. */
+    paidBy: namedRef.nullable().optional(),
+  })
+  .meta({
+    id: "Invoice",
+    description: "An invoice of a company's subscription, as the /financeiro table reads it",
+  });
+export type InvoiceDTO = z.infer<typeof invoiceSchema>;
 
 /** GET /invoices (searchParam, pageNumber): a page with its count, the Whaticket SaaS shape. */
-export interface InvoicesPage extends PageAnswer {
-  invoices: InvoiceDTO[];
-}
+export const invoicesPageSchema = pageOf("invoices", invoiceSchema).meta({ id: "InvoicesPage" });
+export type InvoicesPage = z.infer<typeof invoicesPageSchema>;
 
 /**
  * GET /invoices/all (searchParam, pageNumber): the same page's rows as a plain array, as the
@@ -182,50 +190,66 @@ export type SubscriptionCheckoutInput = z.infer<typeof subscriptionCheckoutSchem
  * POST /subscription's answer: the Pix charge, in the shape of the Pix API (`valor.original`,
  * `calendario`) that Whaticket SaaS clients read (`qrcode.qrcode`, `valor.original`).
  */
-export interface PixChargeDTO {
-  invoiceId: number;
-  gateway: PaymentGatewayName;
-  /** The charge's transaction id (the invoice's txid for a plain Pix key). */
-  txid: string;
-  status: "ATIVA" | "CONCLUIDA";
-  calendario: { criacao: string; expiracao: number };
-  /** ISO timestamp: when the QR code stops being valid. */
-  expiresAt: string | null;
-  /** The amount in BRL with two decimals, e.g. "59.90". */
-  valor: { original: string };
-  qrcode: {
-    /** The EMV BR Code: copia e cola. */
-    qrcode: string;
-    /** The same as a PNG data URL (data:image/png;base64,...). */
-    imagemQrcode: string;
-  };
-}
+export const pixChargeSchema = z
+  .object({
+    invoiceId: rowId,
+    gateway: z.enum(PAYMENT_GATEWAYS),
+    /** The charge's transaction id (the invoice's txid for a plain Pix key). */
+    txid: z.string(),
+    status: z.enum(["ATIVA", "CONCLUIDA"]),
+    /** When the charge was created (ISO timestamp) and how many seconds its QR code has left. */
+    calendario: z.object({ criacao: timestamp, expiracao: z.number().int().nonnegative() }),
+    /** ISO timestamp: when the QR code stops being valid. */
+    expiresAt: timestamp.nullable(),
+    /** The amount in BRL with two decimals, e.g. "59.90". */
+    valor: z.object({ original: z.string() }),
+    qrcode: z.object({
+      /** The EMV BR Code: copia e cola. */
+      qrcode: z.string(),
+      /** The same as a PNG data URL (data:image/png;base64,...). */
+      imagemQrcode: z.string(),
+    }),
+  })
+  .meta({
+    id: "PixCharge",
+    description: "A Pix charge for an invoice: its QR code and amount, as the Pix API shapes it",
+  });
+export type PixChargeDTO = z.infer<typeof pixChargeSchema>;
 
 /** GET /subscription: what the Subscription page and the checkout need. */
-export interface SubscriptionInfoDTO {
-  /** null: the super user set no gateway up, checkout answers ERR_PAYMENT_GATEWAY_NOT_CONFIGURED. */
-  gateway: PaymentGatewayName | null;
-  /** The Dados step asks for the payer's CPF or CNPJ (Asaas needs one). */
-  requiresCpfCnpj: boolean;
-  company: {
-    id: number;
-    name: string;
-    email: string | null;
-    dueDate: string | null;
-    trialExpiration: string | null;
-    recurrence: string;
-  };
-  plan: {
-    id: number;
-    name: string;
-    value: number;
-    users: number;
-    connections: number;
-    queues: number;
-  } | null;
-  /** The invoice the checkout pays when no invoiceId is sent (oldest open one), or null. */
-  openInvoice: InvoiceDTO | null;
-}
+export const subscriptionInfoSchema = z
+  .object({
+    /** null: the super user set no gateway up, checkout answers ERR_PAYMENT_GATEWAY_NOT_CONFIGURED. */
+    gateway: z.enum(PAYMENT_GATEWAYS).nullable(),
+    /** The Dados step asks for the payer's CPF or CNPJ (Asaas needs one). */
+    requiresCpfCnpj: z.boolean(),
+    company: z.object({
+      id: rowId,
+      name: z.string(),
+      email: z.string().nullable(),
+      /** YYYY-MM-DD; null: none. */
+      dueDate: z.iso.date().nullable(),
+      trialExpiration: z.iso.date().nullable(),
+      recurrence: z.string(),
+    }),
+    plan: z
+      .object({
+        id: rowId,
+        name: z.string(),
+        value: z.number().nonnegative(),
+        users: z.number().int().nonnegative(),
+        connections: z.number().int().nonnegative(),
+        queues: z.number().int().nonnegative(),
+      })
+      .nullable(),
+    /** The invoice the checkout pays when no invoiceId is sent (oldest open one), or null. */
+    openInvoice: invoiceSchema.nullable(),
+  })
+  .meta({
+    id: "SubscriptionInfo",
+    description: "The company's subscription: its plan, gateway and open invoice",
+  });
+export type SubscriptionInfoDTO = z.infer<typeof subscriptionInfoSchema>;
 
 /**
  * `company-{id}-payment`, heard by the company's users: a payment settled an invoice; the toast says

@@ -1,21 +1,58 @@
 import { z } from "zod";
-import { LIMITS, type PlanFlag, RECURRENCES } from "./constants.js";
+import { pageOf, rowId, timestamp } from "./answers.js";
+import { LIMITS, PLAN_FLAGS, type PlanFlag, RECURRENCES } from "./constants.js";
 import { isCalendarDate } from "./dashboard.js";
-import { type PageAnswer, listQuerySchema } from "./lists.js";
+import { listQuerySchema } from "./lists.js";
 import type { SettingDTO } from "./settings.js";
 import { emailField, idOf, optionalEmpty, sizedText } from "./validation.js";
-import { type ScheduleEntry, schedulesField } from "./openingHours.js";
+import { type ScheduleEntry, WEEKDAYS, type WeekdayEn, schedulesField } from "./openingHours.js";
 
 export type Recurrence = (typeof RECURRENCES)[number];
 
-export interface PlanDTO extends Record<PlanFlag, boolean> {
-  id: number;
-  name: string;
-  users: number;
-  connections: number;
-  queues: number;
-  value: number;
-}
+/** A day as the answers carry a due date or a trial's end: YYYY-MM-DD. */
+const day = z.iso.date();
+/** A plan's limit: how many of a thing a company may have; 0 means no limit. */
+const planLimit = z.number().int().nonnegative();
+
+const planFlagFields = Object.fromEntries(PLAN_FLAGS.map((flag) => [flag, z.boolean()])) as Record<
+  PlanFlag,
+  z.ZodBoolean
+>;
+
+/** A plan as a company sees it (its session, the companies pages): limits, price and feature switches. */
+export const planSchema = z
+  .object({
+    id: rowId,
+    name: z.string(),
+    users: planLimit,
+    connections: planLimit,
+    queues: planLimit,
+    /** The price in BRL, e.g. 59.9. */
+    value: z.number().nonnegative(),
+    ...planFlagFields,
+  })
+  .meta({ id: "Plan", description: "A plan as a company sees it: its limits (0: none), price and features" });
+export type PlanDTO = z.infer<typeof planSchema>;
+
+/**
+ * A setting as a company's answers carry it: settings.ts's SettingDTO, declared here unnamed
+ * because that file belongs to another part of the API (the annotation keeps the two the same).
+ */
+const companySettingSchema: z.ZodType<SettingDTO> = z.object({
+  key: z.string(),
+  value: z.string(),
+  /** A secret setting's value is "" and this tells what is stored (see SettingDTO). */
+  hint: z.string().optional(),
+});
+
+/** A day of opening hours: openingHours.ts's ScheduleEntry, declared here unnamed as the setting above. */
+const companyScheduleSchema: z.ZodType<ScheduleEntry> = z.object({
+  weekday: z.string(),
+  weekdayEn: z.enum(WEEKDAYS.map(([, en]) => en) as [WeekdayEn, ...WeekdayEn[]]),
+  /** HH:MM; a day whose start equals its end is closed. */
+  startTime: z.string(),
+  endTime: z.string(),
+});
 
 /**
  * A due date as the Empresas form sends it: YYYY-MM-DD, or an ISO timestamp whose day is taken.
@@ -118,62 +155,89 @@ export const companySignupSchema = z.object({
 export type CompanySignupInput = z.infer<typeof companySignupSchema>;
 
 /** POST /companies/cadastro's answer. */
-export interface CompanySignupAnswer {
-  id: number;
-  name: string;
-}
+export const companySignupAnswerSchema = z
+  .object({ id: rowId, name: z.string() })
+  .meta({ id: "CompanySignupAnswer", description: "The company a sign-up created" });
+export type CompanySignupAnswer = z.infer<typeof companySignupAnswerSchema>;
 
 /** GET /companies (searchParam, pageNumber): a page of the Empresas table. */
 export const companyListQuerySchema = listQuerySchema;
-export interface CompaniesPage extends PageAnswer {
-  companies: CompanyDTO[];
-}
 
 /** PUT /companies/{id}/schedules. */
 export const companySchedulesSchema = z.object({ schedules: schedulesField });
 export type CompanySchedulesInput = z.infer<typeof companySchedulesSchema>;
 
-export interface CompanySchedulesDTO {
-  id: number;
-  schedules: ScheduleEntry[];
-}
+/** PUT /companies/{id}/schedules' answer: the company's opening hours as saved. */
+export const companySchedulesAnswerSchema = z
+  .object({ id: rowId, schedules: z.array(companyScheduleSchema) })
+  .meta({ id: "CompanySchedules", description: "A company's opening hours, one entry per weekday" });
+export type CompanySchedulesDTO = z.infer<typeof companySchedulesAnswerSchema>;
 
 /**
  * A company as the super user's Empresas table and form read it (GET /companies, /companies/list,
  * GET/POST/PUT /companies/{id}); its own users read the same through GET /companies/{id}.
  * Dates: dueDate and trialExpiration are YYYY-MM-DD (null: none); createdAt an ISO timestamp.
  */
-export interface CompanyDTO {
-  id: number;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  planId: number | null;
-  plan: { id: number; name: string } | null;
-  status: boolean;
-  /** Kept as the company's `campaignsEnabled` setting. */
-  campaignsEnabled: boolean;
-  dueDate: string | null;
-  recurrence: Recurrence;
-  /** The last day of a sign-up's trial; null for a company the super user created. */
-  trialExpiration: string | null;
-  schedules: ScheduleEntry[];
-  settings: SettingDTO[];
-  createdAt: string;
-}
+export const companySchema = z
+  .object({
+    id: rowId,
+    name: z.string(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    planId: rowId.nullable(),
+    plan: z.object({ id: rowId, name: z.string() }).nullable(),
+    status: z.boolean(),
+    /** Kept as the company's `campaignsEnabled` setting. */
+    campaignsEnabled: z.boolean(),
+    dueDate: day.nullable(),
+    recurrence: z.enum(RECURRENCES),
+    /** The last day of a sign-up's trial; null for a company the super user created. */
+    trialExpiration: day.nullable(),
+    schedules: z.array(companyScheduleSchema),
+    settings: z.array(companySettingSchema),
+    createdAt: timestamp,
+  })
+  .meta({
+    id: "Company",
+    description: "A company (a tenant) as the Empresas pages and its own users read it",
+  });
+export type CompanyDTO = z.infer<typeof companySchema>;
+
+export const companiesPageSchema = pageOf("companies", companySchema).meta({ id: "CompaniesPage" });
+export type CompaniesPage = z.infer<typeof companiesPageSchema>;
 
 /**
  * GET /companies/listPlan/{companyId}: the company with its plan, as clients of this API family
  * read it to build their menu. A company without a plan gets a stand-in as the server enforces it:
  * `id` and `name` null, limits 0 (no limit), every feature off.
  */
-export interface CompanyPlanDTO {
-  id: number;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  status: boolean;
-  dueDate: string | null;
-  createdAt: string;
-  plan: Omit<PlanDTO, "id" | "name"> & { id: number | null; name: string | null };
-}
+export const companyPlanSchema = z
+  .object({
+    id: rowId,
+    name: z.string(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    status: z.boolean(),
+    dueDate: day.nullable(),
+    createdAt: timestamp,
+    plan: planSchema.extend({ id: rowId.nullable(), name: z.string().nullable() }),
+  })
+  .meta({ id: "CompanyPlan", description: "A company with its plan, as clients build their menu from it" });
+export type CompanyPlanDTO = z.infer<typeof companyPlanSchema>;
+
+/**
+ * A company as the session carries it (login, refresh, /auth/me): its settings (secrets as hints
+ * only), its due date and trial, and its plan (null when it has none).
+ */
+export const sessionCompanySchema = z
+  .object({
+    id: rowId,
+    name: z.string(),
+    dueDate: day.nullable(),
+    /** The last day of a sign-up's trial (YYYY-MM-DD); null when the company has none. */
+    trialExpiration: day.nullable(),
+    settings: z.array(companySettingSchema),
+    plan: planSchema.nullable(),
+  })
+  .meta({ id: "SessionCompany", description: "The signed-in user's company, as the session carries it" });
+export type SessionCompanyDTO = z.infer<typeof sessionCompanySchema>;

@@ -1,28 +1,29 @@
 import { z } from "zod";
-import type { PlanDTO } from "./companies.js";
+import { timestamp } from "./answers.js";
+import { planSchema } from "./companies.js";
 import { noNul } from "./validation.js";
 
 /** A plan as the super user manages it (GET /plans/all, GET/POST/PUT /plans/{id}). */
-export interface PlanRecordDTO extends PlanDTO {
-  campaigns: number;
-  schedules: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export const planRecordSchema = planSchema
+  .extend({
+    /** How many campaigns and schedules a company may have; 0 means no limit. */
+    campaigns: z.number().int().nonnegative(),
+    schedules: z.number().int().nonnegative(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: "PlanRecord", description: "A plan as the super user manages it" });
+export type PlanRecordDTO = z.infer<typeof planRecordSchema>;
 
 /**
  * A plan as a visitor sees it to choose one at sign-up (GET /plans/list, GET /plans/register,
  * public): what the sign-up form shows (name, users, connections, queues, price) and nothing the
  * platform keeps to itself (feature switches, timestamps).
  */
-export interface PublicPlanDTO {
-  id: number;
-  name: string;
-  users: number;
-  connections: number;
-  queues: number;
-  value: number;
-}
+export const publicPlanSchema = planSchema
+  .pick({ id: true, name: true, users: true, connections: true, queues: true, value: true })
+  .meta({ id: "PublicPlan", description: "A plan as the sign-up form shows it to a visitor" });
+export type PublicPlanDTO = z.infer<typeof publicPlanSchema>;
 
 export const PLAN_NAME_MAX = 100;
 /** Limits stay inside a PostgreSQL integer; 0 means no limit. */

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { ALL_TICKET, type AllTicket, LIMITS, PROFILES, type Profile } from "./constants.js";
-import type { PageAnswer } from "./lists.js";
-import type { QueueDTO } from "./queues.js";
+import { ALL_TICKET, LIMITS, PROFILES } from "./constants.js";
+import { pageOf, rowId, timestamp } from "./answers.js";
 import { dbId, emailField, optionalEmpty, sizedText } from "./validation.js";
 
 const password = z
@@ -47,24 +46,37 @@ export const userUpdateSchema = z.object({
 });
 export type UserUpdateInput = z.infer<typeof userUpdateSchema>;
 
-export interface UserDTO {
-  id: number;
-  name: string;
-  email: string;
-  profile: Profile;
-  companyId: number;
-  super: boolean;
-  online: boolean;
-  allTicket: AllTicket;
-  whatsappId: number | null;
-  queues: QueueDTO[];
-  createdAt: string;
-  updatedAt: string;
-}
+/**
+ * A queue as a user carries it: queues.ts's QueueDTO (`{ id, name, color }`), declared here
+ * unnamed because that file belongs to another part of the API; the same shape either way.
+ */
+const userQueueSchema = z.object({ id: rowId, name: z.string(), color: z.string() });
 
-export interface UsersPage extends PageAnswer {
-  users: UserDTO[];
-}
+/** A user as every answer and the `company-{id}-user` event carry it; never the password's hash. */
+export const userSchema = z
+  .object({
+    id: rowId,
+    name: z.string(),
+    email: z.string(),
+    profile: z.enum(PROFILES),
+    companyId: rowId,
+    /** The platform's super user. */
+    super: z.boolean(),
+    online: z.boolean(),
+    /** "enabled": also sees tickets without a queue ("desabled", sic, is what clients of this API family send). */
+    allTicket: z.enum(ALL_TICKET),
+    /** The user's default connection; null when none. */
+    whatsappId: rowId.nullable(),
+    queues: z.array(userQueueSchema),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: "User", description: "A user of a company, as every answer and the user event carry it" });
+export type UserDTO = z.infer<typeof userSchema>;
+
+/** GET /users: a page of the users table. */
+export const usersPageSchema = pageOf("users", userSchema).meta({ id: "UsersPage" });
+export type UsersPage = z.infer<typeof usersPageSchema>;
 
 /**
  * A super user's account (the platform's) is changed, demoted or deleted by super users alone:

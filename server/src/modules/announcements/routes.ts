@@ -1,10 +1,16 @@
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import {
+  announcementAdminSchema,
+  announcementAnswerSchema,
   announcementCreateSchema,
   announcementUpdateSchema,
+  announcementsPageSchema,
   idParam,
   listQuerySchema,
+  myAnnouncementsSchema,
+  timestamp,
 } from "@atende/contracts";
 import { routes } from "../../http/route.js";
 import { readSingleUpload, uploadForm } from "../../http/upload.js";
@@ -13,13 +19,21 @@ import { type AnnouncementsDeps, type AnnouncementsService, createAnnouncementsS
 export function announcementsRoutes(app: FastifyInstance, announcements: AnnouncementsService) {
   const r = routes(app);
   // Every user reads what is addressed to their company; the super user reads and writes them all.
-  r.get("/announcements", { access: "user", query: listQuerySchema }, ({ auth, query }) =>
-    announcements.page(auth, query),
+  r.get(
+    "/announcements",
+    { access: "user", query: listQuerySchema, response: announcementsPageSchema },
+    ({ auth, query }) => announcements.page(auth, query),
   );
-  r.get("/announcements/for-me", { access: "user" }, ({ auth }) => announcements.forMe(auth));
-  r.post("/announcements/seen", { access: "user" }, ({ auth }) => announcements.markSeen(auth));
-  r.get("/announcements/:id", { access: "user", params: idParam }, ({ auth, params }) =>
-    announcements.get(auth, params.id),
+  r.get("/announcements/for-me", { access: "user", response: myAnnouncementsSchema }, ({ auth }) =>
+    announcements.forMe(auth),
+  );
+  r.post("/announcements/seen", { access: "user", response: z.object({ seenAt: timestamp }) }, ({ auth }) =>
+    announcements.markSeen(auth),
+  );
+  r.get(
+    "/announcements/:id",
+    { access: "user", params: idParam, response: announcementAnswerSchema },
+    ({ auth, params }) => announcements.get(auth, params.id),
   );
   r.get(
     "/announcements/:id/media",
@@ -36,12 +50,13 @@ export function announcementsRoutes(app: FastifyInstance, announcements: Announc
   );
   r.post(
     "/announcements",
-    { access: "super", body: announcementCreateSchema, status: 201 },
+    { access: "super", body: announcementCreateSchema, status: 201, response: announcementAdminSchema },
     ({ auth, body }) => announcements.create(auth, body),
   );
   // The guard leaves routes with an id to the service, which checks the super user before the lookup.
   const byId = { access: "super", params: idParam } as const;
-  r.put("/announcements/:id", { ...byId, body: announcementUpdateSchema }, ({ auth, params, body }) =>
+  const answered = { ...byId, response: announcementAdminSchema } as const;
+  r.put("/announcements/:id", { ...answered, body: announcementUpdateSchema }, ({ auth, params, body }) =>
     announcements.update(auth, params.id, body),
   );
   r.delete("/announcements/:id", { ...byId, status: 204 }, ({ auth, params }) =>
@@ -49,10 +64,10 @@ export function announcementsRoutes(app: FastifyInstance, announcements: Announc
   );
   r.post(
     "/announcements/:id/media-upload",
-    { ...byId, bodyDoc: uploadForm, consumes: ["multipart/form-data"] },
+    { ...answered, bodyDoc: uploadForm, consumes: ["multipart/form-data"] },
     ({ auth, params }, req) => announcements.attachMedia(auth, params.id, () => readSingleUpload(req)),
   );
-  r.delete("/announcements/:id/media-upload", byId, ({ auth, params }) =>
+  r.delete("/announcements/:id/media-upload", answered, ({ auth, params }) =>
     announcements.removeMedia(auth, params.id),
   );
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { loginSchema } from "@atende/contracts";
+import { loginSchema, sessionSchema, sessionUserSchema } from "@atende/contracts";
 import type { Config } from "../../config.js";
 import type { Db } from "../../db/client.js";
 import { authenticate, bearerToken } from "../../http/auth.js";
@@ -25,6 +25,7 @@ export function authRoutes(
     {
       access: "public",
       body: loginSchema,
+      response: sessionSchema,
       summary: "Log in: an access token, the user and the subscription (and the refresh cookie)",
       description:
         "Send the access token as `Authorization: Bearer <token>`. It lasts minutes: when a call answers " +
@@ -43,6 +44,7 @@ export function authRoutes(
     "/auth/refresh_token",
     {
       access: "public",
+      response: sessionSchema,
       summary: "A new access token for the session of the refresh cookie (which is rotated)",
     },
     async (_input, req, reply) => {
@@ -78,6 +80,7 @@ export function authRoutes(
     {
       access: "user",
       reachableWhenPastDue: true,
+      response: sessionUserSchema,
       summary: "The signed-in user, with the company and the permissions",
     },
     ({ auth: ctx }) => auth.me(ctx.companyId, ctx.userId),

@@ -1,9 +1,14 @@
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import {
   idParam,
   invoiceListQuerySchema,
+  invoiceSchema,
   invoiceUpdateSchema,
+  invoicesPageSchema,
+  pixChargeSchema,
   subscriptionCheckoutSchema,
+  subscriptionInfoSchema,
 } from "@atende/contracts";
 import { langOf } from "../../http/errors.js";
 import { routes } from "../../http/route.js";
@@ -29,30 +34,42 @@ export function billingRoutes(
   // user reads every company's.
   r.get(
     "/invoices/all",
-    { ...paying, query: invoiceListQuerySchema },
+    { ...paying, query: invoiceListQuerySchema, response: z.array(invoiceSchema) },
     async ({ auth, query }) => (await s.invoices.page(auth, query)).invoices,
   );
-  r.get("/invoices", { ...paying, query: invoiceListQuerySchema }, ({ auth, query }) =>
-    s.invoices.page(auth, query),
+  r.get(
+    "/invoices",
+    { ...paying, query: invoiceListQuerySchema, response: invoicesPageSchema },
+    ({ auth, query }) => s.invoices.page(auth, query),
   );
-  r.get("/invoices/:id", { ...paying, params: idParam }, ({ auth, params }) =>
+  r.get("/invoices/:id", { ...paying, params: idParam, response: invoiceSchema }, ({ auth, params }) =>
     s.invoices.get(auth, params.id),
   );
   // The super user marks an invoice paid by hand (a plain Pix key's payment): who and when are kept.
   r.put(
     "/invoices/:id",
-    { access: "super", params: idParam, body: invoiceUpdateSchema },
+    { access: "super", params: idParam, body: invoiceUpdateSchema, response: invoiceSchema },
     ({ auth, params }) => s.invoices.markPaid(auth, params.id),
   );
-  r.get("/subscription", { ...paying, operationId: "subscription.get" }, ({ auth }) =>
-    s.subscription.info(auth),
+  r.get(
+    "/subscription",
+    { ...paying, operationId: "subscription.get", response: subscriptionInfoSchema },
+    ({ auth }) => s.subscription.info(auth),
   );
-  r.post("/subscription", { ...paying, body: subscriptionCheckoutSchema }, ({ auth, body }, req) =>
-    s.subscription.checkout(auth, body, langOf(req)),
+  r.post(
+    "/subscription",
+    { ...paying, body: subscriptionCheckoutSchema, response: pixChargeSchema },
+    ({ auth, body }, req) => s.subscription.checkout(auth, body, langOf(req)),
   );
   // Asaas calls it; authenticated by the asaas-access-token header (the service checks it).
-  r.post("/webhooks/asaas", { access: "public", rateLimit: { max: 600, windowSeconds: 60 } }, (_input, req) =>
-    s.webhook.asaas(req.headers, req.body),
+  r.post(
+    "/webhooks/asaas",
+    {
+      access: "public",
+      rateLimit: { max: 600, windowSeconds: 60 },
+      response: z.object({ received: z.literal(true) }),
+    },
+    (_input, req) => s.webhook.asaas(req.headers, req.body),
   );
 }
 

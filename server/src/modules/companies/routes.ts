@@ -1,8 +1,14 @@
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import {
+  companiesPageSchema,
   companyCreateSchema,
   companyListQuerySchema,
+  companyPlanSchema,
+  companySchedulesAnswerSchema,
   companySchedulesSchema,
+  companySchema,
+  companySignupAnswerSchema,
   companySignupSchema,
   companyUpdateSchema,
   idParam,
@@ -16,31 +22,45 @@ export const SIGNUP_RATE_LIMIT = { max: 5, windowSeconds: 3600, by: "ip" } as co
 export function companiesRoutes(app: FastifyInstance, companies: CompaniesService) {
   const r = routes(app);
   // The platform's companies: the super user's Empresas and Cadastrar Empresa tabs.
-  r.get("/companies", { access: "super", query: companyListQuerySchema }, ({ auth, query }) =>
-    companies.page(auth, query),
+  r.get(
+    "/companies",
+    { access: "super", query: companyListQuerySchema, response: companiesPageSchema },
+    ({ auth, query }) => companies.page(auth, query),
   );
-  r.get("/companies/list", { access: "super", operationId: "companies.listAll" }, ({ auth }) =>
-    companies.list(auth),
+  r.get(
+    "/companies/list",
+    { access: "super", operationId: "companies.listAll", response: z.array(companySchema) },
+    ({ auth }) => companies.list(auth),
   );
-  r.post("/companies", { access: "super", body: companyCreateSchema, status: 201 }, ({ auth, body }) =>
-    companies.create(auth, body),
+  r.post(
+    "/companies",
+    { access: "super", body: companyCreateSchema, status: 201, response: companySchema },
+    ({ auth, body }) => companies.create(auth, body),
   );
   // Public sign-up (/signup): only while the platform's `allowregister` is enabled (the service decides).
   r.post(
     "/companies/cadastro",
-    { access: "public", body: companySignupSchema, status: 201, rateLimit: SIGNUP_RATE_LIMIT },
+    {
+      access: "public",
+      body: companySignupSchema,
+      status: 201,
+      rateLimit: SIGNUP_RATE_LIMIT,
+      response: companySignupAnswerSchema,
+    },
     ({ body }) => companies.signup(body),
   );
   // One's own company (any of its users) or any company (the super user): the service decides.
-  r.get("/companies/listPlan/:id", { access: "user", params: idParam }, ({ auth, params }) =>
-    companies.listPlan(auth, params.id),
+  r.get(
+    "/companies/listPlan/:id",
+    { access: "user", params: idParam, response: companyPlanSchema },
+    ({ auth, params }) => companies.listPlan(auth, params.id),
   );
-  r.get("/companies/:id", { access: "user", params: idParam }, ({ auth, params }) =>
+  r.get("/companies/:id", { access: "user", params: idParam, response: companySchema }, ({ auth, params }) =>
     companies.get(auth, params.id),
   );
   r.put(
     "/companies/:id",
-    { access: "super", params: idParam, body: companyUpdateSchema },
+    { access: "super", params: idParam, body: companyUpdateSchema, response: companySchema },
     ({ auth, params, body }) => companies.update(auth, params.id, body),
   );
   r.delete("/companies/:id", { access: "super", params: idParam, status: 204 }, ({ auth, params }) =>
@@ -48,7 +68,12 @@ export function companiesRoutes(app: FastifyInstance, companies: CompaniesServic
   );
   r.put(
     "/companies/:id/schedules",
-    { access: "settings:edit", params: idParam, body: companySchedulesSchema },
+    {
+      access: "settings:edit",
+      params: idParam,
+      body: companySchedulesSchema,
+      response: companySchedulesAnswerSchema,
+    },
     ({ auth, params, body }) => companies.updateSchedules(auth, params.id, body.schedules),
   );
 }

@@ -1,10 +1,13 @@
 import type { FastifyInstance } from "fastify";
+import { z } from "zod";
 import { type MailAcceptedDTO, forgotPasswordParamsSchema, resetPasswordSchema } from "@atende/contracts";
 import { langOf } from "../../http/errors.js";
 import { routes } from "../../http/route.js";
 import { type PasswordResetService, RESET_LIMITS, createPasswordResetService } from "./service.js";
 
 const OK: MailAcceptedDTO = { ok: true };
+/** The one answer of every step: the request was taken (it tells nothing of the account). */
+const accepted = z.object({ ok: z.literal(true) });
 
 export function passwordResetRoutes(app: FastifyInstance, reset: PasswordResetService) {
   const r = routes(app);
@@ -13,6 +16,7 @@ export function passwordResetRoutes(app: FastifyInstance, reset: PasswordResetSe
     "/forgetpassword/:email",
     {
       access: "public",
+      response: accepted,
       params: forgotPasswordParamsSchema,
       rateLimit: RESET_LIMITS.codesPerIp,
       summary: "E-mails a 6-digit code to reset the password (the same answer for any e-mail)",
@@ -27,6 +31,7 @@ export function passwordResetRoutes(app: FastifyInstance, reset: PasswordResetSe
     "/resetpasswords",
     {
       access: "public",
+      response: accepted,
       body: resetPasswordSchema,
       rateLimit: RESET_LIMITS.triesPerIp,
       summary: "Sets a new password with the e-mailed code; ends every session of the user",
@@ -42,6 +47,7 @@ export function passwordResetRoutes(app: FastifyInstance, reset: PasswordResetSe
     "/resetpasswords/:email/:token/:newPassword",
     {
       access: "public",
+      response: accepted,
       params: resetPasswordSchema,
       rateLimit: RESET_LIMITS.triesPerIp,
       operationId: "resetpasswords.createInPath",

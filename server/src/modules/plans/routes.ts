@@ -1,22 +1,36 @@
 import type { FastifyInstance } from "fastify";
-import { idParam, planCreateSchema, planUpdateSchema } from "@atende/contracts";
+import { z } from "zod";
+import {
+  idParam,
+  planCreateSchema,
+  planRecordSchema,
+  planUpdateSchema,
+  publicPlanSchema,
+} from "@atende/contracts";
 import { routes } from "../../http/route.js";
 import { type PlansDeps, type PlansService, createPlansService } from "./service.js";
 
 export function plansRoutes(app: FastifyInstance, plans: PlansService) {
   const r = routes(app);
   // The sign-up page's choice, for visitors: only what the form shows.
-  r.get("/plans/list", { access: "public" }, () => plans.publicList());
-  r.get("/plans/register", { access: "public" }, () => plans.publicList());
-  r.get("/plans/all", { access: "super" }, ({ auth }) => plans.all(auth));
-  r.post("/plans", { access: "super", body: planCreateSchema, status: 201 }, ({ auth, body }) =>
-    plans.create(auth, body),
+  const choices = { access: "public", response: z.array(publicPlanSchema) } as const;
+  r.get("/plans/list", choices, () => plans.publicList());
+  r.get("/plans/register", choices, () => plans.publicList());
+  r.get("/plans/all", { access: "super", response: z.array(planRecordSchema) }, ({ auth }) =>
+    plans.all(auth),
+  );
+  r.post(
+    "/plans",
+    { access: "super", body: planCreateSchema, status: 201, response: planRecordSchema },
+    ({ auth, body }) => plans.create(auth, body),
   );
   // The super user reads any plan; a company's user only the one their company is on (the service decides).
-  r.get("/plans/:id", { access: "user", params: idParam }, ({ auth, params }) => plans.get(auth, params.id));
+  r.get("/plans/:id", { access: "user", params: idParam, response: planRecordSchema }, ({ auth, params }) =>
+    plans.get(auth, params.id),
+  );
   r.put(
     "/plans/:id",
-    { access: "super", params: idParam, body: planUpdateSchema },
+    { access: "super", params: idParam, body: planUpdateSchema, response: planRecordSchema },
     ({ auth, params, body }) => plans.update(auth, params.id, body),
   );
   r.delete("/plans/:id", { access: "super", params: idParam, status: 204 }, ({ auth, params }) =>

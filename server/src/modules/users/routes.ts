@@ -1,5 +1,13 @@
 import type { FastifyInstance } from "fastify";
-import { idParam, listQuerySchema, userCreateSchema, userUpdateSchema } from "@atende/contracts";
+import { z } from "zod";
+import {
+  idParam,
+  listQuerySchema,
+  userCreateSchema,
+  userSchema,
+  userUpdateSchema,
+  usersPageSchema,
+} from "@atende/contracts";
 import type { Config } from "../../config.js";
 import { routes } from "../../http/route.js";
 import { setRefreshCookie } from "../sessions/cookie.js";
@@ -8,16 +16,26 @@ import { type UsersService, createUsersService } from "./service.js";
 export function usersRoutes(app: FastifyInstance, users: UsersService, config: Config) {
   const r = routes(app);
   const manage = "users-page:manage";
-  r.get("/users", { access: manage, query: listQuerySchema }, ({ auth, query }) => users.page(auth, query));
-  r.get("/users/list", { access: "user", operationId: "users.listAll" }, ({ auth }) => users.list(auth));
+  r.get("/users", { access: manage, query: listQuerySchema, response: usersPageSchema }, ({ auth, query }) =>
+    users.page(auth, query),
+  );
+  r.get(
+    "/users/list",
+    { access: "user", operationId: "users.listAll", response: z.array(userSchema) },
+    ({ auth }) => users.list(auth),
+  );
   // Anyone reads and edits themselves; the service asks users-page:manage for others.
-  r.get("/users/:id", { access: "user", params: idParam }, ({ auth, params }) => users.get(auth, params.id));
-  r.post("/users", { access: manage, body: userCreateSchema, status: 201 }, ({ auth, body }) =>
-    users.create(auth, body),
+  r.get("/users/:id", { access: "user", params: idParam, response: userSchema }, ({ auth, params }) =>
+    users.get(auth, params.id),
+  );
+  r.post(
+    "/users",
+    { access: manage, body: userCreateSchema, status: 201, response: userSchema },
+    ({ auth, body }) => users.create(auth, body),
   );
   r.put(
     "/users/:id",
-    { access: "user", params: idParam, body: userUpdateSchema },
+    { access: "user", params: idParam, body: userUpdateSchema, response: userSchema },
     async ({ auth, params, body }, req, reply) => {
       const { user, session } = await users.update(auth, params.id, body);
       // One's own new password: this session lives on with a fresh refresh token; all others ended.
