@@ -1,43 +1,56 @@
 import { z } from "zod";
+import { pageOf, rowId, timestamp } from "./answers.js";
 import { searchText, pageNumber, idValue, idOf, uuidValue, noNul, dbId } from "./validation.js";
 
 /** A member of an internal chat, with what they have not read yet. */
-export interface ChatUserDTO {
-  userId: number;
-  unreads: number;
-  user: { id: number; name: string; email: string; profile: string };
-}
+export const chatUserSchema = z
+  .object({
+    userId: rowId,
+    unreads: z.number().int().nonnegative(),
+    user: z.object({ id: rowId, name: z.string(), email: z.string(), profile: z.string() }),
+  })
+  .meta({
+    id: "ChatUser",
+    description: "A member of an internal chat, with how many messages they have not read",
+  });
+export type ChatUserDTO = z.infer<typeof chatUserSchema>;
 
 /** An internal chat as every answer and the `company-{id}-chat` event carry it. */
-export interface ChatDTO {
-  id: number;
-  uuid: string;
-  title: string;
-  ownerId: number | null;
-  owner: { id: number; name: string } | null;
-  /** "Sender: text" of the newest message, empty when there is none. */
-  lastMessage: string;
-  users: ChatUserDTO[];
-  createdAt: string;
-  updatedAt: string;
-}
+export const chatSchema = z
+  .object({
+    id: rowId,
+    uuid: z.string(),
+    title: z.string(),
+    ownerId: rowId.nullable(),
+    owner: z.object({ id: rowId, name: z.string() }).nullable(),
+    /** "Sender: text" of the newest message, empty when there is none. */
+    lastMessage: z.string(),
+    users: z.array(chatUserSchema),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: "Chat", description: "An internal chat between colleagues, with its members" });
+export type ChatDTO = z.infer<typeof chatSchema>;
 
-/** A message of an internal chat. */
-export interface ChatMessageDTO {
-  id: number;
-  chatId: number;
-  message: string;
-  senderId: number | null;
-  sender: { id: number; name: string } | null;
-  /** An attachment ("{companyId}/{file}", read through /media/...), its name and type. */
-  mediaPath: string | null;
-  mediaName: string | null;
-  mediaType: string | null;
-  /** The ticket the message links to (opened at /tickets/{uuid}). */
-  ticket: { id: number; uuid: string } | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A message of an internal chat (what is sent is chatMessageSendSchema). */
+export const chatMessageSchema = z
+  .object({
+    id: rowId,
+    chatId: rowId,
+    message: z.string(),
+    senderId: rowId.nullable(),
+    sender: z.object({ id: rowId, name: z.string() }).nullable(),
+    /** An attachment ("{companyId}/{file}", read through /media/...), its name and type. */
+    mediaPath: z.string().nullable(),
+    mediaName: z.string().nullable(),
+    mediaType: z.string().nullable(),
+    /** The ticket the message links to (opened at /tickets/{uuid}). */
+    ticket: z.object({ id: rowId, uuid: z.string() }).nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: "ChatMessage", description: "A message of an internal chat" });
+export type ChatMessageDTO = z.infer<typeof chatMessageSchema>;
 
 /** A message as the live events carry it: with its chat (members and unreads), as the family reads it. */
 export type ChatMessageEventDTO = ChatMessageDTO & { chat: ChatDTO };
@@ -71,16 +84,16 @@ export const chatRoomEvent = (companyId: number, chatId: number) =>
   `company-${companyId}-chat-${chatId}` as const;
 
 /** GET /chats/ and GET /chats/{id}/messages answer `records`, as the backends of this API family. */
-export interface ChatsPage {
-  records: ChatDTO[];
-  count: number;
-  hasMore: boolean;
-}
-export interface ChatMessagesPage {
-  records: ChatMessageDTO[];
-  count: number;
-  hasMore: boolean;
-}
+export const chatsPageSchema = pageOf("records", chatSchema).meta({
+  id: "ChatsPage",
+  description: "A page of the caller's internal chats",
+});
+export type ChatsPage = z.infer<typeof chatsPageSchema>;
+export const chatMessagesPageSchema = pageOf("records", chatMessageSchema).meta({
+  id: "ChatMessagesPage",
+  description: "A page of an internal chat's messages",
+});
+export type ChatMessagesPage = z.infer<typeof chatMessagesPageSchema>;
 
 export const CHAT_LIMITS = {
   pageSize: 20,
@@ -127,7 +140,7 @@ export const chatUpdateSchema = z.object({
 export type ChatUpdateInput = z.infer<typeof chatUpdateSchema>;
 
 /** POST /chats/{id}/messages: text, and optionally a ticket to link (its uuid). */
-export const chatMessageSchema = z.object({
+export const chatMessageSendSchema = z.object({
   message: z
     .string("validation.invalid")
     .max(CHAT_LIMITS.messageMax, "validation.tooLong")
@@ -136,7 +149,7 @@ export const chatMessageSchema = z.object({
     .default(""),
   ticketUuid: z.preprocess((v) => (v === "" || v === null ? undefined : v), uuidValue.optional()),
 });
-export type ChatMessageInput = z.infer<typeof chatMessageSchema>;
+export type ChatMessageInput = z.infer<typeof chatMessageSendSchema>;
 
 /** POST /chats/{id}/read: clients send their own userId; the caller is who reads, whatever is sent. */
 export const chatReadSchema = z.object({ userId: idOf().optional() }).optional();

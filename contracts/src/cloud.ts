@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rowId, timestamp } from "./answers.js";
 
 /**
  * The WhatsApp Cloud API's 24-hour customer-service window and its message templates: outside the
@@ -8,31 +9,44 @@ import { z } from "zod";
 export const CLOUD_WINDOW_HOURS = 24;
 
 /** GET /tickets/{ticketId}/window: whether a free-form message may go now. */
-export interface ConversationWindowDTO {
-  /** Only Cloud API connections have a window; other providers answer open, with no end. */
-  applies: boolean;
-  /** The ticket's connection (whose templates may be sent). */
-  whatsappId: number | null;
-  open: boolean;
-  /** When the customer last wrote (ISO), null when never. */
-  lastInboundAt: string | null;
-  /** When the window closes (or closed) (ISO), null when the customer never wrote. */
-  endsAt: string | null;
-}
+export const conversationWindowSchema = z
+  .object({
+    /** Only Cloud API connections have a window; other providers answer open, with no end. */
+    applies: z.boolean(),
+    /** The ticket's connection (whose templates may be sent). */
+    whatsappId: rowId.nullable(),
+    open: z.boolean(),
+    /** When the customer last wrote, null when never. */
+    lastInboundAt: timestamp.nullable(),
+    /** When the window closes (or closed), null when the customer never wrote. */
+    endsAt: timestamp.nullable(),
+  })
+  .meta({
+    id: "ConversationWindow",
+    description:
+      "Whether a free-form message may go to the ticket's customer now (the Cloud API's 24-hour window)",
+  });
+export type ConversationWindowDTO = z.infer<typeof conversationWindowSchema>;
 
 /** One approved template as the composer offers it: its texts and how many variables each part has. */
-export interface CloudTemplateDTO {
-  name: string;
-  language: string;
-  category: string;
-  /** The header's text (when it is text), with {{1}} where a value goes. */
-  header: string | null;
-  body: string;
-  footer: string | null;
-  /** How many values the header and the body take ({{1}}…{{n}}). */
-  headerVariables: number;
-  bodyVariables: number;
-}
+export const cloudTemplateSchema = z
+  .object({
+    name: z.string(),
+    language: z.string(),
+    category: z.string(),
+    /** The header's text (when it is text), with {{1}} where a value goes. */
+    header: z.string().nullable(),
+    body: z.string(),
+    footer: z.string().nullable(),
+    /** How many values the header and the body take ({{1}}…{{n}}). */
+    headerVariables: z.number().int().nonnegative(),
+    bodyVariables: z.number().int().nonnegative(),
+  })
+  .meta({
+    id: "CloudTemplate",
+    description: "An approved Cloud API message template as the composer offers it",
+  });
+export type CloudTemplateDTO = z.infer<typeof cloudTemplateSchema>;
 
 const value = z.string().trim().min(1, "validation.required").max(1024, "validation.tooLong");
 

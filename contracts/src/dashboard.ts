@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageOf, rowId, timestamp } from "./answers.js";
 import { idList, pageNumber, searchText } from "./validation.js";
 
 /**
@@ -97,62 +98,94 @@ export const dashboardChartQuerySchema = z
 export type DashboardChartQuery = z.infer<typeof dashboardChartQuerySchema>;
 
 /** The range a dashboard answer covers, as the server resolved it. */
-export interface DashboardRange {
-  /** YYYY-MM-DD, in `timezone`. */
-  from: string;
-  to: string;
-  timezone: string;
-}
+export const dashboardRangeSchema = z
+  .object({
+    /** YYYY-MM-DD, in `timezone`. */
+    from: z.string(),
+    to: z.string(),
+    timezone: z.string(),
+  })
+  .meta({
+    id: "DashboardRange",
+    description: "The days a dashboard answer covers (YYYY-MM-DD, both included), in the company's time zone",
+  });
+export type DashboardRange = z.infer<typeof dashboardRangeSchema>;
 
-export interface DashboardCounters {
-  /** Tickets open (in service) now: live, whatever the period. */
-  supportHappening: number;
-  /** Tickets pending (waiting) now: live, whatever the period. */
-  supportPending: number;
-  /** Tickets resolved within the period. */
-  supportFinished: number;
-  /** Average support time of the tickets resolved within the period (minutes); null: none. */
-  avgSupportTime: number | null;
-  /** Average wait time of the tickets accepted within the period (minutes); null: none. */
-  avgWaitTime: number | null;
-  /** The company's connections whose status is CONNECTED. */
-  totalWhatsappSessions: number;
-  /** Companies on the platform: for a super user only, else null. */
-  totalCompanies: number | null;
-}
+/** Minutes, one decimal; null when nothing was measured. */
+const minutesOrNull = z.number().nonnegative().nullable();
 
-export interface DashboardAttendant {
-  id: number;
-  name: string;
-  /** Average rating (1 to 3, one decimal) of the ratings given within the period; null: none. */
-  rating: number | null;
-  /** Number of ratings behind `rating`. */
-  ratings: number;
-  /** Average support time (minutes) of this user's tickets resolved within the period; null: none. */
-  avgSupportTime: number | null;
-  /** Tickets this user resolved within the period. */
-  finished: number;
-  online: boolean;
-}
+export const dashboardCountersSchema = z
+  .object({
+    /** Tickets open (in service) now: live, whatever the period. */
+    supportHappening: z.number().int().nonnegative(),
+    /** Tickets pending (waiting) now: live, whatever the period. */
+    supportPending: z.number().int().nonnegative(),
+    /** Tickets resolved within the period. */
+    supportFinished: z.number().int().nonnegative(),
+    /** Average support time of the tickets resolved within the period (minutes); null: none. */
+    avgSupportTime: minutesOrNull,
+    /** Average wait time of the tickets accepted within the period (minutes); null: none. */
+    avgWaitTime: minutesOrNull,
+    /** The company's connections whose status is CONNECTED. */
+    totalWhatsappSessions: z.number().int().nonnegative(),
+    /** Companies on the platform: for a super user only, else null. */
+    totalCompanies: z.number().int().nonnegative().nullable(),
+  })
+  .meta({ id: "DashboardCounters", description: "The dashboard's counters and average times" });
+export type DashboardCounters = z.infer<typeof dashboardCountersSchema>;
+
+export const dashboardAttendantSchema = z
+  .object({
+    id: rowId,
+    name: z.string(),
+    /** Average rating (1 to 3, one decimal) of the ratings given within the period; null: none. */
+    rating: z.number().nullable(),
+    /** Number of ratings behind `rating`. */
+    ratings: z.number().int().nonnegative(),
+    /** Average support time (minutes) of this user's tickets resolved within the period; null: none. */
+    avgSupportTime: minutesOrNull,
+    /** Tickets this user resolved within the period. */
+    finished: z.number().int().nonnegative(),
+    online: z.boolean(),
+  })
+  .meta({ id: "DashboardAttendant", description: "One user's figures on the dashboard" });
+export type DashboardAttendant = z.infer<typeof dashboardAttendantSchema>;
 
 /** GET /dashboard. Attendants: every user of the company, by name. */
-export interface DashboardData {
-  counters: DashboardCounters;
-  attendants: DashboardAttendant[];
-  range: DashboardRange;
-}
+export const dashboardDataSchema = z
+  .object({
+    counters: dashboardCountersSchema,
+    attendants: z.array(dashboardAttendantSchema),
+    range: dashboardRangeSchema,
+  })
+  .meta({
+    id: "Dashboard",
+    description: "The dashboard: counters, every user's figures, and the range they cover",
+  });
+export type DashboardData = z.infer<typeof dashboardDataSchema>;
 
 /**
  * GET /dashboard/ticketsDay, in the shape clients of this API family read: tickets created per day
  * of the range (`data`: "dd/mm/YYYY"), every day present (0 when none); when the range is a single
  * day, per hour of that day instead (`horario`: 0 to 23, all 24). `count`: the sum.
  */
-export type TicketsDayPoint = { horario: number; total: number } | { data: string; total: number };
-export interface TicketsDayData {
-  data: TicketsDayPoint[];
-  count: number;
-  range: DashboardRange;
-}
+export const ticketsDayPointSchema = z.union([
+  z.object({ horario: z.number().int().min(0).max(23), total: z.number().int().nonnegative() }),
+  z.object({ data: z.string(), total: z.number().int().nonnegative() }),
+]);
+export type TicketsDayPoint = z.infer<typeof ticketsDayPointSchema>;
+export const ticketsDayDataSchema = z
+  .object({
+    data: z.array(ticketsDayPointSchema),
+    count: z.number().int().nonnegative(),
+    range: dashboardRangeSchema,
+  })
+  .meta({
+    id: "DashboardTicketsDay",
+    description:
+      "Tickets created per day of the range (data: dd/mm/YYYY), or per hour (horario) of a single day",
+  });
+export type TicketsDayData = z.infer<typeof ticketsDayDataSchema>;
 
 /** "dd/mm/YYYY" (a day point's `data`) as YYYY-MM-DD. */
 export function dayPointDate(data: string): string {
@@ -165,15 +198,23 @@ export function dayPointDate(data: string): string {
  * the range per the agent holding them now (`nome`, `quantidade`; tickets with no agent are left
  * out), most first, then by name.
  */
-export interface TicketsUsersPoint {
-  userId: number;
-  nome: string;
-  quantidade: number;
-}
-export interface TicketsUsersData {
-  data: TicketsUsersPoint[];
-  range: DashboardRange;
-}
+export const ticketsUsersPointSchema = z.object({
+  userId: rowId,
+  nome: z.string(),
+  quantidade: z.number().int().nonnegative(),
+});
+export type TicketsUsersPoint = z.infer<typeof ticketsUsersPointSchema>;
+export const ticketsUsersDataSchema = z
+  .object({
+    data: z.array(ticketsUsersPointSchema),
+    range: dashboardRangeSchema,
+  })
+  .meta({
+    id: "DashboardTicketsUsers",
+    description:
+      "Tickets created within the range per the agent holding them now (nome, quantidade), most first",
+  });
+export type TicketsUsersData = z.infer<typeof ticketsUsersDataSchema>;
 
 /**
  * GET /ticket/reports (and /ticket/reports/export, same parameters, no paging): tickets created within
@@ -205,29 +246,30 @@ export const ticketReportQuerySchema = z
   .superRefine(checkRange("initialDate", "finalDate"));
 export type TicketReportQuery = z.infer<typeof ticketReportQuerySchema>;
 
-/** One line of the report table (and of the CSV). Times are ISO strings; durations minutes. */
-export interface TicketReportRow {
-  id: number;
-  uuid: string;
-  status: "pending" | "open" | "closed";
-  contact: { id: number; name: string; number: string };
-  user: { id: number; name: string } | null;
-  queue: { id: number; name: string; color: string } | null;
-  whatsapp: { id: number; name: string } | null;
-  createdAt: string;
-  /** When it was last resolved; null while not closed. */
-  closedAt: string | null;
-  /** Support time (minutes): acceptance to resolution; null until both happened. */
-  supportTime: number | null;
-  /** Wait time (minutes): queue entry (or creation) to acceptance; null until accepted. */
-  waitTime: number | null;
-  /** 1 unsatisfied, 2 satisfied, 3 very satisfied; null: not rated. */
-  rating: number | null;
-}
+/** One line of the report table (and of the CSV). Durations are minutes. */
+export const ticketReportRowSchema = z
+  .object({
+    id: rowId,
+    uuid: z.string(),
+    status: z.enum(["pending", "open", "closed"]),
+    contact: z.object({ id: rowId, name: z.string(), number: z.string() }),
+    user: z.object({ id: rowId, name: z.string() }).nullable(),
+    queue: z.object({ id: rowId, name: z.string(), color: z.string() }).nullable(),
+    whatsapp: z.object({ id: rowId, name: z.string() }).nullable(),
+    createdAt: timestamp,
+    /** When it was last resolved; null while not closed. */
+    closedAt: timestamp.nullable(),
+    /** Support time (minutes): acceptance to resolution; null until both happened. */
+    supportTime: minutesOrNull,
+    /** Wait time (minutes): queue entry (or creation) to acceptance; null until accepted. */
+    waitTime: minutesOrNull,
+    /** 1 unsatisfied, 2 satisfied, 3 very satisfied; null: not rated. */
+    rating: z.number().int().min(1).max(3).nullable(),
+  })
+  .meta({ id: "TicketReportRow", description: "One ticket of the tickets report (and one line of its CSV)" });
+export type TicketReportRow = z.infer<typeof ticketReportRowSchema>;
 
-export interface TicketReportPage {
-  tickets: TicketReportRow[];
-  count: number;
-  hasMore: boolean;
-  range: DashboardRange;
-}
+export const ticketReportPageSchema = pageOf("tickets", ticketReportRowSchema)
+  .extend({ range: dashboardRangeSchema })
+  .meta({ id: "TicketReportPage", description: "A page of the tickets report, and the range it covers" });
+export type TicketReportPage = z.infer<typeof ticketReportPageSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rowId } from "./answers.js";
 import { idOf } from "./validation.js";
 
 /** A form field's "" is "not given"; "true"/"1" and "false"/"0" are booleans (multipart carries text). */
@@ -32,15 +33,22 @@ export const apiSendSchema = z.object({
 export type ApiSendInput = z.infer<typeof apiSendSchema>;
 
 /** The answer: the Whaticket-style `mensagem`, plus what was created. */
-export interface ApiSendAnswer {
-  mensagem: "Mensagem enviada";
-  /** The first (or only) message's id; `messageIds` lists them all (one per medium). */
-  messageId: number;
-  messageIds: number[];
-  ticketId: number;
-  ticketUuid: string;
-  contactId: number;
-}
+export const publicSendResultSchema = z
+  .object({
+    mensagem: z.literal("Mensagem enviada"),
+    /** The first (or only) message's id; `messageIds` lists them all (one per medium). */
+    messageId: rowId,
+    messageIds: z.array(rowId),
+    ticketId: rowId,
+    ticketUuid: z.string(),
+    contactId: rowId,
+  })
+  .meta({
+    id: "PublicSendResult",
+    description:
+      "What POST /api/messages/send sent: the Whaticket-style mensagem, the messages, their ticket and contact",
+  });
+export type ApiSendAnswer = z.infer<typeof publicSendResultSchema>;
 
 /** The Idempotency-Key header: visible ASCII, 1 to 200 characters. */
 export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;

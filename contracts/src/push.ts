@@ -45,9 +45,11 @@ export const pushEndpointSchema = z.object({
 });
 
 /** GET /push/key: the server's VAPID public key (base64url), the applicationServerKey to subscribe with. */
-export interface PushKeyDTO {
-  publicKey: string;
-}
+export const pushKeySchema = z.object({ publicKey: z.string() }).meta({
+  id: "PushKey",
+  description: "The server's VAPID public key (base64url), the applicationServerKey a device subscribes with",
+});
+export type PushKeyDTO = z.infer<typeof pushKeySchema>;
 
 /** What one push carries to the service worker (web/public/sw.js), which shows it. */
 export interface PushPayload {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { timestamp } from "./answers.js";
 
 /** The simulator's HTTP API: a customer phone sends to a connection. */
 export const simulatorSendSchema = z
@@ -46,15 +47,41 @@ export const simulatorSendSchema = z
 export type SimulatorSendInput = z.infer<typeof simulatorSendSchema>;
 
 /** A message as a simulated phone sees it. */
-export interface SimulatorPhoneMessage {
-  id: string;
-  direction: "in" | "out";
-  body: string;
-  kind: string;
-  /** `mimetype` is the type the phone received it as; `voiceNote`: sent as a voice message (PTT). */
-  media: { filename: string; mimetype: string; url: string; voiceNote?: boolean } | null;
-  quotedId: string | null;
-  ack: number;
-  isDeleted: boolean;
-  createdAt: string;
-}
+export const simulatorPhoneMessageSchema = z
+  .object({
+    /** The message's id on the phone (what `quotedId`, reactions, edits and revokes name). */
+    id: z.string(),
+    direction: z.enum(["in", "out"]),
+    body: z.string(),
+    kind: z.string(),
+    /** `mimetype` is the type the phone received it as; `voiceNote`: sent as a voice message (PTT). */
+    media: z
+      .object({
+        filename: z.string(),
+        mimetype: z.string(),
+        url: z.string(),
+        voiceNote: z.boolean().optional(),
+      })
+      .nullable(),
+    quotedId: z.string().nullable(),
+    ack: z.number().int(),
+    isDeleted: z.boolean(),
+    createdAt: timestamp,
+  })
+  .meta({ id: "SimulatorPhoneMessage", description: "A message as a simulated phone sees it" });
+export type SimulatorPhoneMessage = z.infer<typeof simulatorPhoneMessageSchema>;
+
+/** A phone that has talked to a simulator connection (GET /simulator/{whatsappId}/phones), latest first. */
+export const simulatorPhoneSchema = z
+  .object({
+    number: z.string(),
+    /** The contact's name, or the number when the phone is no contact. */
+    name: z.string(),
+    lastMessageAt: timestamp,
+  })
+  .meta({ id: "SimulatorPhone", description: "A phone that has talked to a simulator connection" });
+
+/** What a simulated phone's send or call answers: the message's id on the phone. */
+export const simulatorSentSchema = z
+  .object({ id: z.string() })
+  .meta({ id: "SimulatorSent", description: "The id on the phone of what a simulated phone sent" });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rowId, timestamp } from "./answers.js";
 
 /**
  * The events a company's webhook may subscribe to. campaign.status and invoice.paid are raised by the
@@ -31,41 +32,72 @@ export const webhookSaveSchema = z.object({
 });
 export type WebhookSaveInput = z.infer<typeof webhookSaveSchema>;
 
-export interface WebhookDTO {
-  id: number;
-  url: string;
-  events: WebhookEventName[];
-  active: boolean;
-  /** "failing": the server switched it off after a day of failed deliveries. */
-  disabledReason: string | null;
-  failingSince: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A subscription as every answer but create and rotate carries it: never its secret. */
+export const webhookSchema = z
+  .object({
+    id: rowId,
+    /** Where deliveries are POSTed. */
+    url: z.string(),
+    events: z.array(z.enum(WEBHOOK_EVENTS)),
+    active: z.boolean(),
+    /** "failing": the server switched it off after a day of failed deliveries. */
+    disabledReason: z.string().nullable(),
+    /** Since when its deliveries fail (null while they succeed). */
+    failingSince: timestamp.nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: "Webhook", description: "A webhook subscription of the company (never its signing secret)" });
+export type WebhookDTO = z.infer<typeof webhookSchema>;
 
 /** A created subscription, or one whose secret was rotated: the only answers carrying the secret. */
-export interface WebhookWithSecretDTO extends WebhookDTO {
-  secret: string;
-}
+export const webhookWithSecretSchema = webhookSchema
+  .extend({
+    /** The HMAC-SHA256 key of the deliveries' signature (WEBHOOK_SIGNATURE_HEADER): shown this once. */
+    secret: z.string(),
+  })
+  .meta({
+    id: "WebhookWithSecret",
+    description:
+      "A subscription just created or whose secret was rotated, with its signing secret, shown this once",
+  });
+export type WebhookWithSecretDTO = z.infer<typeof webhookWithSecretSchema>;
 
-export interface WebhookDeliveryDTO {
-  id: number;
-  deliveryId: string;
-  event: string;
-  status: "pending" | "delivered" | "failed";
-  attempts: number;
-  responseCode: number | null;
-  lastError: string | null;
-  createdAt: string;
-  lastAttemptAt: string | null;
-  deliveredAt: string | null;
-}
+/** One event sent (or being sent) to a subscription, and how its attempts went. */
+export const webhookDeliverySchema = z
+  .object({
+    id: rowId,
+    /** The delivery's id, the body's `deliveryId` (the same on every retry). */
+    deliveryId: z.uuid(),
+    event: z.string(),
+    status: z.enum(["pending", "delivered", "failed"]),
+    attempts: z.number().int().nonnegative(),
+    /** The endpoint's HTTP status at the last attempt; null: none answered. */
+    responseCode: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    createdAt: timestamp,
+    lastAttemptAt: timestamp.nullable(),
+    deliveredAt: timestamp.nullable(),
+  })
+  .meta({ id: "WebhookDelivery", description: "One event delivered (or being delivered) to a subscription" });
+export type WebhookDeliveryDTO = z.infer<typeof webhookDeliverySchema>;
 
-/** The JSON body of every delivery. */
-export interface WebhookBody<D = unknown> {
-  event: WebhookEventName | typeof WEBHOOK_TEST_EVENT;
-  companyId: number;
-  deliveryId: string;
-  createdAt: string;
-  data: D;
+/** The JSON body of every delivery, whatever its event (`data` as the event has it). */
+export const webhookBodySchema = z.object({
+  event: z.enum([...WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT]),
+  companyId: rowId,
+  /** The same on every retry of one delivery: a receiver drops the ones it already handled. */
+  deliveryId: z.uuid(),
+  /** When the event happened (not when this attempt was sent). */
+  createdAt: timestamp,
+  data: z.unknown(),
+});
+export type WebhookBody<D = unknown> = Omit<z.infer<typeof webhookBodySchema>, "data"> & { data: D };
+
+/** The body of one event's deliveries: `event` that name, `data` of that schema. */
+export function webhookBodyOf<E extends WebhookEventName | typeof WEBHOOK_TEST_EVENT, D extends z.ZodType>(
+  event: E,
+  data: D,
+) {
+  return webhookBodySchema.extend({ event: z.literal(event), data });
 }

@@ -19,7 +19,10 @@ export const pairingCodeRequestSchema = z.object({
 export type PairingCodeRequest = z.input<typeof pairingCodeRequestSchema>;
 
 /** The code as WhatsApp gives it: 8 letters and digits, shown as "ABCD-EFGH". */
-export const pairingCodeSchema = z.object({ code: z.string() });
+export const pairingCodeSchema = z.object({ code: z.string() }).meta({
+  id: "PairingCode",
+  description: "The 8-character code that pairs a connection's phone, to type on it (shown as ABCD-EFGH)",
+});
 
 export type PairingCodeDTO = z.infer<typeof pairingCodeSchema>;
 

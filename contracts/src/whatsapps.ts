@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { QueueDTO } from "./queues.js";
+import { rowId, timestamp } from "./answers.js";
 import { dbId, sizedText } from "./validation.js";
 
 /** Connection status values, as the connections list shows them. */
@@ -25,78 +25,108 @@ export const ALERT_STATUSES: readonly WhatsappStatus[] = [
 export const PROVIDERS = ["beta", "cloud", "simulator"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 
-export interface WhatsappScheduleEntry {
-  weekday: string;
-  weekdayEn: string;
-  startTime: string;
-  endTime: string;
-}
+/** One day of a connection's opening hours ("" times: closed that day). */
+export const whatsappScheduleEntrySchema = z.object({
+  weekday: z.string(),
+  weekdayEn: z.string(),
+  startTime: z.string(),
+  endTime: z.string(),
+});
+export type WhatsappScheduleEntry = z.infer<typeof whatsappScheduleEntrySchema>;
+
+/**
+ * A queue a connection serves, as a connection carries it: the queues' own brief shape (`QueueDTO`,
+ * queues.ts), spelled here so this file does not depend on the queues' answers.
+ */
+const connectionQueueSchema = z.object({ id: rowId, name: z.string(), color: z.string() });
+
+/** The session part of a connection, as `company-{id}-whatsappSession` carries it. */
+export const whatsappSessionSchema = z
+  .object({
+    id: rowId,
+    status: z.enum(WHATSAPP_STATUSES),
+    /** The QR code's text to scan while the status is `qrcode`; "" clears it. */
+    qrcode: z.string(),
+    retries: z.number().int(),
+    number: z.string(),
+    updatedAt: timestamp,
+  })
+  .meta({
+    id: "WhatsappSession",
+    description:
+      "A connection's session: its status, QR code and number, as company-{id}-whatsappSession carries it",
+  });
+export type WhatsappSessionDTO = z.infer<typeof whatsappSessionSchema>;
 
 /** A connection as every user of the company may see it: no token, no provider secrets. */
-export interface WhatsappDTO {
-  id: number;
-  name: string;
-  status: WhatsappStatus;
-  qrcode: string;
-  retries: number;
-  number: string;
-  provider: ProviderName;
-  isDefault: boolean;
-  greetingMessage: string;
-  complationMessage: string;
-  outOfHoursMessage: string;
-  ratingMessage: string;
-  expiresInactiveMessage: string;
-  expiresTicket: number;
-  timeUseBotQueues: number;
-  maxUseBotQueues: number;
-  transferQueueId: number | null;
-  timeToTransfer: number;
-  promptId: number | null;
-  integrationId: number | null;
-  schedules: WhatsappScheduleEntry[];
-  queues: QueueDTO[];
-  createdAt: string;
-  updatedAt: string;
-}
+export const whatsappSchema = whatsappSessionSchema
+  .extend({
+    name: z.string(),
+    provider: z.enum(PROVIDERS),
+    isDefault: z.boolean(),
+    greetingMessage: z.string(),
+    complationMessage: z.string(),
+    outOfHoursMessage: z.string(),
+    ratingMessage: z.string(),
+    expiresInactiveMessage: z.string(),
+    expiresTicket: z.number().int(),
+    timeUseBotQueues: z.number().int(),
+    maxUseBotQueues: z.number().int(),
+    transferQueueId: rowId.nullable(),
+    timeToTransfer: z.number().int(),
+    promptId: rowId.nullable(),
+    integrationId: rowId.nullable(),
+    schedules: z.array(whatsappScheduleEntrySchema),
+    queues: z.array(connectionQueueSchema),
+    createdAt: timestamp,
+  })
+  .meta({
+    id: "Whatsapp",
+    description: "A WhatsApp connection as every user of the company sees it: no token, no provider secrets",
+  });
+export type WhatsappDTO = z.infer<typeof whatsappSchema>;
 
 /**
  * What an admin's connection dialog loads: adds the API token's hint and the Cloud settings (secrets
  * only as "set").
  */
-export interface WhatsappDetailDTO extends WhatsappDTO {
-  /**
-   * Always "": the API token is shown only by POST /whatsapp/{id}/token, which makes one (a new
-   * connection has none until then). Kept so the dialog's form round-trips it.
-   */
-  token: string;
-  /** The API token's last 4 characters ("" when the connection has none). */
-  tokenHint: string;
-  cloud: {
-    phoneNumberId: string;
-    wabaId: string;
-    verifyToken: string;
-    accessTokenSet: boolean;
-    appSecretSet: boolean;
-    webhookUrl: string;
-  };
-}
+export const whatsappDetailSchema = whatsappSchema
+  .extend({
+    /**
+     * Always "": the API token is shown only by POST /whatsapp/{id}/token, which makes one (a new
+     * connection has none until then). Kept so the dialog's form round-trips it.
+     */
+    token: z.literal(""),
+    /** The API token's last 4 characters ("" when the connection has none). */
+    tokenHint: z.string(),
+    cloud: z.object({
+      phoneNumberId: z.string(),
+      wabaId: z.string(),
+      verifyToken: z.string(),
+      accessTokenSet: z.boolean(),
+      appSecretSet: z.boolean(),
+      /** The address to give Meta as the Cloud API webhook of this connection. */
+      webhookUrl: z.string(),
+    }),
+  })
+  .meta({
+    id: "WhatsappDetail",
+    description:
+      "A connection as an admin's dialog loads it: the API token's hint and the Cloud settings (secrets only as set)",
+  });
+export type WhatsappDetailDTO = z.infer<typeof whatsappDetailSchema>;
 
 /** POST /whatsapp/{id}/token: the connection's new API token, shown this once, and its hint. */
-export interface WhatsappTokenDTO {
-  token: string;
-  tokenHint: string;
-}
-
-/** The session part of a connection, as `company-{id}-whatsappSession` carries it. */
-export interface WhatsappSessionDTO {
-  id: number;
-  status: WhatsappStatus;
-  qrcode: string;
-  retries: number;
-  number: string;
-  updatedAt: string;
-}
+export const whatsappTokenSchema = z
+  .object({
+    token: z.string(),
+    tokenHint: z.string(),
+  })
+  .meta({
+    id: "WhatsappToken",
+    description: "A connection's new API token, answered this once, and its hint (its last 4 characters)",
+  });
+export type WhatsappTokenDTO = z.infer<typeof whatsappTokenSchema>;
 
 const scheduleEntry = z.object({
   weekday: z.string().max(30),

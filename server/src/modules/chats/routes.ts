@@ -4,11 +4,16 @@ import { z } from "zod";
 import {
   chatCreateSchema,
   chatMessageSchema,
+  chatMessageSendSchema,
+  chatMessagesPageSchema,
   chatMessagesQuerySchema,
   chatParam,
   chatReadSchema,
+  chatSchema,
   chatUpdateSchema,
+  chatsPageSchema,
   chatsQuerySchema,
+  messageAnswer,
 } from "@atende/contracts";
 import { authOf } from "../../http/auth.js";
 import { parseInput } from "../../http/errors.js";
@@ -16,7 +21,7 @@ import { routes } from "../../http/route.js";
 import { readMediaForm } from "../../http/upload.js";
 import { type ChatsDeps, type ChatsService, createChatsService } from "./service.js";
 
-const multipartDoc = chatMessageSchema.extend({
+const multipartDoc = chatMessageSendSchema.extend({
   medias: z.array(z.string().meta({ format: "binary" })).optional(),
 });
 
@@ -26,17 +31,23 @@ export function chatsRoutes(app: FastifyInstance, chats: ChatsService) {
   const chat = { access: "user", plan: "useInternalChat" } as const;
   const byId = { ...chat, params: chatParam } as const;
 
-  r.get("/chats", { ...chat, query: chatsQuerySchema }, ({ auth, query }) => chats.page(auth, query));
-  r.get("/chats/:id", byId, ({ auth, params }) => chats.get(auth, params.id));
-  r.post("/chats", { ...chat, body: chatCreateSchema, status: 201 }, ({ auth, body }) =>
+  r.get("/chats", { ...chat, query: chatsQuerySchema, response: chatsPageSchema }, ({ auth, query }) =>
+    chats.page(auth, query),
+  );
+  r.get("/chats/:id", { ...byId, response: chatSchema }, ({ auth, params }) => chats.get(auth, params.id));
+  r.post("/chats", { ...chat, body: chatCreateSchema, status: 201, response: chatSchema }, ({ auth, body }) =>
     chats.create(auth, body),
   );
-  r.put("/chats/:id", { ...byId, body: chatUpdateSchema }, ({ auth, params, body }) =>
+  r.put("/chats/:id", { ...byId, body: chatUpdateSchema, response: chatSchema }, ({ auth, params, body }) =>
     chats.update(auth, params.id, body),
   );
-  r.delete("/chats/:id", byId, ({ auth, params }) => chats.remove(auth, params.id));
-  r.get("/chats/:id/messages", { ...byId, query: chatMessagesQuerySchema }, ({ auth, params, query }) =>
-    chats.messages(auth, params.id, query.pageNumber),
+  r.delete("/chats/:id", { ...byId, response: messageAnswer }, ({ auth, params }) =>
+    chats.remove(auth, params.id),
+  );
+  r.get(
+    "/chats/:id/messages",
+    { ...byId, query: chatMessagesQuerySchema, response: chatMessagesPageSchema },
+    ({ auth, params, query }) => chats.messages(auth, params.id, query.pageNumber),
   );
   r.post(
     "/chats/:id/messages",
@@ -45,21 +56,32 @@ export function chatsRoutes(app: FastifyInstance, chats: ChatsService) {
       bodyDoc: multipartDoc,
       consumes: ["application/json", "multipart/form-data"],
       status: 201,
+      // One message (text, or a single file), or one per file when several are sent.
+      response: z.union([chatMessageSchema, z.array(chatMessageSchema)]),
       operationId: "chats.sendMessage",
     },
     async ({ params }, req) => {
       let sent;
       if (req.isMultipart()) {
         const { files, fields } = await readMediaForm(req);
-        sent = await chats.send(authOf(req), params.id, parseInput(chatMessageSchema, fields, req), files);
+        sent = await chats.send(
+          authOf(req),
+          params.id,
+          parseInput(chatMessageSendSchema, fields, req),
+          files,
+        );
       } else {
-        sent = await chats.send(authOf(req), params.id, parseInput(chatMessageSchema, req.body ?? {}, req));
+        sent = await chats.send(
+          authOf(req),
+          params.id,
+          parseInput(chatMessageSendSchema, req.body ?? {}, req),
+        );
       }
       return sent.length === 1 ? sent[0] : sent;
     },
   );
   // The body's userId is what clients of this API family send; the caller is who has read it.
-  r.post("/chats/:id/read", { ...byId, body: chatReadSchema }, ({ auth, params }) =>
+  r.post("/chats/:id/read", { ...byId, body: chatReadSchema, response: chatSchema }, ({ auth, params }) =>
     chats.read(auth, params.id),
   );
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { idOf, templateSendSchema } from "@atende/contracts";
+import { cloudTemplateSchema, conversationWindowSchema, idOf, templateSendSchema } from "@atende/contracts";
 import { routes } from "../../http/route.js";
 import {
   type CloudTemplatesDeps,
@@ -16,11 +16,13 @@ export function cloudTemplatesRoutes(app: FastifyInstance, service: CloudTemplat
   const r = routes(app);
   r.get(
     "/whatsapp/:whatsappId/templates",
-    { access: "user", params: whatsappParam, query: refreshQuery },
+    { access: "user", params: whatsappParam, query: refreshQuery, response: z.array(cloudTemplateSchema) },
     ({ auth, params, query }) => service.templates(auth, params.whatsappId, query.refresh === "true"),
   );
-  r.get("/tickets/:ticketId/window", { access: "user", params: ticketParam }, ({ auth, params }) =>
-    service.window(auth, params.ticketId),
+  r.get(
+    "/tickets/:ticketId/window",
+    { access: "user", params: ticketParam, response: conversationWindowSchema },
+    ({ auth, params }) => service.window(auth, params.ticketId),
   );
   r.post(
     "/messages/:ticketId/template",

@@ -1,5 +1,13 @@
 import type { FastifyInstance } from "fastify";
-import { dashboardChartQuerySchema, dashboardQuerySchema, ticketReportQuerySchema } from "@atende/contracts";
+import {
+  dashboardChartQuerySchema,
+  dashboardDataSchema,
+  dashboardQuerySchema,
+  ticketReportPageSchema,
+  ticketReportQuerySchema,
+  ticketsDayDataSchema,
+  ticketsUsersDataSchema,
+} from "@atende/contracts";
 import { routes } from "../../http/route.js";
 import { type DashboardDeps, type DashboardService, createDashboardService } from "./service.js";
 
@@ -8,17 +16,28 @@ export function dashboardRoutes(app: FastifyInstance, dashboard: DashboardServic
   const view = "dashboard:view";
   r.get(
     "/dashboard",
-    { access: view, query: dashboardQuerySchema, operationId: "dashboard.get" },
+    {
+      access: view,
+      query: dashboardQuerySchema,
+      response: dashboardDataSchema,
+      operationId: "dashboard.get",
+    },
     ({ auth, query }) => dashboard.dashboard(auth, query),
   );
-  r.get("/dashboard/ticketsDay", { access: view, query: dashboardChartQuerySchema }, ({ auth, query }) =>
-    dashboard.ticketsDay(auth, query),
+  r.get(
+    "/dashboard/ticketsDay",
+    { access: view, query: dashboardChartQuerySchema, response: ticketsDayDataSchema },
+    ({ auth, query }) => dashboard.ticketsDay(auth, query),
   );
-  r.get("/dashboard/ticketsUsers", { access: view, query: dashboardChartQuerySchema }, ({ auth, query }) =>
-    dashboard.ticketsUsers(auth, query),
+  r.get(
+    "/dashboard/ticketsUsers",
+    { access: view, query: dashboardChartQuerySchema, response: ticketsUsersDataSchema },
+    ({ auth, query }) => dashboard.ticketsUsers(auth, query),
   );
-  r.get("/ticket/reports", { access: view, query: ticketReportQuerySchema }, ({ auth, query }) =>
-    dashboard.reports(auth, query),
+  r.get(
+    "/ticket/reports",
+    { access: view, query: ticketReportQuerySchema, response: ticketReportPageSchema },
+    ({ auth, query }) => dashboard.reports(auth, query),
   );
   r.get(
     "/ticket/reports/export",

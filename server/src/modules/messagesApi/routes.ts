@@ -1,6 +1,6 @@
 import multipart from "@fastify/multipart";
 import type { FastifyInstance } from "fastify";
-import { API_SEND_RATE_PER_MINUTE, apiSendSchema } from "@atende/contracts";
+import { API_SEND_RATE_PER_MINUTE, apiSendSchema, publicSendResultSchema } from "@atende/contracts";
 import { bearerToken } from "../../http/auth.js";
 import { AppError, parseInput } from "../../http/errors.js";
 import { routes } from "../../http/route.js";
@@ -32,6 +32,7 @@ export function messagesApiRoutes(app: FastifyInstance, api: MessagesApiService)
       connectionToken: true,
       bodyDoc: apiSendSchema,
       consumes: ["application/json", "multipart/form-data"],
+      response: publicSendResultSchema,
       rateLimit: { max: API_SEND_RATE_PER_MINUTE, windowSeconds: 60, by: "token" },
       summary: "Send a message with a connection's token",
       description: DESCRIPTION,

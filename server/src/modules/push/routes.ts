@@ -1,14 +1,11 @@
 import type { FastifyInstance } from "fastify";
-import { z } from "zod";
-import { pushEndpointSchema, pushSubscriptionSchema } from "@atende/contracts";
+import { pushEndpointSchema, pushKeySchema, pushSubscriptionSchema } from "@atende/contracts";
 import { routes } from "../../http/route.js";
 import { type PushDeps, type PushService, createPushService } from "./service.js";
 
-const keyDoc = z.object({ publicKey: z.string() });
-
 export function pushRoutes(app: FastifyInstance, push: PushService) {
   const r = routes(app);
-  r.get("/push/key", { access: "user", response: keyDoc }, () => push.key());
+  r.get("/push/key", { access: "user", response: pushKeySchema }, () => push.key());
   // One device: its endpoint names it; registering it again (a new session, new keys) replaces it.
   r.put(
     "/push/subscription",

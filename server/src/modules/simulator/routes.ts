@@ -1,6 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { idValue, simulatorSendSchema } from "@atende/contracts";
+import {
+  idValue,
+  simulatorPhoneMessageSchema,
+  simulatorPhoneSchema,
+  simulatorSendSchema,
+  simulatorSentSchema,
+} from "@atende/contracts";
 import { routes } from "../../http/route.js";
 import { type SimulatorService, createSimulatorService } from "./service.js";
 
@@ -23,11 +29,15 @@ const phoneQuery = z.object({
 export function simulatorRoutes(app: FastifyInstance, simulator: SimulatorService) {
   const r = routes(app);
   const phone = { access: "simulator:use", params } as const;
-  r.get("/simulator/:whatsappId/phones", phone, ({ auth, params }) =>
-    simulator.phones(auth, params.whatsappId),
+  r.get(
+    "/simulator/:whatsappId/phones",
+    { ...phone, response: z.array(simulatorPhoneSchema) },
+    ({ auth, params }) => simulator.phones(auth, params.whatsappId),
   );
-  r.get("/simulator/:whatsappId/messages", { ...phone, query: phoneQuery }, ({ auth, params, query }) =>
-    simulator.messages(auth, params.whatsappId, query.number),
+  r.get(
+    "/simulator/:whatsappId/messages",
+    { ...phone, query: phoneQuery, response: z.array(simulatorPhoneMessageSchema) },
+    ({ auth, params, query }) => simulator.messages(auth, params.whatsappId, query.number),
   );
   r.post(
     "/simulator/:whatsappId/messages",
@@ -35,6 +45,7 @@ export function simulatorRoutes(app: FastifyInstance, simulator: SimulatorServic
       ...phone,
       body: simulatorSendSchema,
       status: 201,
+      response: simulatorSentSchema,
       bodyLimit: 24 * 1024 * 1024,
       operationId: "simulator.sendMessage",
     },
@@ -42,15 +53,24 @@ export function simulatorRoutes(app: FastifyInstance, simulator: SimulatorServic
   );
   r.post(
     "/simulator/:whatsappId/calls",
-    { ...phone, body: callBody, status: 201 },
+    { ...phone, body: callBody, status: 201, response: simulatorSentSchema },
     ({ auth, params, body }) => simulator.call(auth, params.whatsappId, body),
   );
   r.post("/simulator/:whatsappId/scan", { ...phone, status: 204 }, ({ auth, params }) =>
     simulator.scan(auth, params.whatsappId),
   );
-  r.post("/simulator/:whatsappId/read", { ...phone, query: phoneQuery }, async ({ auth, params, query }) => ({
-    read: await simulator.read(auth, params.whatsappId, query.number),
-  }));
+  r.post(
+    "/simulator/:whatsappId/read",
+    {
+      ...phone,
+      query: phoneQuery,
+      // How many of the business's messages turned read.
+      response: z.object({ read: z.number().int().nonnegative() }),
+    },
+    async ({ auth, params, query }) => ({
+      read: await simulator.read(auth, params.whatsappId, query.number),
+    }),
+  );
 }
 
 /** The simulator module: a paired simulator connection's phones, as the admin plays them. */

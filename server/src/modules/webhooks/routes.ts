@@ -1,6 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { idOf, idParam, webhookSaveSchema } from "@atende/contracts";
+import {
+  idOf,
+  idParam,
+  webhookDeliverySchema,
+  webhookSaveSchema,
+  webhookSchema,
+  webhookWithSecretSchema,
+} from "@atende/contracts";
 import { routes } from "../../http/route.js";
 import { type WebhooksDeps, type WebhooksService, createWebhooksService } from "./service.js";
 
@@ -10,8 +17,10 @@ const deliveryParams = z.object({ id: idOf(), deliveryId: idOf(Number.MAX_SAFE_I
 export function webhooksRoutes(app: FastifyInstance, webhooks: WebhooksService) {
   const r = routes(app);
   const admin = { access: "settings:edit" } as const;
-  r.get("/webhooks", { ...admin, summary: "The company's webhook subscriptions" }, ({ auth }) =>
-    webhooks.list(auth),
+  r.get(
+    "/webhooks",
+    { ...admin, response: z.array(webhookSchema), summary: "The company's webhook subscriptions" },
+    ({ auth }) => webhooks.list(auth),
   );
   r.post(
     "/webhooks",
@@ -19,6 +28,7 @@ export function webhooksRoutes(app: FastifyInstance, webhooks: WebhooksService) 
       ...admin,
       body: webhookSaveSchema,
       status: 201,
+      response: webhookWithSecretSchema,
       summary: "Subscribe (answers the signing secret, once)",
       examples: {
         tickets: {
@@ -39,6 +49,7 @@ export function webhooksRoutes(app: FastifyInstance, webhooks: WebhooksService) 
       ...admin,
       params: idParam,
       body: webhookSaveSchema,
+      response: webhookSchema,
       summary: "Change a subscription's address, events or `active` (the secret stays)",
     },
     ({ auth, params, body }) => webhooks.update(auth, params.id, body),
@@ -53,6 +64,7 @@ export function webhooksRoutes(app: FastifyInstance, webhooks: WebhooksService) 
     {
       ...admin,
       params: idParam,
+      response: webhookWithSecretSchema,
       operationId: "webhooks.rotateSecret",
       summary: "A new signing secret (answered once)",
     },
@@ -65,7 +77,12 @@ export function webhooksRoutes(app: FastifyInstance, webhooks: WebhooksService) 
   );
   r.get(
     "/webhooks/:id/deliveries",
-    { ...admin, params: idParam, summary: "The subscription's latest deliveries and how each went" },
+    {
+      ...admin,
+      params: idParam,
+      response: z.array(webhookDeliverySchema),
+      summary: "The subscription's latest deliveries and how each went",
+    },
     ({ auth, params }) => webhooks.deliveries(auth, params.id),
   );
   r.post(
@@ -73,6 +90,7 @@ export function webhooksRoutes(app: FastifyInstance, webhooks: WebhooksService) 
     {
       ...admin,
       params: deliveryParams,
+      response: webhookDeliverySchema,
       operationId: "webhooks.resendDelivery",
       summary: "Deliver one past delivery's event again",
     },

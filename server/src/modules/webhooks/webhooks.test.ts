@@ -3,7 +3,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { WebhookDTO, WebhookDeliveryDTO, WebhookWithSecretDTO } from "@atende/contracts";
+import {
+  type WebhookDTO,
+  type WebhookDeliveryDTO,
+  type WebhookWithSecretDTO,
+  webhookBodySchema,
+} from "@atende/contracts";
 import { webhookSubscriptions } from "../../db/schema/index.js";
 import { secretBoxFor } from "../../lib/secretBox.js";
 import { sealSecretsAtRest } from "../../secretsAtRest.js";
@@ -122,6 +127,8 @@ describe("deliveries", () => {
     expect(verified(message, sub.secret)).toBe(true);
     expect(verified(message, "whsec_wrong")).toBe(false);
     expect(message.body).toMatchObject({ companyId: team.company.id, deliveryId: expect.any(String) });
+    // Every delivery's body is the one contracts describe (the API document's webhooks).
+    for (const r of rx.got) webhookBodySchema.parse(r.body);
     expect((message.body.data.message as { body: string }).body).toBe("Oi webhook");
     expect(rx.got.some((r) => r.body.event === "ticket.created")).toBe(true);
     // contact.created was not chosen.

@@ -1,5 +1,14 @@
 import type { FastifyInstance } from "fastify";
-import { idParam, pairingCodeRequestSchema, pairingCodeSchema, whatsappSaveSchema } from "@atende/contracts";
+import { z } from "zod";
+import {
+  idParam,
+  pairingCodeRequestSchema,
+  pairingCodeSchema,
+  whatsappDetailSchema,
+  whatsappSaveSchema,
+  whatsappSchema,
+  whatsappTokenSchema,
+} from "@atende/contracts";
 import { routes } from "../../http/route.js";
 import { type WhatsappsService, createWhatsappsService } from "./service.js";
 
@@ -8,15 +17,26 @@ export function whatsappRoutes(app: FastifyInstance, whatsapps: WhatsappsService
   const edit = { access: "connections-page:editOrDeleteConnection", params: idParam } as const;
   const session = { access: "connections-page:actionButtons", params: idParam, status: 204 } as const;
   // Every user lists the connections (the new-ticket dialog picks one); admins run them.
-  r.get("/whatsapp", { access: "user" }, ({ auth }) => whatsapps.list(auth));
-  r.get("/whatsapp/:id", edit, ({ auth, params }) => whatsapps.get(auth, params.id));
+  r.get("/whatsapp", { access: "user", response: z.array(whatsappSchema) }, ({ auth }) =>
+    whatsapps.list(auth),
+  );
+  r.get("/whatsapp/:id", { ...edit, response: whatsappDetailSchema }, ({ auth, params }) =>
+    whatsapps.get(auth, params.id),
+  );
   r.post(
     "/whatsapp",
-    { access: "connections-page:addConnection", body: whatsappSaveSchema, status: 201 },
+    {
+      access: "connections-page:addConnection",
+      body: whatsappSaveSchema,
+      status: 201,
+      response: whatsappDetailSchema,
+    },
     ({ auth, body }) => whatsapps.create(auth, body),
   );
-  r.put("/whatsapp/:id", { ...edit, body: whatsappSaveSchema }, ({ auth, params, body }) =>
-    whatsapps.update(auth, params.id, body),
+  r.put(
+    "/whatsapp/:id",
+    { ...edit, body: whatsappSaveSchema, response: whatsappDetailSchema },
+    ({ auth, params, body }) => whatsapps.update(auth, params.id, body),
   );
   r.delete("/whatsapp/:id", { ...edit, status: 204 }, ({ auth, params }) =>
     whatsapps.remove(auth, params.id),
@@ -26,6 +46,7 @@ export function whatsappRoutes(app: FastifyInstance, whatsapps: WhatsappsService
     "/whatsapp/:id/token",
     {
       ...edit,
+      response: whatsappTokenSchema,
       summary: "A new API token for the connection (answered this once)",
       description:
         "Makes a new token for POST /api/messages/send (256 random bits) and answers it with its hint; the token it replaces stops working at once. Afterwards the connection shows only `tokenHint`.",
