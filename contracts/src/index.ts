@@ -38,6 +38,7 @@ export * from "./files.js";
 export * from "./billing.js";
 export * from "./messagesApi.js";
 export * from "./webhooks.js";
+export * from "./webhookPayloads.js";
 export * from "./queueIntegrations.js";
 export * from "./prompts.js";
 export * from "./whatsappPairing.js";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rowId, timestamp } from "./answers.js";
 import { emailField } from "./validation.js";
 
 /** How long an e-mailed code works: a password reset, and a new admin's invitation. */
@@ -43,18 +44,24 @@ export interface MailAcceptedDTO {
 }
 
 /** A mail kept in the dev outbox (no SMTP_URL outside production), as `GET /mail/outbox` lists it. */
-export interface OutboxMailDTO {
-  id: number;
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  createdAt: string;
-}
+export const outboxMailSchema = z
+  .object({
+    id: rowId,
+    to: z.string(),
+    subject: z.string(),
+    text: z.string(),
+    html: z.string(),
+    createdAt: timestamp,
+  })
+  .meta({ id: "OutboxMail", description: "A mail kept in the development outbox" });
+export type OutboxMailDTO = z.infer<typeof outboxMailSchema>;
 
 /** `GET /mail/outbox` (super user): where mail goes, and the outbox's newest mails first. */
-export interface MailOutboxDTO {
-  /** smtp: sent through SMTP_URL (the outbox stays empty); outbox: kept here; none: not sent at all. */
-  mode: "smtp" | "outbox" | "none";
-  mails: OutboxMailDTO[];
-}
+export const mailOutboxSchema = z
+  .object({
+    /** smtp: sent through SMTP_URL (the outbox stays empty); outbox: kept here; none: not sent at all. */
+    mode: z.enum(["smtp", "outbox", "none"]),
+    mails: z.array(outboxMailSchema),
+  })
+  .meta({ id: "MailOutbox", description: "Where mail goes, and the outbox's newest mails first" });
+export type MailOutboxDTO = z.infer<typeof mailOutboxSchema>;

@@ -1,10 +1,7 @@
 import { z } from "zod";
 import { rowId, timestamp } from "./answers.js";
 
-/**
- * The events a company's webhook may subscribe to. campaign.status and invoice.paid are raised by the
- * campaigns and billing modules (a `webhook.event` domain event) once they exist.
- */
+/** The events a company's webhook may subscribe to (webhookPayloads.ts says what each carries). */
 export const WEBHOOK_EVENTS = [
   "ticket.created",
   "ticket.updated",

@@ -5,6 +5,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { type TestContext, createTestContext } from "../test/harness.js";
+import { WEBHOOK_DELIVERY_EVENTS } from "@atende/contracts";
 import type { SocketEvent } from "./docs.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
@@ -81,6 +82,10 @@ describe("/docs", () => {
       const openApiPath = r.url.replace(/:(\w+)/g, "{$1}");
       const op = doc.paths[openApiPath]?.[r.method.toLowerCase()];
       expect(op, `${r.method} ${r.url} in the document`).toBeDefined();
+      // A JSON answer is declared (http/answerCheck.ts checks it in every test run); a 204 has none,
+      // a file or text says its media type.
+      if (r.route.status !== 204 && !r.route.produces)
+        expect(r.route.response, `${r.method} ${r.url} declares its answer (response)`).toBeDefined();
       if (r.route.connectionToken) {
         // Public to the session guard; the handler checks a connection's token.
         expect(op!.security).toEqual([{ connectionToken: [] }]);
@@ -229,6 +234,33 @@ describe("/docs", () => {
     expect(doc.info.description).toContain("## Live events (Socket.IO)");
     expect(doc.info.description).toContain("auth: { token }");
     expect(doc.info.description).toContain("`company-{companyId}-ticketNote`");
+  });
+
+  it("documents every webhook event's body, and how a receiver checks its signature", async () => {
+    const doc = (await theDocument()) as Document & {
+      webhooks: Record<
+        string,
+        { post: Operation & { requestBody: { content: Record<string, { schema: unknown }> } } }
+      >;
+    };
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...WEBHOOK_DELIVERY_EVENTS].sort());
+    const created = doc.webhooks["ticket.created"]!.post;
+    expect(created.parameters?.map((p) => p.name)).toEqual(["x-atende-timestamp", "x-atende-signature"]);
+    const body = created.requestBody.content["application/json"]!.schema as {
+      properties: Record<string, unknown>;
+      required: string[];
+    };
+    expect(body.required).toEqual(
+      expect.arrayContaining(["event", "companyId", "deliveryId", "createdAt", "data"]),
+    );
+    expect(body.properties.event).toMatchObject({ const: "ticket.created" });
+    expect(body.properties.data).toEqual({ $ref: "#/components/schemas/Ticket" });
+    const message = doc.webhooks["message.created"]!.post.requestBody.content["application/json"]!.schema as {
+      properties: Record<string, unknown>;
+    };
+    expect(message.properties.data).toEqual({ $ref: "#/components/schemas/MessageEvent" });
+    expect(doc.info.description).toContain("## Webhooks");
+    expect(doc.info.description).toContain('createHmac("sha256", secret)');
   });
 
   it("is downloadable as JSON and as YAML, the same document, linked from the reference page", async () => {

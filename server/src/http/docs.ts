@@ -2,7 +2,15 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
 import { type ZodType, z } from "zod";
-import { ERRORS, type ErrorCode } from "@atende/contracts";
+import {
+  ERRORS,
+  type ErrorCode,
+  WEBHOOK_DELIVERY_EVENTS,
+  WEBHOOK_PAYLOADS,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+  webhookPayloadSchema,
+} from "@atende/contracts";
 import { VERSION } from "../version.js";
 import { operationIdOf } from "./operationId.js";
 import { type RouteDeclaration, type RouteExample, routes } from "./route.js";
@@ -97,6 +105,69 @@ function liveEventsSection(events: readonly SocketEvent[]): string {
     ...events.filter((e) => e.direction === "client").map(line),
   ].join("\n\n");
 }
+
+/** How a receiver checks a delivery, for the reference page: the scheme, and the code that does it. */
+const WEBHOOKS_SECTION = [
+  "## Webhooks",
+  "A company's admin subscribes an endpoint to events (POST /webhooks, or Settings → Webhooks); " +
+    "each event is POSTed as JSON (the `webhooks` section of this document lists every event and its body). " +
+    `Every delivery carries \`${WEBHOOK_TIMESTAMP_HEADER}\` (Unix seconds) and \`${WEBHOOK_SIGNATURE_HEADER}\`: ` +
+    "`sha256=` + the hex HMAC-SHA256, keyed by the subscription's secret (shown once, when made or rotated), " +
+    "of the timestamp, a dot, and the raw body. Answer 2xx within 10 s; anything else is retried with " +
+    "growing waits for about a day, with the same `deliveryId` (drop the ones you already handled). Check the signature " +
+    "on the raw bytes, before parsing, and refuse a timestamp more than 5 minutes off:",
+  [
+    "```js",
+    'import crypto from "node:crypto";',
+    "",
+    "function verified(rawBody, headers, secret) {",
+    `  const timestamp = headers["${WEBHOOK_TIMESTAMP_HEADER}"];`,
+    `  const signature = headers["${WEBHOOK_SIGNATURE_HEADER}"] ?? "";`,
+    "  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return false;",
+    '  const expected = "sha256=" + crypto.createHmac("sha256", secret).update(`${timestamp}.${rawBody}`).digest("hex");',
+    "  return signature.length === expected.length &&",
+    "    crypto.timingSafeEqual(Buffer.from(signature), Buffer.from(expected));",
+    "}",
+    "```",
+  ].join("\n"),
+].join("\n\n");
+
+/** The document's `webhooks`: one operation per event, its body the delivery's JSON. */
+function webhooksOf(): Record<string, unknown> {
+  const header = (name: string, description: string) => ({
+    name,
+    in: "header",
+    required: true,
+    schema: { type: "string" },
+    description,
+  });
+  return Object.fromEntries(
+    WEBHOOK_DELIVERY_EVENTS.map((event) => [
+      event,
+      {
+        post: {
+          operationId: `webhook.${event}`,
+          summary: WEBHOOK_PAYLOADS[event].when,
+          tags: ["webhooks"],
+          parameters: [
+            header(WEBHOOK_TIMESTAMP_HEADER, "When this attempt was signed, in Unix seconds"),
+            header(WEBHOOK_SIGNATURE_HEADER, "sha256= + hex HMAC-SHA256(secret, `${timestamp}.${raw body}`)"),
+          ],
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: jsonSchema(webhookPayloadSchema(event), "output") } },
+          },
+          responses: { "2XX": { description: "Received: not sent again" } },
+        },
+      },
+    ]),
+  );
+}
+
+/** This document's own answer: an OpenAPI 3.1 document (its schema is OpenAPI's, not restated here). */
+const openApiDocument = z
+  .looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string(), version: z.string() }) })
+  .meta({ description: "An OpenAPI 3.1 document" });
 
 /** The YAML media type (RFC 9512). */
 const YAML_TYPE = "application/yaml";
@@ -240,6 +311,7 @@ export async function docsModule(app: FastifyInstance) {
           "(the same document), for a client generator or an API tool.\n\n" +
           'Every error a user can cause answers `{ error: "ERR_...", message }`. An expired access token ' +
           "answers 403 ERR_SESSION_EXPIRED (refresh at POST /auth/refresh_token, then retry); 401 means no session.\n\n" +
+          `${WEBHOOKS_SECTION}\n\n` +
           liveEventsSection(socketEvents as SocketEvent[]),
       },
       components: {
@@ -261,6 +333,7 @@ export async function docsModule(app: FastifyInstance) {
       const withComponents = {
         ...openapiObject,
         components: { ...components, schemas: { ...namedSchemas(), ...components.schemas } },
+        webhooks: webhooksOf(),
       } as typeof openapiObject;
       // The live channel's events, for tools (an `x-` extension: OpenAPI has no place for them).
       return Object.assign(withComponents, { "x-socket-events": socketEvents });
@@ -279,7 +352,11 @@ export async function docsModule(app: FastifyInstance) {
   });
   await app.register(swaggerUi, { routePrefix: "/docs" });
   const r = routes(app);
-  r.get("/docs/openapi.json", { access: "public", summary: "This document, as JSON" }, () => app.swagger());
+  r.get(
+    "/docs/openapi.json",
+    { access: "public", summary: "This document, as JSON", response: openApiDocument },
+    () => app.swagger(),
+  );
   r.get(
     "/docs/openapi.yaml",
     { access: "public", summary: "This document, as YAML", produces: YAML_TYPE },

@@ -1,6 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { cloudTemplateSchema, conversationWindowSchema, idOf, templateSendSchema } from "@atende/contracts";
+import {
+  cloudTemplateSchema,
+  conversationWindowSchema,
+  idOf,
+  messageSchema,
+  templateSendSchema,
+} from "@atende/contracts";
 import { routes } from "../../http/route.js";
 import {
   type CloudTemplatesDeps,
@@ -26,7 +32,7 @@ export function cloudTemplatesRoutes(app: FastifyInstance, service: CloudTemplat
   );
   r.post(
     "/messages/:ticketId/template",
-    { access: "user", params: ticketParam, body: templateSendSchema, status: 201 },
+    { access: "user", params: ticketParam, body: templateSendSchema, status: 201, response: messageSchema },
     ({ auth, params, body }) => service.send(auth, params.ticketId, body),
   );
 }

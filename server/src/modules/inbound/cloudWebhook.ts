@@ -58,8 +58,11 @@ const notificationRoute = {
   access: "public",
   params: webhookRoute.params,
   bodyDoc: z.object({ object: z.string(), entry: z.array(z.unknown()) }),
+  // 200 with an empty body, as Meta asks: it retries anything else.
+  produces: "text/plain",
   operationId: "webhooks.cloudReceive",
   summary: "Meta's signed notifications for a WhatsApp Cloud API connection (messages, statuses)",
+  description: "Answers 200 with an empty body once the notification is stored for processing.",
 } satisfies RouteDeclaration;
 
 export async function cloudWebhookRoutes(app: FastifyInstance, deps: CloudWebhookDeps): Promise<void> {

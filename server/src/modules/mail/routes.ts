@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import type { MailOutboxDTO } from "@atende/contracts";
+import { type MailOutboxDTO, mailOutboxSchema } from "@atende/contracts";
 import type { Db } from "../../db/client.js";
 import { routes } from "../../http/route.js";
 import type { Mailer } from "./mailer.js";
@@ -9,7 +9,11 @@ import { listOutbox } from "./queries.js";
 export function mailRoutes(app: FastifyInstance, deps: { db: Db; mailer: Mailer }) {
   routes(app).get(
     "/mail/outbox",
-    { access: "super", summary: "The mails kept without SMTP_URL (development), newest first" },
+    {
+      access: "super",
+      summary: "The mails kept without SMTP_URL (development), newest first",
+      response: mailOutboxSchema,
+    },
     async (): Promise<MailOutboxDTO> => ({
       mode: deps.mailer.mode,
       mails: (await listOutbox(deps.db)).map((m) => ({

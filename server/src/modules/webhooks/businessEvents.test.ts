@@ -7,6 +7,7 @@ import { caller, expectOk } from "../../test/calls.js";
 import { type LoggedIn, buildPlatformOperator } from "../../test/factories.js";
 import { type HttpFake, startHttpFake } from "../../test/fakes/httpFake.js";
 import { type TestContext, createTestContext, waitFor } from "../../test/harness.js";
+import { expectAsDocumented } from "../../test/webhookBodies.js";
 
 /**
  * The two events a subscription could choose and never received: `campaign.status` (campaigns) and
@@ -54,6 +55,7 @@ describe("business events on outbound webhooks", () => {
     expectOk(await call("PUT", `/campaigns/${made.id}`, team.adminLogin, { name: "Black Friday 2" }));
     const ofIt = () => received("campaign.status").filter((d) => d.data.id === made.id);
     await waitFor(() => ofIt().length === 2);
+    for (const d of ofIt()) expectAsDocumented(d);
     expect(ofIt()).toMatchObject([
       { companyId: team.company.id, data: { id: made.id, name: "Black Friday", status: "INATIVA" } },
       { companyId: team.company.id, data: { id: made.id, name: "Black Friday 2", status: "INATIVA" } },
@@ -81,6 +83,7 @@ describe("business events on outbound webhooks", () => {
     expect(rx.requests.find((r) => (r.json as Delivery).event === "invoice.paid")?.path).toBe(
       `/i${team.company.id}`,
     );
+    expectAsDocumented(paid);
     expect(paid).toMatchObject({
       companyId: team.company.id,
       data: { invoice: { id: invoice!.id, status: "paid" }, company: { id: team.company.id } },
