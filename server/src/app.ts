@@ -30,6 +30,7 @@ import { registerJsonParser } from "./http/json.js";
 import { SecretRoutes, withRedactedUrls } from "./http/redact.js";
 import { makeRequireAuth, trustSessionChecks } from "./http/auth.js";
 import { checkAnswers } from "./http/answerCheck.js";
+import { checkErrors } from "./http/errorCheck.js";
 import { docsModule } from "./http/docs.js";
 import { cspReportModule, securityHeaders } from "./http/securityHeaders.js";
 import { limiterStore, makeRateLimitGuard } from "./http/rateLimit.js";
@@ -221,8 +222,12 @@ export async function buildApp(
   const limits = limiterStore(deps.config, deps.db, () => deps.now().getTime());
   app.addHook("preHandler", makeRateLimitGuard(limits));
   app.addHook("onClose", async () => limits.close());
-  // In tests, every answer of a route that declares one is checked against it (http/answerCheck.ts).
-  if (deps.config.NODE_ENV === "test") checkAnswers(app);
+  // In tests, every answer is checked against its route's declaration: a success against its schema
+  // (http/answerCheck.ts), an error against the codes it may answer (http/errorCheck.ts).
+  if (deps.config.NODE_ENV === "test") {
+    checkAnswers(app);
+    checkErrors(app, process.env.RECORD_UNDECLARED_ERRORS);
+  }
   await docsModule(app);
   await cspReportModule(app);
   metricsModule(app, {

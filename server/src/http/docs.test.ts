@@ -98,6 +98,22 @@ describe("/docs", () => {
     }
   });
 
+  it("lists each route's own error codes by status, not the whole catalogue", async () => {
+    const doc = await theDocument();
+    const described = (at: string, method: string, status: number) =>
+      ((doc.paths[at]?.[method]?.responses[String(status)] ?? {}) as { description?: string }).description ??
+      "";
+    // A ticket that is not there (or another company's); the validation of its id.
+    expect(described("/tickets/{id}", "get", 404)).toContain("ERR_NO_TICKET_FOUND");
+    expect(described("/tickets/{id}", "get", 400)).toContain("ERR_VALIDATION");
+    // Another resource's codes are not a ticket's.
+    expect(described("/tickets/{id}", "get", 404)).not.toContain("ERR_NO_CONTACT_FOUND");
+    expect(described("/tickets/{id}", "get", 409)).toBe("");
+    // A public route has no session to lose.
+    expect(described("/auth/login", "post", 401)).not.toContain("ERR_NO_SESSION");
+    expect(described("/tags", "post", 403)).toContain("ERR_SESSION_EXPIRED");
+  });
+
   it("names every operation once, by a stable operationId derived from its method and path", async () => {
     const ops = operationsOf(await theDocument());
     const missing = ops.filter(({ op }) => !op.operationId).map(({ at }) => at);

@@ -12,6 +12,7 @@ import {
   webhookPayloadSchema,
 } from "@atende/contracts";
 import { VERSION } from "../version.js";
+import { errorsOf } from "./errorCheck.js";
 import { operationIdOf } from "./operationId.js";
 import { type RouteDeclaration, type RouteExample, routes } from "./route.js";
 import socketEvents from "./socketEvents.json" with { type: "json" };
@@ -189,12 +190,40 @@ const errorBody = {
   },
 };
 
-const codesWith = (status: number) =>
-  (Object.keys(ERRORS) as ErrorCode[]).filter((code) => ERRORS[code].status === status).join(", ");
+/** What each error status means, before the route's own codes of that status. */
+const ERROR_LEADS: Record<number, string> = {
+  400: "Bad input (ERR_VALIDATION lists the fields) or a refused action.",
+  401: "No usable session (ERR_NO_SESSION): the client logs out.",
+  402: "The company's subscription is past due (ERR_SUBSCRIPTION_EXPIRED carries the due date).",
+  403: "An expired token (ERR_SESSION_EXPIRED: refresh and retry), a missing permission or plan flag, a locked company.",
+  404: "Not found, or another company's.",
+  409: "It conflicts with what is there (a duplicate, a state that does not allow it).",
+  413: "Too large.",
+  429: "Too many calls.",
+};
 
-/** Its description lists the catalogue's codes of that status; the shape is components.schemas.ErrorBody. */
-function errorAnswer(status: number, lead: string) {
-  return { description: `${lead} One of: ${codesWith(status)}.`, $ref: "ErrorBody#" };
+/**
+ * The route's error answers, by status: each lists the codes the route may answer with it (its
+ * declaration's, http/errorCheck.ts: checked against every error the test suite meets); the shape
+ * is components.schemas.ErrorBody.
+ */
+function errorAnswers(decl: RouteDeclaration): Record<number, Record<string, unknown>> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorsOf(decl)) {
+    const status = ERRORS[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, codes]) => {
+      const lead =
+        status === 401 && decl.connectionToken
+          ? "A missing, empty, unknown or rotated connection token (ERR_API_TOKEN_INVALID)."
+          : status === 401 && decl.access === "public"
+            ? "The credentials or the token sent are refused."
+            : (ERROR_LEADS[status] ?? "");
+      return [status, { description: `${lead} One of: ${codes.join(", ")}.`.trim(), $ref: "ErrorBody#" }];
+    }),
+  );
 }
 
 /**
@@ -241,33 +270,16 @@ function operationOf(decl: RouteDeclaration, method: string, url: string): Recor
       status === 204
         ? { description: "No content", type: "null" }
         : { description: "Success", ...(decl.response ? jsonSchema(decl.response, "output") : {}) },
-    400: errorAnswer(400, "Bad input (ERR_VALIDATION lists the fields) or a refused action."),
+    ...errorAnswers(decl),
   };
-  if (decl.connectionToken) {
-    response[401] = errorAnswer(
-      401,
-      "A missing, empty, unknown or rotated connection token (ERR_API_TOKEN_INVALID).",
-    );
-    response[403] = errorAnswer(
-      403,
-      "A plan without the feature (ERR_PLAN_FEATURE_DISABLED), a locked company.",
-    );
-  }
-  if (!isPublic) {
-    response[401] = errorAnswer(401, "No usable session (ERR_NO_SESSION): the client logs out.");
-    response[403] = errorAnswer(
-      403,
-      "An expired token (ERR_SESSION_EXPIRED: refresh and retry), a missing permission, a locked company.",
-    );
-  }
-  if (decl.params) response[404] = errorAnswer(404, "Not found, or another company's.");
   const limit = decl.rateLimit;
   // A public route has no user to count by: its limit counts by address (see makeRateLimitGuard).
   const by = limit?.by === "user" && !isPublic ? "user" : limit?.by === "token" ? "token" : "ip";
   const per = by === "user" ? "user" : by === "token" ? "bearer token" : "client address";
   if (limit) {
+    const codes = errorsOf(decl).filter((code) => ERRORS[code].status === 429);
     response[429] = {
-      description: `Over the limit of ${limit.max} calls per ${limit.windowSeconds} s per ${per} (ERR_TOO_MANY_REQUESTS; \`retryAfter\` and Retry-After say the seconds to wait).`,
+      description: `Over the limit of ${limit.max} calls per ${limit.windowSeconds} s per ${per} (\`retryAfter\` and Retry-After say the seconds to wait). One of: ${codes.join(", ")}.`,
       $ref: "ErrorBody#",
       headers: { "retry-after": { type: "integer", description: "Seconds to wait" } },
     };

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from "fastify";
 import type { ZodType, z } from "zod";
-import type { Permission, PlanFlag } from "@atende/contracts";
+import type { ErrorCode, Permission, PlanFlag } from "@atende/contracts";
 import { type AuthContext, authOf, authorize, requireSuper } from "./auth.js";
 import { parseInput } from "./errors.js";
 
@@ -35,8 +35,14 @@ export interface RouteDeclaration {
   consumes?: readonly string[];
   /** The success status (200 unless said); 204 answers no body. */
   status?: 200 | 201 | 204;
-  /** The success answer's schema, where contracts has one; without, documented as JSON. */
+  /** The success answer's schema (contracts' answers); checked against every answer in tests. */
   response?: ZodType;
+  /**
+   * The error codes its handler may answer besides those the declaration implies (impliedErrors,
+   * http/errorCheck.ts: a bad input, no session, a missing permission or plan flag, a rate limit).
+   * The API document lists them per status, and in tests an answer with a code not declared fails.
+   */
+  errors?: readonly ErrorCode[];
   /** The media type of an answer that is not JSON (CSV, NDJSON, a file). */
   produces?: string;
   /** One line: what the call does, as a generated client's docs and the reference page show it. */

@@ -32,12 +32,17 @@ export function announcementsRoutes(app: FastifyInstance, announcements: Announc
   );
   r.get(
     "/announcements/:id",
-    { access: "user", params: idParam, response: announcementAnswerSchema },
+    {
+      errors: ["ERR_NO_ANNOUNCEMENT_FOUND"],
+      access: "user",
+      params: idParam,
+      response: announcementAnswerSchema,
+    },
     ({ auth, params }) => announcements.get(auth, params.id),
   );
   r.get(
     "/announcements/:id/media",
-    { access: "user", params: idParam, produces: "image/png" },
+    { errors: ["ERR_NOT_FOUND"], access: "user", params: idParam, produces: "image/png" },
     async ({ auth, params }, _req, reply) => {
       const { data, mimetype } = await announcements.readMedia(auth, params.id);
       return reply
@@ -50,25 +55,42 @@ export function announcementsRoutes(app: FastifyInstance, announcements: Announc
   );
   r.post(
     "/announcements",
-    { access: "super", body: announcementCreateSchema, status: 201, response: announcementAdminSchema },
+    {
+      errors: ["ERR_NO_COMPANY_FOUND"],
+      access: "super",
+      body: announcementCreateSchema,
+      status: 201,
+      response: announcementAdminSchema,
+    },
     ({ auth, body }) => announcements.create(auth, body),
   );
   // The guard leaves routes with an id to the service, which checks the super user before the lookup.
   const byId = { access: "super", params: idParam } as const;
   const answered = { ...byId, response: announcementAdminSchema } as const;
-  r.put("/announcements/:id", { ...answered, body: announcementUpdateSchema }, ({ auth, params, body }) =>
-    announcements.update(auth, params.id, body),
+  r.put(
+    "/announcements/:id",
+    { errors: ["ERR_NO_ANNOUNCEMENT_FOUND"], ...answered, body: announcementUpdateSchema },
+    ({ auth, params, body }) => announcements.update(auth, params.id, body),
   );
-  r.delete("/announcements/:id", { ...byId, status: 204 }, ({ auth, params }) =>
-    announcements.remove(auth, params.id),
+  r.delete(
+    "/announcements/:id",
+    { errors: ["ERR_NO_ANNOUNCEMENT_FOUND"], ...byId, status: 204 },
+    ({ auth, params }) => announcements.remove(auth, params.id),
   );
   r.post(
     "/announcements/:id/media-upload",
-    { ...answered, bodyDoc: uploadForm, consumes: ["multipart/form-data"] },
+    {
+      errors: ["ERR_ANNOUNCEMENT_MEDIA_TYPE", "ERR_NO_ANNOUNCEMENT_FOUND"],
+      ...answered,
+      bodyDoc: uploadForm,
+      consumes: ["multipart/form-data"],
+    },
     ({ auth, params }, req) => announcements.attachMedia(auth, params.id, () => readSingleUpload(req)),
   );
-  r.delete("/announcements/:id/media-upload", answered, ({ auth, params }) =>
-    announcements.removeMedia(auth, params.id),
+  r.delete(
+    "/announcements/:id/media-upload",
+    { ...answered, errors: ["ERR_NO_ANNOUNCEMENT_FOUND"] },
+    ({ auth, params }) => announcements.removeMedia(auth, params.id),
   );
 }
 

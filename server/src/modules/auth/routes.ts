@@ -25,6 +25,7 @@ export function authRoutes(
     {
       access: "public",
       body: loginSchema,
+      errors: ["ERR_INVALID_CREDENTIALS", "ERR_SUBSCRIPTION_EXPIRED", "ERR_TOO_MANY_LOGIN_ATTEMPTS"],
       response: sessionSchema,
       summary: "Log in: an access token, the user and the subscription (and the refresh cookie)",
       description:
@@ -43,6 +44,7 @@ export function authRoutes(
   r.post(
     "/auth/refresh_token",
     {
+      errors: ["ERR_NO_SESSION"],
       access: "public",
       response: sessionSchema,
       summary: "A new access token for the session of the refresh cookie (which is rotated)",

@@ -42,13 +42,21 @@ export function billingRoutes(
     { ...paying, query: invoiceListQuerySchema, response: invoicesPageSchema },
     ({ auth, query }) => s.invoices.page(auth, query),
   );
-  r.get("/invoices/:id", { ...paying, params: idParam, response: invoiceSchema }, ({ auth, params }) =>
-    s.invoices.get(auth, params.id),
+  r.get(
+    "/invoices/:id",
+    { errors: ["ERR_NO_INVOICE_FOUND"], ...paying, params: idParam, response: invoiceSchema },
+    ({ auth, params }) => s.invoices.get(auth, params.id),
   );
   // The super user marks an invoice paid by hand (a plain Pix key's payment): who and when are kept.
   r.put(
     "/invoices/:id",
-    { access: "super", params: idParam, body: invoiceUpdateSchema, response: invoiceSchema },
+    {
+      errors: ["ERR_INVOICE_ALREADY_PAID", "ERR_NO_INVOICE_FOUND"],
+      access: "super",
+      params: idParam,
+      body: invoiceUpdateSchema,
+      response: invoiceSchema,
+    },
     ({ auth, params }) => s.invoices.markPaid(auth, params.id),
   );
   r.get(
@@ -58,13 +66,24 @@ export function billingRoutes(
   );
   r.post(
     "/subscription",
-    { ...paying, body: subscriptionCheckoutSchema, response: pixChargeSchema },
+    {
+      errors: [
+        "ERR_INVOICE_ALREADY_PAID",
+        "ERR_NO_INVOICE_FOUND",
+        "ERR_PAYMENT_GATEWAY_FAILED",
+        "ERR_PAYMENT_GATEWAY_NOT_CONFIGURED",
+      ],
+      ...paying,
+      body: subscriptionCheckoutSchema,
+      response: pixChargeSchema,
+    },
     ({ auth, body }, req) => s.subscription.checkout(auth, body, langOf(req)),
   );
   // Asaas calls it; authenticated by the asaas-access-token header (the service checks it).
   r.post(
     "/webhooks/asaas",
     {
+      errors: ["ERR_PAYMENT_WEBHOOK_UNAUTHORIZED"],
       access: "public",
       rateLimit: { max: 600, windowSeconds: 60 },
       response: z.object({ received: z.literal(true) }),

@@ -53,36 +53,91 @@ export function campaignsRoutes(
     { ...gated, query: campaignAudienceQuerySchema, response: campaignAudienceSchema },
     ({ auth, query }) => campaigns.audience(auth, query),
   );
-  r.get("/campaigns/:id", answersCampaign, ({ auth, params }) => campaigns.get(auth, params.id));
+  r.get("/campaigns/:id", { ...answersCampaign, errors: ["ERR_CAMPAIGN_NOT_FOUND"] }, ({ auth, params }) =>
+    campaigns.get(auth, params.id),
+  );
   r.post(
     "/campaigns",
-    { ...gated, body: campaignCreateSchema, status: 201, response: campaignSchema },
+    {
+      errors: [
+        "ERR_CAMPAIGN_CONTACT_LIST_NOT_FOUND",
+        "ERR_CAMPAIGN_FILE_LIST_NOT_FOUND",
+        "ERR_CAMPAIGN_NO_AUDIENCE",
+        "ERR_CAMPAIGN_NO_CONFIRMATION_MESSAGE",
+        "ERR_CAMPAIGN_NO_CONNECTION",
+        "ERR_CAMPAIGN_NO_MESSAGE",
+        "ERR_NO_WAPP_FOUND",
+        "ERR_PLAN_CAMPAIGN_LIMIT",
+      ],
+      ...gated,
+      body: campaignCreateSchema,
+      status: 201,
+      response: campaignSchema,
+    },
     ({ auth, body }) => campaigns.create(auth, body),
   );
-  r.put("/campaigns/:id", { ...answersCampaign, body: campaignUpdateSchema }, ({ auth, params, body }) =>
-    campaigns.update(auth, params.id, body),
+  r.put(
+    "/campaigns/:id",
+    {
+      errors: [
+        "ERR_CAMPAIGN_CONTACT_LIST_NOT_FOUND",
+        "ERR_CAMPAIGN_FILE_LIST_NOT_FOUND",
+        "ERR_CAMPAIGN_NOT_EDITABLE",
+        "ERR_CAMPAIGN_NOT_FOUND",
+        "ERR_CAMPAIGN_NO_AUDIENCE",
+        "ERR_CAMPAIGN_NO_CONFIRMATION_MESSAGE",
+        "ERR_CAMPAIGN_NO_CONNECTION",
+        "ERR_CAMPAIGN_NO_MESSAGE",
+        "ERR_NO_WAPP_FOUND",
+      ],
+      ...answersCampaign,
+      body: campaignUpdateSchema,
+    },
+    ({ auth, params, body }) => campaigns.update(auth, params.id, body),
   );
-  r.delete("/campaigns/:id", { ...byId, status: 204 }, ({ auth, params }) =>
-    campaigns.remove(auth, params.id),
+  r.delete(
+    "/campaigns/:id",
+    { errors: ["ERR_CAMPAIGN_NOT_FOUND"], ...byId, status: 204 },
+    ({ auth, params }) => campaigns.remove(auth, params.id),
   );
-  r.post("/campaigns/:id/cancel", answersCampaign, ({ auth, params }) => campaigns.cancel(auth, params.id));
-  r.post("/campaigns/:id/restart", answersCampaign, ({ auth, params }) => campaigns.restart(auth, params.id));
+  r.post(
+    "/campaigns/:id/cancel",
+    { ...answersCampaign, errors: ["ERR_CAMPAIGN_CANNOT_CANCEL", "ERR_CAMPAIGN_NOT_FOUND"] },
+    ({ auth, params }) => campaigns.cancel(auth, params.id),
+  );
+  r.post(
+    "/campaigns/:id/restart",
+    { ...answersCampaign, errors: ["ERR_CAMPAIGN_CANNOT_RESTART", "ERR_CAMPAIGN_NOT_FOUND"] },
+    ({ auth, params }) => campaigns.restart(auth, params.id),
+  );
   r.post(
     "/campaigns/:id/media-upload",
-    { ...answersCampaign, bodyDoc: uploadForm, consumes: ["multipart/form-data"] },
+    {
+      errors: ["ERR_CAMPAIGN_NOT_FOUND"],
+      ...answersCampaign,
+      bodyDoc: uploadForm,
+      consumes: ["multipart/form-data"],
+    },
     ({ auth, params }, req) => campaigns.attachMedia(auth, params.id, () => readSingleUpload(req)),
   );
-  r.delete("/campaigns/:id/media-upload", answersCampaign, ({ auth, params }) =>
-    campaigns.removeMedia(auth, params.id),
+  r.delete(
+    "/campaigns/:id/media-upload",
+    { ...answersCampaign, errors: ["ERR_CAMPAIGN_NOT_FOUND"] },
+    ({ auth, params }) => campaigns.removeMedia(auth, params.id),
   );
   r.get(
     "/campaigns/:id/report",
-    { ...byId, query: campaignReportQuerySchema, response: campaignReportSchema },
+    {
+      errors: ["ERR_CAMPAIGN_NOT_FOUND"],
+      ...byId,
+      query: campaignReportQuerySchema,
+      response: campaignReportSchema,
+    },
     ({ auth, params, query }) => report.report(auth, params.id, query),
   );
   r.get(
     "/campaigns/:id/report.csv",
-    { ...byId, produces: "text/csv" },
+    { errors: ["ERR_CAMPAIGN_NOT_FOUND"], ...byId, produces: "text/csv" },
     async ({ auth, params }, req, reply) => {
       const file = await report.csv(auth, params.id, langOf(req));
       return reply

@@ -34,24 +34,49 @@ export function chatsRoutes(app: FastifyInstance, chats: ChatsService) {
   r.get("/chats", { ...chat, query: chatsQuerySchema, response: chatsPageSchema }, ({ auth, query }) =>
     chats.page(auth, query),
   );
-  r.get("/chats/:id", { ...byId, response: chatSchema }, ({ auth, params }) => chats.get(auth, params.id));
-  r.post("/chats", { ...chat, body: chatCreateSchema, status: 201, response: chatSchema }, ({ auth, body }) =>
-    chats.create(auth, body),
+  r.get("/chats/:id", { errors: ["ERR_NO_CHAT_FOUND"], ...byId, response: chatSchema }, ({ auth, params }) =>
+    chats.get(auth, params.id),
   );
-  r.put("/chats/:id", { ...byId, body: chatUpdateSchema, response: chatSchema }, ({ auth, params, body }) =>
-    chats.update(auth, params.id, body),
+  r.post(
+    "/chats",
+    {
+      errors: ["ERR_CHAT_NO_USERS", "ERR_NO_USER_FOUND"],
+      ...chat,
+      body: chatCreateSchema,
+      status: 201,
+      response: chatSchema,
+    },
+    ({ auth, body }) => chats.create(auth, body),
   );
-  r.delete("/chats/:id", { ...byId, response: messageAnswer }, ({ auth, params }) =>
-    chats.remove(auth, params.id),
+  r.put(
+    "/chats/:id",
+    {
+      errors: ["ERR_CHAT_NO_USERS", "ERR_CHAT_OWNER_ONLY", "ERR_NO_CHAT_FOUND", "ERR_NO_USER_FOUND"],
+      ...byId,
+      body: chatUpdateSchema,
+      response: chatSchema,
+    },
+    ({ auth, params, body }) => chats.update(auth, params.id, body),
+  );
+  r.delete(
+    "/chats/:id",
+    { errors: ["ERR_CHAT_OWNER_ONLY", "ERR_NO_CHAT_FOUND"], ...byId, response: messageAnswer },
+    ({ auth, params }) => chats.remove(auth, params.id),
   );
   r.get(
     "/chats/:id/messages",
-    { ...byId, query: chatMessagesQuerySchema, response: chatMessagesPageSchema },
+    {
+      errors: ["ERR_NO_CHAT_FOUND"],
+      ...byId,
+      query: chatMessagesQuerySchema,
+      response: chatMessagesPageSchema,
+    },
     ({ auth, params, query }) => chats.messages(auth, params.id, query.pageNumber),
   );
   r.post(
     "/chats/:id/messages",
     {
+      errors: ["ERR_EMPTY_MESSAGE", "ERR_NO_CHAT_FOUND", "ERR_NO_TICKET_FOUND"],
       ...byId,
       bodyDoc: multipartDoc,
       consumes: ["application/json", "multipart/form-data"],
@@ -81,8 +106,10 @@ export function chatsRoutes(app: FastifyInstance, chats: ChatsService) {
     },
   );
   // The body's userId is what clients of this API family send; the caller is who has read it.
-  r.post("/chats/:id/read", { ...byId, body: chatReadSchema, response: chatSchema }, ({ auth, params }) =>
-    chats.read(auth, params.id),
+  r.post(
+    "/chats/:id/read",
+    { errors: ["ERR_NO_CHAT_FOUND"], ...byId, body: chatReadSchema, response: chatSchema },
+    ({ auth, params }) => chats.read(auth, params.id),
   );
 }
 

@@ -22,17 +22,41 @@ export function cloudTemplatesRoutes(app: FastifyInstance, service: CloudTemplat
   const r = routes(app);
   r.get(
     "/whatsapp/:whatsappId/templates",
-    { access: "user", params: whatsappParam, query: refreshQuery, response: z.array(cloudTemplateSchema) },
+    {
+      errors: ["ERR_NO_WAPP_FOUND", "ERR_WAPP_NO_WABA"],
+      access: "user",
+      params: whatsappParam,
+      query: refreshQuery,
+      response: z.array(cloudTemplateSchema),
+    },
     ({ auth, params, query }) => service.templates(auth, params.whatsappId, query.refresh === "true"),
   );
   r.get(
     "/tickets/:ticketId/window",
-    { access: "user", params: ticketParam, response: conversationWindowSchema },
+    {
+      errors: ["ERR_NO_TICKET_FOUND"],
+      access: "user",
+      params: ticketParam,
+      response: conversationWindowSchema,
+    },
     ({ auth, params }) => service.window(auth, params.ticketId),
   );
   r.post(
     "/messages/:ticketId/template",
-    { access: "user", params: ticketParam, body: templateSendSchema, status: 201, response: messageSchema },
+    {
+      errors: [
+        "ERR_NO_TICKET_FOUND",
+        "ERR_TICKET_NOT_OPEN",
+        "ERR_WAPP_NO_WABA",
+        "ERR_WAPP_TEMPLATE_MISSING",
+        "ERR_WAPP_TEMPLATE_PARAMS",
+      ],
+      access: "user",
+      params: ticketParam,
+      body: templateSendSchema,
+      status: 201,
+      response: messageSchema,
+    },
     ({ auth, params, body }) => service.send(auth, params.ticketId, body),
   );
 }

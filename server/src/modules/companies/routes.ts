@@ -34,13 +34,25 @@ export function companiesRoutes(app: FastifyInstance, companies: CompaniesServic
   );
   r.post(
     "/companies",
-    { access: "super", body: companyCreateSchema, status: 201, response: companySchema },
+    {
+      errors: ["ERR_COMPANY_NAME_TAKEN", "ERR_COMPANY_PLAN_INVALID", "ERR_EMAIL_ALREADY_EXISTS"],
+      access: "super",
+      body: companyCreateSchema,
+      status: 201,
+      response: companySchema,
+    },
     ({ auth, body }) => companies.create(auth, body),
   );
   // Public sign-up (/signup): only while the platform's `allowregister` is enabled (the service decides).
   r.post(
     "/companies/cadastro",
     {
+      errors: [
+        "ERR_COMPANY_NAME_TAKEN",
+        "ERR_COMPANY_PLAN_INVALID",
+        "ERR_EMAIL_ALREADY_EXISTS",
+        "ERR_USER_CREATION_DISABLED",
+      ],
       access: "public",
       body: companySignupSchema,
       status: 201,
@@ -52,23 +64,39 @@ export function companiesRoutes(app: FastifyInstance, companies: CompaniesServic
   // One's own company (any of its users) or any company (the super user): the service decides.
   r.get(
     "/companies/listPlan/:id",
-    { access: "user", params: idParam, response: companyPlanSchema },
+    { errors: ["ERR_NO_COMPANY_FOUND"], access: "user", params: idParam, response: companyPlanSchema },
     ({ auth, params }) => companies.listPlan(auth, params.id),
   );
-  r.get("/companies/:id", { access: "user", params: idParam, response: companySchema }, ({ auth, params }) =>
-    companies.get(auth, params.id),
+  r.get(
+    "/companies/:id",
+    { errors: ["ERR_NO_COMPANY_FOUND"], access: "user", params: idParam, response: companySchema },
+    ({ auth, params }) => companies.get(auth, params.id),
   );
   r.put(
     "/companies/:id",
-    { access: "super", params: idParam, body: companyUpdateSchema, response: companySchema },
+    {
+      errors: ["ERR_COMPANY_NAME_TAKEN", "ERR_COMPANY_PLAN_INVALID", "ERR_NO_COMPANY_FOUND"],
+      access: "super",
+      params: idParam,
+      body: companyUpdateSchema,
+      response: companySchema,
+    },
     ({ auth, params, body }) => companies.update(auth, params.id, body),
   );
-  r.delete("/companies/:id", { access: "super", params: idParam, status: 204 }, ({ auth, params }) =>
-    companies.remove(auth, params.id),
+  r.delete(
+    "/companies/:id",
+    {
+      errors: ["ERR_CANNOT_DELETE_OWN_COMPANY", "ERR_NO_COMPANY_FOUND"],
+      access: "super",
+      params: idParam,
+      status: 204,
+    },
+    ({ auth, params }) => companies.remove(auth, params.id),
   );
   r.put(
     "/companies/:id/schedules",
     {
+      errors: ["ERR_NO_COMPANY_FOUND"],
       access: "settings:edit",
       params: idParam,
       body: companySchedulesSchema,

@@ -57,23 +57,40 @@ export function contactListsRoutes(app: FastifyInstance, lists: ContactListsServ
         .header("content-disposition", 'attachment; filename="planilha_exemplo.xlsx"')
         .send(lists.example()),
   );
-  r.get("/contact-lists/:id", { ...byId, response: contactListSchema }, ({ auth, params }) =>
-    lists.get(auth, params.id),
+  r.get(
+    "/contact-lists/:id",
+    { errors: ["ERR_NO_CONTACT_LIST_FOUND"], ...byId, response: contactListSchema },
+    ({ auth, params }) => lists.get(auth, params.id),
   );
   r.post(
     "/contact-lists",
-    { ...gated, body: contactListCreateSchema, status: 201, response: contactListSchema },
+    {
+      errors: ["ERR_NO_WAPP_FOUND"],
+      ...gated,
+      body: contactListCreateSchema,
+      status: 201,
+      response: contactListSchema,
+    },
     ({ auth, body }) => lists.create(auth, body),
   );
   r.put(
     "/contact-lists/:id",
-    { ...byId, body: contactListUpdateSchema, response: contactListSchema },
+    {
+      errors: ["ERR_NO_CONTACT_LIST_FOUND"],
+      ...byId,
+      body: contactListUpdateSchema,
+      response: contactListSchema,
+    },
     ({ auth, params, body }) => lists.update(auth, params.id, body),
   );
-  r.delete("/contact-lists/:id", { ...byId, response: messageAnswer }, async ({ auth, params }) => {
-    await lists.remove(auth, params.id);
-    return { message: "Contact list deleted" };
-  });
+  r.delete(
+    "/contact-lists/:id",
+    { errors: ["ERR_NO_CONTACT_LIST_FOUND"], ...byId, response: messageAnswer },
+    async ({ auth, params }) => {
+      await lists.remove(auth, params.id);
+      return { message: "Contact list deleted" };
+    },
+  );
   r.post(
     "/contact-lists/:id/upload",
     // Each upload is stored and read by a worker thread: ten a minute per user, as the contacts import.
@@ -83,6 +100,12 @@ export function contactListsRoutes(app: FastifyInstance, lists: ContactListsServ
       consumes: ["multipart/form-data"],
       rateLimit: { max: 10, windowSeconds: 60, by: "user" },
       response: contactListImportSchema,
+      errors: [
+        "ERR_CONTACT_LIST_IMPORT_INVALID_FILE",
+        "ERR_CONTACT_LIST_IMPORT_NO_NUMBER_COLUMN",
+        "ERR_CONTACT_LIST_IMPORT_TOO_LARGE",
+        "ERR_NO_CONTACT_LIST_FOUND",
+      ],
     },
     ({ auth, params }, req) =>
       lists.upload(auth, params.id, (save, discard) => streamSingleUpload(req, save, discard)),
@@ -90,12 +113,17 @@ export function contactListsRoutes(app: FastifyInstance, lists: ContactListsServ
   // The list's latest import, null when it never had one.
   r.get(
     "/contact-lists/:id/import",
-    { ...byId, response: contactListImportSchema.nullable() },
+    { errors: ["ERR_NO_CONTACT_LIST_FOUND"], ...byId, response: contactListImportSchema.nullable() },
     ({ auth, params }) => lists.latestImport(auth, params.id),
   );
   r.get(
     "/contact-lists/:id/imports/:importId/errors.csv",
-    { ...gated, params: importParams, produces: "text/csv" },
+    {
+      errors: ["ERR_NO_CONTACT_LIST_FOUND", "ERR_NO_CONTACT_LIST_IMPORT_FOUND"],
+      ...gated,
+      params: importParams,
+      produces: "text/csv",
+    },
     async ({ auth, params }, req, reply) =>
       reply
         .type("text/csv; charset=utf-8")
@@ -106,26 +134,52 @@ export function contactListsRoutes(app: FastifyInstance, lists: ContactListsServ
 
   r.get(
     "/contact-list-items",
-    { ...gated, query: contactListItemQuerySchema, response: contactListItemsPageSchema },
+    {
+      errors: ["ERR_NO_CONTACT_LIST_FOUND"],
+      ...gated,
+      query: contactListItemQuerySchema,
+      response: contactListItemsPageSchema,
+    },
     ({ auth, query }) => lists.pageItems(auth, query),
   );
-  r.get("/contact-list-items/:id", { ...byId, response: contactListItemSchema }, ({ auth, params }) =>
-    lists.getItem(auth, params.id),
+  r.get(
+    "/contact-list-items/:id",
+    { errors: ["ERR_NO_CONTACT_LIST_ITEM_FOUND"], ...byId, response: contactListItemSchema },
+    ({ auth, params }) => lists.getItem(auth, params.id),
   );
   r.post(
     "/contact-list-items",
-    { ...gated, body: contactListItemCreateSchema, status: 201, response: contactListItemSchema },
+    {
+      errors: [
+        "ERR_CONTACT_LIST_ITEM_DUPLICATED",
+        "ERR_CONTACT_LIST_ITEM_INVALID_NUMBER",
+        "ERR_NO_CONTACT_LIST_FOUND",
+      ],
+      ...gated,
+      body: contactListItemCreateSchema,
+      status: 201,
+      response: contactListItemSchema,
+    },
     ({ auth, body }) => lists.createItem(auth, body),
   );
   r.put(
     "/contact-list-items/:id",
-    { ...byId, body: contactListItemUpdateSchema, response: contactListItemSchema },
+    {
+      errors: ["ERR_NO_CONTACT_LIST_ITEM_FOUND"],
+      ...byId,
+      body: contactListItemUpdateSchema,
+      response: contactListItemSchema,
+    },
     ({ auth, params, body }) => lists.updateItem(auth, params.id, body),
   );
-  r.delete("/contact-list-items/:id", { ...byId, response: messageAnswer }, async ({ auth, params }) => {
-    await lists.removeItem(auth, params.id);
-    return { message: "Contact deleted" };
-  });
+  r.delete(
+    "/contact-list-items/:id",
+    { errors: ["ERR_NO_CONTACT_LIST_ITEM_FOUND"], ...byId, response: messageAnswer },
+    async ({ auth, params }) => {
+      await lists.removeItem(auth, params.id);
+      return { message: "Contact deleted" };
+    },
+  );
 }
 
 export interface ContactListsModuleDeps extends ContactListsDeps {

@@ -73,12 +73,19 @@ export async function contactsModule(parent: FastifyInstance, deps: ContactsModu
     });
     r.get(
       "/contacts/:id",
-      { access: "user", params: idParam, response: contactSchema, summary: "A contact" },
+      {
+        errors: ["ERR_NO_CONTACT_FOUND"],
+        access: "user",
+        params: idParam,
+        response: contactSchema,
+        summary: "A contact",
+      },
       ({ auth, params }) => contacts.get(auth, params.id),
     );
     r.post(
       "/contacts",
       {
+        errors: ["ERR_DUPLICATED_CONTACT", "ERR_WAPP_INVALID_CONTACT"],
         access: "user",
         body: contactCreateSchema,
         status: 201,
@@ -101,6 +108,7 @@ export async function contactsModule(parent: FastifyInstance, deps: ContactsModu
     r.put(
       "/contacts/:id",
       {
+        errors: ["ERR_DUPLICATED_CONTACT", "ERR_NO_CONTACT_FOUND", "ERR_WAPP_INVALID_CONTACT"],
         access: "user",
         params: idParam,
         body: contactUpdateSchema,
@@ -111,7 +119,12 @@ export async function contactsModule(parent: FastifyInstance, deps: ContactsModu
     );
     r.delete(
       "/contacts/:id",
-      { access: "contacts-page:deleteContact", params: idParam, status: 204 },
+      {
+        errors: ["ERR_NO_CONTACT_FOUND"],
+        access: "contacts-page:deleteContact",
+        params: idParam,
+        status: 204,
+      },
       ({ auth, params }) => contacts.remove(auth, params.id),
     );
 
@@ -122,6 +135,7 @@ export async function contactsModule(parent: FastifyInstance, deps: ContactsModu
     r.post(
       "/contacts/import",
       {
+        errors: ["ERR_IMPORT_INVALID_FILE", "ERR_IMPORT_TOO_MANY_ROWS"],
         access: "user",
         query: importQuery,
         consumes: ["text/csv", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],

@@ -70,8 +70,10 @@ export function fileListsRoutes(app: FastifyInstance, files: FileListsService) {
     { access: "user", query: fileListQuerySchema, response: fileListsPageSchema },
     ({ auth, query }) => files.page(auth, query),
   );
-  r.get("/files/:id", { ...byId, response: fileListSchema }, ({ auth, params }) =>
-    files.get(auth, params.id),
+  r.get(
+    "/files/:id",
+    { errors: ["ERR_NO_FILE_LIST_FOUND"], ...byId, response: fileListSchema },
+    ({ auth, params }) => files.get(auth, params.id),
   );
   r.post(
     "/files",
@@ -80,21 +82,36 @@ export function fileListsRoutes(app: FastifyInstance, files: FileListsService) {
   );
   r.put(
     "/files/:id",
-    { ...byId, body: fileListUpdateSchema, response: fileListSchema },
+    { errors: ["ERR_NO_FILE_LIST_FOUND"], ...byId, body: fileListUpdateSchema, response: fileListSchema },
     ({ auth, params, body }) => files.update(auth, params.id, body),
   );
-  r.delete("/files/:id", { ...byId, response: messageAnswer }, async ({ auth, params }) => {
-    await files.remove(auth, params.id);
-    return { message: "File List deleted" };
-  });
+  r.delete(
+    "/files/:id",
+    { errors: ["ERR_NO_FILE_LIST_FOUND"], ...byId, response: messageAnswer },
+    async ({ auth, params }) => {
+      await files.remove(auth, params.id);
+      return { message: "File List deleted" };
+    },
+  );
   r.post(
     "/files/uploadList/:id",
-    { ...byId, bodyDoc: uploadListForm, consumes: ["multipart/form-data"], response: fileListSchema },
+    {
+      errors: ["ERR_FILE_LIST_NO_FILE", "ERR_NO_FILE_LIST_FOUND"],
+      ...byId,
+      bodyDoc: uploadListForm,
+      consumes: ["multipart/form-data"],
+      response: fileListSchema,
+    },
     ({ auth, params }, req) => files.upload(auth, params.id, () => readUploadList(req)),
   );
   r.get(
     "/files/:id/options/:optionId",
-    { access: "user", params: optionParams, produces: "application/octet-stream" },
+    {
+      errors: ["ERR_NO_FILE_LIST_FOUND"],
+      access: "user",
+      params: optionParams,
+      produces: "application/octet-stream",
+    },
     async ({ auth, params }, _req, reply) => {
       const file = await files.readOption(auth, params.id, params.optionId);
       return reply

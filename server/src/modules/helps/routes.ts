@@ -30,11 +30,19 @@ export function helpsRoutes(app: FastifyInstance, helps: HelpsService) {
   // The guard leaves routes with an id to the service, which checks the super user before the lookup.
   r.put(
     "/helps/:id",
-    { access: "super", params: idParam, body: helpUpdateSchema, response: helpSchema },
+    {
+      errors: ["ERR_NO_HELP_FOUND"],
+      access: "super",
+      params: idParam,
+      body: helpUpdateSchema,
+      response: helpSchema,
+    },
     ({ auth, params, body }) => helps.update(auth, params.id, body),
   );
-  r.delete("/helps/:id", { access: "super", params: idParam, status: 204 }, ({ auth, params }) =>
-    helps.remove(auth, params.id),
+  r.delete(
+    "/helps/:id",
+    { errors: ["ERR_NO_HELP_FOUND"], access: "super", params: idParam, status: 204 },
+    ({ auth, params }) => helps.remove(auth, params.id),
   );
 }
 

@@ -46,6 +46,7 @@ interface WebhookParams {
 /** Meta calls these without a session: the verify token and the body's signature are the checks. */
 const webhookRoute = {
   access: "public",
+  errors: ["ERR_NO_WAPP_FOUND", "ERR_NO_PERMISSION"],
   params: z.object({ whatsappId: z.string() }),
   query: z
     .object({ "hub.mode": z.string(), "hub.verify_token": z.string(), "hub.challenge": z.string() })
@@ -56,6 +57,7 @@ const webhookRoute = {
 } satisfies RouteDeclaration;
 const notificationRoute = {
   access: "public",
+  errors: ["ERR_NO_WAPP_FOUND", "ERR_WEBHOOK_SIGNATURE"],
   params: webhookRoute.params,
   bodyDoc: z.object({ object: z.string(), entry: z.array(z.unknown()) }),
   // 200 with an empty body, as Meta asks: it retries anything else.

@@ -32,6 +32,12 @@ export function logosRoutes(app: FastifyInstance, logos: LogosService) {
   r.post(
     "/settings/media-upload",
     {
+      errors: [
+        "ERR_LOGO_FILE_REQUIRED",
+        "ERR_LOGO_INVALID_TYPE",
+        "ERR_LOGO_TARGET_REQUIRED",
+        "ERR_MEDIA_TOO_LARGE",
+      ],
       access: "super",
       query: logoUploadQuery,
       bodyDoc: uploadForm,
@@ -59,7 +65,13 @@ export function logosRoutes(app: FastifyInstance, logos: LogosService) {
   // the target's current logo, whatever its type.
   r.get(
     "/public/logotipos/:file",
-    { access: "public", params: logoFileParams, query: logoFileQuery, produces: "image/*" },
+    {
+      errors: ["ERR_NOT_FOUND"],
+      access: "public",
+      params: logoFileParams,
+      query: logoFileQuery,
+      produces: "image/*",
+    },
     async ({ params, query }, req, reply) => {
       const target = params.file.replace(/\.[a-z]{3,4}$/i, "");
       const logo = isLogoTarget(target) ? await logos.file(target) : null;

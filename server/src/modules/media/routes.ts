@@ -33,6 +33,7 @@ export async function mediaModule(
   routes(app).get(
     "/media/:companyId/:file",
     {
+      errors: ["ERR_NOT_FOUND"],
       access: "user",
       params: fileParams,
       produces: "application/octet-stream",

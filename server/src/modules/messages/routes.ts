@@ -36,6 +36,7 @@ export function messagesRoutes(app: FastifyInstance, messages: MessagesService) 
   r.get(
     "/messages/:ticketId",
     {
+      errors: ["ERR_NO_TICKET_FOUND", "ERR_TICKET_ACCESS_DENIED"],
       access: "user",
       params: ticketParam,
       query: pageQuery,
@@ -48,6 +49,17 @@ export function messagesRoutes(app: FastifyInstance, messages: MessagesService) 
   r.post(
     "/messages/:ticketId",
     {
+      errors: [
+        "ERR_AUDIO_CONVERSION_FAILED",
+        "ERR_CLOUD_MEDIA_TYPE",
+        "ERR_CREATING_MESSAGE",
+        "ERR_EMPTY_MESSAGE",
+        "ERR_FETCH_WAPP_MSG",
+        "ERR_MEDIA_TOO_LARGE",
+        "ERR_NO_TICKET_FOUND",
+        "ERR_TICKET_ACCESS_DENIED",
+        "ERR_TICKET_NOT_OPEN",
+      ],
       access: "user",
       params: ticketParam,
       bodyDoc: messageSendSchema,
@@ -95,25 +107,56 @@ export function messagesRoutes(app: FastifyInstance, messages: MessagesService) 
   );
   r.post(
     "/messages/edit/:id",
-    { access: "user", params: bigId, body: messageEditSchema, response: messageSchema },
+    {
+      errors: ["ERR_NOT_FOUND", "ERR_NOT_MESSAGE_AUTHOR", "ERR_TICKET_ACCESS_DENIED"],
+      access: "user",
+      params: bigId,
+      body: messageEditSchema,
+      response: messageSchema,
+    },
     ({ auth, params, body }) => messages.edit(auth, params.id, body.body),
   );
-  r.delete("/messages/:id", { access: "user", params: bigId, status: 204 }, ({ auth, params }) =>
-    messages.remove(auth, params.id),
+  r.delete(
+    "/messages/:id",
+    { errors: ["ERR_NOT_FOUND", "ERR_NOT_MESSAGE_AUTHOR"], access: "user", params: bigId, status: 204 },
+    ({ auth, params }) => messages.remove(auth, params.id),
   );
   r.post(
     "/messages/:id/reactions",
-    { access: "user", params: bigId, body: reactionSchema, response: messageSchema },
+    {
+      errors: ["ERR_NOT_FOUND", "ERR_TICKET_ACCESS_DENIED"],
+      access: "user",
+      params: bigId,
+      body: reactionSchema,
+      response: messageSchema,
+    },
     ({ auth, params, body }) => messages.react(auth, params.id, body.type),
   );
   r.post(
     "/messages/:id/retry",
-    { access: "user", params: bigId, response: messageSchema },
+    {
+      errors: ["ERR_NOT_FOUND", "ERR_TICKET_ACCESS_DENIED"],
+      access: "user",
+      params: bigId,
+      response: messageSchema,
+    },
     ({ auth, params }) => messages.retry(auth, params.id),
   );
   r.post(
     "/message/forward",
-    { access: "user", body: forwardSchema, response: messageSchema, operationId: "messages.forward" },
+    {
+      errors: [
+        "ERR_FETCH_WAPP_MSG",
+        "ERR_NOT_FOUND",
+        "ERR_NO_CONTACT_FOUND",
+        "ERR_TICKET_ACCESS_DENIED",
+        "ERR_TICKET_NOT_OPEN",
+      ],
+      access: "user",
+      body: forwardSchema,
+      response: messageSchema,
+      operationId: "messages.forward",
+    },
     ({ auth, body }) => messages.forward(auth, body.messageId, body.contactId, body.signMessage),
   );
 }

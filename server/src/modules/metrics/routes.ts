@@ -46,6 +46,7 @@ export function metricsModule(
   routes(app).get(
     "/metrics",
     {
+      errors: ["ERR_METRICS_TOKEN_INVALID", "ERR_ROUTE_NOT_FOUND"],
       access: "public",
       produces: "text/plain",
       summary: "Prometheus metrics (Authorization: Bearer METRICS_TOKEN; 404 when METRICS_TOKEN is unset)",

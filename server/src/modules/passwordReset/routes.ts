@@ -30,6 +30,7 @@ export function passwordResetRoutes(app: FastifyInstance, reset: PasswordResetSe
   r.post(
     "/resetpasswords",
     {
+      errors: ["ERR_INVALID_RESET_CODE"],
       access: "public",
       response: accepted,
       body: resetPasswordSchema,
@@ -46,6 +47,7 @@ export function passwordResetRoutes(app: FastifyInstance, reset: PasswordResetSe
   r.post(
     "/resetpasswords/:email/:token/:newPassword",
     {
+      errors: ["ERR_INVALID_RESET_CODE"],
       access: "public",
       response: accepted,
       params: resetPasswordSchema,

@@ -21,20 +21,36 @@ export function plansRoutes(app: FastifyInstance, plans: PlansService) {
   );
   r.post(
     "/plans",
-    { access: "super", body: planCreateSchema, status: 201, response: planRecordSchema },
+    {
+      errors: ["ERR_PLAN_NAME_TAKEN"],
+      access: "super",
+      body: planCreateSchema,
+      status: 201,
+      response: planRecordSchema,
+    },
     ({ auth, body }) => plans.create(auth, body),
   );
   // The super user reads any plan; a company's user only the one their company is on (the service decides).
-  r.get("/plans/:id", { access: "user", params: idParam, response: planRecordSchema }, ({ auth, params }) =>
-    plans.get(auth, params.id),
+  r.get(
+    "/plans/:id",
+    { errors: ["ERR_PLAN_NOT_FOUND"], access: "user", params: idParam, response: planRecordSchema },
+    ({ auth, params }) => plans.get(auth, params.id),
   );
   r.put(
     "/plans/:id",
-    { access: "super", params: idParam, body: planUpdateSchema, response: planRecordSchema },
+    {
+      errors: ["ERR_PLAN_NAME_TAKEN", "ERR_PLAN_NOT_FOUND"],
+      access: "super",
+      params: idParam,
+      body: planUpdateSchema,
+      response: planRecordSchema,
+    },
     ({ auth, params, body }) => plans.update(auth, params.id, body),
   );
-  r.delete("/plans/:id", { access: "super", params: idParam, status: 204 }, ({ auth, params }) =>
-    plans.remove(auth, params.id),
+  r.delete(
+    "/plans/:id",
+    { errors: ["ERR_PLAN_IN_USE", "ERR_PLAN_NOT_FOUND"], access: "super", params: idParam, status: 204 },
+    ({ auth, params }) => plans.remove(auth, params.id),
   );
 }
 

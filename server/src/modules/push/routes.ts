@@ -9,7 +9,12 @@ export function pushRoutes(app: FastifyInstance, push: PushService) {
   // One device: its endpoint names it; registering it again (a new session, new keys) replaces it.
   r.put(
     "/push/subscription",
-    { access: "user", body: pushSubscriptionSchema, status: 204 },
+    {
+      errors: ["ERR_PUSH_ENDPOINT_FORBIDDEN", "ERR_PUSH_ENDPOINT_INVALID"],
+      access: "user",
+      body: pushSubscriptionSchema,
+      status: 204,
+    },
     ({ auth, body }) => push.subscribe(auth, body),
   );
   r.delete(

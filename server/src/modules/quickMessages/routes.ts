@@ -28,30 +28,51 @@ export function quickMessagesRoutes(app: FastifyInstance, quick: QuickMessagesSe
     { access: "user", operationId: "quickMessages.listAll", response: z.array(quickMessageSchema) },
     ({ auth }) => quick.list(auth),
   );
-  r.get("/quick-messages/:id", { ...byId, response: quickMessageSchema }, ({ auth, params }) =>
-    quick.get(auth, params.id),
+  r.get(
+    "/quick-messages/:id",
+    { errors: ["ERR_NO_QUICK_MESSAGE_FOUND"], ...byId, response: quickMessageSchema },
+    ({ auth, params }) => quick.get(auth, params.id),
   );
   r.post(
     "/quick-messages",
-    { access: "user", body: quickMessageCreateSchema, status: 201, response: quickMessageSchema },
+    {
+      errors: ["ERR_NO_PERMISSION"],
+      access: "user",
+      body: quickMessageCreateSchema,
+      status: 201,
+      response: quickMessageSchema,
+    },
     ({ auth, body }) => quick.create(auth, body),
   );
   r.put(
     "/quick-messages/:id",
-    { ...byId, body: quickMessageUpdateSchema, response: quickMessageSchema },
+    {
+      errors: ["ERR_NO_PERMISSION", "ERR_NO_QUICK_MESSAGE_FOUND"],
+      ...byId,
+      body: quickMessageUpdateSchema,
+      response: quickMessageSchema,
+    },
     ({ auth, params, body }) => quick.update(auth, params.id, body),
   );
-  r.delete("/quick-messages/:id", { ...byId, status: 204 }, ({ auth, params }) =>
-    quick.remove(auth, params.id),
+  r.delete(
+    "/quick-messages/:id",
+    { errors: ["ERR_NO_PERMISSION", "ERR_NO_QUICK_MESSAGE_FOUND"], ...byId, status: 204 },
+    ({ auth, params }) => quick.remove(auth, params.id),
   );
   r.post(
     "/quick-messages/:id/media-upload",
-    { ...byId, bodyDoc: uploadForm, consumes: ["multipart/form-data"], response: quickMessageSchema },
+    {
+      errors: ["ERR_NO_PERMISSION", "ERR_NO_QUICK_MESSAGE_FOUND"],
+      ...byId,
+      bodyDoc: uploadForm,
+      consumes: ["multipart/form-data"],
+      response: quickMessageSchema,
+    },
     ({ auth, params }, req) => quick.attachMedia(auth, params.id, () => readSingleUpload(req)),
   );
   r.delete(
     "/quick-messages/:id/media-upload",
-    { ...byId, response: quickMessageSchema },
+    { errors: ["ERR_NO_QUICK_MESSAGE_FOUND"], ...byId, response: quickMessageSchema },
     ({ auth, params }) => quick.removeMedia(auth, params.id),
   );
 }

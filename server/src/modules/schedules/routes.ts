@@ -29,30 +29,53 @@ export function schedulesRoutes(app: FastifyInstance, schedules: SchedulesServic
     { ...scheduled, query: schedulesQuerySchema, response: schedulesPageSchema },
     ({ auth, query }) => schedules.page(auth, query),
   );
-  r.get("/schedules/:id", { ...byId, response: scheduleSchema }, ({ auth, params }) =>
-    schedules.get(auth, params.id),
+  r.get(
+    "/schedules/:id",
+    { errors: ["ERR_NO_SCHEDULE_FOUND"], ...byId, response: scheduleSchema },
+    ({ auth, params }) => schedules.get(auth, params.id),
   );
   r.post(
     "/schedules",
-    { ...scheduled, body: scheduleCreateSchema, status: 201, response: scheduleSchema },
+    {
+      errors: ["ERR_NO_CONTACT_FOUND", "ERR_NO_WAPP_FOUND", "ERR_PLAN_SCHEDULE_LIMIT"],
+      ...scheduled,
+      body: scheduleCreateSchema,
+      status: 201,
+      response: scheduleSchema,
+    },
     ({ auth, body }) => schedules.create(auth, body),
   );
   r.put(
     "/schedules/:id",
-    { ...byId, body: scheduleUpdateSchema, response: scheduleSchema },
+    {
+      errors: ["ERR_NO_PERMISSION", "ERR_NO_SCHEDULE_FOUND", "ERR_SCHEDULE_ALREADY_SENT"],
+      ...byId,
+      body: scheduleUpdateSchema,
+      response: scheduleSchema,
+    },
     ({ auth, params, body }) => schedules.update(auth, params.id, body),
   );
-  r.delete("/schedules/:id", { ...byId, status: 204 }, ({ auth, params }) =>
-    schedules.remove(auth, params.id),
+  r.delete(
+    "/schedules/:id",
+    { errors: ["ERR_NO_PERMISSION", "ERR_NO_SCHEDULE_FOUND"], ...byId, status: 204 },
+    ({ auth, params }) => schedules.remove(auth, params.id),
   );
   r.post(
     "/schedules/:id/media-upload",
-    { ...byId, bodyDoc: uploadForm, consumes: ["multipart/form-data"], response: scheduleSchema },
+    {
+      errors: ["ERR_NO_SCHEDULE_FOUND", "ERR_SCHEDULE_ALREADY_SENT"],
+      ...byId,
+      bodyDoc: uploadForm,
+      consumes: ["multipart/form-data"],
+      response: scheduleSchema,
+    },
     ({ auth, params }, req) =>
       schedules.attachMedia(auth, params.id, () => readSingleUpload(req), langOf(req)),
   );
-  r.delete("/schedules/:id/media-upload", { ...byId, response: scheduleSchema }, ({ auth, params }) =>
-    schedules.removeMedia(auth, params.id),
+  r.delete(
+    "/schedules/:id/media-upload",
+    { errors: ["ERR_NO_SCHEDULE_FOUND"], ...byId, response: scheduleSchema },
+    ({ auth, params }) => schedules.removeMedia(auth, params.id),
   );
 }
 

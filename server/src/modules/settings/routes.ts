@@ -26,7 +26,13 @@ export async function settingsModule(app: FastifyInstance, deps: SettingsDeps): 
   // A company key for settings:edit, a platform key for the super user too; its body's schema depends on the key.
   r.put(
     "/settings/:key",
-    { access: "settings:edit", params: settingKeyParam, bodyDoc: settingValueDoc, response: settingSchema },
+    {
+      errors: ["ERR_NO_SETTING_FOUND"],
+      access: "settings:edit",
+      params: settingKeyParam,
+      bodyDoc: settingValueDoc,
+      response: settingSchema,
+    },
     ({ auth, params }, req) => {
       const key = settings.keyFor(auth, params.key);
       return settings.update(auth, key, parseInput(settingUpdateSchema(key), req.body, req).value);
@@ -35,7 +41,12 @@ export async function settingsModule(app: FastifyInstance, deps: SettingsDeps): 
   // Removes a stored secret (SECRET_SETTING_KEYS), with the same rights as its PUT; a blank PUT keeps it.
   r.delete(
     "/settings/:key",
-    { access: "settings:edit", params: settingKeyParam, status: 204 },
+    {
+      errors: ["ERR_NO_SETTING_FOUND", "ERR_SETTING_NOT_CLEARABLE"],
+      access: "settings:edit",
+      params: settingKeyParam,
+      status: 204,
+    },
     async ({ auth, params }) => {
       await settings.clear(auth, settings.keyFor(auth, params.key));
     },

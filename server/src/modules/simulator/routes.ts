@@ -31,17 +31,23 @@ export function simulatorRoutes(app: FastifyInstance, simulator: SimulatorServic
   const phone = { access: "simulator:use", params } as const;
   r.get(
     "/simulator/:whatsappId/phones",
-    { ...phone, response: z.array(simulatorPhoneSchema) },
+    { errors: ["ERR_NO_WAPP_FOUND"], ...phone, response: z.array(simulatorPhoneSchema) },
     ({ auth, params }) => simulator.phones(auth, params.whatsappId),
   );
   r.get(
     "/simulator/:whatsappId/messages",
-    { ...phone, query: phoneQuery, response: z.array(simulatorPhoneMessageSchema) },
+    {
+      errors: ["ERR_NO_WAPP_FOUND"],
+      ...phone,
+      query: phoneQuery,
+      response: z.array(simulatorPhoneMessageSchema),
+    },
     ({ auth, params, query }) => simulator.messages(auth, params.whatsappId, query.number),
   );
   r.post(
     "/simulator/:whatsappId/messages",
     {
+      errors: ["ERR_MEDIA_TOO_LARGE", "ERR_NO_WAPP_FOUND", "ERR_WAPP_NOT_INITIALIZED"],
       ...phone,
       body: simulatorSendSchema,
       status: 201,
@@ -53,15 +59,24 @@ export function simulatorRoutes(app: FastifyInstance, simulator: SimulatorServic
   );
   r.post(
     "/simulator/:whatsappId/calls",
-    { ...phone, body: callBody, status: 201, response: simulatorSentSchema },
+    {
+      errors: ["ERR_NO_WAPP_FOUND", "ERR_WAPP_NOT_INITIALIZED"],
+      ...phone,
+      body: callBody,
+      status: 201,
+      response: simulatorSentSchema,
+    },
     ({ auth, params, body }) => simulator.call(auth, params.whatsappId, body),
   );
-  r.post("/simulator/:whatsappId/scan", { ...phone, status: 204 }, ({ auth, params }) =>
-    simulator.scan(auth, params.whatsappId),
+  r.post(
+    "/simulator/:whatsappId/scan",
+    { errors: ["ERR_NO_WAPP_FOUND"], ...phone, status: 204 },
+    ({ auth, params }) => simulator.scan(auth, params.whatsappId),
   );
   r.post(
     "/simulator/:whatsappId/read",
     {
+      errors: ["ERR_NO_WAPP_FOUND"],
       ...phone,
       query: phoneQuery,
       // How many of the business's messages turned read.

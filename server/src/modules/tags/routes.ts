@@ -33,24 +33,47 @@ export function tagsRoutes(app: FastifyInstance, tags: TagsService) {
     { access: "user", plan: "useKanban", response: z.object({ lista: z.array(tagSchema) }) },
     ({ auth }) => tags.kanbanTags(auth),
   );
-  r.get("/tags/:id", { access: "user", params: idParam, response: tagSchema }, ({ auth, params }) =>
-    tags.get(auth, params.id),
+  r.get(
+    "/tags/:id",
+    { errors: ["ERR_NO_TAG_FOUND"], access: "user", params: idParam, response: tagSchema },
+    ({ auth, params }) => tags.get(auth, params.id),
   );
   r.post(
     "/tags",
-    { access: "user", body: tagCreateSchema, status: 201, response: tagSchema },
+    {
+      access: "user",
+      body: tagCreateSchema,
+      status: 201,
+      response: tagSchema,
+      errors: ["ERR_NO_PERMISSION", "ERR_PLAN_FEATURE_DISABLED", "ERR_TAG_NAME_TAKEN"],
+    },
     ({ auth, body }) => tags.create(auth, body),
   );
-  r.post("/tags/sync", { access: "user", body: tagSyncSchema, response: ticketSchema }, ({ auth, body }) =>
-    tags.sync(auth, body),
+  r.post(
+    "/tags/sync",
+    {
+      errors: ["ERR_NO_TAG_FOUND", "ERR_NO_TICKET_FOUND", "ERR_TICKET_ACCESS_DENIED"],
+      access: "user",
+      body: tagSyncSchema,
+      response: ticketSchema,
+    },
+    ({ auth, body }) => tags.sync(auth, body),
   );
   r.put(
     "/tags/:id",
-    { access: "user", params: idParam, body: tagUpdateSchema, response: tagSchema },
+    {
+      errors: ["ERR_NO_PERMISSION", "ERR_NO_TAG_FOUND", "ERR_PLAN_FEATURE_DISABLED", "ERR_TAG_NAME_TAKEN"],
+      access: "user",
+      params: idParam,
+      body: tagUpdateSchema,
+      response: tagSchema,
+    },
     ({ auth, params, body }) => tags.update(auth, params.id, body),
   );
-  r.delete("/tags/:id", { access: "user", params: idParam, status: 204 }, ({ auth, params }) =>
-    tags.remove(auth, params.id),
+  r.delete(
+    "/tags/:id",
+    { errors: ["ERR_NO_TAG_FOUND"], access: "user", params: idParam, status: 204 },
+    ({ auth, params }) => tags.remove(auth, params.id),
   );
 
   // The board and its moves: the guard refuses a plan without useKanban (ERR_PLAN_FEATURE_DISABLED).
@@ -62,12 +85,22 @@ export function tagsRoutes(app: FastifyInstance, tags: TagsService) {
   );
   r.delete(
     "/ticket-tags/:ticketId",
-    { ...kanban, params: ticketIdParam, response: ticketSchema },
+    {
+      errors: ["ERR_NO_TICKET_FOUND", "ERR_TICKET_ACCESS_DENIED"],
+      ...kanban,
+      params: ticketIdParam,
+      response: ticketSchema,
+    },
     ({ auth, params }) => tags.leaveLane(auth, params.ticketId),
   );
   r.put(
     "/ticket-tags/:ticketId/:tagId",
-    { ...kanban, params: ticketTagParams, response: ticketSchema },
+    {
+      errors: ["ERR_NO_TAG_FOUND", "ERR_NO_TICKET_FOUND", "ERR_TICKET_ACCESS_DENIED"],
+      ...kanban,
+      params: ticketTagParams,
+      response: ticketSchema,
+    },
     ({ auth, params }) => tags.addTag(auth, params.ticketId, params.tagId),
   );
 }

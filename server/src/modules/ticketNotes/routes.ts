@@ -8,17 +8,35 @@ export function ticketNotesRoutes(app: FastifyInstance, notes: TicketNotesServic
   const r = routes(app);
   r.get(
     "/ticket-notes/list",
-    { access: "user", query: ticketNotesQuerySchema, response: z.array(ticketNoteSchema) },
+    {
+      errors: ["ERR_NO_TICKET_FOUND", "ERR_TICKET_ACCESS_DENIED"],
+      access: "user",
+      query: ticketNotesQuerySchema,
+      response: z.array(ticketNoteSchema),
+    },
     ({ auth, query }) => notes.list(auth, query),
   );
   r.post(
     "/ticket-notes",
-    { access: "user", body: ticketNoteCreateSchema, status: 201, response: ticketNoteSchema },
+    {
+      errors: ["ERR_NO_CONTACT_FOUND", "ERR_NO_TICKET_FOUND", "ERR_TICKET_ACCESS_DENIED"],
+      access: "user",
+      body: ticketNoteCreateSchema,
+      status: 201,
+      response: ticketNoteSchema,
+    },
     ({ auth, body }) => notes.create(auth, body),
   );
   // The author, or ticket-notes:deleteAny (the service decides).
-  r.delete("/ticket-notes/:id", { access: "user", params: idParam, status: 204 }, ({ auth, params }) =>
-    notes.remove(auth, params.id),
+  r.delete(
+    "/ticket-notes/:id",
+    {
+      errors: ["ERR_NO_PERMISSION", "ERR_NO_TICKET_NOTE_FOUND", "ERR_TICKET_ACCESS_DENIED"],
+      access: "user",
+      params: idParam,
+      status: 204,
+    },
+    ({ auth, params }) => notes.remove(auth, params.id),
   );
 }
 

@@ -45,6 +45,7 @@ export function ticketsRoutes(app: FastifyInstance, tickets: TicketsService) {
   r.get(
     "/tickets/u/:uuid",
     {
+      errors: ["ERR_NO_TICKET_FOUND", "ERR_TICKET_ACCESS_DENIED"],
       access: "user",
       params: uuidParam,
       response: ticketSchema,
@@ -53,10 +54,23 @@ export function ticketsRoutes(app: FastifyInstance, tickets: TicketsService) {
     },
     ({ auth, params }) => tickets.getByUuid(auth, params.uuid),
   );
-  r.get("/tickets/:id", { ...byId, summary: "A ticket" }, ({ auth, params }) => tickets.get(auth, params.id));
+  r.get(
+    "/tickets/:id",
+    { errors: ["ERR_NO_TICKET_FOUND", "ERR_TICKET_ACCESS_DENIED"], ...byId, summary: "A ticket" },
+    ({ auth, params }) => tickets.get(auth, params.id),
+  );
   r.post(
     "/tickets",
     {
+      errors: [
+        "ERR_CREATING_TICKET",
+        "ERR_NO_CONTACT_FOUND",
+        "ERR_NO_PERMISSION",
+        "ERR_NO_QUEUE_FOUND",
+        "ERR_NO_USER_FOUND",
+        "ERR_NO_WAPP_FOUND",
+        "ERR_OTHER_OPEN_TICKET",
+      ],
       access: "user",
       body: ticketCreateSchema,
       status: 201,
@@ -75,6 +89,16 @@ export function ticketsRoutes(app: FastifyInstance, tickets: TicketsService) {
   r.put(
     "/tickets/:id",
     {
+      errors: [
+        "ERR_NO_PERMISSION",
+        "ERR_NO_QUEUE_FOUND",
+        "ERR_NO_TICKET_FOUND",
+        "ERR_NO_USER_FOUND",
+        "ERR_NO_WAPP_FOUND",
+        "ERR_OTHER_OPEN_TICKET",
+        "ERR_PLAN_FEATURE_DISABLED",
+        "ERR_TICKET_ACCESS_DENIED",
+      ],
       ...byId,
       body: ticketUpdateSchema,
       summary: "Accept, transfer, return to pending or close a ticket",
@@ -84,6 +108,7 @@ export function ticketsRoutes(app: FastifyInstance, tickets: TicketsService) {
   r.delete(
     "/tickets/:id",
     {
+      errors: ["ERR_NO_TICKET_FOUND"],
       access: "ticket-options:deleteTicket",
       params: idParam,
       status: 204,

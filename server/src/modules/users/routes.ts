@@ -25,17 +25,42 @@ export function usersRoutes(app: FastifyInstance, users: UsersService, config: C
     ({ auth }) => users.list(auth),
   );
   // Anyone reads and edits themselves; the service asks users-page:manage for others.
-  r.get("/users/:id", { access: "user", params: idParam, response: userSchema }, ({ auth, params }) =>
-    users.get(auth, params.id),
+  r.get(
+    "/users/:id",
+    {
+      errors: ["ERR_NO_PERMISSION", "ERR_NO_USER_FOUND"],
+      access: "user",
+      params: idParam,
+      response: userSchema,
+    },
+    ({ auth, params }) => users.get(auth, params.id),
   );
   r.post(
     "/users",
-    { access: manage, body: userCreateSchema, status: 201, response: userSchema },
+    {
+      errors: ["ERR_EMAIL_ALREADY_EXISTS", "ERR_NO_QUEUE_FOUND", "ERR_PLAN_USER_LIMIT"],
+      access: manage,
+      body: userCreateSchema,
+      status: 201,
+      response: userSchema,
+    },
     ({ auth, body }) => users.create(auth, body),
   );
   r.put(
     "/users/:id",
-    { access: "user", params: idParam, body: userUpdateSchema, response: userSchema },
+    {
+      errors: [
+        "ERR_EMAIL_ALREADY_EXISTS",
+        "ERR_INVALID_CREDENTIALS",
+        "ERR_LAST_ADMIN",
+        "ERR_NO_PERMISSION",
+        "ERR_NO_USER_FOUND",
+      ],
+      access: "user",
+      params: idParam,
+      body: userUpdateSchema,
+      response: userSchema,
+    },
     async ({ auth, params, body }, req, reply) => {
       const { user, session } = await users.update(auth, params.id, body);
       // One's own new password: this session lives on with a fresh refresh token; all others ended.
@@ -43,8 +68,10 @@ export function usersRoutes(app: FastifyInstance, users: UsersService, config: C
       return user;
     },
   );
-  r.delete("/users/:id", { access: manage, params: idParam, status: 204 }, ({ auth, params }) =>
-    users.remove(auth, params.id),
+  r.delete(
+    "/users/:id",
+    { errors: ["ERR_CANNOT_DELETE_SELF", "ERR_NO_USER_FOUND"], access: manage, params: idParam, status: 204 },
+    ({ auth, params }) => users.remove(auth, params.id),
   );
 }
 

@@ -25,6 +25,7 @@ export function webhooksRoutes(app: FastifyInstance, webhooks: WebhooksService) 
   r.post(
     "/webhooks",
     {
+      errors: ["ERR_WEBHOOK_URL_FORBIDDEN", "ERR_WEBHOOK_URL_INVALID"],
       ...admin,
       body: webhookSaveSchema,
       status: 201,
@@ -46,6 +47,7 @@ export function webhooksRoutes(app: FastifyInstance, webhooks: WebhooksService) 
   r.put(
     "/webhooks/:id",
     {
+      errors: ["ERR_WEBHOOK_NOT_FOUND", "ERR_WEBHOOK_URL_INVALID"],
       ...admin,
       params: idParam,
       body: webhookSaveSchema,
@@ -56,12 +58,13 @@ export function webhooksRoutes(app: FastifyInstance, webhooks: WebhooksService) 
   );
   r.delete(
     "/webhooks/:id",
-    { ...admin, params: idParam, status: 204, summary: "Unsubscribe" },
+    { errors: ["ERR_WEBHOOK_NOT_FOUND"], ...admin, params: idParam, status: 204, summary: "Unsubscribe" },
     ({ auth, params }) => webhooks.remove(auth, params.id),
   );
   r.post(
     "/webhooks/:id/secret",
     {
+      errors: ["ERR_WEBHOOK_NOT_FOUND"],
       ...admin,
       params: idParam,
       response: webhookWithSecretSchema,
@@ -72,12 +75,19 @@ export function webhooksRoutes(app: FastifyInstance, webhooks: WebhooksService) 
   );
   r.post(
     "/webhooks/:id/test",
-    { ...admin, params: idParam, status: 204, summary: "Deliver a `webhook.test` event to the subscription" },
+    {
+      errors: ["ERR_WEBHOOK_NOT_FOUND"],
+      ...admin,
+      params: idParam,
+      status: 204,
+      summary: "Deliver a `webhook.test` event to the subscription",
+    },
     ({ auth, params }) => webhooks.sendTest(auth, params.id),
   );
   r.get(
     "/webhooks/:id/deliveries",
     {
+      errors: ["ERR_WEBHOOK_NOT_FOUND"],
       ...admin,
       params: idParam,
       response: z.array(webhookDeliverySchema),
@@ -88,6 +98,7 @@ export function webhooksRoutes(app: FastifyInstance, webhooks: WebhooksService) 
   r.post(
     "/webhooks/:id/deliveries/:deliveryId/resend",
     {
+      errors: ["ERR_NOT_FOUND", "ERR_WEBHOOK_NOT_FOUND"],
       ...admin,
       params: deliveryParams,
       response: webhookDeliverySchema,

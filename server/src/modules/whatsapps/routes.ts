@@ -15,17 +15,34 @@ import { type WhatsappsService, createWhatsappsService } from "./service.js";
 export function whatsappRoutes(app: FastifyInstance, whatsapps: WhatsappsService) {
   const r = routes(app);
   const edit = { access: "connections-page:editOrDeleteConnection", params: idParam } as const;
-  const session = { access: "connections-page:actionButtons", params: idParam, status: 204 } as const;
+  const session = {
+    access: "connections-page:actionButtons",
+    params: idParam,
+    status: 204,
+    errors: ["ERR_NO_WAPP_FOUND"],
+  } as const;
   // Every user lists the connections (the new-ticket dialog picks one); admins run them.
   r.get("/whatsapp", { access: "user", response: z.array(whatsappSchema) }, ({ auth }) =>
     whatsapps.list(auth),
   );
-  r.get("/whatsapp/:id", { ...edit, response: whatsappDetailSchema }, ({ auth, params }) =>
-    whatsapps.get(auth, params.id),
+  r.get(
+    "/whatsapp/:id",
+    { errors: ["ERR_NO_WAPP_FOUND"], ...edit, response: whatsappDetailSchema },
+    ({ auth, params }) => whatsapps.get(auth, params.id),
   );
   r.post(
     "/whatsapp",
     {
+      errors: [
+        "ERR_NO_PROMPT_FOUND",
+        "ERR_NO_QUEUE_FOUND",
+        "ERR_NO_QUEUE_INTEGRATION_FOUND",
+        "ERR_PLAN_CONNECTION_LIMIT",
+        "ERR_PLAN_FEATURE_DISABLED",
+        "ERR_WAPP_GREETING_REQUIRED",
+        "ERR_WAPP_NAME_TAKEN",
+        "ERR_WAPP_TOKEN_NOT_SETTABLE",
+      ],
       access: "connections-page:addConnection",
       body: whatsappSaveSchema,
       status: 201,
@@ -35,16 +52,31 @@ export function whatsappRoutes(app: FastifyInstance, whatsapps: WhatsappsService
   );
   r.put(
     "/whatsapp/:id",
-    { ...edit, body: whatsappSaveSchema, response: whatsappDetailSchema },
+    {
+      errors: [
+        "ERR_NO_OTHER_WHATSAPP",
+        "ERR_NO_PROMPT_FOUND",
+        "ERR_NO_QUEUE_FOUND",
+        "ERR_NO_WAPP_FOUND",
+        "ERR_PLAN_FEATURE_DISABLED",
+        "ERR_WAPP_GREETING_REQUIRED",
+        "ERR_WAPP_NAME_TAKEN",
+        "ERR_WAPP_TOKEN_NOT_SETTABLE",
+      ],
+      ...edit,
+      body: whatsappSaveSchema,
+      response: whatsappDetailSchema,
+    },
     ({ auth, params, body }) => whatsapps.update(auth, params.id, body),
   );
-  r.delete("/whatsapp/:id", { ...edit, status: 204 }, ({ auth, params }) =>
+  r.delete("/whatsapp/:id", { errors: ["ERR_NO_WAPP_FOUND"], ...edit, status: 204 }, ({ auth, params }) =>
     whatsapps.remove(auth, params.id),
   );
   // Not in the spec: the server makes connection tokens (the spec's dialog let a company type one).
   r.post(
     "/whatsapp/:id/token",
     {
+      errors: ["ERR_NO_WAPP_FOUND"],
       ...edit,
       response: whatsappTokenSchema,
       summary: "A new API token for the connection (answered this once)",
@@ -66,6 +98,7 @@ export function whatsappRoutes(app: FastifyInstance, whatsapps: WhatsappsService
   r.post(
     "/whatsappsession/:id/pairing-code",
     {
+      errors: ["ERR_NO_WAPP_FOUND", "ERR_WAPP_PAIRING_NOT_WAITING"],
       access: "connections-page:actionButtons",
       params: idParam,
       body: pairingCodeRequestSchema,

@@ -28,24 +28,54 @@ export function queueIntegrationsRoutes(app: FastifyInstance, integrations: Queu
   );
   r.post(
     "/queueIntegration",
-    { ...gated, body: queueIntegrationBodySchema, status: 201, response: queueIntegrationSchema },
+    {
+      errors: [
+        "ERR_DIALOGFLOW_JSON_INVALID",
+        "ERR_DIALOGFLOW_JSON_REQUIRED",
+        "ERR_INTEGRATION_URL_FORBIDDEN",
+        "ERR_QUEUE_INTEGRATION_NAME_TAKEN",
+      ],
+      ...gated,
+      body: queueIntegrationBodySchema,
+      status: 201,
+      response: queueIntegrationSchema,
+    },
     ({ auth, body }) => integrations.create(auth, body),
   );
   r.post(
     "/queueIntegration/testSession",
-    { ...gated, body: dialogflowTestSchema, response: dialogflowTestAnswerSchema },
+    {
+      errors: [
+        "ERR_DIALOGFLOW_JSON_INVALID",
+        "ERR_DIALOGFLOW_JSON_REQUIRED",
+        "ERR_DIALOGFLOW_TEST_FAILED",
+        "ERR_NO_QUEUE_INTEGRATION_FOUND",
+      ],
+      ...gated,
+      body: dialogflowTestSchema,
+      response: dialogflowTestAnswerSchema,
+    },
     ({ auth, body }) => integrations.testSession(auth, body),
   );
-  r.get("/queueIntegration/:id", { ...byId, response: queueIntegrationSchema }, ({ auth, params }) =>
-    integrations.get(auth, params.id),
+  r.get(
+    "/queueIntegration/:id",
+    { errors: ["ERR_NO_QUEUE_INTEGRATION_FOUND"], ...byId, response: queueIntegrationSchema },
+    ({ auth, params }) => integrations.get(auth, params.id),
   );
   r.put(
     "/queueIntegration/:id",
-    { ...byId, body: queueIntegrationBodySchema, response: queueIntegrationSchema },
+    {
+      errors: ["ERR_INTEGRATION_URL_FORBIDDEN", "ERR_NO_QUEUE_INTEGRATION_FOUND"],
+      ...byId,
+      body: queueIntegrationBodySchema,
+      response: queueIntegrationSchema,
+    },
     ({ auth, params, body }) => integrations.update(auth, params.id, body),
   );
-  r.delete("/queueIntegration/:id", { ...byId, status: 204 }, ({ auth, params }) =>
-    integrations.remove(auth, params.id),
+  r.delete(
+    "/queueIntegration/:id",
+    { errors: ["ERR_NO_QUEUE_INTEGRATION_FOUND"], ...byId, status: 204 },
+    ({ auth, params }) => integrations.remove(auth, params.id),
   );
 }
 

@@ -22,18 +22,33 @@ export function promptsRoutes(app: FastifyInstance, prompts: PromptsService) {
   r.get("/prompt/usage", { ...gated, response: tokenUsageSchema }, ({ auth }) => prompts.usage(auth));
   r.post(
     "/prompt",
-    { ...gated, body: promptBodySchema, status: 201, response: promptSchema },
+    {
+      errors: ["ERR_NO_QUEUE_FOUND", "ERR_PROMPT_API_KEY_REQUIRED", "ERR_PROMPT_QUEUE_REQUIRED"],
+      ...gated,
+      body: promptBodySchema,
+      status: 201,
+      response: promptSchema,
+    },
     ({ auth, body }) => prompts.create(auth, body),
   );
-  r.get("/prompt/:id", { ...byId, response: promptSchema }, ({ auth, params }) =>
-    prompts.get(auth, params.id),
+  r.get(
+    "/prompt/:id",
+    { errors: ["ERR_NO_PROMPT_FOUND"], ...byId, response: promptSchema },
+    ({ auth, params }) => prompts.get(auth, params.id),
   );
   r.put(
     "/prompt/:id",
-    { ...byId, body: promptBodySchema, response: promptSchema },
+    {
+      errors: ["ERR_NO_PROMPT_FOUND", "ERR_PROMPT_QUEUE_REQUIRED"],
+      ...byId,
+      body: promptBodySchema,
+      response: promptSchema,
+    },
     ({ auth, params, body }) => prompts.update(auth, params.id, body),
   );
-  r.delete("/prompt/:id", { ...byId, status: 204 }, ({ auth, params }) => prompts.remove(auth, params.id));
+  r.delete("/prompt/:id", { errors: ["ERR_NO_PROMPT_FOUND"], ...byId, status: 204 }, ({ auth, params }) =>
+    prompts.remove(auth, params.id),
+  );
 }
 
 /** AI prompts: the /prompts page's calls. */

@@ -52,6 +52,7 @@ export function botMediaRoutes(
   routes(app).get(
     "/bots/media/:companyId/:file",
     {
+      errors: ["ERR_NOT_FOUND"],
       access: "public",
       params,
       query,
