@@ -3,9 +3,9 @@ import { pageOf, rowId, timestamp } from "./answers.js";
 import { LIMITS, PLAN_FLAGS, type PlanFlag, RECURRENCES } from "./constants.js";
 import { isCalendarDate } from "./dashboard.js";
 import { listQuerySchema } from "./lists.js";
-import type { SettingDTO } from "./settings.js";
+import { settingSchema } from "./settings.js";
 import { emailField, idOf, optionalEmpty, sizedText } from "./validation.js";
-import { type ScheduleEntry, WEEKDAYS, type WeekdayEn, schedulesField } from "./openingHours.js";
+import { openingHoursDaySchema, schedulesField } from "./openingHours.js";
 
 export type Recurrence = (typeof RECURRENCES)[number];
 
@@ -33,26 +33,6 @@ export const planSchema = z
   })
   .meta({ id: "Plan", description: "A plan as a company sees it: its limits (0: none), price and features" });
 export type PlanDTO = z.infer<typeof planSchema>;
-
-/**
- * A setting as a company's answers carry it: settings.ts's SettingDTO, declared here unnamed
- * because that file belongs to another part of the API (the annotation keeps the two the same).
- */
-const companySettingSchema: z.ZodType<SettingDTO> = z.object({
-  key: z.string(),
-  value: z.string(),
-  /** A secret setting's value is "" and this tells what is stored (see SettingDTO). */
-  hint: z.string().optional(),
-});
-
-/** A day of opening hours: openingHours.ts's ScheduleEntry, declared here unnamed as the setting above. */
-const companyScheduleSchema: z.ZodType<ScheduleEntry> = z.object({
-  weekday: z.string(),
-  weekdayEn: z.enum(WEEKDAYS.map(([, en]) => en) as [WeekdayEn, ...WeekdayEn[]]),
-  /** HH:MM; a day whose start equals its end is closed. */
-  startTime: z.string(),
-  endTime: z.string(),
-});
 
 /**
  * A due date as the Empresas form sends it: YYYY-MM-DD, or an ISO timestamp whose day is taken.
@@ -169,7 +149,7 @@ export type CompanySchedulesInput = z.infer<typeof companySchedulesSchema>;
 
 /** PUT /companies/{id}/schedules' answer: the company's opening hours as saved. */
 export const companySchedulesAnswerSchema = z
-  .object({ id: rowId, schedules: z.array(companyScheduleSchema) })
+  .object({ id: rowId, schedules: z.array(openingHoursDaySchema) })
   .meta({ id: "CompanySchedules", description: "A company's opening hours, one entry per weekday" });
 export type CompanySchedulesDTO = z.infer<typeof companySchedulesAnswerSchema>;
 
@@ -193,8 +173,8 @@ export const companySchema = z
     recurrence: z.enum(RECURRENCES),
     /** The last day of a sign-up's trial; null for a company the super user created. */
     trialExpiration: day.nullable(),
-    schedules: z.array(companyScheduleSchema),
-    settings: z.array(companySettingSchema),
+    schedules: z.array(openingHoursDaySchema),
+    settings: z.array(settingSchema),
     createdAt: timestamp,
   })
   .meta({
@@ -236,7 +216,7 @@ export const sessionCompanySchema = z
     dueDate: day.nullable(),
     /** The last day of a sign-up's trial (YYYY-MM-DD); null when the company has none. */
     trialExpiration: day.nullable(),
-    settings: z.array(companySettingSchema),
+    settings: z.array(settingSchema),
     plan: planSchema.nullable(),
   })
   .meta({ id: "SessionCompany", description: "The signed-in user's company, as the session carries it" });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { rowId, timestamp } from "./answers.js";
-import { type ScheduleEntry, WEEKDAYS, type WeekdayEn, schedulesField } from "./openingHours.js";
+import { openingHoursDaySchema, schedulesField } from "./openingHours.js";
 import { dbId, idValue, noNul, optionalEmpty, sizedText } from "./validation.js";
 
 /** A queue as tickets, users and connections carry it. Output shapes (DTOs) are shared by HTTP answers and socket events alike. */
@@ -14,16 +14,6 @@ export const queueSchema = z
   .meta({ id: "Queue", description: "A queue as tickets, users and connections carry it" });
 export type QueueDTO = z.infer<typeof queueSchema>;
 
-/** One day of a queue's opening hours, as it is stored and answered (openingHours' ScheduleEntry). */
-const scheduleEntryAnswer = z.object({
-  /** The weekday's Portuguese name ("Segunda-feira"), as the spec's data has it. */
-  weekday: z.string(),
-  weekdayEn: z.enum(WEEKDAYS.map(([, en]) => en) as [WeekdayEn, ...WeekdayEn[]]),
-  /** HH:MM; a day whose start equals its end is closed. */
-  startTime: z.string(),
-  endTime: z.string(),
-}) satisfies z.ZodType<ScheduleEntry>;
-
 /** A queue as its page, its dialog and the `company-{id}-queue` event carry it. */
 export const queueDetailSchema = queueSchema
   .extend({
@@ -33,7 +23,7 @@ export const queueDetailSchema = queueSchema
     outOfHoursMessage: z.string(),
     integrationId: rowId.nullable(),
     promptId: rowId.nullable(),
-    schedules: z.array(scheduleEntryAnswer),
+    schedules: z.array(openingHoursDaySchema),
     /** The attachment sent with the greeting: a media path ("{companyId}/{file}") and its original name. */
     mediaPath: z.string().nullable(),
     mediaName: z.string().nullable(),
