@@ -334,6 +334,8 @@ function buildChannels(
     log: app.log,
     profilePicture: async (connection, address) =>
       (await sessions?.session(connection.id)?.profilePicture(address)) ?? null,
+    poke: () => jobs.poke(),
+    checkQuietFollowers: config.NODE_ENV === "test",
   });
   const providers: ProviderRegistry = {
     simulator: simulatorProvider({ phones, media, now }),

@@ -10,7 +10,11 @@ import { campaignAnswersWithin } from "./modules/campaigns/answers.js";
 import type { ChatsService } from "./modules/chats/service.js";
 import type { PushNotifier } from "./modules/push/notifier.js";
 import type { Realtime } from "./realtime/index.js";
-import { type SubscriptionCache, webhookFollower } from "./modules/webhooks/dispatch.js";
+import {
+  type SubscriptionCache,
+  webhookFollower,
+  webhooksQuietOnInbound,
+} from "./modules/webhooks/dispatch.js";
 import type { DomainEvent, EventBus } from "./events/bus.js";
 
 /**
@@ -61,21 +65,27 @@ export function registerListeners(
   const { jobs, chatbot, connections, sessionChecks, realtime, chats, webhookCache, push } = parts;
   const { now } = parts;
   const poke = () => jobs.poke();
+  const quiet = () => true;
   const off = [
-    // ---- In the transaction.
-    bus.within(chatbot.within),
-    // A missed call, with calls disabled: its refusal (inbound/calls.ts).
-    bus.within(callsWithin(poke)),
-    bus.within(botsWithin(now)),
+    // ---- In the transaction. The second argument says the follower writes nothing for a plain
+    // inbound batch (events/bus.ts, QuietOnInbound), which may then commit as one statement.
+    // The bot's turns on it are queued by that statement itself (inbound/batchQueries.ts).
+    bus.within(chatbot.within, quiet),
+    // A missed call, with calls disabled: its refusal (inbound/calls.ts). Calls are never quiet.
+    bus.within(callsWithin(poke), quiet),
+    // Acts on a ticket an agent took (ticket.saved with `previous`).
+    bus.within(botsWithin(now), quiet),
     // A ticket command's automatic message and an agent's read receipts (messages).
-    bus.within(ticketMessagesWithin(poke)),
-    bus.within(settleWithin(poke)),
-    // A campaign recipient's answer (confirmation, opt-out) and the fate of its message.
-    bus.within(campaignAnswersWithin(bus, poke, now)),
+    bus.within(ticketMessagesWithin(poke), quiet),
+    // WhatsApp's answers about a schedule's messages (message.saved updates).
+    bus.within(settleWithin(poke), quiet),
+    // A campaign recipient's answer (confirmation, opt-out) and the fate of its message. The quiet
+    // statement leaves out every message a campaign may take as an answer (campaigns/answers.ts).
+    bus.within(campaignAnswersWithin(bus, poke, now), quiet),
     // A new user without a password (a new company's first admin) is mailed a code to set one.
-    bus.within(inviteWithin(poke)),
+    bus.within(inviteWithin(poke), quiet),
     // The company's outbound webhooks subscribed to the event get a delivery each.
-    bus.within(webhookFollower(webhookCache, poke)),
+    bus.within(webhookFollower(webhookCache, poke), webhooksQuietOnInbound(webhookCache)),
 
     // ---- After the commit, in this order: caches first, so the listeners after them read fresh rows;
     // the sockets before anything that waits for the database.

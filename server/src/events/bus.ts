@@ -90,6 +90,8 @@ export type DomainEvent =
       message: MessageDTO;
       ticket: TicketDTO;
       contact: ContactDTO;
+      /** Stored by inbound's quiet statement, which queued the bot's turn on it (if it takes one). */
+      turnQueued?: boolean;
     }
   | { type: "contact.saved"; companyId: number; action: "create" | "update"; contact: ContactDTO }
   | {
@@ -198,6 +200,17 @@ export type Follower = (
   raise: Raise,
 ) => Promise<(() => void) | void>;
 
+/**
+ * What a follower says of a plain inbound batch: customers' messages (not calls) on tickets that are
+ * already open, from contacts that exist and keep their names, that no campaign may take as an answer
+ * (modules/inbound's quiet statement leaves every other message to the transaction with the
+ * followers, and queues the bot's turns itself). Its events are message.saved (create) and the
+ * tickets' ticket.saved (lastMessage, unread), with no `previous` and no automatic message. A
+ * follower that would write nothing for them in `companyId` answers true; one that declares nothing
+ * keeps every batch on the transactional path.
+ */
+export type QuietOnInbound = (db: Executor, companyId: number) => boolean | Promise<boolean>;
+
 /** Rounds of followers raising events for one another before the bus gives up (a loop is a bug). */
 const FOLLOW_ROUNDS = 4;
 
@@ -208,6 +221,8 @@ const FOLLOW_ROUNDS = 4;
 export class EventBus {
   private readonly listeners: Listener[] = [];
   private readonly followers: Follower[] = [];
+  /** Each follower's QuietOnInbound, or null when it declared none. */
+  private readonly quiet = new Map<Follower, QuietOnInbound | null>();
   private log: Pick<FastifyBaseLogger, "error"> = console;
 
   /** Where a failing listener is reported (the app's logger, once there is one). */
@@ -220,9 +235,27 @@ export class EventBus {
     return () => this.listeners.splice(this.listeners.indexOf(listener), 1);
   }
 
-  within(follower: Follower): () => void {
+  within(follower: Follower, quietOnInbound?: QuietOnInbound): () => void {
     this.followers.push(follower);
-    return () => this.followers.splice(this.followers.indexOf(follower), 1);
+    this.quiet.set(follower, quietOnInbound ?? null);
+    return () => {
+      this.followers.splice(this.followers.indexOf(follower), 1);
+      this.quiet.delete(follower);
+    };
+  }
+
+  /**
+   * True when every follower said it writes nothing for a plain inbound batch of `companyId` (see
+   * QuietOnInbound): such a batch may commit as one statement, without the followers.
+   */
+  async quietOnInbound(db: Executor, companyId: number): Promise<boolean> {
+    for (const follower of this.followers) {
+      const quiet = this.quiet.get(follower);
+      if (!quiet) return false;
+      const answer = quiet(db, companyId);
+      if (!(answer === true || (answer !== false && (await answer)))) return false;
+    }
+    return true;
   }
 
   /**

@@ -2,6 +2,8 @@ import { type SQL, sql } from "drizzle-orm";
 import type { TicketDTO } from "@atende/contracts";
 import { PreparedSql, columnList } from "../../db/prepared.js";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
+import { botTurnsOf } from "../bots/menu/queries.js";
+import { campaignMayAnswer } from "../campaigns/shippings/queries.js";
 
 /**
  * The inbound hot path's statement, built once per contact key: every message of a batch (the
@@ -104,7 +106,7 @@ const INPUT_COLUMNS = sql.raw(`idx int, company_id int, whatsapp_id int, name te
  * A twin of one of the messages committed by someone else meanwhile fails the unique index
  * (messages_whatsapp_wid_uq): the statement changes nothing and is run again, leaving it out.
  */
-function batchStatement(key: ContactKey): SQL {
+function batchStatement(key: ContactKey, quiet = false): SQL {
   const k = sql.identifier(key);
   const conflict =
     key === "number"
@@ -120,9 +122,10 @@ function batchStatement(key: ContactKey): SQL {
       select i.* from input i
       where not exists (select 1 from messages m where m.whatsapp_id = i.whatsapp_id and m.wid = i.wid offset 0)
     ),
+    ${quiet ? quietContacts(k) : sql``}
     numbered as (
       select idx, nextval(pg_get_serial_sequence('messages', 'id')) as message_id
-      from (select idx from unseen order by idx) arrival
+      from (select idx from ${quiet ? sql`marked where quiet` : sql`unseen`} order by idx) arrival
     ),
     fresh as (select u.*, n.message_id from unseen u join numbered n using (idx)),
     person as (
@@ -198,13 +201,23 @@ function batchStatement(key: ContactKey): SQL {
         join ticket tk on tk.contact_id = ct.id and tk.whatsapp_id = f.whatsapp_id
       order by f.message_id
       returning ${messageColumns}
-    )
+    )${
+      quiet
+        ? sql`,
+    turns as (${botTurnsOf(sql`message`, sql`ticket`)})`
+        : sql``
+    }
     select f.idx, row_to_json(ct) as contact, ct.inserted, (ct.updated_at = p.at) as renamed,
       row_to_json(tk) as ticket, row_to_json(m) as message, row_to_json(q) as quoted,
       u.name as user_name, qu.name as queue_name, qu.color as queue_color, w.name as whatsapp_name,
       coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name, 'color', g.color))
                 from ticket_tags tt join tags g on g.id = tt.tag_id
-                where tt.company_id = tk.company_id and tt.ticket_id = tk.id), '[]') as tags
+                where tt.company_id = tk.company_id and tt.ticket_id = tk.id), '[]') as tags${
+                  quiet
+                    ? sql`,
+      (select count(*) from turns)::int as turns`
+                    : sql``
+                }
     from message m
       join fresh f on f.message_id = m.id
       join contact ct on ct.id = m.contact_id
@@ -217,7 +230,36 @@ function batchStatement(key: ContactKey): SQL {
       left join users u on u.id = tk.user_id
       left join queues qu on qu.id = tk.queue_id
       left join whatsapps w on w.id = tk.whatsapp_id
-    order by f.idx`;
+    ${
+      quiet
+        ? sql`union all
+    select u.idx, null, null, null, null, null, null, null, null, null, null, null, 0
+    from unseen u where not exists (select 1 from fresh f where f.idx = u.idx)
+    order by idx`
+        : sql`order by f.idx`
+    }`;
+}
+
+/**
+ * The quiet statement's contacts (see quietBatch): those of the batch that exist and keep their
+ * names, whose every message goes to a ticket already live on its connection and is no answer a
+ * campaign may take (campaignMayAnswer). Their messages need no follower but the bot's turns, which
+ * the statement queues itself. Each unseen row is marked (`quiet`, the same for all of a contact's
+ * rows), so the statement's estimates stay those of the batch's rows.
+ */
+function quietContacts(k: ReturnType<typeof sql.identifier>): SQL {
+  return sql`marked as materialized (
+      select r.*, bool_and(r.row_quiet) over (partition by r.company_id, r.${k}) as quiet from (
+        select u.*, (c.id is not null
+          and not (c.name = c.number and first_value(u.name) over w <> first_value(u.number) over w)
+          and exists (select 1 from tickets t where t.company_id = u.company_id and t.contact_id = c.id
+                        and t.whatsapp_id = u.whatsapp_id and t.status <> 'closed')
+          and (u.from_me or u.is_group
+               or not ${campaignMayAnswer(sql`u.company_id`, sql`c.id`, sql`u.body`)})) as row_quiet
+        from unseen u left join contacts c on c.company_id = u.company_id and c.${k} = u.${k}
+        window w as (partition by u.company_id, u.${k} order by u.idx)
+      ) r
+    ),`;
 }
 
 export type Json = Record<string, unknown>;
@@ -243,6 +285,22 @@ export const batch = {
     batchStatement("number"),
   ),
   lid: new PreparedSql<{ rows: string }, ConversationRow>("inbound_batch_by_lid", batchStatement("lid")),
+};
+
+/**
+ * The quiet statement by contact key: the batch statement for the messages of quiet contacts
+ * (quietContacts) alone, in autocommit, with their bot's turns queued in it (botTurnsOf); the other
+ * messages answer a row with no message, for the transaction with the followers.
+ */
+export const quietBatch = {
+  number: new PreparedSql<{ rows: string }, ConversationRow & { turns: number }>(
+    "inbound_quiet_batch_by_number",
+    batchStatement("number", true),
+  ),
+  lid: new PreparedSql<{ rows: string }, ConversationRow & { turns: number }>(
+    "inbound_quiet_batch_by_lid",
+    batchStatement("lid", true),
+  ),
 };
 
 /** A contact saved alone (a reaction, a contact update): its upsert by key. */

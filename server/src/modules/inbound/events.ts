@@ -24,6 +24,7 @@ export function conversationEvents(stored: StoredConversation): DomainEvent[] {
     message: presentMessage(stored.message, stored.quoted, []),
     ticket: stored.ticket,
     contact: presentContact(stored.contact),
+    ...(stored.quiet ? { turnQueued: true } : {}),
   });
   return events;
 }

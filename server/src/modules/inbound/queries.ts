@@ -15,6 +15,7 @@ import {
   type MessageValues,
   batch,
   contactAlone,
+  quietBatch,
 } from "./batchQueries.js";
 
 export type { ContactKey, ContactValues, ConversationValues, MessageValues };
@@ -42,6 +43,8 @@ export interface StoredConversation extends SavedContact {
   /** The batch's first message of this contact / of this ticket (their events go out once). */
   firstOfContact: boolean;
   firstOfTicket: boolean;
+  /** Stored by the quiet statement, without the followers (see QuietPath). */
+  quiet?: boolean;
 }
 
 const REDELIVERY = "messages_whatsapp_wid_uq";
@@ -108,12 +111,12 @@ function isRetryable(err: unknown): boolean {
  * Writes one key's batch and hands its rows to `within`, in the same transaction when `inTx` (the
  * work that must commit with the messages: see storeConversationMessages), else right after.
  */
-async function writeBatch<T>(
+async function writeBatch<R extends ConversationRow, T>(
   db: Executor,
-  key: ContactKey,
+  statement: { rows(db: Executor, params: { rows: string }): Promise<R[]> },
   items: { idx: number; values: ConversationValues }[],
   inTx: boolean,
-  within: (tx: Executor, rows: ConversationRow[]) => Promise<T>,
+  within: (tx: Executor, rows: R[]) => Promise<T>,
 ): Promise<T> {
   const rows = JSON.stringify(
     items.map(({ idx, values: v }) => ({
@@ -145,13 +148,39 @@ async function writeBatch<T>(
   );
   for (let attempt = 1; ; attempt++) {
     try {
-      if (!inTx) return await within(db, await batch[key].rows(db, { rows }));
+      if (!inTx) return await within(db, await statement.rows(db, { rows }));
       // A failed try aborts its transaction: each try is a transaction of its own.
-      return await db.transaction(async (tx) => within(tx, await batch[key].rows(tx, { rows })));
+      return await db.transaction(async (tx) => within(tx, await statement.rows(tx, { rows })));
     } catch (err) {
       if (attempt >= BATCH_TRIES || !isRetryable(err)) throw err;
     }
   }
+}
+
+/**
+ * The statement's rows as the pipeline keeps them, marking the batch's first message of each contact
+ * and ticket. Marked on copies of the sets: a try that fails must not mark those of the next one.
+ */
+function storedOf(rows: ConversationRow[], contactsSeen: Set<number>, ticketsSeen: Set<number>) {
+  const contactsNow = new Set(contactsSeen);
+  const ticketsNow = new Set(ticketsSeen);
+  return rows.map((row) => {
+    const contact = tableRow(contacts, row.contact);
+    const ticket = presentTicket(row, contact);
+    const one: StoredConversation = {
+      contact,
+      created: row.inserted,
+      changed: row.inserted || row.renamed,
+      ticket,
+      message: tableRow(messages, row.message),
+      quoted: row.quoted ? tableRow(messages, row.quoted) : null,
+      firstOfContact: !contactsNow.has(contact.id),
+      firstOfTicket: !ticketsNow.has(ticket.id),
+    };
+    contactsNow.add(contact.id);
+    ticketsNow.add(ticket.id);
+    return { idx: row.idx, one };
+  });
 }
 
 /**
@@ -184,37 +213,25 @@ export async function storeConversationMessages(
   const ticketsSeen = new Set<number>();
   for (const key of ["number", "lid"] as const) {
     if (byKey[key].length === 0) continue;
-    const { stored, committed } = await writeBatch(db, key, byKey[key], !!withinBatch, async (tx, rows) => {
-      // Marked on copies: a try that fails must not mark the contacts and tickets of the next one.
-      const contactsNow = new Set(contactsSeen);
-      const ticketsNow = new Set(ticketsSeen);
-      const list = rows.map((row) => {
-        const contact = tableRow(contacts, row.contact);
-        const ticket = presentTicket(row, contact);
-        const one: StoredConversation = {
-          contact,
-          created: row.inserted,
-          changed: row.inserted || row.renamed,
-          ticket,
-          message: tableRow(messages, row.message),
-          quoted: row.quoted ? tableRow(messages, row.quoted) : null,
-          firstOfContact: !contactsNow.has(contact.id),
-          firstOfTicket: !ticketsNow.has(ticket.id),
+    const statement = batch[key];
+    const { stored, committed } = await writeBatch(
+      db,
+      statement,
+      byKey[key],
+      !!withinBatch,
+      async (tx, rows) => {
+        const list = storedOf(rows, contactsSeen, ticketsSeen);
+        return {
+          stored: list,
+          committed: withinBatch
+            ? await withinBatch(
+                tx,
+                list.map((s) => s.one),
+              )
+            : () => undefined,
         };
-        contactsNow.add(contact.id);
-        ticketsNow.add(ticket.id);
-        return { idx: row.idx, one };
-      });
-      return {
-        stored: list,
-        committed: withinBatch
-          ? await withinBatch(
-              tx,
-              list.map((s) => s.one),
-            )
-          : () => undefined,
-      };
-    });
+      },
+    );
     committed();
     for (const { idx, one } of stored) {
       results[idx] = one;
@@ -226,19 +243,137 @@ export async function storeConversationMessages(
 }
 
 /**
+ * Stores what it can of a batch with the quiet statement (quietBatch): one statement in autocommit,
+ * the bot's turns queued in it. One result per item: the stored message, null for a redelivery, or
+ * undefined for a message left to the transaction with the followers (storeConversationMessages).
+ */
+export async function storeQuietMessages(
+  db: Executor,
+  items: ConversationItem[],
+): Promise<{ results: (StoredConversation | null | undefined)[]; turns: number }> {
+  const results: (StoredConversation | null | undefined)[] = items.map(() => null);
+  const seen = new Set<string>();
+  const byKey: Record<ContactKey, { idx: number; values: ConversationValues }[]> = { number: [], lid: [] };
+  items.forEach(({ key, values }, idx) => {
+    const id = `${values.whatsappId}:${values.wid}`;
+    if (seen.has(id)) return;
+    seen.add(id);
+    byKey[key].push({ idx, values });
+  });
+  let turns = 0;
+  const contactsSeen = new Set<number>();
+  const ticketsSeen = new Set<number>();
+  for (const key of ["number", "lid"] as const) {
+    if (byKey[key].length === 0) continue;
+    let rows;
+    try {
+      rows = await writeBatch(db, quietBatch[key], byKey[key], false, async (_db, rows) => rows);
+    } catch {
+      // Nothing of a failed statement is kept: its messages take the other path, which meets the
+      // same failure where its callers can act on it (a LID clash reconciled, say).
+      for (const { idx } of byKey[key]) results[idx] = undefined;
+      continue;
+    }
+    const written = rows.filter((row) => row.message !== null);
+    for (const row of rows) if (row.message === null) results[row.idx] = undefined;
+    turns += written[0]?.turns ?? 0;
+    for (const { idx, one } of storedOf(written, contactsSeen, ticketsSeen)) {
+      results[idx] = { ...one, quiet: true };
+      contactsSeen.add(one.contact.id);
+      ticketsSeen.add(one.ticket.id);
+    }
+  }
+  return { results, turns };
+}
+
+/**
+ * The quiet path of the group commit: a batch whose followers all say they write nothing for plain
+ * inbound messages (events/bus.ts, QuietOnInbound) first goes through the quiet statement; what it
+ * leaves (new contacts and tickets, renames, campaign answers) goes through the transaction with the
+ * followers. A busy desk's batches are then one statement and one round trip, as before the
+ * followers ran in the batch's transaction, and the bot's turns still commit with their messages.
+ */
+export interface QuietPath {
+  /** Whether the quiet statement may take this message (not a call, no file still to download). */
+  takes(item: ConversationItem): boolean;
+  /** Whether every follower is quiet for the companies of these messages. */
+  allows(items: ConversationItem[]): Promise<boolean>;
+  /** After the quiet statement committed: how many bot turns it queued (the job runner is poked). */
+  committed(turns: number): void;
+}
+
+/**
  * Group commit of the hot path: messages arriving together on a connection are stored by one
  * statement (GroupCommit: one batch at a time per connection, in arrival order). Each caller's
  * promise settles once its message is committed: null for a redelivery.
  */
-export function conversationWriter(db: Executor, withinBatch?: WithinBatch, maxBatch = 64) {
-  const commits = new GroupCommit<ConversationItem, StoredConversation | null>(
-    (items) => storeConversationMessages(db, items, withinBatch),
-    maxBatch,
-  );
+export function conversationWriter(
+  db: Executor,
+  withinBatch?: WithinBatch,
+  quiet?: QuietPath,
+  maxBatch = 64,
+) {
+  type Result = StoredConversation | null | Error;
+  const addressOf = ({ key, values }: ConversationItem) =>
+    `${values.companyId}:${key}:${key === "number" ? values.number : values.lid}`;
+  async function write(items: ConversationItem[]): Promise<Result[]> {
+    const out: Result[] = items.map(() => null);
+    let rest = items.map((_, i) => i);
+    if (quiet) {
+      // A contact with a message the quiet statement cannot take keeps all of its batch on the
+      // other path, so its messages stay in order.
+      const held = new Set(items.filter((item) => !quiet.takes(item)).map(addressOf));
+      const candidates = rest.filter((i) => !held.has(addressOf(items[i]!)));
+      if (candidates.length > 0 && (await quiet.allows(candidates.map((i) => items[i]!)))) {
+        const { results, turns } = await storeQuietMessages(
+          db,
+          candidates.map((i) => items[i]!),
+        );
+        if (turns > 0) quiet.committed(turns);
+        const left = new Set(rest.filter((i) => !candidates.includes(i)));
+        candidates.forEach((i, j) => {
+          if (results[j] === undefined) left.add(i);
+          else out[i] = results[j] ?? null;
+        });
+        rest = rest.filter((i) => left.has(i));
+      }
+    }
+    if (rest.length === items.length) return storeConversationMessages(db, items, withinBatch);
+    if (rest.length === 0) return out;
+    // The quiet messages are committed: a failure of the others is theirs alone (each tried alone).
+    try {
+      const more = await storeConversationMessages(
+        db,
+        rest.map((i) => items[i]!),
+        withinBatch,
+      );
+      rest.forEach((i, j) => (out[i] = more[j]!));
+    } catch {
+      for (const i of rest)
+        out[i] = await storeConversationMessages(db, [items[i]!], withinBatch).then(
+          ([one]) => one!,
+          (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+        );
+    }
+    return out;
+  }
+  const commits = new GroupCommit<ConversationItem, Result>(write, maxBatch);
   return {
-    store: (key: ContactKey, values: ConversationValues) =>
-      commits.submit(values.whatsappId, { key, values }),
+    async store(key: ContactKey, values: ConversationValues): Promise<StoredConversation | null> {
+      const result = await commits.submit(values.whatsappId, { key, values });
+      if (result instanceof Error) throw result;
+      return result;
+    },
   };
+}
+
+/** Whether the transaction wrote anything so far (PostgreSQL gave it a transaction id). */
+export async function transactionWrote(tx: Executor): Promise<boolean> {
+  const [row] = await queryRows<{ xid: string | null }>(
+    tx,
+    sql`select txid_current_if_assigned()::text as xid`,
+  );
+  return row?.xid != null;
 }
 
 /** Finds or creates the contact alone (a reaction joins its target's ticket). */

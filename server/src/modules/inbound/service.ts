@@ -17,7 +17,9 @@ import {
   type ContactKey,
   type ContactValues,
   type MessageValues,
+  type StoredConversation,
   conversationWriter,
+  transactionWrote,
   findMessageByWid,
   insertReaction,
   openTicketIdOfNumber,
@@ -44,10 +46,24 @@ export interface InboundDeps {
   log: FastifyBaseLogger;
   /** Asks the connection's live session for a profile picture; absent or null when it cannot. */
   profilePicture?: (connection: ConnectionInfo, address: ChannelAddress) => Promise<string | null>;
+  /** Tells the job runner a job is due (the bot's turns the quiet statement queues). */
+  poke?: () => void;
+  /**
+   * Checks each message stored without the followers by running them on its events in a transaction
+   * rolled back: one that writes or raises anything is a follower that declared itself quiet wrongly
+   * (events/bus.ts, QuietOnInbound), and the message fails. On in tests.
+   */
+  checkQuietFollowers?: boolean;
 }
+
+/** A quiet message's followers wrote or raised something (see InboundDeps.checkQuietFollowers). */
+class QuietFollowerActed extends Error {}
 
 /** A redelivered message lost the race to its twin: abort the transaction, keep nothing. */
 class DuplicateMessage extends Error {}
+
+/** Ends a transaction that was only a check. */
+class RolledBack extends Error {}
 
 const MEDIA_TYPE_BY_KIND: Record<InboundMessage["kind"], string> = {
   text: "chat",
@@ -76,22 +92,55 @@ export function createInbound(deps: InboundDeps): Inbound {
   // The followers' work (the bot's turn) commits with the batch of messages that calls for it.
   // A message whose file is still to come commits with the job that downloads it.
   const pending = new Map<string, PendingMedia>();
-  const conversations = conversationWriter(db, async (tx, stored) => {
-    for (const s of stored) {
-      const wanted =
-        s.message.mediaStatus === "pending" && pending.get(`${s.message.whatsappId}:${s.message.wid}`);
-      if (wanted) await enqueueMediaDownload(tx, s.message.companyId, s.message.id, wanted);
-    }
-    const events = stored.flatMap(conversationEvents);
+  const conversations = conversationWriter(
+    db,
+    async (tx, stored) => {
+      for (const s of stored) {
+        const wanted =
+          s.message.mediaStatus === "pending" && pending.get(`${s.message.whatsappId}:${s.message.wid}`);
+        if (wanted) await enqueueMediaDownload(tx, s.message.companyId, s.message.id, wanted);
+      }
+      const events = stored.flatMap(conversationEvents);
+      const caused = events.length;
+      const committed = await bus.follow(tx, events);
+      // What the followers raised goes out after the batch's own events (published per message).
+      const raised = events.slice(caused);
+      return () => {
+        committed();
+        if (raised.length > 0) void bus.publish(raised);
+      };
+    },
+    {
+      // Calls are never quiet (inbound/calls.ts declines them in the batch's transaction), nor a file
+      // still to download (its job commits with it, above).
+      takes: ({ values }) => values.mediaType !== "call_log" && values.mediaStatus !== "pending",
+      async allows(items) {
+        for (const companyId of new Set(items.map((i) => i.values.companyId)))
+          if (!(await bus.quietOnInbound(db, companyId))) return false;
+        return true;
+      },
+      committed: () => deps.poke?.(),
+    },
+  );
+
+  /** See InboundDeps.checkQuietFollowers. */
+  async function checkQuiet(stored: StoredConversation) {
+    const events = conversationEvents(stored);
     const caused = events.length;
-    const committed = await bus.follow(tx, events);
-    // What the followers raised goes out after the batch's own events (published per message).
-    const raised = events.slice(caused);
-    return () => {
-      committed();
-      if (raised.length > 0) void bus.publish(raised);
-    };
-  });
+    await db
+      .transaction(async (tx) => {
+        await bus.follow(tx, events);
+        if ((await transactionWrote(tx)) || events.length > caused)
+          throw new QuietFollowerActed(
+            `a follower wrote or raised events for a quiet inbound message (ticket ${stored.ticket.id}): ` +
+              "it declared itself quiet on inbound batches (listeners.ts) but is not",
+          );
+        throw new RolledBack();
+      })
+      .catch((err: unknown) => {
+        if (!(err instanceof RolledBack)) throw err;
+      });
+  }
 
   /**
    * A provider that can fetch the file later (a `ref`): the message is stored at once, its media
@@ -171,6 +220,7 @@ export function createInbound(deps: InboundDeps): Inbound {
       unread: msg.fromMe ? 0 : 1,
     });
     if (!stored) return null;
+    if (stored.quiet && deps.checkQuietFollowers) await checkQuiet(stored);
     await publishInOrder(stored.ticket.id, conversationEvents(stored));
     return stored.contact;
   }

@@ -93,6 +93,18 @@ export class SubscriptionCache {
 }
 
 /**
+ * Whether a plain inbound batch of the company (events/bus.ts, QuietOnInbound) calls for no delivery:
+ * its message.created and ticket.updated events are the only ones it raises, so it does unless one of
+ * the company's subscriptions asked for them (a per-message webhook).
+ */
+export function webhooksQuietOnInbound(cache: SubscriptionCache) {
+  return async (db: Executor, companyId: number) =>
+    !(await cache.of(db, companyId)).some(
+      (s) => s.events.includes("message.created") || s.events.includes("ticket.updated"),
+    );
+}
+
+/**
  * The follower that turns committed-with-their-cause events into deliveries: a row and a durable
  * job per subscription that asked for the event, in the transaction that raised it. One entity's
  * deliveries to one subscription run in order (the job's orderKey).

@@ -69,6 +69,8 @@ export function createChatbot(deps: {
           continue;
         }
         if (event.type !== "message.saved" || event.action !== "create" || event.message.fromMe) continue;
+        // Its turn was queued by the statement that stored it (inbound's quiet statement: botTurnsOf).
+        if (event.turnQueued) continue;
         const { ticket, message } = event;
         // A missed call is not the bot's: calls.ts declines it when calls are disabled.
         if (message.mediaType === "call_log") continue;

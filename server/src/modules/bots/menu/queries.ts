@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { type SQL, and, asc, eq, isNull, sql } from "drizzle-orm";
 import { DEFAULT_COMPANY_SETTINGS } from "@atende/contracts";
 import { type Db, type Executor, queryRows } from "../../../db/client.js";
 import { PreparedSql, columnList, tableRow } from "../../../db/prepared.js";
@@ -89,6 +89,28 @@ const settleFinishedStatement = new PreparedSql<{
                     where t.id = ${sql.placeholder("ticketId")}::int
                       and t.company_id = ${sql.placeholder("companyId")}::int and ${botFinished})`,
 );
+
+/**
+ * The bot's turns on the customers' messages of a statement's own rows (`messages` and the `tickets`
+ * they went to, relations with the tables' columns): the enqueue above, as a data-modifying CTE of
+ * the inbound quiet statement (inbound/batchQueries.ts), so the turns commit with their messages in
+ * that one statement. The same rule as the chatbot's follower (index.ts: a waiting ticket no agent
+ * took, or a closed one awaiting its rating; never a group, a call or the phone's own message) and
+ * as the enqueue (botFinished). Answers the jobs' ids.
+ */
+export function botTurnsOf(messages: SQL, ticketRows: SQL): SQL {
+  return sql`insert into jobs (type, company_id, payload, run_at, order_key, dedupe_key, max_attempts)
+      select ${CHATBOT_JOB}, m.company_id, jsonb_build_object('ticketId', m.ticket_id, 'messageId', m.id),
+        'epoch'::timestamptz, 'chatbot:ticket:' || m.ticket_id, 'chatbot:message:' || m.id, 5
+      from ${messages} m join ${ticketRows} t on t.id = m.ticket_id
+        left join ticket_bot_states b on b.ticket_id = t.id
+      where not m.from_me and m.media_type <> 'call_log' and not t.is_group
+        and (t.status = 'closed' or (t.status = 'pending' and t.user_id is null))
+        and not ${botFinished}
+      order by m.id
+      on conflict do nothing
+      returning id`;
+}
 
 /** Each step names its company: one batch (a group commit of inbound messages) spans companies. */
 export async function enqueueBotSteps(

@@ -1,5 +1,10 @@
-import { and, asc, eq, ilike, inArray, or, sql } from "drizzle-orm";
-import type { CampaignShippingDTO, CampaignTotals, ShippingState } from "@atende/contracts";
+import { type SQL, and, asc, eq, ilike, inArray, or, sql } from "drizzle-orm";
+import {
+  CAMPAIGN_DEFAULT_OPT_OUT_WORDS,
+  type CampaignShippingDTO,
+  type CampaignTotals,
+  type ShippingState,
+} from "@atende/contracts";
 import { type Executor, queryRows } from "../../../db/client.js";
 import { PreparedSql, columnList, tableRow } from "../../../db/prepared.js";
 import { campaignOptOuts, campaignShippings, contacts, messages, tickets } from "../../../db/schema/index.js";
@@ -277,6 +282,29 @@ const answersContextStatement = new PreparedSql<{ companyId: number; contactIds:
         and w.state = 'awaiting_confirmation'
         and w.contact_id in (select jsonb_array_elements_text(${sql.placeholder("contactIds")}::jsonb)::int)`,
 );
+
+/** Upper case, letters and digits only: what campaignMayAnswer compares. */
+const squash = (text: SQL) => sql`regexp_replace(upper(${text}), '[^A-Z0-9]', '', 'g')`;
+
+/**
+ * SQL, true for a customer's message (`body`, of contact `contactId` in `companyId`) that
+ * campaignAnswersWithin (../answers.ts) may act on, and for more: the inbound quiet statement leaves
+ * these to the transaction with the followers, which decides exactly. A recipient waiting for an
+ * answer, or a text that may be an opt-out word: its letters and digits, upper case, found among
+ * those of the company's words and the default ones (an exact word, whatever its case, accents,
+ * spaces or final dots, always is; a text of no such letter is, when the company chose its words).
+ */
+export function campaignMayAnswer(companyId: SQL, contactId: SQL, body: SQL): SQL {
+  const words = sql`(select s.value from campaign_settings s
+                     where s.company_id = ${companyId} and s.key = 'optOutWords')`;
+  const defaults = CAMPAIGN_DEFAULT_OPT_OUT_WORDS.join(" ");
+  return sql`(exists (select 1 from campaign_shippings w where w.company_id = ${companyId}
+                 and w.contact_id = ${contactId} and w.state = 'awaiting_confirmation')
+    or (btrim(${body}) <> '' and case
+          when ${squash(body)} = '' then ${words} is not null
+          else position(${squash(body)} in ${squash(sql`coalesce(${words}, '') || ${defaults}::text`)}) > 0
+        end))`;
+}
 
 /**
  * What a batch of customers' messages needs to act on campaigns, in one statement on the path of
