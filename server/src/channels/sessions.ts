@@ -34,7 +34,7 @@ interface Running {
   starting: Promise<void> | null;
   /** When our lease row last written for it runs out (ms): past it, another instance may own it. */
   leaseUntil: number;
-  /** Failed starts in a row; the next one is tried after `backoff(failures)`. */
+  /** Failed starts in a row; the next one is tried after a closed socket's backoff for that many. */
   failures: number;
   retry?: NodeJS.Timeout;
 }
@@ -70,8 +70,6 @@ export class SessionManager {
       now: () => Date;
       log: FastifyBaseLogger;
       leaseSeconds: number;
-      /** Milliseconds before a failed start is tried again, by attempt; a closed socket's backoff by default. */
-      backoff?: (attempt: number) => number;
     },
   ) {}
 
@@ -255,7 +253,7 @@ export class SessionManager {
     const whatsappId = entry.connection.id;
     if (this.running.get(whatsappId) !== entry) return; // stopped meanwhile: nothing to retry
     entry.failures += 1;
-    const retryInMs = Math.round((this.deps.backoff ?? exponentialBackoff)(entry.failures));
+    const retryInMs = Math.round(exponentialBackoff(entry.failures));
     this.deps.log.error(
       { err, whatsappId, attempt: entry.failures, retryInMs },
       "session failed to start; trying again",
