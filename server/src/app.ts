@@ -7,6 +7,7 @@ import cors from "@fastify/cors";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { baileysProvider } from "./channels/baileys/provider.js";
+import { waWebVersionSource } from "./channels/baileys/version.js";
 import { createGraphClient, graphFetch } from "./channels/cloud/graph.js";
 import { cloudProvider } from "./channels/cloud/provider.js";
 import { ConnectionCache } from "./channels/connectionCache.js";
@@ -342,6 +343,15 @@ function buildChannels(
     beta: baileysProvider({
       logger: app.log.child({ provider: "baileys" }, { level: "warn" }) as never,
       version: config.WA_WEB_VERSION,
+      // Read once for all sessions (then every hour), through the guarded client; logged at info.
+      latestVersion:
+        config.WA_WEB_VERSION || !config.WA_WEB_VERSION_URL
+          ? undefined
+          : waWebVersionSource({
+              outbound,
+              url: config.WA_WEB_VERSION_URL,
+              logger: app.log.child({ provider: "baileys" }),
+            }),
     }),
     cloud: cloudProvider({
       graphUrl: config.GRAPH_API_URL,

@@ -149,6 +149,16 @@ const envSchema = z.object({
     .regex(/^(\d{1,4}\.\d{1,6}\.\d{1,12})?$/, 'three numbers "major.minor.build", e.g. 2.3000.1023223821')
     .optional()
     .transform((v) => (v ? (v.split(".").map(Number) as [number, number, number]) : undefined)),
+  /**
+   * Where the Baileys sessions read the current WhatsApp Web version at connect (what Baileys'
+   * fetchLatestWaWebVersion reads), unless WA_WEB_VERSION pins one; an answer that does not come
+   * within 5 s or names no version falls back to Baileys' bundled one. Empty: never read.
+   */
+  WA_WEB_VERSION_URL: z
+    .string()
+    .trim()
+    .default("https://web.whatsapp.com/sw.js")
+    .refine((v) => v === "" || /^https?:\/\//.test(v), "an http(s) URL, or empty to never read it"),
   /** How long a claimed job stays locked to its instance: a killed instance's jobs run again after it. */
   JOB_LOCK_SECONDS: z.coerce.number().int().min(3).max(3600).default(120),
   /**

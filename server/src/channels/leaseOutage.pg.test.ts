@@ -1,9 +1,9 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgres } from "../db/client.js";
-import { whatsappLeases } from "../db/schema/index.js";
+import { whatsappLeases, whatsapps } from "../db/schema/index.js";
 import { connectSimulator } from "../test/channels.js";
-import { buildCompany, buildUser, login } from "../test/factories.js";
+import { buildCompany, buildConnection, buildUser, login } from "../test/factories.js";
 import { type TestContext, clonePostgresTemplate, createTestContext, waitFor } from "../test/harness.js";
 import { type TcpProxy, startTcpProxy } from "../test/tcpProxy.js";
 
@@ -85,3 +85,41 @@ describe("a session lease while its owner loses the database", () => {
     expect(most).toBe(1);
   }, 60_000);
 });
+
+describe("a session start whose credentials read does not answer", () => {
+  it("counts as failed after one lease round, shown, without holding the lease rounds up; the retry starts it once the read answers", async () => {
+    const company = await buildCompany(direct.db);
+    let unlock = () => {};
+    const unlocked = new Promise<void>((resolve) => (unlock = resolve));
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    // Another connection holds the keys' table: the read of the credentials waits, unanswered.
+    const holder = direct.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table baileys_keys in access exclusive mode`);
+      locked();
+      await unlocked;
+    });
+    await isLocked;
+    let connection;
+    try {
+      connection = await buildConnection(direct.db, company.id, { provider: "beta", status: "CONNECTED" });
+      const id = connection.id;
+      const row = async () => (await direct.db.select().from(whatsapps).where(eq(whatsapps.id, id)))[0]!;
+      const lease = async () =>
+        (await direct.db.select().from(whatsappLeases).where(eq(whatsappLeases.whatsappId, id)))[0];
+      // The instances' lease rounds claim it; its start gives up after one round (2 s lease: 1 s).
+      await waitFor(async () => (await row()).retries >= 1, 10_000);
+      expect((await row()).status).toBe("OPENING");
+      // The lease rounds go on meanwhile: the lease keeps being renewed.
+      const first = (await lease())!.expiresAt.getTime();
+      await waitFor(async () => (await lease())!.expiresAt.getTime() > first, 5_000);
+      expect(runnersOf(id)).toBe(0);
+    } finally {
+      unlock();
+      await holder;
+    }
+    await waitFor(() => runnersOf(connection.id) === 1, 15_000);
+  }, 60_000);
+});
+
+const runnersOf = (id: number) => [a, b].filter((x) => x.built.channels.sessions.session(id) !== null).length;

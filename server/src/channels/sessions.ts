@@ -3,13 +3,22 @@ import type { FastifyBaseLogger } from "fastify";
 import type { ProviderName } from "@atende/contracts";
 import type { Db } from "../db/client.js";
 import { dbAuthStore } from "./authStore.js";
+import { exponentialBackoff } from "./backoff.js";
 import type { Inbound } from "./sink.js";
-import { type ChannelSession, type ConnectionInfo, connectionInfoOf } from "./provider.js";
+import {
+  type AuthStore,
+  type ChannelEvent,
+  type ChannelProvider,
+  type ChannelSession,
+  type ConnectionInfo,
+  connectionInfoOf,
+} from "./provider.js";
 import {
   claimLease,
   claimableConnections,
   dropLease,
   findConnectionById,
+  holdsLease,
   idleConnectionIds,
   purgeLeases,
   purgeSentMessages,
@@ -25,7 +34,13 @@ interface Running {
   starting: Promise<void> | null;
   /** When our lease row last written for it runs out (ms): past it, another instance may own it. */
   leaseUntil: number;
+  /** Failed starts in a row; the next one is tried after a closed socket's backoff for that many. */
+  failures: number;
+  retry?: NodeJS.Timeout;
 }
+
+/** Failed starts in a row after which the connection shows TIMEOUT (it keeps trying), as a socket's drops do. */
+const START_FAILURES_BEFORE_TIMEOUT = 6;
 
 /**
  * Statuses in which a connection wants a live session. TIMEOUT is one of them: a session that kept
@@ -57,6 +72,15 @@ export class SessionManager {
       leaseSeconds: number;
     },
   ) {}
+
+  /**
+   * How long a session may take to start (its credentials loaded) before the start counts as
+   * failed: one lease round, so a start that hangs (a database that does not answer) never holds
+   * the lease round up long enough for this instance's other leases to run out.
+   */
+  private get startTimeoutMs(): number {
+    return Math.max(1000, (this.deps.leaseSeconds * 1000) / 3);
+  }
 
   /** The job lanes this instance serves: one per connection it owns. */
   lanes(): string[] {
@@ -140,10 +164,11 @@ export class SessionManager {
     }
     // Connections that want a session and whose lease is free or stale.
     const candidates = await claimableConnections(db, LIVE_STATUSES, at);
+    const claimed: typeof candidates = [];
     for (const c of candidates) {
-      const claimed = await claimLease(db, c.company_id, c.id, { ownerId: this.instanceId, until, at });
-      if (claimed) await this.startLocal(c.company_id, c.id, until);
+      if (await claimLease(db, c.company_id, c.id, { ownerId: this.instanceId, until, at })) claimed.push(c);
     }
+    await Promise.all(claimed.map((c) => this.startLocal(c.company_id, c.id, until)));
     // Sessions whose connection went to DISCONNECTED (a logout, a person's "disconnect") end here.
     if (owned.length) {
       const idle = await idleConnectionIds(db, owned);
@@ -164,6 +189,7 @@ export class SessionManager {
       session: null,
       starting: null,
       leaseUntil: leaseUntil.getTime(),
+      failures: 0,
     };
     this.running.set(whatsappId, entry);
     if (!provider) {
@@ -173,28 +199,122 @@ export class SessionManager {
       );
       return;
     }
-    const sink = {
-      emit: (event: Parameters<Inbound["handle"]>[1]) => this.deps.inbound.handle(connection, event),
-    };
-    entry.starting = provider
-      .start(connection, sink, dbAuthStore(this.deps.db, companyId, whatsappId))
+    await this.attemptStart(entry, provider, companyId);
+  }
+
+  /**
+   * Starts the entry's session. A start that fails (its credentials could not be loaded: a database
+   * error, no answer within the start time) is tried again with a closed socket's backoff for as
+   * long as the lease is ours, the connection showing OPENING, then TIMEOUT, meanwhile; there is no
+   * session meanwhile, so sends answer that the connection is not running instead of waiting.
+   */
+  private attemptStart(entry: Running, provider: ChannelProvider, companyId: number): Promise<void> {
+    const whatsappId = entry.connection.id;
+    const sink = { emit: (event: ChannelEvent) => this.deliver(entry, event) };
+    const store = this.ownedStore(entry, dbAuthStore(this.deps.db, companyId, whatsappId));
+    entry.starting = this.withinStartTime(provider.start(entry.connection, sink, store))
       .then((session) => {
-        if (this.running.get(whatsappId) === entry) entry.session = session;
-        else void session.stop();
+        if (this.running.get(whatsappId) !== entry) return void session.stop().catch(() => undefined);
+        entry.session = session;
+        entry.failures = 0;
       })
-      .catch((err) => {
-        this.deps.log.error({ err, whatsappId }, "session failed to start");
-      })
+      .catch((err: unknown) => this.startFailed(entry, provider, companyId, err))
       .finally(() => {
         entry.starting = null;
       });
-    await entry.starting;
+    return entry.starting;
+  }
+
+  private async withinStartTime(starting: Promise<ChannelSession>): Promise<ChannelSession> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`the session did not start within ${this.startTimeoutMs} ms`)),
+        this.startTimeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([starting, late]);
+    } catch (err) {
+      // A start that completes after all is no session of ours: the retry makes its own.
+      void starting.then((session) => session.stop()).catch(() => undefined);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async startFailed(
+    entry: Running,
+    provider: ChannelProvider,
+    companyId: number,
+    err: unknown,
+  ): Promise<void> {
+    const whatsappId = entry.connection.id;
+    if (this.running.get(whatsappId) !== entry) return; // stopped meanwhile: nothing to retry
+    entry.failures += 1;
+    const retryInMs = Math.round(exponentialBackoff(entry.failures));
+    this.deps.log.error(
+      { err, whatsappId, attempt: entry.failures, retryInMs },
+      "session failed to start; trying again",
+    );
+    const status = entry.failures >= START_FAILURES_BEFORE_TIMEOUT ? "TIMEOUT" : "OPENING";
+    await this.deliver(entry, { type: "connection", status, qrcode: "", retries: entry.failures }).catch(
+      (e: unknown) => this.deps.log.warn({ err: e, whatsappId }, "the failed start could not be shown"),
+    );
+    if (this.running.get(whatsappId) !== entry) return;
+    entry.retry = setTimeout(() => {
+      entry.retry = undefined;
+      if (this.running.get(whatsappId) === entry) void this.attemptStart(entry, provider, companyId);
+    }, retryInMs);
+  }
+
+  /** Whether `entry` is still this instance's session of its connection, lease included. */
+  private async owns(entry: Running): Promise<boolean> {
+    const whatsappId = entry.connection.id;
+    return (
+      this.running.get(whatsappId) === entry && (await holdsLease(this.deps.db, this.instanceId, whatsappId))
+    );
+  }
+
+  /**
+   * Hands a session's event to the inbound pipeline. Its state (connection status, logged out) only
+   * while the session is ours: a stale owner, whose lease another instance took while its renewals
+   * failed, sees its socket replaced (440) or closed; writing that DISCONNECTED would make the live
+   * owner release the connection at its next lease round. Its messages still go in (same ids, no
+   * duplicates): what a customer wrote is never dropped.
+   */
+  private async deliver(entry: Running, event: ChannelEvent): Promise<void> {
+    if ((event.type === "connection" || event.type === "loggedOut") && !(await this.owns(entry))) {
+      this.deps.log.warn(
+        { whatsappId: entry.connection.id, event: event.type === "connection" ? event.status : event.type },
+        "a session this instance no longer owns reported its state; ignored",
+      );
+      return;
+    }
+    await this.deps.inbound.handle(entry.connection, event);
+  }
+
+  /** The session's store, whose credentials only the session's owner may wipe. */
+  private ownedStore(entry: Running, store: AuthStore): AuthStore {
+    return {
+      get: (category, ids) => store.get(category, ids),
+      set: (entries) => store.set(entries),
+      clear: async () => {
+        if (await this.owns(entry)) return store.clear();
+        this.deps.log.warn(
+          { whatsappId: entry.connection.id },
+          "a session this instance no longer owns asked to forget its credentials; kept",
+        );
+      },
+    };
   }
 
   private async stopLocal(whatsappId: number): Promise<void> {
     const entry = this.running.get(whatsappId);
     if (!entry) return;
     this.running.delete(whatsappId);
+    clearTimeout(entry.retry);
     await entry.starting;
     await entry.session
       ?.stop()

@@ -15,6 +15,9 @@ import type { BaileysLogger } from "./logger.js";
 /** Where the credentials live in the store; every signal key lives under its own type. */
 const CREDS = { category: "creds", id: "creds" } as const;
 
+/** Writes of the credentials tried before giving up (each later one waits `retryDelay(attempt)`). */
+export const SAVE_CREDS_ATTEMPTS = 4;
+
 export interface DbAuthState {
   state: AuthenticationState;
   /** Writes the credentials; Baileys asks for it on every `creds.update`. */
@@ -28,7 +31,12 @@ export interface DbAuthState {
  */
 export async function useDbAuthState(
   store: AuthStore,
-  options: { logger?: BaileysLogger; cache?: boolean } = {},
+  options: {
+    logger?: BaileysLogger;
+    cache?: boolean;
+    /** Milliseconds before retrying a failed write of the credentials, by attempt (1, 2, ...). */
+    retryDelay?: (attempt: number) => number;
+  } = {},
 ): Promise<DbAuthState> {
   const stored = await store.get(CREDS.category, [CREDS.id]);
   const creds: AuthenticationCreds =
@@ -38,11 +46,25 @@ export async function useDbAuthState(
   // Sessions and sender keys are read for every message sent or received; the cache saves the round trips.
   const cached = options.cache === false ? keys : makeCacheableSignalKeyStore(keys, options.logger);
 
+  // A lost write of the credentials (a new pre-key id, the pairing itself) can cost the session at
+  // its next start: a failed one is tried again, each time with the credentials as they are then.
+  const retryDelay = options.retryDelay ?? ((attempt: number) => 500 * 2 ** (attempt - 1));
+  const writeCreds = async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await store.set([{ ...CREDS, value: toStored(creds) }]);
+      } catch (err) {
+        if (attempt >= SAVE_CREDS_ATTEMPTS) throw err;
+        const retryInMs = retryDelay(attempt);
+        options.logger?.warn({ err, attempt, retryInMs }, "baileys: saving creds failed; trying again");
+        await new Promise((resolve) => setTimeout(resolve, retryInMs));
+      }
+    }
+  };
   // Credentials are written whole: chain the writes so an older snapshot never lands after a newer one.
   let lastSave: Promise<void> = Promise.resolve();
   const saveCreds = (): Promise<void> => {
-    const value = toStored(creds);
-    lastSave = lastSave.catch(() => undefined).then(() => store.set([{ ...CREDS, value }]));
+    lastSave = lastSave.catch(() => undefined).then(writeCreds);
     return lastSave;
   };
 

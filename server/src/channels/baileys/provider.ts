@@ -6,6 +6,7 @@ import type { MediaDownloader } from "./mapping.js";
 import { openBaileysMedia } from "./media.js";
 import { baileysSession } from "./session.js";
 import { exponentialBackoff, SocketSupervisor, type SocketMaker } from "./supervisor.js";
+import type { WaWebVersionSource } from "./version.js";
 
 export interface BaileysProviderOptions {
   /** Builds the socket; tests pass a fake. Defaults to Baileys' makeWASocket. */
@@ -17,8 +18,10 @@ export interface BaileysProviderOptions {
   maxQrRefreshes?: number;
   /** Failed connects in a row before the connection shows TIMEOUT (it keeps retrying). Default 6. */
   timeoutAfter?: number;
-  /** The WhatsApp Web version announced (WA_WEB_VERSION); defaults to the one bundled with Baileys. */
+  /** The WhatsApp Web version announced (WA_WEB_VERSION), whatever `latestVersion` reads. */
   version?: WAVersion;
+  /** Where the current WhatsApp Web version is read at each connect; without it, Baileys' bundled one. */
+  latestVersion?: WaWebVersionSource;
   /** Fetches media bytes; defaults to Baileys' downloadMediaMessage. */
   downloadMedia?: MediaDownloader;
 }
@@ -42,18 +45,21 @@ export function baileysProvider(options: BaileysProviderOptions = {}): ChannelPr
     },
     async start(connection, sink, store) {
       const logger = (options.logger ?? consoleLogger()).child({ whatsappId: connection.id });
-      const auth = await useDbAuthState(store, { logger });
+      const backoff = options.backoff ?? exponentialBackoff;
+      const auth = await useDbAuthState(store, { logger, retryDelay: backoff });
       const supervisor = new SocketSupervisor(auth, store, sink, {
         makeSocket: options.makeSocket ?? makeWASocket,
         logger,
-        backoff: options.backoff ?? exponentialBackoff,
+        backoff,
         maxQrRefreshes: options.maxQrRefreshes ?? 5,
         timeoutAfter: options.timeoutAfter ?? 6,
         downloadMedia: options.downloadMedia,
         version: options.version,
+        latestVersion: options.latestVersion,
       });
       supervisors.set(connection.id, supervisor);
-      supervisor.connect();
+      // Reading the current WhatsApp Web version (bounded) does not hold the start up.
+      void supervisor.connect();
       return baileysSession(supervisor);
     },
   };

@@ -220,16 +220,6 @@ describe("Baileys connection: disconnects", () => {
     expect(statuses(events)).not.toContain("TIMEOUT");
   });
 
-  it("a session replaced elsewhere stops without reconnecting", async () => {
-    const { current, connect, events, sockets } = await startProvider();
-    await connect();
-    closeWith(current(), 440);
-    await vi.advanceTimersByTimeAsync(120_000);
-    await until(() => statuses(events).includes("DISCONNECTED"));
-    expect(sockets).toHaveLength(1);
-    expect(statuses(events)).toStrictEqual(["CONNECTED", "DISCONNECTED"]);
-  });
-
   it("stop ends the socket without logging out, keeps the credentials, and never reconnects", async () => {
     const { session, current, connect, auth, sockets } = await startProvider();
     await connect();

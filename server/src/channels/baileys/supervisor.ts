@@ -1,5 +1,4 @@
 import {
-  Browsers,
   DisconnectReason,
   downloadMediaMessage,
   type BaileysEventEmitter,
@@ -18,16 +17,23 @@ import {
   type ChannelEvent,
   type ChannelSink,
 } from "../provider.js";
-import type { DbAuthState } from "./authState.js";
+import { type DbAuthState, SAVE_CREDS_ATTEMPTS } from "./authState.js";
+import { CloseCounter } from "./closes.js";
 import { notConnected, statusCodeOf, toChannelError } from "./errors.js";
 import { GroupDirectory } from "./groups.js";
 import { addressToJid, jidToAddress } from "./jid.js";
 import { AltJids, type LidMappingStore, mapLidMapping } from "./lid.js";
 import type { BaileysLogger } from "./logger.js";
 import { mapUpsertedMessage, type MediaDownloader } from "./mapping.js";
+import { PairingSocket } from "./pairingSocket.js";
 import { SentMessages } from "./sentMessages.js";
 import { SinkQueue } from "./sinkQueue.js";
+import { BROWSER, sessionCaches, shouldIgnoreJid } from "./socketConfig.js";
 import { mapCall, mapContact, mapGroupReceipt, mapPresence, mapStatusUpdate } from "./updates.js";
+import { BUNDLED_WA_WEB_VERSION, type WaWebVersion, type WaWebVersionSource } from "./version.js";
+
+export { exponentialBackoff, MAX_BACKOFF_MS } from "../backoff.js";
+export { PAIRING_WAIT_MS } from "./pairingSocket.js";
 
 /** The part of a Baileys socket Atende uses; a test passes a fake with these members. */
 export type BaileysSocket = Pick<
@@ -56,9 +62,6 @@ export type SocketMaker = (config: UserFacingSocketConfig) => BaileysSocket;
 /** A chat's presence is asked for again after this long (WhatsApp Web asks on each chat opening). */
 export const PRESENCE_RESUBSCRIBE_MS = 5 * 60_000;
 
-/** How long a pairing code request waits for the socket to be ready to pair (its QR shown). */
-export const PAIRING_WAIT_MS = 30_000;
-
 export interface SupervisorOptions {
   makeSocket: SocketMaker;
   logger: BaileysLogger;
@@ -72,27 +75,27 @@ export interface SupervisorOptions {
    */
   timeoutAfter: number;
   downloadMedia?: MediaDownloader;
-  /** The WhatsApp Web version to announce; unset, Baileys' bundled one. */
+  /** The WhatsApp Web version to announce (WA_WEB_VERSION): always this one. */
   version?: WAVersion;
+  /** Unless `version` is set, the current WhatsApp Web version is read here at each connect. */
+  latestVersion?: WaWebVersionSource;
 }
 
 /**
  * Keeps one connection's Baileys socket alive: builds it, turns its events into ChannelEvents,
  * reconnects after drops with a capped backoff for as long as it takes (an outage at night must not
  * leave the number down until someone clicks), and stops for good only on logout (401), on
- * WhatsApp's refusal (403), on a replaced session (440), or when nobody scans the QR code.
+ * WhatsApp's refusal (403), or when nobody scans the QR code (closes.ts says which close is which).
  */
 export class SocketSupervisor {
   private socket: BaileysSocket | null = null;
   private open = false;
   private stopped = false;
-  private failures = 0;
-  /** 515s in a row without the socket opening in between. */
-  private restarts = 0;
+  private readonly closes: CloseCounter;
+  /** Baileys' retry counters and device lists, kept across this connection's sockets. */
+  private readonly caches = sessionCaches();
   private qrShown = 0;
-  /** The socket that last offered a QR code: it is the one waiting to be paired. */
-  private qrSocket: BaileysSocket | null = null;
-  private pairingWaiters: { resolve(socket: BaileysSocket): void; reject(err: Error): void }[] = [];
+  private readonly pairing = new PairingSocket();
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private unsubscribe: () => void = () => {};
   private readonly queue: SinkQueue;
@@ -111,6 +114,7 @@ export class SocketSupervisor {
     private readonly options: SupervisorOptions,
   ) {
     this.queue = new SinkQueue(sink, options.logger);
+    this.closes = new CloseCounter(options.backoff);
     this.altJids = new AltJids(() => this.socket?.signalRepository?.lidMapping, options.logger);
     this.sent = new SentMessages(store, options.logger);
     this.groups = new GroupDirectory({
@@ -120,11 +124,41 @@ export class SocketSupervisor {
     });
   }
 
-  connect(): void {
-    const socket = this.options.makeSocket({
+  /**
+   * Builds a socket; a failure to build it counts as a drop (reconnected with the backoff). With a
+   * version source and no configured version, waits for the version first (bounded, shared).
+   */
+  async connect(): Promise<void> {
+    // Without a version to read, the socket is built before connect() first yields.
+    const { version: configured, latestVersion } = this.options;
+    const version: WaWebVersion = configured
+      ? { version: configured, source: "configured" }
+      : latestVersion
+        ? await latestVersion.current()
+        : { version: BUNDLED_WA_WEB_VERSION, source: "bundled" };
+    if (this.stopped) return;
+    this.options.logger.info(
+      { version: version.version.join("."), source: version.source },
+      "baileys: connecting with this WhatsApp Web version",
+    );
+    let socket: BaileysSocket;
+    try {
+      socket = this.build(version);
+    } catch (err) {
+      this.options.logger.error({ err }, "baileys: could not build the socket");
+      this.onClose(undefined);
+      return;
+    }
+    this.socket = socket;
+    this.watched = new Map();
+    this.unsubscribe = this.listen(socket);
+  }
+
+  private build(version: WaWebVersion): BaileysSocket {
+    return this.options.makeSocket({
       auth: this.auth.state,
       logger: this.options.logger,
-      browser: Browsers.ubuntu("Atende"),
+      browser: BROWSER,
       // Agents answer from here; the phone keeps its notifications.
       markOnlineOnConnect: false,
       syncFullHistory: false,
@@ -135,11 +169,12 @@ export class SocketSupervisor {
       getMessage: this.sent.find,
       // Sends to a group read its participants from here, kept by the group events.
       cachedGroupMetadata: this.groups.cachedGroupMetadata,
-      ...(this.options.version ? { version: this.options.version } : {}),
+      // Status updates and channels are acknowledged unread: never decrypted, never handed on.
+      shouldIgnoreJid,
+      ...this.caches,
+      // Bundled: left to Baileys.
+      ...(version.source === "bundled" ? {} : { version: version.version }),
     });
-    this.socket = socket;
-    this.watched = new Map();
-    this.unsubscribe = this.listen(socket);
   }
 
   /** The socket, when open; otherwise a retryable ChannelError. */
@@ -158,7 +193,7 @@ export class SocketSupervisor {
       throw new ChannelError("the session is already paired", false, "ERR_WAPP_PAIRING_NOT_WAITING");
     }
     if (this.stopped) throw notConnected();
-    const socket = await this.pairableSocket();
+    const socket = await this.pairing.ready(this.socket);
     // The person now types the code on the phone: the QR refreshes left start over for them.
     this.qrShown = 0;
     try {
@@ -166,27 +201,6 @@ export class SocketSupervisor {
     } catch (err) {
       throw toChannelError(err, "ERR_WAPP_PAIRING_FAILED");
     }
-  }
-
-  private pairableSocket(): Promise<BaileysSocket> {
-    if (this.qrSocket && this.qrSocket === this.socket) return Promise.resolve(this.qrSocket);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pairingWaiters = this.pairingWaiters.filter((w) => w !== waiter);
-        reject(new ChannelError("WhatsApp was not ready to pair in time", true, "ERR_WAPP_PAIRING_FAILED"));
-      }, PAIRING_WAIT_MS);
-      const waiter = {
-        resolve: (socket: BaileysSocket) => {
-          clearTimeout(timer);
-          resolve(socket);
-        },
-        reject: (err: Error) => {
-          clearTimeout(timer);
-          reject(err);
-        },
-      };
-      this.pairingWaiters.push(waiter);
-    });
   }
 
   /**
@@ -270,7 +284,12 @@ export class SocketSupervisor {
       on("creds.update", () => {
         this.auth
           .saveCreds()
-          .catch((err: unknown) => this.options.logger.error({ err }, "baileys: saving creds failed"));
+          .catch((err: unknown) =>
+            this.options.logger.error(
+              { err, attempts: SAVE_CREDS_ATTEMPTS },
+              "baileys: saving creds failed for good; the session may need a new QR code after a restart",
+            ),
+          );
       }),
       on("messages.upsert", ({ messages }) =>
         messages.forEach((m) =>
@@ -327,8 +346,7 @@ export class SocketSupervisor {
     if (update.connection === "connecting" && !this.timedOut()) this.emitStatus("OPENING");
     if (update.connection === "open") {
       this.open = true;
-      this.failures = 0;
-      this.restarts = 0;
+      this.closes.opened();
       this.qrShown = 0;
       const number = jidToAddress(socket.user?.id, socket.user?.phoneNumber)?.number ?? "";
       this.emitStatus("CONNECTED", { number, retries: 0 });
@@ -345,94 +363,63 @@ export class SocketSupervisor {
       this.emitStatus("DISCONNECTED");
       return;
     }
-    this.qrSocket = socket;
-    const waiters = this.pairingWaiters;
-    this.pairingWaiters = [];
-    waiters.forEach((w) => w.resolve(socket));
+    this.pairing.offered(socket);
     this.emit({ type: "connection", status: "qrcode", qrcode, retries });
   }
 
   private onClose(code: number | undefined): void {
     this.open = false;
-    this.qrSocket = null;
+    this.pairing.closed();
     this.unsubscribe(); // that socket is finished; a reconnect builds a new one
     this.socket = null;
     if (this.stopped) return;
-    if (code === DisconnectReason.loggedOut) {
+    const verdict = this.closes.verdict(code);
+    if (verdict.kind === "loggedOut") {
       this.halt();
       void this.queue.run(() => this.store.clear(), "clear auth state");
       this.emit({ type: "loggedOut" });
       this.emitStatus("DISCONNECTED");
       return;
     }
-    if (code === DisconnectReason.connectionReplaced || code === DisconnectReason.forbidden) {
-      // Another client took this session over, or WhatsApp refuses it: reconnecting would fight it.
-      this.options.logger.warn({ code }, "baileys: session replaced or refused; not reconnecting");
+    if (verdict.kind === "refused") {
+      // WhatsApp refuses this session: reconnecting would only be refused again.
+      this.options.logger.warn({ code }, "baileys: session refused by WhatsApp; not reconnecting");
       this.halt();
       this.emitStatus("DISCONNECTED");
       return;
     }
-    if (code === DisconnectReason.restartRequired) {
-      // WhatsApp asks for a restart after pairing and now and then later: expected, not a failure.
-      // Reconnect at once; only a second one in a row, before any open, waits (no tight loop).
-      this.restarts += 1;
-      this.schedule(this.restarts === 1 ? 0 : this.options.backoff(this.restarts - 1));
-      return;
-    }
-    // 408, 428, 500, 503, 405 (an outdated WhatsApp Web version: see WA_WEB_VERSION), network errors.
-    this.failures += 1;
-    this.restarts = 0;
-    if (this.timedOut()) this.emitStatus("TIMEOUT", { retries: this.failures });
+    const { reason, attempt, delayMs } = verdict;
+    if (reason === "drop" && this.timedOut()) this.emitStatus("TIMEOUT", { retries: attempt });
     if (code === 405) {
+      // The next connect reads the current version again instead of announcing the refused one.
+      this.options.latestVersion?.forget();
       this.options.logger.error(
-        { code, version: this.options.version ?? "bundled" },
-        "baileys: WhatsApp refused this WhatsApp Web version; set WA_WEB_VERSION to a current one",
+        { code, version: this.options.version?.join(".") ?? "read or bundled" },
+        "baileys: WhatsApp refused this WhatsApp Web version; reading it again (WA_WEB_VERSION pins one)",
       );
-    } else {
-      this.options.logger.warn({ code, attempt: this.failures }, "baileys: connection closed; reconnecting");
+    } else if (reason !== "restart") {
+      const why = code === DisconnectReason.loggedOut ? "logged out right after a restart" : reason;
+      this.options.logger.warn({ code, attempt, why }, "baileys: connection closed; reconnecting");
     }
-    this.schedule(this.options.backoff(this.failures));
+    this.reconnectTimer = setTimeout(() => this.reconnect(), delayMs);
   }
 
   private timedOut(): boolean {
-    return this.failures >= this.options.timeoutAfter;
-  }
-
-  private schedule(delay: number): void {
-    this.reconnectTimer = setTimeout(() => this.reconnect(), delay);
+    return this.closes.failures >= this.options.timeoutAfter;
   }
 
   private reconnect(): void {
     this.reconnectTimer = undefined;
     if (this.stopped) return;
-    try {
-      this.connect();
-    } catch (err) {
-      this.options.logger.error({ err }, "baileys: could not build the socket");
-      this.onClose(undefined);
-    }
+    void this.connect();
   }
 
   private halt(): void {
     this.stopped = true;
     this.open = false;
-    const waiters = this.pairingWaiters;
-    this.pairingWaiters = [];
-    waiters.forEach((w) => w.reject(notConnected()));
+    this.pairing.fail(notConnected());
     clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
     this.unsubscribe();
   }
-}
-
-/** The longest wait between two reconnect attempts. */
-export const MAX_BACKOFF_MS = 5 * 60_000;
-
-/**
- * 1 s, 2 s, 4 s ... up to 5 minutes, each between half and all of it so many sessions do not retry
- * in step (a whole instance's connections drop together when its network does).
- */
-export function exponentialBackoff(attempt: number): number {
-  const ceiling = Math.min(1000 * 2 ** Math.min(attempt - 1, 30), MAX_BACKOFF_MS);
-  return ceiling / 2 + Math.random() * (ceiling / 2);
 }

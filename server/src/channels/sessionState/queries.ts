@@ -28,6 +28,18 @@ export async function renewLeases(
     .returning({ id: whatsappLeases.whatsappId });
 }
 
+/**
+ * Whether `ownerId` still holds the connection's lease row, expired or not: until another instance
+ * takes it over, a lease that ran out is still ours to renew.
+ */
+export async function holdsLease(db: Db, ownerId: string, whatsappId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: whatsappLeases.whatsappId })
+    .from(whatsappLeases)
+    .where(and(eq(whatsappLeases.whatsappId, whatsappId), eq(whatsappLeases.ownerId, ownerId)));
+  return row !== undefined;
+}
+
 /** Connections in one of `statuses` whose lease is free or ran out before `at`. */
 export async function claimableConnections(
   db: Db,

@@ -98,14 +98,20 @@ export function whatsappRoutes(app: FastifyInstance, whatsapps: WhatsappsService
   r.post(
     "/whatsappsession/:id/pairing-code",
     {
-      errors: ["ERR_NO_WAPP_FOUND", "ERR_WAPP_PAIRING_NOT_WAITING"],
+      errors: [
+        "ERR_NO_WAPP_FOUND",
+        "ERR_WAPP_PAIRING_NOT_WAITING",
+        "ERR_WAPP_NOT_INITIALIZED",
+        "ERR_WAPP_PAIRING_UNAVAILABLE",
+        "ERR_WAPP_PAIRING_FAILED",
+      ],
       access: "connections-page:actionButtons",
       params: idParam,
       body: pairingCodeRequestSchema,
       response: pairingCodeSchema,
       summary: "A code that pairs the connection's phone instead of the QR code",
       description:
-        "While the connection waits for a phone (qrcode or OPENING): asks WhatsApp for an 8-character code for `number` (the phone's own, with country and area code), typed on the phone under Linked devices → Link with phone number. 409 ERR_WAPP_PAIRING_NOT_WAITING once paired; 400 ERR_WAPP_PAIRING_UNAVAILABLE for a Cloud API connection; 400 ERR_WAPP_PAIRING_FAILED when WhatsApp gives no code.",
+        "While the connection waits for a phone (qrcode or OPENING): asks WhatsApp for an 8-character code for `number` (the phone's own, with country and area code), typed on the phone under Linked devices → Link with phone number. 409 ERR_WAPP_PAIRING_NOT_WAITING once paired; 409 ERR_WAPP_NOT_INITIALIZED while the session is not running (it could not start yet); 400 ERR_WAPP_PAIRING_UNAVAILABLE for a Cloud API connection; 400 ERR_WAPP_PAIRING_FAILED when WhatsApp gives no code.",
       // Each call makes WhatsApp send the phone a notification: a few tries a minute are plenty.
       rateLimit: { max: 5, windowSeconds: 60, by: "user" },
     },
