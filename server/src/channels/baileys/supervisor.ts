@@ -21,6 +21,7 @@ import {
 import type { DbAuthState } from "./authState.js";
 import { notConnected, statusCodeOf, toChannelError } from "./errors.js";
 import { GroupDirectory } from "./groups.js";
+import { HistoryFeed, syncEveryHistoryPart } from "./history.js";
 import { addressToJid, jidToAddress } from "./jid.js";
 import { AltJids, type LidMappingStore, mapLidMapping } from "./lid.js";
 import type { BaileysLogger } from "./logger.js";
@@ -101,6 +102,8 @@ export class SocketSupervisor {
   /** What this connection sent, for the phone's resend requests (getMessage). */
   readonly sent: SentMessages;
   private readonly groups: GroupDirectory;
+  /** What the phone sends of the chats' past after a link (history sync), on its own queue. */
+  private readonly history: HistoryFeed;
   /** Chats whose presence the current socket subscribed to, and when (ms). */
   private watched = new Map<string, number>();
 
@@ -118,6 +121,13 @@ export class SocketSupervisor {
       emit: (event) => this.emit(event),
       logger: options.logger,
     });
+    this.history = new HistoryFeed(sink, {
+      download: this.download,
+      altJids: this.altJids,
+      onMessage: (event) => this.groups.onMessage(event),
+      learn: (contact) => this.groups.learn(contact),
+      logger: options.logger,
+    });
   }
 
   connect(): void {
@@ -127,7 +137,10 @@ export class SocketSupervisor {
       browser: Browsers.ubuntu("Atende"),
       // Agents answer from here; the phone keeps its notifications.
       markOnlineOnConnect: false,
-      syncFullHistory: false,
+      // What customers wrote while the number was unlinked exists only on the phone: on a link it
+      // sends the chats' history (every part of it, FULL included), imported by the pipeline.
+      syncFullHistory: true,
+      shouldSyncHistoryMessage: syncEveryHistoryPart,
       // Our own sends are recorded by the outbound path with the id send() answers; echoing them
       // as upserts would race that write. Messages typed on the phone still arrive.
       emitOwnEvents: false,
@@ -231,7 +244,7 @@ export class SocketSupervisor {
       ?.end(undefined)
       .catch((err: unknown) => this.options.logger.warn({ err }, "baileys: end failed"));
     this.queue.stop();
-    await this.queue.drain();
+    await Promise.all([this.queue.drain(), this.history.stop()]);
   }
 
   async logout(): Promise<void> {
@@ -249,7 +262,7 @@ export class SocketSupervisor {
       await this.store.clear();
     }
     this.queue.stop();
-    await this.queue.drain();
+    await Promise.all([this.queue.drain(), this.history.stop()]);
   }
 
   private listen(socket: BaileysSocket): () => void {
@@ -281,6 +294,8 @@ export class SocketSupervisor {
           ),
         ),
       ),
+      on("messaging-history.set", (set) => this.history.part(set)),
+      on("messaging-history.status", (status) => this.history.status(status)),
       on("lid-mapping.update", (mapping) => this.emit(mapLidMapping(mapping))),
       on("messages.update", (updates) => updates.forEach((u) => this.emit(mapStatusUpdate(u)))),
       on("message-receipt.update", (receipts) => receipts.forEach((r) => this.emit(mapGroupReceipt(r)))),
