@@ -70,6 +70,8 @@ export class HistoryFeed {
       logger: BaileysLogger;
       /** History parts name people too (chats' and push names): the group directory learns them. */
       learn?: (contact: Partial<Contact>) => void;
+      /** Group messages' authors, for read receipts and quotes of them. */
+      remember?: (message: WAMessage) => void;
     },
   ) {
     this.queue = new SinkQueue(sink, deps.logger);
@@ -78,6 +80,7 @@ export class HistoryFeed {
   /** `messaging-history.set`: one part of the history, mapped at its turn. */
   part(set: BaileysEventMap["messaging-history.set"]): void {
     if (this.deps.learn) set.contacts.forEach(this.deps.learn);
+    if (this.deps.remember) set.messages.forEach(this.deps.remember);
     void this.queue.emitMade(() => mapHistorySet(set, this.deps), "history");
   }
 

@@ -20,7 +20,7 @@ import {
 } from "../provider.js";
 import type { DbAuthState } from "./authState.js";
 import { notConnected, statusCodeOf, toChannelError } from "./errors.js";
-import { GroupDirectory } from "./groups.js";
+import { GroupAuthors, GroupDirectory } from "./groups.js";
 import { HistoryFeed, syncEveryHistoryPart } from "./history.js";
 import { addressToJid, jidToAddress } from "./jid.js";
 import { AltJids, type LidMappingStore, mapLidMapping } from "./lid.js";
@@ -46,6 +46,7 @@ export type BaileysSocket = Pick<
   | "requestPairingCode"
   | "presenceSubscribe"
   | "groupMetadata"
+  | "groupFetchAllParticipating"
 > & {
   ev: Pick<BaileysEventEmitter, "on" | "off">;
   /** Baileys' LID ↔ phone number store (lid.ts); optional so a fake socket may leave it out. */
@@ -102,6 +103,8 @@ export class SocketSupervisor {
   /** What this connection sent, for the phone's resend requests (getMessage). */
   readonly sent: SentMessages;
   private readonly groups: GroupDirectory;
+  /** Who wrote the group messages heard lately: read receipts and quotes name them. */
+  readonly authors = new GroupAuthors();
   /** What the phone sends of the chats' past after a link (history sync), on its own queue. */
   private readonly history: HistoryFeed;
   /** Chats whose presence the current socket subscribed to, and when (ms). */
@@ -118,6 +121,7 @@ export class SocketSupervisor {
     this.sent = new SentMessages(store, options.logger);
     this.groups = new GroupDirectory({
       fetch: (jid) => this.openSocket().groupMetadata(jid),
+      fetchAll: () => this.openSocket().groupFetchAllParticipating(),
       emit: (event) => this.emit(event),
       logger: options.logger,
     });
@@ -126,6 +130,7 @@ export class SocketSupervisor {
       altJids: this.altJids,
       onMessage: (event) => this.groups.onMessage(event),
       learn: (contact) => this.groups.learn(contact),
+      remember: (message) => this.authors.remember(message),
       logger: options.logger,
     });
   }
@@ -285,14 +290,17 @@ export class SocketSupervisor {
           .saveCreds()
           .catch((err: unknown) => this.options.logger.error({ err }, "baileys: saving creds failed"));
       }),
+      // Every group the number is in, once open (after the status handler above marked it open).
+      on("connection.update", ({ connection }) => void (connection === "open" && this.groups.fill())),
       on("messages.upsert", ({ messages }) =>
-        messages.forEach((m) =>
-          this.queue.emitMade(
+        messages.forEach((m) => {
+          this.authors.remember(m);
+          void this.queue.emitMade(
             async () =>
               this.groups.onMessage(mapUpsertedMessage(m, this.download, await this.altJids.chatAlt(m))),
             "message",
-          ),
-        ),
+          );
+        }),
       ),
       on("messaging-history.set", (set) => this.history.part(set)),
       on("messaging-history.status", (status) => this.history.status(status)),
