@@ -73,7 +73,7 @@ async function messagesOf(ticketId: number) {
     .select()
     .from(messages)
     .where(eq(messages.ticketId, ticketId))
-    .orderBy(messages.createdAt);
+    .orderBy(messages.createdAt, messages.id);
 }
 
 /** The company's jobs of the kinds a new message wakes (a bot's turn, an outbound webhook's delivery). */
@@ -334,5 +334,77 @@ describe("WhatsApp history after a link", () => {
     });
     await waitFor(() => progress.length > before);
     expect(progress.at(-1)).toMatchObject({ whatsappId, imported: 2, running: false });
+  });
+});
+
+describe("albums and animated stickers in the inbox", () => {
+  it("shows an album as its pictures and a lottie sticker as a sticker, nothing as unsupported", async () => {
+    const number = newNumber();
+    const jid = jidOf(number);
+    const parent = waMessage(
+      pastMessage(jid, "ALB-P", 0, { albumMessage: { expectedImageCount: 2 } }, { pushName: "Gil" }),
+    );
+    const picture = (id: string, index: number, caption: string) =>
+      waMessage(
+        pastMessage(
+          jid,
+          id,
+          0,
+          {
+            associatedChildMessage: {
+              message: {
+                imageMessage: { ...image.imageMessage, caption },
+                messageContextInfo: {
+                  messageAssociation: {
+                    associationType: proto.MessageAssociation.AssociationType.MEDIA_ALBUM,
+                    parentMessageKey: { remoteJid: jid, fromMe: false, id: "ALB-P" },
+                    messageIndex: index,
+                  },
+                },
+              },
+            },
+          },
+          { pushName: "Gil" },
+        ),
+      );
+    const lottie = waMessage(
+      pastMessage(
+        jid,
+        "LOT-1",
+        0,
+        {
+          lottieStickerMessage: {
+            message: {
+              stickerMessage: {
+                ...image.imageMessage,
+                caption: undefined,
+                mimetype: "application/was",
+                isLottie: true,
+                pngThumbnail: TINY_PNG.toString("base64"),
+              },
+            },
+          },
+        },
+        { pushName: "Gil" },
+      ),
+    );
+    whatsapp().fire("messages.upsert", {
+      type: "notify",
+      messages: [parent, picture("ALB-1", 0, "Frente"), picture("ALB-2", 1, "Verso"), lottie],
+    });
+    await waitFor(async () => {
+      const contact = await contactByNumber(number);
+      const [ticket] = contact ? await ticketsOf(contact.id) : [];
+      return !!ticket && (await messagesOf(ticket.id)).length === 3;
+    });
+    const [ticket] = await ticketsOf((await contactByNumber(number))!.id);
+    await waitFor(async () => (await messagesOf(ticket!.id)).every((m) => m.mediaPath !== null));
+    const shown = await messagesOf(ticket!.id);
+    expect(shown.map((m) => [m.wid, m.mediaType, m.body])).toStrictEqual([
+      ["ALB-1", "image", "Frente"],
+      ["ALB-2", "image", "Verso"],
+      ["LOT-1", "sticker", ""],
+    ]);
+    expect(shown[2]!.mediaMime).toBe("image/png");
   });
 });
