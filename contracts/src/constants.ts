@@ -63,6 +63,7 @@ export const DEFAULT_COMPANY_SETTINGS: Record<string, string> = {
   sendGreetingMessageOneQueues: "enabled",
   chatBotType: "text",
   notificationPreview: "enabled",
+  historyImportDays: "3",
   campaignsEnabled: "true",
   timezone: "America/Sao_Paulo",
 };

@@ -8,6 +8,14 @@ export type ScheduleType = (typeof SCHEDULE_TYPES)[number];
 export const CHATBOT_TYPES = ["text"] as const;
 export type ChatbotType = (typeof CHATBOT_TYPES)[number];
 export const TRIAL_DAYS = ["1", "2", "3", "4", "5", "6", "7"] as const;
+/**
+ * How many days of a WhatsApp Web connection's history are imported when it is linked (again): what
+ * customers wrote while it was unlinked. "0" imports nothing.
+ */
+export const HISTORY_IMPORT_DAYS = ["0", "1", "2", "3", "5", "7", "15", "30"] as const;
+export const DEFAULT_HISTORY_IMPORT_DAYS = 3;
+/** The most days of history ever imported: older messages are dropped as soon as they are read. */
+export const MAX_HISTORY_IMPORT_DAYS = 30;
 
 /** True for a time zone the runtime knows by its IANA name (America/Sao_Paulo, UTC, ...). */
 export function isValidTimeZone(zone: string): boolean {
@@ -42,6 +50,8 @@ export const COMPANY_SETTING_VALUES = {
   chatBotType: choice(CHATBOT_TYPES),
   /** Message text in notifications (in-app and push): "disabled" shows who wrote, never what. */
   notificationPreview: choice(ENABLED_DISABLED),
+  /** Days of history imported when a WhatsApp Web connection is linked (HISTORY_IMPORT_DAYS). */
+  historyImportDays: choice(HISTORY_IMPORT_DAYS),
   /** The company's time zone: out-of-hours and dates are counted in it, never in the server's. */
   timezone: z.string("validation.invalid").trim().refine(isValidTimeZone, "validation.invalidTimeZone"),
 } as const;

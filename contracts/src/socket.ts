@@ -30,6 +30,11 @@ export interface CompanyEventPayloads {
   auth: { action: "update"; user: { id: number } };
   whatsapp: { action: "update"; whatsapp: WhatsappDTO } | { action: "delete"; whatsappId: number };
   whatsappSession: { action: "update"; session: WhatsappSessionDTO };
+  /**
+   * A WhatsApp Web connection importing its history after being linked: the messages imported so far
+   * in this run; `running` false once the phone said it sent everything (or nothing more came).
+   */
+  whatsappHistory: WhatsappHistoryProgress;
   appMessage: { action: "create" | "update"; message: MessageDTO; ticket: TicketDTO; contact: ContactDTO };
   ticket:
     | {
@@ -75,6 +80,16 @@ export interface CompanyEventPayloads {
   prompt: PromptEvent;
 }
 export type CompanyEventName = keyof CompanyEventPayloads;
+
+/** The history import of one connection (`company-{id}-whatsappHistory`). */
+export interface WhatsappHistoryProgress {
+  whatsappId: number;
+  /** Messages stored so far by this import (already stored ones and those too old are not counted). */
+  imported: number;
+  running: boolean;
+  /** ISO time of this report: a screen stops showing a run it has not heard of for a while. */
+  at: string;
+}
 
 export function companyEvent<N extends CompanyEventName>(
   companyId: number,

@@ -80,6 +80,12 @@ export type ChannelEvent =
   | { type: "presence"; chat: ChannelAddress; presence: "composing" | "recording" | "available" }
   | { type: "contact"; address: ChannelAddress; name?: string; profilePicUrl?: string }
   | { type: "call"; from: ChannelAddress; isVideo: boolean; at: Date; callId: string }
+  /**
+   * Messages of the chats' past that the phone sent after the connection was linked (WhatsApp's
+   * history sync), oldest or newest first: imported apart from live messages, never announced as
+   * new. `done`: the phone said this was the last part (or a part of nothing).
+   */
+  | { type: "history"; messages: InboundMessage[]; done: boolean }
   /** The session ended for good (logged out on the phone): the pipeline wipes its stored state. */
   | { type: "loggedOut" };
 

@@ -17,6 +17,7 @@ import type {
   WEBHOOK_TEST_EVENT,
   WebhookEventName,
   WhatsappDTO,
+  WhatsappHistoryProgress,
   WhatsappSessionDTO,
 } from "@atende/contracts";
 import type { FastifyBaseLogger } from "fastify";
@@ -59,6 +60,16 @@ export type DomainEvent =
   | { type: "whatsapp.saved"; companyId: number; whatsapp: WhatsappDTO }
   | { type: "whatsapp.deleted"; companyId: number; whatsappId: number }
   | { type: "whatsapp.session"; companyId: number; session: WhatsappSessionDTO }
+  /**
+   * A connection's history import moved on (inbound/history.ts): its progress, and the tickets it
+   * wrote to, shown in the lists as they are now; never as new messages, so no follower acts on it.
+   */
+  | {
+      type: "whatsapp.history";
+      companyId: number;
+      progress: WhatsappHistoryProgress;
+      tickets: TicketDTO[];
+    }
   /**
    * `previous`: where the ticket was seen before this change (queue, agent), so those viewers hear it
    * left; with its status wherever the status may have changed, so lists per status hear it moved.

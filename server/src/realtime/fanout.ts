@@ -120,6 +120,18 @@ export function createFanout(io: AppServer, hooks: FanoutHooks): (event: DomainE
           session: event.session,
         });
         break;
+      case "whatsapp.history":
+        io.to(rooms.company(event.companyId)).emit(
+          companyEvent(event.companyId, "whatsappHistory"),
+          event.progress,
+        );
+        // No `previous`: a ticket the import wrote to is shown where it belongs, never rung as arriving.
+        for (const ticket of event.tickets)
+          io.to(ticketRooms(event.companyId, ticket)).emit(companyEvent(event.companyId, "ticket"), {
+            action: "update",
+            ticket,
+          });
+        break;
       case "ticket.saved": {
         // Who sees the ticket now hears the update; who saw it before and no longer may hears it left.
         const name = companyEvent(event.companyId, "ticket");

@@ -1,11 +1,13 @@
 import type {
   WhatsappDetailDTO,
   WhatsappDTO,
+  WhatsappHistoryProgress,
   WhatsappSaveInput,
   WhatsappSessionDTO,
   WhatsappTokenDTO,
 } from "@atende/contracts";
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { api } from "./http";
 import { useCompanyEvent } from "./SocketProvider";
 
@@ -126,4 +128,21 @@ export function useWhatsapps(enabled = true) {
   });
   useWhatsappsLive(enabled);
   return query;
+}
+
+/**
+ * The history imports under way, by connection (`whatsappHistory`): a connection linked again
+ * imports what its phone kept, and the connections screen shows the count while it runs.
+ */
+export function useWhatsappHistory(): ReadonlyMap<number, WhatsappHistoryProgress> {
+  const [runs, setRuns] = useState<ReadonlyMap<number, WhatsappHistoryProgress>>(new Map());
+  useCompanyEvent("whatsappHistory", (progress) => {
+    setRuns((current) => {
+      const next = new Map(current);
+      if (progress.running) next.set(progress.whatsappId, progress);
+      else next.delete(progress.whatsappId);
+      return next;
+    });
+  });
+  return runs;
 }

@@ -205,6 +205,8 @@ export const en: Translation = {
     deleted: "Connection deleted successfully!",
     empty: "No connections yet. Add one to start serving customers on WhatsApp.",
     emptyAction: "Create the first connection",
+    historyImport_one: "Importing the phone's history: {{count}} message",
+    historyImport_other: "Importing the phone's history: {{count}} messages",
     alert: "Some connections need attention",
   },
   qrDialog: {

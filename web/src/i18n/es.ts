@@ -206,6 +206,8 @@ export const es: Translation = {
     deleted: "¡Conexión eliminada con éxito!",
     empty: "Aún no hay conexiones. Agregue una para empezar a atender por WhatsApp.",
     emptyAction: "Crear la primera conexión",
+    historyImport_one: "Importando el historial del móvil: {{count}} mensaje",
+    historyImport_other: "Importando el historial del móvil: {{count}} mensajes",
     alert: "Hay conexiones que necesitan atención",
   },
   qrDialog: {

@@ -205,6 +205,8 @@ export const pt = {
     deleted: "Conexão excluída com sucesso!",
     empty: "Nenhuma conexão cadastrada ainda. Adicione uma para começar a atender pelo WhatsApp.",
     emptyAction: "Criar a primeira conexão",
+    historyImport_one: "Importando o histórico do celular: {{count}} mensagem",
+    historyImport_other: "Importando o histórico do celular: {{count}} mensagens",
     alert: "Há conexões que precisam de atenção",
   },
   qrDialog: {

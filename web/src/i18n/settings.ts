@@ -48,6 +48,10 @@ const pt = {
       label: "Texto das mensagens nas notificações",
       help: "Desativado, as notificações (no navegador e no celular) dizem quem escreveu, nunca o quê.",
     },
+    historyImportDays: {
+      label: "Histórico importado ao conectar o WhatsApp",
+      help: "Ao ler o QR code de novo, as mensagens destes últimos dias entram nos atendimentos, sem notificar.",
+    },
     timezone: {
       label: "Fuso horário",
       help: "Expediente e datas são contados neste fuso, nunca no do servidor.",
@@ -68,6 +72,9 @@ const pt = {
     call: { enabled: "Aceitar", disabled: "Não aceitar" },
     chatBotType: { text: "Texto" },
   },
+  historyDays_one: "Último {{count}} dia",
+  historyDays_other: "Últimos {{count}} dias",
+  historyDaysNone: "Não importar",
   trialDays_one: "{{count}} dia",
   trialDays_other: "{{count}} dias",
   noTimezone: "Nenhum fuso encontrado",
@@ -123,6 +130,10 @@ const en: SettingsTexts = {
       label: "Message text in notifications",
       help: "Off, notifications (in the browser and on phones) say who wrote, never what.",
     },
+    historyImportDays: {
+      label: "History imported when WhatsApp is linked",
+      help: "When the QR code is scanned again, the messages of these last days join the tickets, without notifying.",
+    },
     timezone: {
       label: "Time zone",
       help: "Office hours and dates are counted in this zone, never in the server's.",
@@ -143,6 +154,9 @@ const en: SettingsTexts = {
     call: { enabled: "Accept", disabled: "Do not accept" },
     chatBotType: { text: "Text" },
   },
+  historyDays_one: "Last {{count}} day",
+  historyDays_other: "Last {{count}} days",
+  historyDaysNone: "Do not import",
   trialDays_one: "{{count}} day",
   trialDays_other: "{{count}} days",
   noTimezone: "No time zone found",
@@ -203,6 +217,10 @@ const es: SettingsTexts = {
       label: "Texto de los mensajes en las notificaciones",
       help: "Desactivado, las notificaciones (en el navegador y en el móvil) dicen quién escribió, nunca qué.",
     },
+    historyImportDays: {
+      label: "Historial importado al vincular WhatsApp",
+      help: "Al escanear el código QR de nuevo, los mensajes de estos últimos días entran en los tickets, sin notificar.",
+    },
     timezone: {
       label: "Zona horaria",
       help: "El horario y las fechas se cuentan en esta zona, nunca en la del servidor.",
@@ -226,6 +244,9 @@ const es: SettingsTexts = {
     call: { enabled: "Aceptar", disabled: "No aceptar" },
     chatBotType: { text: "Texto" },
   },
+  historyDays_one: "Último {{count}} día",
+  historyDays_other: "Últimos {{count}} días",
+  historyDaysNone: "No importar",
   trialDays_one: "{{count}} día",
   trialDays_other: "{{count}} días",
   noTimezone: "Ninguna zona encontrada",

@@ -1,16 +1,28 @@
-import { toNumber, type proto } from "@whiskeysockets/baileys";
+import { normalizeMessageContent, toNumber, type proto } from "@whiskeysockets/baileys";
 import type { InboundKind, InboundMessage } from "../provider.js";
 
 /** What one WhatsApp message content says, before the envelope (ids, addresses, time) is added. */
 export interface ContentParts {
   kind: InboundKind;
   body: string;
-  /** Media to download; the bytes are fetched later, through the message envelope. */
-  media?: { mimetype: string; filename?: string };
+  /**
+   * Media to download; the bytes are fetched later, through the message envelope, unless the
+   * message carries them itself (`bytes`: a lottie sticker's still picture).
+   */
+  media?: { mimetype: string; filename?: string; bytes?: Buffer };
   location?: InboundMessage["location"];
   vcard?: string;
   reaction?: InboundMessage["reaction"];
   contextInfo?: proto.IContextInfo | null;
+}
+
+/**
+ * The content of a message to read: Baileys' normalized one (ephemeral, view-once, an album's
+ * picture... unwrapped), and a lottie sticker's own sticker inside its wrapper.
+ */
+export function contentOf(message: proto.IMessage | null | undefined): proto.IMessage | undefined {
+  const content = normalizeMessageContent(message);
+  return content?.lottieStickerMessage?.message ?? content;
 }
 
 /**
@@ -31,7 +43,7 @@ export function readContent(m: proto.IMessage): ContentParts | null {
   if (m.ptvMessage) return withMedia("video", m.ptvMessage, "video/mp4");
   if (m.audioMessage) return withMedia("audio", m.audioMessage, "audio/ogg; codecs=opus");
   if (m.documentMessage) return withMedia("document", m.documentMessage, "application/octet-stream");
-  if (m.stickerMessage) return withMedia("sticker", m.stickerMessage, "image/webp");
+  if (m.stickerMessage) return sticker(m.stickerMessage);
   if (m.locationMessage) return location(m.locationMessage);
   if (m.liveLocationMessage) return location(m.liveLocationMessage);
   if (m.contactMessage) return contact(m.contactMessage);
@@ -70,6 +82,8 @@ const NOTHING_TO_SHOW = new Set([
   "messageHistoryBundle",
   "messageHistoryNotice",
   "editedMessage",
+  // An album's header (how many pictures): each picture comes as a message of its own.
+  "albumMessage",
 ]);
 
 /** The placeholder of a message kind the inbox cannot show: "[mensagem não suportada: orderMessage]". */
@@ -177,6 +191,17 @@ function withMedia(kind: InboundKind, media: MediaContent, fallbackMimetype: str
     contextInfo: media.contextInfo,
   };
   if (media.fileName && parts.media) parts.media.filename = media.fileName;
+  return parts;
+}
+
+/**
+ * A sticker. An animated lottie one is a WhatsApp-only file (application/was) a browser cannot
+ * draw: its still picture, when it carries one, is shown instead.
+ */
+function sticker(m: proto.Message.IStickerMessage): ContentParts {
+  const parts = withMedia("sticker", m, "image/webp");
+  if (m.isLottie && m.pngThumbnail?.length)
+    parts.media = { mimetype: "image/png", bytes: Buffer.from(m.pngThumbnail) };
   return parts;
 }
 

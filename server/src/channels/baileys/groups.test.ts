@@ -1,6 +1,6 @@
 import type { GroupMetadata, WAMessage } from "@whiskeysockets/baileys";
 import { describe, expect, it } from "vitest";
-import { startProvider } from "./fixtures/harness.js";
+import { settle, startProvider } from "./fixtures/harness.js";
 import { fixtures } from "./fixtures/messages.js";
 
 /** Groups and presence on a Baileys session: metadata kept by WhatsApp's group events, names, typing. */
@@ -146,5 +146,82 @@ describe("Baileys presence", () => {
       chat: { number: "5511987654321", isGroup: false },
       presence: "composing",
     });
+  });
+});
+
+describe("Baileys group metadata cache", () => {
+  it("is filled at connect with every group the number is in, each named once", async () => {
+    const { current, configs, connect, events, sockets } = await startProvider({ backoff: () => 0 });
+    current().groupsKnown.set(GROUP, group());
+    await connect();
+    await until(() => events.some((e) => e.type === "contact"));
+    expect(current().groupFetches).toBe(1);
+    // A send to the group finds it without asking WhatsApp.
+    expect((await cachedOf(configs))?.participants).toHaveLength(2);
+    expect(current().groupLookups).toStrictEqual([]);
+    expect(events.filter((e) => e.type === "contact")).toStrictEqual([
+      { type: "contact", address: { number: "120363025246125486", isGroup: true }, name: "Clientes VIP" },
+    ]);
+
+    // A reconnect asks again; an unchanged subject names nothing again.
+    current().fire("connection.update", {
+      connection: "close",
+      lastDisconnect: { error: undefined, date: new Date() },
+    });
+    await until(() => sockets.length === 2);
+    current().groupsKnown.set(GROUP, group());
+    await connect();
+    await until(() => current().groupFetches === 1);
+    await settle();
+    expect(events.filter((e) => e.type === "contact")).toHaveLength(1);
+  });
+
+  it("on a miss asks WhatsApp once, however many sends wait, and keeps the answer", async () => {
+    const { current, configs, connect } = await startProvider();
+    await connect();
+    current().groupsKnown.set(GROUP, group());
+    const cached = configs[0]!.cachedGroupMetadata!;
+    const [first, second] = await Promise.all([cached(GROUP), cached(GROUP)]);
+    expect(first?.subject).toBe("Clientes VIP");
+    expect(second?.subject).toBe("Clientes VIP");
+    expect((await cached(GROUP))?.subject).toBe("Clientes VIP");
+    expect(current().groupLookups).toStrictEqual([GROUP]);
+  });
+});
+
+describe("Baileys group quotes and read receipts", () => {
+  it("name the author of the group message they quote or mark read", async () => {
+    const { session, current, connect, events } = await startProvider();
+    await connect();
+    current().fire("messages.upsert", { type: "notify", messages: [fixtures.group] });
+    await until(() => events.some((e) => e.type === "message"));
+    const chat = { number: "120363025246125486", isGroup: true };
+
+    await session.send({
+      to: chat,
+      body: "Bom dia!",
+      quoted: { id: "GRP1", fromMe: false, body: "Bom dia, grupo" },
+    });
+    expect(current().sent[0]!.options?.quoted?.key).toStrictEqual({
+      remoteJid: GROUP,
+      id: "GRP1",
+      fromMe: false,
+      participant: "98765432109876@lid",
+    });
+
+    await session.markRead(chat, ["GRP1"]);
+    expect(current().read).toStrictEqual([
+      [{ remoteJid: GROUP, id: "GRP1", fromMe: false, participant: "98765432109876@lid" }],
+    ]);
+  });
+
+  it("leave a one-to-one chat's keys as they were", async () => {
+    const { session, current, connect } = await startProvider();
+    await connect();
+    current().knownNumbers = [{ jid: "5511987654321@s.whatsapp.net", exists: true }];
+    await session.markRead({ number: "5511987654321", isGroup: false }, ["TEXT1"]);
+    expect(current().read[0]).toStrictEqual([
+      { remoteJid: "5511987654321@s.whatsapp.net", id: "TEXT1", fromMe: false },
+    ]);
   });
 });

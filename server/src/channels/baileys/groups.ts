@@ -1,4 +1,10 @@
-import type { BaileysEventMap, Contact, GroupMetadata } from "@whiskeysockets/baileys";
+import {
+  isJidGroup,
+  type BaileysEventMap,
+  type Contact,
+  type GroupMetadata,
+  type WAMessage,
+} from "@whiskeysockets/baileys";
 import type { ChannelAddress, ChannelEvent } from "../provider.js";
 import { jidToAddress } from "./jid.js";
 import type { BaileysLogger } from "./logger.js";
@@ -6,6 +12,8 @@ import type { BaileysLogger } from "./logger.js";
 /** Groups one session keeps, and names: beyond these the oldest is forgotten (and fetched again if needed). */
 const MAX_GROUPS = 2_000;
 const MAX_NAMES = 50_000;
+/** Group messages whose author is remembered (for quotes and read receipts): the latest ones. */
+const MAX_AUTHORS = 50_000;
 /** A group whose metadata could not be fetched is not asked for again before this long. */
 const REFETCH_AFTER_MS = 10 * 60_000;
 
@@ -27,20 +35,45 @@ export class GroupDirectory {
   private readonly names = new Map<string, { name: string; seq: number }>();
   private seq = 0;
   private readonly asked = new Map<string, number>();
+  /** Metadata requests under way, by group: a burst of misses asks WhatsApp once. */
+  private readonly fetching = new Map<string, Promise<GroupMetadata | undefined>>();
 
   constructor(
     private readonly deps: {
       /** Asks WhatsApp for a group's metadata (the open socket's groupMetadata). */
       fetch(jid: string): Promise<GroupMetadata>;
+      /** Asks WhatsApp for every group the number is in (the open socket's groupFetchAllParticipating). */
+      fetchAll?(): Promise<Record<string, GroupMetadata>>;
       emit(event: ChannelEvent): void;
       logger: BaileysLogger;
       now?: () => number;
     },
   ) {}
 
-  /** For makeWASocket: the group as last heard, or undefined (Baileys then asks WhatsApp itself). */
-  readonly cachedGroupMetadata = (jid: string): Promise<GroupMetadata | undefined> =>
-    Promise.resolve(this.groups.get(jid));
+  /**
+   * For makeWASocket: the group as last heard; on a miss, asked of WhatsApp once and kept (so the
+   * next send to it asks nothing). Undefined when that fails: Baileys then asks WhatsApp itself.
+   */
+  readonly cachedGroupMetadata = async (jid: string): Promise<GroupMetadata | undefined> =>
+    this.groups.get(jid) ?? (await this.fetchOnce(jid, true));
+
+  /**
+   * Every group the number is in, asked once the socket opens, so the first send to a group and
+   * the first message of one find it already: a group seen before is named again only when its
+   * subject changed meanwhile. A failure is logged; the misses then fetch group by group.
+   */
+  async fill(): Promise<void> {
+    if (!this.deps.fetchAll) return;
+    try {
+      const all = await this.deps.fetchAll();
+      for (const group of Object.values(all)) {
+        const known = this.groups.get(group.id);
+        this.store(group, !known || known.subject !== group.subject);
+      }
+    } catch (err) {
+      this.deps.logger.warn({ err }, "baileys: the groups could not be fetched at connect");
+    }
+  }
 
   upsert(groups: BaileysEventMap["groups.upsert"]): void {
     for (const group of groups) this.store(group, true);
@@ -131,18 +164,35 @@ export class GroupDirectory {
   }
 
   private ensure(jid: string): void {
-    if (this.groups.has(jid)) return;
+    if (!this.groups.has(jid)) void this.fetchOnce(jid, false);
+  }
+
+  /**
+   * The group's metadata asked of WhatsApp, kept and its subject naming the group; one request per
+   * group at a time, and a group that failed is not asked again before REFETCH_AFTER_MS (unless
+   * `urgent`: a send needs it now). Undefined when it cannot be had.
+   */
+  private fetchOnce(jid: string, urgent: boolean): Promise<GroupMetadata | undefined> {
+    const running = this.fetching.get(jid);
+    if (running) return running;
     const now = (this.deps.now ?? Date.now)();
     const last = this.asked.get(jid);
-    if (last !== undefined && now - last < REFETCH_AFTER_MS) return;
+    if (!urgent && last !== undefined && now - last < REFETCH_AFTER_MS) return Promise.resolve(undefined);
     this.asked.set(jid, now);
-    this.deps
+    const request = this.deps
       .fetch(jid)
       .then((group) => {
         this.asked.delete(jid);
         this.store(group, true);
+        return group;
       })
-      .catch((err: unknown) => this.deps.logger.debug({ err, jid }, "baileys: group metadata not fetched"));
+      .catch((err: unknown) => {
+        this.deps.logger.debug({ err, jid }, "baileys: group metadata not fetched");
+        return undefined;
+      })
+      .finally(() => this.fetching.delete(jid));
+    this.fetching.set(jid, request);
+    return request;
   }
 
   private store(group: GroupMetadata, named: boolean): void {
@@ -164,4 +214,27 @@ function keysOf(address: ChannelAddress): string[] {
   if (address.number) keys.push(`n:${address.number}`);
   if (address.lid) keys.push(`l:${address.lid}`);
   return keys;
+}
+
+/**
+ * Who wrote each group message lately, by message id: a read receipt or a quote of a group message
+ * must name its author (the key's `participant`), or WhatsApp does not credit it (no blue ticks;
+ * the quote shown as the group's own). Kept in memory for the latest MAX_AUTHORS messages.
+ */
+export class GroupAuthors {
+  private readonly authors = new Map<string, string>();
+
+  /** A message heard (live or from the history): its author, when it is someone's in a group. */
+  remember(message: WAMessage): void {
+    const { id, remoteJid, participant, fromMe } = message.key;
+    if (!id || fromMe || !participant || !isJidGroup(remoteJid ?? undefined)) return;
+    this.authors.delete(id);
+    this.authors.set(id, participant);
+    if (this.authors.size > MAX_AUTHORS) this.authors.delete(this.authors.keys().next().value!);
+  }
+
+  /** The author's jid of a group message, as its key named them; undefined when not heard. */
+  of(id: string): string | undefined {
+    return this.authors.get(id);
+  }
 }

@@ -111,6 +111,32 @@ describe("mapUpsertedMessage: media", () => {
   });
 });
 
+describe("mapUpsertedMessage: albums and animated stickers", () => {
+  it("shows an album's picture as a picture (its header shows nothing: see ignored)", async () => {
+    const message = inbound(fixtures.albumPicture);
+    expect(message).toMatchObject({ id: "ALB1-1", kind: "image", body: "Frente" });
+    expect(message.media).toMatchObject({
+      mimetype: "image/jpeg",
+      ref: expect.objectContaining({ field: "imageMessage", id: "ALB1-1" }) as Record<string, string>,
+    });
+    await expect(message.media?.download()).resolves.toBe(BYTES);
+  });
+
+  it("shows a lottie sticker as a sticker: its still picture when it has one, else its file", async () => {
+    const still = inbound(fixtures.lottieSticker);
+    expect(still).toMatchObject({ id: "LOT1", kind: "sticker", body: "" });
+    expect(still.media).toStrictEqual({ mimetype: "image/png", download: expect.any(Function) });
+    await expect(still.media?.download()).resolves.toStrictEqual(Buffer.from("png still"));
+
+    const bare = inbound(fixtures.lottieBare);
+    expect(bare).toMatchObject({ id: "LOT2", kind: "sticker" });
+    expect(bare.media).toMatchObject({
+      mimetype: "application/was",
+      ref: expect.objectContaining({ field: "stickerMessage", id: "LOT2" }) as Record<string, string>,
+    });
+  });
+});
+
 describe("mapUpsertedMessage: location, contacts, reactions", () => {
   it("renders a location as a Google Maps link plus its name", () => {
     expect(inbound(fixtures.location)).toStrictEqual<InboundMessage>({

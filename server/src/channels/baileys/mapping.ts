@@ -6,7 +6,7 @@ import {
   type WAMessage,
 } from "@whiskeysockets/baileys";
 import type { ChannelEvent, InboundMessage } from "../provider.js";
-import { readContent, textOf } from "./content.js";
+import { contentOf, readContent, textOf } from "./content.js";
 import { jidToAddress } from "./jid.js";
 import { type MediaDownloader, mediaRefOf } from "./media.js";
 
@@ -31,7 +31,7 @@ export function mapUpsertedMessage(
   if (!key.id || !key.remoteJid) return null;
   const chat = jidToAddress(key.remoteJid, key.remoteJidAlt ?? chatAlt);
   if (!chat) return null;
-  const content = normalizeMessageContent(msg.message);
+  const content = contentOf(msg.message);
   if (!content) return null;
 
   if (content.protocolMessage) return mapProtocolMessage(content.protocolMessage);
@@ -57,7 +57,10 @@ export function mapUpsertedMessage(
   }
   if (contextInfo?.stanzaId) message.quotedId = contextInfo.stanzaId;
   if (contextInfo?.isForwarded) message.isForwarded = true;
-  if (media) message.media = { ...media, ...mediaRefOf(key, content), download: () => download(msg) };
+  if (media?.bytes) {
+    const { bytes, ...file } = media;
+    message.media = { ...file, download: () => Promise.resolve(bytes) };
+  } else if (media) message.media = { ...media, ...mediaRefOf(key, content), download: () => download(msg) };
   return { type: "message", message };
 }
 

@@ -1,4 +1,9 @@
-import type { AnyMessageContent, MiscMessageGenerationOptions, WAMessage } from "@whiskeysockets/baileys";
+import {
+  isJidGroup,
+  type AnyMessageContent,
+  type MiscMessageGenerationOptions,
+  type WAMessage,
+} from "@whiskeysockets/baileys";
 import type { OutboundMessage } from "../provider.js";
 
 /**
@@ -34,14 +39,21 @@ export function outboundContent(message: OutboundMessage): AnyMessageContent {
  * is rebuilt from what Atende kept (id, author side, text); without the text the quote still
  * points at the right message, it only previews empty.
  */
-export function sendOptions(jid: string, message: OutboundMessage): MiscMessageGenerationOptions {
+export function sendOptions(
+  jid: string,
+  message: OutboundMessage,
+  /** The author of a group message by its id (a quote of it names them). */
+  authorOf: (id: string) => string | undefined = () => undefined,
+): MiscMessageGenerationOptions {
   // Atende's id for the message: acks, the echo and a retry after a restart mid-send all match it.
   const options: MiscMessageGenerationOptions = message.id ? { messageId: message.id } : {};
   const quoted =
     message.quoted ?? (message.quotedId ? { id: message.quotedId, fromMe: false, body: "" } : undefined);
   if (!quoted) return options;
+  // Someone's message in a group is quoted as theirs (our own: Baileys names us itself).
+  const participant = !quoted.fromMe && isJidGroup(jid) ? authorOf(quoted.id) : undefined;
   const quotedMessage: WAMessage = {
-    key: { remoteJid: jid, id: quoted.id, fromMe: quoted.fromMe },
+    key: { remoteJid: jid, id: quoted.id, fromMe: quoted.fromMe, ...(participant ? { participant } : {}) },
     message: { conversation: quoted.body },
   };
   return { ...options, quoted: quotedMessage };

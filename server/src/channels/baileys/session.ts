@@ -33,7 +33,11 @@ export function baileysSession(supervisor: SocketSupervisor): ChannelSession {
       return attempt(async () => {
         supervisor.openSocket(); // not connected: refused before any lookup
         const jid = await directory.jidFor(message.to);
-        const sent = await sendKept(jid, outboundContent(message), sendOptions(jid, message));
+        const sent = await sendKept(
+          jid,
+          outboundContent(message),
+          sendOptions(jid, message, (id) => supervisor.authors.of(id)),
+        );
         const id = sent?.key.id;
         if (!id) throw new ChannelError("WhatsApp answered no message id", false);
         return { id };
@@ -72,7 +76,12 @@ export function baileysSession(supervisor: SocketSupervisor): ChannelSession {
       if (ids.length === 0) return;
       await attempt(async () => {
         const jid = await directory.jidFor(chat);
-        await supervisor.openSocket().readMessages(ids.map((id) => key(jid, id, false)));
+        // In a group, each receipt names the message's author, or WhatsApp does not count it.
+        const keyOf = (id: string): WAMessageKey => {
+          const participant = chat.isGroup ? supervisor.authors.of(id) : undefined;
+          return participant ? { ...key(jid, id, false), participant } : key(jid, id, false);
+        };
+        await supervisor.openSocket().readMessages(ids.map(keyOf));
       });
     },
 

@@ -30,7 +30,8 @@ describe("Baileys connection: connecting", () => {
     expect(configs[0]).toMatchObject({
       emitOwnEvents: false,
       markOnlineOnConnect: false,
-      syncFullHistory: false,
+      // The history of a link is imported (history.test.ts).
+      syncFullHistory: true,
     });
     expect(configs[0]!.auth.creds.registrationId).toBe(earlier.state.creds.registrationId);
   });

@@ -20,7 +20,8 @@ import {
 import { type DbAuthState, SAVE_CREDS_ATTEMPTS } from "./authState.js";
 import { CloseCounter } from "./closes.js";
 import { notConnected, statusCodeOf, toChannelError } from "./errors.js";
-import { GroupDirectory } from "./groups.js";
+import { GroupAuthors, GroupDirectory } from "./groups.js";
+import { HistoryFeed, syncEveryHistoryPart } from "./history.js";
 import { addressToJid, jidToAddress } from "./jid.js";
 import { AltJids, type LidMappingStore, mapLidMapping } from "./lid.js";
 import type { BaileysLogger } from "./logger.js";
@@ -51,6 +52,7 @@ export type BaileysSocket = Pick<
   | "requestPairingCode"
   | "presenceSubscribe"
   | "groupMetadata"
+  | "groupFetchAllParticipating"
 > & {
   ev: Pick<BaileysEventEmitter, "on" | "off">;
   /** Baileys' LID ↔ phone number store (lid.ts); optional so a fake socket may leave it out. */
@@ -104,6 +106,10 @@ export class SocketSupervisor {
   /** What this connection sent, for the phone's resend requests (getMessage). */
   readonly sent: SentMessages;
   private readonly groups: GroupDirectory;
+  /** Who wrote the group messages heard lately: read receipts and quotes name them. */
+  readonly authors = new GroupAuthors();
+  /** What the phone sends of the chats' past after a link (history sync), on its own queue. */
+  private readonly history: HistoryFeed;
   /** Chats whose presence the current socket subscribed to, and when (ms). */
   private watched = new Map<string, number>();
 
@@ -119,7 +125,16 @@ export class SocketSupervisor {
     this.sent = new SentMessages(store, options.logger);
     this.groups = new GroupDirectory({
       fetch: (jid) => this.openSocket().groupMetadata(jid),
+      fetchAll: () => this.openSocket().groupFetchAllParticipating(),
       emit: (event) => this.emit(event),
+      logger: options.logger,
+    });
+    this.history = new HistoryFeed(sink, {
+      download: this.download,
+      altJids: this.altJids,
+      onMessage: (event) => this.groups.onMessage(event),
+      learn: (contact) => this.groups.learn(contact),
+      remember: (message) => this.authors.remember(message),
       logger: options.logger,
     });
   }
@@ -161,7 +176,10 @@ export class SocketSupervisor {
       browser: BROWSER,
       // Agents answer from here; the phone keeps its notifications.
       markOnlineOnConnect: false,
-      syncFullHistory: false,
+      // What customers wrote while the number was unlinked exists only on the phone: on a link it
+      // sends the chats' history (every part of it, FULL included), imported by the pipeline.
+      syncFullHistory: true,
+      shouldSyncHistoryMessage: syncEveryHistoryPart,
       // Our own sends are recorded by the outbound path with the id send() answers; echoing them
       // as upserts would race that write. Messages typed on the phone still arrive.
       emitOwnEvents: false,
@@ -245,7 +263,7 @@ export class SocketSupervisor {
       ?.end(undefined)
       .catch((err: unknown) => this.options.logger.warn({ err }, "baileys: end failed"));
     this.queue.stop();
-    await this.queue.drain();
+    await Promise.all([this.queue.drain(), this.history.stop()]);
   }
 
   async logout(): Promise<void> {
@@ -263,7 +281,7 @@ export class SocketSupervisor {
       await this.store.clear();
     }
     this.queue.stop();
-    await this.queue.drain();
+    await Promise.all([this.queue.drain(), this.history.stop()]);
   }
 
   private listen(socket: BaileysSocket): () => void {
@@ -291,15 +309,20 @@ export class SocketSupervisor {
             ),
           );
       }),
+      // Every group the number is in, once open (after the status handler above marked it open).
+      on("connection.update", ({ connection }) => void (connection === "open" && this.groups.fill())),
       on("messages.upsert", ({ messages }) =>
-        messages.forEach((m) =>
-          this.queue.emitMade(
+        messages.forEach((m) => {
+          this.authors.remember(m);
+          void this.queue.emitMade(
             async () =>
               this.groups.onMessage(mapUpsertedMessage(m, this.download, await this.altJids.chatAlt(m))),
             "message",
-          ),
-        ),
+          );
+        }),
       ),
+      on("messaging-history.set", (set) => this.history.part(set)),
+      on("messaging-history.status", (status) => this.history.status(status)),
       on("lid-mapping.update", (mapping) => this.emit(mapLidMapping(mapping))),
       on("messages.update", (updates) => updates.forEach((u) => this.emit(mapStatusUpdate(u)))),
       on("message-receipt.update", (receipts) => receipts.forEach((r) => this.emit(mapGroupReceipt(r)))),

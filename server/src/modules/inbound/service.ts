@@ -12,6 +12,8 @@ import { loadTicket } from "../tickets/queries.js";
 import type { MediaStore } from "../../storage/media.js";
 import { contactUpkeep } from "./contacts.js";
 import { conversationEvents } from "./events.js";
+import { historyImport } from "./history.js";
+import { MEDIA_TYPE_BY_KIND } from "./kinds.js";
 import { type PendingMedia, enqueueMediaDownload } from "./mediaJob.js";
 import {
   type ContactKey,
@@ -65,18 +67,6 @@ class DuplicateMessage extends Error {}
 /** Ends a transaction that was only a check. */
 class RolledBack extends Error {}
 
-const MEDIA_TYPE_BY_KIND: Record<InboundMessage["kind"], string> = {
-  text: "chat",
-  image: "image",
-  audio: "audio",
-  video: "video",
-  document: "application",
-  sticker: "sticker",
-  location: "locationMessage",
-  contact: "vcard",
-  reaction: "reactionMessage",
-};
-
 function timeIn(date: Date, timeZone: string): string {
   return new Intl.DateTimeFormat("pt-BR", {
     timeZone,
@@ -89,6 +79,7 @@ function timeIn(date: Date, timeZone: string): string {
 export function createInbound(deps: InboundDeps): Inbound {
   const { db, bus, now, log } = deps;
   const { identityOf, withIdentity, refreshProfilePicture, contactUpdate } = contactUpkeep(deps);
+  const importHistory = historyImport(deps);
   // The followers' work (the bot's turn) commits with the batch of messages that calls for it.
   // A message whose file is still to come commits with the job that downloads it.
   const pending = new Map<string, PendingMedia>();
@@ -410,6 +401,8 @@ export function createInbound(deps: InboundDeps): Inbound {
           return contactUpdate(connection, event);
         case "connection":
           return updateConnection(connection, event.status, event);
+        case "history":
+          return importHistory(connection, event);
         case "loggedOut":
           return updateConnection(connection, "DISCONNECTED", { number: "" });
       }

@@ -200,6 +200,7 @@ describe("PUT /settings/{key}", () => {
     ["sendGreetingMessageOneQueues", ["disabled", "enabled"]],
     ["chatBotType", ["text"]],
     ["notificationPreview", ["disabled", "enabled"]],
+    ["historyImportDays", ["7", "0", "30", "3"]],
     ["timezone", ["America/Manaus", "UTC", "Europe/Lisbon", "America/Sao_Paulo"]],
   ];
 
@@ -225,6 +226,8 @@ describe("PUT /settings/{key}", () => {
       // The bot sends text menus only: the spec's value is text, and nothing else is taken.
       ["chatBotType", "button", "Valor inválido"],
       ["chatBotType", "list", "Valor inválido"],
+      ["historyImportDays", "400", "Valor inválido"],
+      ["historyImportDays", 3, "Valor inválido"],
       ["timezone", "Mars/Olympus_Mons", "Fuso horário inválido"],
       ["timezone", "America/Sao Paulo", "Fuso horário inválido"],
       ["timezone", "", "Fuso horário inválido"],

@@ -18,6 +18,7 @@ import { useTranslation } from "react-i18next";
 import { SessionButtons, StatusIcon, type SessionActions } from "./ConnectionStatus";
 import { formatConnectionNumber, formatShortDateTime } from "./format";
 import { SkeletonRows } from "../../components/TableStates";
+import { useWhatsappHistory } from "../../api/whatsapps";
 
 interface ConnectionsTableProps {
   whatsapps: WhatsappDTO[];
@@ -49,6 +50,7 @@ export function ConnectionsTable({
   onDelete,
 }: ConnectionsTableProps) {
   const { t } = useTranslation();
+  const history = useWhatsappHistory();
   return (
     <TableContainer sx={{ flex: 1, minHeight: 0 }}>
       <Table stickyHeader size="small">
@@ -67,7 +69,19 @@ export function ConnectionsTable({
           {!loading &&
             whatsapps.map((whatsapp) => (
               <TableRow key={whatsapp.id} hover>
-                <TableCell>{whatsapp.name}</TableCell>
+                <TableCell>
+                  {whatsapp.name}
+                  {history.has(whatsapp.id) && (
+                    <Typography
+                      variant="caption"
+                      color="text.secondary"
+                      role="status"
+                      sx={{ display: "block" }}
+                    >
+                      {t("connections.historyImport", { count: history.get(whatsapp.id)!.imported })}
+                    </Typography>
+                  )}
+                </TableCell>
                 <TableCell sx={{ whiteSpace: "nowrap" }}>{formatConnectionNumber(whatsapp.number)}</TableCell>
                 <TableCell align="center">
                   <StatusIcon status={whatsapp.status} />

@@ -1,6 +1,7 @@
 import {
   CHATBOT_TYPES,
   ENABLED_DISABLED,
+  HISTORY_IMPORT_DAYS,
   SCHEDULE_TYPES,
   TRIAL_DAYS,
   type BillingSettingKey,
@@ -42,6 +43,7 @@ const CHOICES: Record<ChoiceKey, readonly string[]> = {
   sendMsgTransfTicket: ENABLED_DISABLED,
   sendGreetingMessageOneQueues: ENABLED_DISABLED,
   notificationPreview: ENABLED_DISABLED,
+  historyImportDays: HISTORY_IMPORT_DAYS,
   allowregister: ENABLED_DISABLED,
   viewregister: ENABLED_DISABLED,
   trial: TRIAL_DAYS,
@@ -57,6 +59,7 @@ const SERVICE_KEYS: ChoiceKey[] = [
   "sendMsgTransfTicket",
   "sendGreetingMessageOneQueues",
   "notificationPreview",
+  "historyImportDays",
 ];
 const PLATFORM_KEYS: ChoiceKey[] = ["allowregister", "viewregister", "trial"];
 const INTEGRATION_KEYS = [
@@ -127,6 +130,10 @@ export function OptionsTab({ settings }: OptionsTabProps) {
 
   function valueLabel(key: ChoiceKey, value: string): string {
     if (key === "trial") return t("settings.trialDays", { count: Number(value) });
+    if (key === "historyImportDays")
+      return value === "0"
+        ? t("settings.historyDaysNone")
+        : t("settings.historyDays", { count: Number(value) });
     const special = `settings.values.${key}.${value}`;
     return t(special, { defaultValue: t(`settings.${value}`, { defaultValue: value }) });
   }
