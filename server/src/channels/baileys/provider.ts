@@ -4,6 +4,7 @@ import { useDbAuthState } from "./authState.js";
 import { consoleLogger, type BaileysLogger } from "./logger.js";
 import type { MediaDownloader } from "./mapping.js";
 import { openBaileysMedia } from "./media.js";
+import type { NumberCheckOptions } from "./numberDirectory.js";
 import { baileysSession } from "./session.js";
 import { exponentialBackoff, SocketSupervisor, type SocketMaker } from "./supervisor.js";
 
@@ -21,6 +22,8 @@ export interface BaileysProviderOptions {
   version?: WAVersion;
   /** Fetches media bytes; defaults to Baileys' downloadMediaMessage. */
   downloadMedia?: MediaDownloader;
+  /** How numbers are checked on WhatsApp: per query, the pause between queries (numberDirectory.ts). */
+  numberChecks?: NumberCheckOptions;
 }
 
 /**
@@ -54,7 +57,7 @@ export function baileysProvider(options: BaileysProviderOptions = {}): ChannelPr
       });
       supervisors.set(connection.id, supervisor);
       supervisor.connect();
-      return baileysSession(supervisor);
+      return baileysSession(supervisor, store, options.numberChecks);
     },
   };
 }
