@@ -22,7 +22,17 @@ export interface ChannelAddress {
 }
 
 export type InboundKind =
-  "text" | "image" | "audio" | "video" | "document" | "sticker" | "location" | "contact" | "reaction";
+  | "text"
+  | "image"
+  | "audio"
+  | "video"
+  | "document"
+  | "sticker"
+  | "location"
+  | "contact"
+  | "reaction"
+  /** Delivered, but not readable on this device (its body says so): a later message with its id replaces it. */
+  | "unreadable";
 
 export interface InboundMedia {
   mimetype: string;

@@ -13,6 +13,7 @@ import type { MediaStore } from "../../storage/media.js";
 import { contactUpkeep } from "./contacts.js";
 import { conversationEvents } from "./events.js";
 import { type PendingMedia, enqueueMediaDownload } from "./mediaJob.js";
+import { UNREADABLE, placeholderReplacer } from "./placeholders.js";
 import {
   type ContactKey,
   type ContactValues,
@@ -59,6 +60,7 @@ const MEDIA_TYPE_BY_KIND: Record<InboundMessage["kind"], string> = {
   location: "locationMessage",
   contact: "vcard",
   reaction: "reactionMessage",
+  unreadable: UNREADABLE,
 };
 
 function timeIn(date: Date, timeZone: string): string {
@@ -73,6 +75,7 @@ function timeIn(date: Date, timeZone: string): string {
 export function createInbound(deps: InboundDeps): Inbound {
   const { db, bus, now, log } = deps;
   const { identityOf, withIdentity, refreshProfilePicture, contactUpdate } = contactUpkeep(deps);
+  const replacePlaceholder = placeholderReplacer(deps);
   // The followers' work (the bot's turn) commits with the batch of messages that calls for it.
   // A message whose file is still to come commits with the job that downloads it.
   const pending = new Map<string, PendingMedia>();
@@ -170,7 +173,11 @@ export function createInbound(deps: InboundDeps): Inbound {
       preview: preview.slice(0, 255),
       unread: msg.fromMe ? 0 : 1,
     });
-    if (!stored) return null;
+    if (!stored) {
+      // A redelivery; or the content of a message stored unreadable, which it replaces.
+      if (msg.kind !== "unreadable") await replacePlaceholder(connection, values, msg, preview.slice(0, 255));
+      return null;
+    }
     await publishInOrder(stored.ticket.id, conversationEvents(stored));
     return stored.contact;
   }
