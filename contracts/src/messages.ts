@@ -18,6 +18,12 @@ export const MEDIA_TYPES = [
   "vcard",
   "reactionMessage",
   "call_log",
+  /**
+   * A message WhatsApp delivered that this device could not read (not decrypted, view-once on a
+   * linked device, no content): a placeholder the app shows in the agent's language ("see it on the
+   * phone"), its body the Portuguese text. Replaced in place when WhatsApp's retry brings the content.
+   */
+  "unreadable",
 ] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 

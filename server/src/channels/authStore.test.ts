@@ -4,7 +4,7 @@ import { baileysKeys, whatsappSentMessages } from "../db/schema/index.js";
 import { buildCompany, buildConnection } from "../test/factories.js";
 import { type TestContext, createTestContext } from "../test/harness.js";
 import { dbAuthStore } from "./authStore.js";
-import { SENT_MESSAGES } from "./provider.js";
+import { NUMBER_CHECKS, NUMBER_CHECK_FRESH_MS, SENT_MESSAGES } from "./provider.js";
 import { purgeSentMessages } from "./sessionState/queries.js";
 
 let ctx: TestContext;
@@ -42,5 +42,37 @@ describe("the auth store in the database: sent messages", () => {
 
     await storeA.clear();
     expect(await storeA.get(SENT_MESSAGES, ["3EB0A"])).toStrictEqual({});
+  });
+});
+
+describe("the auth store in the database: number checks", () => {
+  it("keeps what WhatsApp answered about a number for the whole company, and forgets answers past a week", async () => {
+    const db = ctx.deps.db;
+    const company = await buildCompany(db);
+    const stranger = await buildCompany(db);
+    const a = await buildConnection(db, company.id, { provider: "beta" });
+    const b = await buildConnection(db, company.id, { provider: "beta" });
+    const c = await buildConnection(db, stranger.id, { provider: "beta" });
+    const now = Date.now();
+    const old = now - NUMBER_CHECK_FRESH_MS.found - 3600_000;
+    await dbAuthStore(db, company.id, a.id).set([
+      {
+        category: NUMBER_CHECKS,
+        id: "5511987654321",
+        value: { jid: "551187654321@s.whatsapp.net", at: now },
+      },
+      { category: NUMBER_CHECKS, id: "5511912345678", value: { jid: null, at: now } },
+      { category: NUMBER_CHECKS, id: "5511900000000", value: { jid: null, at: old } },
+    ]);
+    const ids = ["5511987654321", "5511912345678", "5511900000000"];
+    expect(await dbAuthStore(db, company.id, b.id).get(NUMBER_CHECKS, ids)).toStrictEqual({
+      "5511987654321": { jid: "551187654321@s.whatsapp.net", at: now },
+      "5511912345678": { jid: null, at: now },
+    });
+    expect(await dbAuthStore(db, stranger.id, c.id).get(NUMBER_CHECKS, ids)).toStrictEqual({});
+    // A logout forgets the session's keys, not what WhatsApp said about the company's numbers.
+    await dbAuthStore(db, company.id, a.id).clear();
+    expect(Object.keys(await dbAuthStore(db, company.id, a.id).get(NUMBER_CHECKS, ids))).toHaveLength(2);
+    expect(await db.select().from(baileysKeys).where(eq(baileysKeys.whatsappId, a.id))).toHaveLength(0);
   });
 });

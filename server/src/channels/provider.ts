@@ -22,7 +22,17 @@ export interface ChannelAddress {
 }
 
 export type InboundKind =
-  "text" | "image" | "audio" | "video" | "document" | "sticker" | "location" | "contact" | "reaction";
+  | "text"
+  | "image"
+  | "audio"
+  | "video"
+  | "document"
+  | "sticker"
+  | "location"
+  | "contact"
+  | "reaction"
+  /** Delivered, but not readable on this device (its body says so): a later message with its id replaces it. */
+  | "unreadable";
 
 export interface InboundMedia {
   mimetype: string;
@@ -171,6 +181,13 @@ export interface ChannelSession {
   rejectCall(from: ChannelAddress, callId: string): Promise<void>;
   /** The canonical address of a number on WhatsApp, or null when it is not on WhatsApp. */
   checkNumber(number: string): Promise<ChannelAddress | null>;
+  /**
+   * `checkNumber` for many numbers at once, answered by the given number: a provider that asks
+   * WhatsApp (Baileys) asks many per query, paced per connection, and remembers the answers; when
+   * it must ask, the numbers of `ahead` (wanted next) ride along. Optional: `checkNumbers`
+   * (numberChecks.ts) falls back to one `checkNumber` per number.
+   */
+  checkNumbers?(numbers: string[], ahead?: string[]): Promise<Map<string, ChannelAddress | null>>;
   profilePicture(address: ChannelAddress): Promise<string | null>;
   /**
    * An 8-character code that pairs the phone of this number (digits with country code) instead of
@@ -220,6 +237,26 @@ export function connectionInfoOf(row: {
  * the old ones.
  */
 export const SENT_MESSAGES = "sent-message";
+
+/**
+ * The AuthStore category of what WhatsApp answered about a number (normalised digits): the jid it
+ * uses for it, or null when it has no account, and when it was asked (`NumberCheck`). The database
+ * keeps these for the whole company (every connection reads them), apart from the session's keys,
+ * and purges those past `NUMBER_CHECK_FRESH_MS.found`.
+ */
+export const NUMBER_CHECKS = "number-check";
+
+export interface NumberCheck {
+  jid: string | null;
+  /** When WhatsApp answered, in ms since the epoch. */
+  at: number;
+}
+
+/**
+ * How long an answer about a number stands before WhatsApp is asked again: an account is rarely
+ * deleted, while a number without one may get one any day (a customer told to install WhatsApp).
+ */
+export const NUMBER_CHECK_FRESH_MS = { found: 7 * 24 * 3600_000, missing: 24 * 3600_000 } as const;
 
 export interface AuthStore {
   get(category: string, ids: string[]): Promise<Record<string, unknown>>;

@@ -116,6 +116,7 @@ const pt = {
     openMap: "Abrir no mapa",
     missedVoiceCall: "Chamada de voz perdida às {{time}}",
     missedVideoCall: "Chamada de vídeo perdida às {{time}}",
+    unreadable: "Mensagem não pôde ser lida no aparelho. Veja no celular.",
   },
   input: {
     label: "Mensagem",
@@ -312,6 +313,7 @@ const en: ChatTexts = {
     openMap: "Open in maps",
     missedVoiceCall: "Missed voice call at {{time}}",
     missedVideoCall: "Missed video call at {{time}}",
+    unreadable: "This message could not be read on this device. Check it on the phone.",
   },
   input: {
     label: "Message",
@@ -507,6 +509,7 @@ const es: ChatTexts = {
     openMap: "Abrir en el mapa",
     missedVoiceCall: "Llamada de voz perdida a las {{time}}",
     missedVideoCall: "Videollamada perdida a las {{time}}",
+    unreadable: "No se pudo leer el mensaje en este dispositivo. Míralo en el celular.",
   },
   input: {
     label: "Mensaje",

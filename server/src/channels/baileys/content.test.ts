@@ -49,10 +49,10 @@ describe("Baileys kinds the inbox shows as text", () => {
     });
   });
 
-  it("what carries nothing to show stays out: a poll vote, key distribution, protocol messages, stubs", () => {
+  it("what carries nothing to show stays out: a poll vote, key distribution, protocol messages, notices", () => {
     expect(shown(described.pollVote)).toBeNull();
     expect(shown(ignored.senderKeyOnly)).toBeNull();
     expect(shown(ignored.ephemeralSetting)).toBeNull();
-    expect(shown(ignored.undecryptedStub)).toBeNull();
+    expect(shown(ignored.securityCodeChanged)).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ChannelError } from "../provider.js";
-import { addressToJid, jidToAddress, NumberDirectory } from "./jid.js";
+import { addressToJid, jidToAddress } from "./jid.js";
 
 describe("jidToAddress", () => {
   it("strips the device suffix and normalises the number", () => {
@@ -47,39 +47,5 @@ describe("addressToJid", () => {
   it("refuses an address with nothing to send to", () => {
     expect(() => addressToJid({ number: "", isGroup: false })).toThrow(ChannelError);
     expect(() => addressToJid({ number: "55 11 9", isGroup: false })).toThrow(ChannelError);
-  });
-});
-
-describe("NumberDirectory", () => {
-  it("asks WhatsApp once for a Brazilian mobile and remembers its 8-digit jid", async () => {
-    const lookup = vi.fn(async () => [{ jid: "551187654321@s.whatsapp.net", exists: true }]);
-    const directory = new NumberDirectory(lookup);
-    const to = { number: "5511987654321", isGroup: false };
-    expect(await directory.jidFor(to)).toBe("551187654321@s.whatsapp.net");
-    expect(await directory.jidFor(to)).toBe("551187654321@s.whatsapp.net");
-    expect(lookup).toHaveBeenCalledTimes(1);
-    expect(lookup).toHaveBeenCalledWith(["5511987654321", "551187654321"]);
-  });
-
-  it("skips the lookup for numbers with one form, and falls back to the plain jid when WhatsApp cannot be asked", async () => {
-    const lookup = vi.fn(async () => {
-      throw new Error("Connection Closed");
-    });
-    const directory = new NumberDirectory(lookup);
-    expect(await directory.jidFor({ number: "14155550123", isGroup: false })).toBe(
-      "14155550123@s.whatsapp.net",
-    );
-    expect(lookup).not.toHaveBeenCalled();
-    expect(await directory.jidFor({ number: "5511987654321", isGroup: false })).toBe(
-      "5511987654321@s.whatsapp.net",
-    );
-  });
-
-  it("refuses to send to a number WhatsApp does not know", async () => {
-    const directory = new NumberDirectory(async () => []);
-    await expect(directory.jidFor({ number: "5511987654321", isGroup: false })).rejects.toMatchObject({
-      retryable: false,
-      code: "ERR_WAPP_INVALID_CONTACT",
-    });
   });
 });

@@ -1,5 +1,5 @@
 import { jidDecode, jidNormalizedUser } from "@whiskeysockets/baileys";
-import { normalizeNumber, numberVariants } from "../numbers.js";
+import { normalizeNumber } from "../numbers.js";
 import { ChannelError, type ChannelAddress } from "../provider.js";
 
 /**
@@ -57,55 +57,4 @@ export function addressToJid(address: ChannelAddress): string {
     false,
     "ERR_WAPP_INVALID_CONTACT",
   );
-}
-
-/** `sock.onWhatsApp`: the jids WhatsApp knows among the given phone numbers. */
-export type WhatsAppLookup = (numbers: string[]) => Promise<{ jid: string; exists: boolean }[] | undefined>;
-
-const MAX_CACHED_NUMBERS = 5000;
-
-/**
- * Which jid WhatsApp uses for a number. A Brazilian mobile registered before the ninth digit still
- * has an 8-digit jid (55 DD 8XXXXXXX), and a message sent to the 9-digit form never arrives; so
- * numbers with two possible forms are asked to WhatsApp once, and the answer is kept.
- */
-export class NumberDirectory {
-  private readonly jids = new Map<string, string>();
-
-  constructor(private readonly lookup: WhatsAppLookup) {}
-
-  /** The canonical jid of a normalised number, or null when it is not on WhatsApp. Throws when WhatsApp cannot be asked. */
-  async resolve(normalized: string): Promise<string | null> {
-    const cached = this.jids.get(normalized);
-    if (cached) return cached;
-    const found = (await this.lookup(numberVariants(normalized)))?.find((r) => r.exists);
-    if (!found) return null;
-    const jid = jidNormalizedUser(found.jid);
-    this.remember(normalized, jid);
-    return jid;
-  }
-
-  /** The jid to send to; numbers with a single form skip the lookup. */
-  async jidFor(address: ChannelAddress): Promise<string> {
-    const direct = addressToJid(address);
-    if (address.isGroup || !address.number || numberVariants(address.number).length < 2) return direct;
-    let resolved: string | null;
-    try {
-      resolved = await this.resolve(address.number);
-    } catch {
-      return direct; // the lookup is an improvement, not a condition: the plain jid may well work
-    }
-    if (!resolved) {
-      throw new ChannelError(`${address.number} is not on WhatsApp`, false, "ERR_WAPP_INVALID_CONTACT");
-    }
-    return resolved;
-  }
-
-  private remember(normalized: string, jid: string): void {
-    if (this.jids.size >= MAX_CACHED_NUMBERS) {
-      const oldest = this.jids.keys().next().value;
-      if (oldest !== undefined) this.jids.delete(oldest);
-    }
-    this.jids.set(normalized, jid);
-  }
 }

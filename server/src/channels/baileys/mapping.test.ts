@@ -1,8 +1,8 @@
 import type { WAMessage } from "@whiskeysockets/baileys";
 import { describe, expect, it } from "vitest";
 import type { ChannelEvent, InboundMessage } from "../provider.js";
-import { AT, fixtures, ignored } from "./fixtures/messages.js";
-import { mapUpsertedMessage, type MediaDownloader } from "./mapping.js";
+import { AT, fixtures, ignored, subjectChanged, unreadable } from "./fixtures/messages.js";
+import { mapUpsertedMessage, type MediaDownloader, UNREADABLE_TEXT } from "./mapping.js";
 
 const BYTES = Buffer.from("fake media bytes");
 const downloaded: string[] = [];
@@ -234,5 +234,32 @@ describe("mapUpsertedMessage: addresses", () => {
 describe("mapUpsertedMessage: nothing to show", () => {
   it.each(Object.entries(ignored))("ignores %s", (_, msg) => {
     expect(mapUpsertedMessage(msg, fakeDownload)).toBeNull();
+  });
+
+  it("ignores a group's notice (a stub of another kind, no content)", () => {
+    expect(
+      mapUpsertedMessage(subjectChanged("120363025246125486@g.us", "VIP", "S1"), fakeDownload),
+    ).toBeNull();
+  });
+});
+
+describe("mapUpsertedMessage: what this device could not read", () => {
+  it.each(Object.entries(unreadable))("%s is a placeholder the agent sees, under its own id", (_, msg) => {
+    const message = inbound(msg);
+    expect(message).toMatchObject({
+      id: msg.key.id,
+      kind: "unreadable",
+      body: UNREADABLE_TEXT,
+      fromMe: false,
+    });
+    expect(message.media).toBeUndefined();
+  });
+
+  it("keeps the sender: the customer's push name, or in a group its participant", () => {
+    expect(inbound(unreadable.undecrypted)).toMatchObject({ chat: customer, pushName: "Maria" });
+    expect(inbound(unreadable.groupPartly)).toMatchObject({
+      chat: { number: "120363025246125486", isGroup: true },
+      participant: { number: "5521998877665", lid: "98765432109876", name: "Joana" },
+    });
   });
 });

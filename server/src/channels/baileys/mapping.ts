@@ -4,9 +4,10 @@ import {
   proto,
   toNumber,
   type WAMessage,
+  type WAMessageKey,
 } from "@whiskeysockets/baileys";
-import type { ChannelEvent, InboundMessage } from "../provider.js";
-import { contentOf, readContent, textOf } from "./content.js";
+import type { ChannelAddress, ChannelEvent, InboundMessage } from "../provider.js";
+import { type ContentParts, contentOf, readContent, textOf } from "./content.js";
 import { jidToAddress } from "./jid.js";
 import { type MediaDownloader, mediaRefOf } from "./media.js";
 
@@ -16,7 +17,14 @@ export type { MediaDownloader } from "./media.js";
 /**
  * One message from `messages.upsert` as the event Atende cares about: a message (text, media,
  * location, contact, reaction), an edit, a revoke; or null for what has nothing to show (status
- * updates, broadcast lists, newsletters, key distribution, stubs, other protocol messages).
+ * updates, broadcast lists, newsletters, key distribution, notices, other protocol messages).
+ *
+ * A message this device could not read is still a message: the customer wrote, and the agent must
+ * know it. Baileys hands it with no content: a CIPHERTEXT stub (it could not decrypt it, "waiting
+ * for this message"; or it came without content, as the first message from a click-to-WhatsApp ad
+ * while the phone was offline), a view-once on a linked device, or WhatsApp's own placeholder. It
+ * becomes an "unreadable" placeholder; Baileys' retry (a retry receipt, the phone's placeholder
+ * resend) brings the content later under the same id, and the pipeline replaces it in place.
  *
  * Edits and revokes are taken from here only: Baileys also reports them on `messages.update`,
  * and one source keeps each change to one event.
@@ -32,12 +40,39 @@ export function mapUpsertedMessage(
   const chat = jidToAddress(key.remoteJid, key.remoteJidAlt ?? chatAlt);
   if (!chat) return null;
   const content = contentOf(msg.message);
-  if (!content) return null;
+  if (!content) return unreadable(msg) ? messageEvent(msg, chat, UNREADABLE) : null;
 
   if (content.protocolMessage) return mapProtocolMessage(content.protocolMessage);
 
-  const parts = readContent(content);
-  if (!parts) return null;
+  // A group message may decrypt only in part (the sender's key, not the text): still unreadable.
+  const parts = readContent(content) ?? (content.placeholderMessage || ciphertext(msg) ? UNREADABLE : null);
+  return parts ? messageEvent(msg, chat, parts, download, content) : null;
+}
+
+/** The text an unreadable message is stored with (the app shows its own, in the agent's language). */
+export const UNREADABLE_TEXT = "Mensagem não pôde ser lida no aparelho. Veja no celular.";
+const UNREADABLE: ContentParts = { kind: "unreadable", body: UNREADABLE_TEXT };
+
+/**
+ * No content, and not a notice (a group's new subject, a changed security code: stubs of other
+ * kinds): a message Baileys could not decrypt, or one WhatsApp sent this device without content.
+ */
+function unreadable(msg: WAMessage): boolean {
+  return ciphertext(msg) || !msg.messageStubType;
+}
+
+function ciphertext(msg: WAMessage): boolean {
+  return msg.messageStubType === proto.WebMessageInfo.StubType.CIPHERTEXT;
+}
+
+function messageEvent(
+  msg: WAMessage,
+  chat: ChannelAddress,
+  parts: ContentParts,
+  download?: MediaDownloader,
+  content?: proto.IMessage,
+): ChannelEvent {
+  const key = msg.key as WAMessageKey & { id: string; remoteJid: string };
   const { contextInfo, media, ...shown } = parts;
 
   const message: InboundMessage = {
@@ -60,7 +95,8 @@ export function mapUpsertedMessage(
   if (media?.bytes) {
     const { bytes, ...file } = media;
     message.media = { ...file, download: () => Promise.resolve(bytes) };
-  } else if (media) message.media = { ...media, ...mediaRefOf(key, content), download: () => download(msg) };
+  } else if (media && content && download)
+    message.media = { ...media, ...mediaRefOf(key, content), download: () => download(msg) };
   return { type: "message", message };
 }
 

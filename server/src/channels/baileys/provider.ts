@@ -4,6 +4,7 @@ import { useDbAuthState } from "./authState.js";
 import { consoleLogger, type BaileysLogger } from "./logger.js";
 import type { MediaDownloader } from "./mapping.js";
 import { openBaileysMedia } from "./media.js";
+import type { NumberCheckOptions } from "./numberDirectory.js";
 import { baileysSession } from "./session.js";
 import { exponentialBackoff, SocketSupervisor, type SocketMaker } from "./supervisor.js";
 import type { WaWebVersionSource } from "./version.js";
@@ -24,6 +25,8 @@ export interface BaileysProviderOptions {
   latestVersion?: WaWebVersionSource;
   /** Fetches media bytes; defaults to Baileys' downloadMediaMessage. */
   downloadMedia?: MediaDownloader;
+  /** How numbers are checked on WhatsApp: per query, the pause between queries (numberDirectory.ts). */
+  numberChecks?: NumberCheckOptions;
 }
 
 /**
@@ -60,7 +63,7 @@ export function baileysProvider(options: BaileysProviderOptions = {}): ChannelPr
       supervisors.set(connection.id, supervisor);
       // Reading the current WhatsApp Web version (bounded) does not hold the start up.
       void supervisor.connect();
-      return baileysSession(supervisor);
+      return baileysSession(supervisor, store, options.numberChecks);
     },
   };
 }

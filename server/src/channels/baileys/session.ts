@@ -1,14 +1,26 @@
 import type { WAMessageKey } from "@whiskeysockets/baileys";
 import { normalizeNumber } from "../numbers.js";
-import { ChannelError, type ChannelAddress, type ChannelSession } from "../provider.js";
+import { type AuthStore, ChannelError, type ChannelAddress, type ChannelSession } from "../provider.js";
 import { toChannelError } from "./errors.js";
-import { addressToJid, jidToAddress, NumberDirectory } from "./jid.js";
+import { addressToJid, jidToAddress } from "./jid.js";
+import { type NumberCheckOptions, NumberDirectory } from "./numberDirectory.js";
 import { outboundContent, sendOptions } from "./outbound.js";
 import type { BaileysSocket, SocketSupervisor } from "./supervisor.js";
 
-/** The ChannelSession of a Baileys connection: every call goes to the supervisor's open socket. */
-export function baileysSession(supervisor: SocketSupervisor): ChannelSession {
-  const directory = new NumberDirectory((numbers) => supervisor.openSocket().onWhatsApp(...numbers));
+/**
+ * The ChannelSession of a Baileys connection: every call goes to the supervisor's open socket. The
+ * number checks' answers are kept in the connection's store (the company's, in the database).
+ */
+export function baileysSession(
+  supervisor: SocketSupervisor,
+  store?: Pick<AuthStore, "get" | "set">,
+  numberChecks?: NumberCheckOptions,
+): ChannelSession {
+  const directory = new NumberDirectory(
+    (numbers) => supervisor.openSocket().onWhatsApp(...numbers),
+    store,
+    numberChecks,
+  );
 
   /** Runs a socket call; its failure becomes a ChannelError the outbound queue can act on. */
   async function attempt<T>(work: () => Promise<T>): Promise<T> {
@@ -26,6 +38,28 @@ export function baileysSession(supervisor: SocketSupervisor): ChannelSession {
     const sent = await supervisor.openSocket().sendMessage(...args);
     await supervisor.sent.keep(sent);
     return sent;
+  }
+
+  async function checkNumbers(
+    numbers: string[],
+    ahead: string[] = [],
+  ): Promise<Map<string, ChannelAddress | null>> {
+    const normalized = new Map(numbers.map((n) => [n, normalizeNumber(n)]));
+    let jids: Map<string, string | null>;
+    try {
+      jids = await directory.resolveMany(
+        [...normalized.values()].filter(Boolean),
+        ahead.map((n) => normalizeNumber(n)).filter(Boolean),
+      );
+    } catch (err) {
+      throw toChannelError(err, "ERR_WAPP_CHECK_CONTACT");
+    }
+    return new Map(
+      numbers.map((n) => {
+        const jid = jids.get(normalized.get(n)!);
+        return [n, jid ? jidToAddress(jid) : null];
+      }),
+    );
   }
 
   return {
@@ -94,15 +128,10 @@ export function baileysSession(supervisor: SocketSupervisor): ChannelSession {
     },
 
     async checkNumber(number): Promise<ChannelAddress | null> {
-      const normalized = normalizeNumber(number);
-      if (!normalized) return null;
-      try {
-        const jid = await directory.resolve(normalized);
-        return jid ? jidToAddress(jid) : null;
-      } catch (err) {
-        throw toChannelError(err, "ERR_WAPP_CHECK_CONTACT");
-      }
+      return (await checkNumbers([number])).get(number) ?? null;
     },
+
+    checkNumbers,
 
     async profilePicture(address) {
       try {

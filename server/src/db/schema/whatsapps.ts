@@ -155,3 +155,27 @@ export const whatsappSentMessages = pgTable(
     index("whatsapp_sent_messages_created_idx").on(t.createdAt),
   ],
 );
+
+/**
+ * What WhatsApp answered about a company's numbers (Baileys' `onWhatsApp`): the jid it uses for the
+ * number (a Brazilian mobile may keep its 8-digit form), or null when the number has no account, and
+ * when it was asked. Shared by the company's connections, instances and restarts, so a campaign
+ * right after a list check asks WhatsApp nothing again. The reader decides what is still fresh
+ * (channels/baileys/numberDirectory.ts); rows past the longest freshness are purged as new ones come.
+ * Written through the auth store's "number-check" category (channels/authStore.ts).
+ */
+export const whatsappNumberChecks = pgTable(
+  "whatsapp_number_checks",
+  {
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    number: text("number").notNull(),
+    jid: text("jid"),
+    checkedAt: timestamp("checked_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.companyId, t.number] }),
+    index("whatsapp_number_checks_checked_idx").on(t.companyId, t.checkedAt),
+  ],
+);

@@ -1,5 +1,7 @@
 import { fileNameOf, mimeOf } from "../../storage/mime.js";
 import type { CampaignSettingsValues } from "@atende/contracts";
+import { checkNumbers } from "../../channels/numberChecks.js";
+import type { ChannelSession } from "../../channels/provider.js";
 import type { SessionManager } from "../../channels/sessions.js";
 import { type Db, type Executor, type Tx, isDatabaseUnavailable } from "../../db/client.js";
 import { type EventBus, type Raise, inTransaction } from "../../events/bus.js";
@@ -54,6 +56,8 @@ const PAUSE_POLL_SECONDS = 15;
 const TOTALS_EVERY_MS = 1000;
 const TOTALS_SHARE = 10;
 const STEP_ATTEMPTS = 20;
+/** Recipients after the one being sent that are checked on WhatsApp with it (one query for all). */
+const CHECK_AHEAD = 99;
 
 export async function announceCampaign(
   tx: Executor,
@@ -341,6 +345,20 @@ export function stepCampaignJob(deps: SenderDeps): JobHandler<typeof q.STEP_CAMP
     });
   }
 
+  /**
+   * Whether WhatsApp says the recipient has no account. Through the number check the list check
+   * used: what it answered for the company is not asked again; when the recipient must be asked,
+   * the next ones ride in the same query, and their answers wait for their turn. A check that
+   * fails sends anyway.
+   */
+  async function notOnWhatsappNow(session: ChannelSession, next: ShippingRow): Promise<boolean> {
+    const ahead = session.checkNumbers
+      ? await s.pendingNumbersAfter(db, next.campaignId, next.id, CHECK_AHEAD)
+      : [];
+    const answers = await checkNumbers(session, [next.number], ahead).catch(() => null);
+    return answers?.get(next.number) === null;
+  }
+
   return {
     async run(job, ctx) {
       const companyId = job.companyId!;
@@ -367,9 +385,8 @@ export function stepCampaignJob(deps: SenderDeps): JobHandler<typeof q.STEP_CAMP
         return;
       }
       // Asked only where the connection's session runs (elsewhere the list's own check stands).
-      let notOnWhatsapp = false;
       const session = deps.sessions.session(connection.id);
-      if (session) notOnWhatsapp = (await session.checkNumber(next.number).catch(() => undefined)) === null;
+      const notOnWhatsapp = session ? await notOnWhatsappNow(session, next) : false;
       try {
         const outcome = await sendOne(c, next, notOnWhatsapp, at, sent, settings);
         if (outcome !== "stop") deps.poke();

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import { checkNumbers } from "../../channels/numberChecks.js";
 import type { SessionManager } from "../../channels/sessions.js";
 import type { Db, Executor } from "../../db/client.js";
 import { type EventBus, inTransaction } from "../../events/bus.js";
@@ -15,8 +16,11 @@ export const CONTACT_LIST_CHECK_JOB = "contact-list-check" as const;
 
 /** One run of an import job works this long, then leaves the rest to its continuation (locks last 120 s). */
 const IMPORT_SLICE_MS = 45_000;
-/** Numbers asked on WhatsApp per batch, and per run of a check job. */
-const CHECK_BATCH = 50;
+/**
+ * Numbers checked per batch: one query's worth (Baileys asks them together, paced per connection),
+ * marked in one transaction, so the page's icons follow query by query. A run stops after a slice.
+ */
+const CHECK_BATCH = 100;
 const CHECK_SLICE_MS = 30_000;
 /** Bad rows kept per import (all are counted). */
 const ERRORS_KEPT = 20_000;
@@ -192,8 +196,10 @@ export function contactListImportJob(
 
 /**
  * Asks WhatsApp, through the list's connection, whether each unchecked number has an account, and
- * marks the item (the page's icon follows live). A connection not running here, or not connected,
- * retries later; a long list continues in a follow-up job.
+ * marks the item (the page's icon follows live). The session's number check (channels/numberChecks.ts)
+ * asks a batch in one query, never back to back, and keeps the answers for the company: a campaign
+ * on the list asks nothing again. A connection not running here, or not connected, retries later;
+ * a long list continues in a follow-up job.
  */
 export function contactListCheckJob(deps: {
   db: Db;
@@ -211,18 +217,18 @@ export function contactListCheckJob(deps: {
       for (;;) {
         const items = await q.uncheckedItems(db, companyId, contactListId, CHECK_BATCH);
         if (items.length === 0) return;
-        const valid: number[] = [];
-        const invalid: number[] = [];
-        for (const item of items) {
-          let address;
-          try {
-            address = await session.checkNumber(item.number);
-          } catch (err) {
-            if (valid.length + invalid.length > 0) await save(valid, invalid);
-            throw new RetryLater(`number check failed: ${(err as Error).message}`, 30);
-          }
-          (address ? valid : invalid).push(item.id);
+        let answers;
+        try {
+          answers = await checkNumbers(
+            session,
+            items.map((item) => item.number),
+          );
+        } catch (err) {
+          // The batches answered so far are marked; this one's answers are kept by the check itself.
+          throw new RetryLater(`number check failed: ${(err as Error).message}`, 30);
         }
+        const valid = items.filter((item) => answers.get(item.number)).map((item) => item.id);
+        const invalid = items.filter((item) => !answers.get(item.number)).map((item) => item.id);
         await save(valid, invalid);
         // Each batch lets the server answer (on PGlite nothing else would run until the list ends).
         await yieldToEventLoop();

@@ -1,4 +1,5 @@
 import type { InboundMessage } from "../../channels/provider.js";
+import { UNREADABLE } from "./placeholders.js";
 
 /** The messages table's mediaType of each kind of inbound message (the spec's names). */
 export const MEDIA_TYPE_BY_KIND: Record<InboundMessage["kind"], string> = {
@@ -11,4 +12,5 @@ export const MEDIA_TYPE_BY_KIND: Record<InboundMessage["kind"], string> = {
   location: "locationMessage",
   contact: "vcard",
   reaction: "reactionMessage",
+  unreadable: UNREADABLE,
 };

@@ -15,6 +15,7 @@ import { conversationEvents } from "./events.js";
 import { historyImport } from "./history.js";
 import { MEDIA_TYPE_BY_KIND } from "./kinds.js";
 import { type PendingMedia, enqueueMediaDownload } from "./mediaJob.js";
+import { placeholderReplacer } from "./placeholders.js";
 import {
   type ContactKey,
   type ContactValues,
@@ -80,6 +81,7 @@ export function createInbound(deps: InboundDeps): Inbound {
   const { db, bus, now, log } = deps;
   const { identityOf, withIdentity, refreshProfilePicture, contactUpdate } = contactUpkeep(deps);
   const importHistory = historyImport(deps);
+  const replacePlaceholder = placeholderReplacer(deps);
   // The followers' work (the bot's turn) commits with the batch of messages that calls for it.
   // A message whose file is still to come commits with the job that downloads it.
   const pending = new Map<string, PendingMedia>();
@@ -210,7 +212,11 @@ export function createInbound(deps: InboundDeps): Inbound {
       preview: preview.slice(0, 255),
       unread: msg.fromMe ? 0 : 1,
     });
-    if (!stored) return null;
+    if (!stored) {
+      // A redelivery; or the content of a message stored unreadable, which it replaces.
+      if (msg.kind !== "unreadable") await replacePlaceholder(connection, values, msg, preview.slice(0, 255));
+      return null;
+    }
     if (stored.quiet && deps.checkQuietFollowers) await checkQuiet(stored);
     await publishInOrder(stored.ticket.id, conversationEvents(stored));
     return stored.contact;

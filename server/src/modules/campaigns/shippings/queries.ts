@@ -1,4 +1,4 @@
-import { type SQL, and, asc, eq, ilike, inArray, or, sql } from "drizzle-orm";
+import { type SQL, and, asc, eq, gt, ilike, inArray, or, sql } from "drizzle-orm";
 import {
   CAMPAIGN_DEFAULT_OPT_OUT_WORDS,
   type CampaignShippingDTO,
@@ -80,6 +80,28 @@ export async function peekPending(db: Executor, campaignId: number) {
     .orderBy(asc(campaignShippings.id))
     .limit(1);
   return row ?? null;
+}
+
+/** The numbers of the pending recipients after this one, in sending order (checked on WhatsApp with it). */
+export async function pendingNumbersAfter(
+  db: Executor,
+  campaignId: number,
+  shippingId: number,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .select({ number: campaignShippings.number })
+    .from(campaignShippings)
+    .where(
+      and(
+        eq(campaignShippings.campaignId, campaignId),
+        eq(campaignShippings.state, "pending"),
+        gt(campaignShippings.id, shippingId),
+      ),
+    )
+    .orderBy(asc(campaignShippings.id))
+    .limit(limit);
+  return rows.map((r) => r.number);
 }
 
 /** That recipient under lock, if still pending and nobody else holds it. */

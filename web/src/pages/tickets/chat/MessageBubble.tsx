@@ -46,7 +46,8 @@ function BubbleComponent(props: MessageBubbleProps) {
   const hasText = !message.isDeleted && !bodyIsContent(message) && message.body.trim() !== "";
   const mediaOnly =
     !message.isDeleted && !hasText && ["image", "sticker", "video"].includes(message.mediaType);
-  const canSelect = !message.isDeleted && message.mediaType !== "call_log";
+  const canSelect =
+    !message.isDeleted && message.mediaType !== "call_log" && message.mediaType !== "unreadable";
   const canReply = Boolean(handlers?.reply) && !selecting && !message.isDeleted;
 
   function react(emoji: string) {

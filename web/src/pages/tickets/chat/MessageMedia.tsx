@@ -6,6 +6,7 @@ import LocationOnIcon from "@mui/icons-material/LocationOn";
 import MissedVideoCallIcon from "@mui/icons-material/MissedVideoCall";
 import PhoneMissedIcon from "@mui/icons-material/PhoneMissed";
 import PersonIcon from "@mui/icons-material/Person";
+import PhonelinkEraseIcon from "@mui/icons-material/PhonelinkErase";
 import {
   Avatar,
   Box,
@@ -26,7 +27,7 @@ import { formatPhone, parseContactCard, parseLocation } from "./conversation";
 
 /** The kinds whose body is the content itself (not a caption under a file). */
 export function bodyIsContent(message: MessageDTO): boolean {
-  return ["locationMessage", "vcard", "contactMessage", "call_log"].includes(message.mediaType);
+  return ["locationMessage", "vcard", "contactMessage", "call_log", "unreadable"].includes(message.mediaType);
 }
 
 function Unavailable() {
@@ -338,6 +339,19 @@ function MissedCall({ message }: { message: MessageDTO }) {
   );
 }
 
+/** A message WhatsApp delivered that this device could not read: the agent looks on the phone. */
+function UnreadableMessage() {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ display: "flex", alignItems: "center", gap: 1, py: 0.25 }}>
+      <PhonelinkEraseIcon sx={{ color: "warning.main" }} aria-hidden />
+      <Typography variant="body2" sx={{ fontStyle: "italic" }}>
+        {t("chat.media.unreadable")}
+      </Typography>
+    </Box>
+  );
+}
+
 /** What a message carries besides its text: a file, a place, a contact card or a missed call. */
 const KIND_LABEL: Record<string, string> = {
   image: "chat.media.image",
@@ -391,6 +405,8 @@ export function MessageMedia({ message }: { message: MessageDTO }) {
       return <ContactCardMedia body={message.body} />;
     case "call_log":
       return <MissedCall message={message} />;
+    case "unreadable":
+      return <UnreadableMessage />;
     default:
       // A text message that still carries a file (a provider we do not know fully).
       return message.mediaUrl ? <DocumentMedia message={message} /> : null;

@@ -60,7 +60,8 @@ export function MessageMenu({ message, mine, handlers, onReact, background }: Me
       },
     });
   }
-  if (handlers.forward && message.mediaType !== "call_log") {
+  // A missed call or an unreadable message has nothing to forward.
+  if (handlers.forward && message.mediaType !== "call_log" && message.mediaType !== "unreadable") {
     items.push({
       key: "forward",
       icon: <ForwardIcon />,

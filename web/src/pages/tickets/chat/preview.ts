@@ -12,6 +12,7 @@ const ICONS: Partial<Record<MediaType, string>> = {
   vcard: "👤",
   contactMessage: "👤",
   call_log: "📞",
+  unreadable: "📵",
 };
 
 /** One line that stands for a message: in quotes, the reply preview and the forward list. */
@@ -30,6 +31,8 @@ export function messagePreview(
       return `${icon} ${parseContactCard(body).name || t("chat.media.contact")}`;
     case "call_log":
       return `${icon} ${body}`;
+    case "unreadable":
+      return `${icon} ${t("chat.media.unreadable")}`;
     case "image":
     case "sticker":
     case "audio":

@@ -15,6 +15,7 @@ const MEDIA_PX: Record<string, number> = {
   vcard: 96,
   contactMessage: 96,
   call_log: 24,
+  unreadable: 24,
 };
 
 /**
