@@ -266,7 +266,13 @@ export async function buildApp(
   await queuesModule(app, shared);
   await quickMessagesModule(app, shared);
   await schedulesModule(app, shared);
-  await campaignsModule(app, shared);
+  // Before campaigns: a Cloud API campaign's template is checked against the connection's.
+  const cloudTemplates = await cloudTemplatesModule(app, {
+    ...shared,
+    tickets,
+    graph: createGraphClient({ baseUrl: deps.config.GRAPH_API_URL, outbound }),
+  });
+  await campaignsModule(app, { ...shared, templates: cloudTemplates });
   await dashboardModule(app, shared);
   await helpsModule(app, shared);
   await passwordResetModule(app, shared);
@@ -280,11 +286,6 @@ export async function buildApp(
   await queueIntegrationsModule(app, { ...shared, dialogflow: dialogflowClient(deps.config, outbound) });
   await promptsModule(app, shared);
   await cloudWebhookRoutes(app, shared);
-  await cloudTemplatesModule(app, {
-    ...shared,
-    tickets,
-    graph: createGraphClient({ baseUrl: deps.config.GRAPH_API_URL, outbound }),
-  });
   await webhooksModule(app, { ...shared, webhookCache });
   await pushModule(app, {
     ...shared,
