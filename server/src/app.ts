@@ -69,6 +69,7 @@ import { ticketsModule } from "./modules/tickets/routes.js";
 import type { createTicketsService } from "./modules/tickets/service.js";
 import { usersModule } from "./modules/users/routes.js";
 import { type Mailer, createMailer } from "./modules/mail/mailer.js";
+import { registerConnectionAlertJobs } from "./modules/whatsapps/alerts.js";
 import { mailRoutes } from "./modules/mail/routes.js";
 import { registerAccountMailJobs } from "./modules/passwordReset/codeMail.js";
 import { passwordResetModule } from "./modules/passwordReset/routes.js";
@@ -381,6 +382,7 @@ function buildChannels(
     graph,
   });
   registerAccountMailJobs(jobs, { db, tokens, config, now, mailer });
+  registerConnectionAlertJobs(jobs, { db, mailer });
   const box = secretBoxFor(config);
   registerBillingJobs(jobs, { db, bus, now, log: app.log, asaasUrl: config.ASAAS_API_URL, secrets: box });
   const bots = createBotRunner({
