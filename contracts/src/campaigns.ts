@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageOf, rowId, timestamp } from "./answers.js";
+import { templateSendSchema } from "./cloud.js";
 import { parseSendAt } from "./schedules.js";
 import { idOf, noNul, optionalEmpty, pageNumber, searchText, sizedText } from "./validation.js";
 
@@ -61,6 +62,24 @@ export type ShippingState = (typeof SHIPPING_STATES)[number];
 /** A row a campaign points at, by id and name (its connection, contact list or tag). */
 const namedRef = z.object({ id: rowId, name: z.string() });
 
+/**
+ * A Cloud API campaign's template: sent instead of the message to a recipient outside the 24-hour
+ * window ({nome}, {numero}, {email} in its values are filled per recipient); `text` is the
+ * template's text with those values, as the ticket shows it.
+ */
+export const campaignTemplateSchema = z.object({
+  name: z.string(),
+  language: z.string(),
+  header: z.array(z.string()),
+  body: z.array(z.string()),
+  headerMedia: z
+    .object({ link: z.string().optional(), id: z.string().optional(), filename: z.string().optional() })
+    .nullable(),
+  buttons: z.array(z.object({ index: z.number().int(), value: z.string() })),
+  text: z.string(),
+});
+export type CampaignTemplateDTO = z.infer<typeof campaignTemplateSchema>;
+
 export const campaignSchema = z
   .object({
     id: rowId,
@@ -94,6 +113,8 @@ export const campaignSchema = z
     tagList: namedRef.nullable(),
     /** Set while the sender waits: ERR_* code of why (connection down, outside the window, daily cap). */
     pausedReason: z.string().nullable(),
+    /** Cloud API: the template sent to recipients outside the 24-hour window (none: they are skipped). */
+    template: campaignTemplateSchema.nullable(),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -278,6 +299,8 @@ const campaignFields = {
   contactListId: optionalId,
   tagListId: optionalId,
   fileListId: optionalId,
+  /** Cloud API: the approved template for recipients outside the 24-hour window; null removes it. */
+  template: templateSendSchema.nullable().optional(),
 };
 
 /**

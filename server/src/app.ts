@@ -70,6 +70,7 @@ import { ticketsModule } from "./modules/tickets/routes.js";
 import type { createTicketsService } from "./modules/tickets/service.js";
 import { usersModule } from "./modules/users/routes.js";
 import { type Mailer, createMailer } from "./modules/mail/mailer.js";
+import { registerConnectionAlertJobs } from "./modules/whatsapps/alerts.js";
 import { mailRoutes } from "./modules/mail/routes.js";
 import { registerAccountMailJobs } from "./modules/passwordReset/codeMail.js";
 import { passwordResetModule } from "./modules/passwordReset/routes.js";
@@ -267,7 +268,13 @@ export async function buildApp(
   await queuesModule(app, shared);
   await quickMessagesModule(app, shared);
   await schedulesModule(app, shared);
-  await campaignsModule(app, shared);
+  // Before campaigns: a Cloud API campaign's template is checked against the connection's.
+  const cloudTemplates = await cloudTemplatesModule(app, {
+    ...shared,
+    tickets,
+    graph: createGraphClient({ baseUrl: deps.config.GRAPH_API_URL, outbound }),
+  });
+  await campaignsModule(app, { ...shared, templates: cloudTemplates });
   await dashboardModule(app, shared);
   await helpsModule(app, shared);
   await passwordResetModule(app, shared);
@@ -281,11 +288,6 @@ export async function buildApp(
   await queueIntegrationsModule(app, { ...shared, dialogflow: dialogflowClient(deps.config, outbound) });
   await promptsModule(app, shared);
   await cloudWebhookRoutes(app, shared);
-  await cloudTemplatesModule(app, {
-    ...shared,
-    tickets,
-    graph: createGraphClient({ baseUrl: deps.config.GRAPH_API_URL, outbound }),
-  });
   await webhooksModule(app, { ...shared, webhookCache });
   await pushModule(app, {
     ...shared,
@@ -392,6 +394,7 @@ function buildChannels(
     graph,
   });
   registerAccountMailJobs(jobs, { db, tokens, config, now, mailer });
+  registerConnectionAlertJobs(jobs, { db, mailer });
   const box = secretBoxFor(config);
   registerBillingJobs(jobs, { db, bus, now, log: app.log, asaasUrl: config.ASAAS_API_URL, secrets: box });
   const bots = createBotRunner({

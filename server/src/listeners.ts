@@ -5,6 +5,7 @@ import { botsWithin } from "./modules/bots/runtime/index.js";
 import { callsWithin } from "./modules/inbound/calls.js";
 import { ticketMessagesWithin } from "./modules/messages/followers.js";
 import { inviteWithin } from "./modules/passwordReset/codeMail.js";
+import { connectionAlertWithin } from "./modules/whatsapps/alerts.js";
 import { settleWithin } from "./modules/schedules/sending.js";
 import { campaignAnswersWithin } from "./modules/campaigns/answers.js";
 import type { ChatsService } from "./modules/chats/service.js";
@@ -35,6 +36,7 @@ import type { DomainEvent, EventBus } from "./events/bus.js";
  * What follows tickets, messages, contacts, connection status and `webhook.event`: a delivery job per
  * outbound webhook subscribed to it (webhooks, follower).
  * What follows `user.invited`: the invitation mail's job (passwordReset, follower).
+ * What follows `whatsapp.alert` (a connection that needs a person): its admins' mail (whatsapps, follower).
  * What follows `ticketNote.changed` (create): the colleagues it mentions hear it in the internal chat.
  * What follows `ticket.saved` of a waiting ticket an agent took: the bot serving it stops (bots, follower).
  * What follows a ticket command's `ticket.saved`: its automatic message queued (messages, follower),
@@ -84,6 +86,8 @@ export function registerListeners(
     bus.within(campaignAnswersWithin(bus, poke, now), quiet),
     // A new user without a password (a new company's first admin) is mailed a code to set one.
     bus.within(inviteWithin(poke), quiet),
+    // A connection that needs a person: its admins' mail (whatsapps/alerts.ts; whatsapp.alert only).
+    bus.within(connectionAlertWithin(poke), quiet),
     // The company's outbound webhooks subscribed to the event get a delivery each.
     bus.within(webhookFollower(webhookCache, poke), webhooksQuietOnInbound(webhookCache)),
 

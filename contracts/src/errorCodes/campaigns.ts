@@ -81,6 +81,12 @@ export const CAMPAIGN_ERRORS = {
     en: "Number is not on WhatsApp.",
     es: "El número no está en WhatsApp.",
   },
+  ERR_CAMPAIGN_OUTSIDE_WINDOW: {
+    status: 409,
+    pt: "Fora da janela de 24 horas da API oficial: o contato não escreveu nas últimas 24 horas e a campanha não tem modelo (template) para enviar.",
+    en: "Outside the Cloud API's 24-hour window: the contact has not written in the last 24 hours and the campaign has no template to send.",
+    es: "Fuera de la ventana de 24 horas de la API oficial: el contacto no escribió en las últimas 24 horas y la campaña no tiene plantilla para enviar.",
+  },
   ERR_CAMPAIGN_OPTED_OUT: {
     status: 400,
     pt: "Contato pediu para não receber campanhas.",

@@ -41,6 +41,25 @@ export const CLOUD_ERRORS = {
     en: "The approved WhatsApp templates could not be loaded. Try again.",
     es: "No se pudieron cargar las plantillas aprobadas de WhatsApp. Inténtelo de nuevo.",
   },
+  // Why a Cloud API connection needs a person (its status and the admins' mail say it).
+  ERR_WAPP_TOKEN_EXPIRED: {
+    status: 424,
+    pt: "A Meta recusou o token de acesso desta conexão (expirado ou revogado): gere um novo token no Meta for Developers e salve-o na conexão.",
+    en: "Meta refused this connection's access token (expired or revoked): generate a new token in Meta for Developers and save it on the connection.",
+    es: "Meta rechazó el token de acceso de esta conexión (vencido o revocado): genere un nuevo token en Meta for Developers y guárdelo en la conexión.",
+  },
+  ERR_WAPP_ACCOUNT_DISABLED: {
+    status: 409,
+    pt: "A Meta desativou ou removeu a conta do WhatsApp Business desta conexão: veja o motivo no Gerenciador do WhatsApp.",
+    en: "Meta disabled or removed this connection's WhatsApp Business account: see why in WhatsApp Manager.",
+    es: "Meta desactivó o eliminó la cuenta de WhatsApp Business de esta conexión: vea el motivo en el Administrador de WhatsApp.",
+  },
+  ERR_WAPP_ACCOUNT_RESTRICTED: {
+    status: 409,
+    pt: "A Meta restringiu a conta do WhatsApp Business desta conexão (envios limitados ou desativação agendada): veja o motivo no Gerenciador do WhatsApp.",
+    en: "Meta restricted this connection's WhatsApp Business account (sends limited or a disabling scheduled): see why in WhatsApp Manager.",
+    es: "Meta restringió la cuenta de WhatsApp Business de esta conexión (envíos limitados o desactivación programada): vea el motivo en el Administrador de WhatsApp.",
+  },
   ERR_WAPP_NO_WABA: {
     status: 400,
     pt: "Esta conexão não é da API oficial (Cloud) ou não tem o ID da conta do WhatsApp Business (WABA) configurado.",

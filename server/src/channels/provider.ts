@@ -1,4 +1,4 @@
-import type { ProviderName, WhatsappStatus } from "@atende/contracts";
+import type { CloudTemplateSend, ProviderName, WhatsappStatus } from "@atende/contracts";
 
 /**
  * The contract between Atende and a WhatsApp provider (simulator, Baileys, Cloud API).
@@ -82,7 +82,15 @@ export interface InboundMessage {
 }
 
 export type ChannelEvent =
-  | { type: "connection"; status: WhatsappStatus; qrcode?: string; retries?: number; number?: string }
+  | {
+      type: "connection";
+      status: WhatsappStatus;
+      qrcode?: string;
+      retries?: number;
+      number?: string;
+      /** Why a person must act (an ERR_* code: a token Meta refused, an account disabled): the admins are told. */
+      reason?: string;
+    }
   | { type: "message"; message: InboundMessage }
   | { type: "ack"; id: string; ack: number; error?: string }
   | { type: "edit"; id: string; body: string }
@@ -133,15 +141,11 @@ export interface OutboundMessage {
   template?: OutboundTemplate;
 }
 
-/** A message template to send: its name, language and the values of its variables, by part. */
-export interface OutboundTemplate {
-  name: string;
-  language: string;
-  /** Values of the header's {{1}}…, if the header has variables. */
-  header?: string[];
-  /** Values of the body's {{1}}, {{2}}, … in order. */
-  body?: string[];
-}
+/**
+ * A message template to send: its name, language, the values of its variables by part (with a NAMED
+ * template's names), a media header's file and the buttons' values.
+ */
+export type OutboundTemplate = CloudTemplateSend;
 
 /** Errors a provider raises when a send cannot go through; `retryable` decides the outbound queue's next step. */
 export class ChannelError extends Error {

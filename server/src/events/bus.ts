@@ -71,6 +71,11 @@ export type DomainEvent =
       tickets: TicketDTO[];
     }
   /**
+   * A connection needs a person: `reason` an ERR_* code (a token Meta refused, an account disabled or
+   * restricted), `detail` what Meta said. Its admins are mailed (whatsapps/alerts.ts, follower).
+   */
+  | { type: "whatsapp.alert"; companyId: number; whatsappId: number; reason: string; detail?: string }
+  /**
    * `previous`: where the ticket was seen before this change (queue, agent), so those viewers hear it
    * left; with its status wherever the status may have changed, so lists per status hear it moved.
    */

@@ -74,6 +74,8 @@ export const jobPayloadSchemas = {
   /** Billing's periodic work (billing/jobs.ts): invoices opened before due dates; charges reconciled. */
   "billing-invoices": z.object({}),
   "billing-reconcile": z.object({}),
+  /** A connection needs a person (a token Meta refused, an account disabled): its admins are mailed (whatsapps/alerts.ts). */
+  "connection-alert-mail": z.object({ whatsappId: id, reason: z.string(), detail: z.string().optional() }),
   /** One outbound webhook delivery, by its row (webhooks/delivery.ts); retried with the same deliveryId. */
   "webhook-delivery": z.object({ deliveryRowId: id }),
 } satisfies JobSchemas;

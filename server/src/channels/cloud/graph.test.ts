@@ -140,9 +140,9 @@ describe("graph client: errors as ChannelErrors", () => {
     expect(await failureOf(nowhere.sendMessage(creds, hello))).toMatchObject({ retryable: true });
   });
 
-  it("190 (token expired or invalid) is final, ERR_WAPP_NOT_INITIALIZED, and the token is not in the message", async () => {
+  it("190 (token expired or invalid) is final, ERR_WAPP_TOKEN_EXPIRED, and the token is not in the message", async () => {
     const err = await failureOf(graph.sendMessage({ ...creds, accessToken: "expired-token" }, hello));
-    expect(err).toMatchObject({ retryable: false, code: "ERR_WAPP_NOT_INITIALIZED" });
+    expect(err).toMatchObject({ retryable: false, code: "ERR_WAPP_TOKEN_EXPIRED" });
     expect(err.message).not.toContain("expired-token");
   });
 
@@ -192,7 +192,7 @@ describe("graph client: media download", () => {
     const info = await graph.mediaInfo(fake.accessToken, mediaId);
     expect(await failureOf(graph.downloadMedia("wrong", info.url))).toMatchObject({
       retryable: false,
-      code: "ERR_WAPP_NOT_INITIALIZED",
+      code: "ERR_WAPP_TOKEN_EXPIRED",
     });
     expect(await failureOf(graph.mediaInfo(fake.accessToken, "404404"))).toMatchObject({
       retryable: false,

@@ -16,16 +16,23 @@ export interface CloudCredentials {
   accessToken: string;
 }
 
-/** A template's parameter: text only here (the composer fills text variables). */
-export interface GraphTemplateParameter {
-  type: "text";
-  text: string;
-}
+/**
+ * A template's parameter (Meta's template message reference): text (with `parameter_name` in a
+ * NAMED template), a media header's file, or a quick reply button's payload.
+ */
+export type GraphTemplateParameter =
+  | { type: "text"; text: string; parameter_name?: string }
+  | { type: "image"; image: GraphMediaObject }
+  | { type: "video"; video: GraphMediaObject }
+  | { type: "document"; document: GraphMediaObject }
+  | { type: "payload"; payload: string };
 
-/** The components of a template send: the values of its {{n}} variables, by part. */
+/** The components of a template send: the values of its variables by part, and its buttons' values. */
 export interface GraphTemplateComponent {
   type: "header" | "body" | "button";
-  sub_type?: string;
+  /** A button's kind: "url" (the {{1}} of its address) or "quick_reply" (its payload). */
+  sub_type?: "url" | "quick_reply";
+  /** A button's position among the template's buttons, as a string ("0"). */
   index?: string;
   parameters: GraphTemplateParameter[];
 }
@@ -44,6 +51,8 @@ export interface GraphTemplate {
   language: string;
   status: string;
   category?: string;
+  /** "NAMED" when its variables are {{names}}; POSITIONAL ({{1}}) when absent. */
+  parameter_format?: string;
   components?: {
     type: string;
     format?: string;
@@ -67,6 +76,8 @@ export interface GraphMediaObject {
   link?: string;
   caption?: string;
   filename?: string;
+  /** An audio as a voice note (Ogg/Opus only): auto-downloaded, with a transcript, shown as a recording. */
+  voice?: boolean;
 }
 
 export type GraphContent =
@@ -115,8 +126,8 @@ export interface GraphClient {
   mediaInfo(accessToken: string, mediaId: string): Promise<GraphMediaInfo>;
   /** GET /{phone-number-id}: checks the token reaches the number (ERR_WAPP_NOT_INITIALIZED when not). */
   phoneNumber(creds: CloudCredentials): Promise<GraphPhoneNumber>;
-  /** GET /{waba-id}/message_templates, approved ones, every page. */
-  approvedTemplates(accessToken: string, wabaId: string): Promise<GraphTemplate[]>;
+  /** GET /{waba-id}/message_templates, every status, every page. */
+  templates(accessToken: string, wabaId: string): Promise<GraphTemplate[]>;
   /** GET the URL from mediaInfo with the bearer token; answers the bytes. */
   downloadMedia(accessToken: string, url: string): Promise<Buffer>;
   /** GET the URL from mediaInfo as a stream (never whole in memory), with its Content-Length when given. */
@@ -284,10 +295,10 @@ export function createGraphClient(opts: GraphClientOptions): GraphClient {
       );
     },
 
-    async approvedTemplates(accessToken, wabaId) {
-      const fields = "id,name,language,status,category,components";
+    async templates(accessToken, wabaId) {
+      const fields = "id,name,language,status,category,parameter_format,components";
       let url: string | undefined =
-        `${baseUrl}/${encodeURIComponent(wabaId)}/message_templates?status=APPROVED&limit=100&fields=${fields}`;
+        `${baseUrl}/${encodeURIComponent(wabaId)}/message_templates?limit=100&fields=${fields}`;
       const list: GraphTemplate[] = [];
       // Graph pages with `paging.next` (a full URL); a WABA rarely has more than a few pages.
       for (let page = 0; url && page < 20; page++) {
@@ -295,7 +306,7 @@ export function createGraphClient(opts: GraphClientOptions): GraphClient {
           { method: "GET", url, accessToken, failureCode: "ERR_WAPP_TEMPLATES" },
           (res) => res.json() as Promise<{ data?: GraphTemplate[]; paging?: { next?: string } }>,
         );
-        list.push(...(answer.data ?? []).filter((t) => t.status === "APPROVED"));
+        list.push(...(answer.data ?? []));
         url = answer.paging?.next;
       }
       return list;

@@ -42,6 +42,8 @@ export function errCodeOfGraphCode(code: number | undefined): string | null {
 
 /** The access token expired or is invalid: the connection must be set up again. */
 const INVALID_TOKEN = 190;
+/** The code of a call Graph refused for its token (190): a person must set a new one on the connection. */
+export const TOKEN_REFUSED = "ERR_WAPP_TOKEN_EXPIRED";
 /**
  * Errors that pass with time: throttling (4 app calls, 80007 account, 130429 throughput, 131056
  * pair rate) and Meta's temporary failures (1 unknown, 2 service, 131016 service unavailable).
@@ -62,7 +64,8 @@ export function channelErrorFromGraph(
   const message = describeGraphError(status, body);
   const named = errCodeOfGraphCode(code);
   if (named) return new ChannelError(message, false, named);
-  if (code === INVALID_TOKEN || (status === 401 && code === undefined))
+  if (code === INVALID_TOKEN) return new ChannelError(message, false, TOKEN_REFUSED);
+  if (status === 401 && code === undefined)
     return new ChannelError(message, false, "ERR_WAPP_NOT_INITIALIZED");
   if ((code !== undefined && TEMPORARY_CODES.has(code)) || status === 429 || status >= 500) {
     return new ChannelError(message, true, fallbackCode, parseRetryAfter(retryAfterHeader));

@@ -64,7 +64,9 @@ describe("cloudProvider.start", () => {
 
   it("reports DISCONNECTED, never CONNECTED, when Graph refuses the token or does not know the number", async () => {
     const refused = await start({ phoneNumberId: "PNID", accessToken: "revoked-token" });
-    expect(refused.events).toEqual([{ type: "connection", status: "DISCONNECTED" }]);
+    expect(refused.events).toEqual([
+      { type: "connection", status: "DISCONNECTED", reason: "ERR_WAPP_TOKEN_EXPIRED" },
+    ]);
     const unknown = await start({ phoneNumberId: "OTHER", accessToken: fake.accessToken });
     expect(unknown.events).toEqual([{ type: "connection", status: "DISCONNECTED" }]);
   });
@@ -137,7 +139,7 @@ describe("cloud session: sending", () => {
     expect(sent.id).toBe(message!.answeredId);
   });
 
-  it("sends a document with its file name, and a voice note as audio without caption", async () => {
+  it("sends a document with its file name, and a voice note as audio with voice: true, without caption", async () => {
     await session.send({
       to: customer,
       body: "",
@@ -168,10 +170,19 @@ describe("cloud session: sending", () => {
     });
     expect(sends[1]!.json).toMatchObject({
       type: "audio",
-      audio: { id: uploads[1]!.answeredId },
+      audio: { id: uploads[1]!.answeredId, voice: true },
       context: { message_id: "wamid.Q" },
     });
     expect(sends[1]!.json).not.toHaveProperty("audio.caption");
+    // A plain audio file (an MP3, not a recording) stays a file.
+    await session.send({
+      to: customer,
+      body: "",
+      media: { kind: "audio", mimetype: "audio/mpeg", filename: "song.mp3", data: Buffer.from("ID3") },
+    });
+    const song = fake.requests.filter((r) => r.path === "/PNID/messages")[2]!.json;
+    expect(song).toMatchObject({ type: "audio" });
+    expect(song).not.toHaveProperty("audio.voice");
   });
 
   it("refuses what the Cloud API does not take before uploading anything: a WebM voice note, an Ogg without Opus, a GIF, an image over 5 MB", async () => {

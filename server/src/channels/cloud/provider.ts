@@ -11,6 +11,7 @@ import {
 } from "../provider.js";
 import { MediaTooLarge } from "../../storage/media.js";
 import { cloudMediaProblem } from "./mediaLimits.js";
+import { TOKEN_REFUSED } from "./graphErrors.js";
 import {
   type CloudCredentials,
   type GraphClient,
@@ -58,11 +59,11 @@ export function cloudProvider(opts: CloudProviderOptions): ChannelProvider {
       const creds = cloudCredentialsOf(connection);
       if (!creds) {
         await sink.emit({ type: "connection", status: "DISCONNECTED" });
-        return cloudSession(graph, null, () => undefined);
+        return cloudSession(graph, null, () => undefined, sink);
       }
       const checker = tokenChecker(graph, creds, connection, sink, recheckMs);
       await checker.check();
-      return cloudSession(graph, creds, checker.stop);
+      return cloudSession(graph, creds, checker.stop, sink);
     },
     // Media info first (its announced size is checked before a byte is read), then the download.
     async downloadMedia(connection, ref, maxBytes) {
@@ -84,8 +85,8 @@ export function cloudProvider(opts: CloudProviderOptions): ChannelProvider {
 
 /**
  * CONNECTED only once Graph accepted the token (GET /{phone-number-id}); a token Graph refuses is
- * DISCONNECTED (a person must set a new one); Graph out of reach keeps the connection OPENING and
- * checks again after `recheckMs`, until the session stops.
+ * DISCONNECTED with its reason (a person must set a new one: the admins are told); Graph out of reach
+ * keeps the connection OPENING and checks again after `recheckMs`, until the session stops.
  */
 function tokenChecker(
   graph: GraphClient,
@@ -111,7 +112,9 @@ function tokenChecker(
         timer.unref();
         return;
       }
-      await sink.emit({ type: "connection", status: "DISCONNECTED" });
+      const reason =
+        err instanceof ChannelError && err.code === TOKEN_REFUSED ? { reason: TOKEN_REFUSED } : {};
+      await sink.emit({ type: "connection", status: "DISCONNECTED", ...reason });
     }
   }
   return {
@@ -134,7 +137,25 @@ function cloudSession(
   graph: GraphClient,
   creds: CloudCredentials | null,
   stopChecks: () => void,
+  sink: ChannelSink,
 ): ChannelSession {
+  let refused = false;
+  /**
+   * A call Graph refuses for its token (190, expired or revoked) leaves the connection DISCONNECTED
+   * with the reason, once: nothing more can go until a person sets a new token, and the admins are told.
+   */
+  async function watched<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (err instanceof ChannelError && err.code === TOKEN_REFUSED && !refused) {
+        refused = true;
+        stopChecks();
+        await sink.emit({ type: "connection", status: "DISCONNECTED", reason: TOKEN_REFUSED });
+      }
+      throw err;
+    }
+  }
   const requireCreds = (): CloudCredentials => {
     if (creds) return creds;
     throw new ChannelError(
@@ -146,20 +167,25 @@ function cloudSession(
   return {
     async send(message) {
       const credentials = requireCreds();
-      const content = await outboundContent(graph, credentials, message);
-      return graph.sendMessage(credentials, {
-        ...recipientOf(message.to),
-        replyTo: message.quotedId,
-        content,
-        ...(message.id ? { callbackData: message.id } : {}),
+      return watched(async () => {
+        const content = await outboundContent(graph, credentials, message);
+        return graph.sendMessage(credentials, {
+          ...recipientOf(message.to),
+          replyTo: message.quotedId,
+          content,
+          ...(message.id ? { callbackData: message.id } : {}),
+        });
       });
     },
     async react(to, targetId, _targetFromMe, emoji) {
       // An empty emoji removes the reaction, as on WhatsApp.
-      await graph.sendMessage(requireCreds(), {
-        ...recipientOf(to),
-        content: { type: "reaction", reaction: { message_id: targetId, emoji } },
-      });
+      const credentials = requireCreds();
+      await watched(() =>
+        graph.sendMessage(credentials, {
+          ...recipientOf(to),
+          content: { type: "reaction", reaction: { message_id: targetId, emoji } },
+        }),
+      );
     },
     async edit() {
       throw new ChannelError(
@@ -177,7 +203,7 @@ function cloudSession(
     },
     async markRead(_chat, ids) {
       const credentials = requireCreds();
-      for (const id of ids) await graph.markRead(credentials, id);
+      for (const id of ids) await watched(() => graph.markRead(credentials, id));
     },
     // The Cloud API reports no calls to decline (nor any endpoint to decline one): nothing to do.
     async rejectCall() {},
@@ -200,7 +226,9 @@ function cloudSession(
 
 /**
  * Text goes as text (with a link preview when it has a link); media is uploaded first and sent by
- * its id. Captions exist for image, video and document only; a voice note is plain audio here.
+ * its id. Captions exist for image, video and document only; a voice note (an Ogg/Opus recording,
+ * as the composer makes every audio) goes with `voice: true`, so WhatsApp shows it as a recording,
+ * downloads it by itself and transcribes it.
  */
 async function outboundContent(
   graph: GraphClient,
@@ -220,22 +248,71 @@ async function outboundContent(
     );
   const uploaded = await graph.uploadMedia(creds, media);
   const canCaption = media.kind === "image" || media.kind === "video" || media.kind === "document";
+  const voice = media.kind === "audio" && media.voiceNote === true && isOggOpus(media.mimetype);
   return {
     type: media.kind,
     media: {
       id: uploaded.id,
       ...(canCaption && body ? { caption: body } : {}),
       ...(media.kind === "document" ? { filename: media.filename } : {}),
+      ...(voice ? { voice: true } : {}),
     },
   };
 }
 
-/** Our template send as Graph's `template` object: the variables' values as text parameters, by part. */
-function templateSend(template: OutboundTemplate): Extract<GraphContent, { type: "template" }>["template"] {
+/** Meta takes `voice` only for Ogg files with the Opus codec ("audio/ogg; codecs=opus", or plain audio/ogg). */
+function isOggOpus(mimetype: string): boolean {
+  const [type, ...params] = mimetype
+    .toLowerCase()
+    .split(";")
+    .map((p) => p.trim());
+  if (type !== "audio/ogg" && type !== "audio/opus") return false;
+  const codecs = params.find((p) => p.startsWith("codecs="));
+  return !codecs || codecs.includes("opus");
+}
+
+/**
+ * Our template send as Graph's `template` object (Meta's template message reference): the header's
+ * text values or its file, the body's values (with `parameter_name` in a NAMED template), and one
+ * component per button with a value: a URL button's {{1}} as text, a quick reply's payload.
+ */
+export function templateSend(
+  template: OutboundTemplate,
+): Extract<GraphContent, { type: "template" }>["template"] {
   const components: GraphTemplateComponent[] = [];
-  const text = (values: string[]) => values.map((value) => ({ type: "text" as const, text: value }));
-  if (template.header?.length) components.push({ type: "header", parameters: text(template.header) });
-  if (template.body?.length) components.push({ type: "body", parameters: text(template.body) });
+  const text = (values: string[], names?: string[]) =>
+    values.map((value, i) => ({
+      type: "text" as const,
+      text: value,
+      ...(names?.[i] ? { parameter_name: names[i] } : {}),
+    }));
+  const media = template.headerMedia;
+  if (media) {
+    const file = {
+      ...(media.id ? { id: media.id } : { link: media.link }),
+      ...(media.type === "document" && media.filename ? { filename: media.filename } : {}),
+    };
+    const parameter =
+      media.type === "image"
+        ? { type: "image" as const, image: file }
+        : media.type === "video"
+          ? { type: "video" as const, video: file }
+          : { type: "document" as const, document: file };
+    components.push({ type: "header", parameters: [parameter] });
+  } else if (template.header?.length)
+    components.push({ type: "header", parameters: text(template.header, template.headerNames) });
+  if (template.body?.length)
+    components.push({ type: "body", parameters: text(template.body, template.bodyNames) });
+  for (const button of template.buttons ?? [])
+    components.push({
+      type: "button",
+      sub_type: button.type,
+      index: String(button.index),
+      parameters:
+        button.type === "url"
+          ? [{ type: "text", text: button.value }]
+          : [{ type: "payload", payload: button.value }],
+    });
   return {
     name: template.name,
     language: { code: template.language },

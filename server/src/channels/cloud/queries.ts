@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Db, Executor } from "../../db/client.js";
 import { contacts, messages, whatsapps } from "../../db/schema/index.js";
 
@@ -101,4 +101,23 @@ export async function updateCloudContact(
     .where(and(eq(contacts.companyId, companyId), eq(contacts.id, id)))
     .returning();
   return row ?? null;
+}
+
+/**
+ * Every Cloud API connection of one Meta app: those holding its app secret (the webhook's signature
+ * proved the sender knows it). Meta posts the events of all the app's numbers to one callback URL,
+ * so each change is routed among these by its phone number id. Across companies on purpose: one app
+ * (a tech provider's) may serve several; only the secret's holder could have signed the body.
+ */
+export async function cloudConnectionsOfApp(
+  db: Db,
+  appSecret: string,
+): Promise<(typeof whatsapps.$inferSelect)[]> {
+  return db
+    .select()
+    .from(whatsapps)
+    .where(
+      and(eq(whatsapps.provider, "cloud"), sql`${whatsapps.providerConfig} ->> 'appSecret' = ${appSecret}`),
+    )
+    .orderBy(asc(whatsapps.id));
 }

@@ -1,10 +1,12 @@
 import { sql } from "drizzle-orm";
+import type { CloudTemplateSend } from "@atende/contracts";
 import {
   bigint,
   bigserial,
   boolean,
   index,
   integer,
+  jsonb,
   pgTable,
   serial,
   text,
@@ -54,6 +56,12 @@ export const campaigns = pgTable(
     fileListId: integer("file_list_id").references(() => fileLists.id, { onDelete: "set null" }),
     mediaPath: text("media_path"),
     mediaName: text("media_name"),
+    /**
+     * A Cloud API campaign's way past the 24-hour window: the approved template sent instead of the
+     * message to a recipient who has not written in the last 24 hours ({nome}… in its values are
+     * filled per recipient; `text` is the template's text with those values, as the ticket shows it).
+     */
+    template: jsonb("template").$type<CloudTemplateSend & { text: string }>(),
     run: integer("run").notNull().default(0),
     pausedReason: text("paused_reason"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -24,3 +24,4 @@ export * from "./webhooks.js";
 export * from "./bots.js";
 export * from "./botSessions.js";
 export * from "./push.js";
+export * from "./cloudTemplates.js";

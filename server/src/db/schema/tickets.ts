@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { CloudTemplateSend } from "@atende/contracts";
 import {
   bigint,
   bigserial,
@@ -170,12 +171,7 @@ export const messages = pgTable(
      * A WhatsApp Cloud API template send (outside the 24-hour window): the approved template's name,
      * language and variable values; `body` holds its text as the agent saw it.
      */
-    template: jsonb("template").$type<{
-      name: string;
-      language: string;
-      header?: string[];
-      body?: string[];
-    }>(),
+    template: jsonb("template").$type<CloudTemplateSend>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -45,6 +45,23 @@ export function presentCampaign(
       c.whatsappId !== null && whatsappName !== null ? { id: c.whatsappId, name: whatsappName } : null,
     tagList: c.tagListId !== null && tagName !== null ? { id: c.tagListId, name: tagName } : null,
     pausedReason: c.pausedReason,
+    template: c.template
+      ? {
+          name: c.template.name,
+          language: c.template.language,
+          header: c.template.header ?? [],
+          body: c.template.body ?? [],
+          headerMedia: c.template.headerMedia
+            ? {
+                ...(c.template.headerMedia.link ? { link: c.template.headerMedia.link } : {}),
+                ...(c.template.headerMedia.id ? { id: c.template.headerMedia.id } : {}),
+                ...(c.template.headerMedia.filename ? { filename: c.template.headerMedia.filename } : {}),
+              }
+            : null,
+          buttons: (c.template.buttons ?? []).map((b) => ({ index: b.index, value: b.value })),
+          text: c.template.text,
+        }
+      : null,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
   };

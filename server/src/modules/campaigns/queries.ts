@@ -136,7 +136,12 @@ export async function dropPendingStartJobs(db: Executor, companyId: number, camp
 
 export async function connectionOf(db: Executor, companyId: number, whatsappId: number) {
   const [row] = await db
-    .select({ id: whatsapps.id, status: whatsapps.status, name: whatsapps.name })
+    .select({
+      id: whatsapps.id,
+      status: whatsapps.status,
+      name: whatsapps.name,
+      provider: whatsapps.provider,
+    })
     .from(whatsapps)
     .where(and(eq(whatsapps.companyId, companyId), eq(whatsapps.id, whatsappId)));
   return row ?? null;

@@ -10,6 +10,7 @@ import { queueOutbound } from "../messages/outbound.js";
 import { companyTimeZone } from "../settings/queries.js";
 import type { CampaignRow, ShippingRow } from "./present.js";
 import * as q from "./queries.js";
+import { outsideCloudWindow, queueCampaignTemplate } from "./cloudWindow.js";
 import { loadCampaignSettings } from "./settings.js";
 import * as s from "./shippings/queries.js";
 import {
@@ -301,9 +302,44 @@ export function stepCampaignJob(deps: SenderDeps): JobHandler<typeof q.STEP_CAMP
       const person = { name: row.name, number: row.number, email: row.email };
       const message = renderFor(variant.text, person, settings.variables);
       const contactId = row.contactId ?? (await s.contactFor(tx, c.companyId, person, at));
+      // Cloud API, outside the 24-hour window: the campaign's template, or nothing (cloudWindow.ts).
+      const outside = await outsideCloudWindow(tx, c.companyId, contactId, live.whatsappId, at);
+      if (outside && !live.template) {
+        await s.updateShipping(tx, c.companyId, row.id, {
+          state: "skipped",
+          contactId,
+          error: "ERR_CAMPAIGN_OUTSIDE_WINDOW",
+          updatedAt: at,
+        });
+        await raiseProgress(tx, raise, c.companyId, row.id, at);
+        await enqueueStep(tx, live, undefined, sent);
+        return "again";
+      }
       const ticketId = await s.ticketFor(tx, c.companyId, contactId, live.whatsappId);
-      const confirmation = live.confirmation ? pickVariant(live, "confirmationMessage", random) : null;
-      if (confirmation) {
+      // The confirmation request is free-form too: outside the window the template goes alone.
+      const confirmation =
+        live.confirmation && !outside ? pickVariant(live, "confirmationMessage", random) : null;
+      if (outside && live.template) {
+        const { messageId, text } = await queueCampaignTemplate(
+          tx,
+          raise,
+          live,
+          ticketId,
+          person,
+          settings,
+          at,
+        );
+        await s.updateShipping(tx, c.companyId, row.id, {
+          state: "sent",
+          contactId,
+          variant: variant.index,
+          message: text,
+          messageId,
+          wid: await s.widOf(tx, c.companyId, messageId),
+          deliveredAt: at,
+          updatedAt: at,
+        });
+      } else if (confirmation) {
         const text = renderFor(confirmation.text, person, settings.variables);
         const messageId = await queueOutbound(tx, raise, {
           companyId: c.companyId,

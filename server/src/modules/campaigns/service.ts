@@ -13,6 +13,7 @@ import {
 import type { Tx } from "../../db/client.js";
 import type { campaigns } from "../../db/schema/index.js";
 import type { Deps } from "../../deps.js";
+import type { CloudTemplatesService } from "../cloudTemplates/service.js";
 import { type Raise, inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
 import { AppError } from "../../http/errors.js";
@@ -27,7 +28,11 @@ import { announceCampaign, startCampaign } from "./sender.js";
 import * as s from "./shippings/queries.js";
 import { filledVariants } from "./variables.js";
 
-export type CampaignsDeps = Pick<Deps, "db" | "bus" | "now" | "media"> & { poke: () => void };
+export type CampaignsDeps = Pick<Deps, "db" | "bus" | "now" | "media"> & {
+  poke: () => void;
+  /** Checks a Cloud API campaign's template against the connection's approved ones. */
+  templates: Pick<CloudTemplatesService, "resolve">;
+};
 
 type Values = Partial<typeof campaigns.$inferInsert>;
 
@@ -36,7 +41,7 @@ type Values = Partial<typeof campaigns.$inferInsert>;
  * it then (sender.ts); without one it stays INATIVA. Editable only when INATIVA, PROGRAMADA more
  * than an hour ahead, or CANCELADA; cancel from EM_ANDAMENTO (or PROGRAMADA), restart from CANCELADA.
  */
-export function createCampaignsService({ db, bus, now, media, poke }: CampaignsDeps) {
+export function createCampaignsService({ db, bus, now, media, poke, templates }: CampaignsDeps) {
   async function campaignOf(actor: AuthContext, id: number): Promise<CampaignRow> {
     const row = await q.findCampaignRow(db, actor.companyId, id);
     if (!row) throw new AppError("ERR_CAMPAIGN_NOT_FOUND");
@@ -70,8 +75,17 @@ export function createCampaignsService({ db, bus, now, media, poke }: CampaignsD
   async function fieldsOf(
     companyId: number,
     input: CampaignCreateInput | CampaignUpdateInput,
+    current?: CampaignRow,
   ): Promise<Values> {
     const v: Values = {};
+    // The template is checked against the campaign's connection now, not when the first recipient needs it.
+    if (input.template === null) v.template = null;
+    else if (input.template) {
+      const whatsappId = input.whatsappId ?? current?.whatsappId ?? null;
+      if (!whatsappId) throw new AppError("ERR_CAMPAIGN_NO_CONNECTION");
+      const { send, text } = await templates.resolve(companyId, whatsappId, input.template);
+      v.template = { ...send, text };
+    }
     for (const key of [
       "name",
       "message1",
@@ -179,9 +193,9 @@ export function createCampaignsService({ db, bus, now, media, poke }: CampaignsD
     },
 
     async update(actor: AuthContext, id: number, input: CampaignUpdateInput): Promise<CampaignDTO> {
-      await campaignOf(actor, id);
+      const current = await campaignOf(actor, id);
       await checkLinks(actor.companyId, input);
-      return change(actor, id, await fieldsOf(actor.companyId, input), true);
+      return change(actor, id, await fieldsOf(actor.companyId, input, current), true);
     },
 
     /** Deleting stops it: its sender finds it gone before the next recipient. */

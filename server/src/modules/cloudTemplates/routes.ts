@@ -23,7 +23,7 @@ export function cloudTemplatesRoutes(app: FastifyInstance, service: CloudTemplat
   r.get(
     "/whatsapp/:whatsappId/templates",
     {
-      errors: ["ERR_NO_WAPP_FOUND", "ERR_WAPP_NO_WABA"],
+      errors: ["ERR_NO_WAPP_FOUND", "ERR_WAPP_NO_WABA", "ERR_WAPP_TEMPLATES", "ERR_WAPP_TOKEN_EXPIRED"],
       access: "user",
       params: whatsappParam,
       query: refreshQuery,
@@ -50,7 +50,13 @@ export function cloudTemplatesRoutes(app: FastifyInstance, service: CloudTemplat
         "ERR_WAPP_NO_WABA",
         "ERR_WAPP_TEMPLATE_MISSING",
         "ERR_WAPP_TEMPLATE_PARAMS",
+        "ERR_WAPP_TEMPLATE_PAUSED",
+        "ERR_WAPP_TEMPLATES",
+        "ERR_WAPP_TOKEN_EXPIRED",
       ],
+      summary: "Send an approved Cloud API template on a ticket",
+      description:
+        "The template's values by part: `header` (a text header's values) or `headerMedia` (an IMAGE, VIDEO or DOCUMENT header's file: `link` or an uploaded media `id`), `body` (in the order of the template's `bodyParams`, named in a NAMED template), and `buttons` (`index` and `value`: a URL button's {{1}}, or a quick reply's payload).",
       access: "user",
       params: ticketParam,
       body: templateSendSchema,

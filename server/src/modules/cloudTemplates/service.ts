@@ -1,14 +1,14 @@
-import crypto from "node:crypto";
-import {
-  CLOUD_WINDOW_HOURS,
-  type CloudTemplateDTO,
-  type ConversationWindowDTO,
-  type MessageDTO,
-  type TemplateSendInput,
-  fillTemplate,
+import type {
+  CloudTemplateDTO,
+  CloudTemplateSend,
+  ConversationWindowDTO,
+  MessageDTO,
+  TemplateSendInput,
 } from "@atende/contracts";
 import type { GraphClient } from "../../channels/cloud/graph.js";
-import { ChannelError } from "../../channels/provider.js";
+import { TOKEN_REFUSED } from "../../channels/cloud/graphErrors.js";
+import { ChannelError, connectionInfoOf } from "../../channels/provider.js";
+import type { Inbound } from "../../channels/sink.js";
 import type { Deps } from "../../deps.js";
 import { inTransaction } from "../../events/bus.js";
 import type { AuthContext } from "../../http/auth.js";
@@ -19,25 +19,32 @@ import { loadMessages } from "../messages/queries.js";
 import { findTicketRow } from "../tickets/queries.js";
 import type { TicketsService } from "../tickets/service.js";
 import { findWhatsappRow } from "../whatsapps/queries.js";
-import { lastInboundAt } from "./queries.js";
+import { composeTemplateSend } from "./compose.js";
 import { presentTemplate } from "./present.js";
+import * as q from "./queries.js";
+import { conversationWindow } from "./window.js";
 
 export type CloudTemplatesDeps = Pick<Deps, "db" | "bus" | "now"> & {
   jobs: Pick<JobRunner, "poke">;
   tickets: TicketsService;
   graph: GraphClient;
+  /** Where a token Graph refused is reported (the connection's status, the admins' alert). */
+  inbound: Pick<Inbound, "handle">;
 };
 
-/** Approved templates change rarely (Meta reviews them): a connection's list is kept this long. */
+/** Templates change rarely (Meta reviews them; statuses come by webhook): a stored list is read again from Graph past this. */
 const TEMPLATES_TTL_MS = 10 * 60_000;
+/** Statuses a template stops at after its approval: Meta refuses it (132015/132016) until it is enabled again. */
+const PAUSED = new Set(["PAUSED", "DISABLED"]);
 
 /**
- * The Cloud API's 24-hour window and message templates: the window of a ticket, the approved
- * templates of its connection (GET /{waba-id}/message_templates, cached), and a template send,
- * which goes through the same outbound queue as any agent's message.
+ * The Cloud API's 24-hour window and message templates: the window of a ticket, the templates of
+ * its connection (GET /{waba-id}/message_templates, stored so every instance sees one list and the
+ * status webhook updates it), and a template send, which goes through the same outbound queue as any
+ * agent's message.
  */
-export function createCloudTemplatesService({ db, bus, now, jobs, tickets, graph }: CloudTemplatesDeps) {
-  const cache = new Map<string, { at: number; list: CloudTemplateDTO[] }>();
+export function createCloudTemplatesService(deps: CloudTemplatesDeps) {
+  const { db, bus, now, jobs, tickets, graph, inbound } = deps;
 
   async function cloudConnection(companyId: number, whatsappId: number | null) {
     const row = whatsappId ? await findWhatsappRow(db, companyId, whatsappId) : null;
@@ -47,23 +54,70 @@ export function createCloudTemplatesService({ db, bus, now, jobs, tickets, graph
     return { row, wabaId, accessToken };
   }
 
-  async function approved(companyId: number, whatsappId: number, refresh = false) {
+  /** The connection's stored templates, read again from Graph when old, of another WABA, or asked for. */
+  async function stored(companyId: number, whatsappId: number, refresh = false) {
     const { row, wabaId, accessToken } = await cloudConnection(companyId, whatsappId);
-    // A new token or WABA is another list; the token itself is never a key in memory.
-    const key = `${row.id}:${wabaId}:${crypto.createHash("sha256").update(accessToken).digest("hex")}`;
-    const hit = cache.get(key);
-    if (hit && !refresh && now().getTime() - hit.at < TEMPLATES_TTL_MS) return hit.list;
+    const rows = await q.templateRows(db, companyId, row.id);
+    const at = now();
+    const fresh =
+      rows.length > 0 &&
+      rows.every((r) => r.wabaId === wabaId && at.getTime() - r.fetchedAt.getTime() < TEMPLATES_TTL_MS);
+    if (fresh && !refresh) return rows;
+    let listed;
     try {
-      const list = (await graph.approvedTemplates(accessToken, wabaId)).map(presentTemplate);
-      for (const k of cache.keys()) if (k.startsWith(`${row.id}:`)) cache.delete(k);
-      cache.set(key, { at: now().getTime(), list });
-      return list;
+      listed = await graph.templates(accessToken, wabaId);
     } catch (err) {
-      if (err instanceof ChannelError && err.code === "ERR_WAPP_NOT_INITIALIZED")
-        throw new AppError("ERR_WAPP_NOT_INITIALIZED");
+      if (err instanceof ChannelError && err.code === TOKEN_REFUSED) {
+        await inbound.handle(connectionInfoOf(row), {
+          type: "connection",
+          status: "DISCONNECTED",
+          reason: TOKEN_REFUSED,
+        });
+        throw new AppError(TOKEN_REFUSED);
+      }
       if (err instanceof ChannelError) throw new AppError("ERR_WAPP_TEMPLATES");
       throw err;
     }
+    await inTransaction(db, bus, (tx) =>
+      q.replaceTemplates(
+        tx,
+        companyId,
+        row.id,
+        listed.map((t) => ({
+          wabaId,
+          metaId: t.id ?? null,
+          name: t.name,
+          language: t.language,
+          status: t.status,
+          category: t.category ?? "",
+          parameterFormat: t.parameter_format ?? null,
+          components: t.components ?? [],
+          fetchedAt: at,
+          updatedAt: at,
+        })),
+      ),
+    );
+    return q.templateRows(db, companyId, row.id);
+  }
+
+  async function approved(companyId: number, whatsappId: number, refresh = false) {
+    return (await stored(companyId, whatsappId, refresh))
+      .filter((r) => r.status === "APPROVED")
+      .map(presentTemplate);
+  }
+
+  /** An approved template of the connection with the input checked against it; answers what goes and its text. */
+  async function resolve(
+    companyId: number,
+    whatsappId: number | null,
+    input: TemplateSendInput,
+  ): Promise<{ send: CloudTemplateSend; text: string }> {
+    const { row } = await cloudConnection(companyId, whatsappId);
+    const rows = await stored(companyId, row.id);
+    const match = rows.find((r) => r.name === input.name && r.language === input.language);
+    if (match && PAUSED.has(match.status)) throw new AppError("ERR_WAPP_TEMPLATE_PAUSED");
+    if (!match || match.status !== "APPROVED") throw new AppError("ERR_WAPP_TEMPLATE_MISSING");
+    return composeTemplateSend(presentTemplate(match), input);
   }
 
   async function visible(actor: AuthContext, ticketId: number) {
@@ -71,6 +125,8 @@ export function createCloudTemplatesService({ db, bus, now, jobs, tickets, graph
   }
 
   return {
+    resolve,
+
     /** The approved templates of a Cloud API connection of the caller's company. */
     templates(actor: AuthContext, whatsappId: number, refresh: boolean): Promise<CloudTemplateDTO[]> {
       return approved(actor.companyId, whatsappId, refresh);
@@ -80,43 +136,15 @@ export function createCloudTemplatesService({ db, bus, now, jobs, tickets, graph
     async window(actor: AuthContext, ticketId: number): Promise<ConversationWindowDTO> {
       const ticket = await visible(actor, ticketId);
       const row = ticket.whatsappId ? await findWhatsappRow(db, actor.companyId, ticket.whatsappId) : null;
-      if (!row || row.provider !== "cloud")
-        return {
-          applies: false,
-          whatsappId: ticket.whatsappId,
-          open: true,
-          lastInboundAt: null,
-          endsAt: null,
-        };
-      const last = await lastInboundAt(db, actor.companyId, ticket.contactId, row.id);
-      const endsAt = last ? new Date(last.getTime() + CLOUD_WINDOW_HOURS * 3600_000) : null;
-      return {
-        applies: true,
-        whatsappId: row.id,
-        open: endsAt !== null && endsAt.getTime() > now().getTime(),
-        lastInboundAt: last?.toISOString() ?? null,
-        endsAt: endsAt?.toISOString() ?? null,
-      };
+      const window = await conversationWindow(db, actor.companyId, ticket.contactId, row, now());
+      return { ...window, whatsappId: ticket.whatsappId };
     },
 
     /** An approved template, its variables filled, queued as the agent's message. */
     async send(actor: AuthContext, ticketId: number, input: TemplateSendInput): Promise<MessageDTO> {
       const ticket = await visible(actor, ticketId);
       if (ticket.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN");
-      const { row } = await cloudConnection(actor.companyId, ticket.whatsappId);
-      const template = (await approved(actor.companyId, row.id)).find(
-        (t) => t.name === input.name && t.language === input.language,
-      );
-      if (!template) throw new AppError("ERR_WAPP_TEMPLATE_MISSING");
-      if (input.header.length !== template.headerVariables || input.body.length !== template.bodyVariables)
-        throw new AppError("ERR_WAPP_TEMPLATE_PARAMS");
-      const text = [
-        template.header && fillTemplate(template.header, input.header),
-        fillTemplate(template.body, input.body),
-        template.footer,
-      ]
-        .filter(Boolean)
-        .join("\n\n");
+      const { send, text } = await resolve(actor.companyId, ticket.whatsappId, input);
       const id = await inTransaction(db, bus, (tx, raise) =>
         queueOutbound(tx, raise, {
           companyId: actor.companyId,
@@ -124,12 +152,7 @@ export function createCloudTemplatesService({ db, bus, now, jobs, tickets, graph
           body: text,
           userId: actor.userId,
           at: now(),
-          template: {
-            name: template.name,
-            language: template.language,
-            ...(input.header.length ? { header: input.header } : {}),
-            ...(input.body.length ? { body: input.body } : {}),
-          },
+          template: send,
         }),
       );
       jobs.poke();

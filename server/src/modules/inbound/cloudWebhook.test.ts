@@ -1,3 +1,4 @@
+import { SessionManager } from "../../channels/sessions.js";
 import { eq } from "drizzle-orm";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -31,6 +32,8 @@ const inbound: Inbound = {
   },
 };
 
+/** What the job logged at warn. */
+const warnings: { obj: unknown; msg?: string }[] = [];
 const APP_SECRET = "app-secret-123";
 const VERIFY_TOKEN = "verify-me";
 const PHONE_NUMBER_ID = "106540352242922";
@@ -57,6 +60,17 @@ beforeAll(async () => {
       bus: new EventBus(),
       inbound,
       graph: createGraphClient({ baseUrl: fake.url }),
+      now: () => new Date(),
+      log: { warn: (obj: unknown, msg?: string) => void warnings.push({ obj, msg }) },
+      // The real session manager, never started (these webhooks reinstate no account).
+      sessions: new SessionManager({
+        db: database.db,
+        inbound,
+        providers: {},
+        now: () => new Date(),
+        log: app.log,
+        leaseSeconds: 15,
+      }),
     }),
   );
   const company = await buildCompany(database.db);
@@ -260,7 +274,8 @@ describe("the cloud-webhook job", () => {
     expect(ids).toEqual(["wamid.TWICE", "wamid.TWICE"]);
   });
 
-  it("keeps statuses in payload order, and skips events of another phone number", async () => {
+  it("keeps statuses in payload order; a phone number id no connection has is logged with its id, not delivered", async () => {
+    warnings.length = 0;
     const payload = textWebhook("wamid.OTHER", "not ours", "999999");
     const statuses = cloudWebhookPayload(PHONE_NUMBER_ID, {
       statuses: [
@@ -274,6 +289,12 @@ describe("the cloud-webhook job", () => {
     expect(received.map(({ event }) => event)).toEqual([
       { type: "ack", id: "wamid.OUT", ack: 4 },
       { type: "ack", id: "wamid.OUT", ack: 3 },
+    ]);
+    expect(warnings).toEqual([
+      {
+        obj: { whatsappId: cloud.id, phoneNumberId: "999999", event: "message" },
+        msg: expect.stringContaining("phone number id no connection has"),
+      },
     ]);
   });
 

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import type { FastifyInstance } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Db } from "../../db/client.js";
 import type { whatsapps } from "../../db/schema/index.js";
 import { z } from "zod";
@@ -9,11 +9,15 @@ import { type JobHandler, type JobRunner, enqueueJob } from "../../jobs/runner.j
 import { type EventBus, inTransaction } from "../../events/bus.js";
 import { presentContact } from "../contacts/present.js";
 import type { Inbound } from "../../channels/sink.js";
+import type { SessionManager } from "../../channels/sessions.js";
 import { ChannelError, connectionInfoOf } from "../../channels/provider.js";
 import type { GraphClient } from "../../channels/cloud/graph.js";
 import { type CloudIdentityChange, mapCloudWebhook } from "../../channels/cloud/mapping.js";
 import { cloudCredentialsOf } from "../../channels/cloud/provider.js";
+import { mapCloudAccountEvents } from "../../channels/cloud/accountEvents.js";
+import { applyAccountEvents } from "./cloudAccount.js";
 import {
+  cloudConnectionsOfApp,
   contactHolding,
   findCloudConnectionRow,
   findCloudContact,
@@ -63,7 +67,8 @@ const notificationRoute = {
   // 200 with an empty body, as Meta asks: it retries anything else.
   produces: "text/plain",
   operationId: "webhooks.cloudReceive",
-  summary: "Meta's signed notifications for a WhatsApp Cloud API connection (messages, statuses)",
+  summary:
+    "Meta's signed notifications for a WhatsApp Cloud API connection (messages, statuses, account and template changes)",
   description: "Answers 200 with an empty body once the notification is stored for processing.",
 } satisfies RouteDeclaration;
 
@@ -128,12 +133,22 @@ export async function cloudWebhookRoutes(app: FastifyInstance, deps: CloudWebhoo
   });
 }
 
-/** The job that delivers one stored webhook to the inbound pipeline. */
+/**
+ * The job that delivers one stored webhook. Meta posts every number of a Meta app to one callback
+ * URL: each change goes to the connection holding its `metadata.phone_number_id` among the app's
+ * connections (cloudConnectionsOfApp), the receiving one first; an id no connection has is logged,
+ * never dropped silently. The account's own changes (account_update, template statuses) are handed
+ * to cloudAccount.ts.
+ */
 export function cloudWebhookJob(deps: {
   db: Db;
   bus: EventBus;
   inbound: Inbound;
   graph: GraphClient;
+  now: () => Date;
+  log: Pick<FastifyBaseLogger, "warn">;
+  /** Starts a reinstated account's connection again (its token checked before CONNECTED). */
+  sessions: Pick<SessionManager, "restart">;
 }): JobHandler<typeof CLOUD_WEBHOOK_JOB> {
   return {
     async run(job) {
@@ -151,17 +166,38 @@ export function cloudWebhookJob(deps: {
           );
         return deps.graph.fetchMedia(creds.accessToken, mediaId);
       };
+      const app = row.providerConfig.appSecret
+        ? await cloudConnectionsOfApp(deps.db, row.providerConfig.appSecret)
+        : [row];
+      const byNumberId = numberRouter(row, app);
       const mapped = mapCloudWebhook(job.payload.body, fetchMedia);
       for (const { phoneNumberId, event, callbackData, identityChange } of mapped) {
-        // A WABA's other numbers may share the app's webhook: only this connection's number is ours.
-        if (phoneNumberId !== connection.config.phoneNumberId) continue;
+        const target = byNumberId(phoneNumberId);
+        if (!target) {
+          deps.log.warn(
+            { whatsappId: row.id, phoneNumberId, event: event.type },
+            "Cloud API webhook for a phone number id no connection has: set it on its connection",
+          );
+          continue;
+        }
+        const to = connectionInfoOf(target);
         // A send whose answer was lost: its first status names it by our id and gives Meta's.
         if (event.type === "ack" && callbackData)
-          await settleUnknownSend(deps.db, connection.companyId, connection.id, callbackData, event.id);
-        await deps.inbound.handle(connection, event);
-        if (identityChange) await changeIdentity(deps.db, deps.bus, connection.companyId, identityChange);
+          await settleUnknownSend(deps.db, to.companyId, to.id, callbackData, event.id);
+        await deps.inbound.handle(to, event);
+        if (identityChange) await changeIdentity(deps.db, deps.bus, to.companyId, identityChange);
       }
+      await applyAccountEvents(deps, app, mapCloudAccountEvents(job.payload.body));
     },
+  };
+}
+
+/** The connection of a phone number id: the receiving one, else one of its company, else any of the app's. */
+function numberRouter(receiver: WhatsappRow, app: WhatsappRow[]) {
+  return (phoneNumberId: string): WhatsappRow | null => {
+    if (receiver.providerConfig.phoneNumberId === phoneNumberId) return receiver;
+    const holders = app.filter((c) => c.providerConfig.phoneNumberId === phoneNumberId);
+    return holders.find((c) => c.companyId === receiver.companyId) ?? holders[0] ?? null;
   };
 }
 

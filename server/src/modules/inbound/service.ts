@@ -350,7 +350,7 @@ export function createInbound(deps: InboundDeps): Inbound {
   async function updateConnection(
     connection: ConnectionInfo,
     status: WhatsappStatus,
-    patch: { qrcode?: string; retries?: number; number?: string },
+    patch: { qrcode?: string; retries?: number; number?: string; reason?: string },
   ) {
     await inTransaction(db, bus, async (tx, raise) => {
       const row = await updateConnectionRow(tx, connection.companyId, connection.id, {
@@ -362,6 +362,9 @@ export function createInbound(deps: InboundDeps): Inbound {
       });
       if (!row) return;
       raise({ type: "whatsapp.session", companyId: row.companyId, session: presentSession(row) });
+      // The provider says why a person must act (a Cloud API token refused): the admins are told.
+      if (patch.reason)
+        raise({ type: "whatsapp.alert", companyId: row.companyId, whatsappId: row.id, reason: patch.reason });
       const dto = await loadWhatsapp(tx, row.companyId, row.id);
       if (dto) raise({ type: "whatsapp.saved", companyId: row.companyId, whatsapp: dto });
     });

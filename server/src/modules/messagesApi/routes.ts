@@ -18,7 +18,7 @@ JSON: \`{"number": "5511999999999", "body": "Olá"}\`. Multipart: fields \`numbe
 
 Header \`Idempotency-Key\` (1-200 visible characters): a retried call with the same key sends nothing again and answers the first call's answer.
 
-Answer 200: \`{"mensagem": "Mensagem enviada", "messageId", "messageIds", "ticketId", "ticketUuid", "contactId"}\`. A number not on WhatsApp: 400 ERR_WAPP_INVALID_CONTACT.
+Answer 200: \`{"mensagem": "Mensagem enviada", "messageId", "messageIds", "ticketId", "ticketUuid", "contactId"}\`. A number not on WhatsApp: 400 ERR_WAPP_INVALID_CONTACT. On a WhatsApp Cloud API connection, a contact who has not written in the last 24 hours can only be reached by an approved template: 409 ERR_WAPP_24H_WINDOW, and nothing is sent.
 
 The token is the one the server generated for the connection (a new connection has none: POST /whatsapp/{id}/token makes one and shows it once). After ${API_TOKEN_FAILURES.max} calls with a wrong token from one address (an IPv6 one: its /64) within ${API_TOKEN_FAILURES.windowSeconds / 60} minutes, every call from that address answers 429 ERR_TOO_MANY_REQUESTS (Retry-After) until the window ends, except one with a generated token of the connection (43 characters), which still passes.`;
 
@@ -37,6 +37,7 @@ export function messagesApiRoutes(app: FastifyInstance, api: MessagesApiService)
         "ERR_API_QUOTED_NOT_FOUND",
         "ERR_API_USER_NOT_FOUND",
         "ERR_EMPTY_MESSAGE",
+        "ERR_WAPP_24H_WINDOW",
         "ERR_WAPP_INVALID_CONTACT",
       ],
       consumes: ["application/json", "multipart/form-data"],

@@ -24,6 +24,7 @@ import { companyQueueIds } from "../queues/queries.js";
 import { findUser } from "../users/queries.js";
 import { prepareOutgoingFiles } from "../messages/outgoingMedia.js";
 import { findWhatsappRow } from "../whatsapps/queries.js";
+import { onlyTemplateMayGo } from "../cloudTemplates/window.js";
 import { GENERATED_TOKEN_LENGTH, connectionTokenHash } from "../whatsapps/tokens.js";
 import * as q from "./queries.js";
 
@@ -165,7 +166,7 @@ export function createMessagesApiService(deps: MessagesApiDeps) {
         throw new AppError("ERR_API_USER_NOT_FOUND");
       await checkOnWhatsapp(whatsappId, number);
       // Audio as a voice note, and the Cloud API's types and sizes, as an agent's own send.
-      const connection = files.length ? await findWhatsappRow(db, companyId, whatsappId) : null;
+      const connection = await findWhatsappRow(db, companyId, whatsappId);
       const ready = await prepareOutgoingFiles(files, connection?.provider ?? null, media);
       const stored: { path: string; mimetype: string; name: string }[] = [];
       for (const f of ready)
@@ -194,6 +195,9 @@ export function createMessagesApiService(deps: MessagesApiDeps) {
             contact: contact!,
           });
         }
+        // The Cloud API takes free-form messages only within 24 hours of the customer's last one.
+        if (await onlyTemplateMayGo(tx, companyId, saved.contact.id, connection, now()))
+          throw new AppError("ERR_WAPP_24H_WINDOW");
         const ticket = await ticketFor(tx, raise, caller, saved.contact, input);
         let quotedMsgId: number | null = null;
         if (input.quotedMsgId) {

@@ -179,9 +179,9 @@ export async function sendingConnection(
   db: Executor,
   companyId: number,
   whatsappId: number | null,
-): Promise<{ id: number; status: string } | null> {
+): Promise<{ id: number; status: string; provider: string } | null> {
   const [row] = await db
-    .select({ id: whatsapps.id, status: whatsapps.status })
+    .select({ id: whatsapps.id, status: whatsapps.status, provider: whatsapps.provider })
     .from(whatsapps)
     .where(
       and(

@@ -6,6 +6,7 @@ import { type EventBus, type Follower, type Raise, inTransaction } from "../../e
 import { type JobHandler, JobFailed, RetryLater, enqueueJob } from "../../jobs/runner.js";
 import { queueOutbound } from "../messages/outbound.js";
 import { openOrFindLiveTicket } from "../tickets/openLive.js";
+import { onlyTemplateMayGo } from "../cloudTemplates/window.js";
 import type { SEND_SCHEDULE_JOB } from "./queries.js";
 import {
   SETTLE_SCHEDULE_JOB,
@@ -76,6 +77,10 @@ export function sendScheduleJob(deps: SendingDeps): JobHandler<typeof SEND_SCHED
           throw new RetryLater(`connection ${connection.id} is ${connection.status}`, RECONNECT_WAIT_SECONDS);
         throw new JobFailed(failureReason("ERR_SCHEDULE_CONNECTION_DOWN", connection.status));
       }
+      // The Cloud API takes free-form messages only within 24 hours of the customer's last one:
+      // outside it the schedule fails with that reason rather than failing later at Meta (131047).
+      if (await onlyTemplateMayGo(db, companyId, first.contactId, connection, ctx.now))
+        throw new JobFailed(failureReason("ERR_WAPP_24H_WINDOW"));
       await inTransaction(db, bus, async (tx, raise) => {
         // Two runners, or an edit, at the same moment: whoever holds the row decides; the other sees it moved on.
         const row = await lockScheduleRow(tx, companyId, scheduleId);

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, isNotNull, isNull, ne } from "drizzle-orm";
 import type { WhatsappDTO } from "@atende/contracts";
 import type { Executor } from "../../db/client.js";
-import { queues, whatsappQueues, whatsapps } from "../../db/schema/index.js";
+import { queues, users, whatsappQueues, whatsapps } from "../../db/schema/index.js";
 import { queueOrder } from "../queues/queries.js";
 import { type WhatsappRow, presentWhatsapp } from "./present.js";
 
@@ -188,4 +188,13 @@ export async function replaceLegacyToken(
     .set({ legacyToken: null })
     .where(and(row, isNotNull(whatsapps.tokenHash)));
   return false;
+}
+
+/** The e-mails of the company's admins (who hear of a connection that needs a person). */
+export async function adminEmails(db: Executor, companyId: number): Promise<string[]> {
+  const rows = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(and(eq(users.companyId, companyId), eq(users.profile, "admin")));
+  return rows.map((r) => r.email);
 }

@@ -1,15 +1,19 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { templateRefusal } from "./graphTemplates.js";
 
 /**
  * A local stand-in for Meta's Graph API (WhatsApp Cloud API), started by a test on 127.0.0.1 with
  * a random port. It speaks the documented payloads: send (POST /{phone-number-id}/messages, to a
  * number or a business-scoped user id, templates included), mark as read, media upload (multipart),
  * media info (GET /{media-id}), media download (GET url with the bearer token), the phone number
- * (GET /{phone-number-id}) and the approved templates (GET /{waba-id}/message_templates, paged),
- * and answers errors in Graph's shape. It records every request and can be told to fail, or to
- * answer late, the next matching requests.
+ * (GET /{phone-number-id}) and the templates (GET /{waba-id}/message_templates, paged), and answers
+ * errors in Graph's shape. It records every request and can be told to fail, or to answer late, the
+ * next matching requests. Like Graph it refuses a template send whose components do not fit the
+ * template it knows (132000; 132001 for one it does not know), a token it was told has expired (190,
+ * subcode 463) and, once told to keep customer-service windows, a free-form message to a customer
+ * who has not written in 24 hours (131047).
  */
 
 export interface RecordedGraphRequest {
@@ -46,6 +50,18 @@ const KNOWN_ERRORS: Record<number, { status: number; message: string; type: stri
     type: "OAuthException",
     details: "Unable to deliver message.",
   },
+  132000: {
+    status: 400,
+    message: "(#132000) Number of parameters does not match the expected number of params",
+    type: "OAuthException",
+    details: "body: number of localizable_params (1) does not match the expected number of params (2)",
+  },
+  132001: {
+    status: 404,
+    message: "(#132001) Template name does not exist in the translation",
+    type: "OAuthException",
+    details: "template name (x) does not exist in pt_BR",
+  },
   131047: {
     status: 400,
     message: "(#131047) Re-engagement message",
@@ -58,6 +74,8 @@ const KNOWN_ERRORS: Record<number, { status: number; message: string; type: stri
 export interface ProgrammedFailure {
   /** A Graph error code (the body is Graph's error shape), or omit with `status` for a bare HTTP error. */
   code?: number;
+  /** Graph's error_subcode (463: the token's session has expired). */
+  subcode?: number;
   status?: number;
   message?: string;
   details?: string;
@@ -79,9 +97,15 @@ export interface FakeTemplate {
   id?: string;
   name: string;
   language: string;
-  status: "APPROVED" | "PENDING" | "REJECTED" | "PAUSED";
+  status: "APPROVED" | "PENDING" | "REJECTED" | "PAUSED" | "DISABLED";
   category: string;
-  components: { type: string; format?: string; text?: string }[];
+  parameter_format?: "POSITIONAL" | "NAMED";
+  components: {
+    type: string;
+    format?: string;
+    text?: string;
+    buttons?: { type: string; text: string; url?: string }[];
+  }[];
 }
 
 export interface FakeGraph {
@@ -100,6 +124,15 @@ export interface FakeGraph {
   phoneNumbers: Map<string, { display_phone_number: string; verified_name: string }>;
   /** Message templates by WABA id; the list answers them two per page, as Graph pages them. */
   templates: Map<string, FakeTemplate[]>;
+  /** From now on the access token is expired: every call with it answers 190 (subcode 463). */
+  expireToken(): void;
+  /**
+   * Keeps WhatsApp's customer-service windows on the clock given: a free-form message (not a
+   * template) to a recipient who has not written within 24 hours answers 131047.
+   */
+  keepWindows(now: () => Date): void;
+  /** A customer wrote (the test delivers the webhook of it): their window opens for 24 hours. */
+  customerWrote(recipient: string, at: Date): void;
   close(): Promise<void>;
 }
 
@@ -114,6 +147,9 @@ export async function startFakeGraph(
   const phoneNumbers = new Map<string, { display_phone_number: string; verified_name: string }>();
   const templates = new Map<string, FakeTemplate[]>();
   let origin = "";
+  let expired = false;
+  let windowClock: (() => Date) | null = null;
+  const lastWrote = new Map<string, Date>();
   let lastMediaId = 1_000_000_000_000 + crypto.randomInt(1_000_000);
 
   const addMedia = (data: Buffer, mimeType: string) => {
@@ -152,6 +188,12 @@ export async function startFakeGraph(
     }
     if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
     if (recorded.authorization !== `Bearer ${accessToken}`) return answerFailure(res, { code: 190 });
+    if (expired)
+      return answerFailure(res, {
+        code: 190,
+        subcode: 463,
+        message: "Error validating access token: Session has expired on Friday, 01-Jan-27 00:00:00 PST.",
+      });
 
     const send = /^\/([^/]+)\/messages$/.exec(path);
     const templateList = /^\/([^/]+)\/message_templates$/.exec(path);
@@ -173,7 +215,17 @@ export async function startFakeGraph(
     if (phone) return json(res, 200, { id: path.slice(1), ...phone });
     const upload = /^\/([^/]+)\/media$/.exec(path);
     const download = /^\/download\/([^/]+)$/.exec(path);
-    if (req.method === "POST" && send) return answerSend(res, recorded);
+    if (req.method === "POST" && send) {
+      const refusal = templateRefusal(recorded.json, [...templates.values()].flat());
+      if (refusal) return answerFailure(res, refusal);
+      const message = (recorded.json ?? {}) as Record<string, unknown>;
+      const to = String(message.to ?? message.recipient ?? "");
+      const wrote = lastWrote.get(to);
+      const freeForm = message.status !== "read" && message.type !== "template";
+      if (windowClock && freeForm && (!wrote || windowClock().getTime() - wrote.getTime() >= DAY_MS))
+        return answerFailure(res, { code: 131047 });
+      return answerSend(res, recorded);
+    }
     if (req.method === "POST" && upload) {
       const file = recorded.form?.file;
       if (!file || recorded.form?.fields.messaging_product !== "whatsapp")
@@ -216,6 +268,13 @@ export async function startFakeGraph(
     media,
     phoneNumbers,
     templates,
+    expireToken: () => {
+      expired = true;
+    },
+    keepWindows: (now) => {
+      windowClock = now;
+    },
+    customerWrote: (recipient, at) => lastWrote.set(recipient, at),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -223,6 +282,8 @@ export async function startFakeGraph(
       }),
   };
 }
+
+const DAY_MS = 24 * 3600_000;
 
 function answerSend(res: http.ServerResponse, recorded: RecordedGraphRequest) {
   const message = (recorded.json ?? {}) as Record<string, unknown>;
@@ -267,6 +328,7 @@ function answerFailure(res: http.ServerResponse, failure: ProgrammedFailure) {
         message: failure.message ?? known?.message ?? `(#${failure.code}) Error`,
         type: known?.type ?? "OAuthException",
         code: failure.code,
+        ...(failure.subcode ? { error_subcode: failure.subcode } : {}),
         ...(details ? { error_data: { messaging_product: "whatsapp", details } } : {}),
         fbtrace_id: crypto.randomBytes(9).toString("base64url"),
       },

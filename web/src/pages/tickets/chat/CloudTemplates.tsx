@@ -1,7 +1,10 @@
 import {
+  type CloudTemplateButtonDTO,
   type CloudTemplateDTO,
   type ConversationWindowDTO,
   type MessageDTO,
+  TEMPLATE_MEDIA_HEADERS,
+  type TemplateSendInput,
   type TicketDTO,
   fillTemplate,
 } from "@atende/contracts";
@@ -106,6 +109,8 @@ function TemplateDialog(props: { ticketId: number; whatsappId?: number; onClose(
   const [chosen, setChosen] = useState("");
   const [header, setHeader] = useState<string[]>([]);
   const [body, setBody] = useState<string[]>([]);
+  const [media, setMedia] = useState({ file: "", filename: "" });
+  const [buttons, setButtons] = useState<Record<number, string>>({});
   const [tried, setTried] = useState(false);
   const [sending, setSending] = useState(false);
   const list = templates.data ?? [];
@@ -114,12 +119,21 @@ function TemplateDialog(props: { ticketId: number; whatsappId?: number; onClose(
     Array.from({ length: count }, (_, i) => filled[i] ?? "");
   const headerValues = template ? values(header, template.headerVariables) : [];
   const bodyValues = template ? values(body, template.bodyVariables) : [];
-  const complete = [...headerValues, ...bodyValues].every((v) => v.trim() !== "");
+  const mediaKind = template && isMediaHeader(template.headerFormat) ? template.headerFormat : null;
+  const urlButtons = template?.buttons.filter((b) => b.type === "URL" && b.variables > 0) ?? [];
+  const replyButtons = template?.buttons.filter((b) => b.type === "QUICK_REPLY") ?? [];
+  const complete =
+    [...headerValues, ...bodyValues, ...urlButtons.map((b) => buttons[b.index] ?? "")].every(
+      (v) => v.trim() !== "",
+    ) &&
+    (!mediaKind || media.file.trim() !== "");
 
   function pick(key: string) {
     setChosen(key);
     setHeader([]);
     setBody([]);
+    setMedia({ file: "", filename: "" });
+    setButtons({});
     setTried(false);
   }
 
@@ -133,7 +147,11 @@ function TemplateDialog(props: { ticketId: number; whatsappId?: number; onClose(
         language: template.language,
         header: headerValues.map((v) => v.trim()),
         body: bodyValues.map((v) => v.trim()),
-      });
+        ...(mediaKind ? { headerMedia: headerMediaOf(media.file, media.filename) } : {}),
+        buttons: [...urlButtons, ...replyButtons]
+          .map((b) => ({ index: b.index, value: (buttons[b.index] ?? "").trim() }))
+          .filter((b) => b.value !== ""),
+      } satisfies TemplateSendInput);
       upsertMessage(queryClient, ticketId, sent);
       void queryClient.invalidateQueries({ queryKey: windowKey(ticketId) });
       toast(t("cloud.sent"), "success");
@@ -145,7 +163,7 @@ function TemplateDialog(props: { ticketId: number; whatsappId?: number; onClose(
     }
   }
 
-  const field = (label: string, value: string, onChange: (v: string) => void) => (
+  const field = (label: string, value: string, onChange: (v: string) => void, required = true) => (
     <TextField
       key={label}
       label={label}
@@ -153,12 +171,24 @@ function TemplateDialog(props: { ticketId: number; whatsappId?: number; onClose(
       onChange={(e) => onChange(e.target.value)}
       size="small"
       fullWidth
-      required
-      error={tried && value.trim() === ""}
-      helperText={tried && value.trim() === "" ? t("cloud.required") : undefined}
+      required={required}
+      error={required && tried && value.trim() === ""}
+      helperText={required && tried && value.trim() === "" ? t("cloud.required") : undefined}
       slotProps={{ htmlInput: { maxLength: 1024 } }}
     />
   );
+  const named = template?.parameterFormat === "NAMED";
+  const bodyLabel = (i: number) =>
+    named
+      ? t("cloud.namedVariable", { name: template?.bodyParams[i] ?? "" })
+      : t("cloud.bodyVariable", { n: i + 1 });
+  const buttonField = (b: CloudTemplateButtonDTO, key: "cloud.urlButton" | "cloud.quickReply") =>
+    field(
+      t(key, { text: b.text }),
+      buttons[b.index] ?? "",
+      (v) => setButtons({ ...buttons, [b.index]: v }),
+      key === "cloud.urlButton",
+    );
   const set = (list: string[], setList: (v: string[]) => void, i: number, count: number) => (v: string) => {
     const next = values(list, count);
     next[i] = v;
@@ -199,9 +229,23 @@ function TemplateDialog(props: { ticketId: number; whatsappId?: number; onClose(
                 set(header, setHeader, i, template.headerVariables),
               ),
             )}
-            {bodyValues.map((v, i) =>
-              field(t("cloud.bodyVariable", { n: i + 1 }), v, set(body, setBody, i, template.bodyVariables)),
+            {mediaKind && (
+              <>
+                {field(t("cloud.headerMedia", { kind: mediaKind.toLowerCase() }), media.file, (v) =>
+                  setMedia({ ...media, file: v }),
+                )}
+                {mediaKind === "DOCUMENT" &&
+                  field(
+                    t("cloud.headerFilename"),
+                    media.filename,
+                    (v) => setMedia({ ...media, filename: v }),
+                    false,
+                  )}
+              </>
             )}
+            {bodyValues.map((v, i) => field(bodyLabel(i), v, set(body, setBody, i, template.bodyVariables)))}
+            {urlButtons.map((b) => buttonField(b, "cloud.urlButton"))}
+            {replyButtons.map((b) => buttonField(b, "cloud.quickReply"))}
             <Box>
               <Typography variant="caption" color="text.secondary">
                 {t("cloud.preview")}
@@ -213,8 +257,10 @@ function TemplateDialog(props: { ticketId: number; whatsappId?: number; onClose(
                 sx={{ whiteSpace: "pre-wrap", p: 1.5, borderRadius: 1, bgcolor: "action.hover" }}
               >
                 {[
-                  template.header && fillTemplate(template.header, headerValues),
-                  fillTemplate(template.body, bodyValues),
+                  mediaKind ? `[${mediaKind.toLowerCase()}]` : null,
+                  template.header &&
+                    fillTemplate(template.header, headerValues, named ? template.headerParams : undefined),
+                  fillTemplate(template.body, bodyValues, named ? template.bodyParams : undefined),
                   template.footer,
                 ]
                   .filter(Boolean)
@@ -232,6 +278,20 @@ function TemplateDialog(props: { ticketId: number; whatsappId?: number; onClose(
       </DialogActions>
     </Dialog>
   );
+}
+
+function isMediaHeader(format: CloudTemplateDTO["headerFormat"]): format is "IMAGE" | "VIDEO" | "DOCUMENT" {
+  return (TEMPLATE_MEDIA_HEADERS as readonly string[]).includes(format ?? "");
+}
+
+/** A media header's file as typed: an https link, else the id of media uploaded to the connection. */
+function headerMediaOf(file: string, filename: string): NonNullable<TemplateSendInput["headerMedia"]> {
+  const value = file.trim();
+  const name = filename.trim();
+  return {
+    ...(/^https?:\/\//i.test(value) ? { link: value } : { id: value }),
+    ...(name ? { filename: name } : {}),
+  };
 }
 
 /** The ERR_* code of a failed call (the api client's error carries it), ERR_WAPP_TEMPLATES otherwise. */
