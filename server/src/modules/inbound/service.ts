@@ -217,8 +217,9 @@ export function createInbound(deps: InboundDeps): Inbound {
       if (msg.kind !== "unreadable") await replacePlaceholder(connection, values, msg, preview.slice(0, 255));
       return null;
     }
-    if (stored.quiet && deps.checkQuietFollowers) await checkQuiet(stored);
-    await publishInOrder(stored.ticket.id, conversationEvents(stored));
+    // The check runs in the ticket's publishing turn, so the events still go out in order.
+    const check = stored.quiet && deps.checkQuietFollowers ? () => checkQuiet(stored) : undefined;
+    await publishInOrder(stored.ticket.id, conversationEvents(stored), check);
     return stored.contact;
   }
 
@@ -227,8 +228,13 @@ export function createInbound(deps: InboundDeps): Inbound {
    * still go out one message after the other (the agents' sockets and the chatbot see them in order).
    */
   const publishing = new Map<number, Promise<void>>();
-  async function publishInOrder(ticketId: number, events: DomainEvent[]) {
-    const mine = (publishing.get(ticketId) ?? Promise.resolve()).then(() => bus.publish(events));
+  async function publishInOrder(ticketId: number, events: DomainEvent[], before?: () => Promise<void>) {
+    // A failed check fails its own message only (the chain goes on).
+    const previous = (publishing.get(ticketId) ?? Promise.resolve()).catch(() => undefined);
+    const mine = previous.then(async () => {
+      await before?.();
+      await bus.publish(events);
+    });
     publishing.set(ticketId, mine);
     await mine;
     if (publishing.get(ticketId) === mine) publishing.delete(ticketId);
