@@ -85,6 +85,27 @@ describe("NumberDirectory: many numbers", () => {
     expect(b.size).toBe(25);
   });
 
+  it("one number's lookup (a send) waits for its turn in the line, not for the bulk checks' pause", async () => {
+    const clock = testClock();
+    const asked: { at: number; phones: string[] }[] = [];
+    const directory = new NumberDirectory(
+      async (phones) => {
+        asked.push({ at: clock.now(), phones });
+        clock.at += 300;
+        return phones.map((p) => ({ jid: `${p}@s.whatsapp.net`, exists: true }));
+      },
+      undefined,
+      { perQuery: 10, pauseMs: 2000, clock },
+    );
+    const list = Array.from({ length: 20 }, (_, i) => `1415555${3000 + i}`);
+    await Promise.all([directory.resolveMany(list), directory.resolve("14155559999")]);
+    // The single lookup goes as soon as the line is free, between the list's queries; the list's
+    // next query still keeps the pause after it.
+    expect(asked.map((q) => q.phones.length)).toEqual([10, 1, 10]);
+    expect(asked[1]!.at - asked[0]!.at).toBe(300);
+    expect(asked[2]!.at - asked[1]!.at).toBeGreaterThanOrEqual(2000 + 300);
+  });
+
   it("keeps answers fresh a week when found and a day when not, in the store another directory reads", async () => {
     const clock = testClock();
     const auth = memoryAuthStore();

@@ -128,7 +128,7 @@ export class NumberDirectory {
   private async ask(numbers: string[]): Promise<Map<string, string | null>> {
     const owner = new Map<string, string>();
     for (const number of numbers) for (const form of numberVariants(number)) owner.set(form, number);
-    const found = await this.query([...owner.keys()]);
+    const found = await this.query([...owner.keys()], numbers.length > 1);
     const answers = new Map<string, string | null>(numbers.map((n) => [n, null]));
     let stray: string | null = null;
     for (const result of found) {
@@ -153,10 +153,14 @@ export class NumberDirectory {
     return answers;
   }
 
-  /** Runs one query in the connection's line, at least `pauseMs` after the one before it ended. */
-  private query(phones: string[]): Promise<{ jid: string; exists: boolean }[]> {
+  /**
+   * Runs one query in the connection's line; a bulk one (several numbers: a list, a campaign) at least
+   * `pauseMs` after the one before it ended. One number's lookup (a send to a new customer) waits only
+   * for its turn: an agent's reply is not held up by the pace of a list being checked.
+   */
+  private query(phones: string[], bulk: boolean): Promise<{ jid: string; exists: boolean }[]> {
     const run = this.line.then(async () => {
-      const wait = this.lastQueryAt + this.pauseMs - this.clock.now();
+      const wait = bulk ? this.lastQueryAt + this.pauseMs - this.clock.now() : 0;
       if (wait > 0) await this.clock.sleep(wait);
       try {
         const found = await this.lookup(phones);
