@@ -79,6 +79,8 @@ async function mediaOf(d: Deployment): Promise<Record<string, string>> {
 }
 
 describe("backup and restore", () => {
+  // The demo company seeded, dumped and restored into a second database: 10-19 s on embedded PGlite
+  // alone, more beside the suite's heaviest files on two cores (a timeout there is the host's pace).
   it("round trip: identical rows in every table, identical media bytes, the same keys", async () => {
     const db = source.database.db;
     await seedDemo(db, new Date("2026-11-02T12:00:00Z"));
@@ -123,7 +125,7 @@ describe("backup and restore", () => {
     expect(added!.id).toBe(last!.id + 1);
 
     await expect(restoreFrom(target, file)).rejects.toThrow(/holds rows/);
-  });
+  }, 60_000);
 
   it("refuses an archive of a newer release before touching anything", async () => {
     const file = path.join(scratch, "newer.tar.gz");
