@@ -75,18 +75,24 @@ async function setOptOutWords(words: string[]) {
     on conflict (company_id, key) do update set value = excluded.value`);
 }
 
+/** A campaign of the company with one recipient's row in `state` (awaiting an answer, or pending). */
+async function campaignWith(recipient: { contactId: number; number: string }, state: string) {
+  const [campaign] = await queryRows<{ id: number }>(
+    ctx.deps.db,
+    sql`insert into campaigns (company_id, name) values (${team.company.id}, 'Quiet') returning id`,
+  );
+  await ctx.deps.db.execute(sql`
+    insert into campaign_shippings (company_id, campaign_id, contact_id, number, state)
+    values (${team.company.id}, ${campaign!.id}, ${recipient.contactId}, ${recipient.number}, ${state})`);
+  return campaign!;
+}
+
 describe("the quiet statement", () => {
   it("stores a live conversation's messages in order with their bot turns, and leaves every message a follower may act on", async () => {
     await setOptOutWords(["NÃO QUERO", "sair"]);
     const plain = await customer();
     const waiting = await customer();
-    const [campaign] = await queryRows<{ id: number }>(
-      ctx.deps.db,
-      sql`insert into campaigns (company_id, name) values (${team.company.id}, 'Quiet') returning id`,
-    );
-    await ctx.deps.db.execute(sql`
-      insert into campaign_shippings (company_id, campaign_id, contact_id, number, state)
-      values (${team.company.id}, ${campaign!.id}, ${waiting.contactId}, ${waiting.number}, 'awaiting_confirmation')`);
+    await campaignWith(waiting, "awaiting_confirmation");
     const optingOut = await customer();
     const accented = await customer();
     const renamed = newNumber();
@@ -146,17 +152,11 @@ describe("the quiet statement", () => {
   it("the same batch through the pipeline: the opt-out and the awaited answer still act on the campaign", async () => {
     await setOptOutWords(["NÃO QUERO"]);
     const optingOut = await customer();
-    const [campaign] = await queryRows<{ id: number }>(
-      ctx.deps.db,
-      sql`insert into campaigns (company_id, name) values (${team.company.id}, 'Quiet 2') returning id`,
-    );
-    await ctx.deps.db.execute(sql`
-      insert into campaign_shippings (company_id, campaign_id, contact_id, number, state)
-      values (${team.company.id}, ${campaign!.id}, ${optingOut.contactId}, ${optingOut.number}, 'pending')`);
+    const campaign = await campaignWith(optingOut, "pending");
     expect((await send({ from: optingOut.number, body: "Não quero!" })).statusCode).toBe(201);
     const [row] = await queryRows<{ state: string }>(
       ctx.deps.db,
-      sql`select state from campaign_shippings where campaign_id = ${campaign!.id}`,
+      sql`select state from campaign_shippings where campaign_id = ${campaign.id}`,
     );
     expect(row!.state).toBe("skipped");
   });

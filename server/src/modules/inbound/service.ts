@@ -16,12 +16,12 @@ import { historyImport } from "./history.js";
 import { MEDIA_TYPE_BY_KIND } from "./kinds.js";
 import { type PendingMedia, enqueueMediaDownload } from "./mediaJob.js";
 import { placeholderReplacer } from "./placeholders.js";
+import { conversationWriter } from "./writer.js";
 import {
   type ContactKey,
   type ContactValues,
   type MessageValues,
   type StoredConversation,
-  conversationWriter,
   transactionWrote,
   findMessageByWid,
   insertReaction,
