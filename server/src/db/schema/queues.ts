@@ -1,5 +1,6 @@
 import {
   type AnyPgColumn,
+  boolean,
   index,
   integer,
   jsonb,
@@ -38,6 +39,16 @@ export const queues = pgTable(
     /** The attachment sent with the greeting (a MediaStore path) and its original file name. */
     mediaPath: text("media_path"),
     mediaName: text("media_name"),
+    /**
+     * Service-level targets (issue 39), in working minutes (the queue's or the company's opening
+     * hours; out-of-hours time does not count); null is no target. A ticket's chip turns "warning"
+     * once `slaWarningPercent` of a target's time has passed.
+     */
+    slaFirstResponseMinutes: integer("sla_first_response_minutes"),
+    slaResolutionMinutes: integer("sla_resolution_minutes"),
+    slaWarningPercent: integer("sla_warning_percent").notNull().default(80),
+    /** The resolution clock stops while the conversation waits on the customer (the agent spoke last). */
+    slaPauseOnCustomer: boolean("sla_pause_on_customer").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -93,11 +93,41 @@ export const tickets = pgTable(
     useIntegration: boolean("use_integration").notNull().default(false),
     promptId: integer("prompt_id"),
     integrationId: integer("integration_id"),
+    /**
+     * Service levels (issue 39), set on the server when the ticket enters a queue with targets and
+     * recomputed on transfer; all null when its queue has none. Due times are instants already
+     * counted in opening hours. `slaStartedAt` is when the current queue's clocks started.
+     */
+    slaStartedAt: timestamp("sla_started_at", { withTimezone: true }),
+    slaFirstResponseDueAt: timestamp("sla_first_response_due_at", { withTimezone: true }),
+    /** The first agent reply since `slaStartedAt`, and the working seconds it took. */
+    slaFirstResponseAt: timestamp("sla_first_response_at", { withTimezone: true }),
+    slaFirstResponseSeconds: integer("sla_first_response_seconds"),
+    slaResolutionDueAt: timestamp("sla_resolution_due_at", { withTimezone: true }),
+    /** When the ticket was resolved (closed) under these clocks, and the working seconds it took. */
+    slaResolvedAt: timestamp("sla_resolved_at", { withTimezone: true }),
+    slaResolutionSeconds: integer("sla_resolution_seconds"),
+    /** While waiting on the customer (queue's slaPauseOnCustomer): since when the resolution clock stands. */
+    slaPausedAt: timestamp("sla_paused_at", { withTimezone: true }),
+    /**
+     * The next target still running (first response until answered, then resolution): when it is
+     * due and when it turns "warning"; null when none runs (met, paused, no target, closed). The
+     * lists' "closest to breach first" sorts on `slaDueAt`.
+     */
+    slaDueAt: timestamp("sla_due_at", { withTimezone: true }),
+    slaWarnAt: timestamp("sla_warn_at", { withTimezone: true }),
+    /** When each breach was found and notified (once). */
+    slaFirstResponseBreachedAt: timestamp("sla_first_response_breached_at", { withTimezone: true }),
+    slaResolutionBreachedAt: timestamp("sla_resolution_breached_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex("tickets_uuid_uq").on(t.uuid),
+    // The pending and open tabs sorted "closest to breach first" (issue 39); only running clocks.
+    index("tickets_company_status_sla_due_idx")
+      .on(t.companyId, t.status, t.slaDueAt, t.id)
+      .where(sql`${t.slaDueAt} is not null`),
     // The rule the whole product leans on: never two non-closed tickets for one contact on one connection.
     uniqueIndex("tickets_one_live_per_contact_uq")
       .on(t.companyId, t.contactId, t.whatsappId)
