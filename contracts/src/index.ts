@@ -9,6 +9,7 @@ export * from "./tickets.js";
 export * from "./contacts.js";
 export * from "./tags.js";
 export * from "./queues.js";
+export * from "./serviceLevels.js";
 export * from "./settings.js";
 export * from "./ticketNotes.js";
 export * from "./quickMessages.js";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { rowId, timestamp } from "./answers.js";
 import { openingHoursDaySchema, schedulesField } from "./openingHours.js";
+import { queueSlaFields, queueSlaSaveFields } from "./serviceLevels.js";
 import { dbId, idValue, noNul, optionalEmpty, sizedText } from "./validation.js";
 
 /** A queue as tickets, users and connections carry it. Output shapes (DTOs) are shared by HTTP answers and socket events alike. */
@@ -27,6 +28,8 @@ export const queueDetailSchema = queueSchema
     /** The attachment sent with the greeting: a media path ("{companyId}/{file}") and its original name. */
     mediaPath: z.string().nullable(),
     mediaName: z.string().nullable(),
+    // Service levels (issue 39): optional until the server fills them (then required).
+    ...z.object(queueSlaFields).partial().shape,
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -118,6 +121,7 @@ export const queueSaveSchema = z.object({
   integrationId: optionalEmpty(dbId, null),
   promptId: optionalEmpty(dbId, null),
   schedules: schedulesField.optional(),
+  ...queueSlaSaveFields,
 });
 export type QueueSaveInput = z.infer<typeof queueSaveSchema>;
 

@@ -17,6 +17,7 @@ import type { FileListServerEvents } from "./files.js";
 import type { PaymentEventPayload } from "./billing.js";
 import type { QueueIntegrationEvent } from "./queueIntegrations.js";
 import type { PromptEvent } from "./prompts.js";
+import type { SlaBreachEvent } from "./serviceLevels.js";
 
 /**
  * The live channel: the spec's event names (`company-{id}-user`, ...) and their payloads. Server
@@ -78,6 +79,8 @@ export interface CompanyEventPayloads {
   queueIntegration: QueueIntegrationEvent;
   /** An AI prompt made, changed or deleted (admins of the company). */
   prompt: PromptEvent;
+  /** A ticket missed a service-level target (once per ticket and target): its queue's agents and the admins. */
+  ticketSla: SlaBreachEvent;
 }
 export type CompanyEventName = keyof CompanyEventPayloads;
 

@@ -3,6 +3,7 @@ import { pageOf, rowId, timestamp } from "./answers.js";
 import { contactSchema } from "./contacts.js";
 import { type Actor, can } from "./permissions.js";
 import { queueSchema } from "./queues.js";
+import { ticketSlaSchema } from "./serviceLevels.js";
 import { dbId, idList, pageNumber, searchText } from "./validation.js";
 
 const flag = z.preprocess((v) => v === true || v === "true" || v === "1", z.boolean());
@@ -34,6 +35,8 @@ export const ticketListQuerySchema = z.object({
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, "validation.invalid")
     .optional(),
+  /** "slaDue": closest to breach first (running clocks first, by due time), then the usual order. */
+  orderBy: z.enum(["updatedAt", "slaDue"], "validation.invalid").optional(),
 });
 export type TicketListQuery = z.infer<typeof ticketListQuerySchema>;
 
@@ -122,6 +125,8 @@ export const ticketSchema = z
     /** The chatbot (queue menu, integration or prompt) is talking with the contact. */
     chatbot: z.boolean(),
     tags: z.array(ticketTagSchema),
+    /** Service-level clocks (issue 39); optional until the server fills them (then null without targets). */
+    sla: ticketSlaSchema.nullable().optional(),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
