@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
@@ -16,6 +17,33 @@ const fakeGraphPort = port + 1100;
 const database = process.env.E2E_DATABASE_URL
   ? `DATABASE_URL=${process.env.E2E_DATABASE_URL} SEED_DEMO=true `
   : "";
+
+/**
+ * The browsers. Debian's chromium-headless-shell when installed (scripts/ensure-chromium.sh installs
+ * it), the lighter build Playwright itself runs headless: the suite is bound by Chromium's CPU on two
+ * cores (a whole run: renderers 1,175 s, browser and GPU processes 531 s, the app 290 s, Playwright
+ * 146 s), and the shell draws no window. The full browser for what the shell lacks: a push service
+ * (PushManager.subscribe), which the installable app's spec needs. E2E_BROWSER runs every spec in
+ * the one named (/usr/bin/chromium: the full browser throughout).
+ */
+const FULL_BROWSER = "/usr/bin/chromium";
+const shellPath =
+  process.env.E2E_BROWSER ??
+  (existsSync("/usr/bin/chromium-headless-shell") ? "/usr/bin/chromium-headless-shell" : FULL_BROWSER);
+const NEEDS_FULL_BROWSER = /agents-anywhere\.spec\.ts/;
+const chromiumArgs = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  // A fake microphone that plays a tone, granted without a prompt (the chat's voice notes).
+  "--use-fake-ui-for-media-stream",
+  "--use-fake-device-for-media-stream",
+];
 
 /** Drives Debian's Chromium against the real server with a fresh embedded database and demo data. */
 export default defineConfig({
@@ -44,23 +72,19 @@ export default defineConfig({
     // each was a race of the test or the page (an event raised before the page's live channel was
     // ready; the a11y walk reading a page the app had not drawn yet), fixed there, not hidden here.
     trace: process.env.CI && process.env.E2E_TRACE !== "1" ? "off" : "retain-on-failure",
-    launchOptions: {
-      executablePath: "/usr/bin/chromium",
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        // A fake microphone that plays a tone, granted without a prompt (the chat's voice notes).
-        "--use-fake-ui-for-media-stream",
-        "--use-fake-device-for-media-stream",
-      ],
-    },
   },
+  projects: [
+    {
+      name: "shell",
+      testIgnore: NEEDS_FULL_BROWSER,
+      use: { launchOptions: { executablePath: shellPath, args: chromiumArgs } },
+    },
+    {
+      name: "browser",
+      testMatch: NEEDS_FULL_BROWSER,
+      use: { launchOptions: { executablePath: process.env.E2E_BROWSER ?? FULL_BROWSER, args: chromiumArgs } },
+    },
+  ],
   // Every login of the suite comes from 127.0.0.1: the per-IP login limit (30 per 5 minutes) is for
   // real clients, not for a suite that logs in 60 times; nor is the per-email one (10 per 5 minutes),
   // which the demo admin's 55 logins can pass now that the specs wait less (the server tests cover

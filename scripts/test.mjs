@@ -128,15 +128,23 @@ function freshDatabase(url, name) {
   return database.toString();
 }
 
-async function e2e() {
-  // The release build (web and server, a few seconds), then the release check: its output started
-  // from `npm ci --omit=dev` in a fresh folder (scripts/release-check.mjs, about 30 s); the specs
-  // use the web app it built.
+/**
+ * What the e2e specs need before they start: the browser, the release build (web and server, a few
+ * seconds), then the release check: its output started from `npm ci --omit=dev` in a fresh folder
+ * (scripts/release-check.mjs, 20-30 s, mostly waiting on npm and the disk); the specs use the web
+ * app it built. Started with the server passes, so its wait hides behind them.
+ */
+async function e2ePrepare() {
   const prepared =
     (await run("chromium", "bash", ["scripts/ensure-chromium.sh"])) &&
     (await run("release build", "node", ["scripts/build.mjs"]));
+  if (!prepared) return { prepared, released: false };
+  return { prepared, released: await run("release check", "node", ["scripts/release-check.mjs"]) };
+}
+
+async function e2e(preparation) {
+  const { prepared, released } = await preparation;
   if (!prepared) return false;
-  const released = await run("release check", "node", ["scripts/release-check.mjs"]);
   const basePort = Number(process.env.E2E_PORT ?? 8190);
   const groups = e2eGroups(e2eShards);
   const outcomes = await Promise.all(
@@ -180,14 +188,15 @@ const e2ePostgres = process.env.E2E_POSTGRES === "1" && pgUrl !== null;
 const overlap = process.env.OVERLAP === "1" && only === "" && cores > 1;
 const serverOptions = overlap ? { cpus: String(cores - 1), workers: 1 } : {};
 const serverParts = [];
-const e2eFirst = overlap ? e2e() : null;
+const e2eReady = only === "server" ? null : e2ePrepare();
+const e2eFirst = overlap ? e2e(e2eReady) : null;
 if (only !== "e2e") {
   serverParts.push(serverPass("server-pglite", null, serverOptions));
   if (pgUrl) serverParts.push(serverPass("server-postgres", pgUrl, serverOptions));
   else console.log("server-postgres: skipped, no TEST_DATABASE_URL and no server on 127.0.0.1:5432");
 }
 const serverOk = (await Promise.all(serverParts)).every(Boolean);
-const ok = (only === "server" || (await (e2eFirst ?? e2e()))) && serverOk;
+const ok = (only === "server" || (await (e2eFirst ?? e2e(e2eReady)))) && serverOk;
 phases.set("tests in all", { seconds: (performance.now() - started) / 1000, ok });
 
 for (const [name, phase] of phases)
