@@ -44,7 +44,7 @@ export function ServiceLevelsChart({ data, loading }: ServiceLevelsChartProps) {
           {
             data: queues.map((row) => row.resolution.metPercent),
             label: t("slaReport.targets.resolution"),
-            color: theme.palette.success.main,
+            color: theme.palette.info.main,
             valueFormatter: (value) => percent(value),
           },
         ]}

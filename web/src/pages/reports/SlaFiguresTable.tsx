@@ -82,7 +82,7 @@ export function SlaFiguresTable({ title, nameHeading, lines, total, loading, tes
         {title}
       </Typography>
       <TableContainer>
-        <Table size="small" aria-labelledby={titleId} sx={{ "& th, & td": { px: 1 } }}>
+        <Table size="small" aria-labelledby={titleId} sx={{ "& th, & td": { px: 0.75 } }}>
           <TableHead>
             <TableRow>
               <TableCell rowSpan={2}>{nameHeading}</TableCell>
