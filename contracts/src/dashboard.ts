@@ -38,12 +38,12 @@ export function isCalendarDate(v: string): boolean {
 }
 
 /** A calendar date, YYYY-MM-DD. An empty string counts as absent. */
-const calendarDate = z.preprocess(
+export const calendarDate = z.preprocess(
   (v) => (v === "" || v === null ? undefined : v),
   z.string("validation.invalid").trim().refine(isCalendarDate, "validation.invalid").optional(),
 );
 
-const periodDays = z.preprocess(
+export const periodDays = z.preprocess(
   (v) => (v === "" || v === null ? undefined : v),
   z.coerce
     .number("validation.invalid")
@@ -59,7 +59,10 @@ function rangeLength(from: string, to: string): number {
 }
 
 /** A start after its end: 'validation.endBeforeStart' on the end; longer than the maximum: 'validation.invalid'. */
-function checkRange<T extends Record<string, unknown>>(fromKey: keyof T & string, toKey: keyof T & string) {
+export function checkRange<T extends Record<string, unknown>>(
+  fromKey: keyof T & string,
+  toKey: keyof T & string,
+) {
   return (v: T, ctx: z.RefinementCtx) => {
     const from = v[fromKey];
     const to = v[toKey];

@@ -16,6 +16,7 @@ export * from "./quickMessages.js";
 export * from "./schedules.js";
 export * from "./ticketVisibility.js";
 export * from "./dashboard.js";
+export * from "./slaReport.js";
 export * from "./auth.js";
 export * from "./users.js";
 export * from "./companies.js";

@@ -48,6 +48,9 @@ const DashboardPage = lazy(() =>
 const ReportsPage = lazy(() =>
   import("./pages/reports/ReportsPage").then((m) => ({ default: m.ReportsPage })),
 );
+const ServiceLevelsPage = lazy(() =>
+  import("./pages/reports/ServiceLevelsPage").then((m) => ({ default: m.ServiceLevelsPage })),
+);
 const ForgetPasswordPage = lazy(() =>
   import("./pages/forgetpsw/ForgetPasswordPage").then((m) => ({ default: m.ForgetPasswordPage })),
 );
@@ -131,6 +134,7 @@ function AppRoutes() {
             <Route element={<PermissionRoute permission="dashboard:view" />}>
               <Route path="/" element={<DashboardPage />} />
               <Route path="/reports" element={<ReportsPage />} />
+              <Route path="/reports/service-levels" element={<ServiceLevelsPage />} />
             </Route>
             <Route element={<PermissionRoute permission="users-page:manage" />}>
               <Route path="/users" element={<UsersPage />} />

@@ -5,7 +5,7 @@ import { type PeriodFilter, periodQuery } from "./period";
 export const dashboardKeys = {
   /** Every dashboard query starts with this key: one invalidation refreshes all of them. */
   all: ["dashboard"] as const,
-  part: (part: "counters" | "ticketsDay" | "ticketsUsers", filter: PeriodFilter) =>
+  part: (part: "counters" | "ticketsDay" | "ticketsUsers" | "serviceLevels", filter: PeriodFilter) =>
     [...dashboardKeys.all, part, filter] as const,
 };
 

@@ -22,6 +22,7 @@ import { contactListsTexts } from "./contactLists";
 import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
+import { slaReportTexts } from "./slaReport";
 import { platformTexts } from "./platform";
 import { billingTexts } from "./billing";
 import { apiTexts } from "./api";
@@ -31,6 +32,7 @@ export const en: Translation = {
   tickets: ticketsTexts.en,
   dashboard: dashboardTexts.en,
   reports: reportsTexts.en,
+  slaReport: slaReportTexts.en,
   chat: chatTexts.en,
   cloud: cloudTexts.en,
   announcements: announcementTexts.en,

@@ -22,6 +22,7 @@ import { contactListsTexts } from "./contactLists";
 import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
+import { slaReportTexts } from "./slaReport";
 import { platformTexts } from "./platform";
 import { billingTexts } from "./billing";
 import { apiTexts } from "./api";
@@ -31,6 +32,7 @@ export const es: Translation = {
   tickets: ticketsTexts.es,
   dashboard: dashboardTexts.es,
   reports: reportsTexts.es,
+  slaReport: slaReportTexts.es,
   chat: chatTexts.es,
   cloud: cloudTexts.es,
   announcements: announcementTexts.es,

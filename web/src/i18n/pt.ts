@@ -22,6 +22,7 @@ import { contactListsTexts } from "./contactLists";
 import { ticketsTexts } from "./tickets";
 import { dashboardTexts } from "./dashboard";
 import { reportsTexts } from "./reports";
+import { slaReportTexts } from "./slaReport";
 import { platformTexts } from "./platform";
 import { billingTexts } from "./billing";
 import { apiTexts } from "./api";
@@ -30,6 +31,7 @@ export const pt = {
   tickets: ticketsTexts.pt,
   dashboard: dashboardTexts.pt,
   reports: reportsTexts.pt,
+  slaReport: slaReportTexts.pt,
   chat: chatTexts.pt,
   cloud: cloudTexts.pt,
   announcements: announcementTexts.pt,

@@ -5,6 +5,7 @@ import { useEffect, useEffectEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { dashboardKeys, fetchDashboard, fetchTicketsDay, fetchTicketsUsers } from "../../api/dashboard";
 import { useDashboardLive } from "../../api/dashboardLive";
+import { fetchSlaReport } from "../../api/slaReport";
 import { ApiError } from "../../api/http";
 import type { PeriodFilter } from "../../api/period";
 import { toast } from "../../api/toast";
@@ -14,6 +15,7 @@ import { formatDate } from "../../i18n/format";
 import { AttendantsTable } from "./AttendantsTable";
 import { CounterCards } from "./CounterCards";
 import { DashboardFilterBar } from "./DashboardFilterBar";
+import { ServiceLevelsChart } from "./ServiceLevelsChart";
 import { TicketsPerDayChart } from "./TicketsPerDayChart";
 import { TicketsPerUserChart } from "./TicketsPerUserChart";
 
@@ -74,7 +76,15 @@ function DashboardFigures({ filter }: { filter: PeriodFilter }) {
     placeholderData: (previous) => previous,
     meta: { silent: true },
   });
+  // The service-level chart needs only the figures: the report's smallest page of breaches.
+  const serviceLevels = useQuery({
+    queryKey: dashboardKeys.part("serviceLevels", filter),
+    queryFn: ({ signal }) => fetchSlaReport({ period: filter, queueIds: [], userIds: [] }, 1, 1, signal),
+    placeholderData: (previous) => previous,
+    meta: { silent: true },
+  });
   useChartErrorToast(perDay, t("dashboard.charts.dayError"));
+  useChartErrorToast(serviceLevels, t("slaReport.chart.error"));
   useChartErrorToast(perUser, t("dashboard.charts.userError"));
   useDashboardLive();
 
@@ -91,6 +101,7 @@ function DashboardFigures({ filter }: { filter: PeriodFilter }) {
         <TicketsPerDayChart data={perDay.data} loading={perDay.isPending} />
         <TicketsPerUserChart data={perUser.data} loading={perUser.isPending} />
       </Box>
+      <ServiceLevelsChart data={serviceLevels.data} loading={serviceLevels.isPending} />
       <Paper variant="outlined" sx={{ p: 2 }}>
         <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>
           {t("dashboard.attendants.title")}

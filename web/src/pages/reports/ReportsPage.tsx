@@ -10,6 +10,7 @@ import { filterOf, initialFilterForm } from "../../components/PeriodFields";
 import { fetchReportPage, downloadReportCsv, reportKeys, type ReportFilter } from "./reportsApi";
 import { ReportFilters, type ReportFilterForm } from "./ReportFilters";
 import { ReportTable } from "./ReportTable";
+import { ReportTabs } from "./ReportTabs";
 
 const PAGE_SIZES = [REPORT_PAGE_SIZE, 50, 100];
 
@@ -78,6 +79,7 @@ export function ReportsPage() {
     <Box
       sx={{ p: { xs: 1.5, sm: 3 }, display: "flex", flexDirection: "column", gap: 2, flex: 1, minHeight: 0 }}
     >
+      <ReportTabs />
       <Stack direction={{ xs: "column", sm: "row" }} spacing={1.5} sx={{ alignItems: { sm: "center" } }}>
         <Typography variant="h5" component="h1" sx={{ flex: 1, fontWeight: 600 }}>
           {t("reports.title")}

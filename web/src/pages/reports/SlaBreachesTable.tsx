@@ -1,0 +1,132 @@
+import type { SlaBreachRow } from "@atende/contracts";
+import OpenInNewIcon from "@mui/icons-material/OpenInNew";
+import {
+  Box,
+  IconButton,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Tooltip,
+  Typography,
+} from "@mui/material";
+import { useTranslation } from "react-i18next";
+import { Link as RouterLink } from "react-router-dom";
+import { EmptyRow, SkeletonRows } from "../../components/TableStates";
+import { formatDate, formatTime } from "../../i18n/format";
+
+const COLUMNS = 7;
+
+function When({ value }: { value: string }) {
+  return (
+    <>
+      {formatDate(value)}
+      <Typography variant="caption" color="text.secondary" component="div">
+        {formatTime(value)}
+      </Typography>
+    </>
+  );
+}
+
+interface SlaBreachesTableProps {
+  rows: SlaBreachRow[];
+  loading: boolean;
+}
+
+/** One line per missed target: the ticket (a link to it), where, who, which target, due and reached. */
+export function SlaBreachesTable({ rows, loading }: SlaBreachesTableProps) {
+  const { t } = useTranslation();
+  return (
+    <TableContainer>
+      <Table size="small" aria-labelledby="sla-breaches-title" sx={{ "& th, & td": { px: 1 } }}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{t("slaReport.breaches.contact")}</TableCell>
+            <TableCell>{t("slaReport.breaches.queue")}</TableCell>
+            <TableCell>{t("slaReport.breaches.user")}</TableCell>
+            <TableCell>{t("slaReport.breaches.target")}</TableCell>
+            <TableCell>{t("slaReport.breaches.dueAt")}</TableCell>
+            <TableCell>{t("slaReport.breaches.reachedAt")}</TableCell>
+            <TableCell align="center">
+              <Box component="span" sx={visuallyHidden}>
+                {t("slaReport.breaches.open")}
+              </Box>
+            </TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody aria-busy={loading} sx={{ opacity: loading && rows.length > 0 ? 0.6 : 1 }}>
+          {rows.map((row) => (
+            <TableRow key={`${row.ticketId}-${row.target}`} hover data-testid={`sla-breach-${row.ticketId}`}>
+              <TableCell>
+                <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                  {row.contact.name}
+                </Typography>
+                <Typography variant="caption" color="text.secondary">
+                  {t("reports.ticketNumber", { id: row.ticketId })}
+                </Typography>
+              </TableCell>
+              <TableCell>
+                {row.queue ? (
+                  <Box component="span" sx={{ display: "flex", alignItems: "center", gap: 1 }}>
+                    <Box
+                      component="span"
+                      aria-hidden
+                      sx={{ width: 10, height: 10, borderRadius: "50%", bgcolor: row.queue.color }}
+                    />
+                    {row.queue.name}
+                  </Box>
+                ) : (
+                  "—"
+                )}
+              </TableCell>
+              <TableCell>{row.user?.name ?? "—"}</TableCell>
+              <TableCell>{t(`slaReport.targets.${row.target}`)}</TableCell>
+              <TableCell sx={{ whiteSpace: "nowrap" }}>
+                <When value={row.dueAt} />
+              </TableCell>
+              <TableCell sx={{ whiteSpace: "nowrap" }}>
+                {row.reachedAt ? (
+                  <When value={row.reachedAt} />
+                ) : (
+                  <Typography variant="body2" color="error.main">
+                    {t("slaReport.breaches.stillOpen")}
+                  </Typography>
+                )}
+              </TableCell>
+              <TableCell align="center">
+                <Tooltip title={t("slaReport.breaches.openTicket", { id: row.ticketId })}>
+                  <IconButton
+                    size="small"
+                    component={RouterLink}
+                    to={`/tickets/${row.uuid}`}
+                    aria-label={t("slaReport.breaches.openTicket", { id: row.ticketId })}
+                  >
+                    <OpenInNewIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              </TableCell>
+            </TableRow>
+          ))}
+          {loading && rows.length === 0 && <SkeletonRows rows={3} columns={COLUMNS} />}
+          {!loading && rows.length === 0 && (
+            <EmptyRow columns={COLUMNS}>{t("slaReport.breaches.empty")}</EmptyRow>
+          )}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+const visuallyHidden = {
+  border: 0,
+  clip: "rect(0 0 0 0)",
+  height: 1,
+  margin: -1,
+  overflow: "hidden",
+  padding: 0,
+  position: "absolute",
+  whiteSpace: "nowrap",
+  width: 1,
+} as const;
