@@ -22,15 +22,17 @@ const database = process.env.E2E_DATABASE_URL
  * The browsers. Debian's chromium-headless-shell when installed (scripts/ensure-chromium.sh installs
  * it), the lighter build Playwright itself runs headless: the suite is bound by Chromium's CPU on two
  * cores (a whole run: renderers 1,175 s, browser and GPU processes 531 s, the app 290 s, Playwright
- * 146 s), and the shell draws no window. The full browser for what the shell lacks: a push service
- * (PushManager.subscribe), which the installable app's spec needs. E2E_BROWSER runs every spec in
- * the one named (/usr/bin/chromium: the full browser throughout).
+ * 146 s), and the shell draws no window. The full browser for what the shell lacks: installability
+ * and a push service (the installable app's spec), and system notifications (the background
+ * worker's notice in shell.spec, the new-message notification in tickets-list.spec): those three
+ * failed in the shell and pass in the browser. E2E_BROWSER runs every spec in the one named
+ * (/usr/bin/chromium: the full browser throughout).
  */
 const FULL_BROWSER = "/usr/bin/chromium";
 const shellPath =
   process.env.E2E_BROWSER ??
   (existsSync("/usr/bin/chromium-headless-shell") ? "/usr/bin/chromium-headless-shell" : FULL_BROWSER);
-const NEEDS_FULL_BROWSER = /agents-anywhere\.spec\.ts/;
+const NEEDS_FULL_BROWSER = /(agents-anywhere|shell|tickets-list)\.spec\.ts$/;
 const chromiumArgs = [
   "--headless",
   "--no-sandbox",
