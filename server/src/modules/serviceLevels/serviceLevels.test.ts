@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Socket } from "socket.io-client";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type QueueDetailDTO,
   type SlaBreachEvent,
@@ -14,7 +14,8 @@ import { enqueueJob } from "../../jobs/runner.js";
 import { expectOk, fieldsOf } from "../../test/calls.js";
 import { type LoggedIn, newNumber, uid } from "../../test/factories.js";
 import { connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
-import { phoneOpensTicket } from "../../test/channels.js";
+import { connectSimulator, phoneOpensTicket, phoneSends } from "../../test/channels.js";
+import { type FakeDevice, type PushServiceFake, startPushService } from "../../test/fakes/pushService.js";
 import {
   a,
   agentA,
@@ -299,6 +300,21 @@ describe("a ticket's clocks", () => {
 });
 
 describe("breach", () => {
+  let pushService: PushServiceFake;
+  let devices: { admin: FakeDevice; ana: FakeDevice; bia: FakeDevice };
+  beforeAll(async () => {
+    pushService = await startPushService();
+    devices = { admin: pushService.device(), ana: pushService.device(), bia: pushService.device() };
+    const register = async (who: LoggedIn, device: FakeDevice, language: string) =>
+      expectOk(await call("PUT", "/push/subscription", who, { ...device.subscription, language }), 204);
+    await register(a.adminLogin, devices.admin, "pt");
+    await register(agentA.login, devices.ana, "en");
+    await register(agentB.login, devices.bia, "es");
+  });
+  afterAll(() => pushService.close());
+  const slaPushes = (device: FakeDevice) =>
+    device.received.filter((p) => p.payload.tag.startsWith("ticket-sla-"));
+
   it("is told once, to the queue's agents and the admins, never on a due time moved", async () => {
     const url = await ctx.url();
     const listen = async (who: LoggedIn) => {
@@ -378,6 +394,22 @@ describe("breach", () => {
       expect(toAdmin).toHaveLength(1);
       expect(toAgent).toHaveLength(1);
       expect(toOther).toEqual([]);
+      // Web Push too, in each device's language, to the same people, once.
+      await ctx.built.push.settled();
+      expect(slaPushes(devices.admin).map((p) => p.payload)).toEqual([
+        {
+          title: `Prazo de primeira resposta estourado em ${queueA.name}`,
+          body: late.contact.name,
+          url: `/tickets/${late.uuid}`,
+          tag: `ticket-sla-${late.uuid}`,
+          key: `sla-${late.id}-firstResponse-${iso(plus(t0, 30))}`,
+          lang: "pt",
+        },
+      ]);
+      expect(slaPushes(devices.ana).map((p) => p.payload.title)).toEqual([
+        `First response target missed in ${queueA.name}`,
+      ]);
+      expect(slaPushes(devices.bia)).toEqual([]);
 
       // The late reply is recorded as missed: 40 working minutes against 30.
       ctx.clock.now = plus(t0, 40);
@@ -386,6 +418,36 @@ describe("breach", () => {
       expect(await rowOf(late.id)).toMatchObject({ slaFirstResponseSeconds: 40 * 60 });
       expect(slaStateAt(await slaOf(late.id), plus(t0, 41))).toBe("breached");
       for (const t of [late, moved]) ticketOk(await updateTicket(a.adminLogin, t.id, { status: "closed" }));
+    } finally {
+      ctx.clock.real();
+    }
+  });
+});
+
+describe("a ticket opened in the connection's only queue", () => {
+  it("gets its clocks from the inbound pipeline as it opens", async () => {
+    const t0 = new Date(Date.now() + 72 * 3600_000);
+    ctx.clock.now = t0;
+    try {
+      await setTargets(queueA, {
+        slaFirstResponseMinutes: 20,
+        slaResolutionMinutes: 60,
+        slaWarningPercent: 50,
+      });
+      const only = await connectSimulator(ctx, a.adminLogin, { queueIds: [queueA.id], greetingMessage: "" });
+      const number = newNumber();
+      const res = await phoneSends(ctx, a.adminLogin, only.id, { from: number, name: "Dora", body: "oi" });
+      expect(res.statusCode, res.body).toBe(201);
+      const page = await call("GET", "/tickets?status=pending", agentA.login);
+      const opened = page.json<{ tickets: TicketDTO[] }>().tickets.find((t) => t.contact.number === number);
+      expect(opened).toMatchObject({ queueId: queueA.id });
+      expect(opened!.sla).toMatchObject({
+        startedAt: iso(t0),
+        firstResponseDueAt: iso(plus(t0, 20)),
+        resolutionDueAt: iso(plus(t0, 60)),
+        running: "firstResponse",
+      });
+      ticketOk(await updateTicket(a.adminLogin, opened!.id, { status: "closed" }));
     } finally {
       ctx.clock.real();
     }
