@@ -25,6 +25,7 @@ import { reportsTexts } from "./reports";
 import { platformTexts } from "./platform";
 import { billingTexts } from "./billing";
 import { apiTexts } from "./api";
+import { slaTexts } from "./sla";
 import type { Translation } from "./pt";
 
 export const en: Translation = {
@@ -55,6 +56,7 @@ export const en: Translation = {
   platform: platformTexts.en,
   billing: billingTexts.en,
   api: apiTexts.en,
+  sla: slaTexts.en,
   common: {
     cancel: "Cancel",
     save: "Save",

@@ -25,6 +25,7 @@ import { reportsTexts } from "./reports";
 import { platformTexts } from "./platform";
 import { billingTexts } from "./billing";
 import { apiTexts } from "./api";
+import { slaTexts } from "./sla";
 import type { Translation } from "./pt";
 
 export const es: Translation = {
@@ -55,6 +56,7 @@ export const es: Translation = {
   platform: platformTexts.es,
   billing: billingTexts.es,
   api: apiTexts.es,
+  sla: slaTexts.es,
   common: {
     cancel: "Cancelar",
     save: "Guardar",

@@ -25,6 +25,7 @@ import { reportsTexts } from "./reports";
 import { platformTexts } from "./platform";
 import { billingTexts } from "./billing";
 import { apiTexts } from "./api";
+import { slaTexts } from "./sla";
 /** Portuguese: the default and fallback language. Its shape is the one every language must fill. */
 export const pt = {
   tickets: ticketsTexts.pt,
@@ -54,6 +55,7 @@ export const pt = {
   platform: platformTexts.pt,
   billing: billingTexts.pt,
   api: apiTexts.pt,
+  sla: slaTexts.pt,
   common: {
     cancel: "Cancelar",
     save: "Salvar",
