@@ -1,0 +1,178 @@
+import AxeBuilder from "@axe-core/playwright";
+import { type Locator, type Page, expect, test } from "@playwright/test";
+import { DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
+import { type Queue, type Ticket, type Whatsapp, customerSends, waitingTicketOf } from "./chatSetup";
+
+/**
+ * Service levels (issue 39), as the people using them see them: an admin gives a queue its targets
+ * in the queue dialog; a customer's message lands in that queue; the waiting list shows each
+ * ticket's chip (time left), which turns amber then red as time passes (the browser's clock is moved:
+ * the chip is worked out in the browser from the due times the server set); "closest to breach
+ * first" puts the ticket due first on top; and when the server's own clock passes the first-reply
+ * target (1 minute, the shortest there is), the breach notice names the contact and opens the ticket.
+ */
+
+const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
+function ticketList(page: Page): Locator {
+  return page.getByRole("list", { name: "Lista de atendimentos" });
+}
+
+function ticketItem(page: Page, name: string): Locator {
+  return ticketList(page).getByRole("listitem").filter({ hasText: name });
+}
+
+/** The names on the first rows of the list, top down. */
+async function topNames(page: Page, count: number): Promise<string[]> {
+  const rows = ticketList(page).locator("li[data-index]");
+  const names = await rows.evaluateAll((items) =>
+    items
+      .map((li) => ({
+        index: Number((li as HTMLElement).dataset.index),
+        name: li.querySelector(".ticket-name")?.textContent ?? "",
+      }))
+      .sort((a, b) => a.index - b.index)
+      .map((row) => row.name),
+  );
+  return names.slice(0, count);
+}
+
+/** A connected simulator connection whose only queue is `queueId`: a customer's message waits there. */
+async function connectionFor(admin: Page, queueId: number, name: string): Promise<number> {
+  const connection = await callApi<Whatsapp>(admin, "POST", "/whatsapp", {
+    name,
+    provider: "simulator",
+    queueIds: [queueId],
+  });
+  await callApi(admin, "POST", `/simulator/${connection.id}/scan`);
+  await expect
+    .poll(
+      async () =>
+        (await callApi<Whatsapp[]>(admin, "GET", "/whatsapp")).find((w) => w.id === connection.id)?.status,
+    )
+    .toBe("CONNECTED");
+  return connection.id;
+}
+
+/** axe's WCAG 2.1 A and AA rules on the ticket list (the a11y spec walks every page; this is the chips). */
+async function axeOnList(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page })
+    .include('ul[aria-label="Lista de atendimentos"]')
+    .withTags(WCAG_TAGS)
+    .analyze();
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(" | ")}`);
+}
+
+test.describe("service levels", () => {
+  test("an admin sets a queue's targets; the waiting ticket's chip counts down, turns amber and red; closest to breach first; the breach is notified", async ({
+    browser,
+  }) => {
+    // The server's breach comes a minute after the first ticket came in (the shortest target).
+    test.setTimeout(120_000);
+    const stamp = Date.now();
+    const queueName = `SLA ${stamp % 100000}`;
+    const first = { name: `Prazo A ${stamp}`, number: `55117${String(stamp).slice(-8)}` };
+    const second = { name: `Prazo B ${stamp}`, number: `55116${String(stamp).slice(-8)}` };
+    const admin = await newPerson(browser);
+    const page = admin.page;
+    // The browser's clock, moved on by the test to see the chips change; the server keeps its own.
+    await page.clock.install();
+    await loginAs(page, DEMO.admin.email, DEMO.admin.password);
+    const tickets: Ticket[] = [];
+
+    try {
+      // The admin adds a queue with its targets: 1 minute to the first reply (typed as minutes),
+      // 2 h to resolution, warning at half the time.
+      await page.goto("/queues");
+      await page.getByRole("button", { name: "Adicionar fila" }).click();
+      const dialog = page.getByRole("dialog", { name: "Adicionar fila" });
+      await dialog.getByRole("textbox", { name: "Nome" }).fill(queueName);
+      await dialog.getByRole("tab", { name: "Níveis de serviço" }).click();
+      const firstReply = dialog.getByRole("group", { name: "Tempo até a primeira resposta" });
+      const resolution = dialog.getByRole("group", { name: "Tempo até a resolução" });
+      // Zero minutes is no target: refused under the field.
+      await firstReply.getByRole("spinbutton", { name: "Minutos" }).fill("0");
+      await dialog.getByRole("button", { name: "Salvar" }).click();
+      await expect(firstReply.getByText("Valor inválido")).toBeVisible();
+      await firstReply.getByRole("spinbutton", { name: "Minutos" }).fill("1");
+      await resolution.getByRole("spinbutton", { name: "Minutos" }).fill("120");
+      await expect(resolution.getByText("Total: 2 h")).toBeVisible();
+      await dialog.getByRole("spinbutton", { name: "Alerta ao atingir (%)" }).fill("50");
+      await dialog.getByRole("button", { name: "Salvar" }).click();
+      await expect(dialog).toBeHidden();
+      const queue = (await callApi<(Queue & Record<string, unknown>)[]>(page, "GET", "/queue")).find(
+        (q) => q.name === queueName,
+      )!;
+      expect(queue).toMatchObject({
+        slaFirstResponseMinutes: 1,
+        slaResolutionMinutes: 120,
+        slaWarningPercent: 50,
+        slaPauseOnCustomer: false,
+      });
+
+      // Two customers write, a few seconds apart: their tickets wait in that queue.
+      const whatsappId = await connectionFor(page, queue.id, `Simulador ${queueName}`);
+      await customerSends(page, whatsappId, {
+        from: first.number,
+        name: first.name,
+        body: "Preciso de ajuda",
+      });
+      tickets.push(await waitingTicketOf(page, first.number));
+      await customerSends(page, whatsappId, { from: second.number, name: second.name, body: "Olá?" });
+      tickets.push(await waitingTicketOf(page, second.number));
+
+      await page.goto("/tickets");
+      await page.getByRole("tab", { name: /^Aguardando/ }).click();
+      const chipA = ticketItem(page, first.name).getByTestId("sla-chip");
+      const chipB = ticketItem(page, second.name).getByTestId("sla-chip");
+      // Newest first: B above A. Each chip gives the time left and, to a screen reader, which target.
+      await expect.poll(() => topNames(page, 2)).toEqual([second.name, first.name]);
+      await expect(chipA).toHaveAttribute("data-sla", "ok");
+      await expect(chipA).toContainText("1 min");
+      await expect(chipA).toHaveAttribute("title", /^Primeira resposta: faltam 1 min \(prazo \d\d:\d\d\)$/);
+      await shot(page, "sla-list-ok");
+
+      // "Closest to breach first": A, due first, goes on top (asked of the server), and stays chosen.
+      const sort = page.getByRole("button", { name: "Mais próximo do prazo primeiro" });
+      await sort.click();
+      await expect(sort).toHaveAttribute("aria-pressed", "true");
+      await expect.poll(() => topNames(page, 2)).toEqual([first.name, second.name]);
+
+      // Half the minute gone (on this browser's clock): amber. Past it: red, and late by how long.
+      await page.clock.fastForward("00:35");
+      await expect(chipA).toHaveAttribute("data-sla", "warning");
+      await page.clock.fastForward("02:00");
+      await expect(chipA).toHaveAttribute("data-sla", "breached");
+      await expect(chipA).toContainText(/^atrasado há \d min/);
+      await expect(chipB).toHaveAttribute("data-sla", "breached");
+      await shot(page, "sla-list-breached");
+      expect(await axeOnList(page)).toEqual([]);
+      await page.getByRole("button", { name: "Alternar tema" }).click();
+      await expect.poll(() => page.evaluate(() => document.documentElement.style.colorScheme)).toBe("dark");
+      expect(await axeOnList(page)).toEqual([]);
+      await shot(page, "sla-list-breached-dark");
+      await page.getByRole("button", { name: "Alternar tema" }).click();
+
+      // The server's clock passes A's minute: the notice names the contact and the target; Open opens it.
+      const notice = page.getByText(`Primeira resposta atrasada: ${first.name}`);
+      await expect(notice).toBeVisible({ timeout: 90_000 });
+      await page
+        .locator(".notistack-MuiContent")
+        .filter({ has: notice })
+        .getByRole("button", { name: "Abrir" })
+        .click();
+      await expect(page).toHaveURL(new RegExp(`/tickets/${tickets[0]!.uuid}$`));
+      await expect(page.locator("header").getByTestId("sla-chip")).toHaveAttribute("data-sla", "breached");
+      // The sort is remembered for this user.
+      await page.reload();
+      await expect(page.getByRole("button", { name: "Mais próximo do prazo primeiro" })).toHaveAttribute(
+        "aria-pressed",
+        "true",
+      );
+    } finally {
+      // No clock of this spec's tickets is left running to ring in later specs.
+      for (const ticket of tickets) await callApi(page, "PUT", `/tickets/${ticket.id}`, { status: "closed" });
+      await admin.context.close();
+    }
+  });
+});
