@@ -28,8 +28,8 @@ export const queueDetailSchema = queueSchema
     /** The attachment sent with the greeting: a media path ("{companyId}/{file}") and its original name. */
     mediaPath: z.string().nullable(),
     mediaName: z.string().nullable(),
-    // Service levels (issue 39): optional until the server fills them (then required).
-    ...z.object(queueSlaFields).partial().shape,
+    // Service levels (issue 39).
+    ...queueSlaFields,
     createdAt: timestamp,
     updatedAt: timestamp,
   })

@@ -125,8 +125,8 @@ export const ticketSchema = z
     /** The chatbot (queue menu, integration or prompt) is talking with the contact. */
     chatbot: z.boolean(),
     tags: z.array(ticketTagSchema),
-    /** Service-level clocks (issue 39); optional until the server fills them (then null without targets). */
-    sla: ticketSlaSchema.nullable().optional(),
+    /** Service-level clocks (issue 39); null when the ticket's queue has no target. */
+    sla: ticketSlaSchema.nullable(),
     createdAt: timestamp,
     updatedAt: timestamp,
   })

@@ -6,6 +6,7 @@ import { tableRow } from "../../db/prepared.js";
 import { contacts, messages, tickets, whatsapps } from "../../db/schema/index.js";
 import type { ContactRow } from "../contacts/present.js";
 import type { MessageRow } from "../messages/present.js";
+import { presentSla } from "../tickets/present.js";
 import {
   type ContactKey,
   type ContactValues,
@@ -88,6 +89,7 @@ function presentTicket(row: ConversationRow, contact: ContactRow): TicketDTO {
     isGroup: t.isGroup,
     chatbot: t.chatbot,
     tags: row.tags,
+    sla: presentSla(t),
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
   };

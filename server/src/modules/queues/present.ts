@@ -18,6 +18,10 @@ export function presentQueue(row: QueueRow): QueueDetailDTO {
     schedules: row.schedules,
     mediaPath: row.mediaPath,
     mediaName: row.mediaName,
+    slaFirstResponseMinutes: row.slaFirstResponseMinutes,
+    slaResolutionMinutes: row.slaResolutionMinutes,
+    slaWarningPercent: row.slaWarningPercent,
+    slaPauseOnCustomer: row.slaPauseOnCustomer,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

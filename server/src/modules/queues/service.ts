@@ -1,4 +1,5 @@
 import {
+  SLA_LIMITS,
   DEFAULT_SCHEDULES,
   QUEUE_LIMITS,
   type QueueDetailDTO,
@@ -117,6 +118,10 @@ export function createQueuesService({ db, bus, now, media }: QueuesDeps) {
             integrationId: input.integrationId ?? null,
             promptId: input.promptId ?? null,
             schedules: input.schedules ?? [...DEFAULT_SCHEDULES],
+            slaFirstResponseMinutes: input.slaFirstResponseMinutes ?? null,
+            slaResolutionMinutes: input.slaResolutionMinutes ?? null,
+            slaWarningPercent: input.slaWarningPercent ?? SLA_LIMITS.warningPercent.default,
+            slaPauseOnCustomer: input.slaPauseOnCustomer ?? false,
             createdAt: now(),
             updatedAt: now(),
           });
@@ -144,6 +149,12 @@ export function createQueuesService({ db, bus, now, media }: QueuesDeps) {
             integrationId: input.integrationId,
             promptId: input.promptId,
             schedules: input.schedules,
+            // Service levels: a field left out keeps its value (tickets already in the queue keep
+            // the due times they got; the new targets count for tickets entering it from now on).
+            slaFirstResponseMinutes: input.slaFirstResponseMinutes,
+            slaResolutionMinutes: input.slaResolutionMinutes,
+            slaWarningPercent: input.slaWarningPercent,
+            slaPauseOnCustomer: input.slaPauseOnCustomer,
             updatedAt: now(),
           });
           if (!row) throw new AppError("ERR_NO_QUEUE_FOUND"); // deleted meanwhile

@@ -1,5 +1,49 @@
-import type { TicketDTO } from "@atende/contracts";
-import type { TicketListRow, TicketTagRow } from "./queries.js";
+import type { TicketDTO, TicketSlaDTO } from "@atende/contracts";
+import type { TicketListRow, TicketRecord, TicketTagRow } from "./queries.js";
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/**
+ * A ticket's service-level clocks (issue 39) from its row; null when its queue set none. `running`
+ * names the target whose due time `slaDueAt` is: the first response until an agent answered, then
+ * resolution (null when none runs: paused, met, closed).
+ */
+export function presentSla(
+  t: Pick<
+    TicketRecord,
+    | "slaStartedAt"
+    | "slaDueAt"
+    | "slaWarnAt"
+    | "slaPausedAt"
+    | "slaFirstResponseDueAt"
+    | "slaFirstResponseAt"
+    | "slaFirstResponseBreachedAt"
+    | "slaResolutionDueAt"
+    | "slaResolvedAt"
+    | "slaResolutionBreachedAt"
+  >,
+): TicketSlaDTO | null {
+  if (!t.slaStartedAt) return null;
+  const running =
+    t.slaDueAt === null
+      ? null
+      : t.slaFirstResponseDueAt !== null && t.slaFirstResponseAt === null
+        ? "firstResponse"
+        : "resolution";
+  return {
+    running,
+    dueAt: iso(t.slaDueAt),
+    warnAt: iso(t.slaWarnAt),
+    pausedAt: iso(t.slaPausedAt),
+    startedAt: t.slaStartedAt.toISOString(),
+    firstResponseDueAt: iso(t.slaFirstResponseDueAt),
+    firstResponseAt: iso(t.slaFirstResponseAt),
+    firstResponseBreachedAt: iso(t.slaFirstResponseBreachedAt),
+    resolutionDueAt: iso(t.slaResolutionDueAt),
+    resolvedAt: iso(t.slaResolvedAt),
+    resolutionBreachedAt: iso(t.slaResolutionBreachedAt),
+  };
+}
 
 /** The tickets in the order of `ids` as the list shows them: contact, agent, queue, connection, tags. */
 export function presentTickets(ids: number[], rows: TicketListRow[], tagRows: TicketTagRow[]): TicketDTO[] {
@@ -25,6 +69,7 @@ export function presentTickets(ids: number[], rows: TicketListRow[], tagRows: Ti
         isGroup: t.isGroup,
         chatbot: t.chatbot,
         tags: tagsOf.get(t.id) ?? [],
+        sla: presentSla(t),
         createdAt: t.createdAt.toISOString(),
         updatedAt: t.updatedAt.toISOString(),
       },
