@@ -98,6 +98,7 @@ test.describe("service levels", () => {
       await resolution.getByRole("spinbutton", { name: "Minutos" }).fill("120");
       await expect(resolution.getByText("Total: 2 h")).toBeVisible();
       await dialog.getByRole("spinbutton", { name: "Alerta ao atingir (%)" }).fill("50");
+      await shot(page, "sla-queue-dialog");
       await dialog.getByRole("button", { name: "Salvar" }).click();
       await expect(dialog).toBeHidden();
       const queue = (await callApi<(Queue & Record<string, unknown>)[]>(page, "GET", "/queue")).find(

@@ -159,12 +159,13 @@ export function SlaTab() {
         id="queue-sla-warning"
         label={t("sla.dialog.warningPercent")}
         type="number"
+        size="small"
         error={Boolean(errors.slaWarningPercent)}
         helperText={fieldErrorText(errors.slaWarningPercent) ?? t("sla.dialog.warningHelp")}
         slotProps={{
           htmlInput: { min: SLA_LIMITS.warningPercent.min, max: SLA_LIMITS.warningPercent.max, step: 1 },
         }}
-        sx={{ maxWidth: 320 }}
+        sx={{ maxWidth: 360 }}
       />
       <Controller
         control={control}
