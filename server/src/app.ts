@@ -14,6 +14,7 @@ import { ConnectionCache } from "./channels/connectionCache.js";
 import { cloudWebhookRoutes } from "./modules/inbound/cloudWebhook.js";
 import type { Inbound } from "./channels/sink.js";
 import { registerInboundJobs } from "./modules/inbound/jobs.js";
+import { registerServiceLevelJobs } from "./modules/serviceLevels/jobs.js";
 import { createInbound } from "./modules/inbound/service.js";
 import type { ProviderRegistry } from "./channels/registry.js";
 import { SessionManager } from "./channels/sessions.js";
@@ -394,6 +395,7 @@ function buildChannels(
     graph,
   });
   registerAccountMailJobs(jobs, { db, tokens, config, now, mailer });
+  registerServiceLevelJobs(jobs, { db, bus, now });
   registerConnectionAlertJobs(jobs, { db, mailer });
   const box = secretBoxFor(config);
   registerBillingJobs(jobs, { db, bus, now, log: app.log, asaasUrl: config.ASAAS_API_URL, secrets: box });

@@ -8,6 +8,7 @@ import { inviteWithin } from "./modules/passwordReset/codeMail.js";
 import { connectionAlertWithin } from "./modules/whatsapps/alerts.js";
 import { settleWithin } from "./modules/schedules/sending.js";
 import { campaignAnswersWithin } from "./modules/campaigns/answers.js";
+import { serviceLevelsQuietOnInbound, serviceLevelsWithin } from "./modules/serviceLevels/followers.js";
 import type { ChatsService } from "./modules/chats/service.js";
 import type { PushNotifier } from "./modules/push/notifier.js";
 import type { Realtime } from "./realtime/index.js";
@@ -42,6 +43,11 @@ import type { DomainEvent, EventBus } from "./events/bus.js";
  * What follows a ticket command's `ticket.saved`: its automatic message queued (messages, follower),
  * the rating awaited on resolve, or no longer on a close or a reopen (chatbot, follower).
  * What follows `ticket.read`: the read receipts queued (messages, follower).
+ * What follows a ticket entering a queue, reopened or closed, and a customer's message on a ticket
+ * waiting on them: its service-level clocks started, stopped or resumed, breach jobs armed
+ * (serviceLevels, follower, first of all).
+ * What follows `ticket.slaBreached`: the queue's agents and admins hear it (realtime) and get a
+ * push (push, listener).
  * What follows `ticket.saved`: its timers armed (chatbot, listener: those lost to a crash are armed
  * again at start), the caches, the sockets.
  * What follows a customer's message, a waiting ticket entering a queue and an internal chat message:
@@ -72,6 +78,9 @@ export function registerListeners(
     // ---- In the transaction. The second argument says the follower writes nothing for a plain
     // inbound batch (events/bus.ts, QuietOnInbound), which may then commit as one statement.
     // The bot's turns on it are queued by that statement itself (inbound/batchQueries.ts).
+    // Service levels first: every follower after it, and the sockets, see the ticket's clocks as
+    // written (started, stopped, resumed). The quiet statement leaves paused tickets' messages out.
+    bus.within(serviceLevelsWithin(now), serviceLevelsQuietOnInbound),
     bus.within(chatbot.within, quiet),
     // A missed call, with calls disabled: its refusal (inbound/calls.ts). Calls are never quiet.
     bus.within(callsWithin(poke), quiet),

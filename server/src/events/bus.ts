@@ -12,6 +12,7 @@ import type {
   PaymentEventPayload,
   QueueDetailDTO,
   SimulatorPhoneMessage,
+  SlaTarget,
   TicketDTO,
   UserDTO,
   WEBHOOK_TEST_EVENT,
@@ -92,6 +93,11 @@ export type DomainEvent =
    * customer's messages now read, for WhatsApp's read receipts (messages' follower queues them).
    */
   | { type: "ticket.read"; companyId: number; ticket: TicketDTO; wids: string[] }
+  /**
+   * A ticket missed a service-level target (serviceLevels/jobs.ts), found once per ticket, target
+   * and clock: its queue's agents and the admins hear `company-{id}-ticketSla` and get a push.
+   */
+  | { type: "ticket.slaBreached"; companyId: number; ticket: TicketDTO; target: SlaTarget; dueAt: string }
   | {
       type: "ticket.deleted";
       companyId: number;

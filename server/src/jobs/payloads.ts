@@ -78,6 +78,12 @@ export const jobPayloadSchemas = {
   "connection-alert-mail": z.object({ whatsappId: id, reason: z.string(), detail: z.string().optional() }),
   /** One outbound webhook delivery, by its row (webhooks/delivery.ts); retried with the same deliveryId. */
   "webhook-delivery": z.object({ deliveryRowId: id }),
+  /** A service-level target's due time (serviceLevels/jobs.ts): still unmet then, its breach is marked and told once. */
+  "sla-breach": z.object({
+    ticketId: id,
+    target: z.enum(["firstResponse", "resolution"]),
+    dueAt: z.string(),
+  }),
 } satisfies JobSchemas;
 
 /** A map of job type → payload schema (the app's, or a test's own). */

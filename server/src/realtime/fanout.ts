@@ -181,6 +181,25 @@ export function createFanout(io: AppServer, hooks: FanoutHooks): (event: DomainE
           queueId: event.queueId,
         });
         break;
+      case "ticket.slaBreached": {
+        // The queue's viewers and the admins only; nobody of another queue (nor the ticket's chat box).
+        const { ticket } = event;
+        const to = [
+          rooms.admins(event.companyId),
+          ticket.queueId === null
+            ? rooms.noQueue(event.companyId)
+            : rooms.queue(event.companyId, ticket.queueId),
+        ];
+        io.to(to).emit(companyEvent(event.companyId, "ticketSla"), {
+          action: "breach",
+          ticketId: ticket.id,
+          queueId: ticket.queueId,
+          target: event.target,
+          dueAt: event.dueAt,
+          contactName: ticket.contact.name || ticket.contact.number,
+        });
+        break;
+      }
       case "ticket.read":
         io.to(ticketRooms(event.companyId, event.ticket)).emit(companyEvent(event.companyId, "ticket"), {
           action: "updateUnread",

@@ -242,8 +242,9 @@ function batchStatement(key: ContactKey, quiet = false): SQL {
 
 /**
  * The quiet statement's contacts (see quietBatch): those of the batch that exist and keep their
- * names, whose every message goes to a ticket already live on its connection and is no answer a
- * campaign may take (campaignMayAnswer). Their messages need no follower but the bot's turns, which
+ * names, whose every message goes to a ticket already live on its connection, whose service-level
+ * clock does not stand waiting on the customer (sla_paused_at: their message resumes it, the
+ * service levels' follower's work) and is no answer a campaign may take (campaignMayAnswer). Their messages need no follower but the bot's turns, which
  * the statement queues itself. Each unseen row is marked (`quiet`, the same for all of a contact's
  * rows), so the statement's estimates stay those of the batch's rows.
  */
@@ -253,7 +254,8 @@ function quietContacts(k: ReturnType<typeof sql.identifier>): SQL {
         select u.*, (c.id is not null
           and not (c.name = c.number and first_value(u.name) over w <> first_value(u.number) over w)
           and exists (select 1 from tickets t where t.company_id = u.company_id and t.contact_id = c.id
-                        and t.whatsapp_id = u.whatsapp_id and t.status <> 'closed')
+                        and t.whatsapp_id = u.whatsapp_id and t.status <> 'closed'
+                        and t.sla_paused_at is null)
           and (u.from_me or u.is_group
                or not ${campaignMayAnswer(sql`u.company_id`, sql`c.id`, sql`u.body`)})) as row_quiet
         from unseen u left join contacts c on c.company_id = u.company_id and c.${k} = u.${k}

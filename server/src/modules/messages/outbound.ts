@@ -13,6 +13,7 @@ import { type JobHandler, JobFailed, RetryLater, enqueueJob } from "../../jobs/r
 import type { MediaStore } from "../../storage/media.js";
 import { findTicketRow } from "../tickets/queries.js";
 import { loadTicket, trackAgentReply } from "../tickets/queries.js";
+import { agentReplied } from "../serviceLevels/clocks.js";
 import { raiseMessageSaved } from "./events.js";
 import * as q from "./queries.js";
 
@@ -74,7 +75,12 @@ export async function queueOutbound(tx: Executor, raise: Raise, input: OutboundI
     queueId: ticket.queueId,
   });
   // The ticket's timeline: an agent's first message (the bot's and automatic ones never count).
-  if (!input.isBot && input.userId) await trackAgentReply(tx, ticket, input.at ?? new Date());
+  if (!input.isBot && input.userId) {
+    const at = input.at ?? new Date();
+    await trackAgentReply(tx, ticket, at);
+    // Its service levels: the first response met, the resolution clock paused on the customer.
+    await agentReplied(tx, ticket, at);
+  }
   const preview = input.body || input.media?.name || "";
   await q.setTicketPreview(tx, input.companyId, ticket.id, preview, true);
   await enqueueJob(tx, {

@@ -4,6 +4,7 @@ import {
   PUSH_LIMITS,
   type PushPayload,
   type TicketViewer,
+  can,
   hearsCustomerMessage,
   hearsTicketArrival,
 } from "@atende/contracts";
@@ -254,6 +255,32 @@ export function createPushNotifier(deps: {
     });
   }
 
+  /**
+   * A missed service-level target (once per ticket and target): the queue's agents and whoever sees
+   * every queue (the admins), as the `ticketSla` socket event; nobody of another queue.
+   */
+  function onSlaBreach(event: Extract<DomainEvent, { type: "ticket.slaBreached" }>) {
+    const { companyId, ticket, target } = event;
+    track(async () => {
+      const devices = await devicesOf(companyId);
+      await notify(
+        companyId,
+        devices,
+        (d) =>
+          can({ profile: d.profile }, "tickets:accessAny") ||
+          (ticket.queueId !== null && d.queueIds.includes(ticket.queueId)),
+        (texts) => ({
+          title: texts.slaBreached(target, ticket.queue?.name ?? ""),
+          body: ticket.contact.name || ticket.contact.number,
+          url: `/tickets/${ticket.uuid}`,
+          tag: `ticket-sla-${ticket.uuid}`,
+          key: `sla-${ticket.id}-${target}-${event.dueAt}`,
+        }),
+        { urgency: "high", topic: `ticket-sla-${ticket.id}` },
+      );
+    });
+  }
+
   function onChat(event: Extract<DomainEvent, { type: "chat.changed" }>) {
     const { companyId, payload, memberIds } = event;
     if (payload.action !== "new-message") return;
@@ -287,6 +314,8 @@ export function createPushNotifier(deps: {
           return onTicket(event);
         case "chat.changed":
           return onChat(event);
+        case "ticket.slaBreached":
+          return onSlaBreach(event);
         // Sessions that end take their devices along; awaited, so a login's answer comes after.
         case "session.started":
           return q.deleteEndedSessions(db, event.companyId, event.userId, event.sessionId);

@@ -1,4 +1,4 @@
-import type { Lang } from "@atende/contracts";
+import type { Lang, SlaTarget } from "@atende/contracts";
 
 /**
  * What a push says, in the language the app was in on the device that receives it: written on the
@@ -11,18 +11,24 @@ const TEXTS = {
     waiting: (queue: string) =>
       queue ? `Novo atendimento aguardando em ${queue}` : "Novo atendimento aguardando",
     chat: (sender: string, chat: string) => `${sender} em ${chat}`,
+    slaBreached: (target: SlaTarget, queue: string) =>
+      `${target === "firstResponse" ? "Prazo de primeira resposta estourado" : "Prazo de resolução estourado"}${queue ? ` em ${queue}` : ""}`,
   },
   en: {
     newMessage: "New message",
     media: "📎 Media",
     waiting: (queue: string) => (queue ? `New ticket waiting in ${queue}` : "New ticket waiting"),
     chat: (sender: string, chat: string) => `${sender} in ${chat}`,
+    slaBreached: (target: SlaTarget, queue: string) =>
+      `${target === "firstResponse" ? "First response target missed" : "Resolution target missed"}${queue ? ` in ${queue}` : ""}`,
   },
   es: {
     newMessage: "Nuevo mensaje",
     media: "📎 Multimedia",
     waiting: (queue: string) => (queue ? `Nueva atención esperando en ${queue}` : "Nueva atención esperando"),
     chat: (sender: string, chat: string) => `${sender} en ${chat}`,
+    slaBreached: (target: SlaTarget, queue: string) =>
+      `${target === "firstResponse" ? "Plazo de primera respuesta vencido" : "Plazo de resolución vencido"}${queue ? ` en ${queue}` : ""}`,
   },
 } as const;
 

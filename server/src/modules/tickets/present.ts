@@ -33,7 +33,8 @@ export function presentSla(
   return {
     running,
     dueAt: iso(t.slaDueAt),
-    warnAt: iso(t.slaWarnAt),
+    // Kept while the clock stands (the resume moves it), shown only while a clock runs.
+    warnAt: running ? iso(t.slaWarnAt) : null,
     pausedAt: iso(t.slaPausedAt),
     startedAt: t.slaStartedAt.toISOString(),
     firstResponseDueAt: iso(t.slaFirstResponseDueAt),

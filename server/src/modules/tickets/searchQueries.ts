@@ -150,6 +150,8 @@ export async function pageTickets(
   if (search)
     return searchTickets(db, companyId, condition, { ...search, text: q.searchParam }, offset, limits);
 
+  if (q.orderBy === "slaDue") return pageBySlaDue(db, condition, offset, q.pageNumber);
+
   const [total] = await queryRows<{ n: number }>(
     db,
     sql`select count(*)::int as n from tickets t where ${condition}`,
@@ -162,6 +164,41 @@ export async function pageTickets(
   );
   const count = total?.n ?? 0;
   return { ids: rows.map((r) => r.id), count, hasMore: q.pageNumber * TICKET_PAGE_SIZE < count };
+}
+
+/**
+ * "Closest to breach first" (issue 39): the tickets whose service-level clock runs, by due time
+ * (tickets_company_status_sla_due_idx holds only those), then the others in the usual order. Two
+ * walks rather than one sort over both: each is served by its own index, and a page that straddles
+ * them takes the rest of its rows from the second.
+ */
+async function pageBySlaDue(db: Executor, condition: SQL, offset: number, pageNumber: number) {
+  const [counts] = await queryRows<{ n: number; running: number }>(
+    db,
+    sql`select count(*)::int as n, count(t.sla_due_at)::int as running from tickets t where ${condition}`,
+  );
+  const count = counts?.n ?? 0;
+  const running = counts?.running ?? 0;
+  const ids: number[] = [];
+  if (offset < running) {
+    const rows = await queryRows<{ id: number }>(
+      db,
+      sql`select t.id from tickets t where ${condition} and t.sla_due_at is not null
+          order by t.sla_due_at, t.id
+          limit ${TICKET_PAGE_SIZE} offset ${offset}`,
+    );
+    ids.push(...rows.map((r) => r.id));
+  }
+  if (ids.length < TICKET_PAGE_SIZE && offset + ids.length < count) {
+    const rows = await queryRows<{ id: number }>(
+      db,
+      sql`select t.id from tickets t where ${condition} and t.sla_due_at is null
+          order by t.updated_at desc, t.id desc
+          limit ${TICKET_PAGE_SIZE - ids.length} offset ${Math.max(0, offset - running)}`,
+    );
+    ids.push(...rows.map((r) => r.id));
+  }
+  return { ids, count, hasMore: pageNumber * TICKET_PAGE_SIZE < count };
 }
 
 /**
