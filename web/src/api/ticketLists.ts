@@ -80,16 +80,17 @@ function slaDueOf(ticket: TicketDTO): string | null {
 /**
  * Whether `a` comes before or with `b` in a list fetched with `filters`: newest activity first; with
  * `orderBy: "slaDue"` (closest to breach first), the tickets with a running clock first by due
- * time, then the rest newest first (the server's order, tickets/queries.ts).
+ * time (then id), then the rest newest first (the server's order, tickets/searchQueries.ts).
  */
 export function ranksBefore(a: TicketDTO, b: TicketDTO, filters: TicketFilters): boolean {
   if (filters.orderBy === "slaDue") {
     const dueA = slaDueOf(a);
     const dueB = slaDueOf(b);
-    if (dueA !== dueB) {
-      if (dueA === null) return false;
-      if (dueB === null) return true;
-      return Date.parse(dueA) < Date.parse(dueB);
+    if (dueA === null && dueB !== null) return false;
+    if (dueA !== null && dueB === null) return true;
+    if (dueA !== null && dueB !== null) {
+      const diff = Date.parse(dueA) - Date.parse(dueB);
+      return diff === 0 ? a.id <= b.id : diff < 0;
     }
   }
   return a.updatedAt >= b.updatedAt;
