@@ -4,12 +4,14 @@ import { DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
 import { type Queue, type Ticket, type Whatsapp, customerSends, waitingTicketOf } from "./chatSetup";
 
 /**
- * Service levels (issue 39), as the people using them see them: an admin gives a queue its targets
- * in the queue dialog; a customer's message lands in that queue; the waiting list shows each
- * ticket's chip (time left), which turns amber then red as time passes (the browser's clock is moved:
- * the chip is worked out in the browser from the due times the server set); "closest to breach
- * first" puts the ticket due first on top; and when the server's own clock passes the first-reply
- * target (1 minute, the shortest there is), the breach notice names the contact and opens the ticket.
+ * Service levels (issue 39), as the people using them see them: an admin changes a queue's targets
+ * in the queue dialog; customers' messages land in that queue; the waiting list shows each ticket's
+ * chip (time left), which turns amber then red as time passes (the browser's clock is moved: the chip
+ * is worked out in the browser from the due times the server set); "closest to breach first" puts
+ * the ticket due first on top; and when the server's own clock passes a first-reply target of 1
+ * minute (the shortest there is), the breach notice names the contact and opens the ticket. That
+ * minute is the spec's floor: the first ticket comes in right after the login, and everything else
+ * is done while its minute runs.
  */
 
 const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
@@ -64,7 +66,7 @@ async function axeOnList(page: Page): Promise<string[]> {
 }
 
 test.describe("service levels", () => {
-  test("an admin sets a queue's targets; the waiting ticket's chip counts down, turns amber and red; closest to breach first; the breach is notified", async ({
+  test("an admin sets a queue's targets; the waiting tickets' chips count down, turn amber and red; closest to breach first; the breach is notified", async ({
     browser,
   }) => {
     // The server's breach comes a minute after the first ticket came in (the shortest target).
@@ -81,37 +83,14 @@ test.describe("service levels", () => {
     const tickets: Ticket[] = [];
 
     try {
-      // The admin adds a queue with its targets: 1 minute to the first reply (typed as minutes),
-      // 2 h to resolution, warning at half the time.
-      await page.goto("/queues");
-      await page.getByRole("button", { name: "Adicionar fila" }).click();
-      const dialog = page.getByRole("dialog", { name: "Adicionar fila" });
-      await dialog.getByRole("textbox", { name: "Nome" }).fill(queueName);
-      await dialog.getByRole("tab", { name: "Níveis de serviço" }).click();
-      const firstReply = dialog.getByRole("group", { name: "Tempo até a primeira resposta" });
-      const resolution = dialog.getByRole("group", { name: "Tempo até a resolução" });
-      // Zero minutes is no target: refused under the field.
-      await firstReply.getByRole("spinbutton", { name: "Minutos" }).fill("0");
-      await dialog.getByRole("button", { name: "Salvar" }).click();
-      await expect(firstReply.getByText("Valor inválido")).toBeVisible();
-      await firstReply.getByRole("spinbutton", { name: "Minutos" }).fill("1");
-      await resolution.getByRole("spinbutton", { name: "Minutos" }).fill("120");
-      await expect(resolution.getByText("Total: 2 h")).toBeVisible();
-      await dialog.getByRole("spinbutton", { name: "Alerta ao atingir (%)" }).fill("50");
-      await shot(page, "sla-queue-dialog");
-      await dialog.getByRole("button", { name: "Salvar" }).click();
-      await expect(dialog).toBeHidden();
-      const queue = (await callApi<(Queue & Record<string, unknown>)[]>(page, "GET", "/queue")).find(
-        (q) => q.name === queueName,
-      )!;
-      expect(queue).toMatchObject({
+      // A queue whose first reply is due in 1 minute, and a first customer in it: the server's
+      // minute starts now.
+      const queue = await callApi<Queue>(page, "POST", "/queue", {
+        name: queueName,
+        color: `#${(stamp % 0xffffff).toString(16).padStart(6, "0")}`,
         slaFirstResponseMinutes: 1,
         slaResolutionMinutes: 120,
-        slaWarningPercent: 50,
-        slaPauseOnCustomer: false,
       });
-
-      // Two customers write, a few seconds apart: their tickets wait in that queue.
       const whatsappId = await connectionFor(page, queue.id, `Simulador ${queueName}`);
       await customerSends(page, whatsappId, {
         from: first.number,
@@ -119,6 +98,38 @@ test.describe("service levels", () => {
         body: "Preciso de ajuda",
       });
       tickets.push(await waitingTicketOf(page, first.number));
+
+      // The admin gives the queue 2 minutes to the first reply (typed as minutes) and a warning at
+      // half the time, in the queue dialog, meeting its validation on the way.
+      await page.goto("/queues");
+      await page.getByRole("button", { name: `Editar fila ${queueName}` }).click();
+      const dialog = page.getByRole("dialog", { name: "Editar fila" });
+      await dialog.getByRole("tab", { name: "Níveis de serviço" }).click();
+      const firstReply = dialog.getByRole("group", { name: "Tempo até a primeira resposta" });
+      const resolution = dialog.getByRole("group", { name: "Tempo até a resolução" });
+      await expect(firstReply.getByRole("spinbutton", { name: "Minutos" })).toHaveValue("1");
+      await expect(resolution.getByRole("spinbutton", { name: "Horas" })).toHaveValue("2");
+      await expect(resolution.getByText("Total: 2 h")).toBeVisible();
+      // Zero minutes is no target: refused under the field.
+      await firstReply.getByRole("spinbutton", { name: "Minutos" }).fill("0");
+      await dialog.getByRole("button", { name: "Salvar" }).click();
+      await expect(firstReply.getByText("Valor inválido")).toBeVisible();
+      await firstReply.getByRole("spinbutton", { name: "Minutos" }).fill("2");
+      await dialog.getByRole("spinbutton", { name: "Alerta ao atingir (%)" }).fill("50");
+      await shot(page, "sla-queue-dialog");
+      await dialog.getByRole("button", { name: "Salvar" }).click();
+      await expect(dialog).toBeHidden();
+      const saved = (await callApi<(Queue & Record<string, unknown>)[]>(page, "GET", "/queue")).find(
+        (q) => q.id === queue.id,
+      );
+      expect(saved).toMatchObject({
+        slaFirstResponseMinutes: 2,
+        slaResolutionMinutes: 120,
+        slaWarningPercent: 50,
+        slaPauseOnCustomer: false,
+      });
+
+      // A second customer comes in under the new targets.
       await customerSends(page, whatsappId, { from: second.number, name: second.name, body: "Olá?" });
       tickets.push(await waitingTicketOf(page, second.number));
 
@@ -128,10 +139,11 @@ test.describe("service levels", () => {
       const chipB = ticketItem(page, second.name).getByTestId("sla-chip");
       // Newest first: B above A. Each chip gives the time left and, to a screen reader, which target.
       await expect.poll(() => topNames(page, 2)).toEqual([second.name, first.name]);
-      await expect(chipA).toHaveAttribute("data-sla", "ok");
-      await expect(chipA).toContainText("1 min");
-      await expect(chipA).toHaveAttribute("title", /^Primeira resposta: faltam 1 min \(prazo \d\d:\d\d\)$/);
-      await shot(page, "sla-list-ok");
+      await expect(chipB).toHaveAttribute("data-sla", "ok");
+      await expect(chipB).toContainText(/^\d min/);
+      await expect(chipB).toHaveAttribute("title", /^Primeira resposta: faltam \d min \(prazo \d\d:\d\d\)$/);
+      await expect(chipA).toBeVisible();
+      await shot(page, "sla-list");
 
       // "Closest to breach first": A, due first, goes on top (asked of the server), and stays chosen.
       const sort = page.getByRole("button", { name: "Mais próximo do prazo primeiro" });
@@ -139,24 +151,22 @@ test.describe("service levels", () => {
       await expect(sort).toHaveAttribute("aria-pressed", "true");
       await expect.poll(() => topNames(page, 2)).toEqual([first.name, second.name]);
 
-      // Half the minute gone (on this browser's clock): amber. Past it: red, and late by how long.
-      await page.clock.fastForward("00:35");
-      await expect(chipA).toHaveAttribute("data-sla", "warning");
-      await page.clock.fastForward("02:00");
+      // A minute on (on this browser's clock): B past half its time is amber, A past its minute red.
+      await page.clock.fastForward("01:05");
+      await expect(chipB).toHaveAttribute("data-sla", "warning");
       await expect(chipA).toHaveAttribute("data-sla", "breached");
-      await expect(chipA).toContainText(/^atrasado há \d min/);
-      await expect(chipB).toHaveAttribute("data-sla", "breached");
-      await shot(page, "sla-list-breached");
+      await expect(chipA).toContainText(/^atrasado há \d min$/);
+      await shot(page, "sla-list-warning-breached");
       expect(await axeOnList(page)).toEqual([]);
       await page.getByRole("button", { name: "Alternar tema" }).click();
       await expect.poll(() => page.evaluate(() => document.documentElement.style.colorScheme)).toBe("dark");
       expect(await axeOnList(page)).toEqual([]);
-      await shot(page, "sla-list-breached-dark");
+      await shot(page, "sla-list-dark");
       await page.getByRole("button", { name: "Alternar tema" }).click();
 
       // The server's clock passes A's minute: the notice names the contact and the target; Open opens it.
       const notice = page.getByText(`Primeira resposta atrasada: ${first.name}`);
-      await expect(notice).toBeVisible({ timeout: 90_000 });
+      await expect(notice).toBeVisible({ timeout: 75_000 });
       await page
         .locator(".notistack-MuiContent")
         .filter({ has: notice })
@@ -164,7 +174,7 @@ test.describe("service levels", () => {
         .click();
       await expect(page).toHaveURL(new RegExp(`/tickets/${tickets[0]!.uuid}$`));
       await expect(page.locator("header").getByTestId("sla-chip")).toHaveAttribute("data-sla", "breached");
-      // The sort is remembered for this user.
+      // The order is remembered for this user.
       await page.reload();
       await expect(page.getByRole("button", { name: "Mais próximo do prazo primeiro" })).toHaveAttribute(
         "aria-pressed",

@@ -70,6 +70,7 @@ function fakeTicket(i: number, userId: number, status: Status): TicketDTO {
     isGroup: false,
     chatbot: false,
     tags: TAGS.filter((_, t) => (i + t) % 4 === 0),
+    sla: null,
     createdAt: at,
     updatedAt: at,
   };
