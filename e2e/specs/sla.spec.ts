@@ -1,7 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
-import { type Locator, type Page, expect, test } from "@playwright/test";
+import type { LoginAnswer } from "@atende/contracts";
+import { type APIRequestContext, type Locator, type Page, expect, test } from "@playwright/test";
 import { DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
-import { type Queue, type Ticket, type Whatsapp, customerSends, waitingTicketOf } from "./chatSetup";
+import { type Queue, type Ticket, type Whatsapp, waitingTicketOf } from "./chatSetup";
 
 /**
  * Service levels (issue 39), as the people using them see them: an admin changes a queue's targets
@@ -24,6 +25,11 @@ function ticketItem(page: Page, name: string): Locator {
   return ticketList(page).getByRole("listitem").filter({ hasText: name });
 }
 
+/** What a chip shows (its label for screen readers aside). */
+function shown(chip: Locator): Locator {
+  return chip.locator("[aria-hidden]");
+}
+
 /** The names on the first rows of the list, top down. */
 async function topNames(page: Page, count: number): Promise<string[]> {
   const rows = ticketList(page).locator("li[data-index]");
@@ -39,18 +45,36 @@ async function topNames(page: Page, count: number): Promise<string[]> {
   return names.slice(0, count);
 }
 
+/** A call to the API as one user, before any browser is open (`callApi` is the same from a page). */
+type Call = <T>(method: string, url: string, body?: unknown) => Promise<T>;
+
+async function apiAs(request: APIRequestContext, who: { email: string; password: string }): Promise<Call> {
+  const login = await request.post("/auth/login", { data: who });
+  expect(login.ok(), await login.text()).toBe(true);
+  const { token } = (await login.json()) as LoginAnswer;
+  return async <T>(method: string, url: string, body?: unknown) => {
+    const res = await request.fetch(url, {
+      method,
+      data: body,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const text = await res.text();
+    if (!res.ok()) throw new Error(`${method} ${url} → ${res.status()} ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+}
+
 /** A connected simulator connection whose only queue is `queueId`: a customer's message waits there. */
-async function connectionFor(admin: Page, queueId: number, name: string): Promise<number> {
-  const connection = await callApi<Whatsapp>(admin, "POST", "/whatsapp", {
+async function connectionFor(call: Call, queueId: number, name: string): Promise<number> {
+  const connection = await call<Whatsapp>("POST", "/whatsapp", {
     name,
     provider: "simulator",
     queueIds: [queueId],
   });
-  await callApi(admin, "POST", `/simulator/${connection.id}/scan`);
+  await call("POST", `/simulator/${connection.id}/scan`);
   await expect
     .poll(
-      async () =>
-        (await callApi<Whatsapp[]>(admin, "GET", "/whatsapp")).find((w) => w.id === connection.id)?.status,
+      async () => (await call<Whatsapp[]>("GET", "/whatsapp")).find((w) => w.id === connection.id)?.status,
     )
     .toBe("CONNECTED");
   return connection.id;
@@ -68,6 +92,7 @@ async function axeOnList(page: Page): Promise<string[]> {
 test.describe("service levels", () => {
   test("an admin sets a queue's targets; the waiting tickets' chips count down, turn amber and red; closest to breach first; the breach is notified", async ({
     browser,
+    request,
   }) => {
     // The server's breach comes a minute after the first ticket came in (the shortest target).
     test.setTimeout(120_000);
@@ -75,6 +100,20 @@ test.describe("service levels", () => {
     const queueName = `SLA ${stamp % 100000}`;
     const first = { name: `Prazo A ${stamp}`, number: `55117${String(stamp).slice(-8)}` };
     const second = { name: `Prazo B ${stamp}`, number: `55116${String(stamp).slice(-8)}` };
+    // A queue whose first reply is due in 1 minute, and a first customer in it: the server's minute
+    // starts now, before the browser is open.
+    const call = await apiAs(request, DEMO.admin);
+    const queue = await call<Queue>("POST", "/queue", {
+      name: queueName,
+      color: `#${(stamp % 0xffffff).toString(16).padStart(6, "0")}`,
+      slaFirstResponseMinutes: 1,
+      slaResolutionMinutes: 120,
+    });
+    const whatsappId = await connectionFor(call, queue.id, `Simulador ${queueName}`);
+    const messages = `/simulator/${whatsappId}/messages`;
+    await call("POST", messages, { from: first.number, name: first.name, body: "Preciso de ajuda" });
+
+    // The browser's login ends that API session (one session per user): the page calls from here on.
     const admin = await newPerson(browser);
     const page = admin.page;
     // The browser's clock, moved on by the test to see the chips change; the server keeps its own.
@@ -83,20 +122,6 @@ test.describe("service levels", () => {
     const tickets: Ticket[] = [];
 
     try {
-      // A queue whose first reply is due in 1 minute, and a first customer in it: the server's
-      // minute starts now.
-      const queue = await callApi<Queue>(page, "POST", "/queue", {
-        name: queueName,
-        color: `#${(stamp % 0xffffff).toString(16).padStart(6, "0")}`,
-        slaFirstResponseMinutes: 1,
-        slaResolutionMinutes: 120,
-      });
-      const whatsappId = await connectionFor(page, queue.id, `Simulador ${queueName}`);
-      await customerSends(page, whatsappId, {
-        from: first.number,
-        name: first.name,
-        body: "Preciso de ajuda",
-      });
       tickets.push(await waitingTicketOf(page, first.number));
 
       // The admin gives the queue 2 minutes to the first reply (typed as minutes) and a warning at
@@ -130,7 +155,7 @@ test.describe("service levels", () => {
       });
 
       // A second customer comes in under the new targets.
-      await customerSends(page, whatsappId, { from: second.number, name: second.name, body: "Olá?" });
+      await callApi(page, "POST", messages, { from: second.number, name: second.name, body: "Olá?" });
       tickets.push(await waitingTicketOf(page, second.number));
 
       await page.goto("/tickets");
@@ -140,7 +165,7 @@ test.describe("service levels", () => {
       // Newest first: B above A. Each chip gives the time left and, to a screen reader, which target.
       await expect.poll(() => topNames(page, 2)).toEqual([second.name, first.name]);
       await expect(chipB).toHaveAttribute("data-sla", "ok");
-      await expect(chipB).toContainText(/^\d min/);
+      await expect(shown(chipB)).toHaveText(/^\d min$/);
       await expect(chipB).toHaveAttribute("title", /^Primeira resposta: faltam \d min \(prazo \d\d:\d\d\)$/);
       await expect(chipA).toBeVisible();
       await shot(page, "sla-list");
@@ -155,7 +180,7 @@ test.describe("service levels", () => {
       await page.clock.fastForward("01:05");
       await expect(chipB).toHaveAttribute("data-sla", "warning");
       await expect(chipA).toHaveAttribute("data-sla", "breached");
-      await expect(chipA).toContainText(/^atrasado há \d min$/);
+      await expect(shown(chipA)).toHaveText(/^atrasado há (< 1|\d) min$/);
       await shot(page, "sla-list-warning-breached");
       expect(await axeOnList(page)).toEqual([]);
       await page.getByRole("button", { name: "Alternar tema" }).click();
@@ -176,10 +201,7 @@ test.describe("service levels", () => {
       await expect(page.locator("header").getByTestId("sla-chip")).toHaveAttribute("data-sla", "breached");
       // The order is remembered for this user.
       await page.reload();
-      await expect(page.getByRole("button", { name: "Mais próximo do prazo primeiro" })).toHaveAttribute(
-        "aria-pressed",
-        "true",
-      );
+      await expect(sort).toHaveAttribute("aria-pressed", "true");
     } finally {
       // No clock of this spec's tickets is left running to ring in later specs.
       for (const ticket of tickets) await callApi(page, "PUT", `/tickets/${ticket.id}`, { status: "closed" });
