@@ -331,6 +331,17 @@ async function insertTickets(q: Query, companies: CompanyLoad[], now: Date) {
     if (rowCount !== c.shape.heavyTickets)
       throw new Error(`company ${c.id}: only ${rowCount} tickets could be made long conversations`);
   }
+  // Service levels (issue 39): two in five live tickets of a queue run a clock, due from an hour
+  // ago (breached) to nine hours ahead, as a desk with targets on most of its queues would have.
+  await q(
+    `update tickets set sla_started_at = updated_at,
+       sla_first_response_due_at = updated_at + interval '1 minute' * (30 + id % 600),
+       sla_resolution_due_at = updated_at + interval '1 minute' * (240 + id % 600),
+       sla_due_at = $1::timestamptz + interval '1 minute' * (id % 600 - 60),
+       sla_warn_at = $1::timestamptz + interval '1 minute' * (id % 600 - 120)
+     where status <> 'closed' and queue_id is not null and id % 5 < 2`,
+    [now],
+  );
 }
 
 /** The reactions are part of each company's message count (one per 200 messages). */

@@ -137,6 +137,14 @@ export async function buildCalls(
     }),
     list("admin", "open tab, showAll, 2 queues", { status: "open", showAll: true, queueIds: twoQueues }),
     list("admin", "pending tab, 2 queues", { status: "pending", queueIds: twoQueues }),
+    // Closest to breach first (issue 39): running clocks by due time, then the usual order.
+    list("admin", "open tab, showAll, by due time", { status: "open", showAll: true, orderBy: "slaDue" }),
+    list("admin", "pending tab, by due time", { status: "pending", orderBy: "slaDue" }),
+    list("admin", "pending tab, by due time, page 3", {
+      status: "pending",
+      orderBy: "slaDue",
+      pageNumber: 3,
+    }),
     search("admin", `name "${s.name}"`, s.name),
     search("admin", `number ${s.number}`, s.number),
     // Part of a number, as an agent types it from a note: found anywhere in the contact's digits.
@@ -154,6 +162,8 @@ export async function buildCalls(
 
     list("agent", "open tab, own", { status: "open" }),
     list("agent", "pending tab (2 queues)", { status: "pending" }),
+    list("agent", "open tab, own, by due time", { status: "open", orderBy: "slaDue" }),
+    list("agent", "pending tab (2 queues), by due time", { status: "pending", orderBy: "slaDue" }),
     list("agent", "closed tab, own", { status: "closed" }),
     list("agent", `closed tab, own, page ${agentDeep}`, { status: "closed", pageNumber: agentDeep }),
     list("agent", "pending tab, 1 queue picked", {

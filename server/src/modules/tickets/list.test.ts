@@ -77,6 +77,8 @@ describe("GET /tickets: the list", () => {
       isGroup: false,
       chatbot: false,
       tags: [],
+      // Its queue has no service-level target.
+      sla: null,
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });
