@@ -32,6 +32,11 @@ export interface QueuePayload {
   integrationId: number | null;
   promptId: number | null;
   schedules: ScheduleEntry[];
+  /** Service levels (issue 39): minutes to the first reply and to resolution (null: no target). */
+  slaFirstResponseMinutes: number | null;
+  slaResolutionMinutes: number | null;
+  slaWarningPercent: number;
+  slaPauseOnCustomer: boolean;
 }
 
 export function saveQueue(id: number | null, payload: QueuePayload): Promise<QueueDetailDTO> {

@@ -72,11 +72,39 @@ function withCount(data: TicketPages, delta: number): TicketPages["pages"] {
   return data.pages.map((page) => ({ ...page, count: Math.max(0, page.count + delta) }));
 }
 
-/** Puts `ticket` where its last activity ranks it in the first page (lists are newest first). */
-function placeFirst(pages: TicketPages["pages"], ticket: TicketDTO): TicketPages["pages"] {
+/** The ticket's running service-level clock's due time, or null when none runs. */
+function slaDueOf(ticket: TicketDTO): string | null {
+  return ticket.sla?.running && ticket.sla.dueAt ? ticket.sla.dueAt : null;
+}
+
+/**
+ * Whether `a` comes before or with `b` in a list fetched with `filters`: newest activity first; with
+ * `orderBy: "slaDue"` (closest to breach first), the tickets with a running clock first by due
+ * time (then id), then the rest newest first (the server's order, tickets/searchQueries.ts).
+ */
+export function ranksBefore(a: TicketDTO, b: TicketDTO, filters: TicketFilters): boolean {
+  if (filters.orderBy === "slaDue") {
+    const dueA = slaDueOf(a);
+    const dueB = slaDueOf(b);
+    if (dueA === null && dueB !== null) return false;
+    if (dueA !== null && dueB === null) return true;
+    if (dueA !== null && dueB !== null) {
+      const diff = Date.parse(dueA) - Date.parse(dueB);
+      return diff === 0 ? a.id <= b.id : diff < 0;
+    }
+  }
+  return a.updatedAt >= b.updatedAt;
+}
+
+/** Puts `ticket` where the list's order ranks it in the first page (newest first, or closest to breach). */
+function placeFirst(
+  pages: TicketPages["pages"],
+  ticket: TicketDTO,
+  filters: TicketFilters,
+): TicketPages["pages"] {
   const [first, ...rest] = pages;
   if (!first) return pages;
-  const at = first.tickets.findIndex((t) => t.updatedAt <= ticket.updatedAt);
+  const at = first.tickets.findIndex((t) => ranksBefore(ticket, t, filters));
   const tickets = [...first.tickets];
   tickets.splice(at === -1 ? tickets.length : at, 0, ticket);
   return [{ ...first, tickets }, ...rest];
@@ -87,9 +115,10 @@ function without(pages: TicketPages["pages"], ticketId: number): TicketPages["pa
 }
 
 /**
- * A ticket changed (status, agent, queue, tags, last message, unread count): every cached list it
- * belongs to gets it at its place by last activity; lists it no longer belongs to lose it. A
- * search list keeps what it has (the server alone knows which messages match), updating in place.
+ * A ticket changed (status, agent, queue, tags, last message, unread count, service-level clocks):
+ * every cached list it belongs to gets it at its place in the list's order (ranksBefore); lists it
+ * no longer belongs to lose it. A search list keeps what it has (the server alone knows which
+ * messages match), updating in place.
  * Its chat's cached copy (by uuid) follows too: the chat keeps it current only while on screen, and
  * a copy left from an earlier visit is still fresh when the chat opens again (a ticket transferred
  * back to its queue then accepted from the list opened as still waiting, with no 'Resolver').
@@ -102,8 +131,8 @@ export function applyTicket(queryClient: QueryClient, ticket: TicketDTO, viewer:
     const listed = isListed(data, ticket.id);
     const belongs = belongsTo(ticket, filters, viewer);
     let pages: TicketPages["pages"];
-    if (belongs && listed) pages = placeFirst(without(data.pages, ticket.id), ticket);
-    else if (belongs && !filters.searchParam) pages = placeFirst(withCount(data, 1), ticket);
+    if (belongs && listed) pages = placeFirst(without(data.pages, ticket.id), ticket, filters);
+    else if (belongs && !filters.searchParam) pages = placeFirst(withCount(data, 1), ticket, filters);
     else if (!belongs && listed) pages = without(withCount(data, -1), ticket.id);
     else continue;
     queryClient.setQueryData<TicketPages>(key, { ...data, pages });

@@ -36,6 +36,7 @@ export function fetchTickets(
     withUnreadMessages: filters.withUnreadMessages,
     date: filters.date,
     updatedAt: filters.updatedAt,
+    orderBy: filters.orderBy,
   };
   if (filters.queueIds?.length) query.queueIds = JSON.stringify(filters.queueIds);
   if (filters.tags?.length) query.tags = JSON.stringify(filters.tags);

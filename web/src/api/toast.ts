@@ -1,14 +1,46 @@
 import { LIMITS } from "@atende/contracts";
-import { enqueueSnackbar, type VariantType } from "notistack";
+import { Button } from "@mui/material";
+import { closeSnackbar, enqueueSnackbar, type SnackbarKey, type VariantType } from "notistack";
+import { createElement } from "react";
 import i18n from "../i18n";
 import { ApiError } from "./http";
 
-/** Toasts last 2 s in the workspace (/tickets) and 3 s everywhere else. */
-export function toast(message: string, variant: VariantType = "default"): void {
+/** A button on a toast (a notice that leads somewhere: "Open"); a click closes the toast. */
+export interface ToastAction {
+  label: string;
+  onClick(): void;
+}
+
+export interface ToastOptions {
+  action?: ToastAction;
+  /** How long it stays, in ms, in place of the default. */
+  duration?: number;
+}
+
+function actionButton(action: ToastAction) {
+  return (key: SnackbarKey) =>
+    createElement(
+      Button,
+      {
+        color: "inherit",
+        size: "small",
+        sx: { fontWeight: 700 },
+        onClick: () => {
+          closeSnackbar(key);
+          action.onClick();
+        },
+      },
+      action.label,
+    );
+}
+
+/** Toasts last 2 s in the workspace (/tickets) and 3 s everywhere else, unless told otherwise. */
+export function toast(message: string, variant: VariantType = "default", options: ToastOptions = {}): void {
   const inWorkspace = window.location.pathname.startsWith("/tickets");
   enqueueSnackbar(message, {
     variant,
-    autoHideDuration: inWorkspace ? LIMITS.toastWorkspaceMs : LIMITS.toastShellMs,
+    autoHideDuration: options.duration ?? (inWorkspace ? LIMITS.toastWorkspaceMs : LIMITS.toastShellMs),
+    action: options.action ? actionButton(options.action) : undefined,
   });
 }
 

@@ -26,6 +26,7 @@ import { slaReportTexts } from "./slaReport";
 import { platformTexts } from "./platform";
 import { billingTexts } from "./billing";
 import { apiTexts } from "./api";
+import { slaTexts } from "./sla";
 import type { Translation } from "./pt";
 
 export const en: Translation = {
@@ -57,6 +58,7 @@ export const en: Translation = {
   platform: platformTexts.en,
   billing: billingTexts.en,
   api: apiTexts.en,
+  sla: slaTexts.en,
   common: {
     cancel: "Cancel",
     save: "Save",

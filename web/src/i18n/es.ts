@@ -26,6 +26,7 @@ import { slaReportTexts } from "./slaReport";
 import { platformTexts } from "./platform";
 import { billingTexts } from "./billing";
 import { apiTexts } from "./api";
+import { slaTexts } from "./sla";
 import type { Translation } from "./pt";
 
 export const es: Translation = {
@@ -57,6 +58,7 @@ export const es: Translation = {
   platform: platformTexts.es,
   billing: billingTexts.es,
   api: apiTexts.es,
+  sla: slaTexts.es,
   common: {
     cancel: "Cancelar",
     save: "Guardar",

@@ -26,6 +26,7 @@ import { slaReportTexts } from "./slaReport";
 import { platformTexts } from "./platform";
 import { billingTexts } from "./billing";
 import { apiTexts } from "./api";
+import { slaTexts } from "./sla";
 /** Portuguese: the default and fallback language. Its shape is the one every language must fill. */
 export const pt = {
   tickets: ticketsTexts.pt,
@@ -56,6 +57,7 @@ export const pt = {
   platform: platformTexts.pt,
   billing: billingTexts.pt,
   api: apiTexts.pt,
+  sla: slaTexts.pt,
   common: {
     cancel: "Cancelar",
     save: "Salvar",

@@ -21,7 +21,12 @@ const pt = {
   dialog: {
     addTitle: "Adicionar fila",
     editTitle: "Editar fila",
-    tabs: { data: "Dados da fila", hours: "Horários de atendimento", options: "Opções do chatbot" },
+    tabs: {
+      data: "Dados da fila",
+      hours: "Horários de atendimento",
+      sla: "Níveis de serviço",
+      options: "Opções do chatbot",
+    },
     name: "Nome",
     greetingMessage: "Mensagem de saudação",
     greetingHelp: "Enviada ao cliente quando ele entra nesta fila.",
@@ -100,7 +105,7 @@ const en: QueuesTexts = {
   dialog: {
     addTitle: "Add queue",
     editTitle: "Edit queue",
-    tabs: { data: "Queue data", hours: "Service hours", options: "Chatbot options" },
+    tabs: { data: "Queue data", hours: "Service hours", sla: "Service levels", options: "Chatbot options" },
     name: "Name",
     greetingMessage: "Greeting message",
     greetingHelp: "Sent to the customer on entering this queue.",
@@ -178,7 +183,12 @@ const es: QueuesTexts = {
   dialog: {
     addTitle: "Agregar cola",
     editTitle: "Editar cola",
-    tabs: { data: "Datos de la cola", hours: "Horario de atención", options: "Opciones del chatbot" },
+    tabs: {
+      data: "Datos de la cola",
+      hours: "Horario de atención",
+      sla: "Niveles de servicio",
+      options: "Opciones del chatbot",
+    },
     name: "Nombre",
     greetingMessage: "Mensaje de saludo",
     greetingHelp: "Se envía al cliente cuando entra en esta cola.",

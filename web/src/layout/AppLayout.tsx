@@ -8,6 +8,7 @@ import { FullPageLoader } from "../components/FullPageLoader";
 import { MessageAlerts } from "../notifications/MessageAlerts";
 import { ChatAlerts } from "../notifications/ChatAlerts";
 import { ConnectionAlerts } from "../notifications/ConnectionAlerts";
+import { SlaAlerts } from "../notifications/SlaAlerts";
 import { UserModal } from "../components/UserModal/UserModal";
 import { PaymentWatcher } from "./PaymentWatcher";
 import { SideMenu } from "./SideMenu";
@@ -31,6 +32,7 @@ export function AppLayout() {
       <PaymentWatcher />
       <MessageAlerts />
       <ConnectionAlerts />
+      <SlaAlerts />
       {user.company.plan?.useInternalChat && <ChatAlerts />}
       <TopBar
         onToggleDrawer={() => (wide ? setWideOpen((open) => !open) : setNarrowOpen((open) => !open))}

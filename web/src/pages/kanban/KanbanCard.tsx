@@ -9,6 +9,8 @@ import { useNavigate } from "react-router-dom";
 import { dayOf, formatDate, formatTime } from "../../i18n/format";
 import { TagChip } from "../../components/TagChip";
 import { ContactAvatar } from "../../components/ContactAvatar";
+import { SlaChip } from "../../components/SlaChip";
+import { useClock } from "../../hooks/useClock";
 
 /** Today's tickets (on the company's clock) show the time, older ones the date. */
 function when(value: string): string {
@@ -30,8 +32,8 @@ interface CardViewProps extends HTMLAttributes<HTMLDivElement> {
 }
 
 /**
- * A ticket on the board: contact, last message, time, queue (the thin left bar in its colour), the
- * handle that moves it and a button to open it. The card itself is no button: a screen reader reads
+ * A ticket on the board: contact, last message, time, queue (the thin left bar in its colour), its
+ * service-level chip, the handle that moves it and a button to open it. The card itself is no button: a screen reader reads
  * it as an article named after the contact, holding its two controls side by side.
  */
 export const CardView = forwardRef<HTMLDivElement, CardViewProps>(function CardView(
@@ -42,6 +44,7 @@ export const CardView = forwardRef<HTMLDivElement, CardViewProps>(function CardV
   const navigate = useNavigate();
   const name = ticket.contact.name || ticket.contact.number;
   const otherTags = ticket.tags.filter((tag) => !laneIds.has(tag.id));
+  const now = useClock();
   return (
     <Paper
       ref={ref}
@@ -112,6 +115,7 @@ export const CardView = forwardRef<HTMLDivElement, CardViewProps>(function CardV
           {ticket.queue?.name ?? t("kanban.noQueue")} · {t(`kanban.status.${ticket.status}`)}
           {ticket.user ? ` · ${ticket.user.name}` : ""}
         </Typography>
+        <SlaChip sla={ticket.sla} now={now} />
         <Button
           size="small"
           endIcon={<OpenInNewIcon fontSize="small" />}

@@ -2,6 +2,7 @@ import type { QueueDTO } from "@atende/contracts";
 import AddIcon from "@mui/icons-material/Add";
 import DoneAllIcon from "@mui/icons-material/DoneAll";
 import FilterListIcon from "@mui/icons-material/FilterList";
+import AlarmIcon from "@mui/icons-material/AlarmOutlined";
 import {
   Badge,
   Box,
@@ -25,6 +26,8 @@ interface ManagerHeaderProps {
   queueFilter: QueueFilter;
   /** Shown only with tickets-manager:showall. */
   showAll?: { value: boolean; onChange(value: boolean): void };
+  /** "Closest to breach first" (the waiting and open lists): shown on the open tab. */
+  slaOrder?: { value: boolean; onChange(value: boolean): void };
   /** Shown only with tickets-manager:closeAll. */
   onCloseAll?: () => void;
   onNewTicket(): void;
@@ -102,8 +105,17 @@ function QueueSelect({ queueFilter }: { queueFilter: QueueFilter }) {
   );
 }
 
-/** New ticket, then the admin's show-all switch, the queue filter, close-all and the notifications bell. */
-export function ManagerHeader({ queueFilter, showAll, onCloseAll, onNewTicket }: ManagerHeaderProps) {
+/**
+ * New ticket, then the admin's show-all switch, the "closest to breach first" toggle, the queue
+ * filter and close-all.
+ */
+export function ManagerHeader({
+  queueFilter,
+  showAll,
+  slaOrder,
+  onCloseAll,
+  onNewTicket,
+}: ManagerHeaderProps) {
   const { t } = useTranslation();
   return (
     <Stack
@@ -135,6 +147,19 @@ export function ManagerHeader({ queueFilter, showAll, onCloseAll, onNewTicket }:
             }
             label={t("tickets.header.showAll")}
           />
+        </Tooltip>
+      )}
+      {slaOrder && (
+        <Tooltip title={t("sla.sort.slaDue")}>
+          <IconButton
+            size="small"
+            aria-label={t("sla.sort.slaDue")}
+            aria-pressed={slaOrder.value}
+            color={slaOrder.value ? "primary" : "default"}
+            onClick={() => slaOrder.onChange(!slaOrder.value)}
+          >
+            <AlarmIcon fontSize="small" />
+          </IconButton>
         </Tooltip>
       )}
       {queueFilter.options.length > 0 && <QueueSelect queueFilter={queueFilter} />}

@@ -10,6 +10,7 @@ import { formatDate, formatTime } from "../../i18n/format";
 import { elapsedSince } from "./elapsed";
 import { ContactAvatar } from "../../components/ContactAvatar";
 import { plainText } from "../../components/MessageText";
+import { SlaChip, slaChipCss } from "../../components/SlaChip";
 
 export type TicketAction = "accept" | "close";
 
@@ -93,6 +94,19 @@ export const TicketRows = styled("ul")(({ theme }) => {
       lineHeight: 1.4,
     },
     "& .ticket-time": { ...theme.typography.caption, flexShrink: 0, color: theme.palette.text.secondary },
+    "& .sla-chip": {
+      ...slaChipCss(theme),
+      position: "relative",
+      alignSelf: "center",
+      "& .sla-chip-sr": {
+        position: "absolute",
+        width: 1,
+        height: 1,
+        overflow: "hidden",
+        clip: "rect(0 0 0 0)",
+        whiteSpace: "nowrap",
+      },
+    },
     "& .ticket-preview": {
       display: "flex",
       alignItems: "center",
@@ -204,9 +218,9 @@ function ElapsedLabel({ updatedAt, now }: { updatedAt: string; now: number }) {
 
 /**
  * One ticket in the list (inside TicketRows, which styles it): queue colour as a thin bar at the
- * left, avatar, contact and last message, time and unread badge at the right, then queue,
- * connection, agent, waiting time and tags. A waiting ticket is not opened by a click: it offers
- * accept and close instead.
+ * left, avatar, contact and last message, service-level chip, time and unread badge at the right,
+ * then queue, connection, agent, waiting time and tags. A waiting ticket is not opened by a click:
+ * it offers accept and close instead.
  */
 export const TicketListItem = memo(function TicketListItem({
   ticket,
@@ -235,6 +249,7 @@ export const TicketListItem = memo(function TicketListItem({
       <div className="ticket-main">
         <div className="ticket-line">
           <span className="ticket-name">{name}</span>
+          <SlaChip sla={ticket.sla} now={now} plain />
           <span className="ticket-time">{timeOrDate(ticket.updatedAt, now)}</span>
         </div>
         <div className="ticket-preview">

@@ -18,7 +18,7 @@ import {
 } from "react";
 import { useTranslation } from "react-i18next";
 import { ticketsOf } from "../../api/ticketLists";
-import { useClock } from "./elapsed";
+import { useClock } from "../../hooks/useClock";
 import { TicketListItem, TicketRows, type TicketAction } from "./TicketListItem";
 import { useScrollAnchor } from "./useScrollAnchor";
 import type { TicketListQuery } from "./useTicketList";

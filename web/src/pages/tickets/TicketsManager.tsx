@@ -24,6 +24,11 @@ import { countOf, useTicketList } from "./useTicketList";
 
 const SHOW_ALL_KEY = "tickets.showAll";
 
+/** "Closest to breach first" in the waiting and open lists, remembered in this browser per user. */
+function slaOrderKey(userId: number): string {
+  return `tickets.slaOrder.${userId}`;
+}
+
 /** The tags on the tickets of these lists, once each, by name. */
 function tagsOf(lists: (TicketPages | undefined)[]): TicketDTO["tags"] {
   const seen = new Map<number, TicketDTO["tags"][number]>();
@@ -52,6 +57,7 @@ export function TicketsManager({ viewer, selectedUuid, onOpened }: TicketsManage
   const [tab, setTab] = useState<MainTab>("open");
   const [openTab, setOpenTab] = useState<OpenTab>("open");
   const [showAll, setShowAll] = useState(() => mayShowAll && localStorage.getItem(SHOW_ALL_KEY) === "true");
+  const [slaOrder, setSlaOrder] = useState(() => localStorage.getItem(slaOrderKey(user.id)) === "true");
   const [search, setSearch] = useState<SearchState>({ text: "", tags: [], users: [] });
   const searchText = useDebouncedValue(search.text.trim(), LIMITS.searchDebounceMs);
   const [busy, setBusy] = useState<ReadonlyMap<number, TicketAction>>(new Map());
@@ -71,8 +77,9 @@ export function TicketsManager({ viewer, selectedUuid, onOpened }: TicketsManage
 
   const base: TicketFilters = { queueIds: queueFilter.queueIds, showAll: showAll || undefined };
   const searching = searchText !== "" || search.tags.length > 0 || search.users.length > 0;
-  const openList = useTicketList({ ...base, status: "open" });
-  const pendingList = useTicketList({ ...base, status: "pending" });
+  const orderBy = slaOrder ? ("slaDue" as const) : undefined;
+  const openList = useTicketList({ ...base, status: "open", orderBy });
+  const pendingList = useTicketList({ ...base, status: "pending", orderBy });
   const closedList = useTicketList({ ...base, status: "closed" }, tab === "closed");
   const searchList = useTicketList(
     {
@@ -143,6 +150,11 @@ export function TicketsManager({ viewer, selectedUuid, onOpened }: TicketsManage
     localStorage.setItem(SHOW_ALL_KEY, String(value));
   }
 
+  function changeSlaOrder(value: boolean) {
+    setSlaOrder(value);
+    localStorage.setItem(slaOrderKey(user.id), String(value));
+  }
+
   // Tags seen on the listed tickets stand in for the tags list while the server has none (only
   // the search tab offers them, and thousands of loaded tickets are not walked for nothing).
   const knownTags = useMemo(
@@ -177,6 +189,7 @@ export function TicketsManager({ viewer, selectedUuid, onOpened }: TicketsManage
       <ManagerHeader
         queueFilter={queueFilter}
         showAll={mayShowAll ? { value: showAll, onChange: changeShowAll } : undefined}
+        slaOrder={tab === "open" ? { value: slaOrder, onChange: changeSlaOrder } : undefined}
         onCloseAll={mayCloseAll ? () => setDialog("closeAll") : undefined}
         onNewTicket={() => setDialog("new")}
       />

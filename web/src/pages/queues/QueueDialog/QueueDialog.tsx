@@ -18,6 +18,7 @@ import { DataTab } from "./DataTab";
 import { HoursTab } from "./HoursTab";
 import { MediaField } from "./MediaField";
 import { OptionsEditor } from "./OptionsEditor";
+import { SlaTab } from "./SlaTab";
 import {
   formPathOf,
   initialValues,
@@ -46,7 +47,8 @@ const CODE_FIELDS: Partial<Record<string, QueueFieldPath>> = {
 
 /**
  * Adds or edits a queue. Tabs: its data (with the greeting's attachment), its service hours (only
- * when the company's scheduleType is "queue"), and its chatbot menu, which saves option by option.
+ * when the company's scheduleType is "queue"), its service levels, and its chatbot menu, which
+ * saves option by option.
  */
 export function QueueDialog({ queue, onClose }: QueueDialogProps) {
   const { t } = useTranslation();
@@ -76,7 +78,7 @@ export function QueueDialog({ queue, onClose }: QueueDialogProps) {
     formState: { isSubmitting },
   } = form;
   const color = useWatch({ control, name: "color" });
-  const tabs: TabKey[] = showHours ? ["data", "hours", "options"] : ["data", "options"];
+  const tabs: TabKey[] = showHours ? ["data", "hours", "sla", "options"] : ["data", "sla", "options"];
   const shownTab = tabs.includes(tab) ? tab : "data";
 
   function showFirstError(errors: FieldErrors<QueueFormValues>) {
@@ -204,6 +206,9 @@ export function QueueDialog({ queue, onClose }: QueueDialogProps) {
             <HoursTab />
           </Box>
         )}
+        <Box {...panel("sla")} sx={{ pt: 1 }}>
+          <SlaTab />
+        </Box>
         <Box {...panel("options")} sx={{ pt: 1 }}>
           {saved ? (
             <OptionsEditor queueId={saved.id} color={color || saved.color} />

@@ -1,4 +1,5 @@
 import {
+  SLA_LIMITS,
   queueSaveSchema,
   scheduleWeek,
   type QueueDetailDTO,
@@ -20,10 +21,15 @@ export interface QueueFormValues {
   integrationId: number | null;
   promptId: number | null;
   schedules: ScheduleEntry[];
+  /** Service levels: a target's total minutes as typed (hours and minutes add up to it); empty: no target. */
+  slaFirstResponseMinutes: string;
+  slaResolutionMinutes: string;
+  slaWarningPercent: string;
+  slaPauseOnCustomer: boolean;
 }
 
 export type QueueFieldPath = FieldPath<QueueFormValues>;
-export type TabKey = "data" | "hours" | "options";
+export type TabKey = "data" | "hours" | "sla" | "options";
 
 /** A new queue's colour: one of the tags' palette the company does not use yet. */
 const PALETTE = ["#2e7d32", "#1565c0", "#6a1b9a", "#ef6c00", "#00838f", "#c62828", "#ad1457", "#5c59a0"];
@@ -39,7 +45,15 @@ export function initialValues(queue: QueueDetailDTO | null, usedColors: string[]
     integrationId: queue?.integrationId ?? null,
     promptId: queue?.promptId ?? null,
     schedules: scheduleWeek(queue?.schedules),
+    slaFirstResponseMinutes: minutesText(queue?.slaFirstResponseMinutes),
+    slaResolutionMinutes: minutesText(queue?.slaResolutionMinutes),
+    slaWarningPercent: String(queue?.slaWarningPercent ?? SLA_LIMITS.warningPercent.default),
+    slaPauseOnCustomer: queue?.slaPauseOnCustomer ?? false,
   };
+}
+
+function minutesText(minutes: number | null | undefined): string {
+  return minutes === null || minutes === undefined ? "" : String(minutes);
 }
 
 // The schema reads these form values; its zod input type differs from them only in optionality.
@@ -59,12 +73,17 @@ export function toPayload(values: QueueSaveInput): QueuePayload {
     integrationId: values.integrationId ?? null,
     promptId: values.promptId ?? null,
     schedules: values.schedules ?? scheduleWeek(undefined),
+    slaFirstResponseMinutes: values.slaFirstResponseMinutes ?? null,
+    slaResolutionMinutes: values.slaResolutionMinutes ?? null,
+    slaWarningPercent: values.slaWarningPercent ?? SLA_LIMITS.warningPercent.default,
+    slaPauseOnCustomer: values.slaPauseOnCustomer ?? false,
   };
 }
 
 /** Which tab holds a field, to show the first error where it is. */
 export function tabOf(path: string): TabKey {
   const head = path.split(".")[0] ?? "";
+  if (head.startsWith("sla")) return "sla";
   return head === "schedules" || head === "outOfHoursMessage" ? "hours" : "data";
 }
 

@@ -18,6 +18,8 @@ import {
 } from "@mui/material";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { SlaChip } from "../../../components/SlaChip";
+import { useClock } from "../../../hooks/useClock";
 import { formatPhone, initials } from "./conversation";
 
 export type TicketAction = "accept" | "return" | "resolve" | "reopen";
@@ -76,7 +78,10 @@ function ActionButton(props: {
   );
 }
 
-/** Who the ticket is with, who holds it and in which queue, and what can be done to it. */
+/**
+ * Who the ticket is with, who holds it and in which queue, its service-level chip, and what can be
+ * done to it.
+ */
 export function ChatHeader(props: ChatHeaderProps) {
   const { ticket, presence, busy, onAction } = props;
   const { t } = useTranslation();
@@ -87,6 +92,7 @@ export function ChatHeader(props: ChatHeaderProps) {
   const narrow = !useMediaQuery(theme.breakpoints.up("md"), { noSsr: true });
   const contact = ticket.contact;
   const number = formatPhone(contact.number);
+  const now = useClock();
 
   const subtitle = presence ? (
     <Typography variant="caption" component="p" noWrap sx={{ color: "primary.main", fontWeight: 500 }}>
@@ -169,6 +175,7 @@ export function ChatHeader(props: ChatHeaderProps) {
         </Box>
       </ButtonBase>
       <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
+        <SlaChip sla={ticket.sla} now={now} />
         {ticket.status === "pending" && (
           <ActionButton
             label={t("chat.actions.accept")}
