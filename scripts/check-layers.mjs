@@ -57,6 +57,7 @@ export const FLOORS = [
     "modules/contactLists",
     "modules/push",
     "modules/search",
+    "modules/assist",
     "realtime",
   ],
   // The edges where conversations come in: the inbound pipeline and the public messages API.
