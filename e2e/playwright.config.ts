@@ -9,6 +9,8 @@ const dataDir = path.join(os.tmpdir(), `atende-e2e-${port}`);
 const fakeAsaasPort = port + 1000;
 /** Where the Cloud API spec starts its fake Graph API (server/src/test/fakes/graph.ts). */
 const fakeGraphPort = port + 1100;
+/** Where the AI help spec starts its fake OpenAI-compatible API (server/src/test/fakes/ai.ts). */
+const fakeOpenAiPort = port + 1200;
 /**
  * The app's database: a PostgreSQL database when E2E_DATABASE_URL names one (scripts/test.mjs makes
  * a fresh one with E2E_POSTGRES=1), else the embedded PGlite in dataDir. The specs log in as the
@@ -94,7 +96,7 @@ export default defineConfig({
   // Webhook receivers and bot services started by the specs listen on loopback, which the server
   // refuses by default: OUTBOUND_ALLOW_PRIVATE lets them through (a setting production refuses).
   webServer: {
-    command: `rm -rf ${dataDir} && cd ../server && ${database}DATA_DIR=${dataDir} PORT=${port} ASAAS_API_URL=http://127.0.0.1:${fakeAsaasPort}/v3 GRAPH_API_URL=http://127.0.0.1:${fakeGraphPort}/v21.0 LOG_LEVEL=warn LOGIN_MAX_PER_IP=1000 LOGIN_MAX_PER_EMAIL=1000 OUTBOUND_ALLOW_PRIVATE=127.0.0.0/8,::1 npx tsx src/main.ts`,
+    command: `rm -rf ${dataDir} && cd ../server && ${database}DATA_DIR=${dataDir} PORT=${port} ASAAS_API_URL=http://127.0.0.1:${fakeAsaasPort}/v3 GRAPH_API_URL=http://127.0.0.1:${fakeGraphPort}/v21.0 OPENAI_BASE_URL=http://127.0.0.1:${fakeOpenAiPort}/v1 LOG_LEVEL=warn LOGIN_MAX_PER_IP=1000 LOGIN_MAX_PER_EMAIL=1000 OUTBOUND_ALLOW_PRIVATE=127.0.0.0/8,::1 npx tsx src/main.ts`,
     url: `http://localhost:${port}/health`,
     timeout: 120_000,
     reuseExistingServer: false,

@@ -58,6 +58,7 @@ export const FLOORS = [
     "modules/push",
     "modules/search",
     "modules/serviceLevels",
+    "modules/assist",
     "realtime",
   ],
   // The edges where conversations come in: the inbound pipeline and the public messages API.

@@ -4,6 +4,7 @@
  * language; the web app translates the code again in the user's chosen language.
  */
 import { API_ERRORS } from "./errorCodes/api.js";
+import { ASSIST_ERRORS } from "./errorCodes/assist.js";
 import type { ErrorDef } from "./errorCodes/def.js";
 import { CLOUD_ERRORS } from "./errorCodes/cloud.js";
 import { CONTACT_LIST_ERRORS } from "./errorCodes/contactLists.js";
@@ -40,6 +41,7 @@ export const ERROR_CATALOGUES: Readonly<Record<string, Readonly<Record<string, E
   WHATSAPP_SESSION_ERRORS,
   CLOUD_ERRORS,
   PUSH_ERRORS,
+  ASSIST_ERRORS,
 };
 
 export const ERRORS = {
@@ -56,6 +58,7 @@ export const ERRORS = {
   ...WHATSAPP_SESSION_ERRORS,
   ...CLOUD_ERRORS,
   ...PUSH_ERRORS,
+  ...ASSIST_ERRORS,
 } as const;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -43,6 +43,7 @@ export * from "./webhooks.js";
 export * from "./webhookPayloads.js";
 export * from "./queueIntegrations.js";
 export * from "./prompts.js";
+export * from "./assist.js";
 export * from "./whatsappPairing.js";
 export * from "./cloud.js";
 export * from "./notifications.js";

@@ -94,6 +94,7 @@ import { Allowance } from "./lib/outboundAddress.js";
 import { dialogflowClient } from "./modules/bots/integrations/dialogflow.js";
 import { queueIntegrationsModule } from "./modules/bots/integrations/routes.js";
 import { promptsModule } from "./modules/bots/prompts/routes.js";
+import { assistModule } from "./modules/assist/routes.js";
 
 const defaultWebDist = path.join(appRoot, "web/dist");
 
@@ -288,6 +289,7 @@ export async function buildApp(
   await billingModule(app, shared);
   await queueIntegrationsModule(app, { ...shared, dialogflow: dialogflowClient(deps.config, outbound) });
   await promptsModule(app, shared);
+  await assistModule(app, { ...shared, tickets });
   await cloudWebhookRoutes(app, shared);
   await webhooksModule(app, { ...shared, webhookCache });
   await pushModule(app, {

@@ -135,6 +135,8 @@ const envSchema = z.object({
   /** The chat model of the AI prompts, and the transcription model. */
   OPENAI_MODEL: z.string().default("gpt-4o-mini"),
   OPENAI_TRANSCRIPTION_MODEL: z.string().default("whisper-1"),
+  /** How long the composer's AI help (suggest, rephrase, summarize) waits for the provider. */
+  AI_ASSIST_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(30_000),
   /** Azure Speech text-to-speech endpoint; `{region}` is replaced by the prompt's voiceRegion. */
   AZURE_TTS_URL: z.string().default("https://{region}.tts.speech.microsoft.com/cognitiveservices/v1"),
   /** How long a connection's session lease lasts without renewal before another instance takes over. */

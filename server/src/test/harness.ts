@@ -17,7 +17,7 @@ import { FakeSocket } from "../channels/baileys/fixtures/fakeSocket.js";
 import { silent } from "../channels/baileys/fixtures/harness.js";
 import { LocalMediaStore, type MediaStore } from "../storage/media.js";
 import { leakCheckingLogger } from "./logLeaks.js";
-import { NO_GOOGLE_URL, NO_GRAPH_URL } from "./network.js";
+import { NO_GOOGLE_URL, NO_GRAPH_URL, NO_OPENAI_URL } from "./network.js";
 import os from "node:os";
 import path from "node:path";
 
@@ -203,6 +203,7 @@ export async function createTestContext<M extends MediaStore = LocalMediaStore>(
       GRAPH_API_URL: NO_GRAPH_URL,
       GOOGLE_TOKEN_URL: NO_GOOGLE_URL,
       DIALOGFLOW_API_URL: NO_GOOGLE_URL,
+      OPENAI_BASE_URL: NO_OPENAI_URL,
       // The fakes listen on loopback; a test that proves a refusal narrows or empties this.
       OUTBOUND_ALLOW_PRIVATE: TEST_OUTBOUND_ALLOWANCE,
     }),

@@ -7,6 +7,8 @@ import net from "node:net";
 export const NO_GRAPH_URL = "http://127.0.0.1:9/v21.0";
 /** Google's token endpoint and Dialogflow in tests unless a test starts the fake (fakes/google.ts). */
 export const NO_GOOGLE_URL = "http://127.0.0.1:9";
+/** The AI provider (prompts, the composer's AI help) in tests unless a test starts the fake (fakes/ai.ts). */
+export const NO_OPENAI_URL = "http://127.0.0.1:9/v1";
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+|0\.0\.0\.0|::)$/i;
 

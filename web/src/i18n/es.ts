@@ -8,6 +8,7 @@ import { quickMessagesTexts } from "./quickMessages";
 import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
 import { notesTexts } from "./notes";
+import { assistTexts } from "./assist";
 import { tagsTexts } from "./tags";
 import { whatsappSessionTexts } from "./whatsappSessions";
 import { botsTexts } from "./bots";
@@ -55,6 +56,7 @@ export const es: Translation = {
   schedules: schedulesTexts.es,
   todo: todoTexts.es,
   notes: notesTexts.es,
+  assist: assistTexts.es,
   platform: platformTexts.es,
   billing: billingTexts.es,
   api: apiTexts.es,

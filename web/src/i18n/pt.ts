@@ -8,6 +8,7 @@ import { quickMessagesTexts } from "./quickMessages";
 import { schedulesTexts } from "./schedules";
 import { todoTexts } from "./todo";
 import { notesTexts } from "./notes";
+import { assistTexts } from "./assist";
 import { tagsTexts } from "./tags";
 import { whatsappSessionTexts } from "./whatsappSessions";
 import { botsTexts } from "./bots";
@@ -54,6 +55,7 @@ export const pt = {
   schedules: schedulesTexts.pt,
   todo: todoTexts.pt,
   notes: notesTexts.pt,
+  assist: assistTexts.pt,
   platform: platformTexts.pt,
   billing: billingTexts.pt,
   api: apiTexts.pt,

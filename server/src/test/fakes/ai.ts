@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { type HttpFake, type Recorded, startHttpFake } from "./httpFake.js";
+import { type Answer, type HttpFake, type Recorded, startHttpFake } from "./httpFake.js";
 
 /**
  * Local stand-ins for the AI providers the prompts use:
@@ -27,72 +27,84 @@ export async function startOpenAiFake(opts: {
   apiKey: string;
   answer: (req: ChatRequest) => { content?: string | null; toolCall?: string };
   transcript?: string;
+  /** A fixed port (an e2e spec points the server at it); a free one by default. */
+  port?: number;
+  /**
+   * The provider failing: an answer given instead of the completion (a 429, a 500, a redirect, a
+   * slow answer), asked on each chat request; undefined lets it through.
+   */
+  fail?: (req: ChatRequest) => Answer | undefined;
 }): Promise<OpenAiFake> {
-  const fake = await startHttpFake((req) => {
-    if (req.headers.authorization !== `Bearer ${opts.apiKey}`)
-      return {
-        status: 401,
-        json: {
-          error: {
-            message: "Incorrect API key provided",
-            type: "invalid_request_error",
-            code: "invalid_api_key",
-          },
-        },
-      };
-    if (req.method === "POST" && req.path === "/v1/audio/transcriptions") {
-      const form = req.raw.toString("latin1");
-      if (
-        !(req.headers["content-type"] ?? "").startsWith("multipart/form-data") ||
-        !form.includes('name="file"')
-      )
+  const fake = await startHttpFake(
+    (req) => {
+      if (req.headers.authorization !== `Bearer ${opts.apiKey}`)
         return {
-          status: 400,
-          json: { error: { message: "file is required", type: "invalid_request_error" } },
-        };
-      return { json: { text: opts.transcript ?? "" } };
-    }
-    if (req.method === "POST" && req.path === "/v1/chat/completions") {
-      const body = req.json as ChatRequest;
-      const a = opts.answer(body);
-      const promptTokens = body.messages.reduce((n, m) => n + Math.ceil((m.content ?? "").length / 4), 0);
-      const completionTokens = Math.ceil((a.content ?? "").length / 4) + (a.toolCall ? 5 : 0);
-      return {
-        json: {
-          id: `chatcmpl-${crypto.randomBytes(6).toString("hex")}`,
-          object: "chat.completion",
-          created: Math.floor(Date.now() / 1000),
-          model: body.model,
-          choices: [
-            {
-              index: 0,
-              message: {
-                role: "assistant",
-                content: a.content ?? null,
-                ...(a.toolCall
-                  ? {
-                      tool_calls: [
-                        { id: "call_1", type: "function", function: { name: a.toolCall, arguments: "{}" } },
-                      ],
-                    }
-                  : {}),
-              },
-              finish_reason: a.toolCall ? "tool_calls" : "stop",
+          status: 401,
+          json: {
+            error: {
+              message: "Incorrect API key provided",
+              type: "invalid_request_error",
+              code: "invalid_api_key",
             },
-          ],
-          usage: {
-            prompt_tokens: promptTokens,
-            completion_tokens: completionTokens,
-            total_tokens: promptTokens + completionTokens,
           },
-        },
+        };
+      if (req.method === "POST" && req.path === "/v1/audio/transcriptions") {
+        const form = req.raw.toString("latin1");
+        if (
+          !(req.headers["content-type"] ?? "").startsWith("multipart/form-data") ||
+          !form.includes('name="file"')
+        )
+          return {
+            status: 400,
+            json: { error: { message: "file is required", type: "invalid_request_error" } },
+          };
+        return { json: { text: opts.transcript ?? "" } };
+      }
+      if (req.method === "POST" && req.path === "/v1/chat/completions") {
+        const body = req.json as ChatRequest;
+        const failure = opts.fail?.(body);
+        if (failure) return failure;
+        const a = opts.answer(body);
+        const promptTokens = body.messages.reduce((n, m) => n + Math.ceil((m.content ?? "").length / 4), 0);
+        const completionTokens = Math.ceil((a.content ?? "").length / 4) + (a.toolCall ? 5 : 0);
+        return {
+          json: {
+            id: `chatcmpl-${crypto.randomBytes(6).toString("hex")}`,
+            object: "chat.completion",
+            created: Math.floor(Date.now() / 1000),
+            model: body.model,
+            choices: [
+              {
+                index: 0,
+                message: {
+                  role: "assistant",
+                  content: a.content ?? null,
+                  ...(a.toolCall
+                    ? {
+                        tool_calls: [
+                          { id: "call_1", type: "function", function: { name: a.toolCall, arguments: "{}" } },
+                        ],
+                      }
+                    : {}),
+                },
+                finish_reason: a.toolCall ? "tool_calls" : "stop",
+              },
+            ],
+            usage: {
+              prompt_tokens: promptTokens,
+              completion_tokens: completionTokens,
+              total_tokens: promptTokens + completionTokens,
+            },
+          },
+        };
+      }
+      return {
+        status: 404,
+        json: { error: { message: "Unknown request URL", type: "invalid_request_error" } },
       };
-    }
-    return {
-      status: 404,
-      json: { error: { message: "Unknown request URL", type: "invalid_request_error" } },
-    };
-  });
+    },
+    { port: opts.port },
+  );
   return Object.assign(fake, {
     chats: () =>
       fake.requests

@@ -17,6 +17,8 @@ export interface Answer {
   json?: unknown;
   body?: Buffer | string;
   contentType?: string;
+  /** More headers of the answer (a redirect's Location). */
+  headers?: Record<string, string>;
   /** Milliseconds to wait before answering (a slow service). */
   delayMs?: number;
   /** Drops the connection without answering (a network error on the caller's side). */
@@ -33,7 +35,10 @@ export interface HttpFake {
  * A local HTTP server on 127.0.0.1 (random port) that records every request and answers what
  * `handle` says: the base the protocol fakes (Typebot, OpenAI-compatible, Google, Azure) build on.
  */
-export async function startHttpFake(handle: (req: Recorded) => Answer | Promise<Answer>): Promise<HttpFake> {
+export async function startHttpFake(
+  handle: (req: Recorded) => Answer | Promise<Answer>,
+  opts: { port?: number } = {},
+): Promise<HttpFake> {
   const requests: Recorded[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -66,6 +71,7 @@ export async function startHttpFake(handle: (req: Recorded) => Answer | Promise<
           const body = a.json !== undefined ? JSON.stringify(a.json) : (a.body ?? "");
           res.writeHead(a.status ?? 200, {
             "content-type": a.contentType ?? (a.json !== undefined ? "application/json" : "text/plain"),
+            ...a.headers,
           });
           res.end(body);
         },
@@ -76,7 +82,7 @@ export async function startHttpFake(handle: (req: Recorded) => Answer | Promise<
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,

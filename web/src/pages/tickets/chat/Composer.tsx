@@ -1,15 +1,17 @@
-import { LIMITS, type MessageDTO, type TicketDTO } from "@atende/contracts";
+import { type AssistStyle, LIMITS, type MessageDTO, type TicketDTO } from "@atende/contracts";
 import AttachFileIcon from "@mui/icons-material/AttachFile";
 import CloseIcon from "@mui/icons-material/Close";
 import DriveFileRenameOutlineIcon from "@mui/icons-material/DriveFileRenameOutline";
 import InsertEmoticonIcon from "@mui/icons-material/InsertEmoticonOutlined";
 import SendIcon from "@mui/icons-material/Send";
+import UndoIcon from "@mui/icons-material/Undo";
 import CheckIcon from "@mui/icons-material/Check";
 import { Box, Button, IconButton, InputBase, Tooltip, Typography, useTheme } from "@mui/material";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { upsertMessage } from "../../../api/messagePages";
+import { rephraseText, suggestReply } from "../../../api/assist";
 import { editMessage, sendMedia, sendText } from "../../../api/messages";
 import { toastError } from "../../../api/toast";
 import { QuickMessagePicker, type QuickMessageChoice } from "../../../components/QuickMessagePicker";
@@ -20,6 +22,8 @@ import { splitSignature } from "./conversation";
 import { MessageText } from "../../../components/MessageText";
 import { messagePreview } from "./preview";
 import { VoiceRecorder } from "./VoiceRecorder";
+import { AssistMenu } from "./AssistMenu";
+import { useAssistAvailable } from "./useAssist";
 
 interface ComposerProps {
   ticket: TicketDTO;
@@ -90,7 +94,9 @@ function ClosedBar({
  * The message box: Enter sends, Shift+Enter breaks the line, Esc drops the reply or the edit. Files
  * come from the clip, a paste or a drop and go through the attachment preview. Typing '/' lists the
  * quick messages: one picked fills the box, and its attachment waits above the box to go out with
- * the text as its caption. An empty box offers the microphone in the send button's place.
+ * the text as its caption. An empty box offers the microphone in the send button's place. Where the
+ * company's AI can help, its menu suggests a reply or rephrases the text: the answer replaces the
+ * box's text for the agent to edit (the text before it can be brought back); nothing is sent.
  */
 export function Composer(props: ComposerProps) {
   const { ticket, contactName, replyTo, editing, onCancel, sign, onSignChange, onAttach } = props;
@@ -117,6 +123,10 @@ export function Composer(props: ComposerProps) {
   const fileInput = useRef<HTMLInputElement>(null);
   const context = editing ?? replyTo;
   const attachment = editing ? null : quickFile;
+  const assistOn = useAssistAvailable() && !editing;
+  const [assisting, setAssisting] = useState(false);
+  // The box's text before the AI's answer replaced it (Undo), until the message goes.
+  const [beforeAssist, setBeforeAssist] = useState<string | null>(null);
 
   // Choosing a message to reply to puts the cursor in the box.
   useEffect(() => {
@@ -141,8 +151,9 @@ export function Composer(props: ComposerProps) {
 
   async function submit() {
     const body = text;
-    if (sending || (!body.trim() && !attachment)) return;
+    if (sending || assisting || (!body.trim() && !attachment)) return;
     setSending(true);
+    setBeforeAssist(null);
     try {
       if (attachment) {
         // The quick message's attachment, with the box's text as its caption.
@@ -186,6 +197,34 @@ export function Composer(props: ComposerProps) {
       setProgress(null);
       input.current?.focus();
     }
+  }
+
+  /** Asks the AI; its answer replaces the text (kept for Undo). A failure leaves the text as it was. */
+  async function assist(ask: () => Promise<{ text: string }>) {
+    if (assisting) return;
+    const before = text;
+    setAssisting(true);
+    try {
+      const { text: answer } = await ask();
+      setBeforeAssist(before);
+      change(answer);
+      requestAnimationFrame(() => {
+        const el = input.current;
+        el?.focus();
+        el?.setSelectionRange(answer.length, answer.length);
+      });
+    } catch (error) {
+      toastError(error);
+    } finally {
+      setAssisting(false);
+    }
+  }
+
+  function undoAssist() {
+    if (beforeAssist === null) return;
+    change(beforeAssist);
+    setBeforeAssist(null);
+    input.current?.focus();
   }
 
   function pickQuickMessage({ message, file }: QuickMessageChoice) {
@@ -272,6 +311,18 @@ export function Composer(props: ComposerProps) {
           </IconButton>
         </Box>
       )}
+      {assistOn && (assisting || beforeAssist !== null) && (
+        <Box role="status" sx={{ display: "flex", alignItems: "center", gap: 1, mb: 0.5, px: 1 }}>
+          <Typography variant="caption" color="text.secondary" sx={{ flex: 1 }}>
+            {t(assisting ? "assist.working" : "assist.undoHint")}
+          </Typography>
+          {!assisting && (
+            <Button size="small" startIcon={<UndoIcon />} onClick={undoAssist}>
+              {t("assist.undo")}
+            </Button>
+          )}
+        </Box>
+      )}
       {attachment && (
         <QuickMessageAttachment file={attachment} progress={progress} onRemove={() => setQuickFile(null)} />
       )}
@@ -289,6 +340,14 @@ export function Composer(props: ComposerProps) {
                 <AttachFileIcon sx={{ transform: "rotate(45deg)" }} />
               </IconButton>
             )}
+            {assistOn && (
+              <AssistMenu
+                busy={assisting}
+                hasText={text.trim() !== ""}
+                onSuggest={() => void assist(() => suggestReply(ticket.id))}
+                onRephrase={(style: AssistStyle) => void assist(() => rephraseText(ticket.id, text, style))}
+              />
+            )}
             <InputBase
               inputRef={inputRef}
               multiline
@@ -297,6 +356,7 @@ export function Composer(props: ComposerProps) {
               onChange={(event) => change(event.target.value)}
               onKeyDown={onKeyDown}
               onPaste={onPaste}
+              readOnly={assisting}
               placeholder={t("chat.input.placeholder")}
               autoFocus
               slotProps={{ input: { "aria-label": t("chat.input.label") } }}

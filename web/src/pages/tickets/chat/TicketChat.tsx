@@ -25,6 +25,8 @@ import type { MessageHandlers } from "./MessageMenu";
 import { MessageList, WALLPAPER } from "./MessageList";
 import { TagEditor } from "./TagEditor";
 import { TransferDialog } from "./TransferDialog";
+import { ResolveDialog } from "./ResolveDialog";
+import { useAssistAvailable } from "./useAssist";
 import { useConversation } from "./useConversation";
 import { useSignPreference } from "./useSignPreference";
 import { useTicketByUuid } from "./useTicketByUuid";
@@ -147,18 +149,30 @@ function ChatWindow({ ticket }: { ticket: TicketDTO }) {
   const [contactOpen, setContactOpen] = useState(false);
   const [transferOpen, setTransferOpen] = useState(false);
   const [busy, setBusy] = useState<TicketAction | null>(null);
+  // Where the AI can summarize, resolving asks first for a note (ResolveDialog).
+  const assistOn = useAssistAvailable();
+  const [resolveOpen, setResolveOpen] = useState(false);
   const open = ticket.status === "open";
 
+  function left(updated: TicketDTO, action: "return" | "resolve") {
+    store(updated);
+    toast(t(action === "resolve" ? "chat.actions.resolved" : "chat.actions.returned"), "success");
+    navigate("/tickets");
+  }
+
   async function runAction(action: TicketAction) {
+    if (action === "resolve" && assistOn) {
+      setResolveOpen(true);
+      return;
+    }
     setBusy(action);
     try {
       const updated = await updateTicket(ticket.id, statusChange(action, me.id));
-      store(updated);
       if (action === "return" || action === "resolve") {
-        toast(t(action === "resolve" ? "chat.actions.resolved" : "chat.actions.returned"), "success");
-        navigate("/tickets");
+        left(updated, action);
         return;
       }
+      store(updated);
       // Now the agent's own: reading it marks the contact's messages read.
       conversation.markReadSoon();
     } catch (error) {
@@ -383,6 +397,13 @@ function ChatWindow({ ticket }: { ticket: TicketDTO }) {
             toast(t("chat.transfer.done"), "success");
             navigate("/tickets");
           }}
+        />
+      )}
+      {resolveOpen && (
+        <ResolveDialog
+          ticket={ticket}
+          onClose={() => setResolveOpen(false)}
+          onResolved={(updated) => left(updated, "resolve")}
         />
       )}
       {forwarding && (

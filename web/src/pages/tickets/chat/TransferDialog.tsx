@@ -20,6 +20,9 @@ import { fetchQueues, userKeys } from "../../../api/users";
 import { useWhatsapps } from "../../../api/whatsapps";
 import { fetchUsersList } from "./chatApi";
 import { queueKeys } from "../../../api/queues";
+import { saveNoteFirst } from "./noteFirst";
+import { SummaryNoteField } from "./SummaryNoteField";
+import { useAssistAvailable } from "./useAssist";
 
 interface TransferDialogProps {
   ticket: TicketDTO;
@@ -30,7 +33,8 @@ interface TransferDialogProps {
 
 /**
  * Moves the ticket to a queue (required), optionally to an agent, and to a connection. A queue with
- * no agent puts it back to waiting in that queue.
+ * no agent puts it back to waiting in that queue. Where the AI can summarize, a note (typed, or the
+ * summary reviewed) is saved first.
  */
 export function TransferDialog({ ticket, onClose, onTransferred }: TransferDialogProps) {
   const { t } = useTranslation();
@@ -43,6 +47,9 @@ export function TransferDialog({ ticket, onClose, onTransferred }: TransferDialo
   const [whatsappId, setWhatsappId] = useState<number | "">(ticket.whatsappId ?? "");
   const [checked, setChecked] = useState(false);
   const [saving, setSaving] = useState(false);
+  const assistOn = useAssistAvailable();
+  const [note, setNote] = useState("");
+  const [savedNote, setSavedNote] = useState<string | null>(null);
 
   // An agent's own queues first: a ticket should land where its agent works.
   const queueOptions =
@@ -63,6 +70,7 @@ export function TransferDialog({ ticket, onClose, onTransferred }: TransferDialo
     if (queueId === "" || whatsappId === "") return;
     setSaving(true);
     try {
+      setSavedNote(await saveNoteFirst(ticket, note, savedNote));
       const updated = await updateTicket(ticket.id, {
         queueId,
         whatsappId,
@@ -131,6 +139,9 @@ export function TransferDialog({ ticket, onClose, onTransferred }: TransferDialo
                 </MenuItem>
               ))}
             </TextField>
+            {assistOn && (
+              <SummaryNoteField ticketId={ticket.id} value={note} onChange={setNote} disabled={saving} />
+            )}
           </Stack>
         </DialogContent>
         <DialogActions>
