@@ -14,4 +14,5 @@ ALTER TABLE "tickets" ADD COLUMN "sla_due_at" timestamp with time zone;--> state
 ALTER TABLE "tickets" ADD COLUMN "sla_warn_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "tickets" ADD COLUMN "sla_first_response_breached_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "tickets" ADD COLUMN "sla_resolution_breached_at" timestamp with time zone;--> statement-breakpoint
-CREATE INDEX "tickets_company_status_sla_due_idx" ON "tickets" USING btree ("company_id","status","sla_due_at","id") WHERE "tickets"."sla_due_at" is not null;
+CREATE INDEX "tickets_company_status_sla_due_idx" ON "tickets" USING btree ("company_id","status","sla_due_at","id") WHERE "tickets"."sla_due_at" is not null;--> statement-breakpoint
+CREATE INDEX "tickets_company_sla_started_idx" ON "tickets" USING btree ("company_id","sla_started_at") WHERE "tickets"."sla_started_at" is not null;

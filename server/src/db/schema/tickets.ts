@@ -128,6 +128,10 @@ export const tickets = pgTable(
     index("tickets_company_status_sla_due_idx")
       .on(t.companyId, t.status, t.slaDueAt, t.id)
       .where(sql`${t.slaDueAt} is not null`),
+    // The service-level report's period: tickets whose clocks started within it (dashboard/serviceLevelsQueries.ts).
+    index("tickets_company_sla_started_idx")
+      .on(t.companyId, t.slaStartedAt)
+      .where(sql`${t.slaStartedAt} is not null`),
     // The rule the whole product leans on: never two non-closed tickets for one contact on one connection.
     uniqueIndex("tickets_one_live_per_contact_uq")
       .on(t.companyId, t.contactId, t.whatsappId)
