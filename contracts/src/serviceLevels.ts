@@ -100,6 +100,8 @@ export function slaStateAt(sla: TicketSlaDTO | null | undefined, now: Date): Sla
 export const slaBreachEventSchema = z.object({
   action: z.literal("breach"),
   ticketId: rowId,
+  /** The ticket's address in the app (/tickets/{uuid}), so the notice opens it without a lookup. */
+  ticketUuid: z.uuid(),
   queueId: rowId.nullable(),
   target: z.enum(SLA_TARGETS),
   dueAt: timestamp,

@@ -193,6 +193,7 @@ export function createFanout(io: AppServer, hooks: FanoutHooks): (event: DomainE
         io.to(to).emit(companyEvent(event.companyId, "ticketSla"), {
           action: "breach",
           ticketId: ticket.id,
+          ticketUuid: ticket.uuid,
           queueId: ticket.queueId,
           target: event.target,
           dueAt: event.dueAt,

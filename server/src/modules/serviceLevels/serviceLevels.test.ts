@@ -353,6 +353,7 @@ describe("breach", () => {
       const told = {
         action: "breach",
         ticketId: late.id,
+        ticketUuid: late.uuid,
         queueId: queueA.id,
         target: "firstResponse",
         dueAt: iso(plus(t0, 30)),
