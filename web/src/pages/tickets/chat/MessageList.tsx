@@ -63,6 +63,24 @@ const RowContent = memo(function RowContent({ row, ...bubble }: RowContentProps)
   );
 });
 
+interface ReadingAnchor {
+  /** The message (data-message-id) at the top of the screen. */
+  id: string;
+  /** Its top, from the top of the list's box. */
+  top: number;
+}
+
+/** The first message whose bubble shows at the top of the list's box, and where it sits. */
+function readingAnchor(el: HTMLElement): ReadingAnchor | null {
+  const top = el.getBoundingClientRect().top;
+  for (const node of el.querySelectorAll<HTMLElement>("[data-message-id]")) {
+    const rect = node.getBoundingClientRect();
+    if (rect.bottom > top && node.dataset.messageId)
+      return { id: node.dataset.messageId, top: rect.top - top };
+  }
+  return null;
+}
+
 /**
  * The conversation as WhatsApp Web draws it: day dividers, conversation dividers, bubbles grouped by
  * sender. Only the rows on screen (and a few beyond) are in the page, so thousands of messages
@@ -98,6 +116,11 @@ export function MessageList(props: MessageListProps) {
   const [farFromBottom, setFarFromBottom] = useState(false);
   const [highlighted, setHighlighted] = useState<number | null>(null);
   const [seeking, setSeeking] = useState<{ id: number; pages: number } | null>(null);
+  /** Older pages about to go in above: the message at the top of the screen and where it sat. */
+  const prepended = useRef<ReadingAnchor | null>(null);
+  // Read while the page still shows the list as it was (this render is not committed yet).
+  if (firstKey.current && rows[0] && rows[0].key !== firstKey.current && !seeking && scroller.current)
+    prepended.current = readingAnchor(scroller.current);
 
   const virtualizer = useVirtualizer({
     count,
@@ -124,6 +147,44 @@ export function MessageList(props: MessageListProps) {
     const first = rows[0]?.key ?? null;
     if (firstKey.current && first !== firstKey.current) reshaped.current = firstKey.current;
     firstKey.current = first;
+  }, [rows]);
+
+  // The virtualizer keeps the reading position as older pages go in, but its scroll write lands in
+  // the same commit as the taller list and the browser can clamp it at the old height (seen with a
+  // picture in the first page and dividers in the new one: the screen jumped 230-280 px). Once laid
+  // out, the message that was at the top is put back where it was, for a few frames, until it
+  // holds still; the reader's own wheel, pointer (touch, scroll bar) or keys end it at once.
+  useLayoutEffect(() => {
+    const anchor = prepended.current;
+    const el = scroller.current;
+    if (!anchor || !el) return;
+    let frames = 0;
+    let still = 0;
+    let raf = 0;
+    const stop = () => {
+      window.cancelAnimationFrame(raf);
+      if (prepended.current === anchor) prepended.current = null;
+      el.removeEventListener("wheel", stop);
+      el.removeEventListener("pointerdown", stop);
+      el.removeEventListener("keydown", stop);
+    };
+    const hold = () => {
+      const node = el.querySelector<HTMLElement>(`[data-message-id="${anchor.id}"]`);
+      if (node) {
+        const drift = node.getBoundingClientRect().top - el.getBoundingClientRect().top - anchor.top;
+        if (Math.abs(drift) >= 0.5) {
+          el.scrollTop += drift;
+          still = 0;
+        } else still++;
+      }
+      if (still >= 3 || ++frames >= 60) stop();
+      else raf = window.requestAnimationFrame(hold);
+    };
+    el.addEventListener("wheel", stop, { passive: true });
+    el.addEventListener("pointerdown", stop, { passive: true });
+    el.addEventListener("keydown", stop);
+    raf = window.requestAnimationFrame(hold);
+    return stop;
   }, [rows]);
 
   const scrollToBottom = useCallback(
