@@ -10,13 +10,12 @@ export function todayInZone(now: Date, timeZone: string = DEFAULT_TIMEZONE): str
   }).format(now);
 }
 
-/**
- * Milliseconds to add to UTC to get the wall clock of `timeZone` at `instant` (daylight saving
- * included): the zone's wall clock read as UTC, minus the instant (to the second).
- */
-export function zoneOffsetMs(instant: number, timeZone: string): number {
-  const p = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", {
+const formatters = new Map<string, Intl.DateTimeFormat>();
+/** One formatter per zone: making one costs far more than using it (the service levels' calendar asks per day). */
+function zoneFormatter(timeZone: string): Intl.DateTimeFormat {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
       timeZone,
       hourCycle: "h23",
       year: "numeric",
@@ -25,7 +24,19 @@ export function zoneOffsetMs(instant: number, timeZone: string): number {
       hour: "2-digit",
       minute: "2-digit",
       second: "2-digit",
-    })
+    });
+    formatters.set(timeZone, format);
+  }
+  return format;
+}
+
+/**
+ * Milliseconds to add to UTC to get the wall clock of `timeZone` at `instant` (daylight saving
+ * included): the zone's wall clock read as UTC, minus the instant (to the second).
+ */
+export function zoneOffsetMs(instant: number, timeZone: string): number {
+  const p = Object.fromEntries(
+    zoneFormatter(timeZone)
       .formatToParts(new Date(instant))
       .map((x) => [x.type, x.value]),
   );

@@ -56,6 +56,12 @@ export function scheduleWeek(stored: readonly ScheduleEntry[] | undefined): Sche
   });
 }
 
+/** Minutes since midnight of a time of day written ##:## ("08:30" → 510). */
+export function minutesOfDay(hhmm: string): number {
+  const [h, m] = hhmm.split(":").map(Number);
+  return (h ?? 0) * 60 + (m ?? 0);
+}
+
 /** A time of day written ##:## (00:00 to 23:59). */
 export const timeOfDay = z
   .string("validation.invalidTime")

@@ -1,4 +1,4 @@
-import { type ScheduleEntry, scheduleWeek } from "@atende/contracts";
+import { type ScheduleEntry, minutesOfDay, scheduleWeek, zoneOffsetMs } from "@atende/contracts";
 
 /**
  * The working-time calendar of service levels (issue 39): a target counts only the time within
@@ -22,43 +22,17 @@ export function calendarOf(
   const stored = scheduleType === "queue" ? hours.queue : scheduleType === "company" ? hours.company : null;
   if (stored === null) return null;
   const week = scheduleWeek(stored);
-  return week.some((day) => minutesOf(day.startTime) < minutesOf(day.endTime)) ? { week, timeZone } : null;
+  return week.some((day) => minutesOfDay(day.startTime) < minutesOfDay(day.endTime))
+    ? { week, timeZone }
+    : null;
 }
 
 const DAY_MS = 86_400_000;
 /** How far a target may reach (a 90-day target on one open hour a week is ~30 years: refused). */
 const MAX_DAYS = 3660;
 
-const minutesOf = (hhmm: string) => {
-  const [h, m] = hhmm.split(":").map(Number);
-  return (h ?? 0) * 60 + (m ?? 0);
-};
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
 /** The wall clock of `ms` in `timeZone`, as if it were UTC (so its difference to `ms` is the offset). */
-function wallClock(ms: number, timeZone: string): number {
-  const parts = formatter(timeZone).formatToParts(new Date(ms));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return Date.UTC(get("year"), get("month") - 1, get("day"), get("hour") % 24, get("minute"), get("second"));
-}
+const wallClock = (ms: number, timeZone: string) => ms + zoneOffsetMs(ms, timeZone);
 
 /** The local day (as a UTC midnight) that `ms` falls on in `timeZone`. */
 function localDay(ms: number, timeZone: string): number {
@@ -82,8 +56,8 @@ function openingOn(day: number, cal: NonNullable<WorkingCalendar>): [number, num
   // WEEKDAYS (and scheduleWeek) start on monday; getUTCDay() on sunday.
   const entry = cal.week[(new Date(day).getUTCDay() + 6) % 7];
   if (!entry) return null;
-  const start = minutesOf(entry.startTime);
-  const end = minutesOf(entry.endTime);
+  const start = minutesOfDay(entry.startTime);
+  const end = minutesOfDay(entry.endTime);
   if (start >= end) return null;
   return [instantOf(day, start, cal.timeZone), instantOf(day, end, cal.timeZone)];
 }

@@ -1,4 +1,4 @@
-import { type ScheduleEntry, WEEKDAYS, scheduleWeek } from "@atende/contracts";
+import { type ScheduleEntry, WEEKDAYS, minutesOfDay, scheduleWeek } from "@atende/contracts";
 
 /** The weekday (monday…) and minutes since midnight of `at` in `timeZone`, and its local date. */
 export function localTime(at: Date, timeZone: string): { weekday: number; minutes: number; date: string } {
@@ -22,11 +22,6 @@ export function localTime(at: Date, timeZone: string): { weekday: number; minute
   };
 }
 
-const toMinutes = (hhmm: string) => {
-  const [h, m] = hhmm.split(":").map(Number);
-  return (h ?? 0) * 60 + (m ?? 0);
-};
-
 /**
  * Whether `at` falls outside the opening hours in the company's time zone; when it does, `period`
  * names the closed period (the local day and time it next opens), so a message is sent once per period.
@@ -40,16 +35,16 @@ export function outOfHours(
   const now = localTime(at, timeZone);
   const today = week[now.weekday];
   if (today) {
-    const start = toMinutes(today.startTime);
-    const end = toMinutes(today.endTime);
+    const start = minutesOfDay(today.startTime);
+    const end = minutesOfDay(today.endTime);
     if (start < end && now.minutes >= start && now.minutes < end) return { closed: false };
   }
   // The next opening: later today, or the first open day after it (within a week).
   for (let ahead = 0; ahead <= 7; ahead++) {
     const day = week[(now.weekday + ahead) % 7];
     if (!day) continue;
-    const start = toMinutes(day.startTime);
-    if (start >= toMinutes(day.endTime)) continue;
+    const start = minutesOfDay(day.startTime);
+    if (start >= minutesOfDay(day.endTime)) continue;
     if (ahead === 0 && now.minutes >= start) continue;
     const opens = new Date(at.getTime() + (ahead * 1440 + start - now.minutes) * 60_000);
     return { closed: true, period: `${localTime(opens, timeZone).date} ${day.startTime}` };
