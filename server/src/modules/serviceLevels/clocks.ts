@@ -2,6 +2,7 @@ import type { SlaTarget, TicketDTO } from "@atende/contracts";
 import type { Executor } from "../../db/client.js";
 import { enqueueJob } from "../../jobs/runner.js";
 import { presentSla } from "../tickets/present.js";
+import { findTicketRow } from "../tickets/queries.js";
 import * as q from "./queries.js";
 import { addWorkingMinutes, addWorkingMs, workingMsBetween, workingSecondsBetween } from "./workingTime.js";
 
@@ -115,7 +116,7 @@ export async function customerWrote(
   ticketId: number,
   at: Date,
 ): Promise<Row | null> {
-  const ticket = await q.ticketRow(tx, companyId, ticketId);
+  const ticket = await findTicketRow(tx, companyId, ticketId);
   if (!ticket?.slaPausedAt || !ticket.slaResolutionDueAt || ticket.status === "closed") return ticket;
   const targets = ticket.queueId === null ? null : await q.queueTargets(tx, companyId, ticket.queueId);
   const cal = targets?.calendar ?? null;
@@ -141,7 +142,7 @@ export async function customerWrote(
  * start, the time the clock stood waiting on the customer left out.
  */
 export async function resolved(tx: Executor, companyId: number, ticketId: number, at: Date) {
-  const ticket = await q.ticketRow(tx, companyId, ticketId);
+  const ticket = await findTicketRow(tx, companyId, ticketId);
   if (!ticket?.slaStartedAt || ticket.slaResolvedAt) return ticket;
   const targets = ticket.queueId === null ? null : await q.queueTargets(tx, companyId, ticket.queueId);
   const cal = targets?.calendar ?? null;

@@ -1,8 +1,8 @@
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
-import type { ScheduleEntry, SlaTarget } from "@atende/contracts";
+import type { SlaTarget } from "@atende/contracts";
 import type { Executor } from "../../db/client.js";
-import { companies, queues, tickets } from "../../db/schema/index.js";
-import { companySetting, companyTimeZone } from "../settings/queries.js";
+import { queues, tickets } from "../../db/schema/index.js";
+import { companyHours, companySetting, companyTimeZone } from "../settings/queries.js";
 import { calendarOf, type WorkingCalendar } from "./workingTime.js";
 
 // Service levels' statements (issue 39): a queue's targets and hours, a ticket's clocks, a breach.
@@ -75,14 +75,7 @@ export async function queueTargets(
   if (targets.firstResponseMinutes === null && targets.resolutionMinutes === null)
     return { ...targets, calendar: null };
   const scheduleType = await companySetting(db, companyId, "scheduleType");
-  let company: ScheduleEntry[] | undefined;
-  if (scheduleType === "company") {
-    const [c] = await db
-      .select({ schedules: companies.schedules })
-      .from(companies)
-      .where(eq(companies.id, companyId));
-    company = c?.schedules;
-  }
+  const company = scheduleType === "company" ? await companyHours(db, companyId) : undefined;
   const calendar =
     scheduleType === "queue" || scheduleType === "company"
       ? calendarOf(scheduleType, { queue: schedules, company }, await companyTimeZone(db, companyId))
@@ -102,14 +95,6 @@ export async function setClocks(
     .set(patch)
     .where(and(eq(tickets.companyId, companyId), eq(tickets.id, ticketId)))
     .returning();
-  return row ?? null;
-}
-
-export async function ticketRow(tx: Executor, companyId: number, ticketId: number) {
-  const [row] = await tx
-    .select()
-    .from(tickets)
-    .where(and(eq(tickets.companyId, companyId), eq(tickets.id, ticketId)));
   return row ?? null;
 }
 

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, ne, notLike, sql } from "drizzle-orm";
 import { DEFAULT_TIMEZONE, isValidTimeZone } from "@atende/contracts";
 import { SEALED_PREFIX } from "../../lib/secretBox.js";
 import { type Executor, queryRows } from "../../db/client.js";
-import { settings } from "../../db/schema/index.js";
+import { companies, settings } from "../../db/schema/index.js";
 import { settingsWithDefaults } from "./present.js";
 
 /**
@@ -116,4 +116,16 @@ export async function replaceSettingValue(
     .update(settings)
     .set({ value: to })
     .where(and(eq(settings.companyId, companyId), eq(settings.key, key), eq(settings.value, from)));
+}
+
+/**
+ * The company's opening hours (read when its scheduleType is "company": the chatbot's out-of-hours
+ * message, the service levels' working time); undefined for an unknown company.
+ */
+export async function companyHours(db: Executor, companyId: number) {
+  const [row] = await db
+    .select({ schedules: companies.schedules })
+    .from(companies)
+    .where(eq(companies.id, companyId));
+  return row?.schedules;
 }

@@ -7,6 +7,7 @@ import { loadTicket, track } from "../../tickets/queries.js";
 import { awaitingRating, ratingQuestion } from "../../tickets/rating.js";
 import { botSays, mediaOf } from "./botMessages.js";
 import { enabled } from "../../settings/present.js";
+import { companyHours } from "../../settings/queries.js";
 import {
   type BotState,
   type ConnectionRow,
@@ -122,7 +123,7 @@ export function chatbotJob(deps: {
       let closedPeriod: string | null = null;
       let closedText = connection.outOfHoursMessage;
       if (scheduleType === "company") {
-        const r = outOfHours(await q.companyHours(db, companyId), at, zone);
+        const r = outOfHours(await companyHours(db, companyId), at, zone);
         if (r.closed) closedPeriod = r.period;
       } else if (scheduleType === "queue" && queue) {
         const r = outOfHours(queue.schedules, at, zone);

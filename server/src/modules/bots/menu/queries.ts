@@ -3,7 +3,6 @@ import { DEFAULT_COMPANY_SETTINGS } from "@atende/contracts";
 import { type Db, type Executor, queryRows } from "../../../db/client.js";
 import { PreparedSql, columnList, tableRow } from "../../../db/prepared.js";
 import {
-  companies,
   messages,
   queueOptions,
   queues,
@@ -185,15 +184,6 @@ export async function insertRating(
       createdAt: rating.at,
     })
     .onConflictDoNothing();
-}
-
-/** The company's opening hours (setting scheduleType "company"). */
-export async function companyHours(db: Executor, companyId: number) {
-  const [row] = await db
-    .select({ schedules: companies.schedules })
-    .from(companies)
-    .where(eq(companies.id, companyId));
-  return row?.schedules;
 }
 
 /** When the ticket's last message was written, null without messages. */
