@@ -1,6 +1,12 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../../config.js";
 import { AppError } from "../../http/errors.js";
+import {
+  type ChatCompletion,
+  type TokenUsage,
+  chatCompletionsUrl,
+  tokenUsage,
+} from "../../lib/openaiChat.js";
 import type { Outbound } from "../../lib/outbound.js";
 
 /** One chat completion the AI help asks for: a system message and one user message. */
@@ -9,17 +15,6 @@ export interface AssistCompletion {
   user: string;
   maxTokens: number;
   temperature: number;
-}
-
-export interface AssistUsage {
-  promptTokens: number;
-  completionTokens: number;
-  totalTokens: number;
-}
-
-interface ChatCompletion {
-  choices?: { message?: { content?: string | null } }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
 }
 
 /** An answer is a few KB; 1 MiB is far more than any completion. */
@@ -41,10 +36,10 @@ export async function complete(
   },
   apiKey: string,
   ask: AssistCompletion,
-): Promise<{ text: string; usage: AssistUsage }> {
+): Promise<{ text: string; usage: TokenUsage }> {
   const { outbound, config, log } = deps;
   const base = config.OPENAI_BASE_URL;
-  const url = `${base.replace(/\/+$/, "")}/chat/completions`;
+  const url = chatCompletionsUrl(base);
   let status: number;
   let raw: string;
   try {
@@ -90,12 +85,6 @@ export async function complete(
     log.warn("assist: the AI provider answered something other than JSON");
     throw new AppError("ERR_ASSIST_PROVIDER_FAILED");
   }
-  const u = answer?.usage ?? {};
-  const usage: AssistUsage = {
-    promptTokens: u.prompt_tokens ?? 0,
-    completionTokens: u.completion_tokens ?? 0,
-    totalTokens: u.total_tokens ?? (u.prompt_tokens ?? 0) + (u.completion_tokens ?? 0),
-  };
   const content = answer?.choices?.[0]?.message?.content;
-  return { text: typeof content === "string" ? content.trim() : "", usage };
+  return { text: typeof content === "string" ? content.trim() : "", usage: tokenUsage(answer) };
 }

@@ -1,5 +1,6 @@
 import { type BotAdapter, BotError, type BotOutcome, type BotReply } from "./contract.js";
 import { CALL_MAX_MS, type Outbound } from "../../../lib/outbound.js";
+import { type ChatCompletion, chatCompletionsUrl, tokenUsage } from "../../../lib/openaiChat.js";
 import { postJson } from "./http.js";
 import type { PromptConfig } from "./bindings.js";
 
@@ -23,16 +24,6 @@ export const HANDOVER_TOOL = "transfer_to_human";
 const HANDOVER_INSTRUCTION =
   `\n\nSe o cliente pedir para falar com uma pessoa, ou você não puder ajudar, chame a função ` +
   `${HANDOVER_TOOL} (ou responda exatamente: "${HANDOVER_PHRASE}").`;
-
-interface ChatCompletion {
-  choices?: {
-    message?: {
-      content?: string | null;
-      tool_calls?: { function?: { name?: string } }[];
-    };
-  }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number };
-}
 
 /** A voice note Azure makes of one answer: a few hundred KB; far more is not a voice note. */
 const VOICE_MAX_BYTES = 16 * 1024 * 1024;
@@ -134,7 +125,7 @@ export function promptAdapter(endpointsOf: () => AiEndpoints): BotAdapter<Prompt
       const history = await ctx.history(Math.max(0, prompt.maxMessages));
       const completion = await postJson<ChatCompletion>(
         ctx.outbound,
-        `${endpoints.openaiUrl.replace(/\/+$/, "")}/chat/completions`,
+        chatCompletionsUrl(endpoints.openaiUrl),
         {
           model: endpoints.model,
           max_tokens: prompt.maxTokens,
@@ -183,15 +174,10 @@ export function promptAdapter(endpointsOf: () => AiEndpoints): BotAdapter<Prompt
             name: "resposta.ogg",
           });
       }
-      const u = completion.usage ?? {};
       return {
         replies,
         action: handover ? { type: "transfer", queueId: prompt.queueId, userId: null } : undefined,
-        usage: {
-          promptTokens: u.prompt_tokens ?? 0,
-          completionTokens: u.completion_tokens ?? 0,
-          totalTokens: u.total_tokens ?? (u.prompt_tokens ?? 0) + (u.completion_tokens ?? 0),
-        },
+        usage: tokenUsage(completion),
       };
     },
   };
