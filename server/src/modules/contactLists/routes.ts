@@ -22,13 +22,13 @@ import type { SessionManager } from "../../channels/sessions.js";
 import type { JobRunner } from "../../jobs/runner.js";
 import { CAMPAIGNS_ACCESS } from "../campaigns/policy.js";
 import { langOf } from "../../http/errors.js";
+import { CSV_TYPE, XLSX_TYPE, sendDownload } from "../../http/download.js";
 import { routes } from "../../http/route.js";
 import { streamSingleUpload, uploadForm } from "../../http/upload.js";
 import { registerContactListJobs } from "./jobs.js";
 import { ParkedReadings } from "./sheetReader.js";
 import { type ContactListsDeps, type ContactListsService, createContactListsService } from "./service.js";
 
-const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 const importParams = z.object({ id: idValue, importId: idValue });
 
 export function contactListsRoutes(app: FastifyInstance, lists: ContactListsService) {
@@ -51,11 +51,7 @@ export function contactListsRoutes(app: FastifyInstance, lists: ContactListsServ
   r.get(
     "/contact-lists/example.xlsx",
     { ...gated, produces: XLSX_TYPE, summary: "The example spreadsheet of the import" },
-    async (_input, _req, reply) =>
-      reply
-        .type(XLSX_TYPE)
-        .header("content-disposition", 'attachment; filename="planilha_exemplo.xlsx"')
-        .send(lists.example()),
+    async (_input, _req, reply) => sendDownload(reply, XLSX_TYPE, "planilha_exemplo.xlsx", lists.example()),
   );
   r.get(
     "/contact-lists/:id",
@@ -125,11 +121,12 @@ export function contactListsRoutes(app: FastifyInstance, lists: ContactListsServ
       produces: "text/csv",
     },
     async ({ auth, params }, req, reply) =>
-      reply
-        .type("text/csv; charset=utf-8")
-        .header("content-disposition", `attachment; filename="import-${params.importId}-erros.csv"`)
-        .header("cache-control", "no-store")
-        .send(await lists.importErrorsCsv(auth, params.id, params.importId, langOf(req))),
+      sendDownload(
+        reply,
+        CSV_TYPE,
+        `import-${params.importId}-erros.csv`,
+        await lists.importErrorsCsv(auth, params.id, params.importId, langOf(req)),
+      ),
   );
 
   r.get(

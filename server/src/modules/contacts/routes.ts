@@ -15,6 +15,7 @@ import {
 import type { SessionManager } from "../../channels/sessions.js";
 import type { Deps } from "../../deps.js";
 import { AppError, langOf } from "../../http/errors.js";
+import { CSV_TYPE, XLSX_TYPE, sendDownload } from "../../http/download.js";
 import { routes } from "../../http/route.js";
 import { createContactsService } from "./service.js";
 import { createContactsImportExport } from "./importExport.js";
@@ -65,11 +66,7 @@ export async function contactsModule(parent: FastifyInstance, deps: ContactsModu
     r.get("/contacts/export", { ...listed, produces: "text/csv" }, async ({ auth, query }, _req, reply) => {
       const list = await contacts.list(auth, query);
       const day = new Date().toISOString().slice(0, 10);
-      return reply
-        .type("text/csv; charset=utf-8")
-        .header("content-disposition", `attachment; filename="contacts-${day}.csv"`)
-        .header("cache-control", "no-store")
-        .send(transfer.toCsv(list));
+      return sendDownload(reply, CSV_TYPE, `contacts-${day}.csv`, transfer.toCsv(list));
     });
     r.get(
       "/contacts/:id",
@@ -138,7 +135,7 @@ export async function contactsModule(parent: FastifyInstance, deps: ContactsModu
         errors: ["ERR_IMPORT_INVALID_FILE", "ERR_IMPORT_TOO_MANY_ROWS"],
         access: "user",
         query: importQuery,
-        consumes: ["text/csv", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
+        consumes: ["text/csv", XLSX_TYPE],
         produces: "application/x-ndjson",
         bodyLimit: CONTACT_IMPORT_LIMITS.maxBytes,
         rateLimit: IMPORT_RATE_LIMIT,

@@ -11,11 +11,10 @@ import {
   slaReportQuerySchema,
   slaReportSchema,
 } from "@atende/contracts";
+import { CSV_TYPE, XLSX_TYPE, sendDownload } from "../../http/download.js";
 import { routes } from "../../http/route.js";
 import { type ServiceLevelReport, createServiceLevelReport } from "./serviceLevels.js";
 import { type DashboardDeps, type DashboardService, createDashboardService } from "./service.js";
-
-const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 /** The service-level report (issue 39) and its two exports; admins only, as the other reports. */
 export function serviceLevelRoutes(app: FastifyInstance, report: ServiceLevelReport) {
@@ -47,14 +46,7 @@ export function serviceLevelRoutes(app: FastifyInstance, report: ServiceLevelRep
     },
     async ({ auth, query }, _req, reply) => {
       const { csv, range } = await report.exportCsv(auth, query);
-      return reply
-        .type("text/csv; charset=utf-8")
-        .header(
-          "content-disposition",
-          `attachment; filename="niveis-de-servico-${range.from}-${range.to}.csv"`,
-        )
-        .header("cache-control", "no-store")
-        .send(csv);
+      return sendDownload(reply, CSV_TYPE, `niveis-de-servico-${range.from}-${range.to}.csv`, csv);
     },
   );
   r.get(
@@ -69,14 +61,7 @@ export function serviceLevelRoutes(app: FastifyInstance, report: ServiceLevelRep
     },
     async ({ auth, query }, _req, reply) => {
       const { xlsx, range } = await report.exportXlsx(auth, query);
-      return reply
-        .type(XLSX_TYPE)
-        .header(
-          "content-disposition",
-          `attachment; filename="niveis-de-servico-${range.from}-${range.to}.xlsx"`,
-        )
-        .header("cache-control", "no-store")
-        .send(xlsx);
+      return sendDownload(reply, XLSX_TYPE, `niveis-de-servico-${range.from}-${range.to}.xlsx`, xlsx);
     },
   );
 }
@@ -114,11 +99,7 @@ export function dashboardRoutes(app: FastifyInstance, dashboard: DashboardServic
     { access: view, query: ticketReportQuerySchema, produces: "text/csv" },
     async ({ auth, query }, _req, reply) => {
       const { csv, range } = await dashboard.exportCsv(auth, query);
-      return reply
-        .type("text/csv; charset=utf-8")
-        .header("content-disposition", `attachment; filename="tickets-${range.from}-${range.to}.csv"`)
-        .header("cache-control", "no-store")
-        .send(csv);
+      return sendDownload(reply, CSV_TYPE, `tickets-${range.from}-${range.to}.csv`, csv);
     },
   );
 }
