@@ -4,6 +4,7 @@ import type { TFunction } from "i18next";
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { dayOf, formatDate, formatTime } from "../i18n/format";
+import { visuallyHidden } from "./visuallyHidden";
 
 const MINUTE = 60_000;
 
@@ -124,15 +125,6 @@ export function slaChipCss(theme: Theme) {
       : { color: "#1b5e20", backgroundColor: "#e8f5e9" },
   } as const;
 }
-
-const visuallyHidden = {
-  position: "absolute",
-  width: 1,
-  height: 1,
-  overflow: "hidden",
-  clip: "rect(0 0 0 0)",
-  whiteSpace: "nowrap",
-} as const;
 
 const Standalone = styled("span")(({ theme }) => ({
   ...slaChipCss(theme),

@@ -29,6 +29,7 @@ import { TicketStartDialog } from "../components/TicketStartDialog";
 import { useDebouncedValue } from "../hooks/useDebouncedValue";
 import { menuGroups } from "./menuEntries";
 import { useThemeMode } from "./ThemeModeProvider";
+import { visuallyHidden } from "../components/visuallyHidden";
 
 type Group = "tickets" | "contacts" | "actions" | "pages";
 
@@ -359,15 +360,6 @@ function CommandPalette({
     </Dialog>
   );
 }
-
-const visuallyHidden = {
-  position: "absolute",
-  width: 1,
-  height: 1,
-  overflow: "hidden",
-  clip: "rect(0 0 0 0)",
-  whiteSpace: "nowrap",
-} as const;
 
 function OptionView({ option }: { option: PaletteOption }): ReactNode {
   const { t } = useTranslation();

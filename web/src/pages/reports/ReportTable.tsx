@@ -1,9 +1,7 @@
 import type { TicketReportRow } from "@atende/contracts";
-import OpenInNewIcon from "@mui/icons-material/OpenInNew";
 import {
   Box,
   Chip,
-  IconButton,
   Rating,
   Table,
   TableBody,
@@ -11,13 +9,13 @@ import {
   TableContainer,
   TableHead,
   TableRow,
-  Tooltip,
   Typography,
 } from "@mui/material";
 import { useTranslation } from "react-i18next";
-import { Link as RouterLink } from "react-router-dom";
 import { EmptyRow, SkeletonRows } from "../../components/TableStates";
 import { formatDate, formatMinutes, formatTime } from "../../i18n/format";
+import { visuallyHidden } from "../../components/visuallyHidden";
+import { OpenTicketButton } from "./OpenTicketButton";
 
 const COLUMNS = 10;
 const STATUS_COLOR = { pending: "warning", open: "primary", closed: "default" } as const;
@@ -140,16 +138,7 @@ export function ReportTable({ rows, loading }: ReportTableProps) {
                 )}
               </TableCell>
               <TableCell align="center">
-                <Tooltip title={t("reports.openTicket", { id: row.id })}>
-                  <IconButton
-                    size="small"
-                    component={RouterLink}
-                    to={`/tickets/${row.uuid}`}
-                    aria-label={t("reports.openTicket", { id: row.id })}
-                  >
-                    <OpenInNewIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
+                <OpenTicketButton id={row.id} uuid={row.uuid} />
               </TableCell>
             </TableRow>
           ))}
@@ -164,15 +153,3 @@ export function ReportTable({ rows, loading }: ReportTableProps) {
     </TableContainer>
   );
 }
-
-const visuallyHidden = {
-  border: 0,
-  clip: "rect(0 0 0 0)",
-  height: 1,
-  margin: -1,
-  overflow: "hidden",
-  padding: 0,
-  position: "absolute",
-  whiteSpace: "nowrap",
-  width: 1,
-} as const;

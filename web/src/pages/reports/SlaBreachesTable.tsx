@@ -1,21 +1,19 @@
 import type { SlaBreachRow } from "@atende/contracts";
-import OpenInNewIcon from "@mui/icons-material/OpenInNew";
 import {
   Box,
-  IconButton,
   Table,
   TableBody,
   TableCell,
   TableContainer,
   TableHead,
   TableRow,
-  Tooltip,
   Typography,
 } from "@mui/material";
 import { useTranslation } from "react-i18next";
-import { Link as RouterLink } from "react-router-dom";
 import { EmptyRow, SkeletonRows } from "../../components/TableStates";
 import { formatDate, formatTime } from "../../i18n/format";
+import { visuallyHidden } from "../../components/visuallyHidden";
+import { OpenTicketButton } from "./OpenTicketButton";
 
 const COLUMNS = 7;
 
@@ -97,16 +95,7 @@ export function SlaBreachesTable({ rows, loading }: SlaBreachesTableProps) {
                 )}
               </TableCell>
               <TableCell align="center">
-                <Tooltip title={t("slaReport.breaches.openTicket", { id: row.ticketId })}>
-                  <IconButton
-                    size="small"
-                    component={RouterLink}
-                    to={`/tickets/${row.uuid}`}
-                    aria-label={t("slaReport.breaches.openTicket", { id: row.ticketId })}
-                  >
-                    <OpenInNewIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
+                <OpenTicketButton id={row.ticketId} uuid={row.uuid} />
               </TableCell>
             </TableRow>
           ))}
@@ -119,15 +108,3 @@ export function SlaBreachesTable({ rows, loading }: SlaBreachesTableProps) {
     </TableContainer>
   );
 }
-
-const visuallyHidden = {
-  border: 0,
-  clip: "rect(0 0 0 0)",
-  height: 1,
-  margin: -1,
-  overflow: "hidden",
-  padding: 0,
-  position: "absolute",
-  whiteSpace: "nowrap",
-  width: 1,
-} as const;

@@ -11,6 +11,7 @@ import { elapsedSince } from "./elapsed";
 import { ContactAvatar } from "../../components/ContactAvatar";
 import { plainText } from "../../components/MessageText";
 import { SlaChip, slaChipCss } from "../../components/SlaChip";
+import { visuallyHidden } from "../../components/visuallyHidden";
 
 export type TicketAction = "accept" | "close";
 
@@ -98,14 +99,7 @@ export const TicketRows = styled("ul")(({ theme }) => {
       ...slaChipCss(theme),
       position: "relative",
       alignSelf: "center",
-      "& .sla-chip-sr": {
-        position: "absolute",
-        width: 1,
-        height: 1,
-        overflow: "hidden",
-        clip: "rect(0 0 0 0)",
-        whiteSpace: "nowrap",
-      },
+      "& .sla-chip-sr": visuallyHidden,
     },
     "& .ticket-preview": {
       display: "flex",
@@ -138,14 +132,7 @@ export const TicketRows = styled("ul")(({ theme }) => {
       fontWeight: 700,
       lineHeight: 1,
     },
-    "& .ticket-sr-only": {
-      position: "absolute",
-      width: 1,
-      height: 1,
-      overflow: "hidden",
-      clip: "rect(0 0 0 0)",
-      whiteSpace: "nowrap",
-    },
+    "& .ticket-sr-only": visuallyHidden,
     "& .ticket-meta": {
       display: "flex",
       flexWrap: "wrap",
