@@ -21,6 +21,7 @@ import type { TicketAction } from "./TicketListItem";
 import { EmptyMessage, TicketsList, type EmptyState } from "./TicketsList";
 import { useQueueFilter } from "./useQueueFilter";
 import { countOf, useTicketList } from "./useTicketList";
+import { useQueueList } from "../../api/queues";
 
 const SHOW_ALL_KEY = "tickets.showAll";
 
@@ -77,7 +78,12 @@ export function TicketsManager({ viewer, selectedUuid, onOpened }: TicketsManage
 
   const base: TicketFilters = { queueIds: queueFilter.queueIds, showAll: showAll || undefined };
   const searching = searchText !== "" || search.tags.length > 0 || search.users.length > 0;
-  const orderBy = slaOrder ? ("slaDue" as const) : undefined;
+  // "Closest to breach first" only where some queue has a target (the company's queues, read by
+  // every picker already); until they are read, the remembered choice stands, so the lists load once.
+  const queues = useQueueList();
+  const slaInUse =
+    queues.data?.some((q) => q.slaFirstResponseMinutes !== null || q.slaResolutionMinutes !== null) ?? null;
+  const orderBy = slaOrder && slaInUse !== false ? ("slaDue" as const) : undefined;
   const openList = useTicketList({ ...base, status: "open", orderBy });
   const pendingList = useTicketList({ ...base, status: "pending", orderBy });
   const closedList = useTicketList({ ...base, status: "closed" }, tab === "closed");
@@ -189,7 +195,7 @@ export function TicketsManager({ viewer, selectedUuid, onOpened }: TicketsManage
       <ManagerHeader
         queueFilter={queueFilter}
         showAll={mayShowAll ? { value: showAll, onChange: changeShowAll } : undefined}
-        slaOrder={tab === "open" ? { value: slaOrder, onChange: changeSlaOrder } : undefined}
+        slaOrder={tab === "open" && slaInUse ? { value: slaOrder, onChange: changeSlaOrder } : undefined}
         onCloseAll={mayCloseAll ? () => setDialog("closeAll") : undefined}
         onNewTicket={() => setDialog("new")}
       />
