@@ -1,5 +1,6 @@
 import type { PromptBody, PromptDTO, PromptsPage, TokenUsageDTO } from "@atende/contracts";
 import type { QueryClient } from "@tanstack/react-query";
+import { assistKeys } from "./assist";
 import { api } from "./http";
 import { type PagedLists, removeFromLists, upsertInLists } from "./pagedLists";
 
@@ -53,10 +54,16 @@ const promptLists: PagedLists<"prompts", PromptDTO> = {
 
 export function upsertPrompt(queryClient: QueryClient, item: PromptDTO): void {
   upsertInLists(queryClient, promptLists, item);
-  void queryClient.invalidateQueries({ queryKey: promptKeys.options() });
+  promptsChanged(queryClient);
 }
 
 export function removePrompt(queryClient: QueryClient, id: number): void {
   removeFromLists(queryClient, promptLists, id);
+  promptsChanged(queryClient);
+}
+
+/** The prompt pickers, and whether the chat offers AI help (it needs a prompt with a key), read again. */
+function promptsChanged(queryClient: QueryClient): void {
   void queryClient.invalidateQueries({ queryKey: promptKeys.options() });
+  void queryClient.invalidateQueries({ queryKey: assistKeys.status() });
 }
