@@ -1,4 +1,4 @@
-import { type Locator, type Page, expect, test } from "@playwright/test";
+import { type Locator, type Page, expect } from "@playwright/test";
 import {
   DEMO,
   callApi,
@@ -8,6 +8,7 @@ import {
   restoreLiveChannel,
   shot,
   watchLiveChannel,
+  test,
 } from "./helpers";
 
 interface Queue {
@@ -67,8 +68,9 @@ async function moveByKeyboard(page: Page, card: Locator, customer: string, from:
   const names = await page
     .getByRole("region", { name: /^Coluna / })
     .evaluateAll((lanes) => lanes.map((lane) => lane.getAttribute("aria-label") ?? ""));
-  const position = (name: string) => names.findIndex((label) => label.startsWith(`Coluna ${name},`));
-  const steps = position(to) - position(from);
+  const lanes = names.map((label) => /^Coluna (.*), \d+ ticket/.exec(label)?.[1] ?? label);
+  const start = lanes.indexOf(from);
+  const steps = lanes.indexOf(to) - start;
   expect(steps).not.toBe(0);
   const announced = page.locator('[id^="DndLiveRegion"]');
   await card.getByRole("button", { name: `Mover ${customer}` }).focus();
@@ -76,8 +78,12 @@ async function moveByKeyboard(page: Page, card: Locator, customer: string, from:
   await expect(announced).toHaveText(
     `Ticket de ${customer} levantado na coluna ${from}. Use as setas para trocar de coluna.`,
   );
-  for (let i = 0; i < Math.abs(steps); i++) await page.keyboard.press(steps > 0 ? "ArrowRight" : "ArrowLeft");
-  await expect(announced).toHaveText(`Sobre a coluna ${to}.`);
+  // One lane per arrow, each heard before the next arrow, as a screen-reader user goes.
+  const direction = Math.sign(steps);
+  for (let i = 1; i <= Math.abs(steps); i++) {
+    await page.keyboard.press(direction > 0 ? "ArrowRight" : "ArrowLeft");
+    await expect(announced).toHaveText(`Sobre a coluna ${lanes[start + i * direction]}.`);
+  }
   await page.keyboard.press("Space");
   await expect(announced).toHaveText(`Ticket de ${customer} solto na coluna ${to}.`);
 }
