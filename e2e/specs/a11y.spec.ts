@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import { type Locator, type Page, expect, test } from "@playwright/test";
-import { DEMO, callApi, loginAs, newPerson } from "./helpers";
+import { type Locator, type Page, expect } from "@playwright/test";
+import { DEMO, callApi, loginAs, newPerson, test } from "./helpers";
 import { customerSends, vendasConnection, waitingTicketOf } from "./chatSetup";
 
 /**

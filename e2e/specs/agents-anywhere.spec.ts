@@ -1,8 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
-import { type Page, expect, test } from "@playwright/test";
+import { type Page, expect } from "@playwright/test";
 import { DEFAULT_TIMEZONE } from "@atende/contracts";
 import { customerSends, vendasConnection, waitingTicketOf } from "./chatSetup";
-import { DEMO, loginAs, newPerson } from "./helpers";
+import { DEMO, loginAs, newPerson, test } from "./helpers";
 
 /**
  * Agents anywhere (issue 38): the app installs (a valid manifest, the background worker controls

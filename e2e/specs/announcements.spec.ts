@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { DEMO, loginAs, newPerson, shot } from "./helpers";
+import { expect } from "@playwright/test";
+import { DEMO, loginAs, newPerson, shot, test } from "./helpers";
 
 const SUPER = { email: "super@atende.demo", password: "Super123" };
 /** A 1×1 PNG: the attachment. */

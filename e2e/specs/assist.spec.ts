@@ -1,8 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
-import { type Page, expect, test } from "@playwright/test";
+import { type Page, expect } from "@playwright/test";
 import { type OpenAiFake, startOpenAiFake } from "../../server/src/test/fakes/ai";
 import { type Queue, callApi, customerWaiting } from "./chatSetup";
-import { shot } from "./helpers";
+import { shot, test } from "./helpers";
 
 /**
  * AI help in the composer: with a prompt for the company, the agent asks for a suggested reply from

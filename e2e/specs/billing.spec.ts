@@ -5,9 +5,9 @@ import {
   formatDateBR,
   todayInZone,
 } from "@atende/contracts";
-import { type Page, expect, test } from "@playwright/test";
+import { type Page, expect } from "@playwright/test";
 import { startFakeAsaas } from "./fakeAsaas";
-import { callApi, loginAs, newPerson, shot } from "./helpers";
+import { callApi, loginAs, newPerson, shot, test } from "./helpers";
 
 const SUPER = { email: "super@atende.demo", password: "Super123" };
 const SETTING_SAVED = "Operação atualizada com sucesso.";

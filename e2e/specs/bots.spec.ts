@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test } from "@playwright/test";
-import { DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
+import { expect } from "@playwright/test";
+import { DEMO, callApi, loginAs, newPerson, shot, test } from "./helpers";
 
 /**
  * A customer talks to a Typebot flow on /simulator: the flow greets them by name and offers two

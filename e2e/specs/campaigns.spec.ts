@@ -1,5 +1,5 @@
-import { type Browser, type Locator, type Page, expect, test } from "@playwright/test";
-import { DEMO, callApi, companyClock, loginAs, newPerson, shot, typeDate } from "./helpers";
+import { type Browser, type Locator, type Page, expect } from "@playwright/test";
+import { DEMO, callApi, companyClock, loginAs, newPerson, shot, typeDate, test } from "./helpers";
 
 /**
  * Campaigns as an admin runs one: the sender's intervals set to 0 in /campaigns-config, a contact

@@ -1,6 +1,6 @@
-import { type Page, expect, test } from "@playwright/test";
+import { type Page, expect } from "@playwright/test";
 import { callApi, customerWaiting } from "./chatSetup";
-import { DEMO, loginAs, newPerson, shot } from "./helpers";
+import { DEMO, loginAs, newPerson, shot, test } from "./helpers";
 
 interface PhoneMessage {
   direction: "in" | "out";

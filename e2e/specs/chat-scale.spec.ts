@@ -1,7 +1,7 @@
 import fs from "node:fs";
-import { type Browser, type Page, type Route, expect, test } from "@playwright/test";
+import { type Browser, type Page, type Route, expect } from "@playwright/test";
 import { PNG, type Ticket, callApi, customerSends, vendasConnection, waitingTicketOf } from "./chatSetup";
-import { DEMO, loginAs, newPerson, shot } from "./helpers";
+import { DEMO, loginAs, newPerson, shot, test } from "./helpers";
 
 /**
  * The chat window with a long conversation: 1,500 messages (5,000 with E2E_SCALE=full) served page by page (20 each, as the

@@ -1,4 +1,4 @@
-import { type Locator, type Page, expect, test } from "@playwright/test";
+import { type Locator, type Page, expect } from "@playwright/test";
 import { type Message, PNG, callApi, customerSends, customerWaiting } from "./chatSetup";
 import {
   BRUNO,
@@ -9,6 +9,7 @@ import {
   restoreLiveChannel,
   shot,
   watchLiveChannel,
+  test,
 } from "./helpers";
 
 function chat(page: Page): Locator {

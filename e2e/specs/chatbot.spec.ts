@@ -1,5 +1,5 @@
-import { type Locator, type Page, expect, test } from "@playwright/test";
-import { DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
+import { type Locator, type Page, expect } from "@playwright/test";
+import { DEMO, callApi, loginAs, newPerson, shot, test } from "./helpers";
 
 /**
  * The chatbot as an admin sets it up and a customer meets it: two queues built on the queues page

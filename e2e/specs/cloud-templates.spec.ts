@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { type FakeGraph, cloudWebhookPayload, startFakeGraph } from "../../server/src/test/fakes/graph";
-import { DEMO, callApi, loginAs, shot } from "./helpers";
+import { DEMO, callApi, loginAs, shot, test } from "./helpers";
 
 /**
  * A WhatsApp Cloud API ticket whose customer last wrote more than 24 hours ago: the composer says

@@ -1,5 +1,5 @@
-import { expect, test } from "@playwright/test";
-import { DEMO, callApi, liveChannelReady, loginAs, newPerson, shot } from "./helpers";
+import { expect } from "@playwright/test";
+import { DEMO, callApi, liveChannelReady, loginAs, newPerson, shot, test } from "./helpers";
 
 /**
  * Pairing by phone number instead of the QR code (the QR dialog's link), and the alert an admin

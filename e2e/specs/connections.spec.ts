@@ -1,5 +1,5 @@
-import { type Browser, type Locator, type Page, expect, test } from "@playwright/test";
-import { DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
+import { type Browser, type Locator, type Page, expect } from "@playwright/test";
+import { DEMO, callApi, loginAs, newPerson, shot, test } from "./helpers";
 
 /**
  * The connections page as an admin meets it: the demo "Simulador" connected, a new simulator

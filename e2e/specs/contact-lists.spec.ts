@@ -1,6 +1,6 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { vendasConnection } from "./chatSetup";
-import { DEMO, loginAs, shot } from "./helpers";
+import { DEMO, loginAs, shot, test } from "./helpers";
 
 /**
  * Contact lists in Chromium: an admin creates a list, downloads the example spreadsheet and imports

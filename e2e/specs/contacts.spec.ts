@@ -1,6 +1,6 @@
 import fs from "node:fs";
-import { type Locator, type Page, expect, test } from "@playwright/test";
-import { DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
+import { type Locator, type Page, expect } from "@playwright/test";
+import { DEMO, callApi, loginAs, newPerson, shot, test } from "./helpers";
 
 interface Whatsapp {
   id: number;

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
-import { type Browser, type Page, expect, test } from "@playwright/test";
+import { type Browser, type Page, expect } from "@playwright/test";
 import type { DashboardData, TicketReportPage } from "@atende/contracts";
-import { BRUNO, DEMO, callApi, companyClock, loginAs, newPerson, shot, typeDate } from "./helpers";
+import { BRUNO, DEMO, callApi, companyClock, loginAs, newPerson, shot, typeDate, test } from "./helpers";
 import { type Queue, type Whatsapp, customerSends, ticketOf, waitingTicketOf } from "./chatSetup";
 
 /**

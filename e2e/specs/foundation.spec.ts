@@ -1,5 +1,5 @@
-import { type Page, expect, test } from "@playwright/test";
-import { DEMO, loginAs, newPerson, shot } from "./helpers";
+import { type Page, expect } from "@playwright/test";
+import { DEMO, loginAs, newPerson, shot, test } from "./helpers";
 
 test.describe("the app shell", () => {
   test("the demo admin logs in and sees the admin menu, the version and the due date", async ({

@@ -5,6 +5,7 @@ import {
   type Locator,
   type Page,
   type WebSocket as PageSocket,
+  test as base,
   expect,
 } from "@playwright/test";
 import { watchCsp } from "./cspGuard";
@@ -29,9 +30,32 @@ export async function loginAs(page: Page, email: string, password: string) {
   await live;
 }
 
+/** The contexts newPerson opened during the running test: closed when it ends (see `test`). */
+let openedThisTest: Set<BrowserContext> | null = null;
+
+/**
+ * Playwright's test, with one thing more: every person a test opens with newPerson leaves when the
+ * test ends, passed or failed. The browser outlives the tests (one worker), so a context left open
+ * kept its page running to the end of the suite: still connected, re-drawing on every event of the
+ * demo company, a renderer's CPU taken from every later test.
+ */
+export const test = base.extend<{ closePeople: void }>({
+  closePeople: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's needs from this pattern.
+    async ({}, use) => {
+      const opened = new Set<BrowserContext>();
+      openedThisTest = opened;
+      await use();
+      openedThisTest = null;
+      await Promise.all([...opened].map((context) => context.close().catch(() => undefined)));
+    },
+    { auto: true },
+  ],
+});
+
 /**
  * A fresh browser context: its own storage and cookies, like another computer. `microphone` grants
- * the (fake) microphone, for recording voice notes.
+ * the (fake) microphone, for recording voice notes. Closed at the end of the test that opened it.
  */
 export async function newPerson(browser: Browser, opts: { microphone?: boolean } = {}) {
   const context = await browser.newContext({
@@ -40,6 +64,7 @@ export async function newPerson(browser: Browser, opts: { microphone?: boolean }
     reducedMotion: "reduce",
     ...(opts.microphone ? { permissions: ["microphone"] } : {}),
   });
+  openedThisTest?.add(context);
   await watchCsp(context);
   return { context, page: await context.newPage() };
 }

@@ -1,5 +1,5 @@
-import { type Page, expect, test } from "@playwright/test";
-import { BRUNO, DEMO, loginAs, newPerson, shot } from "./helpers";
+import { type Page, expect } from "@playwright/test";
+import { BRUNO, DEMO, loginAs, newPerson, shot, test } from "./helpers";
 
 /** Counts the sounds the page starts through the Web Audio API (the notification chime). */
 function countSounds() {

@@ -1,5 +1,5 @@
-import { type Locator, type Page, expect, test } from "@playwright/test";
-import { DEMO, newPerson } from "./helpers";
+import { type Locator, type Page, expect } from "@playwright/test";
+import { DEMO, newPerson, test } from "./helpers";
 import { customerSends, vendasConnection, waitingTicketOf } from "./chatSetup";
 
 /**

@@ -1,6 +1,6 @@
 import zlib from "node:zlib";
-import { expect, test } from "@playwright/test";
-import { loginAs, newPerson, shot } from "./helpers";
+import { expect } from "@playwright/test";
+import { loginAs, newPerson, shot, test } from "./helpers";
 
 const SUPER = { email: "super@atende.demo", password: "Super123" };
 

@@ -1,6 +1,6 @@
-import { type APIRequestContext, expect, test } from "@playwright/test";
+import { type APIRequestContext, expect } from "@playwright/test";
 import type { LoginAnswer, MailOutboxDTO } from "@atende/contracts";
-import { DEMO, loginAs, newPerson, shot } from "./helpers";
+import { DEMO, loginAs, newPerson, shot, test } from "./helpers";
 
 const SUPER = { email: "super@atende.demo", password: "Super123" };
 

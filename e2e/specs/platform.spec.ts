@@ -1,6 +1,6 @@
 import { type MailOutboxDTO, addMonthsToDate, formatDateBR, todayInZone } from "@atende/contracts";
-import { type Page, expect, test } from "@playwright/test";
-import { callApi, loginAs, newPerson, shot, typeDate } from "./helpers";
+import { type Page, expect } from "@playwright/test";
+import { callApi, loginAs, newPerson, shot, typeDate, test } from "./helpers";
 
 const SUPER = { email: "super@atende.demo", password: "Super123" };
 const SAVED = "Operação realizada com sucesso!";

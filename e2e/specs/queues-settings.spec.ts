@@ -1,5 +1,5 @@
-import { type Page, expect, test } from "@playwright/test";
-import { DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
+import { type Page, expect } from "@playwright/test";
+import { DEMO, callApi, loginAs, newPerson, shot, test } from "./helpers";
 
 interface Queue {
   id: number;

@@ -1,6 +1,16 @@
-import { type Locator, type Page, expect, test } from "@playwright/test";
+import { type Locator, type Page, expect } from "@playwright/test";
 import { PNG as PHOTO, customerWaiting } from "./chatSetup";
-import { DEMO, callApi, companyClock, dateFieldDigits, loginAs, newPerson, shot, typeDate } from "./helpers";
+import {
+  DEMO,
+  callApi,
+  companyClock,
+  dateFieldDigits,
+  loginAs,
+  newPerson,
+  shot,
+  typeDate,
+  test,
+} from "./helpers";
 
 interface Whatsapp {
   id: number;

@@ -1,5 +1,5 @@
-import { type Page, type WebSocket, expect, test } from "@playwright/test";
-import { DEMO, callApi, loginAs, newPerson } from "./helpers";
+import { type Page, type WebSocket, expect } from "@playwright/test";
+import { DEMO, callApi, loginAs, newPerson, test } from "./helpers";
 
 /** What one page's live channel does: the frames it receives and whether it closed. */
 function watchSockets(page: Page) {

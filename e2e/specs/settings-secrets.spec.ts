@@ -1,6 +1,6 @@
 import type { SettingDTO } from "@atende/contracts";
-import { type Page, expect, test } from "@playwright/test";
-import { callApi, loginAs, newPerson, shot } from "./helpers";
+import { type Page, expect } from "@playwright/test";
+import { callApi, loginAs, newPerson, shot, test } from "./helpers";
 
 const SUPER = { email: "super@atende.demo", password: "Super123" };
 const IXC_TOKEN = "ixc-e2e-token-secreto-8642";

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import { customerSends, vendasConnection, waitingTicketOf } from "./chatSetup";
-import { DEMO, callApi, loginAs, newPerson } from "./helpers";
+import { DEMO, callApi, loginAs, newPerson, test } from "./helpers";
 
 /** Moves inside the app as a typed address would, without reloading it (one login for many pages). */
 async function openInApp(page: Page, path: string) {

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { LoginAnswer } from "@atende/contracts";
-import { type APIRequestContext, type Locator, type Page, expect, test } from "@playwright/test";
-import { DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
+import { type APIRequestContext, type Locator, type Page, expect } from "@playwright/test";
+import { DEMO, callApi, loginAs, newPerson, shot, test } from "./helpers";
 import { type Queue, type Ticket, type Whatsapp, waitingTicketOf } from "./chatSetup";
 
 /**

@@ -1,6 +1,6 @@
 import type { TicketDTO, TicketsPage } from "@atende/contracts";
-import { type Page, type Route, expect, test } from "@playwright/test";
-import { DEMO, loginAs, shot } from "./helpers";
+import { type Page, type Route, expect } from "@playwright/test";
+import { DEMO, loginAs, shot, test } from "./helpers";
 
 /**
  * Thousands of tickets in the Atendendo list (3,000; ten thousand with E2E_SCALE=full), measured in Chromium. GET /tickets is answered in

@@ -1,5 +1,5 @@
-import { type Locator, type Page, expect, test } from "@playwright/test";
-import { BRUNO, DEMO, callApi, loginAs, newPerson, shot } from "./helpers";
+import { type Locator, type Page, expect } from "@playwright/test";
+import { BRUNO, DEMO, callApi, loginAs, newPerson, shot, test } from "./helpers";
 
 /**
  * The workspace as two agents live in it: a customer writes from the /simulator phone, Ana (Vendas)
