@@ -23,8 +23,12 @@ export function buildXlsx(rows: (string | number)[][]): Buffer {
   return xlsxOfSheetData(sheetRows);
 }
 
-/** A workbook whose one sheet holds `sheetData` (the XML of its rows) as written. */
-export function xlsxOfSheetData(sheetRows: string): Buffer {
+const SHEET_OPEN =
+  '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>';
+const SHEET_CLOSE = "</sheetData></worksheet>";
+
+/** The parts of a one-sheet workbook besides the sheet itself. */
+function workbookParts(): { name: string; data: Buffer }[] {
   const files: Record<string, string> = {
     "[Content_Types].xml":
       '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
@@ -34,9 +38,37 @@ export function xlsxOfSheetData(sheetRows: string): Buffer {
       '<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Contatos" sheetId="1" r:id="rId1"/></sheets></workbook>',
     "xl/_rels/workbook.xml.rels":
       '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
-    "xl/worksheets/sheet1.xml": `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetRows}</sheetData></worksheet>`,
   };
-  return zip(Object.entries(files).map(([name, text]) => ({ name, data: Buffer.from(text, "utf8") })));
+  return Object.entries(files).map(([name, text]) => ({ name, data: Buffer.from(text, "utf8") }));
+}
+
+/** A workbook whose one sheet holds `sheetData` (the XML of its rows) as written. */
+export function xlsxOfSheetData(sheetRows: string): Buffer {
+  return zip([
+    ...workbookParts(),
+    {
+      name: "xl/worksheets/sheet1.xml",
+      data: Buffer.from(`${SHEET_OPEN}${sheetRows}${SHEET_CLOSE}`, "utf8"),
+    },
+  ]);
+}
+
+/**
+ * A workbook whose one cell unpacks to `unpackedBytes` of "x" (a zip bomb of the import tests): the
+ * cell's bytes are made as a buffer, not a string run through buildXlsx's escaping, which took most of
+ * such a test's time (seconds for 120 MB, more on a busy machine).
+ */
+export function xlsxBomb(unpackedBytes: number): Buffer {
+  const head =
+    '<row r="1"><c r="A1" t="inlineStr"><is><t>name</t></is></c><c r="B1" t="inlineStr"><is><t>number</t></is></c></row><row r="2"><c r="A2" t="inlineStr"><is><t>';
+  const tail = '</t></is></c><c r="B2"><v>5541988770009</v></c></row>';
+  const files = workbookParts();
+  const sheet = Buffer.concat([
+    Buffer.from(`${SHEET_OPEN}${head}`, "utf8"),
+    Buffer.alloc(unpackedBytes, "x"),
+    Buffer.from(`${tail}${SHEET_CLOSE}`, "utf8"),
+  ]);
+  return zip([...files, { name: "xl/worksheets/sheet1.xml", data: sheet }]);
 }
 
 /** A zip archive with deflated entries (local headers, central directory, end record). */
