@@ -1,15 +1,7 @@
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import { type Db, queryRows } from "../../db/client.js";
+import { textArray } from "../../db/prepared.js";
 import { whatsappNumberChecks } from "../../db/schema/index.js";
-
-/**
- * A text[] parameter's literal ({"a","b"}): one parameter whatever the list's length. Hundreds of
- * bound values per statement (`in ($1, ... $500)`) cost embedded PGlite ~50-80 ms a statement, most
- * of a 40,000-number check.
- */
-function textArray(values: string[]): string {
-  return `{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(",")}}`;
-}
 
 /** What WhatsApp answered about some of the company's numbers (any connection asked). */
 export async function readNumberChecks(

@@ -96,9 +96,9 @@ export function webhookDeliveryJob(deps: DeliveryDeps): JobHandler<typeof WEBHOO
   return {
     async run(job, ctx) {
       const companyId = job.companyId!;
-      const d = await q.findDelivery(db, companyId, job.payload.deliveryRowId);
-      if (!d || d.status === "delivered") return;
-      const sub = await q.findSubscription(db, companyId, d.subscriptionId);
+      const found = await q.findDeliveryToSend(db, companyId, job.payload.deliveryRowId);
+      if (!found || found.delivery.status === "delivered") return;
+      const { delivery: d, subscription: sub } = found;
       if (!sub) return; // deleted: its deliveries went with it
       if (!sub.active && d.event !== WEBHOOK_TEST_EVENT) throw new JobFailed("the webhook is switched off");
       const body = JSON.stringify({
@@ -133,13 +133,7 @@ export function webhookDeliveryJob(deps: DeliveryDeps): JobHandler<typeof WEBHOO
           );
       }
       const at = now();
-      await q.updateDelivery(db, companyId, d.id, {
-        attempts: d.attempts + 1,
-        lastAttemptAt: at,
-        responseCode: code,
-        lastError: error,
-        ...(error ? {} : { status: "delivered", deliveredAt: at }),
-      });
+      await q.recordAttempt(db, companyId, d.id, { at, responseCode: code, lastError: error });
       if (!error) {
         count("delivered");
         if (sub.failingSince) await q.updateSubscription(db, companyId, sub.id, { failingSince: null });

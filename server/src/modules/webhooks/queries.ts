@@ -1,6 +1,7 @@
 import { and, desc, eq, notLike, sql } from "drizzle-orm";
 import { SEALED_PREFIX } from "../../lib/secretBox.js";
 import type { Executor } from "../../db/client.js";
+import { PreparedSql, columnList, tableRow } from "../../db/prepared.js";
 import { users, webhookDeliveries, webhookSubscriptions } from "../../db/schema/index.js";
 
 export type WebhookRow = typeof webhookSubscriptions.$inferSelect;
@@ -85,6 +86,71 @@ export async function findDelivery(db: Executor, companyId: number, id: number):
     .from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.companyId, companyId), eq(webhookDeliveries.id, id)));
   return row ?? null;
+}
+
+/**
+ * A delivery with its subscription, for the delivery job: one prepared statement instead of two
+ * built ones, as it runs for every event of every subscribed company (each customer's message).
+ */
+const deliveryToSendStatement = new PreparedSql<
+  { companyId: number; id: number },
+  Record<string, unknown> & { subscription: Record<string, unknown> | null }
+>(
+  "webhook_delivery_to_send",
+  sql`select ${columnList(webhookDeliveries, "d")}, row_to_json(s) as subscription
+      from webhook_deliveries d
+      left join webhook_subscriptions s on s.id = d.subscription_id and s.company_id = d.company_id
+      where d.company_id = ${sql.placeholder("companyId")}::int and d.id = ${sql.placeholder("id")}::bigint`,
+);
+
+export async function findDeliveryToSend(
+  db: Executor,
+  companyId: number,
+  id: number,
+): Promise<{ delivery: DeliveryRow; subscription: WebhookRow | null } | null> {
+  const [raw] = await deliveryToSendStatement.rows(db, { companyId, id });
+  if (!raw) return null;
+  const { subscription, ...delivery } = raw;
+  return {
+    delivery: tableRow(webhookDeliveries, delivery),
+    subscription: subscription ? tableRow(webhookSubscriptions, subscription) : null,
+  };
+}
+
+/** An attempt's outcome: counted, and, when it went through, the delivery delivered. Prepared, as above. */
+const attemptStatement = new PreparedSql<{
+  companyId: number;
+  id: number;
+  at: string;
+  responseCode: number | null;
+  lastError: string | null;
+  delivered: boolean;
+}>(
+  "webhook_delivery_attempt",
+  sql`update webhook_deliveries set attempts = attempts + 1,
+        last_attempt_at = ${sql.placeholder("at")}::timestamptz,
+        response_code = ${sql.placeholder("responseCode")}::int,
+        last_error = ${sql.placeholder("lastError")}::text,
+        status = case when ${sql.placeholder("delivered")}::boolean then 'delivered' else status end,
+        delivered_at = case when ${sql.placeholder("delivered")}::boolean
+                            then ${sql.placeholder("at")}::timestamptz else delivered_at end
+      where company_id = ${sql.placeholder("companyId")}::int and id = ${sql.placeholder("id")}::bigint`,
+);
+
+export async function recordAttempt(
+  db: Executor,
+  companyId: number,
+  id: number,
+  attempt: { at: Date; responseCode: number | null; lastError: string | null },
+): Promise<void> {
+  await attemptStatement.rows(db, {
+    companyId,
+    id,
+    at: attempt.at.toISOString(),
+    responseCode: attempt.responseCode,
+    lastError: attempt.lastError,
+    delivered: attempt.lastError === null,
+  });
 }
 
 export async function updateDelivery(

@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, gt, isNotNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Executor } from "../../../db/client.js";
+import { PreparedSql, columnList, tableRow } from "../../../db/prepared.js";
 import {
   aiTokenUsage,
   botSessions,
@@ -64,14 +65,20 @@ export async function findSession(db: Executor, companyId: number, ticketId: num
   return row ?? null;
 }
 
-/** The ticket's bot session, locked until the transaction ends (one turn claims it at a time). */
+/**
+ * The ticket's bot session, locked until the transaction ends (one turn claims it at a time).
+ * This and the two reads below run in every bot turn's claim, so they are prepared.
+ */
+const lockSessionStatement = new PreparedSql<{ companyId: number; ticketId: number }>(
+  "bot_session_lock",
+  sql`select ${columnList(botSessions)} from bot_sessions
+      where company_id = ${sql.placeholder("companyId")}::int and ticket_id = ${sql.placeholder("ticketId")}::int
+      for update`,
+);
+
 export async function lockSession(db: Executor, companyId: number, ticketId: number) {
-  const [row] = await db
-    .select()
-    .from(botSessions)
-    .where(and(eq(botSessions.companyId, companyId), eq(botSessions.ticketId, ticketId)))
-    .for("update");
-  return row ?? null;
+  const [raw] = await lockSessionStatement.rows(db, { companyId, ticketId });
+  return raw ? tableRow(botSessions, raw) : null;
 }
 
 export async function saveSession(
@@ -99,45 +106,43 @@ export async function updateSession(
 }
 
 /** The customer's messages on the ticket after message `afterId`, oldest first (what a turn joins). */
+const customerMessagesAfterStatement = new PreparedSql<{
+  companyId: number;
+  ticketId: number;
+  afterId: number;
+}>(
+  "bot_customer_messages_after",
+  sql`select ${columnList(messages)} from messages
+      where company_id = ${sql.placeholder("companyId")}::int and ticket_id = ${sql.placeholder("ticketId")}::int
+        and from_me = false and id > ${sql.placeholder("afterId")}::bigint
+        and media_type not in ('call_log', 'reactionMessage')
+      order by id
+      limit 50`,
+);
+
 export async function customerMessagesAfter(
   db: Executor,
   companyId: number,
   ticketId: number,
   afterId: number,
 ) {
-  return db
-    .select()
-    .from(messages)
-    .where(
-      and(
-        eq(messages.companyId, companyId),
-        eq(messages.ticketId, ticketId),
-        eq(messages.fromMe, false),
-        gt(messages.id, afterId),
-        sql`${messages.mediaType} not in ('call_log', 'reactionMessage')`,
-      ),
-    )
-    .orderBy(asc(messages.id))
-    .limit(50);
+  const rows = await customerMessagesAfterStatement.rows(db, { companyId, ticketId, afterId });
+  return rows.map((raw) => tableRow(messages, raw));
 }
 
 /** Whether an agent (not the bot) wrote on the ticket since `since`. */
+const agentWroteSinceStatement = new PreparedSql<{ companyId: number; ticketId: number; since: string }>(
+  "bot_agent_wrote_since",
+  sql`select 1 as found from messages
+      where company_id = ${sql.placeholder("companyId")}::int and ticket_id = ${sql.placeholder("ticketId")}::int
+        and from_me = true and is_bot = false and user_id is not null
+        and created_at >= ${sql.placeholder("since")}::timestamptz
+      limit 1`,
+);
+
 export async function agentWroteSince(db: Executor, companyId: number, ticketId: number, since: Date) {
-  const [row] = await db
-    .select({ id: messages.id })
-    .from(messages)
-    .where(
-      and(
-        eq(messages.companyId, companyId),
-        eq(messages.ticketId, ticketId),
-        eq(messages.fromMe, true),
-        eq(messages.isBot, false),
-        isNotNull(messages.userId),
-        sql`${messages.createdAt} >= ${since.toISOString()}::timestamptz`,
-      ),
-    )
-    .limit(1);
-  return Boolean(row);
+  const rows = await agentWroteSinceStatement.rows(db, { companyId, ticketId, since: since.toISOString() });
+  return rows.length > 0;
 }
 
 /** The ticket's last `limit` messages before message `beforeId`, oldest first. */
