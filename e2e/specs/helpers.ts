@@ -2,6 +2,7 @@ import { DEFAULT_TIMEZONE } from "@atende/contracts";
 import {
   type Browser,
   type BrowserContext,
+  type BrowserContextOptions,
   type Locator,
   type Page,
   type WebSocket as PageSocket,
@@ -30,11 +31,11 @@ export async function loginAs(page: Page, email: string, password: string) {
   await live;
 }
 
-/** The contexts newPerson opened during the running test: closed when it ends (see `test`). */
+/** The contexts openContext (and newPerson) opened during the running test: closed when it ends (see `test`). */
 let openedThisTest: Set<BrowserContext> | null = null;
 
 /**
- * Playwright's test, with one thing more: every person a test opens with newPerson leaves when the
+ * Playwright's test, with one thing more: every context a test opens with openContext or newPerson closes when the
  * test ends, passed or failed. The browser outlives the tests (one worker), so a context left open
  * kept its page running to the end of the suite: still connected, re-drawing on every event of the
  * demo company, a renderer's CPU taken from every later test.
@@ -54,18 +55,20 @@ export const test = base.extend<{ closePeople: void }>({
 });
 
 /**
- * A fresh browser context: its own storage and cookies, like another computer. `microphone` grants
- * the (fake) microphone, for recording voice notes. Closed at the end of the test that opened it.
+ * A fresh browser context: its own storage and cookies, like another computer, in Portuguese and
+ * with less motion (as playwright.config.ts gives its own pages). Closed at the end of the test that
+ * opened it. `options` add to those (permissions, say).
  */
-export async function newPerson(browser: Browser, opts: { microphone?: boolean } = {}) {
-  const context = await browser.newContext({
-    locale: "pt-BR",
-    // As in playwright.config.ts: the app's motion ends at once, so no frame is drawn for it.
-    reducedMotion: "reduce",
-    ...(opts.microphone ? { permissions: ["microphone"] } : {}),
-  });
+export async function openContext(browser: Browser, options: BrowserContextOptions = {}) {
+  const context = await browser.newContext({ locale: "pt-BR", reducedMotion: "reduce", ...options });
   openedThisTest?.add(context);
   await watchCsp(context);
+  return context;
+}
+
+/** Another person at another computer (openContext), with a page open. `microphone` grants the (fake) microphone, for voice notes. */
+export async function newPerson(browser: Browser, opts: { microphone?: boolean } = {}) {
+  const context = await openContext(browser, opts.microphone ? { permissions: ["microphone"] } : {});
   return { context, page: await context.newPage() };
 }
 

@@ -1,6 +1,6 @@
 import { expect, type Page } from "@playwright/test";
 import { customerSends, vendasConnection, waitingTicketOf } from "./chatSetup";
-import { DEMO, callApi, loginAs, newPerson, test } from "./helpers";
+import { DEMO, callApi, loginAs, newPerson, openContext, test } from "./helpers";
 
 /** Moves inside the app as a typed address would, without reloading it (one login for many pages). */
 async function openInApp(page: Page, path: string) {
@@ -62,7 +62,7 @@ async function bigPng(page: Page): Promise<Buffer> {
 test("the background worker: registered at /, never cached; a hidden tab's notice comes from it and opens the ticket; a big photo goes out as a smaller JPEG", async ({
   browser,
 }) => {
-  const context = await browser.newContext({ locale: "pt-BR", permissions: ["notifications"] });
+  const context = await openContext(browser, { permissions: ["notifications"] });
   // The tab can be sent to the background (document hidden); the worker's notices are recorded.
   await context.addInitScript(() => {
     const spied = window as unknown as { __hidden: boolean; __shown: unknown[] };

@@ -6,6 +6,7 @@ import {
   dropLiveChannel,
   loginAs,
   newPerson,
+  openContext,
   restoreLiveChannel,
   shot,
   watchLiveChannel,
@@ -282,7 +283,7 @@ test.describe("the tickets list", () => {
     const stamp = Date.now();
     const customer = `Notifica ${stamp}`;
     const number = `55117${String(stamp).slice(-8)}`;
-    const context = await browser.newContext({ locale: "pt-BR", permissions: ["notifications"] });
+    const context = await openContext(browser, { permissions: ["notifications"] });
     await context.addInitScript(spyOnAlerts);
     const page = await context.newPage();
     await loginAs(page, DEMO.admin.email, DEMO.admin.password);
