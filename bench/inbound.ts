@@ -45,6 +45,8 @@ const settings = {
   profile: process.env.BENCH_PROFILE === "1" || Boolean(process.env.BENCH_CPU_PROFILE),
   /** A directory for V8 CPU profiles of the server's thread, one per phase (implies BENCH_PROFILE). */
   cpuProfileDir: process.env.BENCH_CPU_PROFILE || undefined,
+  /** With BENCH_CPU_PROFILE: a sampling heap profile per phase too (1, promoted or live; lib/server.ts). */
+  heapProfile: process.env.BENCH_HEAP_PROFILE || undefined,
   logLevel: process.env.BENCH_LOG_LEVEL ?? "warn",
 };
 
@@ -215,6 +217,7 @@ async function main() {
         logLevel: settings.logLevel,
         profile: settings.profile,
         cpuProfileDir: settings.cpuProfileDir,
+        heapProfile: settings.heapProfile,
         webhookUrl: webhooks?.url,
       },
       settings.where,
