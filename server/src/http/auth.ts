@@ -2,7 +2,12 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { type Permission, type Profile, can } from "@atende/contracts";
 import type { Db } from "../db/client.js";
 import type { DomainEvent } from "../events/bus.js";
-import { companyLockout, forgetCompanyStanding, pastDueAdminPasses } from "./companyStanding.js";
+import {
+  companyLockout,
+  companyLockoutHeld,
+  forgetCompanyStanding,
+  pastDueAdminPasses,
+} from "./companyStanding.js";
 import { AppError } from "./errors.js";
 import { SingleFlight } from "../lib/singleFlight.js";
 import { bindCaller } from "./logContext.js";
@@ -196,14 +201,47 @@ export async function lockoutOf(
   return lock;
 }
 
+/**
+ * `authenticate`'s answer when everything it needs is held fresh on this instance (the token's
+ * signature verified, the session's check passed within SESSION_CHECK_TTL_MS), or undefined: the
+ * caller then goes the whole way. The same rules, without a promise (nearly every request).
+ */
+function authenticatedNow(db: Db, tokens: TokenService, token: string | null): AuthContext | undefined {
+  if (!token) return undefined;
+  const hit = verified.get(tokens)?.get(token);
+  if (!hit || hit.expiresAtMs <= Date.now()) return undefined;
+  const { claims } = hit;
+  const passed = passedChecks.get(db)?.bySession.get(claims.sessionId);
+  if (!passed || passed.userId !== claims.userId) return undefined;
+  if (performance.now() - passed.checkedAtMs >= SESSION_CHECK_TTL_MS) return undefined;
+  return { ...claims, profile: passed.profile, super: passed.super };
+}
+
+/**
+ * The route guard's authentication: the caller's session and company checked, `req.auth` set.
+ * Answers nothing when it could decide at once from what is held fresh (see authenticatedNow and
+ * companyLockoutHeld), a promise otherwise; throws (or rejects) the refusal.
+ */
 export function makeRequireAuth(db: Db, tokens: TokenService, now: () => Date = () => new Date()) {
-  return async function requireAuth(req: FastifyRequest, _reply: FastifyReply) {
-    const auth = await authenticate(db, tokens, bearerToken(req));
-    // Every later line of this request (its "request completed" too) says whose it was.
-    bindCaller(req.log, auth);
-    const lock = await lockoutOf(db, auth, now(), req.routeOptions.config);
-    if (lock) throw lock;
+  function admit(req: FastifyRequest, auth: AuthContext, lock: AppError | null) {
+    if (lock && !(req.routeOptions.config?.reachableWhenPastDue && pastDueAdminPasses(lock, auth.profile)))
+      throw lock;
     req.auth = auth;
+  }
+  return function requireAuth(req: FastifyRequest, _reply: FastifyReply): Promise<void> | void {
+    const token = bearerToken(req);
+    const known = authenticatedNow(db, tokens, token);
+    if (known) {
+      bindCaller(req.log, known);
+      const lock = known.super ? null : companyLockoutHeld(db, known.companyId, now());
+      if (lock !== undefined) return admit(req, known, lock);
+    }
+    return (async () => {
+      const auth = known ?? (await authenticate(db, tokens, token));
+      // Every later line of this request (its "request completed" too) says whose it was.
+      bindCaller(req.log, auth);
+      admit(req, auth, await lockoutOf(db, auth, now()));
+    })();
   };
 }
 

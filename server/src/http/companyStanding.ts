@@ -88,6 +88,13 @@ export async function companyLockout(db: Db, companyId: number, now: Date): Prom
   return lockoutOfStanding(await standingOf(db, companyId), now);
 }
 
+/** The same from the standing held fresh on this instance, synchronously; undefined when it is not held. */
+export function companyLockoutHeld(db: Db, companyId: number, now: Date): AppError | null | undefined {
+  const hit = standingsOf(db).byCompany.get(companyId);
+  if (!hit || performance.now() - hit.loadedAtMs >= COMPANY_STANDING_TTL_MS) return undefined;
+  return lockoutOfStanding(hit, now);
+}
+
 /**
  * The same, read from the database now and not kept: the login's check, which must not leave a
  * copy behind that a change made without an event (a test, another tool) would outlive.

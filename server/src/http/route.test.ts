@@ -1,17 +1,25 @@
 import Fastify from "fastify";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { PlanFlag } from "@atende/contracts";
 import type { AuthContext } from "./auth.js";
 import { AppError, registerErrorHandler } from "./errors.js";
 import { collectRoutes, makeRouteGuard, routes } from "./route.js";
 
-/** A stand-in for requireAuth: the caller's profile rides in a header; none is 401. */
-async function fakeAuth(req: { headers: Record<string, unknown>; auth: AuthContext | null }) {
+type Caller = { headers: Record<string, unknown>; auth: AuthContext | null };
+
+/**
+ * A stand-in for requireAuth: the caller's profile rides in a header; none is 401. Synchronous, as
+ * requireAuth answers a caller held fresh (no promise), or through a promise, as it answers one it
+ * had to read: the guard must hold either way.
+ */
+function fakeAuthNow(req: Caller) {
   const profile = req.headers["x-profile"] as AuthContext["profile"] | undefined;
   if (!profile) throw new AppError("ERR_NO_SESSION");
   req.auth = { userId: 1, companyId: 1, profile, super: req.headers["x-super"] === "1", sessionId: "s" };
 }
+const fakeAuthRead = async (req: Caller) => fakeAuthNow(req);
+let fakeAuth: (req: Caller) => Promise<void> | void = fakeAuthRead;
 
 /** A stand-in for requirePlan: company 1's plan has only useSchedules. */
 async function fakePlan(_companyId: number, flag: PlanFlag) {
@@ -23,7 +31,7 @@ async function appWithRoutes() {
   app.decorateRequest("auth", null);
   registerErrorHandler(app);
   const registered = collectRoutes(app);
-  app.addHook("preHandler", makeRouteGuard(fakeAuth as never, fakePlan));
+  app.addHook("preHandler", makeRouteGuard((req) => fakeAuth(req), fakePlan));
   const r = routes(app);
   // Handlers that check nothing themselves: what answers 401/403 is the declaration.
   r.get("/open", { access: "public" }, () => ({ ok: true }));
@@ -51,7 +59,14 @@ async function appWithRoutes() {
   return { app, registered };
 }
 
-describe("route declarations", () => {
+describe.each([
+  ["read (a promise)", fakeAuthRead],
+  ["held fresh (no promise)", fakeAuthNow],
+])("route declarations, the caller %s", (_how, auth) => {
+  beforeEach(() => {
+    fakeAuth = auth;
+  });
+
   it("the guard enforces the declared access: public, any user, a permission key, super", async () => {
     const { app } = await appWithRoutes();
     const call = (

@@ -173,19 +173,39 @@ export function checkAccess(actor: AuthContext, access: Access): void {
  * anyway); static files and the docs' pages are marked `asset`. Services keep their own checks.
  */
 export function makeRouteGuard(
-  requireAuth: (req: FastifyRequest, reply: FastifyReply) => Promise<void>,
+  /** Sets req.auth or throws; answers a promise only when it had to read something (auth.ts). */
+  requireAuth: (req: FastifyRequest, reply: FastifyReply) => Promise<void> | void,
   /** Throws unless the company's plan has the flag: `requirePlan` (http/plan.ts) on the app's database. */
   requirePlanFlag: (companyId: number, flag: PlanFlag) => Promise<void>,
 ) {
-  return async function routeGuard(req: FastifyRequest, reply: FastifyReply) {
+  /** What follows the authentication: the route's access, then its plan flag. */
+  function authorizeRoute(req: FastifyRequest, decl: RouteDeclaration | undefined, done: HookDone) {
+    if (!decl) return done();
+    try {
+      if (!req.routeOptions.url?.includes(":")) checkAccess(authOf(req), decl.access);
+    } catch (err) {
+      return done(err as Error);
+    }
+    if (decl.plan) return requirePlanFlag(authOf(req).companyId, decl.plan).then(() => done(), done);
+    done();
+  }
+  // Written with `done`, not async: a request whose caller is known fresh (nearly all) passes the
+  // guard without a promise.
+  return function routeGuard(req: FastifyRequest, reply: FastifyReply, done: HookDone) {
     const decl = req.routeOptions.config.route;
-    if (req.is404 || decl === "asset" || decl?.access === "public") return;
-    await requireAuth(req, reply);
-    if (!decl) return;
-    if (!req.routeOptions.url?.includes(":")) checkAccess(authOf(req), decl.access);
-    if (decl.plan) await requirePlanFlag(authOf(req).companyId, decl.plan);
+    if (req.is404 || decl === "asset" || decl?.access === "public") return done();
+    let pending: Promise<void> | void;
+    try {
+      pending = requireAuth(req, reply);
+    } catch (err) {
+      return done(err as Error);
+    }
+    if (pending) return void pending.then(() => authorizeRoute(req, decl, done), done);
+    authorizeRoute(req, decl, done);
   };
 }
+
+type HookDone = (err?: Error) => void;
 
 /** A registered route as the guard suite and the API document see it. */
 export interface RegisteredRoute {
