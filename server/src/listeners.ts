@@ -109,9 +109,9 @@ export function registerListeners(
     bus.on((event) => realtime.heard(event)),
     bus.on((event) => push.heard(event)),
     bus.on((event) => chatbot.heard(event)),
-    bus.on(async (event) => {
+    bus.on((event) => {
       if (event.type === "ticketNote.changed" && event.payload.action === "create")
-        await chats.notifyMentions(event.companyId, event.payload.note, event.ticket);
+        return chats.notifyMentions(event.companyId, event.payload.note, event.ticket);
     }),
     bus.on((event) => {
       // A message queued for sending is picked up at once rather than at the next poll.

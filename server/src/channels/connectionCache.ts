@@ -44,6 +44,16 @@ export class ConnectionCache {
     return row && row.companyId === companyId ? row : null;
   }
 
+  /**
+   * The company's connection when it is held fresh now (null: none by that id), undefined when
+   * it would have to be read: for a hot path that would rather not make a promise per message.
+   */
+  fresh(companyId: number, id: number): ConnectionRow | null | undefined {
+    const entry = this.entries.get(id);
+    if (!entry || this.clock() - entry.loadedAt >= this.ttlMs) return undefined;
+    return entry.row && entry.row.companyId === companyId ? entry.row : null;
+  }
+
   forget(id: number): void {
     this.generations.set(id, (this.generations.get(id) ?? 0) + 1);
     this.entries.delete(id);

@@ -27,7 +27,10 @@ export interface FanoutHooks {
  * company's room, its admins, a ticket's viewers, a chat's members, a user's own sockets, whoever
  * is shown users' presence.
  */
-export function createFanout(io: AppServer, hooks: FanoutHooks): (event: DomainEvent) => Promise<void> {
+export function createFanout(
+  io: AppServer,
+  hooks: FanoutHooks,
+): (event: DomainEvent) => Promise<void> | void {
   /**
    * `company-announcement` goes to the companies it is addressed to, room by room (to every socket
    * only when it is for every company); companies it no longer reaches hear it left.
@@ -85,7 +88,23 @@ export function createFanout(io: AppServer, hooks: FanoutHooks): (event: DomainE
         });
   }
 
-  return async function heard(event: DomainEvent): Promise<void> {
+  /** The older sessions of a user who just logged in are told, then cut (see "session.started"). */
+  async function cutOlderSessions(event: Extract<DomainEvent, { type: "session.started" }>) {
+    // Only the user's sessions older than this login hear it; a few seconds later exactly those
+    // sockets are cut (their refresh tokens are already revoked). A newer login is never touched.
+    const older = io.in(rooms.user(event.userId)).except(rooms.session(event.sessionId));
+    const ids = (await older.fetchSockets()).map((s) => s.id);
+    if (ids.length === 0) return;
+    io.to(ids).emit(companyEvent(event.companyId, "auth"), {
+      action: "update",
+      user: { id: event.userId },
+    });
+    setTimeout(() => io.in(ids).disconnectSockets(true), 3_000).unref();
+  }
+
+  // Not async: a promise only for the few events that wait for something, none per message (the
+  // bus awaits what a listener returns, a turn of the microtask queue each).
+  return function heard(event: DomainEvent): Promise<void> | void {
     switch (event.type) {
       case "user.presence":
         // Only to those shown presence (users page, dashboard) and the user's own sockets; a user
@@ -100,8 +119,7 @@ export function createFanout(io: AppServer, hooks: FanoutHooks): (event: DomainE
           action: event.action,
           user: event.user,
         });
-        await hooks.refreshVisibility(event.companyId, event.user.id);
-        break;
+        return hooks.refreshVisibility(event.companyId, event.user.id);
       case "whatsapp.saved":
         io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "whatsapp"), {
           action: "update",
@@ -321,27 +339,15 @@ export function createFanout(io: AppServer, hooks: FanoutHooks): (event: DomainE
         hooks.cutSessions(event.userId, event.keepSessionId);
         break;
       case "company.saved":
-        await hooks.companyChanged(event.companyId);
-        break;
+        return hooks.companyChanged(event.companyId);
       case "payment.confirmed":
         io.to([rooms.company(event.companyId), rooms.pastDue(event.companyId)]).emit(
           companyEvent(event.companyId, "payment"),
           event.payload,
         );
         break;
-      case "session.started": {
-        // Only the user's sessions older than this login hear it; a few seconds later exactly those
-        // sockets are cut (their refresh tokens are already revoked). A newer login is never touched.
-        const older = io.in(rooms.user(event.userId)).except(rooms.session(event.sessionId));
-        const ids = (await older.fetchSockets()).map((s) => s.id);
-        if (ids.length === 0) break;
-        io.to(ids).emit(companyEvent(event.companyId, "auth"), {
-          action: "update",
-          user: { id: event.userId },
-        });
-        setTimeout(() => io.in(ids).disconnectSockets(true), 3_000).unref();
-        break;
-      }
+      case "session.started":
+        return cutOlderSessions(event);
     }
   };
 }

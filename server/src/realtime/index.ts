@@ -42,7 +42,7 @@ function handshakeToken(socket: Socket): string | null {
 export interface Realtime {
   io: AppServer;
   /** Sends a committed event to the sockets that may hear it (registered in listeners.ts). */
-  heard(event: DomainEvent): Promise<void>;
+  heard(event: DomainEvent): Promise<void> | void;
   sweepOffline(olderThan?: Date): Promise<number>;
   sweepLocked(): Promise<number>;
   /** Whether Redis answers (REDIS_URL), for /readyz; null without Redis. */

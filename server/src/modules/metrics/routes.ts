@@ -23,7 +23,7 @@ export function metricsModule(
     metrics: Metrics;
     token: string | undefined;
     bus: EventBus;
-    connections: Pick<ConnectionCache, "get">;
+    connections: Pick<ConnectionCache, "get" | "fresh">;
   },
 ) {
   const { metrics, token } = deps;
@@ -34,13 +34,15 @@ export function metricsModule(
     metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
     done();
   });
-  const off = deps.bus.on(async (event) => {
+  // Synchronous while the connection is cached (nearly always): no promise per stored message.
+  const off = deps.bus.on((event) => {
     if (event.type !== "message.saved" || event.action !== "create" || !event.ticket.whatsappId) return;
-    const connection = await deps.connections.get(event.companyId, event.ticket.whatsappId);
-    metrics.messages.inc({
-      direction: event.message.fromMe ? "out" : "in",
-      provider: connection?.provider ?? "unknown",
-    });
+    const direction = event.message.fromMe ? "out" : "in";
+    const count = (connection: { provider: string } | null) =>
+      metrics.messages.inc({ direction, provider: connection?.provider ?? "unknown" });
+    const known = deps.connections.fresh(event.companyId, event.ticket.whatsappId);
+    if (known !== undefined) return count(known);
+    return deps.connections.get(event.companyId, event.ticket.whatsappId).then(count);
   });
   app.addHook("onClose", async () => off());
   routes(app).get(

@@ -92,10 +92,15 @@ export function createPushNotifier(deps: {
     running.add(task);
   }
 
+  /** Whether the company is known to have no device: nothing to push, not even a promise to make. */
+  function knownQuiet(companyId: number): boolean {
+    const until = quiet.get(companyId);
+    return until !== undefined && until > Date.now();
+  }
+
   /** The company's devices (of `userIds`), or none without asking while it is known to have none. */
   async function devicesOf(companyId: number, userIds?: number[]): Promise<q.PushDevice[]> {
-    const until = quiet.get(companyId);
-    if (until !== undefined && until > Date.now()) return [];
+    if (knownQuiet(companyId)) return [];
     const devices = await q.companyDevices(db, companyId, now(), userIds);
     if (devices.length === 0 && !userIds) quiet.set(companyId, Date.now() + NO_DEVICES_MS);
     return devices;
@@ -209,7 +214,7 @@ export function createPushNotifier(deps: {
     const { companyId, message, ticket, contact } = event;
     // What no one hears is left before any query: most messages (the agents' own, the bot's).
     if (event.action !== "create" || message.fromMe || ticket.isGroup) return;
-    if (message.mediaType === "reactionMessage") return;
+    if (message.mediaType === "reactionMessage" || knownQuiet(companyId)) return;
     track(async () => {
       const devices = await devicesOf(companyId);
       await notify(

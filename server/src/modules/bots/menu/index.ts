@@ -10,6 +10,7 @@ import {
   EXPIRE_TICKET_JOB,
   armMissingTimers,
   armTimers,
+  timersDue,
   autoTransferJob,
   expireTicketJob,
 } from "./timers.js";
@@ -87,6 +88,15 @@ export function createChatbot(deps: {
     },
     heard(event) {
       if (event.type !== "ticket.saved") return;
+      // Most tickets call for no timer, and their connection is cached: decided here, no promise.
+      const { ticket } = event;
+      if (ticket.status === "closed" || ticket.whatsappId === null) return;
+      const cached = connections.fresh(event.companyId, ticket.whatsappId);
+      if (cached === null) return;
+      if (cached) {
+        const due = timersDue(cached, { ...ticket, companyId: event.companyId });
+        if (!due.expire && !due.transfer) return;
+      }
       // Awaited: a timer is armed before the next event of the same publication is heard (a job
       // that closes its ticket must not see its own stale 'open' event re-arm it once it is done).
       // The connection is cached, so this costs no query unless the connection has timers.

@@ -1,4 +1,4 @@
-import type { ConnectionCache } from "../../../channels/connectionCache.js";
+import type { ConnectionCache, ConnectionRow } from "../../../channels/connectionCache.js";
 import type { Db } from "../../../db/client.js";
 import { type EventBus, inTransaction } from "../../../events/bus.js";
 import { type JobHandler, enqueueJob } from "../../../jobs/runner.js";
@@ -18,6 +18,30 @@ export { AUTO_TRANSFER_JOB, EXPIRE_TICKET_JOB };
 
 type TimerDeps = { db: Db; bus: EventBus; now: () => Date; poke: () => void };
 
+type TimedTicket = {
+  id: number;
+  companyId: number;
+  status: string;
+  userId: number | null;
+  queueId: number | null;
+  whatsappId: number | null;
+};
+
+type TimerSettings = Pick<ConnectionRow, "expiresTicket" | "timeToTransfer" | "transferQueueId">;
+
+/** Which of the connection's timers the ticket calls for as it is now (none for most tickets). */
+export function timersDue(connection: TimerSettings, t: TimedTicket) {
+  return {
+    expire: t.status === "open" && connection.expiresTicket > 0,
+    transfer:
+      t.status === "pending" &&
+      t.userId === null &&
+      connection.timeToTransfer > 0 &&
+      connection.transferQueueId !== null &&
+      t.queueId !== connection.transferQueueId,
+  };
+}
+
 /**
  * Arms the connection's timers for a ticket that changed: auto-close of an open ticket after
  * expiresTicket hours without messages, auto-transfer of a waiting one after timeToTransfer minutes.
@@ -25,22 +49,16 @@ type TimerDeps = { db: Db; bus: EventBus; now: () => Date; poke: () => void };
  */
 export async function armTimers(
   deps: Pick<TimerDeps, "db" | "now"> & { connections: Pick<ConnectionCache, "get"> },
-  t: {
-    id: number;
-    companyId: number;
-    status: string;
-    userId: number | null;
-    queueId: number | null;
-    whatsappId: number | null;
-  },
+  t: TimedTicket,
 ): Promise<boolean> {
   if (t.status === "closed" || t.whatsappId === null) return false;
   // Read on every ticket.saved (each customer message): the cached row.
   const connection = await deps.connections.get(t.companyId, t.whatsappId);
   if (!connection) return false;
+  const due = timersDue(connection, t);
   const at = deps.now().getTime();
   let armed = false;
-  if (t.status === "open" && connection.expiresTicket > 0) {
+  if (due.expire) {
     armed =
       (await enqueueJob(deps.db, {
         type: EXPIRE_TICKET_JOB,
@@ -50,13 +68,7 @@ export async function armTimers(
         dedupeKey: `expire:${t.id}`,
       })) !== null || armed;
   }
-  if (
-    t.status === "pending" &&
-    t.userId === null &&
-    connection.timeToTransfer > 0 &&
-    connection.transferQueueId !== null &&
-    t.queueId !== connection.transferQueueId
-  ) {
+  if (due.transfer) {
     armed =
       (await enqueueJob(deps.db, {
         type: AUTO_TRANSFER_JOB,
