@@ -177,7 +177,7 @@ export function createOutbound(allowPrivate: Allowance | string = Allowance.none
   const allowance = typeof allowPrivate === "string" ? Allowance.parse(allowPrivate) : allowPrivate;
 
   /** Throws OutboundRefused when `address` on `port` is not one to connect to. */
-  function judge(address: string, port: number, own: Set<string>): void {
+  function judge(address: string, port: number, own: ReadonlySet<string>): void {
     if (allowance.allows(address, port)) return;
     const refusal = refusalOf(address, own);
     if (refusal) throw new OutboundRefused(refusal);

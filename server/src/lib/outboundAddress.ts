@@ -29,8 +29,23 @@ export function embeddedIpv4(ip: ipaddr.IPv6): ipaddr.IPv4 | null {
   return null;
 }
 
-/** This host's interface addresses (loopback included), normalised. */
-export function ownAddresses(): Set<string> {
+/**
+ * How long this host's addresses are believed: reading them (os.networkInterfaces, then parsing
+ * each) cost a fifth of a millisecond per outbound call, on every webhook delivery. An address
+ * added to an interface is judged as this host's within this.
+ */
+const OWN_ADDRESSES_MS = 1_000;
+let ownRead: { at: number; addresses: ReadonlySet<string> } | null = null;
+
+/** This host's interface addresses (loopback included), normalised; read again each second. */
+export function ownAddresses(): ReadonlySet<string> {
+  const at = performance.now();
+  if (ownRead && at - ownRead.at < OWN_ADDRESSES_MS) return ownRead.addresses;
+  ownRead = { at, addresses: readOwnAddresses() };
+  return ownRead.addresses;
+}
+
+function readOwnAddresses(): Set<string> {
   const own = new Set<string>();
   for (const list of Object.values(os.networkInterfaces()))
     for (const i of list ?? []) {
@@ -56,7 +71,7 @@ function parsed(address: string): Address | null {
  * Why the server must not connect to `address`, or null when it is a public unicast address that
  * is not this host's. `own` defaults to this host's interface addresses.
  */
-export function refusalOf(address: string, own: Set<string> = ownAddresses()): Refusal | null {
+export function refusalOf(address: string, own: ReadonlySet<string> = ownAddresses()): Refusal | null {
   let ip = parsed(address);
   if (!ip) return "not an address";
   if (own.has(ip.toNormalizedString())) return "own address";

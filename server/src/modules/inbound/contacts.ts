@@ -37,11 +37,13 @@ export function contactUpkeep(deps: InboundDeps) {
    * into one and `store` runs again. The hot path pays nothing for it: only the clash does.
    */
   async function withIdentity<T>(identity: ContactIdentity | null, store: () => Promise<T>): Promise<T> {
+    // Without both halves there is nothing to reconcile: `store`'s own answer.
+    if (!identity) return store();
     for (let attempt = 1; ; attempt++) {
       try {
         return await store();
       } catch (err) {
-        if (!identity || attempt >= IDENTITY_TRIES || !isContactKeyClash(err)) throw err;
+        if (attempt >= IDENTITY_TRIES || !isContactKeyClash(err)) throw err;
         await reconcile(identity).catch((race: unknown) => {
           if (!isReconcileRace(race)) throw race;
         });
@@ -74,17 +76,26 @@ export function contactUpkeep(deps: InboundDeps) {
     log.info({ companyId, lid: identity.lid }, "contacts of one number and its LID reconciled");
   }
 
-  /** At most once a day per contact, never per message. */
-  async function refreshProfilePicture(
+  /**
+   * At most once a day per contact, never per message: decided at once (no promise for the messages
+   * of a contact whose picture is fresh, nearly all), then asked of the session in the background.
+   */
+  function refreshProfilePicture(connection: ConnectionInfo, address: ChannelAddress, contact: ContactRow) {
+    const ask = deps.profilePicture;
+    if (!ask || !address.number) return;
+    if (contact.profilePicAt && now().getTime() - contact.profilePicAt.getTime() < PROFILE_PICTURE_MAX_AGE_MS)
+      return;
+    void askProfilePicture(ask, connection, address, contact);
+  }
+
+  async function askProfilePicture(
+    ask: NonNullable<InboundDeps["profilePicture"]>,
     connection: ConnectionInfo,
     address: ChannelAddress,
     contact: ContactRow,
   ) {
-    if (!deps.profilePicture || !address.number) return;
-    if (contact.profilePicAt && now().getTime() - contact.profilePicAt.getTime() < PROFILE_PICTURE_MAX_AGE_MS)
-      return;
     try {
-      const url = (await deps.profilePicture(connection, address)) ?? "";
+      const url = (await ask(connection, address)) ?? "";
       const updated = await updateContactById(db, contact.id, {
         profilePicUrl: url,
         profilePicAt: now(),
