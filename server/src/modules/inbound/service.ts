@@ -296,7 +296,7 @@ export function createInbound(deps: InboundDeps): Inbound {
       (await findMessageByWid(db, connection.companyId, connection.id, msg.id))
     )
       return;
-    const media = await storeMedia(connection, msg);
+    const media = msg.media ? await storeMedia(connection, msg) : null;
     const at = now().toISOString();
     const name = msg.fromMe || msg.chat.isGroup ? "" : (msg.pushName ?? "");
     const values = {
@@ -393,7 +393,8 @@ export function createInbound(deps: InboundDeps): Inbound {
   }
 
   return {
-    async handle(connection, event) {
+    // Not async: each case's own promise, without another around it (a message goes through here).
+    handle(connection, event) {
       switch (event.type) {
         case "message":
           return ingestMessage(connection, event.message);
@@ -425,6 +426,9 @@ export function createInbound(deps: InboundDeps): Inbound {
           return importHistory(connection, event);
         case "loggedOut":
           return updateConnection(connection, "DISCONNECTED", { number: "" });
+        default:
+          // A provider's event of a kind this version does not know: nothing to do.
+          return Promise.resolve();
       }
     },
   };
