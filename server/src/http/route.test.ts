@@ -31,7 +31,10 @@ async function appWithRoutes() {
   app.decorateRequest("auth", null);
   registerErrorHandler(app);
   const registered = collectRoutes(app);
-  app.addHook("preHandler", makeRouteGuard((req) => fakeAuth(req), fakePlan));
+  app.addHook(
+    "preHandler",
+    makeRouteGuard((req) => fakeAuth(req), fakePlan),
+  );
   const r = routes(app);
   // Handlers that check nothing themselves: what answers 401/403 is the declaration.
   r.get("/open", { access: "public" }, () => ({ ok: true }));
