@@ -46,6 +46,23 @@ describe("ConnectionCache", () => {
     expect(await cache.get(company.id, 987_654)).toBeNull();
   });
 
+  it("answers at once only what it holds fresh: the row, null for another company's, undefined when it must read", async () => {
+    const company = await buildCompany(ctx.deps.db);
+    const other = await buildCompany(ctx.deps.db);
+    const row = await buildConnection(ctx.deps.db, company.id, { name: "Balcão", provider: "simulator" });
+    let clock = 0;
+    const cache = new ConnectionCache(ctx.deps.db, 2_000, () => clock);
+    expect(cache.fresh(company.id, row.id)).toBeUndefined(); // never read
+    await cache.get(company.id, row.id);
+    expect(cache.fresh(company.id, row.id)?.name).toBe("Balcão");
+    expect(cache.fresh(other.id, row.id)).toBeNull();
+    clock = 2_000;
+    expect(cache.fresh(company.id, row.id)).toBeUndefined(); // stale: a read decides
+    cache.forget(row.id);
+    clock = 0;
+    expect(cache.fresh(company.id, row.id)).toBeUndefined();
+  });
+
   it("forgets a connection on this instance's events, also when the event lands during a read", async () => {
     const company = await buildCompany(ctx.deps.db);
     const row = await buildConnection(ctx.deps.db, company.id, {

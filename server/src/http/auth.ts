@@ -51,13 +51,13 @@ const VERIFIED_MAX = 5_000;
  * user's profile) is read from the database on every request.
  */
 async function verifiedClaims(tokens: TokenService, token: string) {
+  const held = heldClaims(tokens, token);
+  if (held) return held;
   let cache = verified.get(tokens);
   if (!cache) {
     cache = new Map();
     verified.set(tokens, cache);
   }
-  const hit = cache.get(token);
-  if (hit) return hit.expiresAtMs <= Date.now() ? "expired" : hit.claims;
   const claims = await tokens.verify(token);
   if (claims === "expired" || claims === "invalid") return claims;
   const exp = expiryOf(token);
@@ -66,6 +66,13 @@ async function verifiedClaims(tokens: TokenService, token: string) {
     cache.set(token, { claims, expiresAtMs: exp * 1000 });
   }
   return claims;
+}
+
+/** The claims of a token verified before ("expired" once past its `exp`), or undefined: not verified yet. */
+function heldClaims(tokens: TokenService, token: string): AccessClaims | "expired" | undefined {
+  const hit = verified.get(tokens)?.get(token);
+  if (!hit) return undefined;
+  return hit.expiresAtMs <= Date.now() ? "expired" : hit.claims;
 }
 
 /** The `exp` (seconds) of a token whose signature was just verified. */
@@ -159,11 +166,10 @@ export async function authenticate(db: Db, tokens: TokenService, token: string |
   if (!token) throw new AppError("ERR_NO_SESSION");
   const claims = await verifiedClaims(tokens, token);
   if (claims === "expired" || claims === "invalid") throw new AppError("ERR_SESSION_EXPIRED");
+  const held = heldCheck(db, claims);
+  if (held) return held;
   const checks = passedChecks.get(db);
   const nowMs = performance.now();
-  const passed = checks?.bySession.get(claims.sessionId);
-  if (passed && passed.userId === claims.userId && nowMs - passed.checkedAtMs < SESSION_CHECK_TTL_MS)
-    return { ...claims, profile: passed.profile, super: passed.super };
   const generation = checks?.generation;
   const read = () => findSession(db, claims.companyId, claims);
   const row = checks
@@ -184,6 +190,14 @@ export async function authenticate(db: Db, tokens: TokenService, token: string |
   return { ...claims, profile: row.profile, super: row.super };
 }
 
+/** The caller as a session check passed within SESSION_CHECK_TTL_MS on this instance says, or undefined. */
+function heldCheck(db: Db, claims: AccessClaims): AuthContext | undefined {
+  const passed = passedChecks.get(db)?.bySession.get(claims.sessionId);
+  if (!passed || passed.userId !== claims.userId) return undefined;
+  if (performance.now() - passed.checkedAtMs >= SESSION_CHECK_TTL_MS) return undefined;
+  return { ...claims, profile: passed.profile, super: passed.super };
+}
+
 /**
  * The lockout of a company past its due date or made inactive, for an authenticated caller: the
  * error to answer, or null. The super user is never locked out. The seam for billing: a route
@@ -196,9 +210,16 @@ export async function lockoutOf(
   route?: { reachableWhenPastDue?: boolean },
 ): Promise<AppError | null> {
   if (auth.super) return null;
-  const lock = await companyLockout(db, auth.companyId, now);
-  if (route?.reachableWhenPastDue && pastDueAdminPasses(lock, auth.profile)) return null;
-  return lock;
+  return lockOnRoute(await companyLockout(db, auth.companyId, now), auth, route);
+}
+
+/** The company's lock as a route sees it: a past-due company's admins pass the payment pages. */
+function lockOnRoute(
+  lock: AppError | null,
+  auth: AuthContext,
+  route?: { reachableWhenPastDue?: boolean },
+): AppError | null {
+  return route?.reachableWhenPastDue && pastDueAdminPasses(lock, auth.profile) ? null : lock;
 }
 
 /**
@@ -207,14 +228,8 @@ export async function lockoutOf(
  * caller then goes the whole way. The same rules, without a promise (nearly every request).
  */
 function authenticatedNow(db: Db, tokens: TokenService, token: string | null): AuthContext | undefined {
-  if (!token) return undefined;
-  const hit = verified.get(tokens)?.get(token);
-  if (!hit || hit.expiresAtMs <= Date.now()) return undefined;
-  const { claims } = hit;
-  const passed = passedChecks.get(db)?.bySession.get(claims.sessionId);
-  if (!passed || passed.userId !== claims.userId) return undefined;
-  if (performance.now() - passed.checkedAtMs >= SESSION_CHECK_TTL_MS) return undefined;
-  return { ...claims, profile: passed.profile, super: passed.super };
+  const claims = token ? heldClaims(tokens, token) : undefined;
+  return claims && claims !== "expired" ? heldCheck(db, claims) : undefined;
 }
 
 /**
@@ -224,24 +239,24 @@ function authenticatedNow(db: Db, tokens: TokenService, token: string | null): A
  */
 export function makeRequireAuth(db: Db, tokens: TokenService, now: () => Date = () => new Date()) {
   function admit(req: FastifyRequest, auth: AuthContext, lock: AppError | null) {
-    if (lock && !(req.routeOptions.config?.reachableWhenPastDue && pastDueAdminPasses(lock, auth.profile)))
-      throw lock;
+    if (lock) throw lock;
     req.auth = auth;
   }
   return function requireAuth(req: FastifyRequest, _reply: FastifyReply): Promise<void> | void {
     const token = bearerToken(req);
+    const route = req.routeOptions.config;
     const known = authenticatedNow(db, tokens, token);
     if (known) {
-      bindCaller(req.log, known);
-      const lock = known.super ? null : companyLockoutHeld(db, known.companyId, now());
-      if (lock !== undefined) return admit(req, known, lock);
-    }
-    return (async () => {
-      const auth = known ?? (await authenticate(db, tokens, token));
       // Every later line of this request (its "request completed" too) says whose it was.
+      bindCaller(req.log, known);
+      const held = known.super ? null : companyLockoutHeld(db, known.companyId, now());
+      if (held !== undefined) return admit(req, known, lockOnRoute(held, known, route));
+      return lockoutOf(db, known, now(), route).then((lock) => admit(req, known, lock));
+    }
+    return authenticate(db, tokens, token).then(async (auth) => {
       bindCaller(req.log, auth);
-      admit(req, auth, await lockoutOf(db, auth, now()));
-    })();
+      admit(req, auth, await lockoutOf(db, auth, now(), route));
+    });
   };
 }
 

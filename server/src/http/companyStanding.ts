@@ -48,11 +48,17 @@ export function forgetCompanyStanding(db: Db, companyId: number): void {
   found.byCompany.delete(companyId);
 }
 
+/** The company's standing read within COMPANY_STANDING_TTL_MS on this instance, or undefined. */
+function heldStanding(db: Db, companyId: number): Standing | undefined {
+  const hit = standingsOf(db).byCompany.get(companyId);
+  return hit && performance.now() - hit.loadedAtMs < COMPANY_STANDING_TTL_MS ? hit : undefined;
+}
+
 async function standingOf(db: Db, companyId: number): Promise<Standing | null> {
+  const held = heldStanding(db, companyId);
+  if (held) return held;
   const found = standingsOf(db);
   const nowMs = performance.now();
-  const hit = found.byCompany.get(companyId);
-  if (hit && nowMs - hit.loadedAtMs < COMPANY_STANDING_TTL_MS) return hit;
   const generation = found.generation;
   const row = await found.reading.run(`${generation}:${companyId}`, () => findCompanyStanding(db, companyId));
   if (!row) return null;
@@ -90,9 +96,8 @@ export async function companyLockout(db: Db, companyId: number, now: Date): Prom
 
 /** The same from the standing held fresh on this instance, synchronously; undefined when it is not held. */
 export function companyLockoutHeld(db: Db, companyId: number, now: Date): AppError | null | undefined {
-  const hit = standingsOf(db).byCompany.get(companyId);
-  if (!hit || performance.now() - hit.loadedAtMs >= COMPANY_STANDING_TTL_MS) return undefined;
-  return lockoutOfStanding(hit, now);
+  const held = heldStanding(db, companyId);
+  return held ? lockoutOfStanding(held, now) : undefined;
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   EXPIRE_TICKET_JOB,
   armMissingTimers,
   armTimers,
-  timersDue,
+  noTimersDue,
   autoTransferJob,
   expireTicketJob,
 } from "./timers.js";
@@ -89,14 +89,7 @@ export function createChatbot(deps: {
     heard(event) {
       if (event.type !== "ticket.saved") return;
       // Most tickets call for no timer, and their connection is cached: decided here, no promise.
-      const { ticket } = event;
-      if (ticket.status === "closed" || ticket.whatsappId === null) return;
-      const cached = connections.fresh(event.companyId, ticket.whatsappId);
-      if (cached === null) return;
-      if (cached) {
-        const due = timersDue(cached, { ...ticket, companyId: event.companyId });
-        if (!due.expire && !due.transfer) return;
-      }
+      if (noTimersDue(connections, { ...event.ticket, companyId: event.companyId })) return;
       // Awaited: a timer is armed before the next event of the same publication is heard (a job
       // that closes its ticket must not see its own stale 'open' event re-arm it once it is done).
       // The connection is cached, so this costs no query unless the connection has timers.

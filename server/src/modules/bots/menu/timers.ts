@@ -30,7 +30,7 @@ type TimedTicket = {
 type TimerSettings = Pick<ConnectionRow, "expiresTicket" | "timeToTransfer" | "transferQueueId">;
 
 /** Which of the connection's timers the ticket calls for as it is now (none for most tickets). */
-export function timersDue(connection: TimerSettings, t: TimedTicket) {
+function timersDue(connection: TimerSettings, t: TimedTicket) {
   return {
     expire: t.status === "open" && connection.expiresTicket > 0,
     transfer:
@@ -40,6 +40,19 @@ export function timersDue(connection: TimerSettings, t: TimedTicket) {
       connection.transferQueueId !== null &&
       t.queueId !== connection.transferQueueId,
   };
+}
+
+/**
+ * Whether it is known at once that the ticket calls for no timer: closed, without a connection, or
+ * its connection (cached now) has none for it. False when that takes a read (armTimers decides).
+ */
+export function noTimersDue(connections: Pick<ConnectionCache, "fresh">, t: TimedTicket): boolean {
+  if (t.status === "closed" || t.whatsappId === null) return true;
+  const cached = connections.fresh(t.companyId, t.whatsappId);
+  if (cached === undefined) return false;
+  if (cached === null) return true;
+  const due = timersDue(cached, t);
+  return !due.expire && !due.transfer;
 }
 
 /**
