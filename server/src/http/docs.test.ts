@@ -324,4 +324,17 @@ describe("the web app's files", () => {
     const page = await ctx.app.inject({ method: "GET", url: "/tickets", headers: { accept: "text/html" } });
     expect(page.headers["cache-control"]).toBe("no-cache");
   });
+
+  it("a folder of the build asked for by a client that is not a browser is not found, not a refusal of its input", async () => {
+    // A health checker or a script asking for / (no Accept: text/html) got 400 ERR_VALIDATION
+    // "Forbidden": the static files' 403 for a folder read as a client's bad input.
+    for (const url of ["/", "/assets/"]) {
+      const res = await ctx.app.inject({ method: "GET", url, headers: { accept: "application/json" } });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json(), url).toMatchObject({ error: "ERR_ROUTE_NOT_FOUND" });
+    }
+    const missing = await ctx.app.inject({ method: "GET", url: "/assets/nothing-here.js" });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ error: "ERR_ROUTE_NOT_FOUND" });
+  });
 });

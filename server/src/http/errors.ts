@@ -61,6 +61,9 @@ export function sendError(
 function fastifyClientError(err: FastifyError): ErrorCode | null {
   if (err.code === "FST_ERR_CTP_BODY_TOO_LARGE") return "ERR_PAYLOAD_TOO_LARGE";
   if (err.statusCode === 429) return "ERR_TOO_MANY_REQUESTS";
+  // The web app's static files: a folder of the build (403 "Forbidden", as no index is served) or a
+  // file that is not there is a path with nothing behind it, not a client's bad input.
+  if (err.statusCode === 403 || err.statusCode === 404) return "ERR_ROUTE_NOT_FOUND";
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return "ERR_VALIDATION";
   return null;
 }
