@@ -173,16 +173,13 @@ export function MessageList(props: MessageListProps) {
       const row = node?.closest<HTMLElement>("[data-index]");
       const list = row?.parentElement;
       if (node && row && list) {
-        // Where the virtualizer put the row, not where the browser says it is: for a frame or two
-        // after an older page goes in, Chromium's rect of the row is still its old place although
-        // its style already holds the new one. Following that rect pulled the screen back by the
-        // page's height: a reply's quote that landed at the top of the loaded pages was taken away by
-        // the next page (chat-scale, every run from 04:40 UTC on; it passed at 01:00).
-        const rowRect = row.getBoundingClientRect();
-        const start =
-          virtualizer.measurementsCache[Number(row.dataset.index)]?.start ??
-          rowRect.top - list.getBoundingClientRect().top;
-        const top = list.getBoundingClientRect().top + start + node.getBoundingClientRect().top - rowRect.top;
+        // The row where the virtualizer put it, not where its rect says: for a frame or two after an
+        // older page goes in, Chromium's rect is still the row's old place although its style already
+        // holds the new one, and following the rect pulled the screen back by the page's height.
+        const rowTop = row.getBoundingClientRect().top;
+        const listTop = list.getBoundingClientRect().top;
+        const start = virtualizer.measurementsCache[Number(row.dataset.index)]?.start ?? rowTop - listTop;
+        const top = listTop + start + node.getBoundingClientRect().top - rowTop;
         const drift = top - el.getBoundingClientRect().top - anchor.top;
         if (Math.abs(drift) >= 0.5) {
           el.scrollTop += drift;
