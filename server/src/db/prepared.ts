@@ -1,5 +1,7 @@
-import { type Query, type SQL, getTableColumns, sql } from "drizzle-orm";
-import { type PgColumn, PgDialect, type PgTable } from "drizzle-orm/pg-core";
+import pg from "pg";
+import { type Query, type SQL, fillPlaceholders, getTableColumns, is, sql } from "drizzle-orm";
+import { NodePgSession } from "drizzle-orm/node-postgres";
+import { PgDialect, type PgTable } from "drizzle-orm/pg-core";
 import type { Executor } from "./client.js";
 
 const dialect = new PgDialect();
@@ -31,10 +33,80 @@ export class PreparedSql<Values extends object, Row = Record<string, unknown>> {
   }
 
   async rows(db: Executor, values: Values): Promise<Row[]> {
+    const params = fillPlaceholders(this.query.params, values as Record<string, unknown>);
+    const rows = await nodePgRows(db, { name: this.name, text: this.query.sql, values: params });
+    if (rows) return rows as Row[];
     const prepared = db._.session.prepareQuery(this.query, undefined, this.name, false);
     const result = (await prepared.execute(values as Record<string, unknown>)) as { rows: Row[] };
     return result.rows;
   }
+}
+
+/**
+ * A statement's rows on node-postgres (null on PGlite), as Drizzle's raw statements answer them
+ * (its type parsers, keys in the columns' order, a repeated name keeping the last value), read as
+ * arrays and built into objects by a builder compiled for the statement's columns (see rowBuilder):
+ * on the pool, or on the transaction's connection.
+ */
+export async function nodePgRows(
+  db: Executor,
+  query: { name?: string; text: string; values: unknown[] },
+): Promise<Record<string, unknown>[] | null> {
+  const session: unknown = db._.session;
+  if (!is(session, NodePgSession)) return null;
+  const { client } = session as unknown as { client: pg.Pool | pg.PoolClient };
+  const result = await client.query<unknown[]>({ ...query, rowMode: "array", types: DRIZZLE_RAW_TYPES });
+  if (result.rows.length === 0) return [];
+  const build = builderOf(result.fields);
+  return result.rows.map(build);
+}
+
+type RowBuild = (values: unknown[]) => Record<string, unknown>;
+/** The builders by their columns' names (statements are the app's own: a bounded set; capped anyway). */
+const builders = new Map<string, RowBuild>();
+
+function builderOf(fields: readonly { name: string }[]): RowBuild {
+  const names = fields.map((f) => f.name);
+  const key = names.join("\u0000");
+  let build = builders.get(key);
+  if (!build) {
+    if (builders.size >= 2_000) builders.clear();
+    builders.set(key, (build = rowBuilder(names)));
+  }
+  return build;
+}
+
+/**
+ * The type parsers Drizzle's node-postgres session gives a raw statement (a PreparedSql answered
+ * them through it before): dates, timestamps and intervals, and their arrays, stay text; the rest as
+ * node-postgres parses it.
+ */
+const TEXT_AS_IS = new Set([1082, 1114, 1184, 1186, 1182, 1115, 1185, 1187, 1231]);
+const asIs = (value: string) => value;
+const DRIZZLE_RAW_TYPES = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    TEXT_AS_IS.has(oid)
+      ? asIs
+      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
+};
+
+/**
+ * A key as an object literal names it: a JSON string, so any column name is safe in the code; a
+ * computed one for `__proto__`, which as a plain key would set the object's prototype instead.
+ */
+const literalKey = (key: string) => (key === "__proto__" ? `[${JSON.stringify(key)}]` : JSON.stringify(key));
+
+/**
+ * A function making one row object of the given keys from an array of values, as node-postgres'
+ * object rows have them (keys in order; a repeated name keeps the last value). Each is compiled for
+ * its own keys, so the object literal in it always makes objects of one shape: node-postgres' own
+ * object rows are made by one function for every statement (a spread of a template, then a store by
+ * each column's name), whose inline caches see every statement's shape and fall to V8's slow paths
+ * (in bench/inbound's profile, the spread alone cost 3 to 14 µs a message).
+ */
+export function rowBuilder(keys: readonly string[]): RowBuild {
+  const fields = keys.map((key, i) => `${literalKey(key)}: v[${i}]`);
+  return new Function("v", `return { ${fields.join(", ")} };`) as RowBuild;
 }
 
 /**
@@ -66,17 +138,28 @@ export function columnList(table: PgTable, alias?: string): SQL {
  * the columns' database names, values go through each column's own decoding (timestamps become Dates).
  */
 export function tableRow<T extends PgTable>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
-  let columns = columnsOf.get(table);
-  if (!columns) {
-    columns = Object.entries(getTableColumns(table));
-    columnsOf.set(table, columns);
-  }
-  const row: Record<string, unknown> = {};
-  for (const [key, column] of columns) {
-    const value = raw[column.name];
-    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-  }
-  return row as T["$inferSelect"];
+  let map = tableRowMaps.get(table);
+  if (!map) tableRowMaps.set(table, (map = tableRowMap(table)));
+  return map(raw) as T["$inferSelect"];
 }
 
-const columnsOf = new WeakMap<PgTable, [string, PgColumn][]>();
+type RowMap = (raw: Record<string, unknown>) => Record<string, unknown>;
+const tableRowMaps = new WeakMap<PgTable, RowMap>();
+
+/**
+ * tableRow's mapping for one table, compiled for its columns (as rowBuilder, and for the same reason:
+ * one loop over every table's columns, reading and writing keys by variable, fell to V8's slow paths
+ * on the hot path's rows).
+ */
+function tableRowMap(table: PgTable): RowMap {
+  const columns = Object.entries(getTableColumns(table));
+  const fields = columns.map(
+    ([key, column], i) =>
+      `${literalKey(key)}: (v = raw[${JSON.stringify(column.name)}]) === null || v === undefined ? null : c[${i}].mapFromDriverValue(v)`,
+  );
+  const make = new Function(
+    "c",
+    `return function row(raw) { let v; return { ${fields.join(",\n")} }; };`,
+  ) as (c: unknown[]) => RowMap;
+  return make(columns.map(([, column]) => column));
+}
