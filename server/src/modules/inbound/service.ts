@@ -20,6 +20,7 @@ import { conversationWriter } from "./writer.js";
 import {
   type ContactKey,
   type ContactValues,
+  type ConversationValues,
   type MessageValues,
   type StoredConversation,
   transactionWrote,
@@ -168,14 +169,27 @@ export function createInbound(deps: InboundDeps): Inbound {
     }
   }
 
-  function messageValues(
+  /**
+   * What the writer stores of a message: its contact's values, its own, and what it does to its
+   * ticket. One object literal: the hot path made it of two spreads, then spread it again, each an
+   * object whose shape V8 must work out anew (a slow path for every message).
+   */
+  function conversationValues(
     connection: ConnectionInfo,
     msg: InboundMessage,
     mediaType: string,
     media: Awaited<ReturnType<typeof storeMedia>>,
     at: string,
-  ): MessageValues {
+  ): ConversationValues {
+    const name = msg.fromMe || msg.chat.isGroup ? "" : (msg.pushName ?? "");
+    const preview = msg.body || msg.media?.filename || `[${MEDIA_TYPE_BY_KIND[msg.kind]}]`;
     return {
+      companyId: connection.companyId,
+      name: name.trim() || msg.chat.number || msg.chat.lid || "?",
+      number: msg.chat.number,
+      lid: msg.chat.lid ?? null,
+      isGroup: msg.chat.isGroup,
+      at,
       whatsappId: connection.id,
       wid: msg.id,
       body: msg.kind === "reaction" ? msg.reaction!.emoji : msg.body,
@@ -192,6 +206,9 @@ export function createInbound(deps: InboundDeps): Inbound {
       isForwarded: msg.isForwarded ?? false,
       createdAt: msg.timestamp.toISOString(),
       updatedAt: at,
+      quotedWid: msg.quotedId ?? null,
+      preview: preview.slice(0, 255),
+      unread: msg.fromMe ? 0 : 1,
     };
   }
 
@@ -202,19 +219,13 @@ export function createInbound(deps: InboundDeps): Inbound {
   async function storeMessage(
     connection: ConnectionInfo,
     key: ContactKey,
-    values: ContactValues & MessageValues,
+    values: ConversationValues,
     msg: InboundMessage,
   ): Promise<ContactRow | null> {
-    const preview = msg.body || msg.media?.filename || `[${MEDIA_TYPE_BY_KIND[msg.kind]}]`;
-    const stored = await conversations.store(key, {
-      ...values,
-      quotedWid: msg.quotedId ?? null,
-      preview: preview.slice(0, 255),
-      unread: msg.fromMe ? 0 : 1,
-    });
+    const stored = await conversations.store(key, values);
     if (!stored) {
       // A redelivery; or the content of a message stored unreadable, which it replaces.
-      if (msg.kind !== "unreadable") await replacePlaceholder(connection, values, msg, preview.slice(0, 255));
+      if (msg.kind !== "unreadable") await replacePlaceholder(connection, values, msg, values.preview);
       return null;
     }
     // The check runs in the ticket's publishing turn, so the events still go out in order.
@@ -297,17 +308,7 @@ export function createInbound(deps: InboundDeps): Inbound {
     )
       return;
     const media = msg.media ? await storeMedia(connection, msg) : null;
-    const at = now().toISOString();
-    const name = msg.fromMe || msg.chat.isGroup ? "" : (msg.pushName ?? "");
-    const values = {
-      companyId: connection.companyId,
-      name: name.trim() || msg.chat.number || msg.chat.lid || "?",
-      number: msg.chat.number,
-      lid: msg.chat.lid ?? null,
-      isGroup: msg.chat.isGroup,
-      at,
-      ...messageValues(connection, msg, mediaType, media, at),
-    };
+    const values = conversationValues(connection, msg, mediaType, media, now().toISOString());
     // A LID-only address is matched by LID.
     const key: ContactKey = msg.chat.number ? "number" : "lid";
     const pendingKey = `${connection.id}:${msg.id}`;
