@@ -103,6 +103,10 @@ const INPUT_COLUMNS = sql.raw(`idx int, company_id int, whatsapp_id int, name te
  * it was a hash anti join over a scan of the whole messages table until that held tens of thousands
  * of rows (4 ms of every batch at 4,600 messages), and with the company in the probe a plan could
  * walk the company's index instead.
+ * Each message finds its ticket through its contact (`offset 0` keeps that join first): left to
+ * itself, the planner (which reckons these CTEs hold a row or two) joined the batch's messages to its
+ * tickets on the connection alone, every message with every ticket, and hashed those N² wide rows
+ * (2,304 for a batch of 48) before matching the contacts.
  * A twin of one of the messages committed by someone else meanwhile fails the unique index
  * (messages_whatsapp_wid_uq): the statement changes nothing and is run again, leaving it out.
  */
@@ -196,9 +200,9 @@ function batchStatement(key: ContactKey, quiet = false): SQL {
           (select e.message_id from fresh e where e.whatsapp_id = f.whatsapp_id
             and e.wid = f.quoted_wid and e.idx < f.idx limit 1)) end,
         f.participant, f.is_forwarded, f.created_at, f.updated_at
-      from fresh f
-        join contact ct on ct.company_id = f.company_id and ct.${k} = f.${k}
-        join ticket tk on tk.contact_id = ct.id and tk.whatsapp_id = f.whatsapp_id
+      from (select f.*, ct.id as contact_id from fresh f
+              join contact ct on ct.company_id = f.company_id and ct.${k} = f.${k} offset 0) f
+        join ticket tk on tk.contact_id = f.contact_id and tk.whatsapp_id = f.whatsapp_id
       order by f.message_id
       returning ${messageColumns}
     )${
