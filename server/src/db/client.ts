@@ -2,8 +2,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
 import { serverRoot } from "../paths.js";
 import { PGlite } from "@electric-sql/pglite";
-import { type PgDatabase, PgDialect, type PgQueryResultHKT, type PgTransaction } from "drizzle-orm/pg-core";
-import { type ExtractTablesWithRelations, type SQL, fillPlaceholders } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -12,7 +12,6 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { someCause } from "./errors.js";
 import { lockDataDir } from "./lock.js";
-import { nodePgRows } from "./prepared.js";
 
 /**
  * One type for both drivers: every query module takes this and runs unchanged on PGlite and PostgreSQL.
@@ -29,16 +28,11 @@ export type Tx = PgTransaction<
 /** Anything a query can run on: the database or an open transaction. */
 export type Executor = Db | Tx;
 
-/** Runs raw SQL and answers its rows, the same on both drivers (node-postgres': see nodePgRows). */
+/** Runs raw SQL and answers its rows, the same on both drivers. */
 export async function queryRows<T>(db: Executor, query: SQL): Promise<T[]> {
-  const { sql: text, params } = rawDialect.sqlToQuery(query);
-  const rows = await nodePgRows(db, { text, values: fillPlaceholders(params, {}) });
-  if (rows) return rows as T[];
   const res = (await db.execute(query)) as unknown as { rows: T[] };
   return res.rows;
 }
-
-const rawDialect = new PgDialect();
 
 export const migrationsFolder = path.join(serverRoot, "drizzle");
 

@@ -7,8 +7,8 @@ import { buildCompany, buildContact, buildTicket } from "../test/factories.js";
 import { openTestDatabase } from "../test/harness.js";
 
 /**
- * PreparedSql answers the rows Drizzle answered for the same statement (on PostgreSQL it now reads
- * them as arrays and builds each object with a builder of its own), and tableRow maps a row's JSON
+ * PreparedSql answers the rows Drizzle answered for the same statement (with `arrayRows`, on
+ * PostgreSQL it reads them as arrays and builds each object with a builder of its own), and tableRow maps a row's JSON
  * as Drizzle's select maps the row: on both databases the suite runs on.
  */
 
@@ -27,7 +27,8 @@ const TRICKY = sql`select ${sql.placeholder("n")}::int as n, 1 as twice, 2 as tw
 describe("PreparedSql", () => {
   it("answers the same rows as Drizzle's own statement: repeated names, __proto__, quotes, nulls, types", async () => {
     const { db } = database;
-    const statement = new PreparedSql<{ n: number }>("prepared_test_tricky", TRICKY);
+    const statement = new PreparedSql<{ n: number }>("prepared_test_tricky", TRICKY, { arrayRows: true });
+    const plain = new PreparedSql<{ n: number }>("prepared_test_tricky_plain", TRICKY);
     const expected = await queryRows(
       db,
       sql`select ${7}::int as n, 1 as twice, 2 as twice, 'x' as "__proto__",
@@ -37,6 +38,7 @@ describe("PreparedSql", () => {
     for (let round = 0; round < 3; round++) {
       const rows = await statement.rows(db, { n: 7 });
       expect(rows).toEqual(expected);
+      expect(await plain.rows(db, { n: 7 })).toEqual(expected);
       const [row] = rows as Record<string, unknown>[];
       expect(Object.keys(row!)).toEqual(Object.keys(expected[0] as object));
       // A column named __proto__ is an own field; the row keeps Object's prototype.
@@ -58,6 +60,7 @@ describe("PreparedSql", () => {
     const count = new PreparedSql<{ companyId: number }, { contacts: number }>(
       "prepared_test_count",
       sql`select count(*)::int as contacts from contacts where company_id = ${sql.placeholder("companyId")}::int`,
+      { arrayRows: true },
     );
     await db
       .transaction(async (tx) => {

@@ -289,8 +289,11 @@ export const batch = {
   number: new PreparedSql<{ rows: string }, ConversationRow>(
     "inbound_batch_by_number",
     batchStatement("number"),
+    { arrayRows: true },
   ),
-  lid: new PreparedSql<{ rows: string }, ConversationRow>("inbound_batch_by_lid", batchStatement("lid")),
+  lid: new PreparedSql<{ rows: string }, ConversationRow>("inbound_batch_by_lid", batchStatement("lid"), {
+    arrayRows: true,
+  }),
 };
 
 /**
@@ -302,10 +305,12 @@ export const quietBatch = {
   number: new PreparedSql<{ rows: string }, ConversationRow & { turns: number }>(
     "inbound_quiet_batch_by_number",
     batchStatement("number", true),
+    { arrayRows: true },
   ),
   lid: new PreparedSql<{ rows: string }, ConversationRow & { turns: number }>(
     "inbound_quiet_batch_by_lid",
     batchStatement("lid", true),
+    { arrayRows: true },
   ),
 };
 
