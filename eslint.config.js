@@ -3,6 +3,13 @@ import globals from "globals";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
+// Baileys is imported through channels/baileys/lib.ts, which makes protobufjs leave V8's empty-object
+// shape alone before WhatsApp's protocol loads (channels/baileys/protobufShapes.ts).
+const BAILEYS_THROUGH_LIB = {
+  name: "@whiskeysockets/baileys",
+  message: "Import Baileys from server/src/channels/baileys/lib.ts (see protobufShapes.ts there).",
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -44,11 +51,13 @@ export default tseslint.config(
       "server/src/test/**",
       // A module's test setup shared by its split test files (tickets/testing.ts ...): tests, not the app.
       "server/src/modules/**/testing.ts",
+      "server/src/channels/baileys/lib.ts",
     ],
     rules: {
       "no-restricted-imports": [
         "error",
         {
+          paths: [BAILEYS_THROUGH_LIB],
           patterns: [
             {
               group: ["drizzle-orm", "drizzle-orm/*"],
@@ -65,6 +74,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The tests' files, which the block above leaves out, import Baileys the same way.
+    files: ["server/src/**/*.test.ts", "server/src/test/**", "server/src/modules/**/testing.ts"],
+    rules: { "no-restricted-imports": ["error", { paths: [BAILEYS_THROUGH_LIB] }] },
   },
   {
     files: ["web/**/*.{ts,tsx}"],

@@ -1,7 +1,8 @@
 // The release build: plain JavaScript that `node` runs, with no tsx and no Vite at run time.
 //
 //   web/dist/                  the web app (Vite; the shared contracts compiled in)
-//   server/dist/main.js        the server: our modules and the contracts in one ES module bundle;
+//   server/dist/main.js        the entry: protobufShapes.js (see channels/baileys/), then server.js
+//   server/dist/server.js      the server: our modules and the contracts in one ES module bundle;
 //                              every npm dependency stays a package (`npm ci --omit=dev` installs them)
 //   server/dist/cli.js         the operator's commands (backup, restore, move to PostgreSQL)
 //   server/dist/workers/*.cjs  the worker threads' scripts, bundled ahead (lib/workerBundle.ts)
@@ -45,7 +46,8 @@ if (!process.argv.includes("--no-server")) await buildServer();
 async function buildServer() {
   fs.rmSync(out, { recursive: true, force: true });
   const t = performance.now();
-  const entries = { main: "src/main.ts", cli: "src/cli.ts" };
+  // main.js is written below: it loads protobufShapes.js before the server's bundle (server.js).
+  const entries = { server: "src/main.ts", cli: "src/cli.ts" };
   await build({
     absWorkingDir: server,
     entryPoints: Object.fromEntries(
@@ -65,6 +67,27 @@ async function buildServer() {
     legalComments: "none",
     logLevel: "warning",
   });
+  // protobufjs' oneof getters are replaced before Baileys loads WhatsApp's protocol (see
+  // channels/baileys/protobufShapes.ts). In one bundle that cannot hold: a module's imports run before
+  // any of its code, so the patch would run after Baileys. main.js therefore imports it first, as a
+  // file of its own, and then the server.
+  await build({
+    absWorkingDir: server,
+    entryPoints: { protobufShapes: "src/channels/baileys/protobufShapes.ts" },
+    outdir: out,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    external,
+    legalComments: "none",
+    logLevel: "warning",
+  });
+  fs.writeFileSync(
+    path.join(out, "main.js"),
+    "// The release's entry (scripts/build.mjs): the protobufjs patch first, then the server.\n" +
+      'import "./protobufShapes.js";\nimport "./server.js";\n',
+  );
   // The worker threads' scripts, bundled whole (their dependencies inside) as the server does at run
   // time from source (lib/workerBundle.ts).
   await build({

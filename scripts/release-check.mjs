@@ -152,6 +152,11 @@ try {
     () => ({ status: 0, body: "" }),
   );
   check("the web app is served", page.status === 200 && page.body.includes('<div id="root">'));
+  // main.js loads the protobufjs patch before the server's bundle (scripts/build.mjs).
+  check(
+    "protobufjs patched before WhatsApp's protocol loaded",
+    !/oneof getters were replaced after/.test(first.output()),
+  );
   check(
     "no demo users; the start says how to create the super user",
     /No super user yet/.test(first.output()) && !/Super123/.test(first.output()),

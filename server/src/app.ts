@@ -7,6 +7,7 @@ import cors from "@fastify/cors";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { baileysProvider } from "./channels/baileys/provider.js";
+import { protobufShapesInTime } from "./channels/baileys/protobufShapes.js";
 import { waWebVersionSource } from "./channels/baileys/version.js";
 import { createGraphClient, graphFetch } from "./channels/cloud/graph.js";
 import { cloudProvider } from "./channels/cloud/provider.js";
@@ -343,6 +344,11 @@ function buildChannels(
     poke: () => jobs.poke(),
     checkQuietFollowers: config.NODE_ENV === "test",
   });
+  if (!protobufShapesInTime)
+    app.log.warn(
+      "protobufjs' oneof getters were replaced after WhatsApp's protocol loaded: objects built from {} " +
+        "get shapes of their own and run slower (import Baileys through channels/baileys/lib.ts)",
+    );
   const providers: ProviderRegistry = {
     simulator: simulatorProvider({ phones, media, now }),
     beta: baileysProvider({

@@ -1,4 +1,4 @@
-import { Curve, proto, type SignalDataTypeMap } from "@whiskeysockets/baileys";
+import { Curve, proto, type SignalDataTypeMap } from "./lib.js";
 import { describe, expect, it } from "vitest";
 import { dbSignalKeyStore, useDbAuthState } from "./authState.js";
 import { memoryAuthStore } from "./fixtures/memoryAuthStore.js";

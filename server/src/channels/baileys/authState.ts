@@ -8,7 +8,7 @@ import {
   type SignalDataSet,
   type SignalDataTypeMap,
   type SignalKeyStore,
-} from "@whiskeysockets/baileys";
+} from "./lib.js";
 import type { AuthStore } from "../provider.js";
 import type { BaileysLogger } from "./logger.js";
 

@@ -1,4 +1,4 @@
-import { DisconnectReason } from "@whiskeysockets/baileys";
+import { DisconnectReason } from "./lib.js";
 
 /**
  * A logout (401) this soon after WhatsApp asked for a restart (515) is taken for the spurious one

@@ -1,4 +1,4 @@
-import { normalizeMessageContent, toNumber, type proto } from "@whiskeysockets/baileys";
+import { normalizeMessageContent, toNumber, type proto } from "./lib.js";
 import type { InboundKind, InboundMessage } from "../provider.js";
 
 /** What one WhatsApp message content says, before the envelope (ids, addresses, time) is added. */

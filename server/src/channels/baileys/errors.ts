@@ -1,4 +1,4 @@
-import { DisconnectReason } from "@whiskeysockets/baileys";
+import { DisconnectReason } from "./lib.js";
 import { ChannelError } from "../provider.js";
 
 /** The status code Baileys puts on its errors (they are @hapi/boom errors: `output.statusCode`). */

@@ -1,4 +1,4 @@
-import type { GroupMetadata } from "@whiskeysockets/baileys";
+import type { GroupMetadata } from "./lib.js";
 import { and, eq } from "drizzle-orm";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

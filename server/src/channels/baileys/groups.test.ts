@@ -1,4 +1,4 @@
-import type { GroupMetadata, WAMessage } from "@whiskeysockets/baileys";
+import type { GroupMetadata, WAMessage } from "./lib.js";
 import { describe, expect, it } from "vitest";
 import { settle, startProvider } from "./fixtures/harness.js";
 import { fixtures } from "./fixtures/messages.js";

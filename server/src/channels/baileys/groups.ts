@@ -1,10 +1,4 @@
-import {
-  isJidGroup,
-  type BaileysEventMap,
-  type Contact,
-  type GroupMetadata,
-  type WAMessage,
-} from "@whiskeysockets/baileys";
+import { isJidGroup, type BaileysEventMap, type Contact, type GroupMetadata, type WAMessage } from "./lib.js";
 import type { ChannelAddress, ChannelEvent } from "../provider.js";
 import { jidToAddress } from "./jid.js";
 import type { BaileysLogger } from "./logger.js";

@@ -1,10 +1,4 @@
-import {
-  isLidUser,
-  toNumber,
-  type BaileysEventMap,
-  type Contact,
-  type WAMessage,
-} from "@whiskeysockets/baileys";
+import { isLidUser, toNumber, type BaileysEventMap, type Contact, type WAMessage } from "./lib.js";
 import { MAX_HISTORY_IMPORT_DAYS } from "@atende/contracts";
 import type { ChannelEvent, ChannelSink, InboundMessage } from "../provider.js";
 import type { AltJids } from "./lid.js";

@@ -1,4 +1,4 @@
-import { jidDecode, jidNormalizedUser } from "@whiskeysockets/baileys";
+import { jidDecode, jidNormalizedUser } from "./lib.js";
 import { normalizeNumber } from "../numbers.js";
 import { ChannelError, type ChannelAddress } from "../provider.js";
 

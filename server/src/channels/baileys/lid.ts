@@ -1,4 +1,4 @@
-import { isJidGroup, isLidUser, isPnUser, type LIDMapping, type WAMessage } from "@whiskeysockets/baileys";
+import { isJidGroup, isLidUser, isPnUser, type LIDMapping, type WAMessage } from "./lib.js";
 import type { ChannelEvent } from "../provider.js";
 import { jidToAddress } from "./jid.js";
 import type { BaileysLogger } from "./logger.js";

@@ -1,4 +1,4 @@
-import type { SocketConfig } from "@whiskeysockets/baileys";
+import type { SocketConfig } from "./lib.js";
 
 /** Baileys' logger interface (pino-shaped); the package does not export it by name. */
 export type BaileysLogger = SocketConfig["logger"];

@@ -1,4 +1,4 @@
-import type { WAMessage } from "@whiskeysockets/baileys";
+import type { WAMessage } from "./lib.js";
 import { describe, expect, it } from "vitest";
 import type { ChannelEvent, InboundMessage } from "../provider.js";
 import { AT, fixtures, ignored, subjectChanged, unreadable } from "./fixtures/messages.js";

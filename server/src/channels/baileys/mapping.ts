@@ -5,7 +5,7 @@ import {
   toNumber,
   type WAMessage,
   type WAMessageKey,
-} from "@whiskeysockets/baileys";
+} from "./lib.js";
 import type { ChannelAddress, ChannelEvent, InboundMessage } from "../provider.js";
 import { type ContentParts, contentOf, readContent, textOf } from "./content.js";
 import { jidToAddress } from "./jid.js";

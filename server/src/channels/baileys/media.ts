@@ -1,11 +1,5 @@
 import { Readable } from "node:stream";
-import {
-  downloadMediaMessage,
-  type proto,
-  toNumber,
-  type WAMessage,
-  type WAMessageKey,
-} from "@whiskeysockets/baileys";
+import { downloadMediaMessage, type proto, toNumber, type WAMessage, type WAMessageKey } from "./lib.js";
 import type { MediaDownload, MediaRef } from "../provider.js";
 import { toChannelError } from "./errors.js";
 import type { BaileysLogger } from "./logger.js";

@@ -1,4 +1,4 @@
-import { jidDecode, jidNormalizedUser } from "@whiskeysockets/baileys";
+import { jidDecode, jidNormalizedUser } from "./lib.js";
 import { normalizeNumber, numberVariants } from "../numbers.js";
 import {
   type AuthStore,

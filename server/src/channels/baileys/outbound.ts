@@ -3,7 +3,7 @@ import {
   type AnyMessageContent,
   type MiscMessageGenerationOptions,
   type WAMessage,
-} from "@whiskeysockets/baileys";
+} from "./lib.js";
 import type { OutboundMessage } from "../provider.js";
 
 /**

@@ -1,4 +1,4 @@
-import { makeWASocket, type WAVersion } from "@whiskeysockets/baileys";
+import { makeWASocket, type WAVersion } from "./lib.js";
 import type { ChannelProvider } from "../provider.js";
 import { useDbAuthState } from "./authState.js";
 import { consoleLogger, type BaileysLogger } from "./logger.js";

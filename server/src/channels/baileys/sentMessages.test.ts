@@ -1,4 +1,4 @@
-import { proto } from "@whiskeysockets/baileys";
+import { proto } from "./lib.js";
 import { describe, expect, it } from "vitest";
 import { startProvider } from "./fixtures/harness.js";
 import { memoryAuthStore } from "./fixtures/memoryAuthStore.js";

@@ -1,4 +1,4 @@
-import { proto, type WAMessage, type WAMessageKey } from "@whiskeysockets/baileys";
+import { proto, type WAMessage, type WAMessageKey } from "./lib.js";
 import { type AuthStore, SENT_MESSAGES } from "../provider.js";
 import type { BaileysLogger } from "./logger.js";
 

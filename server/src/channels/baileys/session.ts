@@ -1,4 +1,4 @@
-import type { WAMessageKey } from "@whiskeysockets/baileys";
+import type { WAMessageKey } from "./lib.js";
 import { normalizeNumber } from "../numbers.js";
 import { type AuthStore, ChannelError, type ChannelAddress, type ChannelSession } from "../provider.js";
 import { toChannelError } from "./errors.js";

@@ -1,4 +1,4 @@
-import { Browsers, DEFAULT_CACHE_TTLS, isJidNewsletter, isJidStatusBroadcast } from "@whiskeysockets/baileys";
+import { Browsers, DEFAULT_CACHE_TTLS, isJidNewsletter, isJidStatusBroadcast } from "./lib.js";
 import { TtlCache } from "./ttlCache.js";
 
 /**

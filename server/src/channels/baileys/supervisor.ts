@@ -8,7 +8,7 @@ import {
   type UserFacingSocketConfig,
   type WASocket,
   type WAVersion,
-} from "@whiskeysockets/baileys";
+} from "./lib.js";
 import type { WhatsappStatus } from "@atende/contracts";
 import {
   ChannelError,

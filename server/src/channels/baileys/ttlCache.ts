@@ -1,4 +1,4 @@
-import type { CacheStore } from "@whiskeysockets/baileys";
+import type { CacheStore } from "./lib.js";
 
 /**
  * Baileys' CacheStore (with the batch calls its device cache uses) as a Map whose entries expire:

@@ -1,4 +1,4 @@
-import { proto } from "@whiskeysockets/baileys";
+import { proto } from "./lib.js";
 import { describe, expect, it } from "vitest";
 import { AT, calls, CUSTOMER_JID } from "./fixtures/messages.js";
 import { mapCall, mapContact, mapGroupReceipt, mapPresence, mapStatusUpdate } from "./updates.js";

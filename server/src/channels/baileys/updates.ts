@@ -5,7 +5,7 @@ import {
   type MessageUserReceiptUpdate,
   type WACallEvent,
   type WAMessageUpdate,
-} from "@whiskeysockets/baileys";
+} from "./lib.js";
 import { ACK } from "@atende/contracts";
 import type { ChannelEvent } from "../provider.js";
 import { jidToAddress } from "./jid.js";

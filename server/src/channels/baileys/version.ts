@@ -1,4 +1,4 @@
-import { DEFAULT_CONNECTION_CONFIG, type WAVersion } from "@whiskeysockets/baileys";
+import { DEFAULT_CONNECTION_CONFIG, type WAVersion } from "./lib.js";
 import type { Outbound } from "../../lib/outbound.js";
 import type { BaileysLogger } from "./logger.js";
 

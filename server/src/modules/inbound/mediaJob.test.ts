@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
-import type { WAMessage } from "@whiskeysockets/baileys";
+import type { WAMessage } from "../../channels/baileys/lib.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { MessageDTO } from "@atende/contracts";
 import { jobs, messages } from "../../db/schema/index.js";
