@@ -1,9 +1,10 @@
 import { notificationPreviewOn } from "@atende/contracts";
 import { useTranslation } from "react-i18next";
-import { useMatch, useNavigate } from "react-router-dom";
+import { useNavigate } from "react-router-dom";
 import { useChatsLive } from "../api/chatsLive";
 import { useSessionUser } from "../auth/AuthContext";
 import { showDesktopNotification } from "./desktop";
+import { idInAddress } from "./openInAddress";
 import { playMessageSound } from "./sound";
 import { readVolume } from "./volume";
 
@@ -17,12 +18,13 @@ export function ChatAlerts() {
   const user = useSessionUser();
   const preview = notificationPreviewOn(user.company.settings);
   const navigate = useNavigate();
-  const openUuid = useMatch("/chats/:id")?.params.id;
 
   useChatsLive((event) => {
     if (event.action !== "new-message" || event.newMessage.senderId === user.id) return;
     const onScreen =
-      event.chat.uuid === openUuid && document.visibilityState === "visible" && document.hasFocus();
+      event.chat.uuid === idInAddress("/chats/:id") &&
+      document.visibilityState === "visible" &&
+      document.hasFocus();
     if (onScreen) return;
     void playMessageSound(readVolume());
     if (document.visibilityState !== "hidden") return;

@@ -6,6 +6,7 @@ import { useCompanyEvent } from "../api/SocketProvider";
 import { type Viewer, ticketViewerOf } from "../api/ticketLists";
 import { useSessionUser } from "../auth/AuthContext";
 import { closeDesktopNotification, showDesktopNotification } from "./desktop";
+import { idInAddress } from "./openInAddress";
 import { shouldAlert } from "./shouldAlert";
 import { playMessageSound, unlockSoundOnFirstGesture } from "./sound";
 import { readVolume } from "./volume";
@@ -40,7 +41,7 @@ export function useMessageAlerts(viewer: Viewer): void {
   }, [openUuid]);
 
   useCompanyEvent("appMessage", (event) => {
-    if (!shouldAlert(event, viewer, { uuid: openUuid, focused: pageFocused() })) return;
+    if (!shouldAlert(event, viewer, { uuid: idInAddress("/tickets/:id"), focused: pageFocused() })) return;
     void playMessageSound(readVolume());
     const { contact, ticket, message } = event;
     const text = message.body || ticket.lastMessage;
