@@ -4,7 +4,7 @@ import { useNavigate } from "react-router-dom";
 import { useChatsLive } from "../api/chatsLive";
 import { useSessionUser } from "../auth/AuthContext";
 import { showDesktopNotification } from "./desktop";
-import { idInAddress } from "./openInAddress";
+import { idInAddress } from "./idInAddress";
 import { playMessageSound } from "./sound";
 import { readVolume } from "./volume";
 

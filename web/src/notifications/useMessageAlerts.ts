@@ -6,7 +6,7 @@ import { useCompanyEvent } from "../api/SocketProvider";
 import { type Viewer, ticketViewerOf } from "../api/ticketLists";
 import { useSessionUser } from "../auth/AuthContext";
 import { closeDesktopNotification, showDesktopNotification } from "./desktop";
-import { idInAddress } from "./openInAddress";
+import { idInAddress } from "./idInAddress";
 import { shouldAlert } from "./shouldAlert";
 import { playMessageSound, unlockSoundOnFirstGesture } from "./sound";
 import { readVolume } from "./volume";
