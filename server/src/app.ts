@@ -35,7 +35,7 @@ import { makeRequireAuth, trustSessionChecks } from "./http/auth.js";
 import { checkAnswers } from "./http/answerCheck.js";
 import { checkErrors } from "./http/errorCheck.js";
 import { docsModule } from "./http/docs.js";
-import { cspReportModule, securityHeaders } from "./http/securityHeaders.js";
+import { answerHeaders, cspReportModule } from "./http/securityHeaders.js";
 import { limiterStore, makeRateLimitGuard } from "./http/rateLimit.js";
 import { requirePlan } from "./http/plan.js";
 import { type RegisteredRoute, collectRoutes, makeRouteGuard } from "./http/route.js";
@@ -152,16 +152,13 @@ export async function buildApp(
   app.addHook("onRoute", (route) => secretRoutes.watch(route.url));
   app.decorateRequest("auth", null);
   // Hooks on every request are written with `done` rather than async: each async one costs a promise.
-  app.addHook("onRequest", (req, reply, done) => {
-    reply.header("x-request-id", req.id);
-    done();
-  });
   registerErrorHandler(app);
   registerJsonParser(app);
 
   await app.register(cookie);
-  // CSP, frame-ancestors, nosniff, Referrer-Policy, HSTS over https: on every answer, so before any route.
-  await securityHeaders(app);
+  // X-Request-Id, and CSP, frame-ancestors, nosniff, Referrer-Policy, HSTS over https: on every
+  // answer, so before any route.
+  await answerHeaders(app);
   if (deps.config.corsOrigins.length) {
     await app.register(cors, {
       origin: deps.config.corsOrigins,

@@ -92,8 +92,8 @@ export const SESSION_CHECK_TTL_MS = 1_000;
 
 interface PassedCheck {
   userId: number;
-  profile: Profile;
-  super: boolean;
+  /** The caller as the check found them, handed to each request it covers (frozen: shared). */
+  context: Readonly<AuthContext>;
   checkedAtMs: number;
 }
 
@@ -176,26 +176,25 @@ export async function authenticate(db: Db, tokens: TokenService, token: string |
     ? await checks.reading.run(`${generation}:${claims.sessionId}:${claims.userId}`, read)
     : await read();
   if (!row || !row.live) throw new AppError("ERR_NO_SESSION");
+  const context: AuthContext = Object.freeze({ ...claims, profile: row.profile, super: row.super });
   if (checks && checks.generation === generation) {
     const map = checks.bySession;
     if (map.size >= PASSED_MAX) map.delete(map.keys().next().value!);
     map.delete(claims.sessionId); // re-inserted last: the map stays in check order
-    map.set(claims.sessionId, {
-      userId: claims.userId,
-      profile: row.profile,
-      super: row.super,
-      checkedAtMs: nowMs,
-    });
+    map.set(claims.sessionId, { userId: claims.userId, context, checkedAtMs: nowMs });
   }
-  return { ...claims, profile: row.profile, super: row.super };
+  return context;
 }
 
 /** The caller as a session check passed within SESSION_CHECK_TTL_MS on this instance says, or undefined. */
 function heldCheck(db: Db, claims: AccessClaims): AuthContext | undefined {
   const passed = passedChecks.get(db)?.bySession.get(claims.sessionId);
-  if (!passed || passed.userId !== claims.userId) return undefined;
+  if (!passed || passed.userId !== claims.userId || passed.context.companyId !== claims.companyId)
+    return undefined;
   if (performance.now() - passed.checkedAtMs >= SESSION_CHECK_TTL_MS) return undefined;
-  return { ...claims, profile: passed.profile, super: passed.super };
+  // The check's own context, not a copy per request: a session's tokens all name the same user
+  // and company (checked above), and the rest is what the check read.
+  return passed.context;
 }
 
 /**

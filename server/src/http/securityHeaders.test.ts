@@ -95,6 +95,17 @@ describe("security headers", () => {
     const noSession = await get("/tickets");
     expectError(noSession, 401, "ERR_NO_SESSION");
     expectAppHeaders(noSession.headers);
+    // Refused by the route's own validation, and by its handler: the same headers.
+    const invalid = await get("/tickets/not-a-number", admin.auth);
+    expectError(invalid, 400, "ERR_VALIDATION");
+    expectAppHeaders(invalid.headers);
+    const absent = await get("/tickets/999999999", admin.auth);
+    expectError(absent, 404, "ERR_NO_TICKET_FOUND");
+    expectAppHeaders(absent.headers);
+    // Each answer names its request, as its log lines do.
+    for (const res of [health, missing, noSession, invalid, absent])
+      expect(res.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set([health, missing, absent].map((r) => r.headers["x-request-id"])).size).toBe(3);
   });
 
   it("media keep their own sandboxing CSP", async () => {
