@@ -2,7 +2,8 @@
  * bench/compare (issue 40, item 5): every benchmark on a git ref against the working tree, in one
  * run on one machine. The ref is extracted (`git archive`) into a scratch folder under the system's
  * temporary directory and installed there (`npm ci`), once per commit: a second run reuses it. Then
- * each benchmark runs N times on each tree, alternating (ref, working tree, ref, ...), each time with
+ * each benchmark runs N times on each tree, alternating in ABBA order (ref, working tree, working tree,
+ * ref, ref, ...: a host that drifts within the hour weighs on both trees alike), each time with
  * that tree's own script (`npm run bench:<name> -w bench`) and the same environment, so the BENCH_*
  * settings apply to both. The figures are read from the text each run prints (compare/figures.ts)
  * and printed per benchmark: the median of each tree, the change, and every run. A change of more
@@ -297,7 +298,7 @@ function printResult(name: string, refLabel: string, runs: number, rows: Row[], 
     "runs working tree",
   ];
   console.log(
-    `\nbench/${name}: ${refLabel} against the working tree, median of ${runs} run${runs > 1 ? "s" : ""} each (alternating)`,
+    `\nbench/${name}: ${refLabel} against the working tree, median of ${runs} run${runs > 1 ? "s" : ""} each (alternating, ABBA)`,
   );
   printColumns(
     header,
@@ -328,7 +329,7 @@ async function main() {
   console.log(`bench/compare: ${commit} "${git(["log", "-1", "--format=%s (%cs)", commit]).slice(0, 100)}"`);
   console.log(`  against the working tree ${ROOT} (HEAD ${head}${dirty ? " with uncommitted changes" : ""})`);
   console.log(
-    `  ${opts.runs} run${opts.runs > 1 ? "s" : ""} of each benchmark on each tree, alternating; benchmarks: ${opts.only.join(", ")}`,
+    `  ${opts.runs} run${opts.runs > 1 ? "s" : ""} of each benchmark on each tree, alternating (ABBA); benchmarks: ${opts.only.join(", ")}`,
   );
   const knobs = Object.entries(process.env).filter(
     ([k]) => k.startsWith("BENCH_") && !k.startsWith("BENCH_COMPARE_"),
@@ -376,7 +377,9 @@ async function main() {
   for (const name of todo) {
     const results: { tree: "ref" | "work"; figures: Figure[] }[] = [];
     for (let i = 1; i <= opts.runs && !interrupted; i++) {
-      for (const tree of ["ref", "work"] as const) {
+      // ABBA: in plain alternation the working tree always ran second, after the ref's run (its
+      // database dropped, PostgreSQL's checkpoint), and a drift of the host always fell on one side.
+      for (const tree of i % 2 ? (["ref", "work"] as const) : (["work", "ref"] as const)) {
         if (interrupted) break;
         const file = path.join(logs, `${name}.${tree === "ref" ? short : "work"}.${i}.log`);
         const t0 = Date.now();
