@@ -10,7 +10,7 @@ import {
   fileListEvent,
 } from "@atende/contracts";
 import type { DomainEvent } from "../events/bus.js";
-import { type AppServer, presenceRooms, quickMessageRooms, rooms, ticketRooms } from "./rooms.js";
+import { type AppServer, audienceOf, presenceRooms, quickMessageRooms, rooms, ticketRooms } from "./rooms.js";
 
 /** What the fan-out asks of the socket server around it (realtime/index.ts). */
 export interface FanoutHooks {
@@ -30,7 +30,10 @@ export interface FanoutHooks {
 export function createFanout(
   io: AppServer,
   hooks: FanoutHooks,
+  /** No Redis adapter: every socket that could hear an event is this server's own (see audienceOf). */
+  roomsAreLocal = false,
 ): (event: DomainEvent) => Promise<void> | void {
+  const toRooms = audienceOf(io, roomsAreLocal);
   /**
    * `company-announcement` goes to the companies it is addressed to, room by room (to every socket
    * only when it is for every company); companies it no longer reaches hear it left.
@@ -44,14 +47,14 @@ export function createFanout(
     // io.to([]) would reach everyone: an empty list reaches no one.
     if (audience.allCompanies) io.emit("company-announcement", payload);
     else if (audience.companyIds.length)
-      io.to(roomsOf(audience.companyIds)).emit("company-announcement", payload);
+      toRooms(roomsOf(audience.companyIds)).emit("company-announcement", payload);
     if (!previous || payload.action === "delete") return;
     const gone = { action: "delete" as const, id: payload.record.id };
     if (previous.allCompanies && !audience.allCompanies)
       io.except(roomsOf(audience.companyIds)).emit("company-announcement", gone);
     else if (!previous.allCompanies && !audience.allCompanies) {
       const left = previous.companyIds.filter((id) => !audience.companyIds.includes(id));
-      if (left.length) io.to(roomsOf(left)).emit("company-announcement", gone);
+      if (left.length) toRooms(roomsOf(left)).emit("company-announcement", gone);
     }
   }
 
@@ -65,24 +68,24 @@ export function createFanout(
     const { companyId, memberIds, payload } = event;
     const name = companyEvent(companyId, "chat");
     const members = memberIds.map(rooms.user);
-    if (members.length) io.to(members).emit(name, payload);
+    if (members.length) toRooms(members).emit(name, payload);
     if (event.leftIds?.length && payload.action !== "delete")
-      io.to(event.leftIds.map(rooms.user)).emit(name, {
+      toRooms(event.leftIds.map(rooms.user)).emit(name, {
         action: "delete",
         id: payload.chat.id,
         uuid: payload.chat.uuid,
       });
     if (!members.length) return;
     if (payload.action === "new-message")
-      io.to(members).emit(chatRoomEvent(companyId, payload.chat.id), payload);
+      toRooms(members).emit(chatRoomEvent(companyId, payload.chat.id), payload);
     else if (payload.action === "update" && event.read)
-      io.to(members).emit(chatRoomEvent(companyId, payload.chat.id), {
+      toRooms(members).emit(chatRoomEvent(companyId, payload.chat.id), {
         action: "update",
         chat: payload.chat,
       });
     else if (payload.action !== "delete")
       for (const userId of memberIds)
-        io.to(rooms.user(userId)).emit(chatUserEvent(companyId, userId), {
+        toRooms(rooms.user(userId)).emit(chatUserEvent(companyId, userId), {
           action: payload.action,
           record: payload.chat,
         });
@@ -95,7 +98,7 @@ export function createFanout(
     const older = io.in(rooms.user(event.userId)).except(rooms.session(event.sessionId));
     const ids = (await older.fetchSockets()).map((s) => s.id);
     if (ids.length === 0) return;
-    io.to(ids).emit(companyEvent(event.companyId, "auth"), {
+    toRooms(ids).emit(companyEvent(event.companyId, "auth"), {
       action: "update",
       user: { id: event.userId },
     });
@@ -109,43 +112,43 @@ export function createFanout(
       case "user.presence":
         // Only to those shown presence (users page, dashboard) and the user's own sockets; a user
         // created, edited or deleted (user.saved) still goes to the whole company.
-        io.to(presenceRooms(event.companyId, event.user.id)).emit(companyEvent(event.companyId, "user"), {
+        toRooms(presenceRooms(event.companyId, event.user.id)).emit(companyEvent(event.companyId, "user"), {
           action: "update",
           user: event.user,
         });
         break;
       case "user.saved":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "user"), {
+        toRooms(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "user"), {
           action: event.action,
           user: event.user,
         });
         return hooks.refreshVisibility(event.companyId, event.user.id);
       case "whatsapp.saved":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "whatsapp"), {
+        toRooms(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "whatsapp"), {
           action: "update",
           whatsapp: event.whatsapp,
         });
         break;
       case "whatsapp.deleted":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "whatsapp"), {
+        toRooms(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "whatsapp"), {
           action: "delete",
           whatsappId: event.whatsappId,
         });
         break;
       case "whatsapp.session":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "whatsappSession"), {
+        toRooms(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "whatsappSession"), {
           action: "update",
           session: event.session,
         });
         break;
       case "whatsapp.history":
-        io.to(rooms.company(event.companyId)).emit(
+        toRooms(rooms.company(event.companyId)).emit(
           companyEvent(event.companyId, "whatsappHistory"),
           event.progress,
         );
         // No `previous`: a ticket the import wrote to is shown where it belongs, never rung as arriving.
         for (const ticket of event.tickets)
-          io.to(ticketRooms(event.companyId, ticket)).emit(companyEvent(event.companyId, "ticket"), {
+          toRooms(ticketRooms(event.companyId, ticket)).emit(companyEvent(event.companyId, "ticket"), {
             action: "update",
             ticket,
           });
@@ -163,10 +166,10 @@ export function createFanout(
         // status' list, as the backends of this API family tell them; here, only whoever saw it there.
         const from = event.previous?.status;
         if (saw && from && (from !== event.ticket.status || event.previous!.userId !== event.ticket.userId))
-          io.to(saw).emit(name, { action: "delete", ticketId: event.ticket.id, fromStatus: from });
+          toRooms(saw).emit(name, { action: "delete", ticketId: event.ticket.id, fromStatus: from });
         // Where it was: the in-app alerts tell a waiting ticket that just came into one's queues.
         const before = event.previous && { queueId: event.previous.queueId, userId: event.previous.userId };
-        io.to(seeing).emit(name, {
+        toRooms(seeing).emit(name, {
           action: "update",
           ticket: event.ticket,
           ...(before ? { previous: before } : {}),
@@ -174,27 +177,27 @@ export function createFanout(
         if (saw) {
           const left = saw.filter((room) => !seeing.includes(room));
           if (left.length)
-            io.to(left).except(seeing).emit(name, { action: "delete", ticketId: event.ticket.id });
+            toRooms(left).except(seeing).emit(name, { action: "delete", ticketId: event.ticket.id });
         }
         break;
       }
       case "contact.deleted":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "contact"), {
+        toRooms(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "contact"), {
           action: "delete",
           contactId: event.contactId,
         });
         break;
       case "tag.changed":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "tag"), event.payload);
+        toRooms(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "tag"), event.payload);
         break;
       case "queue.saved":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "queue"), {
+        toRooms(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "queue"), {
           action: event.action,
           queue: event.queue,
         });
         break;
       case "queue.deleted":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "queue"), {
+        toRooms(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "queue"), {
           action: "delete",
           queueId: event.queueId,
         });
@@ -208,7 +211,7 @@ export function createFanout(
             ? rooms.noQueue(event.companyId)
             : rooms.queue(event.companyId, ticket.queueId),
         ];
-        io.to(to).emit(companyEvent(event.companyId, "ticketSla"), {
+        toRooms(to).emit(companyEvent(event.companyId, "ticketSla"), {
           action: "breach",
           ticketId: ticket.id,
           ticketUuid: ticket.uuid,
@@ -220,18 +223,18 @@ export function createFanout(
         break;
       }
       case "ticket.read":
-        io.to(ticketRooms(event.companyId, event.ticket)).emit(companyEvent(event.companyId, "ticket"), {
+        toRooms(ticketRooms(event.companyId, event.ticket)).emit(companyEvent(event.companyId, "ticket"), {
           action: "updateUnread",
           ticketId: event.ticket.id,
         });
         break;
       case "ticket.deleted":
-        io.to(
+        toRooms(
           ticketRooms(event.companyId, { id: event.ticketId, queueId: event.queueId, userId: event.userId }),
         ).emit(companyEvent(event.companyId, "ticket"), { action: "delete", ticketId: event.ticketId });
         break;
       case "message.saved":
-        io.to(ticketRooms(event.companyId, event.ticket)).emit(companyEvent(event.companyId, "appMessage"), {
+        toRooms(ticketRooms(event.companyId, event.ticket)).emit(companyEvent(event.companyId, "appMessage"), {
           action: event.action,
           message: event.message,
           ticket: event.ticket,
@@ -239,14 +242,14 @@ export function createFanout(
         });
         break;
       case "contact.saved":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "contact"), {
+        toRooms(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "contact"), {
           action: event.action,
           contact: event.contact,
         });
         break;
       case "presence":
         // What the contact is doing matters only to whoever has their chat open.
-        io.to(rooms.chatBox(event.companyId, event.ticket.id)).emit(
+        toRooms(rooms.chatBox(event.companyId, event.ticket.id)).emit(
           companyEvent(event.companyId, "presence"),
           {
             ticketId: event.ticket.id,
@@ -255,7 +258,7 @@ export function createFanout(
         );
         break;
       case "ticketNote.changed":
-        io.to(ticketRooms(event.companyId, event.ticket)).emit(
+        toRooms(ticketRooms(event.companyId, event.ticket)).emit(
           companyEvent(event.companyId, "ticketNote"),
           event.payload,
         );
@@ -263,14 +266,14 @@ export function createFanout(
       case "quickMessage.changed": {
         const name = companyEvent(event.companyId, "quickmessage");
         const hearing = quickMessageRooms(event.companyId, event.audience);
-        io.to(hearing).emit(name, event.payload);
+        toRooms(hearing).emit(name, event.payload);
         // Made personal: who heard of it before and no longer may hears it is gone.
         if (event.previousAudience && event.payload.action !== "delete") {
           const left = quickMessageRooms(event.companyId, event.previousAudience).filter(
             (room) => !hearing.includes(room),
           );
           if (left.length)
-            io.to(left).except(hearing).emit(name, { action: "delete", id: event.payload.record.id });
+            toRooms(left).except(hearing).emit(name, { action: "delete", id: event.payload.record.id });
         }
         break;
       }
@@ -279,52 +282,52 @@ export function createFanout(
         break;
       case "campaign.changed":
         // Admins only: the campaign pages are theirs.
-        io.to(rooms.admins(event.companyId)).emit(`company-${event.companyId}-campaign`, event.payload);
+        toRooms(rooms.admins(event.companyId)).emit(`company-${event.companyId}-campaign`, event.payload);
         break;
       case "schedule.changed":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "schedule"), event.payload);
+        toRooms(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "schedule"), event.payload);
         break;
       // Contact lists are the campaigns' audiences: admins only, as their pages are.
       case "contactList.changed":
-        io.to(rooms.admins(event.companyId)).emit(contactListEvent(event.companyId), event.payload);
+        toRooms(rooms.admins(event.companyId)).emit(contactListEvent(event.companyId), event.payload);
         break;
       case "contactListItem.changed":
-        io.to(rooms.admins(event.companyId)).emit(contactListItemEvent(event.companyId), event.payload);
+        toRooms(rooms.admins(event.companyId)).emit(contactListItemEvent(event.companyId), event.payload);
         break;
       case "contactListItems.imported":
-        io.to(rooms.admins(event.companyId)).emit(
+        toRooms(rooms.admins(event.companyId)).emit(
           contactListItemsOfListEvent(event.companyId, event.payload.contactListId),
           event.payload,
         );
         break;
       case "contactListImport.progress":
-        io.to(rooms.admins(event.companyId)).emit(contactListImportEvent(event.companyId), event.payload);
+        toRooms(rooms.admins(event.companyId)).emit(contactListImportEvent(event.companyId), event.payload);
         break;
       case "fileList.changed":
-        io.to(rooms.company(event.companyId)).emit(fileListEvent(event.companyId), event.payload);
+        toRooms(rooms.company(event.companyId)).emit(fileListEvent(event.companyId), event.payload);
         break;
       // Only admins manage bots (bots:manage); the payloads hold no secret, but agents need none of it.
       case "queueIntegration.changed":
-        io.to(rooms.admins(event.companyId)).emit(
+        toRooms(rooms.admins(event.companyId)).emit(
           companyEvent(event.companyId, "queueIntegration"),
           event.payload,
         );
         break;
       case "prompt.changed":
-        io.to(rooms.admins(event.companyId)).emit(companyEvent(event.companyId, "prompt"), event.payload);
+        toRooms(rooms.admins(event.companyId)).emit(companyEvent(event.companyId, "prompt"), event.payload);
         break;
       case "announcement.changed":
         announceTo(event.audience, event.previousAudience, event.payload);
         break;
       case "simulator.phone":
-        io.to(rooms.admins(event.companyId)).emit(companyEvent(event.companyId, "simulator"), {
+        toRooms(rooms.admins(event.companyId)).emit(companyEvent(event.companyId, "simulator"), {
           whatsappId: event.whatsappId,
           number: event.number,
           message: event.message,
         });
         break;
       case "user.deleted":
-        io.to(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "user"), {
+        toRooms(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "user"), {
           action: "delete",
           userId: event.userId,
         });
@@ -341,7 +344,7 @@ export function createFanout(
       case "company.saved":
         return hooks.companyChanged(event.companyId);
       case "payment.confirmed":
-        io.to([rooms.company(event.companyId), rooms.pastDue(event.companyId)]).emit(
+        toRooms([rooms.company(event.companyId), rooms.pastDue(event.companyId)]).emit(
           companyEvent(event.companyId, "payment"),
           event.payload,
         );

@@ -249,15 +249,19 @@ export async function createRealtime(
     socket.emit("ready");
   });
 
-  const heard = createFanout(io, {
-    refreshVisibility,
-    cutSessions,
-    async companyChanged(companyId) {
-      forgetCompanyStanding(db, companyId);
-      relayCompanyChange(companyId);
-      if (!(await lockOutIfLocked(companyId))) await promotePastDue(companyId);
+  const heard = createFanout(
+    io,
+    {
+      refreshVisibility,
+      cutSessions,
+      async companyChanged(companyId) {
+        forgetCompanyStanding(db, companyId);
+        relayCompanyChange(companyId);
+        if (!(await lockOutIfLocked(companyId))) await promotePastDue(companyId);
+      },
     },
-  });
+    !config.REDIS_URL,
+  );
 
   return {
     io,
