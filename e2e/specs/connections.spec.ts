@@ -439,6 +439,8 @@ test.describe("connections", () => {
     await expect(row.getByRole("img", { name: DISCONNECTED })).toBeVisible();
     await expect(row.getByRole("button", { name: "Tentar novamente" })).toBeVisible();
     await expect(row.getByRole("button", { name: "Novo QR CODE" })).toBeVisible();
+    // The row says it: no toast about the admin's own disconnect on this page (ConnectionAlerts).
+    await expect(page.getByText(`A conexão ${name} foi desconectada do WhatsApp.`)).toHaveCount(0);
 
     // A new QR code, scanned with the QR dialog's own button: the dialog closes by itself.
     await row.getByRole("button", { name: "Novo QR CODE" }).click();

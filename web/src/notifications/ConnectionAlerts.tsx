@@ -1,7 +1,7 @@
 import type { WhatsappStatus } from "@atende/contracts";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { useMatch, useNavigate } from "react-router-dom";
+import { matchPath, useNavigate } from "react-router-dom";
 import { useCompanyEvent } from "../api/SocketProvider";
 import { toast } from "../api/toast";
 import { useWhatsapps } from "../api/whatsapps";
@@ -19,7 +19,6 @@ export function ConnectionAlerts() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const user = useSessionUser();
-  const onConnectionsPage = useMatch("/connections") !== null;
   const enabled = can(user, "connections-page:actionButtons");
   const { data } = useWhatsapps(enabled);
   // Each connection's status as last heard here: an alert is for a change, not for a state on load.
@@ -42,6 +41,9 @@ export function ConnectionAlerts() {
     const text = t(`whatsappSession.alerts.${status}`, { name });
     const hidden = document.visibilityState === "hidden";
     // On the connections page the row itself shows it (and a disconnect there is the admin's own).
+    // Read from the address now, not from the last render: a navigation renders in a transition
+    // (see idInAddress), so for a moment after a click the render still shows the page before.
+    const onConnectionsPage = matchPath("/connections", window.location.pathname) !== null;
     if (!onConnectionsPage || hidden) toast(text, "warning");
     if (hidden) {
       showDesktopNotification({
