@@ -66,7 +66,9 @@ describe("audienceOf", () => {
 
     const before = broadcasts;
     toRooms("admins-2").emit("company-2-contactList" as never, { records: ["not for anyone"] } as never);
-    toRooms(["queue-2-7", "user-2-9"]).except("user-2-3").emit("company-2-ticket" as never, {} as never);
+    toRooms(["queue-2-7", "user-2-9"])
+      .except("user-2-3")
+      .emit("company-2-ticket" as never, {} as never);
     // Socket.IO's io.to([]) reaches every socket; here an empty list reaches no one.
     toRooms([]).emit("company-1-everyone" as never, {} as never);
     expect(broadcasts - before).toBe(0);

@@ -234,12 +234,15 @@ export function createFanout(
         ).emit(companyEvent(event.companyId, "ticket"), { action: "delete", ticketId: event.ticketId });
         break;
       case "message.saved":
-        toRooms(ticketRooms(event.companyId, event.ticket)).emit(companyEvent(event.companyId, "appMessage"), {
-          action: event.action,
-          message: event.message,
-          ticket: event.ticket,
-          contact: event.contact,
-        });
+        toRooms(ticketRooms(event.companyId, event.ticket)).emit(
+          companyEvent(event.companyId, "appMessage"),
+          {
+            action: event.action,
+            message: event.message,
+            ticket: event.ticket,
+            contact: event.contact,
+          },
+        );
         break;
       case "contact.saved":
         toRooms(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "contact"), {
@@ -285,7 +288,10 @@ export function createFanout(
         toRooms(rooms.admins(event.companyId)).emit(`company-${event.companyId}-campaign`, event.payload);
         break;
       case "schedule.changed":
-        toRooms(rooms.company(event.companyId)).emit(companyEvent(event.companyId, "schedule"), event.payload);
+        toRooms(rooms.company(event.companyId)).emit(
+          companyEvent(event.companyId, "schedule"),
+          event.payload,
+        );
         break;
       // Contact lists are the campaigns' audiences: admins only, as their pages are.
       case "contactList.changed":
