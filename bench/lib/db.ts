@@ -12,7 +12,10 @@ export function databaseUrl(name: string): string {
   return url.toString();
 }
 
-/** Creates an empty database for one run; `drop()` removes it (waiting for the last backends to leave). */
+/**
+ * Creates an empty database for one run; `drop()` removes it (waiting for the last backends to leave),
+ * unless BENCH_KEEP_DB=1 keeps it to study the run's data afterwards (its name is printed; drop it by hand).
+ */
 export async function createScratchDatabase(
   prefix: string,
 ): Promise<{ name: string; url: string; drop(): Promise<void>; forceDrop(): Promise<void> }> {
@@ -38,6 +41,10 @@ export async function createScratchDatabase(
       }
     },
     async drop() {
+      if (process.env.BENCH_KEEP_DB === "1") {
+        console.log(`BENCH_KEEP_DB=1: database ${name} kept`);
+        return;
+      }
       const client = new pg.Client({ connectionString: serverUrl() });
       await client.connect();
       try {

@@ -3,7 +3,7 @@ import type { TicketDTO } from "@atende/contracts";
 import { PreparedSql, columnList } from "../../db/prepared.js";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
 import { botTurnsOf } from "../bots/menu/queries.js";
-import { campaignMayAnswer } from "../campaigns/shippings/queries.js";
+import { campaignMayAnswer, campaignOptOutWords } from "../campaigns/shippings/queries.js";
 
 /**
  * The inbound hot path's statement, built once per contact key: every message of a batch (the
@@ -152,43 +152,7 @@ function batchStatement(key: ContactKey, quiet = false): SQL {
       from fresh f join contact ct on ct.company_id = f.company_id and ct.${k} = f.${k}
       order by ct.id, f.whatsapp_id, f.idx desc
     ),
-    rating as (
-      select distinct on (g.contact_id, g.whatsapp_id) t.id as ticket_id, g.contact_id, g.whatsapp_id
-      from conversation g
-        join tickets t on t.company_id = g.company_id and t.contact_id = g.contact_id
-          and t.whatsapp_id = g.whatsapp_id and t.status = 'closed'
-        join ticket_bot_states b on b.ticket_id = t.id
-      where b.rating_asks > 0 and b.updated_at > g.updated_at - interval '24 hours'
-        and not exists (select 1 from tickets l where l.company_id = g.company_id
-          and l.contact_id = g.contact_id and l.whatsapp_id = g.whatsapp_id and l.status <> 'closed')
-      order by g.contact_id, g.whatsapp_id, b.updated_at desc, t.id desc
-    ),
-    rated as (
-      update tickets t set
-        last_message = g.preview,
-        unread_messages = t.unread_messages + g.unread,
-        updated_at = g.updated_at
-      from rating r join conversation g on g.contact_id = r.contact_id and g.whatsapp_id = r.whatsapp_id
-      where t.id = r.ticket_id
-      returning ${columnList(tickets, "t")}
-    ),
-    opened as (
-      insert into tickets as t (company_id, contact_id, whatsapp_id, queue_id, status, is_group,
-                                last_message, unread_messages, created_at, updated_at)
-      select g.company_id, g.contact_id, g.whatsapp_id,
-        (select case when count(*) = 1 then min(wq.queue_id) end from whatsapp_queues wq
-          where wq.company_id = g.company_id and wq.whatsapp_id = g.whatsapp_id),
-        'pending', g.is_group, g.preview, g.unread, g.updated_at, g.updated_at
-      from conversation g
-      where not exists (select 1 from rating r where r.contact_id = g.contact_id and r.whatsapp_id = g.whatsapp_id)
-      order by g.contact_id, g.whatsapp_id
-      on conflict (company_id, contact_id, whatsapp_id) where status <> 'closed' do update set
-        last_message = excluded.last_message,
-        unread_messages = t.unread_messages + excluded.unread_messages,
-        updated_at = excluded.updated_at
-      returning ${columnList(tickets)}
-    ),
-    ticket as (select * from rated union all select * from opened),
+    ${quiet ? liveTickets() : ticketsOf()}
     message as (
       insert into messages (id, company_id, ticket_id, contact_id, whatsapp_id, wid, body, from_me, read,
                             ack, media_type, media_path, media_mime, media_name, media_status, quoted_msg_id,
@@ -238,31 +202,99 @@ function batchStatement(key: ContactKey, quiet = false): SQL {
       quiet
         ? sql`union all
     select u.idx, null, null, null, null, null, null, null, null, null, null, null, 0
-    from unseen u where not exists (select 1 from fresh f where f.idx = u.idx)
+    from unseen u
+    where not exists (select 1 from fresh f join message m on m.id = f.message_id where f.idx = u.idx)
     order by idx`
         : sql`order by f.idx`
     }`;
 }
 
 /**
+ * The batch statement's tickets (the `ticket` CTE, and the CTEs before it): the rating wait's
+ * ticket, or the live one, opened when there is none (see batchStatement).
+ */
+function ticketsOf(): SQL {
+  return sql`rating as (
+      select distinct on (g.contact_id, g.whatsapp_id) t.id as ticket_id, g.contact_id, g.whatsapp_id
+      from conversation g
+        join tickets t on t.company_id = g.company_id and t.contact_id = g.contact_id
+          and t.whatsapp_id = g.whatsapp_id and t.status = 'closed'
+        join ticket_bot_states b on b.ticket_id = t.id
+      where b.rating_asks > 0 and b.updated_at > g.updated_at - interval '24 hours'
+        and not exists (select 1 from tickets l where l.company_id = g.company_id
+          and l.contact_id = g.contact_id and l.whatsapp_id = g.whatsapp_id and l.status <> 'closed')
+      order by g.contact_id, g.whatsapp_id, b.updated_at desc, t.id desc
+    ),
+    rated as (
+      update tickets t set
+        last_message = g.preview,
+        unread_messages = t.unread_messages + g.unread,
+        updated_at = g.updated_at
+      from rating r join conversation g on g.contact_id = r.contact_id and g.whatsapp_id = r.whatsapp_id
+      where t.id = r.ticket_id
+      returning ${columnList(tickets, "t")}
+    ),
+    opened as (
+      insert into tickets as t (company_id, contact_id, whatsapp_id, queue_id, status, is_group,
+                                last_message, unread_messages, created_at, updated_at)
+      select g.company_id, g.contact_id, g.whatsapp_id,
+        (select case when count(*) = 1 then min(wq.queue_id) end from whatsapp_queues wq
+          where wq.company_id = g.company_id and wq.whatsapp_id = g.whatsapp_id),
+        'pending', g.is_group, g.preview, g.unread, g.updated_at, g.updated_at
+      from conversation g
+      where not exists (select 1 from rating r where r.contact_id = g.contact_id and r.whatsapp_id = g.whatsapp_id)
+      order by g.contact_id, g.whatsapp_id
+      on conflict (company_id, contact_id, whatsapp_id) where status <> 'closed' do update set
+        last_message = excluded.last_message,
+        unread_messages = t.unread_messages + excluded.unread_messages,
+        updated_at = excluded.updated_at
+      returning ${columnList(tickets)}
+    ),
+    ticket as (select * from rated union all select * from opened),`;
+}
+
+/**
+ * The quiet statement's tickets: its contacts' live tickets (quietContacts found one for each), moved
+ * by their messages. No rating wait (it needs no live ticket) and no ticket to open: a ticket closed
+ * since quietContacts looked is not updated, its messages store nothing, and the statement answers
+ * them as rows with no message, for the transaction with the followers (which opens the next ticket
+ * with its followers, or joins the rating wait).
+ */
+function liveTickets(): SQL {
+  return sql`ticket as (
+      update tickets t set
+        last_message = g.preview,
+        unread_messages = t.unread_messages + g.unread,
+        updated_at = g.updated_at
+      from conversation g
+      where t.company_id = g.company_id and t.contact_id = g.contact_id and t.whatsapp_id = g.whatsapp_id
+        and t.status <> 'closed'
+      returning ${columnList(tickets, "t")}
+    ),`;
+}
+
+/**
  * The quiet statement's contacts (see quietBatch): those of the batch that exist and keep their
  * names, whose every message goes to a ticket already live on its connection, whose service-level
  * clock does not stand waiting on the customer (sla_paused_at: their message resumes it, the
- * service levels' follower's work) and is no answer a campaign may take (campaignMayAnswer). Their messages need no follower but the bot's turns, which
- * the statement queues itself. Each unseen row is marked (`quiet`, the same for all of a contact's
- * rows), so the statement's estimates stay those of the batch's rows.
+ * service levels' follower's work) and is no answer a campaign may take (campaignMayAnswer, with the
+ * companies' opt-out words read once a batch). Their messages need no follower but the bot's turns,
+ * which the statement queues itself. Each unseen row's index is marked (`quiet`, the same for all of
+ * a contact's rows), so the statement's estimates stay those of the batch's rows.
  */
 function quietContacts(k: ReturnType<typeof sql.identifier>): SQL {
-  return sql`marked as materialized (
-      select r.*, bool_and(r.row_quiet) over (partition by r.company_id, r.${k}) as quiet from (
-        select u.*, (c.id is not null
+  return sql`opt_out as materialized (${campaignOptOutWords(sql`(select distinct company_id from unseen)`)}),
+    marked as materialized (
+      select r.idx, bool_and(r.row_quiet) over (partition by r.company_id, r.${k}) as quiet from (
+        select u.idx, u.company_id, u.${k}, (c.id is not null
           and not (c.name = c.number and first_value(u.name) over w <> first_value(u.number) over w)
           and exists (select 1 from tickets t where t.company_id = u.company_id and t.contact_id = c.id
                         and t.whatsapp_id = u.whatsapp_id and t.status <> 'closed'
                         and t.sla_paused_at is null)
           and (u.from_me or u.is_group
-               or not ${campaignMayAnswer(sql`u.company_id`, sql`c.id`, sql`u.body`)})) as row_quiet
+               or not ${campaignMayAnswer(sql`u.company_id`, sql`c.id`, sql`u.body`, sql`o`)})) as row_quiet
         from unseen u left join contacts c on c.company_id = u.company_id and c.${k} = u.${k}
+          join opt_out o on o.company_id = u.company_id
         window w as (partition by u.company_id, u.${k} order by u.idx)
       ) r
     ),`;

@@ -309,22 +309,33 @@ const answersContextStatement = new PreparedSql<{ companyId: number; contactIds:
 const squash = (text: SQL) => sql`regexp_replace(upper(${text}), '[^A-Z0-9]', '', 'g')`;
 
 /**
+ * SQL rows, one per company of `companyIds` (a subquery of company ids), with what campaignMayAnswer
+ * compares a message to: `chosen`, whether the company chose its opt-out words, and `letters`, the
+ * letters and digits of its words and the default ones, upper case. Read once a batch, not per message.
+ */
+export function campaignOptOutWords(companyIds: SQL): SQL {
+  const defaults = CAMPAIGN_DEFAULT_OPT_OUT_WORDS.join(" ");
+  return sql`select co.company_id, s.value is not null as chosen,
+      ${squash(sql`coalesce(s.value, '') || ${defaults}::text`)} as letters
+    from ${companyIds} as co (company_id)
+      left join campaign_settings s on s.company_id = co.company_id and s.key = 'optOutWords'`;
+}
+
+/**
  * SQL, true for a customer's message (`body`, of contact `contactId` in `companyId`) that
  * campaignAnswersWithin (../answers.ts) may act on, and for more: the inbound quiet statement leaves
  * these to the transaction with the followers, which decides exactly. A recipient waiting for an
  * answer, or a text that may be an opt-out word: its letters and digits, upper case, found among
  * those of the company's words and the default ones (an exact word, whatever its case, accents,
  * spaces or final dots, always is; a text of no such letter is, when the company chose its words).
+ * `words` is the company's row of campaignOptOutWords.
  */
-export function campaignMayAnswer(companyId: SQL, contactId: SQL, body: SQL): SQL {
-  const words = sql`(select s.value from campaign_settings s
-                     where s.company_id = ${companyId} and s.key = 'optOutWords')`;
-  const defaults = CAMPAIGN_DEFAULT_OPT_OUT_WORDS.join(" ");
+export function campaignMayAnswer(companyId: SQL, contactId: SQL, body: SQL, words: SQL): SQL {
   return sql`(exists (select 1 from campaign_shippings w where w.company_id = ${companyId}
                  and w.contact_id = ${contactId} and w.state = 'awaiting_confirmation')
     or (btrim(${body}) <> '' and case
-          when ${squash(body)} = '' then ${words} is not null
-          else position(${squash(body)} in ${squash(sql`coalesce(${words}, '') || ${defaults}::text`)}) > 0
+          when ${squash(body)} = '' then ${words}.chosen
+          else position(${squash(body)} in ${words}.letters) > 0
         end))`;
 }
 
