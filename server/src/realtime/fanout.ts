@@ -300,12 +300,18 @@ export function createFanout(
       case "contactListItem.changed":
         toRooms(rooms.admins(event.companyId)).emit(contactListItemEvent(event.companyId), event.payload);
         break;
-      case "contactListItems.imported":
-        toRooms(rooms.admins(event.companyId)).emit(
-          contactListItemsOfListEvent(event.companyId, event.payload.contactListId),
-          event.payload,
-        );
-        break;
+      case "contactListItems.imported": {
+        const admins = toRooms(rooms.admins(event.companyId));
+        if (admins.none) break;
+        const { contactListId } = event;
+        return event.records().then((records) => {
+          admins.emit(contactListItemsOfListEvent(event.companyId, contactListId), {
+            action: "reload",
+            contactListId,
+            records,
+          });
+        });
+      }
       case "contactListImport.progress":
         toRooms(rooms.admins(event.companyId)).emit(contactListImportEvent(event.companyId), event.payload);
         break;

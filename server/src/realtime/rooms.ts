@@ -85,9 +85,11 @@ export type AppServer = Server<ClientToServerEvents, ServerToClientEvents, Inter
 export interface Audience {
   emit: ReturnType<AppServer["to"]>["emit"];
   except(room: string | string[]): Audience;
+  /** True when no socket can hear it: a payload that costs work to make need not be made. */
+  none?: boolean;
 }
 
-const NO_ONE: Audience = { emit: () => true, except: () => NO_ONE };
+const NO_ONE: Audience = { emit: () => true, except: () => NO_ONE, none: true };
 
 /**
  * `io.to(targets)`, or no one when none of the rooms holds a socket and no other instance can hold

@@ -91,8 +91,8 @@ export function contactListImportJob(
           const last = batch.processed >= total;
           await inTransaction(db, bus, async (tx, raise) => {
             await q.commitWithoutWaitingForDisk(tx);
-            const addedItems = await q.insertImportedItems(tx, companyId, list.id, batch.good);
-            const added = addedItems.length;
+            const addedIds = await q.insertImportedItems(tx, companyId, list.id, batch.good);
+            const added = addedIds.length;
             const kept = batch.bad.slice(0, Math.max(0, ERRORS_KEPT - storedErrors));
             storedErrors += kept.length;
             const saved = await q.advanceImport(tx, imp.id, {
@@ -111,16 +111,14 @@ export function contactListImportJob(
               payload: { action: "progress", record: presentImport(saved) },
             });
             // The items this batch added, on the list's own channel (what the Whaticket SaaS items
-            // page folds in after an import); at most a batch of them per event.
+            // page folds in after an import); at most a batch of them per event, read after the
+            // commit and only when an admin's socket can hear them.
             if (added > 0)
               raise({
                 type: "contactListItems.imported",
                 companyId,
-                payload: {
-                  action: "reload",
-                  contactListId: list.id,
-                  records: addedItems.map(presentItem),
-                },
+                contactListId: list.id,
+                records: async () => (await q.itemsByIds(db, companyId, addedIds)).map(presentItem),
               });
             if (last) {
               const after = await q.findContactList(tx, companyId, list.id);
