@@ -136,15 +136,19 @@ function batchStatement(key: ContactKey, quiet = false): SQL {
       select distinct on (company_id, ${k}) company_id, name, number, lid, is_group, at from fresh
       order by company_id, ${k}, idx
     ),
-    contact as (
-      insert into contacts as c (company_id, name, number, lid, is_group, created_at, updated_at)
+    contact as (${
+      quiet
+        ? // quietContacts found each contact, keeping its name and LID: nothing to write.
+          sql`select ${columnList(contacts, "c")}, false as inserted
+      from person p join contacts c on c.company_id = p.company_id and c.${k} = p.${k}`
+        : sql`insert into contacts as c (company_id, name, number, lid, is_group, created_at, updated_at)
       select company_id, name, number, lid, is_group, at, at from person order by company_id, ${k}
       on conflict ${conflict} do update set
         lid = coalesce(excluded.lid, c.lid),
         name = case when ${renames} then excluded.name else c.name end,
         updated_at = case when ${renames} then excluded.updated_at else c.updated_at end
-      returning ${columnList(contacts)}, (xmax = 0) as inserted
-    ),
+      returning ${columnList(contacts)}, (xmax = 0) as inserted`
+    }),
     conversation as (
       select distinct on (ct.id, f.whatsapp_id) f.company_id, ct.id as contact_id, f.whatsapp_id,
         ct.is_group, f.preview, f.updated_at,
@@ -275,7 +279,7 @@ function liveTickets(): SQL {
 
 /**
  * The quiet statement's contacts (see quietBatch): those of the batch that exist and keep their
- * names, whose every message goes to a ticket already live on its connection, whose service-level
+ * names and LIDs (the statement then only reads them), whose every message goes to a ticket already live on its connection, whose service-level
  * clock does not stand waiting on the customer (sla_paused_at: their message resumes it, the
  * service levels' follower's work) and is no answer a campaign may take (campaignMayAnswer, with the
  * companies' opt-out words read once a batch). Their messages need no follower but the bot's turns,
@@ -288,6 +292,7 @@ function quietContacts(k: ReturnType<typeof sql.identifier>): SQL {
       select r.idx, bool_and(r.row_quiet) over (partition by r.company_id, r.${k}) as quiet from (
         select u.idx, u.company_id, u.${k}, (c.id is not null
           and not (c.name = c.number and first_value(u.name) over w <> first_value(u.number) over w)
+          and (u.lid is null or u.lid = c.lid)
           and exists (select 1 from tickets t where t.company_id = u.company_id and t.contact_id = c.id
                         and t.whatsapp_id = u.whatsapp_id and t.status <> 'closed'
                         and t.sla_paused_at is null)

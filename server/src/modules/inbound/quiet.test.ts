@@ -149,6 +149,33 @@ describe("the quiet statement", () => {
     expect(queued).toHaveLength(2);
   });
 
+  it("only reads a quiet contact, and leaves a message that brings the contact a new LID", async () => {
+    const plain = await customer();
+    const learning = await customer();
+    const versionOf = async (id: number) =>
+      (
+        await queryRows<{ v: string }>(
+          ctx.deps.db,
+          sql`select xmin::text as v from contacts where id = ${id}`,
+        )
+      )[0]!.v;
+    const before = await versionOf(plain.contactId);
+    const withLid = item(learning.number, "agora com LID");
+    withLid.values.lid = "123456789012345@lid";
+
+    const { results } = await storeQuietMessages(ctx.deps.db, [item(plain.number, "oi de novo"), withLid]);
+
+    expect(results[0]?.ticket.id).toBe(plain.ticketId);
+    expect(await versionOf(plain.contactId)).toBe(before);
+    // The LID is the full path's to store, with the followers.
+    expect(results[1]).toBeUndefined();
+    const [contact] = await ctx.deps.db
+      .select({ lid: contacts.lid })
+      .from(contacts)
+      .where(eq(contacts.id, learning.contactId));
+    expect(contact!.lid).toBeNull();
+  });
+
   it("the same batch through the pipeline: the opt-out and the awaited answer still act on the campaign", async () => {
     await setOptOutWords(["NÃO QUERO"]);
     const optingOut = await customer();
