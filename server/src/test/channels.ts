@@ -4,6 +4,7 @@ import { type LoggedIn, buildCompany, buildQueue, buildUser, login } from "./fac
 import { type TestContext, waitFor } from "./harness.js";
 import { and, eq, ne } from "drizzle-orm";
 import { contacts, tickets } from "../db/schema/index.js";
+import type { ConversationItem } from "../modules/inbound/queries.js";
 
 /**
  * A company with an admin, its queues, and a CONNECTED simulator connection (paired like a person
@@ -116,4 +117,42 @@ export function phoneSends(
     headers: who.auth,
     payload,
   });
+}
+
+/**
+ * A customer's text message as the inbound writer takes it (storeQuietMessages and the batch
+ * statements), on `connection` of its company, keyed by number; `wid` is the phone's message id.
+ */
+export function customerTextItem(
+  connection: { companyId: number; whatsappId: number },
+  v: { number: string; body: string; name: string; wid: string },
+): ConversationItem {
+  const at = new Date().toISOString();
+  return {
+    key: "number",
+    values: {
+      ...connection,
+      name: v.name,
+      number: v.number,
+      lid: null,
+      isGroup: false,
+      at,
+      wid: v.wid,
+      body: v.body,
+      fromMe: false,
+      ack: 0,
+      mediaType: "chat",
+      mediaPath: null,
+      mediaMime: null,
+      mediaName: null,
+      mediaStatus: null,
+      participant: null,
+      isForwarded: false,
+      createdAt: at,
+      updatedAt: at,
+      quotedWid: null,
+      preview: v.body,
+      unread: 1,
+    },
+  };
 }

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/client.js";
 import { contacts, jobs, messages, tickets } from "../../db/schema/index.js";
-import { buildSimulatorCompany, phoneSends } from "../../test/channels.js";
+import { buildSimulatorCompany, customerTextItem, phoneSends } from "../../test/channels.js";
 import { newNumber } from "../../test/factories.js";
 import { type TestContext, createTestContext } from "../../test/harness.js";
 import { type ConversationItem, storeQuietMessages } from "./queries.js";
@@ -37,37 +37,11 @@ async function customer(name = "Cliente Quieto") {
 }
 
 let wids = 0;
-function item(number: string, body: string, name = "Cliente Quieto"): ConversationItem {
-  const at = new Date().toISOString();
-  return {
-    key: "number",
-    values: {
-      companyId: team.company.id,
-      whatsappId: team.connection.id,
-      name,
-      number,
-      lid: null,
-      isGroup: false,
-      at,
-      wid: `QUIET-${++wids}-${Date.now()}`,
-      body,
-      fromMe: false,
-      ack: 0,
-      mediaType: "chat",
-      mediaPath: null,
-      mediaMime: null,
-      mediaName: null,
-      mediaStatus: null,
-      participant: null,
-      isForwarded: false,
-      createdAt: at,
-      updatedAt: at,
-      quotedWid: null,
-      preview: body,
-      unread: 1,
-    },
-  };
-}
+const item = (number: string, body: string, name = "Cliente Quieto"): ConversationItem =>
+  customerTextItem(
+    { companyId: team.company.id, whatsappId: team.connection.id },
+    { number, body, name, wid: `QUIET-${++wids}-${Date.now()}` },
+  );
 
 async function setOptOutWords(words: string[]) {
   await ctx.deps.db.execute(sql`

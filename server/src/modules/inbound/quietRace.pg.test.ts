@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { queryRows } from "../../db/client.js";
 import { contacts, messages, tickets } from "../../db/schema/index.js";
-import { buildSimulatorCompany, phoneSends } from "../../test/channels.js";
+import { buildSimulatorCompany, customerTextItem, phoneSends } from "../../test/channels.js";
 import { newNumber } from "../../test/factories.js";
 import { type TestContext, createTestContext, waitFor } from "../../test/harness.js";
 import { storeQuietMessages } from "./queries.js";
@@ -50,37 +50,12 @@ it("a ticket closed while the quiet statement waits for its row leaves the messa
   });
   await rowLocked;
 
-  const at = new Date().toISOString();
   const wid = `RACE-${Date.now()}`;
   const storing = storeQuietMessages(ctx.deps.db, [
-    {
-      key: "number",
-      values: {
-        companyId: team.company.id,
-        whatsappId: team.connection.id,
-        name: "Cliente Corrida",
-        number,
-        lid: null,
-        isGroup: false,
-        at,
-        wid,
-        body: "segunda",
-        fromMe: false,
-        ack: 0,
-        mediaType: "chat",
-        mediaPath: null,
-        mediaMime: null,
-        mediaName: null,
-        mediaStatus: null,
-        participant: null,
-        isForwarded: false,
-        createdAt: at,
-        updatedAt: at,
-        quotedWid: null,
-        preview: "segunda",
-        unread: 1,
-      },
-    },
+    customerTextItem(
+      { companyId: team.company.id, whatsappId: team.connection.id },
+      { number, body: "segunda", name: "Cliente Corrida", wid },
+    ),
   ]);
   // The statement has marked the message quiet (the ticket was live in its snapshot) and waits for the row.
   await waitFor(async () => {
