@@ -279,12 +279,13 @@ function liveTickets(): SQL {
 
 /**
  * The quiet statement's contacts (see quietBatch): those of the batch that exist and keep their
- * names and LIDs (the statement then only reads them), whose every message goes to a ticket already live on its connection, whose service-level
- * clock does not stand waiting on the customer (sla_paused_at: their message resumes it, the
- * service levels' follower's work) and is no answer a campaign may take (campaignMayAnswer, with the
- * companies' opt-out words read once a batch). Their messages need no follower but the bot's turns,
- * which the statement queues itself. Each unseen row's index is marked (`quiet`, the same for all of
- * a contact's rows), so the statement's estimates stay those of the batch's rows.
+ * names and LIDs (the statement then only reads them), whose every message goes to a ticket already
+ * live on its connection, whose service-level clock does not stand waiting on the customer
+ * (sla_paused_at: their message resumes it, the service levels' follower's work) and is no answer a
+ * campaign may take (campaignMayAnswer, with the companies' opt-out words read once a batch). Their
+ * messages need no follower but the bot's turns, which the statement queues itself. Each unseen
+ * row's index is marked (`quiet`, the same for all of a contact's rows), so the statement's
+ * estimates stay those of the batch's rows.
  */
 function quietContacts(k: ReturnType<typeof sql.identifier>): SQL {
   return sql`opt_out as materialized (${campaignOptOutWords(sql`(select distinct company_id from unseen)`)}),
