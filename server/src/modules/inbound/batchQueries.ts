@@ -62,6 +62,15 @@ const conflictOn = (key: ContactKey): SQL =>
     ? sql`(company_id, number) where number <> ''`
     : sql`(company_id, lid) where lid is not null`;
 
+/**
+ * The condition of the contacts' unique index on `key` (conflictOn's), for a join to find the contact
+ * through that index. The LID's equality implies its own; the number's does not: without it, on a
+ * company of 100,000 contacts, the quiet statement hashed the whole contacts table for every batch
+ * (replayed on a batch of 30: 625 µs a message, 111 through the index).
+ */
+const keyIndexed = (key: ContactKey): SQL =>
+  key === "number" ? sql`c.number <> ''` : sql`c.lid is not null`;
+
 /** A contact still named by its number takes the phone's name (in `on conflict do update`). */
 const RENAMES = sql`c.name = c.number and excluded.name <> excluded.number`;
 
@@ -336,7 +345,7 @@ function quietContacts(key: ContactKey): SQL {
           and (u.lid is null or u.lid = c.lid)
           and (u.from_me or u.is_group
                or not ${campaignMayAnswer(sql`u.company_id`, sql`c.id`, sql`u.body`, sql`o`)})) as row_quiet
-        from unseen u left join contacts c on c.company_id = u.company_id and c.${k} = u.${k}
+        from unseen u left join contacts c on c.company_id = u.company_id and c.${k} = u.${k} and ${keyIndexed(key)}
           left join lateral (select t.id from tickets t where t.company_id = u.company_id and t.contact_id = c.id
                                and t.whatsapp_id = u.whatsapp_id and t.status <> 'closed'
                                and t.sla_paused_at is null) live on true
