@@ -11,6 +11,7 @@ import { AgentSocket } from "./lib/agent.js";
 import { rawInsertBaseline } from "./lib/baseline.js";
 import { PostgresCpu, threadCpuMs } from "./lib/cpu.js";
 import { createScratchDatabase, serverUrl } from "./lib/db.js";
+import { addHistory } from "./lib/history.js";
 import { type Message, type PhaseResult, Phones } from "./lib/load.js";
 import type { ServerProfile } from "./lib/server.js";
 import { type ServerHandle, launchServer } from "./lib/serverHost.js";
@@ -35,6 +36,8 @@ const settings = {
   seconds: intEnv("BENCH_SECONDS", 10),
   rawClients: intEnv("BENCH_RAW_CLIENTS", 32),
   warmup: intEnv("BENCH_WARMUP", 200),
+  /** Earlier customers of the company, each with a closed ticket (lib/history.ts); none by default. */
+  historyContacts: process.env.BENCH_HISTORY_CONTACTS ? intEnv("BENCH_HISTORY_CONTACTS", 0) : 0,
   /** Phase A stops sending after this long, so a slow server cannot stretch the run past a few minutes. */
   maxSecondsA: intEnv("BENCH_MAX_SECONDS", 60),
   /** Phase B's cap on requests open at once (each holds an HTTP connection). */
@@ -223,6 +226,14 @@ async function main() {
       settings.where,
     );
     const info = server.info;
+    if (settings.historyContacts > 0) {
+      const t0 = performance.now();
+      await addHistory(database.url, info.companyId, info.whatsappId, settings.historyContacts);
+      console.log(
+        `history: ${settings.historyContacts} earlier contacts with a closed ticket each ` +
+          `(${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+      );
+    }
     agent = await AgentSocket.connect(info.url, info.agentToken, info.companyId);
     const phones = new Phones(info, agent);
     stopLoad = () => phones.stop();
