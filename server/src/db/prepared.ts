@@ -127,6 +127,11 @@ export function textArray(values: string[]): string {
   return `{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(",")}}`;
 }
 
+/** An int[] (or bigint[]) parameter's literal ({1,2,3}): one parameter whatever the list's length, as textArray. */
+export function intArray(values: readonly number[]): string {
+  return `{${values.join(",")}}`;
+}
+
 /**
  * The table's columns by name, for `returning` and `select` lists of prepared statements: never `*`,
  * whose cached plan PostgreSQL refuses to run once a migration adds a column ("cached plan must not

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db, Executor } from "../db/client.js";
-import { PreparedSql, columnList, tableRow, textArray } from "../db/prepared.js";
+import { PreparedSql, columnList, intArray, tableRow, textArray } from "../db/prepared.js";
 import { jobs } from "../db/schema/index.js";
 
 /** The job runner's statements. Jobs are not a company's: the runner serves every company. */
@@ -72,7 +72,7 @@ const doneStatement = new PreparedSql<{ ids: string; at: string }>(
 );
 
 export async function markJobsDone(db: Db, ids: number[], at: Date): Promise<void> {
-  await doneStatement.rows(db, { ids: `{${ids.join(",")}}`, at: at.toISOString() });
+  await doneStatement.rows(db, { ids: intArray(ids), at: at.toISOString() });
 }
 
 /** A job's outcome (failed for good, or pending again later), its lock released. */

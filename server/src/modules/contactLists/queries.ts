@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql } from "drizzle-orm";
 import { type Executor, queryRows } from "../../db/client.js";
+import { intArray } from "../../db/prepared.js";
 import { contactListImports, contactListItems, contactLists, whatsapps } from "../../db/schema/index.js";
 
 export type ContactListRow = typeof contactLists.$inferSelect;
@@ -209,7 +210,7 @@ export async function itemsByIds(
     .where(
       and(
         eq(contactListItems.companyId, companyId),
-        sql`${contactListItems.id} = any(${`{${ids.join(",")}}`}::int[])`,
+        sql`${contactListItems.id} = any(${intArray(ids)}::int[])`,
       ),
     )
     .orderBy(asc(contactListItems.id));
