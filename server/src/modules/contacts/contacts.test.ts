@@ -11,7 +11,6 @@ import {
   type ContactsPage,
   type TicketDTO,
 } from "@atende/contracts";
-import { queryRows } from "../../db/client.js";
 import { contacts, tickets } from "../../db/schema/index.js";
 import { buildSimulatorCompany, phoneSends } from "../../test/channels.js";
 import { type LoggedIn, buildCompany, buildUser, login } from "../../test/factories.js";
@@ -21,6 +20,7 @@ import { loopHold } from "../../test/loopHold.js";
 import { buildXlsx, xlsxBomb, xlsxOfSheetData } from "../../test/xlsx.js";
 import { type Method, caller, expectError } from "../../test/calls.js";
 import { numbersAmong } from "./queries.js";
+import { planOf, readsOf } from "../../test/plans.js";
 
 /**
  * Contacts: the list, the dialog's create / edit with the spec's rules, one contact per person
@@ -782,14 +782,6 @@ describe("live events", () => {
 });
 
 describe("existingNumbers' lookup (a CSV import's known numbers)", () => {
-  interface PlanNode {
-    "Node Type": string;
-    "Relation Name"?: string;
-    "Index Name"?: string;
-    Plans?: PlanNode[];
-  }
-  const planNodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(planNodes)];
-
   it("reads contacts through the number's unique index, also for more than 100 numbers at once", async () => {
     // A company of 50,000 contacts, analyzed: 150 probes of the index cost less than reading them all.
     const company = await buildCompany(ctx.deps.db);
@@ -800,18 +792,9 @@ describe("existingNumbers' lookup (a CSV import's known numbers)", () => {
     await ctx.deps.db.execute(sql`analyze contacts`);
     const numbers = Array.from({ length: 150 }, (_, i) => `5531${String(i * 300).padStart(9, "0")}`);
     // Seq scans off: without the index's condition, the plan reads the company's contacts by name.
-    const plan = await ctx.deps.db.transaction(async (tx) => {
-      await tx.execute(sql`set local enable_seqscan = off`);
-      const [out] = await queryRows<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
-        tx,
-        sql`explain (format json) ${numbersAmong(tx, company.id, numbers)}`,
-      );
-      return out!["QUERY PLAN"][0].Plan;
-    });
-    const indexes = planNodes(plan)
-      .filter((n) => n["Relation Name"] === "contacts" || n["Node Type"] === "Bitmap Index Scan")
-      .map((n) => n["Index Name"] ?? n["Node Type"])
-      .filter((name) => name !== "Bitmap Heap Scan");
-    expect(indexes).toEqual(["contacts_company_number_uq"]);
+    const plan = await planOf(ctx.deps.db, numbersAmong(ctx.deps.db, company.id, numbers), [
+      "enable_seqscan = off",
+    ]);
+    expect(readsOf(plan, "contacts")).toEqual(["contacts_company_number_uq"]);
   });
 });

@@ -1,7 +1,6 @@
 import { and, count, eq, inArray, lte, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ContactDTO, MessageDTO, TicketDTO } from "@atende/contracts";
-import { queryRows } from "../../db/client.js";
 import {
   contacts,
   jobs,
@@ -21,6 +20,7 @@ import { buildUser, login, newNumber } from "../../test/factories.js";
 import { batch, quietBatch } from "./batchQueries.js";
 import { type TestContext, connectSocket, createTestContext, record, waitFor } from "../../test/harness.js";
 import { caughtUp } from "../../test/settled.js";
+import { planOf, readsOf } from "../../test/plans.js";
 
 let ctx: TestContext;
 let team: Awaited<ReturnType<typeof buildSimulatorCompany>>;
@@ -457,17 +457,6 @@ describe("live events", () => {
 });
 
 describe("the hot path's plan", () => {
-  /** Every plan node of an EXPLAIN (FORMAT JSON) answer, depth first. */
-  function planNodes(node: PlanNode): PlanNode[] {
-    return [node, ...(node.Plans ?? []).flatMap(planNodes)];
-  }
-  interface PlanNode {
-    "Node Type": string;
-    "Relation Name"?: string;
-    "Index Name"?: string;
-    Plans?: PlanNode[];
-  }
-
   it("with thousands of messages stored, a batch checks its ids with one probe of the unique index each, not a scan of the table", async () => {
     const number = newNumber();
     expect((await send({ from: number, body: "the first of many" })).statusCode).toBe(201);
@@ -482,21 +471,10 @@ describe("the hot path's plan", () => {
     await ctx.deps.db.execute(sql`analyze messages`);
 
     // The generic plan: the one a pooled connection caches for the prepared statement and reuses.
-    const text = batch.number.query.sql;
-    const plan = await ctx.deps.db.transaction(async (tx) => {
-      await tx.execute(sql.raw(`prepare inbound_plan_probe(jsonb) as ${text}`));
-      await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
-      const [out] = await queryRows<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
-        tx,
-        sql`explain (format json) execute inbound_plan_probe('[]')`,
-      );
-      await tx.execute(sql`deallocate inbound_plan_probe`);
-      return out!["QUERY PLAN"][0].Plan;
-    });
-    const nodes = planNodes(plan);
-    const scans = nodes.filter((n) => n["Node Type"] === "Seq Scan").map((n) => n["Relation Name"]);
-    expect(scans).not.toContain("messages");
-    expect(nodes.map((n) => n["Index Name"])).toContain("messages_whatsapp_wid_uq");
+    const plan = await planOf(ctx.deps.db, { generic: batch.number.query.sql, args: ["[]"] });
+    const reads = readsOf(plan, "messages");
+    expect(reads).not.toContain("Seq Scan");
+    expect(reads).toContain("messages_whatsapp_wid_uq");
   });
 
   // A company of 100,000 contacts: the quiet statement, unable to use the key's unique index (a
@@ -506,31 +484,13 @@ describe("the hot path's plan", () => {
     "the quiet statement finds its contacts by %s through the key's unique index",
     async (key) => {
       const { sql: text, params } = quietBatch[key].query;
-      const types = params.map((_, i) => (i === 0 ? "jsonb" : "text")).join(", ");
-      const values = params.map((value, i) => (i === 0 ? "'[]'" : `'${String(value)}'`)).join(", ");
-      const plan = await ctx.deps.db.transaction(async (tx) => {
-        await tx.execute(sql.raw(`prepare quiet_plan_probe(${types}) as ${text}`));
-        await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
-        await tx.execute(sql`set local enable_seqscan = off`);
-        const [out] = await queryRows<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
-          tx,
-          sql.raw(`explain (format json) execute quiet_plan_probe(${values})`),
-        );
-        await tx.execute(sql`deallocate quiet_plan_probe`);
-        return out!["QUERY PLAN"][0].Plan;
-      });
-      // The indexes each read of contacts goes through (a bitmap scan's are its children's).
-      const contactReads = planNodes(plan)
-        .filter((n) => n["Relation Name"] === "contacts")
-        .flatMap((n) =>
-          n["Node Type"] === "Bitmap Heap Scan"
-            ? planNodes(n).flatMap((child) => child["Index Name"] ?? [])
-            : [n["Index Name"] ?? n["Node Type"]],
-        );
-      expect(contactReads).toContain(`contacts_company_${key}_uq`);
-      expect(
-        contactReads.every((read) => read === `contacts_company_${key}_uq` || read === "contacts_pkey"),
-      ).toBe(true);
+      const args = params.map((value, i) => (i === 0 ? "[]" : value));
+      const plan = await planOf(ctx.deps.db, { generic: text, args }, ["enable_seqscan = off"]);
+      const reads = readsOf(plan, "contacts");
+      expect(reads).toContain(`contacts_company_${key}_uq`);
+      expect(reads.every((read) => read === `contacts_company_${key}_uq` || read === "contacts_pkey")).toBe(
+        true,
+      );
     },
   );
 });
