@@ -124,7 +124,7 @@ const INPUT_COLUMNS = sql.raw(`idx int, company_id int, whatsapp_id int, name te
  * (messages_whatsapp_wid_uq): the statement changes nothing and is run again, leaving it out.
  */
 function batchStatement(key: ContactKey, quiet = false): SQL {
-  const k = sql.identifier(key);
+  const v = quiet ? quietParts(key) : fullParts(key);
   const messageColumns = columnList(messages);
   return sql`
     with input as (
@@ -134,9 +134,7 @@ function batchStatement(key: ContactKey, quiet = false): SQL {
       select i.* from input i
       where not exists (select 1 from messages m where m.whatsapp_id = i.whatsapp_id and m.wid = i.wid offset 0)
     ),
-    ${quiet ? quietContacts(key) : sql``}
-    ${quiet ? quietMessages() : fullContacts(key)}
-    ${quiet ? liveTickets() : ticketsOf()}
+    ${v.ctes}
     message as (
       insert into messages (id, company_id, ticket_id, contact_id, whatsapp_id, wid, body, from_me, read,
                             ack, media_type, media_path, media_mime, media_name, media_status, quoted_msg_id,
@@ -148,42 +146,19 @@ function batchStatement(key: ContactKey, quiet = false): SQL {
           (select e.message_id from fresh e where e.whatsapp_id = f.whatsapp_id
             and e.wid = f.quoted_wid and e.idx < f.idx limit 1)) end,
         f.participant, f.is_forwarded, f.created_at, f.updated_at
-      from ${
-        quiet
-          ? sql`fresh f join ticket tk on tk.id = f.ticket_id`
-          : sql`(select f.*, ct.id as contact_id from fresh f
-              join contact ct on ct.company_id = f.company_id and ct.${k} = f.${k} offset 0) f
-        join ticket tk on tk.contact_id = f.contact_id and tk.whatsapp_id = f.whatsapp_id`
-      }
+      from ${v.messagesWithTickets}
       order by f.message_id
       returning ${messageColumns}
-    )${
-      quiet
-        ? sql`,
-    turns as (${botTurnsOf(sql`message`, sql`ticket`)})`
-        : sql``
-    }
-    select f.idx, row_to_json(ct) as contact, ${
-      quiet ? sql`false as inserted, false as renamed` : sql`ct.inserted, (ct.updated_at = p.at) as renamed`
-    },
+    )${v.afterMessages}
+    select f.idx, row_to_json(ct) as contact, ${v.contactFlags},
       row_to_json(tk) as ticket, row_to_json(m) as message, row_to_json(q) as quoted,
       u.name as user_name, qu.name as queue_name, qu.color as queue_color, w.name as whatsapp_name,
       coalesce((select json_agg(json_build_object('id', g.id, 'name', g.name, 'color', g.color))
                 from ticket_tags tt join tags g on g.id = tt.tag_id
-                where tt.company_id = tk.company_id and tt.ticket_id = tk.id), '[]') as tags${
-                  quiet
-                    ? sql`,
-      (select count(*) from turns)::int as turns`
-                    : sql``
-                }
+                where tt.company_id = tk.company_id and tt.ticket_id = tk.id), '[]') as tags${v.moreColumns}
     from message m
       join fresh f on f.message_id = m.id
-      ${
-        quiet
-          ? sql`join contacts ct on ct.id = m.contact_id`
-          : sql`join contact ct on ct.id = m.contact_id
-      join person p on p.company_id = ct.company_id and p.${k} = ct.${k}`
-      }
+      ${v.contactJoins}
       join ticket tk on tk.id = m.ticket_id
       left join lateral (
         select ${messageColumns} from messages where id = m.quoted_msg_id
@@ -192,15 +167,67 @@ function batchStatement(key: ContactKey, quiet = false): SQL {
       left join users u on u.id = tk.user_id
       left join queues qu on qu.id = tk.queue_id
       left join whatsapps w on w.id = tk.whatsapp_id
-    ${
-      quiet
-        ? sql`union all
+    ${v.ending}`;
+}
+
+/** Where the full and the quiet statements differ (batchStatement puts each part in its place). */
+interface StatementParts {
+  /** The CTEs from the unseen messages to `ticket` (each with its trailing comma). */
+  ctes: SQL;
+  /** The batch's messages (`f`) with their tickets (`tk`), for the messages' insert. */
+  messagesWithTickets: SQL;
+  /** CTEs after the messages' insert (with their leading comma). */
+  afterMessages: SQL;
+  /** The answer's `inserted` and `renamed` columns. */
+  contactFlags: SQL;
+  /** The answer's columns after `tags` (with their leading comma). */
+  moreColumns: SQL;
+  /** The answer's joins that find each message's contact (`ct`). */
+  contactJoins: SQL;
+  /** The answer's end: its order, and the quiet statement's rows with no message. */
+  ending: SQL;
+}
+
+/** The full statement: contacts found or created, tickets found, opened or joined in a rating wait. */
+function fullParts(key: ContactKey): StatementParts {
+  const k = sql.identifier(key);
+  return {
+    ctes: sql`${fullContacts(key)}
+    ${ticketsOf()}`,
+    messagesWithTickets: sql`(select f.*, ct.id as contact_id from fresh f
+              join contact ct on ct.company_id = f.company_id and ct.${k} = f.${k} offset 0) f
+        join ticket tk on tk.contact_id = f.contact_id and tk.whatsapp_id = f.whatsapp_id`,
+    afterMessages: sql``,
+    contactFlags: sql`ct.inserted, (ct.updated_at = p.at) as renamed`,
+    moreColumns: sql``,
+    contactJoins: sql`join contact ct on ct.id = m.contact_id
+      join person p on p.company_id = ct.company_id and p.${k} = ct.${k}`,
+    ending: sql`order by f.idx`,
+  };
+}
+
+/**
+ * The quiet statement: its contacts and live tickets only read or moved, by the ids quietContacts
+ * found; the bot's turns queued; a row with no message for each message it leaves to the other path.
+ */
+function quietParts(key: ContactKey): StatementParts {
+  return {
+    ctes: sql`${quietContacts(key)}
+    ${quietMessages()}
+    ${liveTickets()}`,
+    messagesWithTickets: sql`fresh f join ticket tk on tk.id = f.ticket_id`,
+    afterMessages: sql`,
+    turns as (${botTurnsOf(sql`message`, sql`ticket`)})`,
+    contactFlags: sql`false as inserted, false as renamed`,
+    moreColumns: sql`,
+      (select count(*) from turns)::int as turns`,
+    contactJoins: sql`join contacts ct on ct.id = m.contact_id`,
+    ending: sql`union all
     select u.idx, null, null, null, null, null, null, null, null, null, null, null, 0
     from unseen u
     where not exists (select 1 from fresh f join message m on m.id = f.message_id where f.idx = u.idx)
-    order by idx`
-        : sql`order by f.idx`
-    }`;
+    order by idx`,
+  };
 }
 
 /**
