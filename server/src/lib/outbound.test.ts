@@ -1,4 +1,6 @@
 import os from "node:os";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Listener, listen } from "../test/fakes/listener.js";
 import { OutboundInvalid, OutboundRefused, OutboundTooLarge, createOutbound } from "./outbound.js";
@@ -194,6 +196,21 @@ describe("the outbound client", () => {
     const failed = await client.fetch(`${target.url}/never`, { timeoutMs: 200 }).catch((e: Error) => e);
     expect((failed as Error).name).toBe("TimeoutError");
   });
+
+  it("gives up at the deadline also when garbage is collected meanwhile", async () => {
+    // The deadline once was AbortSignal.timeout inside AbortSignal.any, which Node holds weakly: a
+    // collection during the call dropped it, and a server that never answered held the call forever.
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc") as () => void;
+    const client = createOutbound(`127.0.0.1:${target.port}`);
+    const call = client.fetch(`${target.url}/never`, { timeoutMs: 300 }).catch((e: Error) => e);
+    for (let i = 0; i < 3; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+    }
+    const failed = await call;
+    expect((failed as Error).name).toBe("TimeoutError");
+  }, 5_000);
 
   it("trusts the origin of a base the operator configured, and only that origin", async () => {
     const closed = createOutbound();

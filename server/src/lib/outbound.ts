@@ -71,6 +71,21 @@ export class OutboundSocketError extends TypeError {
   }
 }
 
+/**
+ * A signal that aborts with a TimeoutError after `ms`, as AbortSignal.timeout's, but held by its
+ * timer: Node holds AbortSignal.timeout's weakly, and inside AbortSignal.any nothing else held it, so
+ * a collection could drop it and the call never gave up (nodejs/node#57736; one CI run's call to a
+ * server that never answers outlived its 200 ms by the test's 20 s). Unref'd: it keeps no process up.
+ */
+function deadline(ms: number): AbortSignal {
+  const controller = new AbortController();
+  setTimeout(
+    () => controller.abort(new DOMException("The operation timed out.", "TimeoutError")),
+    ms,
+  ).unref();
+  return controller.signal;
+}
+
 /** The one upper bound of a call whose deadline is its caller's signal (a bot's turn, at most 2 min). */
 export const CALL_MAX_MS = 120_000;
 
@@ -250,10 +265,8 @@ export function createOutbound(allowPrivate: Allowance | string = Allowance.none
 
   async function outboundFetch(input: string | URL, init: OutboundInit = {}): Promise<Response> {
     const maxBytes = init.maxBytes ?? DEFAULT_MAX_BYTES;
-    const signal = AbortSignal.any([
-      AbortSignal.timeout(init.timeoutMs ?? DEFAULT_TIMEOUT_MS),
-      ...(init.signal ? [init.signal] : []),
-    ]);
+    const timeout = deadline(init.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const signal = init.signal ? AbortSignal.any([timeout, init.signal]) : timeout;
     const trustedOrigin = init.trustedBase ? callableUrl(init.trustedBase)?.origin : undefined;
     const first = callableUrl(input);
     if (!first) throw new OutboundInvalid("not an http(s) URL without credentials");
